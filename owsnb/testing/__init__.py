@@ -1,0 +1,1 @@
+"""Test helpers for owsnb (Hypothesis strategies live in :mod:`owsnb.testing.strategies`)."""
