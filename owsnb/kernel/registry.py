@@ -1,0 +1,60 @@
+"""Rule-set registry: names -> rule-set objects, loaded lazily.
+
+Built-in rule sets are registered by ``owsnb.rules`` (as dotted paths, imported on first use);
+third-party packages may register theirs under the ``owsnb.rulesets`` entry-point group.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from owsnb.kernel.errors import UnknownRulesetError
+
+__all__ = ["register_ruleset", "get_ruleset", "ruleset_names"]
+
+_FACTORIES: dict[str, str | Callable[[], Any]] = {}
+_LOADED: dict[str, Any] = {}
+
+
+def register_ruleset(name: str, factory: str | Callable[[], Any]) -> None:
+    """Register *name* -> a zero-argument factory or a ``"module:attribute"`` path."""
+    _FACTORIES[name] = factory
+    _LOADED.pop(name, None)
+
+
+def _entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="owsnb.rulesets"):
+        _FACTORIES.setdefault(ep.name, ep.value)
+
+
+def get_ruleset(name: str) -> Any:
+    """The rule set registered as *name* (created once).
+
+    Raises:
+        UnknownRulesetError: nothing is registered under *name*.
+    """
+    if name in _LOADED:
+        return _LOADED[name]
+    if name not in _FACTORIES:
+        _entry_points()
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise UnknownRulesetError(f"no rule set {name!r}; known: {', '.join(ruleset_names()) or 'none'}")
+    if isinstance(factory, str):
+        mod, _, attr = factory.partition(":")
+        obj = getattr(importlib.import_module(mod), attr or "RULESET")
+        rs = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "name")) else obj
+    else:
+        rs = factory()
+    _LOADED[name] = rs
+    return rs
+
+
+def ruleset_names() -> list[str]:
+    """Names of every registered rule set."""
+    _entry_points()
+    return sorted(_FACTORIES)

@@ -1,0 +1,387 @@
+"""The rule-set protocol: what a rule set declares and how the kernel calls it.
+
+A rule set is a registered, stateless object (options live in the game state). It declares
+
+* its **sequence of play** (:class:`~owsnb.kernel.sequence.SequenceOfPlay`) and who acts in each step;
+* its **order types**, each with a handler that offers candidates, validates and adjudicates
+  (:class:`OrderHandler`: state + order + dice -> events);
+* its **reducers** for event kinds of its own (most rules only need the kernel's generic kinds);
+* its **unit payload schema** (:meth:`RuleSet.validate_unit`), **options** and **data tables**;
+* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals.
+
+The base class supplies two generic verbs: ``done`` (a side has finished the current step) and
+``advance`` (the umpire moves the game to the next step), and walks the sequence of play,
+calling :meth:`RuleSet.on_enter` when a step begins (automatic steps run there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from owsnb.kernel.data import FrozenDict, freeze
+from owsnb.kernel.dice import Dice
+from owsnb.kernel.errors import IllegalOrderError, NotYourTurnError
+from owsnb.kernel.events import Event, clock_set, note
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.reduce import Reducer, apply
+from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
+from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+
+__all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule-set option (optional rules, rulings, methods), with its default.
+
+    Attributes:
+        name: option key used in scenario files (``strike_order``).
+        default: default value; its type is the option's type.
+        doc: what it changes.
+        choices: allowed values, if a fixed list.
+        rule: paragraph or ruling it implements (``"9.9.3"``, ``"R3"``).
+    """
+
+    name: str
+    default: Any
+    doc: str = ""
+    choices: tuple[Any, ...] = ()
+    rule: str = ""
+
+
+@dataclass
+class Adjudication:
+    """What an adjudicator returns when it has more to say than its events.
+
+    Attributes:
+        events: events to commit (die rolls are prepended automatically, in the order rolled).
+        result: a rich result object (dice, outcome, rules applied, HTML repr) for the caller.
+    """
+
+    events: list[Event] = field(default_factory=list)
+    result: Any = None
+
+
+class OrderHandler:
+    """Handles one order verb: offers it, validates it and adjudicates it.
+
+    Subclasses set :attr:`type` and override the methods they need.
+    """
+
+    type: ClassVar[OrderType]
+
+    def candidates(self, state: GameState, side: str) -> OrderSpec | None:
+        """The spec offered to *side* now (``None`` if nothing makes sense now)."""
+        return OrderSpec(side, self.type)
+
+    def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
+        """Raise :class:`IllegalOrderError` (with the rule paragraph) if *order* is illegal."""
+
+    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> list[Event] | Adjudication:
+        """Events that carry the order out (rolls go through *dice*)."""
+        return []
+
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+        """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
+        return None
+
+
+DONE = OrderType("done", (), rule="", doc="finished with this step", actors="side")
+ADVANCE = OrderType(
+    "advance", (Param("to", "text", "phase/step key to jump to (optional)", positional=True, optional=True),),
+    rule="", doc="umpire: end the current step and move on", actors="umpire",
+)
+
+
+class _Done(OrderHandler):
+    type = DONE
+
+
+class _Advance(OrderHandler):
+    type = ADVANCE
+
+
+class RuleSet:
+    """Base class of rule sets. Subclass, set the class attributes, supply handlers and hooks."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    sequence: ClassVar[SequenceOfPlay]
+    option_list: ClassVar[tuple[Option, ...]] = ()
+    reducers: ClassVar[Mapping[str, Reducer]] = {}
+
+    def __init__(self, handlers: Iterable[OrderHandler] = ()):
+        self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
+        for h in handlers:
+            if h.type.verb in self._handlers and h.type.verb not in ("done", "advance"):
+                raise ValueError(f"two handlers for verb {h.type.verb!r}")
+            self._handlers[h.type.verb] = h
+
+    def __repr__(self) -> str:
+        return f"<RuleSet {self.name!r}: {self.title}>"
+
+    # -- declarations --------------------------------------------------------------------------
+    @property
+    def options(self) -> dict[str, Option]:
+        """Declared options by name."""
+        return {o.name: o for o in self.option_list}
+
+    @property
+    def order_types(self) -> dict[str, OrderType]:
+        """Declared order types by verb (``done`` and ``advance`` included)."""
+        return {v: h.type for v, h in self._handlers.items()}
+
+    def handler(self, verb: str) -> OrderHandler:
+        """The handler of *verb* (``KeyError`` if unknown)."""
+        return self._handlers[verb]
+
+    def default_tables(self) -> dict[str, Any]:
+        """The rule set's data tables (loaded from its package data)."""
+        return {}
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+        """Options with defaults filled in, and a list of problems (unknown name, bad value)."""
+        opts = {o.name: o.default for o in self.option_list}
+        problems: list[str] = []
+        for k, v in (given or {}).items():
+            o = self.options.get(k)
+            if o is None:
+                problems.append(f"unknown option {k!r}; known options: {', '.join(sorted(self.options)) or 'none'}")
+                continue
+            if o.choices and v not in o.choices:
+                problems.append(f"option {k!r} must be one of {list(o.choices)}, not {v!r}")
+                continue
+            if not o.choices and o.default is not None and type(v) is not type(o.default):
+                if not (isinstance(o.default, float) and isinstance(v, int) and not isinstance(v, bool)):
+                    problems.append(f"option {k!r} must be {type(o.default).__name__}, not {v!r}")
+                    continue
+            opts[k] = v
+        return opts, problems
+
+    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """Check a unit's payload against the rule set's schema.
+
+        Returns:
+            the normalised payload and a list of ``(key path, problem)`` pairs (empty if valid).
+        """
+        return dict(data), []
+
+    def setup(self, state: GameState, rules: Mapping[str, Any]) -> GameState:
+        """Rule-set specific initial state from the scenario's ``rules:`` block; also sets the clock.
+
+        The default puts the clock at the first step of turn ``state.clock.turn``.
+        """
+        ph, st = self.sequence.first(state.options)
+        return replace(state, clock=self.clock_for(state, ph, st, state.clock.turn))
+
+    def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Extra scenario checks: ``(key path, problem)`` pairs."""
+        return []
+
+    # -- who acts ------------------------------------------------------------------------------
+    def initiative(self, state: GameState) -> str:
+        """The side with the initiative (default: ``state.public['initiative']`` or the first side)."""
+        return state.public.get("initiative") or next(iter(state.sides))
+
+    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
+        """The sides acting in *step*, in order."""
+        a = step.actors
+        sides = list(state.sides)
+        if a == "all":
+            return tuple(sides)
+        if a == "initiative":
+            first = self.initiative(state)
+            return (first, *[s for s in sides if s != first])
+        if a in ("none", UMPIRE):
+            return (UMPIRE,) if a == UMPIRE else ()
+        if isinstance(a, str):
+            return (a,)
+        return tuple(a)
+
+    def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
+        """The clock at the start of (phase, step) of *turn*."""
+        return Clock(
+            turn=turn, phase=phase.key, step=step.key, phase_title=phase.title, step_title=step.title,
+            active=self.actors(state, phase, step), done=frozenset(), mode=step.mode,
+            date=state.clock.date,
+        )
+
+    def current(self, state: GameState) -> tuple[Phase, Step]:
+        """The current phase and step."""
+        return self.sequence.find(state.clock.phase, state.clock.step)
+
+    # -- validation ----------------------------------------------------------------------------
+    def allowed_verbs(self, state: GameState, side: str) -> list[str]:
+        """Verbs *side* may use now (before looking at their parameters)."""
+        if self.is_over(state):
+            return []
+        _, step = self.current(state)
+        out = []
+        for verb, h in self._handlers.items():
+            who = h.type.actors
+            if who == "umpire":
+                if side == UMPIRE:
+                    out.append(verb)
+            elif who == "any":
+                if side in state.sides or side == UMPIRE:
+                    out.append(verb)
+            elif side in state.clock.acting and (verb == "done" or verb in step.verbs):
+                out.append(verb)
+        return out
+
+    def check(self, state: GameState, order: Order) -> dict[str, Any]:
+        """Validate *order* now; returns its bound arguments.
+
+        Raises:
+            IllegalOrderError: with a stable code and the rule paragraph.
+            NotYourTurnError: the side may not act in this step.
+        """
+        if self.is_over(state):
+            raise IllegalOrderError("the game is over", code="game-over", order=order)
+        h = self._handlers.get(order.verb)
+        if h is None:
+            raise IllegalOrderError(
+                f"unknown order {order.verb!r}; {self.name} knows: {', '.join(sorted(self._handlers))}",
+                code="unknown-verb", order=order)
+        if order.side != UMPIRE and order.side not in state.sides:
+            raise IllegalOrderError(f"unknown side {order.side!r}; sides are {', '.join(state.sides)}",
+                                    code="unknown-side", order=order)
+        phase, step = self.current(state)
+        who = h.type.actors
+        if who == "umpire" and order.side != UMPIRE:
+            raise NotYourTurnError(f"only the umpire may '{order.verb}'", order=order)
+        if who == "side":
+            if order.side not in state.clock.acting:
+                acting = ", ".join(state.clock.acting) or "nobody"
+                raise NotYourTurnError(
+                    f"{order.side} may not act now ({state.clock}); acting: {acting}",
+                    rule=step.rule, order=order)
+            if order.verb != "done" and order.verb not in step.verbs:
+                allowed = ", ".join(["done", *step.verbs])
+                raise IllegalOrderError(
+                    f"'{order.verb}' is not an order of step {step.key} {step.title}; allowed now: {allowed}",
+                    code="wrong-step", rule=step.rule or h.type.rule, order=order)
+        args = h.type.bind(order)
+        h.validate(state, order, args)
+        return args
+
+    def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
+        """Specs of the orders *side* may give now."""
+        specs = []
+        for verb in self.allowed_verbs(state, side):
+            spec = self._handlers[verb].candidates(state, side)
+            if spec is not None:
+                specs.append(spec)
+        return specs
+
+    # -- adjudication --------------------------------------------------------------------------
+    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+        """Carry out a validated order; generic verbs walk the sequence of play."""
+        if order.verb == "done":
+            return Adjudication(self.done_events(state, order.side, dice))
+        if order.verb == "advance":
+            return Adjudication(self.advance_events(state, dice, to=args.get("to")))
+        out = self._handlers[order.verb].adjudicate(state, order, args, dice)
+        return out if isinstance(out, Adjudication) else Adjudication(list(out))
+
+    def preview(self, state: Any, order: Order) -> Any:
+        """The exact outcome distribution of *order* (``None`` if it does not roll)."""
+        h = self._handlers.get(order.verb)
+        if h is None:
+            raise IllegalOrderError(f"unknown order {order.verb!r}", code="unknown-verb", order=order)
+        return h.preview(state, order, h.type.bind(order))
+
+    def done_events(self, state: GameState, side: str, dice: Dice) -> list[Event]:
+        """``side`` finished the step; when every actor is done, move on."""
+        clock = state.clock
+        done = clock.done | {side}
+        if all(a in done for a in clock.active):
+            return self.advance_events(state, dice)
+        return [clock_set(replace(clock, done=frozenset(done)))]
+
+    def advance_events(self, state: GameState, dice: Dice, to: str | None = None, limit: int = 200) -> list[Event]:
+        """Events that end the current step and enter the next one(s).
+
+        Steps whose actors are empty (automatic steps) are entered, resolved by :meth:`on_enter`
+        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step.
+        """
+        events: list[Event] = self.on_leave(state, dice)
+        s = _apply_all(state, events, self.reducers)
+        for _ in range(limit):
+            clock = s.clock
+            p_key, s_key, new_turn = self.sequence.after(clock.phase, clock.step, s.options)
+            turn = clock.turn + (1 if new_turn else 0)
+            if new_turn:
+                turn_events = self.on_new_turn(s, turn, dice)
+                events += turn_events
+                s = _apply_all(s, turn_events, self.reducers)
+            phase, step = self.sequence.find(p_key, s_key)
+            ev = clock_set(self.clock_for(s, phase, step, turn), rule=step.rule)
+            events.append(ev)
+            s = apply(s, ev, self.reducers)
+            entered = self.on_enter(s, phase, step, dice)
+            events += entered
+            s = _apply_all(s, entered, self.reducers)
+            if self.is_over(s):
+                events.append(note(f"Game over: {self.outcome(s)}"))
+                return events
+            target_reached = to is None or to in (s_key, f"{p_key}/{s_key}")
+            if s.clock.active and not step.auto and target_reached:
+                return events
+        raise IllegalOrderError(f"could not find step {to!r} within {limit} steps", code="bad-step")
+
+    # -- hooks for rule sets -------------------------------------------------------------------
+    def on_enter(self, state: GameState, phase: Phase, step: Step, dice: Dice) -> list[Event]:
+        """Automatic effects when *step* begins (automatic steps resolve here)."""
+        return []
+
+    def on_leave(self, state: GameState, dice: Dice) -> list[Event]:
+        """Effects when the current step ends."""
+        return []
+
+    def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
+        """Effects when a new turn begins (before its first step is entered)."""
+        return []
+
+    def is_over(self, state: GameState) -> bool:
+        """Has the game ended? (default: past ``scenario['turns']`` if set)."""
+        last = state.scenario.get("turns")
+        return bool(last) and state.clock.turn > int(last)
+
+    def outcome(self, state: GameState) -> Any:
+        """Who won, or how it stands (rule-set specific)."""
+        return "no victory conditions evaluated"
+
+    # -- view policy ---------------------------------------------------------------------------
+    def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
+        """What *side* sees of *unit*: the unit, a redacted copy, or ``None`` (hidden).
+
+        Default: own units in full; enemy units in full once detected (``side in unit.seen_by``),
+        otherwise hidden.
+        """
+        if side == UMPIRE or unit.side == side or side in unit.seen_by:
+            return unit
+        return None
+
+    def view_public(self, state: GameState, side: str) -> FrozenDict:
+        """The game's public facts as *side* sees them (default: all of ``state.public``)."""
+        return state.public
+
+    def observation_string(self, view: Any) -> str:
+        """A one-line text summary of a view, for golden transcripts."""
+        units = ", ".join(f"{u.id}@{u.hex}" for u in view.units.values())
+        return f"{view.side} | {view.clock} | {units}"
+
+
+def _apply_all(state: GameState, events: Sequence[Event], reducers: Mapping[str, Reducer]) -> GameState:
+    for e in events:
+        state = apply(state, e, reducers)
+    return state
+
+
+def freeze_table(obj: Any) -> FrozenDict:
+    """Freeze a data table."""
+    return freeze(obj)

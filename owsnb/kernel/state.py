@@ -1,0 +1,335 @@
+"""The truth of one game as immutable, typed, plain data.
+
+A :class:`GameState` changes only by applying events (see :mod:`owsnb.kernel.reduce`); nothing
+mutates it. Rule-set specific facts live in plain-data payloads (``Unit.data``,
+``SideState.public``/``private``, ``GameState.public``/``secret``) whose shape the rule set
+declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from owsnb.kernel.data import EMPTY, FrozenDict, freeze
+from owsnb.kernel.errors import InvalidHexError
+from owsnb.kernel.geo import GeoLayout
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.offset import OffsetSystem
+
+__all__ = ["Unit", "HexInfo", "MapState", "SideState", "Clock", "GameState", "UMPIRE", "edge_key"]
+
+UMPIRE = "umpire"
+"""The seat that sees the whole truth and may act in every step."""
+
+
+def edge_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The canonical key of the hexside between two adjacent hexes (order does not matter)."""
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A counter on the map or in a box.
+
+    Attributes:
+        id: unique identifier (e.g. ``"DDG-114"``).
+        side: owning side.
+        kind: catalog type key (e.g. ``"ddg-51-flight-iia"``).
+        name: display name.
+        hex: position on the map, or ``None`` when off-map.
+        box: off-map box (``"regeneration"``, ``"attrition"``, a card ...), or ``None``.
+        steps: remaining steps; ``max_steps`` the full strength.
+        markers: status markers (rule-set vocabulary, e.g. ``"tacsit1"``, ``"suppressed"``).
+        data: the rule set's payload (attack dice, shields, signature, ...), plain frozen data.
+        seen_by: sides that currently detect this unit; the view policy decides what they see.
+    """
+
+    id: str
+    side: str
+    kind: str = ""
+    name: str = ""
+    hex: Hex | None = None
+    box: str | None = None
+    steps: int = 1
+    max_steps: int = 1
+    markers: frozenset[str] = frozenset()
+    data: FrozenDict = EMPTY
+    seen_by: frozenset[str] = frozenset()
+
+    @property
+    def on_map(self) -> bool:
+        """True if the unit is on a map hex."""
+        return self.hex is not None
+
+    @property
+    def alive(self) -> bool:
+        """True while the unit has steps left."""
+        return self.steps > 0
+
+    def has(self, marker: str) -> bool:
+        """True if the unit carries *marker*."""
+        return marker in self.markers
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A payload value: ``unit.get("signature")``."""
+        return self.data.get(key, default)
+
+    def evolve(self, **changes: Any) -> Unit:
+        """A copy with fields changed (``data`` is merged shallowly)."""
+        if "data" in changes:
+            changes["data"] = self.data.set(changes["data"])
+        if "markers" in changes:
+            changes["markers"] = frozenset(changes["markers"])
+        if "seen_by" in changes:
+            changes["seen_by"] = frozenset(changes["seen_by"])
+        return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        where = self.hex if self.hex is not None else (self.box or "off-map")
+        return f"<Unit {self.id} ({self.side}) {self.kind} at {where!s} steps {self.steps}/{self.max_steps}>"
+
+    def _repr_html_(self) -> str:
+        from owsnb.display.html import unit_html
+
+        return unit_html(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HexInfo:
+    """What the map says about one hex: terrain, fixed features and public, changing facts.
+
+    Attributes:
+        terrain: terrain key in the rule set's vocabulary (``"sea"``, ``"littoral"``, ``"urban"``...).
+        label: printed label (``"0304"``).
+        features: fixed features (ports, airfields, cities...) as plain data.
+        facts: public facts that change in play (control, damage...).
+    """
+
+    terrain: str
+    label: str = ""
+    features: FrozenDict = EMPTY
+    facts: FrozenDict = EMPTY
+
+
+@dataclass(frozen=True)
+class MapState:
+    """The board: hexes, hexsides, printed labels and (optionally) the grid's place on Earth."""
+
+    hexes: FrozenDict  # Hex -> HexInfo
+    offset: OffsetSystem = field(default_factory=OffsetSystem)
+    layout: GeoLayout | None = None
+    edges: FrozenDict = EMPTY  # (Hex, Hex) -> FrozenDict of hexside features (rivers, roads, ...)
+    meta: FrozenDict = EMPTY  # scale facts: {"scale": "tactical", "zone_km": 100, ...}
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.hexes
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.hexes)
+
+    def __len__(self) -> int:
+        return len(self.hexes)
+
+    def info(self, h: Hex) -> HexInfo:
+        """The :class:`HexInfo` of *h*; raises :class:`InvalidHexError` if it is off the map."""
+        try:
+            return self.hexes[h]
+        except KeyError:
+            raise InvalidHexError(f"{self.label(h)} is not on this map") from None
+
+    def terrain(self, h: Hex) -> str:
+        """Terrain key of *h*."""
+        return self.info(h).terrain
+
+    def edge(self, a: Hex, b: Hex) -> FrozenDict:
+        """Features of the hexside between *a* and *b* (empty if none)."""
+        return self.edges.get(edge_key(a, b), EMPTY)
+
+    def label(self, h: Hex) -> str:
+        """Printed label of *h* (``"0304"``), or its axial repr when it has none."""
+        info = self.hexes.get(h)
+        if info is not None and info.label:
+            return info.label
+        try:
+            return self.offset.to_label(h)
+        except (InvalidHexError, ValueError):
+            return repr(h)
+
+    def hex(self, ref: Hex | str | tuple) -> Hex:
+        """Resolve a hex reference — a :class:`Hex`, a printed label or ``(q, r)`` — on this map.
+
+        Raises:
+            InvalidHexError: malformed reference or a hex not on this map.
+        """
+        if isinstance(ref, Hex):
+            h = ref
+        elif isinstance(ref, str):
+            h = self.offset.from_label(ref)
+        elif isinstance(ref, tuple) and len(ref) == 2:
+            h = Hex(*ref)
+        else:
+            raise InvalidHexError(f"{ref!r} is not a hex reference (use a label such as '0304')")
+        if h not in self.hexes:
+            raise InvalidHexError(f"hex {ref!r} is not on this map")
+        return h
+
+    def km_per_hex(self) -> float | None:
+        """Hex size across flats in km, if the map is placed on Earth or has a scale."""
+        if self.layout is not None:
+            return self.layout.size_km
+        v = self.meta.get("hex_km")
+        return float(v) if v is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class SideState:
+    """One side: its identity, public facts (dashboards, score) and private ones (hand, secrets)."""
+
+    name: str
+    title: str = ""
+    color: str = "#888888"
+    public: FrozenDict = EMPTY
+    private: FrozenDict = EMPTY
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Where the game is in its sequence of play.
+
+    ``phase``/``step`` are keys into the rule set's :class:`~owsnb.kernel.sequence.SequenceOfPlay`;
+    the titles are copied in so that histories stay readable even if rule code changes.
+    ``active`` lists who acts now; ``done`` who has finished a simultaneous step.
+    """
+
+    turn: int = 1
+    phase: str = ""
+    step: str = ""
+    phase_title: str = ""
+    step_title: str = ""
+    active: tuple[str, ...] = ()
+    done: frozenset[str] = frozenset()
+    mode: str = "sequential"
+    date: str = ""
+
+    @property
+    def acting(self) -> tuple[str, ...]:
+        """Who may act right now: in a sequential step the first actor not yet done; in a
+        simultaneous step every actor not yet done."""
+        waiting = tuple(a for a in self.active if a not in self.done)
+        if self.mode == "sequential":
+            return waiting[:1]
+        return waiting
+
+    def __str__(self) -> str:
+        parts = [f"Turn {self.turn}"]
+        if self.phase:
+            parts.append(f"Phase {self.phase} {self.phase_title}".rstrip())
+        if self.step and self.step != self.phase:
+            parts.append(f"step {self.step} {self.step_title}".rstrip())
+        acting = self.acting
+        if acting:
+            who = ", ".join(a.title() for a in acting)
+            verb = "act" if len(acting) > 1 else "acts"
+            parts.append(f"{who} {verb}" + (" (simultaneous)" if self.mode == "simultaneous" else ""))
+        return " · ".join(parts)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<span class='owsnb-clock'><b>{html.escape(str(self))}</b></span>"
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole truth of a game at one point of its history.
+
+    Attributes:
+        ruleset: name of the rule set (``"ows"``).
+        options: the rule set's options in force (validated at load).
+        scenario: scenario metadata (id, title, briefing, victory text...).
+        map: the :class:`MapState`.
+        sides: side name -> :class:`SideState` (in play order).
+        units: unit id -> :class:`Unit`.
+        clock: the :class:`Clock`.
+        public: rule-set facts everyone may know (weather, shared tracks...).
+        secret: facts only the umpire may know (secret placements until revealed...).
+        tables: data tables in force (rule-set defaults merged with scenario overrides).
+        rng: the dice's bit-generator state (never shown to a side).
+        seq: number of events applied since the initial state.
+    """
+
+    ruleset: str
+    map: MapState
+    sides: FrozenDict
+    units: FrozenDict = EMPTY
+    clock: Clock = field(default_factory=Clock)
+    options: FrozenDict = EMPTY
+    scenario: FrozenDict = EMPTY
+    public: FrozenDict = EMPTY
+    secret: FrozenDict = EMPTY
+    tables: FrozenDict = EMPTY
+    rng: FrozenDict = EMPTY
+    seq: int = 0
+
+    # -- read API shared with SideView ---------------------------------------------------------
+    @property
+    def viewer(self) -> str:
+        """Who this is the view of: the truth is the umpire's."""
+        return UMPIRE
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with that id (``KeyError`` with a helpful message if unknown)."""
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise KeyError(f"no unit {unit_id!r} in this game") from None
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        """Units on hex *h*, in id order of insertion."""
+        return [u for u in self.units.values() if u.hex == h]
+
+    def units_of(self, side: str) -> list[Unit]:
+        """Units of *side*."""
+        return [u for u in self.units.values() if u.side == side]
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """An option value."""
+        return self.options.get(name, default)
+
+    def table(self, name: str) -> Any:
+        """A data table in force (``KeyError`` if the rule set has none by that name)."""
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise KeyError(f"no data table {name!r}; known: {sorted(self.tables)}") from None
+
+    def side(self, name: str) -> SideState:
+        """The :class:`SideState` of *name*."""
+        try:
+            return self.sides[name]
+        except KeyError:
+            raise KeyError(f"no side {name!r}; sides are {list(self.sides)}") from None
+
+    def enemies_of(self, side: str) -> list[str]:
+        """Every other side."""
+        return [s for s in self.sides if s != side]
+
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with fields replaced (mappings are frozen)."""
+        for k in ("options", "scenario", "public", "secret", "tables", "rng", "units", "sides"):
+            if k in changes and not isinstance(changes[k], FrozenDict):
+                changes[k] = freeze(changes[k]) if k not in ("units", "sides") else FrozenDict(changes[k])
+        return replace(self, **changes)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.ruleset} {self.scenario.get('id', '')} seq={self.seq} "
+            f"{len(self.units)} units, {len(self.map)} hexes; {self.clock}>"
+        )
+
+
+def as_mapping(obj: Mapping | None) -> FrozenDict:
+    """Freeze an optional mapping."""
+    return freeze(dict(obj or {}))

@@ -1,0 +1,139 @@
+"""Views: the truth cut down to what one side may know.
+
+:func:`side_view` returns a :class:`SideView` — a different type from
+:class:`~owsnb.kernel.state.GameState` with the same read API — holding own units in full, enemy
+units only as the rule set's view policy allows (detected, or as "unknown" markers), other sides'
+private facts removed, events filtered by ``visible_to``, no secret facts and no dice state.
+Widgets accept only views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from owsnb.kernel.data import EMPTY, FrozenDict
+from owsnb.kernel.events import Event
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, SideState, Unit
+
+__all__ = ["SideView", "side_view"]
+
+
+@dataclass(frozen=True)
+class SideView:
+    """What one side (or the umpire) may know at one point of the game.
+
+    Read-only, with the same read API as ``GameState`` (``unit``, ``units_at``, ``units_of``,
+    ``option``, ``table``, ``side``...), so previews and reach computations work on either.
+    """
+
+    side: str
+    ruleset: str
+    map: MapState
+    sides: FrozenDict
+    units: FrozenDict
+    clock: Clock
+    options: FrozenDict = EMPTY
+    scenario: FrozenDict = EMPTY
+    public: FrozenDict = EMPTY
+    tables: FrozenDict = EMPTY
+    events: tuple[Event, ...] = ()
+    seq: int = 0
+    secret: FrozenDict = EMPTY  # only the umpire's view carries it
+
+    @property
+    def viewer(self) -> str:
+        return self.side
+
+    @property
+    def is_umpire(self) -> bool:
+        return self.side == UMPIRE
+
+    def unit(self, unit_id: str) -> Unit:
+        """A unit visible in this view (``KeyError`` if not visible or unknown — the two are
+        deliberately indistinguishable)."""
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise KeyError(f"no unit {unit_id!r} visible to {self.side}") from None
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        return [u for u in self.units.values() if u.hex == h]
+
+    def units_of(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    @property
+    def own_units(self) -> list[Unit]:
+        return self.units_of(self.side)
+
+    @property
+    def enemy_units(self) -> list[Unit]:
+        return [u for u in self.units.values() if u.side != self.side]
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+    def table(self, name: str) -> Any:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise KeyError(f"no data table {name!r}") from None
+
+    def side_state(self, name: str) -> SideState:
+        return self.sides[name]
+
+    def enemies_of(self, side: str) -> list[str]:
+        return [s for s in self.sides if s != side]
+
+    def __repr__(self) -> str:
+        return (f"<SideView {self.side} seq={self.seq}: {len(self.own_units)} own units, "
+                f"{len(self.enemy_units)} enemy seen; {self.clock}>")
+
+    def _repr_html_(self) -> str:
+        from owsnb.display.html import view_html
+
+        return view_html(self)
+
+
+def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event] = ()) -> SideView:
+    """Cut *state* down to what *side* may know (``"umpire"``: everything but the dice state).
+
+    Args:
+        state: the truth.
+        side: a side name or ``"umpire"``.
+        ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
+        events: the history to filter by ``visible_to``.
+    """
+    if side != UMPIRE and side not in state.sides:
+        raise KeyError(f"no side {side!r}; sides are {list(state.sides)}")
+    if side == UMPIRE:
+        units = state.units
+        sides = state.sides
+    else:
+        shown = {}
+        for u in state.units.values():
+            v = ruleset.view_unit(state, u, side)
+            if v is not None:
+                shown[v.id] = v
+        units = FrozenDict(shown)
+        sides = FrozenDict({
+            name: s if name == side else replace(s, private=EMPTY) for name, s in state.sides.items()
+        })
+    visible: Sequence[Event] = tuple(_strip_event(e) for e in events if e.visible(side))
+    return SideView(
+        side=side, ruleset=state.ruleset, map=state.map, sides=sides, units=units, clock=state.clock,
+        options=state.options, scenario=state.scenario,
+        public=state.public if side == UMPIRE else ruleset.view_public(state, side),
+        tables=state.tables, events=tuple(visible), seq=state.seq,
+        secret=state.secret if side == UMPIRE else EMPTY,
+    )
+
+
+def _strip_event(e: Event) -> Event:
+    """Views never carry the dice state (not even the umpire's)."""
+    if e.kind == "rng":
+        return replace(e, data=EMPTY)
+    return e

@@ -1,0 +1,150 @@
+"""The event-store interface shared by the SQLite and PostgreSQL backends.
+
+A store holds many games. Each game has a header (rule set, scenario, the encoded initial state,
+free metadata) and an append-only **log** of revisions: revision *n* either appends one batch of
+events or truncates the history (an undo). Revisions are unique per game, so two writers racing
+for the same revision cannot both succeed: the loser gets :class:`StaleStateError`.
+"""
+
+from __future__ import annotations
+
+import abc
+import datetime as _dt
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from owsnb.kernel.errors import StoreError
+from owsnb.kernel.events import Event
+from owsnb.kernel.game import Annotation
+from owsnb.kernel.state import GameState
+
+__all__ = ["EventStore", "GameRecord", "StoreSink", "open_store", "FORMAT", "SCHEMA_VERSION"]
+
+FORMAT = "owsnb-event-store"
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    """Everything a store knows about one game, enough to rebuild it exactly."""
+
+    game_id: str
+    ruleset: str
+    initial: GameState
+    events: list[Event]
+    rev: int
+    annotations: list[Annotation] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    created: str = ""
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class EventStore(abc.ABC):
+    """A place that keeps games' histories. Subclasses: SQLite, PostgreSQL."""
+
+    url: str
+
+    @abc.abstractmethod
+    def create_game(self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None) -> None:
+        """Create a game with its initial state (``StoreError`` if the id exists)."""
+
+    @abc.abstractmethod
+    def append(self, game_id: str, rev: int, events: Sequence[Event]) -> None:
+        """Write one batch as revision *rev* atomically (``StaleStateError`` if *rev* is taken
+        or not the next one)."""
+
+    @abc.abstractmethod
+    def truncate(self, game_id: str, rev: int, seq: int) -> None:
+        """Write revision *rev*: the history keeps its first *seq* events."""
+
+    @abc.abstractmethod
+    def annotate(self, game_id: str, annotation: Annotation) -> None:
+        """Store an annotation."""
+
+    @abc.abstractmethod
+    def load(self, game_id: str | None = None) -> GameRecord:
+        """Rebuild a game's record (the only game if *game_id* is ``None``)."""
+
+    @abc.abstractmethod
+    def games(self) -> list[dict[str, Any]]:
+        """One summary row per game."""
+
+    @abc.abstractmethod
+    def set_meta(self, game_id: str, changes: Mapping[str, Any]) -> None:
+        """Merge *changes* into a game's metadata (tokens, status...)."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release connections."""
+
+    def revision(self, game_id: str) -> int:
+        """The game's last revision."""
+        return self.load(game_id).rev
+
+    def sink(self, game_id: str) -> StoreSink:
+        """An event sink writing this game's commits (give it to a :class:`~owsnb.Game`)."""
+        return StoreSink(self, game_id)
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class StoreSink:
+    """Adapts a store to the kernel's event-sink protocol for one game."""
+
+    def __init__(self, store: EventStore, game_id: str):
+        self.store = store
+        self.game_id = game_id
+
+    def append(self, rev: int, events: Sequence[Event]) -> None:
+        self.store.append(self.game_id, rev, events)
+
+    def truncate(self, rev: int, seq: int) -> None:
+        self.store.truncate(self.game_id, rev, seq)
+
+    def annotate(self, annotation: Annotation) -> None:
+        self.store.annotate(self.game_id, annotation)
+
+
+def replay_log(rows: Iterator[tuple[int, str, int, list[Event] | None]]) -> tuple[list[Event], int]:
+    """Fold log rows ``(rev, op, seq, events)`` into the surviving history and the last revision."""
+    events: list[Event] = []
+    rev = 0
+    for r, op, seq, evs in rows:
+        if r != rev + 1:
+            raise StoreError(f"event log has a gap: revision {r} after {rev}")
+        rev = r
+        if op == "append":
+            events.extend(evs or [])
+        elif op == "truncate":
+            del events[seq:]
+        else:
+            raise StoreError(f"unknown log operation {op!r} at revision {r}")
+    return events, rev
+
+
+def open_store(url: str, *, create: bool = True) -> EventStore:
+    """Open a store by URL or path: ``game.owsnb``, ``sqlite:///game.owsnb``, ``postgresql://…``.
+
+    Raises:
+        StoreError: unknown scheme, unreadable or foreign file.
+    """
+    u = str(url)
+    if u.startswith(("postgresql://", "postgres://")):
+        from owsnb.store.postgres import PostgresStore
+
+        return PostgresStore(u)
+    if u.startswith("sqlite:///"):
+        u = u[len("sqlite:///"):]
+    elif "://" in u:
+        raise StoreError(f"unknown store URL {url!r}: use a file path, sqlite:///path or postgresql://…")
+    from owsnb.store.sqlite import SQLiteStore
+
+    return SQLiteStore(u, create=create)

@@ -1,0 +1,202 @@
+"""The embedded SQLite event store (the default; one file, no server).
+
+Writes are transactions in WAL mode with ``synchronous=FULL``: a crash mid-write loses nothing
+committed and corrupts nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from owsnb.kernel import codec
+from owsnb.kernel.errors import StaleStateError, StoreError
+from owsnb.kernel.events import Event
+from owsnb.kernel.game import Annotation
+from owsnb.kernel.state import GameState
+from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, now, replay_log
+
+__all__ = ["SQLiteStore"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS owsnb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, created TEXT NOT NULL,
+    initial TEXT NOT NULL, meta TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS log (
+    game_id TEXT NOT NULL REFERENCES games(id), rev INTEGER NOT NULL, op TEXT NOT NULL,
+    seq INTEGER NOT NULL, events TEXT, created TEXT NOT NULL, PRIMARY KEY (game_id, rev));
+CREATE TABLE IF NOT EXISTS annotations (
+    game_id TEXT NOT NULL REFERENCES games(id), id INTEGER NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (game_id, id));
+"""
+
+
+class SQLiteStore(EventStore):
+    """An event store in one SQLite file.
+
+    Args:
+        path: the file (created if missing and *create* is true).
+        create: create a new store if the file does not exist.
+
+    Raises:
+        StoreError: the file is missing (and ``create=False``), unreadable, or not an owsnb store.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+        self.path = Path(path).expanduser()
+        self.url = f"sqlite:///{self.path}"
+        exists = self.path.exists()
+        if not exists and not create:
+            raise StoreError(f"{self.path}: no such game file")
+        if exists and self.path.is_dir():
+            raise StoreError(f"{self.path} is a directory, not an owsnb game file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not an owsnb game file ({exc})") from None
+        if tables and "owsnb_meta" not in tables:
+            self._db.close()
+            raise StoreError(f"{self.path} is a SQLite database but not an owsnb game file")
+        if not tables:
+            with self._tx():
+                for stmt in _statements(SCHEMA):
+                    self._db.execute(stmt)
+                self._db.execute("INSERT INTO owsnb_meta VALUES ('format', ?), ('schema', ?)", (FORMAT, str(SCHEMA_VERSION)))
+        meta = dict(self._db.execute("SELECT key, value FROM owsnb_meta"))
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"{self.path} is not an owsnb game file (format {meta.get('format')!r})")
+        if int(meta.get("schema", 0)) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer owsnb (schema {meta['schema']}); upgrade owsnb")
+
+    def __repr__(self) -> str:
+        return f"<SQLiteStore {self.path}>"
+
+    def _tx(self) -> _Tx:
+        return _Tx(self._db, self._lock)
+
+    # -- writing -------------------------------------------------------------------------------
+    def create_game(self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None) -> None:
+        with self._tx():
+            if self._db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
+                raise StoreError(f"{self.path}: a game {game_id!r} already exists")
+            self._db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
+                (game_id, initial.ruleset, now(), codec.dumps(initial), json.dumps(dict(meta or {}))),
+            )
+
+    def _last_rev(self, game_id: str) -> int:
+        if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
+            raise StoreError(f"{self.path}: no game {game_id!r}")
+        row = self._db.execute("SELECT MAX(rev) FROM log WHERE game_id=?", (game_id,)).fetchone()
+        return int(row[0] or 0)
+
+    def append(self, game_id: str, rev: int, events: Sequence[Event]) -> None:
+        payload = codec.dumps(list(events))
+        seq = events[-1].seq if events else 0
+        with self._tx():
+            last = self._last_rev(game_id)
+            if rev != last + 1:
+                raise StaleStateError(rev - 1, last)
+            try:
+                self._db.execute("INSERT INTO log VALUES (?, ?, 'append', ?, ?, ?)", (game_id, rev, seq, payload, now()))
+            except sqlite3.IntegrityError:
+                raise StaleStateError(rev - 1, self._last_rev(game_id)) from None
+
+    def truncate(self, game_id: str, rev: int, seq: int) -> None:
+        with self._tx():
+            last = self._last_rev(game_id)
+            if rev != last + 1:
+                raise StaleStateError(rev - 1, last)
+            self._db.execute("INSERT INTO log VALUES (?, ?, 'truncate', ?, NULL, ?)", (game_id, rev, seq, now()))
+
+    def annotate(self, game_id: str, annotation: Annotation) -> None:
+        with self._tx():
+            self._db.execute("INSERT OR REPLACE INTO annotations VALUES (?, ?, ?)",
+                             (game_id, annotation.id, json.dumps(annotation.to_dict())))
+
+    def set_meta(self, game_id: str, changes: Mapping[str, Any]) -> None:
+        with self._tx():
+            row = self._db.execute("SELECT meta FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"{self.path}: no game {game_id!r}")
+            meta = json.loads(row[0])
+            for k, v in changes.items():
+                if v is None:
+                    meta.pop(k, None)
+                else:
+                    meta[k] = v
+            self._db.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(meta), game_id))
+
+    # -- reading -------------------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.ruleset, g.created, g.meta, COALESCE(MAX(l.rev), 0) FROM games g "
+                "LEFT JOIN log l ON l.game_id = g.id GROUP BY g.id ORDER BY g.created").fetchall()
+        return [{"id": r[0], "ruleset": r[1], "created": r[2], "meta": json.loads(r[3]), "rev": r[4]} for r in rows]
+
+    def load(self, game_id: str | None = None) -> GameRecord:
+        with self._lock:
+            try:
+                if game_id is None:
+                    ids = [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY created")]
+                    if not ids:
+                        raise StoreError(f"{self.path} holds no game")
+                    if len(ids) > 1:
+                        raise StoreError(f"{self.path} holds {len(ids)} games ({', '.join(ids)}); say which")
+                    game_id = ids[0]
+                row = self._db.execute("SELECT ruleset, created, initial, meta FROM games WHERE id=?", (game_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"{self.path}: no game {game_id!r}")
+                initial = codec.loads(row[2])
+                log = self._db.execute(
+                    "SELECT rev, op, seq, events FROM log WHERE game_id=? ORDER BY rev", (game_id,)).fetchall()
+                anns = [Annotation.from_dict(json.loads(r[0])) for r in self._db.execute(
+                    "SELECT data FROM annotations WHERE game_id=? ORDER BY id", (game_id,))]
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path} cannot be read ({exc})") from None
+            except (ValueError, TypeError, KeyError) as exc:
+                raise StoreError(f"{self.path}: game {game_id!r} is damaged ({exc})") from None
+        events, rev = replay_log((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log)
+        return GameRecord(game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class _Tx:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on error), under the store's lock."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock):
+        self.db, self.lock = db, lock
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        try:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.lock.release()
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,1 @@
+"""Small rule sets used to test the kernel (they are not shipped)."""
