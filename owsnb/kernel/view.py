@@ -18,7 +18,7 @@ from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, SideState, Unit
 
-__all__ = ["SideView", "side_view"]
+__all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
 
 
 @dataclass(frozen=True)
@@ -137,3 +137,49 @@ def _strip_event(e: Event) -> Event:
     if e.kind == "rng":
         return replace(e, data=EMPTY)
     return e
+
+
+def alias_id(state: GameState, unit_id: str, side: str) -> str:
+    """A stable opaque name for an enemy unit that *side* sees face down ("unknown").
+
+    It is derived from the game's secret salt, so it reveals nothing about the true id, stays the
+    same from one view to the next, and differs between sides.
+    """
+    import hashlib
+
+    salt = str(state.secret.get("salt", ""))
+    digest = hashlib.sha256(f"{salt}|{side}|{unit_id}".encode()).hexdigest()[:8]
+    return f"unknown-{digest}"
+
+
+def masked(state: GameState, unit: Unit, side: str, *, keep: Iterable[str] = (), kind: str = "unknown",
+           data: dict[str, Any] | None = None) -> Unit:
+    """A face-down copy of *unit* for *side*: alias id, no name, no payload except *data*.
+
+    Args:
+        keep: Unit fields to keep as they are (e.g. ``("kind",)`` for Combat Operations, where the
+            counter's type shows; ``hex`` is always kept, ``steps`` only if listed).
+        kind: the kind shown when ``"kind"`` is not kept.
+        data: payload facts the face-down side shows (e.g. ``{"move": 6}``).
+    """
+    keep = set(keep)
+    return Unit(
+        id=alias_id(state, unit.id, side), side=unit.side, kind=unit.kind if "kind" in keep else kind,
+        name="", hex=unit.hex, box=unit.box if "box" in keep else None,
+        steps=unit.steps if "steps" in keep else 1, max_steps=unit.max_steps if "steps" in keep else 1,
+        markers=unit.markers if "markers" in keep else frozenset(), data=FrozenDict(data or {}),
+        seen_by=frozenset(),
+    )
+
+
+def unalias(state: GameState, side: str, ref: str) -> str:
+    """The true unit id behind *ref* as *side* names it (an alias from :func:`masked` or an id).
+
+    Returns *ref* unchanged if it is not an alias of any unit.
+    """
+    if not ref.startswith("unknown-"):
+        return ref
+    for u in state.units.values():
+        if u.side != side and alias_id(state, u.id, side) == ref:
+            return u.id
+    return ref

@@ -1,0 +1,130 @@
+"""Random play-outs: the conformance test every rule set runs (after OpenSpiel's random_sim_test).
+
+Random legal orders are played for a number of orders or until the game ends; after each commit
+the invariants are checked (no negative steps, steps within bounds, units on the map or in a box,
+the clock's actors are sides), every side's view is scanned for hidden units, and at the end the
+history is replayed from the initial state to the same final state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.reduce import apply
+from owsnb.kernel.state import UMPIRE
+from owsnb.testing.leaks import find_leaks, hidden_tokens
+
+__all__ = ["random_playout", "PlayoutReport"]
+
+
+@dataclass
+class PlayoutReport:
+    """What a play-out did."""
+
+    orders: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    turns: int = 0
+    over: bool = False
+
+    def __repr__(self) -> str:
+        return f"<PlayoutReport {len(self.orders)} orders, {len(self.refused)} refused, turns {self.turns}, over={self.over}>"
+
+
+def _check_invariants(game: Any) -> None:
+    s = game.state
+    for u in s.units.values():
+        if u.steps < 0:
+            raise AssertionError(f"{u.id} has negative steps ({u.steps}) after event {s.seq}")
+        if u.steps > u.max_steps:
+            raise AssertionError(f"{u.id} has {u.steps} steps, more than its {u.max_steps}")
+        if u.hex is not None and u.hex not in s.map.hexes:
+            raise AssertionError(f"{u.id} is off the map at {u.hex}")
+        if u.side not in s.sides:
+            raise AssertionError(f"{u.id} belongs to unknown side {u.side!r}")
+    for a in s.clock.active:
+        if a not in s.sides and a != UMPIRE:
+            raise AssertionError(f"clock names unknown actor {a!r}")
+
+
+def _check_views(game: Any) -> None:
+    for side in game.state.sides:
+        view = game.view(side)
+        tokens = hidden_tokens(game.state, side, game.ruleset)
+        payload = {
+            "units": [[u.id, u.name, u.kind, dict(u.data)] for u in view.units.values()],
+            "events": [[e.kind, dict(e.data)] for e in view.events],
+            "sides": {n: [dict(x.public), dict(x.private)] for n, x in view.sides.items()},
+            "public": dict(view.public),
+        }
+        leaks = find_leaks(payload, tokens)
+        if leaks:
+            raise AssertionError(f"{side}'s view leaks hidden units: {leaks[:5]}")
+        if view.secret:
+            raise AssertionError(f"{side}'s view carries the umpire's secrets")
+
+
+def random_playout(game: Any, *, max_orders: int = 300, seed: int = 0, check_views: bool = True,
+                   pass_weight: float = 0.15, extra_checks: Iterable[Callable[[Any], None]] = ()) -> PlayoutReport:
+    """Play random legal orders on *game* (mutating it) and check it stays sound.
+
+    Args:
+        game: a :class:`~owsnb.kernel.game.Game` (in memory is fine).
+        max_orders: stop after this many committed orders.
+        seed: seeds the choice of orders (the game's own dice are the game's).
+        check_views: scan every side's view for hidden units after each order.
+        pass_weight: probability of choosing ``done`` when other orders are available.
+        extra_checks: callables ``check(game)`` that raise ``AssertionError``.
+
+    Raises:
+        AssertionError: an invariant failed, a view leaked, a legal order was refused with an
+            unexpected error, or replay diverged.
+    """
+    rng = np.random.default_rng(seed)
+    report = PlayoutReport()
+    checks = list(extra_checks)
+    stuck = 0
+    while len(report.orders) < max_orders and not game.is_over():
+        acting = [a for a in game.state.clock.acting]
+        if not acting:
+            order = game.ruleset.order_types.get("advance") and "umpire: advance"
+        else:
+            side = acting[int(rng.integers(len(acting)))]
+            legal = game.legal_orders(side)
+            others = [s for s in legal.specs if s.verb != "done"]
+            if others and rng.random() > pass_weight:
+                from owsnb.kernel.orders import LegalOrders
+
+                order = LegalOrders(side, tuple(others), legal._check).sample(rng)
+            else:
+                order = None
+            if order is None:
+                order = f"{side}: done"
+        try:
+            game.submit(order)
+        except IllegalOrderError as exc:
+            report.refused.append(f"{order}: {exc}")
+            stuck += 1
+            if stuck > 50:
+                raise AssertionError(f"50 refusals in a row; last: {order}: {exc}") from exc
+            continue
+        stuck = 0
+        report.orders.append(str(order))
+        _check_invariants(game)
+        if check_views:
+            _check_views(game)
+        for c in checks:
+            c(game)
+    report.turns = game.state.clock.turn
+    report.over = game.is_over()
+    # replay from scratch must give the same state
+    s = game.initial
+    for e in game.events:
+        s = apply(s, e, game.ruleset.reducers)
+    if s != game.state:
+        raise AssertionError("replaying the history from the initial state gives a different state")
+    return report
