@@ -23,6 +23,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
 from owsnb.kernel.orders import Order
 from owsnb.kernel.state import Clock, GameState, HexInfo, MapState, SideState, Unit
+from owsnb.kernel.view import SideView
 
 __all__ = ["encode", "decode", "dumps", "loads", "register"]
 
@@ -35,7 +36,7 @@ def register(cls: type) -> type:
     return cls
 
 
-for _cls in (Unit, Clock, HexInfo, MapState, SideState, GameState, Event, GeoLayout, OffsetSystem):
+for _cls in (Unit, Clock, HexInfo, MapState, SideState, GameState, Event, GeoLayout, OffsetSystem, SideView):
     register(_cls)
 
 
