@@ -3,10 +3,15 @@
 >>> import owsnb
 >>> owsnb.Order.parse("blue: done")
 Order.parse('blue: done')
+
+The entry points (``load``, ``resume``, ``connect``, ``load_ruleset``...) are imported on first
+use, so ``import owsnb.kernel`` stays light (standard library + numpy).
 """
 
-from owsnb.api import games_dir, load, load_ruleset, new_game, resume
-from owsnb.display.options import set_options
+from __future__ import annotations
+
+from typing import Any
+
 from owsnb.kernel import (
     AuthError,
     Distribution,
@@ -28,16 +33,30 @@ from owsnb.kernel import (
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "load": "owsnb.api", "resume": "owsnb.api", "load_ruleset": "owsnb.api", "games_dir": "owsnb.api",
+    "new_game": "owsnb.api", "set_options": "owsnb.display.options", "connect": "owsnb.server.client",
+    "widgets": "owsnb.widgets", "analysis": "owsnb.analysis", "rules": "owsnb.rules",
+}
+
 __all__ = [
     "AuthError", "Distribution", "Game", "GameState", "Hex", "HistoryError", "IllegalOrderError",
     "InvalidHexError", "NotYourTurnError", "Order", "OwsnbError", "ScenarioError", "SideView",
-    "StaleStateError", "StoreError", "UnknownRulesetError", "games_dir", "load", "load_ruleset",
-    "new_game", "resume", "set_options", "connect",
+    "StaleStateError", "StoreError", "UnknownRulesetError", *_LAZY,
 ]
 
 
-def connect(url: str, token: str):  # noqa: ANN201
-    """A handle on a game held by an ``owsnb serve`` authority (same methods as a local Game)."""
-    from owsnb.server.client import connect as _connect
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'owsnb' has no attribute {name!r}")
+    import importlib
 
-    return _connect(url, token)
+    module = importlib.import_module(mod)
+    value = module if name in ("widgets", "analysis", "rules") else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -16,13 +16,14 @@ calling :meth:`RuleSet.on_enter` when a step begins (automatic steps run there).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
-from owsnb.kernel.errors import IllegalOrderError, NotYourTurnError
+from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import Reducer, apply
@@ -265,7 +266,8 @@ class RuleSet:
                     f"'{order.verb}' is not an order of step {step.key} {step.title}; allowed now: {allowed}",
                     code="wrong-step", rule=step.rule or h.type.rule, order=order)
         args = h.type.bind(order)
-        h.validate(state, order, args)
+        with _references(order, h.type.rule):
+            h.validate(state, order, args)
         return args
 
     def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
@@ -292,7 +294,8 @@ class RuleSet:
         h = self._handlers.get(order.verb)
         if h is None:
             raise IllegalOrderError(f"unknown order {order.verb!r}", code="unknown-verb", order=order)
-        return h.preview(state, order, h.type.bind(order))
+        with _references(order, h.type.rule):
+            return h.preview(state, order, h.type.bind(order))
 
     def done_events(self, state: GameState, side: str, dice: Dice) -> list[Event]:
         """``side`` finished the step; when every actor is done, move on."""
@@ -444,6 +447,18 @@ def generic_counter_svg(unit: Unit, view: Any, size: int = 48) -> str:
             f"<text x='{size / 2}' y='15' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif'>{kind}</text>"
             f"<text x='{size / 2}' y='28' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif' font-weight='bold'>{label}</text>"
             f"{boxes}</svg>")
+
+
+@contextlib.contextmanager
+def _references(order: Order, rule: str) -> Iterator[None]:
+    """Turn a bad hex or unit reference met while validating into a refusal."""
+    try:
+        yield
+    except InvalidHexError as exc:
+        raise IllegalOrderError(str(exc), code="bad-hex", rule=rule, order=order) from None
+    except KeyError as exc:
+        msg = exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"unknown reference {exc}"
+        raise IllegalOrderError(msg, code="unknown-reference", rule=rule, order=order) from None
 
 
 def _apply_all(state: GameState, events: Sequence[Event], reducers: Mapping[str, Reducer]) -> GameState:
