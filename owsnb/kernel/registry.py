@@ -1,12 +1,15 @@
 """Rule-set registry: names -> rule-set objects, loaded lazily.
 
 Built-in rule sets are registered by ``owsnb.rules`` (as dotted paths, imported on first use);
-third-party packages may register theirs under the ``owsnb.rulesets`` entry-point group.
+third-party packages may register theirs under the ``owsnb.rulesets`` entry-point group, and
+``$OWSNB_RULESETS`` (``name=module:attribute`` pairs separated by ``;``) adds more without
+packaging — handy for a rule set under development or in tests.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +32,10 @@ def _entry_points() -> None:
 
     for ep in entry_points(group="owsnb.rulesets"):
         _FACTORIES.setdefault(ep.name, ep.value)
+    for pair in os.environ.get("OWSNB_RULESETS", "").split(";"):
+        name, eq, path = pair.strip().partition("=")
+        if eq and name and path:
+            _FACTORIES.setdefault(name.strip(), path.strip())
 
 
 def get_ruleset(name: str) -> Any:

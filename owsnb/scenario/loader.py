@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze
 from owsnb.kernel.dice import rng_state_for_seed
 from owsnb.kernel.errors import InvalidHexError, ScenarioError, ScenarioProblem, UnknownRulesetError
