@@ -1,0 +1,92 @@
+"""The scenario loader: building the state, and reporting every problem at once with locations."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+import owsnb
+from owsnb.kernel import ScenarioError
+from owsnb.scenario import build_state, load_scenario
+from tests.conftest import DATA
+
+
+def _write(tmp_path, mutate):
+    data = yaml.safe_load((DATA / "skirmish.yaml").read_text())
+    mutate(data)
+    (tmp_path / "skirmish-units.yaml").write_text((DATA / "skirmish-units.yaml").read_text())
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(data, sort_keys=False))
+    return p
+
+
+def test_regions_features_edges_and_catalog_overrides(tmp_path):
+    def mutate(d):
+        d["map"]["terrain"]["regions"].append({"terrain": "hills", "around": ["0707", 1]})
+        d["units"][0]["data"] = {"move": 2}
+        d["units"][0]["steps"] = 1
+    g = owsnb.load(_write(tmp_path, mutate), seed=1, save=False)
+    m = g.state.map
+    assert sum(1 for h in m if m.terrain(h) == "hills") == 7
+    assert sum(1 for h in m if m.terrain(h) == "forest") == 6  # rect 0302-0404: 2 columns x 3 rows
+    u = g.unit("B-INF-1")
+    assert u.get("move") == 2 and u.get("attack") == 6  # override merged over the catalog type
+    assert (u.steps, u.max_steps, u.name) == (1, 2, "Infantry")
+
+
+def test_every_problem_is_reported_with_file_path_and_line(tmp_path):
+    def mutate(d):
+        d["units"][0]["hex"] = "0999"
+        d["units"][1]["side"] = "green"
+        d["units"][2]["id"] = d["units"][0]["id"]
+        d["units"][3]["type"] = "battleship"
+        d["units"][4]["data"] = {"attack": 0}
+        d["map"]["edges"][0]["hexes"] = ["0601", "0603"]
+        d["options"] = {"no_such_option": True}
+    p = _write(tmp_path, mutate)
+    with pytest.raises(ScenarioError) as err:
+        owsnb.load(p, save=False)
+    msg = str(err.value)
+    assert str(p) in msg
+    expected = [
+        ("units[0].hex", "off the map"), ("units[1].side", "no side 'green'"), ("units[2].id", "used twice"),
+        ("units[3].type", "unknown unit type 'battleship'"), ("units[4].data.attack", "positive whole number"),
+        ("map.edges[0].hexes[1]", "not adjacent"), ("options", "unknown option 'no_such_option'"),
+    ]
+    for path, fragment in expected:
+        assert any(path in pr.path and fragment in pr.message for pr in err.value.problems), (path, msg)
+    assert all("(line " in pr.path for pr in err.value.problems if pr.path)
+    assert len(err.value.problems) == len(expected)
+
+
+def test_schema_errors_are_collected_with_lines(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("id: x\ntitle: X\nruleset: skirmish\nmap:\n  layout: {size: -3}\n  cols: 2\nsides: {}\ncolour: red\n")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(p)
+    paths = {pr.path.split(" ")[0]: pr for pr in err.value.problems}
+    assert "map.layout.size" in paths and "greater than 0" in paths["map.layout.size"].message
+    assert "colour" in paths and "unknown key" in paths["colour"].message
+    assert "line 8" in paths["colour"].path
+    assert "sides" in paths
+
+
+def test_yaml_syntax_error_has_line_and_column(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("id: x\ntitle: [unclosed\nruleset: skirmish\n")
+    with pytest.raises(ScenarioError, match=r"line \d+, column \d+: YAML syntax error"):
+        load_scenario(p)
+
+
+def test_unknown_scenario_name_lists_bundled_ones():
+    with pytest.raises(ScenarioError, match="no scenario file or bundled scenario named 'atlantis'"):
+        load_scenario("atlantis")
+
+
+def test_scenario_dict_and_seed_secrecy():
+    data = yaml.safe_load((DATA / "skirmish.yaml").read_text())
+    scn = load_scenario(data, base=DATA)
+    state, rs = build_state(scn, seed=123)
+    assert state.secret["seed"] == 123 and "seed" not in state.scenario
+    g = owsnb.Game(rs, state)
+    assert not g.view("blue").secret  # the seed would let a side predict the dice
