@@ -88,6 +88,9 @@ class GeoLayout:
         origin: ``(lon, lat)`` in degrees of the centre of ``Hex(0, 0)`` (planar ``(x, y)``
             in km for the ``"simple"`` projection).
         projection: ``"aeqd"``, ``"mercator"`` or ``"simple"`` (see the module docstring).
+        anchor: the axial ``(q, r)`` of the hex whose centre is at ``origin`` (default
+            ``Hex(0, 0)``). Anchoring a large map at its middle hex keeps the projection centred
+            on the map, which halves the distortion at its edges.
 
     Example:
         >>> board = GeoLayout("pointy", 10.0, projection="simple")
@@ -99,8 +102,14 @@ class GeoLayout:
     size_km: float
     origin: tuple[float, float] = (0.0, 0.0)
     projection: Literal["aeqd", "mercator", "simple"] = "aeqd"
+    anchor: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
+        try:
+            aq, ar = self.anchor
+            object.__setattr__(self, "anchor", (int(Hex(aq, ar).q), int(Hex(aq, ar).r)))
+        except (TypeError, ValueError):
+            raise ValueError(f"anchor must be a (q, r) pair of whole numbers, got {self.anchor!r}") from None
         if self.orientation not in _ORIENTATIONS:
             raise ValueError(f"orientation must be 'flat' or 'pointy', got {self.orientation!r}")
         if self.projection not in _PROJECTIONS:
@@ -135,6 +144,7 @@ class GeoLayout:
         origin: tuple[float, float] = (0.0, 0.0),
         orientation: Literal["flat", "pointy"] = "flat",
         projection: Literal["aeqd", "mercator", "simple"] = "aeqd",
+        anchor: tuple[int, int] = (0, 0),
     ) -> GeoLayout:
         """A layout whose hexes are ``size`` ``unit`` across flats (``"km"`` or ``"nm"``).
 
@@ -155,7 +165,7 @@ class GeoLayout:
         if value <= 0:
             raise ValueError(f"size must be positive, got {size!r}")
         size_km = value * NM_KM if unit == "nm" else value
-        return cls(orientation, size_km, origin, projection)
+        return cls(orientation, size_km, origin, projection, anchor)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able form.
@@ -169,6 +179,7 @@ class GeoLayout:
             "size_km": self.size_km,
             "origin": [self.origin[0], self.origin[1]],
             "projection": self.projection,
+            **({"anchor": list(self.anchor)} if self.anchor != (0, 0) else {}),
         }
 
     @classmethod
@@ -185,7 +196,7 @@ class GeoLayout:
         """
         if not isinstance(data, dict):
             raise ValueError(f"a geo layout must be a mapping, got {type(data).__name__}")
-        known = {"orientation", "size_km", "origin", "projection"}
+        known = {"orientation", "size_km", "origin", "projection", "anchor"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown geo layout keys {unknown}; expected {sorted(known)}")
@@ -200,6 +211,7 @@ class GeoLayout:
             data["size_km"],
             (origin[0], origin[1]),
             data.get("projection", "aeqd"),
+            tuple(data.get("anchor", (0, 0))),
         )
 
     # --- planar frame ------------------------------------------------------------------------
@@ -230,7 +242,9 @@ class GeoLayout:
         return (half_r, half) if self.orientation == "flat" else (half, half_r)
 
     def _lattice(self, q: Any, r: Any) -> tuple[Any, Any]:
-        """Integer lattice point of a hex centre."""
+        """Integer lattice point of a hex centre (relative to the anchor hex)."""
+        q = q - self.anchor[0]
+        r = r - self.anchor[1]
         if self.orientation == "flat":
             return 3 * q, -(q + 2 * r)
         return 2 * q + r, -3 * r
@@ -261,7 +275,7 @@ class GeoLayout:
         else:
             fr = -y / (3.0 * uy)
             fq = (x / ux - fr) / 2.0
-        return hex_round(fq, fr)
+        return hex_round(fq + self.anchor[0], fr + self.anchor[1])
 
     # --- projection --------------------------------------------------------------------------
     def _to_lonlat(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -301,14 +301,19 @@ def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] |
     # map
     m = spec.map
     lay = m.layout
-    if lay.origin is None or lay.projection == "simple":
-        layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin or (0.0, 0.0),
-                                     orientation=lay.orientation, projection="simple")
-    else:
-        layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin, orientation=lay.orientation,
-                                     projection=lay.projection)
     offset = OffsetSystem(orientation=lay.orientation, parity=m.labels.parity, first_col=m.labels.first_col,
                           first_row=m.labels.first_row, digits=m.labels.digits)
+    anchor = Hex(0, 0)
+    if lay.anchor == "centre" and m.cols and m.rows:
+        anchor = offset.from_offset(m.labels.first_col + (m.cols - 1) // 2, m.labels.first_row + (m.rows - 1) // 2)
+    elif lay.anchor:
+        try:
+            anchor = offset.from_label(lay.anchor)
+        except InvalidHexError as exc:
+            problems.add(["map", "layout", "anchor"], str(exc))
+    projection = "simple" if lay.origin is None else lay.projection
+    layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin or (0.0, 0.0),
+                                 orientation=lay.orientation, projection=projection, anchor=tuple(anchor))
     cells: list[Hex] = []
     if m.hexes is not None:
         for i, lab in enumerate(m.hexes):

@@ -29,7 +29,9 @@ class LayoutSpec(_Strict):
     orientation: Literal["flat", "pointy"] = "flat"
     size: PositiveFloat = Field(description="hex width across flats")
     unit: Literal["km", "nm"] = "km"
-    origin: tuple[float, float] | None = Field(None, description="(lon, lat) of the centre of the first hex")
+    origin: tuple[float, float] | None = Field(None, description="(lon, lat) of the centre of the anchor hex")
+    anchor: str | None = Field(None, description="label of the hex centred on origin: 'centre' for the "
+                               "middle of the map (keeps large maps least distorted); default the first hex")
     projection: Literal["aeqd", "mercator", "simple"] = "aeqd"
 
 

@@ -90,3 +90,13 @@ def test_scenario_dict_and_seed_secrecy():
     assert state.secret["seed"] == 123 and "seed" not in state.scenario
     g = owsnb.Game(rs, state)
     assert not g.view("blue").secret  # the seed would let a side predict the dice
+
+
+def test_anchor_centre_puts_the_middle_hex_on_the_origin(tmp_path):
+    def mutate(d):
+        d["map"]["layout"]["anchor"] = "centre"
+    g = owsnb.load(_write(tmp_path, mutate), seed=1, save=False)
+    lay = g.state.map.layout
+    middle = g.hex("0504")  # 10 x 8 map: column 5, row 4
+    assert lay.anchor == tuple(middle)
+    assert lay.centre(middle) == pytest.approx((6.5, 51.5))
