@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, then run every test (the README's test command; CI runs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/setup.sh --test
+export OWSNB_HOME="${OWSNB_HOME:-$(mktemp -d)}"
+if ls scenarios/*.yaml >/dev/null 2>&1; then .venv/bin/owsnb validate scenarios/*.yaml; fi
+exec .venv/bin/python -m pytest -p no:cacheprovider -q "$@"
