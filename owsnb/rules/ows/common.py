@@ -1,0 +1,280 @@
+"""Shared helpers of the OWS modules: refusals, detection and visibility, damage (9.6), expenditure
+(9.5), the space dashboard (2.1.3), and the rich :class:`Result` every ``resolve`` returns."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from owsnb.kernel.data import thaw
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.events import Event, side_set, unit_set
+from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.view import unalias
+from owsnb.rules.ows.dice import parse_die
+from owsnb.rules.ows.units import counter
+
+__all__ = [
+    "refuse", "own_unit", "enemy_unit", "detected", "watchers", "apply_hits", "spend", "space",
+    "Roller", "Result", "option", "table", "side_of_game", "submit", "hand", "dist_summary",
+]
+
+MANOEUVRE = ("ground",)
+
+
+def refuse(msg: str, code: str, rule: str, order: Any = None) -> IllegalOrderError:
+    """An :class:`IllegalOrderError` citing *rule* (raise it)."""
+    return IllegalOrderError(msg, code=code, rule=rule, order=order)
+
+
+def option(state: Any, name: str) -> Any:
+    """An OWS option in force (defaults when the state predates the option)."""
+    from owsnb.rules.ows.options import OPTIONS_BY_NAME
+
+    o = OPTIONS_BY_NAME.get(name)
+    return state.options.get(name, o.default if o is not None else None)
+
+
+def table(state: Any, name: str) -> Any:
+    """A data table in force, thawed to plain dicts."""
+    try:
+        return thaw(state.tables[name])
+    except KeyError:
+        from owsnb.rules.ows.ruleset import load_tables
+
+        return load_tables()[name]
+
+
+def own_unit(state: Any, order: Any, uid: str, rule: str, *, on_map: bool = True) -> Any:
+    """The ordering side's unit *uid*, alive (and on the map), or a refusal."""
+    u = state.units.get(uid)
+    if u is None or (order is not None and u.side != order.side):
+        side = order.side if order is not None else "that side"
+        raise refuse(f"{side} has no unit {uid!r}", "not-your-unit", rule, order)
+    if on_map and (u.hex is None or not u.alive):
+        raise refuse(f"{uid} is not on the map (it is in {u.box or 'no box'})", "off-map", rule, order)
+    return u
+
+
+def detected(state: Any, unit: Any, side: str) -> bool:
+    """Is *unit* detected by *side* now? Own units, TACSIT 1 / detection (``seen_by``), fixed
+    installations (8.3.1) and emitting units (6.4.3) are."""
+    if side == UMPIRE or unit.side == side:
+        return True
+    if side in unit.seen_by:
+        return True
+    c = counter(unit)
+    return c.is_fixed or "emitting" in unit.markers
+
+
+def enemy_unit(state: Any, side: str, ref: str, rule: str = "9.9.4", order: Any = None) -> Any:
+    """The enemy unit *ref* (an id or a face-down alias) if *side* has detected it.
+
+    An unknown id and an undetected unit get the same refusal, so nothing leaks (9.9.4).
+    """
+    uid = unalias(state, side, ref) if hasattr(state, "secret") else ref
+    u = state.units.get(uid)
+    if u is None or u.side == side or not u.alive or u.hex is None or not detected(state, u, side):
+        raise refuse(f"{ref!r} is not a detected enemy unit: no attack on targets that have not been "
+                     "detected", "target-not-detected", rule, order)
+    return u
+
+
+def watchers(state: Any, *units: Any) -> frozenset[str] | None:
+    """Sides that may see an event naming all of *units* (``None`` = everyone).
+
+    A unit is seen by its owner, by sides that detected it, and by everyone if fixed or emitting.
+    """
+    sides = set(state.sides)
+    allowed = set(sides)
+    for u in units:
+        if u is None:
+            continue
+        allowed &= {s for s in sides if detected(state, u, s)}
+    return None if allowed == sides else frozenset(allowed)
+
+
+def spend(unit: Any, key: str, n: int = 1, *, rule: str = "9.5", visible_to: Any = None) -> Event:
+    """Mark *n* salvos/shields of group or pool *key* expended (9.5, 2.2.2.8)."""
+    sp = dict(counter(unit).spent)
+    sp[key] = int(sp.get(key, 0)) + int(n)
+    return unit_set(unit.id, data={"spent": sp}, rule=rule, visible_to=visible_to)
+
+
+def apply_hits(state: Any, unit: Any, n: int, *, rule: str, cause: str = "missile",
+               visible_to: Any = "auto") -> tuple[list[Event], int, bool]:
+    """Events for *n* hits on *unit* (9.6, 2.2.3, 9.6.1, 7.2.1.4, 9.4.1).
+
+    Returns ``(events, steps lost, countermeasures absorbed a hit)``. A unit losing its last step
+    goes to the Regeneration Box (air missions, SOF) or the Attrition Box; a squadron base flips on
+    its first hit and goes with its missions to the Attrition Box on the second (2.2.3); a
+    multi-step ship damaged but not sunk is suppressed and its carrier missions go to the
+    Regeneration Box (9.6.1).
+    """
+    vis = watchers(state, unit) if visible_to == "auto" else visible_to
+    events: list[Event] = []
+    absorbed = False
+    if n <= 0 or not unit.alive:
+        return events, 0, absorbed
+    markers = set(unit.markers)
+    if "countermeasures" in markers and cause in ("missile", "air", "artillery"):
+        markers.discard("countermeasures")
+        n -= 1
+        absorbed = True
+        events.append(unit_set(unit.id, markers=frozenset(markers), rule="7.2.1.4", visible_to=vis))
+        if n <= 0:
+            return events, 0, absorbed
+    c = counter(unit)
+    lost = min(n, unit.steps)
+    if (cause == "missile" and c.category in MANOEUVRE and option(state, "missiles_spare_last_step")
+            and lost >= unit.steps):
+        lost = unit.steps - 1
+        if lost <= 0:
+            return events, 0, absorbed
+    left = unit.steps - lost
+    if left <= 0:
+        box = "regeneration" if c.category in ("air-mission", "sof") else "attrition"
+        events.append(unit_set(unit.id, steps=0, hex=None, box=box, markers=frozenset(), rule="9.6", visible_to=vis))
+        if c.category == "air-base":
+            for m in state.units.values():
+                if m.get("base") == unit.id and m.box != "attrition":
+                    events.append(unit_set(m.id, steps=0, hex=None, box="attrition", markers=frozenset(),
+                                           rule="2.2.3", visible_to=watchers(state, m)))
+    else:
+        changes: dict[str, Any] = {"steps": left}
+        if c.category in ("naval",):
+            changes["markers"] = frozenset(markers | {"suppressed"})
+            for m in state.units.values():
+                if m.get("base") == unit.id and m.hex is not None:
+                    events.append(unit_set(m.id, hex=None, box="regeneration", markers=frozenset(),
+                                           rule="9.6.1", visible_to=watchers(state, m)))
+        elif markers != set(unit.markers):
+            changes["markers"] = frozenset(markers)
+        events.append(unit_set(unit.id, rule="9.6.1" if c.category == "naval" else "9.6", visible_to=vis, **changes))
+    return events, lost, absorbed
+
+
+def space(state: Any, side: str) -> dict[str, Any]:
+    """A side's space dashboard now: ``{"c2", "pnt", "isr_die", "isr_pawns"}`` (2.1.3, 7.5, 7.6)."""
+    s = state.sides[side].public.get("space") or {}
+    base = {"c2": 4, "pnt": "normal", "isr_die": "d10", "isr_pawns": 3}
+    return {**base, **thaw(s)}
+
+
+def hand(state: Any, side: str) -> dict[str, Any]:
+    """A side's secret Player Hand (2.1.4): IO tokens, cyber cards, nuke."""
+    return thaw(state.sides[side].private.get("hand") or {})
+
+
+class Roller:
+    """Rolls through the game's :class:`~owsnb.kernel.dice.Dice` and remembers every roll for the
+    result (die, value, purpose, rule)."""
+
+    def __init__(self, dice: Any):
+        self.dice = dice
+        self.rolls: list[tuple[str, int, str, str]] = []
+
+    def __call__(self, die: str, purpose: str, rule: str, visible_to: Any = None) -> int:
+        d = parse_die(die)
+        v = self.dice.roll(d, purpose=purpose, rule=rule, visible_to=visible_to)
+        self.rolls.append((d, v, purpose, rule))
+        return v
+
+
+@dataclass
+class Result:
+    """What a ``resolve`` returns: the dice rolled, the outcome, the paragraphs applied.
+
+    ``outcome`` holds plain values (hits per target, detected units...); ``lines`` narrate.
+    """
+
+    title: str
+    outcome: dict[str, Any] = field(default_factory=dict)
+    rules: list[str] = field(default_factory=list)
+    rolls: list[tuple[str, int, str, str]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    order: str = ""
+
+    @property
+    def dice(self) -> list[tuple[str, int]]:
+        """(die, result) of every roll, in order."""
+        return [(d, v) for d, v, _, _ in self.rolls]
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "outcome" and name in self.outcome:
+            return self.outcome[name]
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return f"<Result {self.title}: {self.outcome} rules {', '.join(self.rules)}>"
+
+    def _repr_html_(self) -> str:
+        from owsnb.display.html import esc, wrap
+
+        rows = "".join(f"<tr><td>{esc(d)}</td><td><b>{esc(v)}</b></td><td>{esc(p)}</td><td class='rule'>{esc(r)}</td></tr>"
+                       for d, v, p, r in self.rolls)
+        dice = f"<table><tr><th>die</th><th>roll</th><th>for</th><th>rule</th></tr>{rows}</table>" if rows else ""
+        out = "".join(f"<li>{esc(x)}</li>" for x in self.lines)
+        oc = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.outcome.items())
+        body = (f"<b>{esc(self.title)}</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
+                f"{dice}<table>{oc}</table><ul>{out}</ul>")
+        return wrap(body, repr(self))
+
+
+def dist_summary(d: Any) -> str:
+    """``'0: 12.5%, 1: 50.0%, ...'`` for a Distribution."""
+    return ", ".join(f"{k}: {float(p):.1%}" for k, p in d.items())
+
+
+def side_of_game(game: Any, *ids: str) -> str | None:
+    """The side owning the first known unit id among *ids* (for notebook helpers)."""
+    for i in ids:
+        u = game.state.units.get(i)
+        if u is not None:
+            return u.side
+    return None
+
+
+def submit(game: Any, order: Any) -> Result:
+    """Submit *order* and return its :class:`Result` (committed, undoable, autosaved)."""
+    sub = game.submit(order)
+    r = sub.result
+    if isinstance(r, Result):
+        r.order = str(sub.order)
+        return r
+    return Result(str(sub.order), {"events": len(sub.events)}, [])
+
+
+def prob_text(p: Fraction) -> str:
+    return f"{float(p):.1%} ({p})"
+
+
+def ids_text(units: Iterable[Any]) -> str:
+    return ", ".join(u.id for u in units)
+
+
+def set_space(state: Any, side: str, changes: Mapping[str, Any], rule: str) -> Event:
+    """Change entries of a side's public space dashboard (2.1.3; the rest is kept)."""
+    return side_set(side, "public", {"space": {**space(state, side), **dict(changes)}}, rule=rule)
+
+
+def unit_of(view: Any, uid: str) -> Any:
+    try:
+        return view.units[uid]
+    except KeyError:
+        raise refuse(f"{uid!r} is not a unit this side can see", "unknown-unit", "9.9.4") from None
+
+
+def esc(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def seq(x: Any) -> Sequence[Any]:
+    if x is None:
+        return ()
+    if isinstance(x, (list, tuple)):
+        return x
+    return (x,)

@@ -1,0 +1,284 @@
+"""The OWS rule set object: collects the chapter modules' handlers, step effects, options and
+reducers; owns the view policy (8.3.1, 8.4.1), setup (2.1.3, 2.1.4) and the data tables.
+
+Extension protocol (see README.md): a module listed in :data:`MODULES` may define
+
+* ``HANDLERS`` — a list of :class:`~owsnb.kernel.ruleset.OrderHandler` instances;
+* ``STEP_EFFECTS`` — ``{step_key: fn(state, dice) -> list[Event]}`` run when the step begins;
+* ``LEAVE_EFFECTS`` — ``{step_key: fn(state, dice) -> list[Event]}`` run when the step ends;
+* ``TURN_EFFECTS`` — a list of ``fn(state, turn, dice) -> list[Event]`` run when a turn begins;
+* ``OPTIONS`` — extra :class:`~owsnb.kernel.ruleset.Option` entries;
+* ``REDUCERS`` — ``{event kind: fn(state, event) -> state}``;
+* ``UNIT_FIELDS`` — extra payload fields ``{name: (type, default)}``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.dice import Dice
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.events import Event, clock_set, note, state_set
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.reduce import apply
+from owsnb.kernel.ruleset import Adjudication, OrderHandler, RuleSet
+from owsnb.kernel.state import UMPIRE, GameState, Unit
+from owsnb.kernel.view import masked
+from owsnb.kernel.dist import Distribution
+from owsnb.rules.ows import units as _units
+from owsnb.rules.ows.common import Result, Roller, detected, option
+from owsnb.rules.ows.options import OPTIONS
+from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE
+
+__all__ = ["OWS", "MODULES", "load_tables", "loaded_modules"]
+
+MODULES: tuple[str, ...] = (
+    # part 1 (issue 3)
+    "information", "isr", "air", "strike", "sof", "regeneration",
+    # part 2 (issue 4): add or keep names here; missing modules are skipped
+    "movement", "strategic", "timedistance", "ground", "supply", "css", "rear",
+)
+"""Chapter modules of ``owsnb.rules.ows`` collected by the rule set, in this order."""
+
+TABLES_DIR = Path(__file__).parent / "tables"
+
+
+@cache
+def load_tables() -> dict[str, Any]:
+    """Every ``tables/*.yaml`` of the package, by file stem (fresh dicts; cached)."""
+    out = {}
+    for p in sorted(TABLES_DIR.glob("*.yaml")):
+        out[p.stem] = yaml.safe_load(p.read_text(encoding="utf-8"))
+    return out
+
+
+def loaded_modules() -> list[Any]:
+    """The chapter modules present, imported, in :data:`MODULES` order."""
+    mods = []
+    for name in MODULES:
+        full = f"owsnb.rules.ows.{name}"
+        if find_spec(full) is None:
+            continue
+        mods.append(importlib.import_module(full))
+    return mods
+
+
+# -- generic OWS orders ---------------------------------------------------------------------------
+class Defer(OrderHandler):
+    """3.5 / 6.3: the initiative side moves first or defers first move in the Naval, Air and SOF steps."""
+
+    type = OrderType("defer", (), rule="3.5", doc="initiative side: let the other side move first in this step")
+
+    def candidates(self, state: GameState, side: str) -> OrderSpec | None:
+        try:
+            self._check(state, side, None)
+        except IllegalOrderError:
+            return None
+        return OrderSpec(side, self.type)
+
+    def _check(self, state: GameState, side: str, order: Order | None) -> None:
+        clock = state.clock
+        if clock.step not in DEFER_STEPS:
+            raise IllegalOrderError("defer only in the naval, air and SOF steps", code="wrong-step", rule="3.5", order=order)
+        if not clock.active or clock.active[0] != side or clock.done or state.public.get("deferred") == clock.step:
+            raise IllegalOrderError("only the initiative side may defer, before anyone has finished the step",
+                                    code="cannot-defer", rule="3.5", order=order)
+        if state.public.get("acted") == clock.step:
+            raise IllegalOrderError("you have already acted in this step", code="cannot-defer", rule="3.5", order=order)
+
+    def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
+        self._check(state, order.side, order)
+
+    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> list[Event]:
+        from dataclasses import replace
+
+        clock = state.clock
+        active = (*clock.active[1:], clock.active[0])
+        return [state_set("public", {"deferred": clock.step}, rule="3.5"),
+                clock_set(replace(clock, active=active), rule="3.5"),
+                note(f"{order.side} defers first move in step {clock.step}", rule="3.5")]
+
+
+class AdHoc(OrderHandler):
+    """2.1.1.4 semi-rigid adjudication: the facilitator states a probability and rolls a D10."""
+
+    type = OrderType("adjudicate", (
+        Param("percent", "int", "probability of success in percent (a multiple of 10)"),
+        Param("what", "text", "what is being decided", positional=False, optional=True),
+    ), rule="2.1.1.4", doc="umpire: ad hoc adjudication on a D10", actors="umpire")
+
+    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+        p = str(args["percent"])
+        if not p.isdigit() or int(p) % 10 or not 0 <= int(p) <= 100:
+            raise IllegalOrderError("the probability must be 0-100 in steps of 10 (one D10 face each)",
+                                    code="bad-probability", rule="2.1.1.4", order=order)
+
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+        k = int(args["percent"]) // 10
+        return Distribution.bernoulli(Distribution.die(10).prob(lambda r: r >= 11 - k) if k else 0, label="success")
+
+    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+        k = int(args["percent"]) // 10
+        what = args.get("what", "ad hoc adjudication")
+        roll = Roller(dice)
+        r = roll("d10", f"{what}: {k * 10}% (success on {11 - k}+)", "2.1.1.4", visible_to=None)
+        ok = k > 0 and r >= 11 - k
+        res = Result(f"Ad hoc: {what}", {"percent": k * 10, "roll": r, "success": ok}, ["2.1.1.4"], roll.rolls,
+                     [f"{what}: {'success' if ok else 'failure'} (d10 = {r}, needed {11 - k}+)"])
+        return Adjudication([note(res.lines[0], rule="2.1.1.4")], res)
+
+
+class OWS(RuleSet):
+    """The Operational Wargame System, series rules v2.3."""
+
+    name = "ows"
+    title = "Operational Wargame System (OWS) v2.3"
+    version = "2.3"
+    sequence = SEQUENCE
+
+    def __init__(self) -> None:
+        self.modules = loaded_modules()
+        handlers: list[OrderHandler] = [Defer(), AdHoc()]
+        options = list(OPTIONS)
+        reducers: dict[str, Callable] = {}
+        self.step_effects: dict[str, list[Callable]] = {}
+        self.leave_effects: dict[str, list[Callable]] = {}
+        self.turn_effects: list[Callable] = []
+        for m in self.modules:
+            handlers += list(getattr(m, "HANDLERS", ()))
+            options += [o for o in getattr(m, "OPTIONS", ()) if o.name not in {x.name for x in options}]
+            reducers.update(getattr(m, "REDUCERS", {}))
+            fields = getattr(m, "UNIT_FIELDS", None)
+            if fields:
+                _units.register_fields({k: v for k, v in fields.items() if k not in _units._EXTRA})
+            for k, fn in getattr(m, "STEP_EFFECTS", {}).items():
+                self.step_effects.setdefault(k, []).append(fn)
+            for k, fn in getattr(m, "LEAVE_EFFECTS", {}).items():
+                self.leave_effects.setdefault(k, []).append(fn)
+            self.turn_effects += list(getattr(m, "TURN_EFFECTS", ()))
+        self.option_list = tuple(options)  # type: ignore[misc]
+        self.reducers = reducers  # type: ignore[misc]
+        super().__init__(handlers)
+
+    # -- data ----------------------------------------------------------------------------------
+    def default_tables(self) -> dict[str, Any]:
+        import copy
+
+        return copy.deepcopy(load_tables())
+
+    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        return _units.validate(kind, data)
+
+    def setup(self, state: GameState, rules: Mapping[str, Any]) -> GameState:
+        """Space dashboards (2.1.3) and hands (2.1.4) from the scenario's ``rules:`` block."""
+        from dataclasses import replace
+
+        state = super().setup(state, rules)
+        dflt = dict(load_tables()["space"]["default"])
+        sides = {}
+        space_cfg = dict(rules.get("space", {}) or {})
+        hands = dict(rules.get("hands", {}) or {})
+        for name, s in state.sides.items():
+            dash = {**dflt, **dict(space_cfg.get(name, {}) or {})}
+            pub = s.public.set(space=dash, space_default=dash)
+            priv = s.private.set(hand=dict(hands.get(name, {}) or {}))
+            sides[name] = replace(s, public=pub, private=priv)
+        return replace(state, sides=FrozenDict(sides))
+
+    def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        problems = []
+        for key in rules:
+            if key not in ("space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"):
+                problems.append((f"rules.{key}", "unknown OWS rules key; known: space, hands, regeneration, "
+                                 "notes, supply, reinforcements, weather"))
+        for side, dash in dict(rules.get("space", {}) or {}).items():
+            if side not in state.sides:
+                problems.append((f"rules.space.{side}", f"no side {side!r}"))
+                continue
+            for k in dash:
+                if k not in ("c2", "pnt", "isr_die", "isr_pawns"):
+                    problems.append((f"rules.space.{side}.{k}", "dashboard rows are c2, pnt, isr_die, isr_pawns"))
+        return problems
+
+    # -- walking the sequence ------------------------------------------------------------------
+    def _run(self, state: GameState, fns: list[Callable], *args: Any) -> list[Event]:
+        events: list[Event] = []
+        s = state
+        for fn in fns:
+            new = list(fn(s, *args))
+            for e in new:
+                s = apply(s, e, self.reducers)
+            events += new
+        return events
+
+    def on_enter(self, state: GameState, phase: Any, step: Any, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        if state.public.get("deferred") or state.public.get("acted"):
+            events.append(state_set("public", {"deferred": None, "acted": None}, rule="3.5"))
+            state = apply(state, events[0], self.reducers)
+        return events + self._run(state, self.step_effects.get(step.key, []), dice)
+
+    def on_leave(self, state: GameState, dice: Dice) -> list[Event]:
+        return self._run(state, self.leave_effects.get(state.clock.step, []), dice)
+
+    def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
+        return self._run(state, self.turn_effects, turn, dice)
+
+    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+        adj = super().adjudicate(state, order, args, dice)
+        if order.verb not in ("done", "advance", "defer", "adjudicate") and state.clock.step in DEFER_STEPS \
+                and state.public.get("acted") != state.clock.step:
+            adj.events.insert(0, state_set("public", {"acted": state.clock.step}, rule="3.5"))
+        return adj
+
+    # -- view policy (8.3.1, 8.4, 8.4.1) -------------------------------------------------------
+    def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
+        if side == UMPIRE or unit.side == side:
+            return unit
+        if unit.hex is None:
+            return unit if side in unit.seen_by or side in (unit.data.get("last_known") or {}) else None
+        if detected(state, unit, side):
+            return unit
+        lk = unit.data.get("last_known", {}).get(side) if unit.data.get("last_known") else None
+        if lk is not None:
+            from owsnb.kernel.hexgrid import Hex
+
+            return unit.evolve(hex=Hex(int(lk[0]), int(lk[1])), markers=frozenset({"last-known"}),
+                               data=unit.data.set(last_known={}, spent={}))
+        if option(state, "face_down"):
+            return masked(state, unit, side)
+        return None
+
+    # -- presentation hooks --------------------------------------------------------------------
+    def terrain_style(self, terrain: str) -> dict[str, Any]:
+        from owsnb.rules.ows.presentation import terrain_style
+
+        return terrain_style(terrain)
+
+    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
+        from owsnb.rules.ows.presentation import counter_svg
+
+        return counter_svg(unit, view, size)
+
+    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
+        from owsnb.rules.ows.presentation import unit_summary
+
+        return unit_summary(unit, view)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        from owsnb.rules.ows.presentation import ranges
+
+        return ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        from owsnb.rules.ows.presentation import dashboard
+
+        return dashboard(view)

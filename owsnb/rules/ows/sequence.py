@@ -1,0 +1,132 @@
+"""The OWS turn sequence (3, turn-sequence chart v2.1 of Feb 2023; the v2.3 prose governs) as data.
+
+Eight phases; every step of the chart is a :class:`~owsnb.kernel.sequence.Step` whose ``verbs``
+are the orders it allows. Steps whose handlers live in part 2 of the rule set (strategic and
+tactical movement, ground combat, supply) already list their verbs here, so a module only has
+to supply the handlers.
+
+>>> [p.key for p in SEQUENCE.phases]
+['1', '2', '3', '4', '5', '6', '7', '8']
+>>> step("6.B.1").verbs[:2]
+('strike', 'shields')
+>>> len([s for _, s in SEQUENCE.walk()])
+42
+"""
+
+from __future__ import annotations
+
+from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
+
+__all__ = ["SEQUENCE", "step", "phase_of", "DEFER_STEPS", "PART2_VERBS"]
+
+I, ALL, UMP, NONE, SIM = "initiative", "all", "umpire", "none", "simultaneous"
+
+SEQUENCE = SequenceOfPlay((
+    Phase("1", "Planning & Readiness Decisions", (
+        Step("1.1", "Player planning & unit readiness", actors=ALL, mode=SIM, rule="4.1", verbs=("intent",)),
+        Step("1.2", "Issue orders; play decision cards", actors=I, rule="4.2", verbs=("card", "intent")),
+        Step("1.3", "Reserve & main effort intent (applied in Ground Organize, C2)", actors=ALL, mode=SIM,
+             rule="4.3", verbs=("intent",)),
+    ), rule="3.3"),
+    Phase("2", "Strategic Movement", (
+        Step("2.1", "Stratlift, sealift, rail & road movement", actors=I, rule="5.1",
+             verbs=("sealift", "airlift", "rail", "het", "embark", "disembark")),
+        Step("2.2", "Security Zones and Partisans (ADV)", actors=I, rule="10.15.10", optional="rear_area",
+             verbs=("security-zone", "partisans")),
+    ), rule="3.4"),
+    Phase("3", "Tactical Movement", (
+        Step("3.A.1", "Naval movement: surface and subs", actors=I, rule="6.3",
+             verbs=("defer", "move", "silent-running", "emcon", "asw-mode", "lay-mines", "sweep-mines", "intercept")),
+        Step("3.A.2", "Initiate amphibious assaults", actors=I, rule="6.4.6", verbs=("amphibious-assault",)),
+        Step("3.B.1", "Air tasking order: place air missions", actors=I, rule="6.5",
+             verbs=("defer", "fly", "emcon", "intercept")),
+        Step("3.B.2", "Prepare strike packages", actors=I, rule="6.5.1", verbs=("package",)),
+        Step("3.B.3", "Initiate airborne & air assaults", actors=I, rule="6.5.11",
+             verbs=("airborne-assault", "air-assault")),
+        Step("3.C.1", "SOF: insert and roll for insertion", actors=I, rule="6.6", verbs=("defer", "insert")),
+        Step("3.C.2", "SOF: adjudicate missions", actors=I, rule="6.6.1",
+             verbs=("direct-action", "recon", "sof-support")),
+    ), rule="3.5"),
+    Phase("4", "IO / Cyber / Space", (
+        Step("4.1", "Place IO tokens & cyber attacks (secret)", actors=ALL, mode=SIM, rule="7.2",
+             verbs=("io", "cyber")),
+        Step("4.2", "Adjudicate cyber attacks & IO tokens", actors=NONE, auto=True, rule="7.2.1"),
+        Step("4.3", "Adjudicate the space capability dashboard", actors=NONE, auto=True, rule="7.5"),
+    ), rule="3.6"),
+    Phase("5", "Theater ISR & Local Detections", (
+        Step("5.1", "Place & resolve theater ISR", actors=I, rule="8.4", verbs=("isr",)),
+        Step("5.2", "Resolve local detections by hex", actors=I, rule="8.5", verbs=("detect",)),
+        Step("5.3", "Finalize strike plans", actors=ALL, mode=SIM, rule="8.7", verbs=("plan",)),
+    ), rule="3.7"),
+    Phase("6", "Combat", (
+        Step("6.A.1", "Air combat 1: stand-off air-to-air", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.A.2", "Air combat 2: stand-off SEAD", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.A.3", "Air combat 3: long-range air defence", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.A.4", "Air combat 4: in-hex air-to-air", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.A.5", "Air combat 5: transition air to the tactical map", actors=NONE, auto=True,
+             rule="9.7.3", optional="tactical_map"),
+        Step("6.A.6", "Air combat 6: in-hex SEAD", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.A.7", "Air combat 7: in-hex air defence", actors=UMP, rule="9.7.3", verbs=("air-combat",)),
+        Step("6.B.1", "Strike warfare: long-range strike actions", actors=ALL, rule="9.9.1",
+             verbs=("strike", "shields", "torpedo", "nuke", "io")),
+        Step("6.B.2", "Strike warfare: local strikes by initiative and hex", actors=I, rule="9.9.1",
+             verbs=("strike", "shields", "torpedo", "io")),
+        Step("6.C.1", "Ground: decision cards & initiative", actors=I, rule="10.3", verbs=("card", "initiative")),
+        Step("6.C.2", "Ground: organize (reserves, main effort, IO)", actors=I, rule="10.3",
+             verbs=("reserve", "main-effort", "defend", "fortify", "delay", "task-organize", "io")),
+        Step("6.C.3", "Ground: movement & combat by actioning unit", actors=I, rule="10.3",
+             verbs=("move", "attack", "prep-fire", "defensive-fire", "react", "exploit", "bypass", "disengage")),
+        Step("6.C.4", "Security force battles & partisan attacks (ADV)", actors=I, rule="10.15.10",
+             optional="rear_area", verbs=("security-battle", "partisan-attack", "atgm")),
+    ), rule="3.8"),
+    Phase("7", "Regeneration & Logistics", (
+        Step("7.A", "Check supply", actors=NONE, auto=True, rule="11.1"),
+        Step("7.B", "Reset IO/cyber tokens", actors=NONE, auto=True, rule="11.2"),
+        Step("7.C", "Reset the space dashboard (verify theater ISR)", actors=NONE, auto=True, rule="11.3"),
+        Step("7.D", "Reset aviation missions", actors=NONE, auto=True, rule="11.4"),
+        Step("7.E", "Advance timers", actors=NONE, auto=True, rule="11.5"),
+        Step("7.F", "Remove status markers", actors=NONE, auto=True, rule="11.6"),
+        Step("7.G", "Repair infrastructure", actors=NONE, auto=True, rule="11.6.1"),
+        Step("7.H", "Regenerate SOF & air", actors=NONE, auto=True, rule="11.7"),
+        Step("7.I", "Reset fires/air defence; resupply missiles", actors=ALL, mode=SIM, rule="11.8",
+             verbs=("resupply",)),
+        Step("7.J", "Advance the turn marker; weather; reinforcements", actors=NONE, auto=True, rule="11.10"),
+    ), rule="3.9"),
+    Phase("8", "Assessment", (
+        Step("8", "Facilitated assessment", actors=ALL, mode=SIM, rule="12.1", optional="assessment_phase"),
+    ), rule="3.10", optional="assessment_phase"),
+))
+"""The whole turn (3.3–3.10)."""
+
+DEFER_STEPS = ("3.A.1", "3.B.1", "3.C.1")
+"""Steps where the initiative side may move first or defer (3.5, 6.3)."""
+
+PART2_VERBS = {
+    "2.1": "strategic.py: sealift, airlift, rail, het, embark, disembark (5.1)",
+    "2.2": "rear.py: security-zone, partisans (10.15.10, ADV)",
+    "3.A.1": "movement.py: move, silent-running, emcon, asw-mode, lay-mines, sweep-mines, intercept (6.2-6.4)",
+    "3.A.2": "movement.py: amphibious-assault (6.4.6)",
+    "3.B.3": "movement.py: airborne-assault, air-assault (6.5.11, 6.5.12)",
+    "6.C.1": "ground.py: card, initiative (10.2, 10.3)",
+    "6.C.2": "ground.py: reserve, main-effort, defend, fortify, delay, task-organize (10.3-10.8)",
+    "6.C.3": "ground.py: move, attack, prep-fire, defensive-fire, react, exploit, bypass, disengage (10.9-10.15)",
+    "6.C.4": "rear.py: security-battle, partisan-attack, atgm (10.15.10)",
+    "7.A": "supply.py: STEP_EFFECTS['7.A'] (11.1)",
+}
+"""Verbs and step effects that part 2 (issue 4) supplies, by step."""
+
+
+def step(key: str) -> Step:
+    """The step with this key (``KeyError`` if none)."""
+    for _, s in SEQUENCE.walk():
+        if s.key == key:
+            return s
+    raise KeyError(f"no OWS step {key!r}")
+
+
+def phase_of(key: str) -> Phase:
+    """The phase holding step *key*."""
+    for p, s in SEQUENCE.walk():
+        if s.key == key:
+            return p
+    raise KeyError(f"no OWS step {key!r}")
