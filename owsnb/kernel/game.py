@@ -375,11 +375,15 @@ class Game:
     def fork(self, at: int | None = None, *, sink: EventSink | None = None) -> Game:
         """A what-if branch: a new in-memory game with the first *at* events (default: the cursor).
 
-        Annotations anchored at or before *at* come along.
+        A submission's events are atomic, so a fork inside one starts just before it (the branch
+        begins at a point where a player could give an order). Annotations anchored at or before
+        the fork point come along.
         """
         n = self.cursor if at is None else at
         if not 0 <= n <= len(self._events):
             raise HistoryError(f"cannot fork at {n}: history has {len(self._events)} events")
+        while 0 < n < len(self._events) and self._events[n].batch == self._events[n - 1].batch:
+            n -= 1
         g = Game(self.ruleset, self.initial, (), sink=sink, meta={**self.meta, "forked_from": n, "store": None},
                  annotations=[a for a in self.annotations if a.seq <= n])
         g._events = list(self._events[:n])
