@@ -4,6 +4,44 @@ A game is an initial state plus an append-only list of events. ``submit`` valida
 the rule set, adjudicates it with the game's dice, and commits the resulting events (to memory and,
 if the game has an event sink, to its store) — or raises :class:`IllegalOrderError` and changes
 nothing. ``undo``, ``step_to``, ``fork`` and ``annotate`` serve study and research.
+
+A complete (tiny) rule set and game, to show the moving parts:
+
+>>> from owsnb.kernel import (Game, GameState, MapState, SideState, Unit, Hex, HexInfo, RuleSet,
+...     OrderHandler, OrderType, Param, SequenceOfPlay, Phase, Step, Distribution, FrozenDict)
+>>> from owsnb.kernel.dice import rng_state_for_seed
+>>> from owsnb.kernel.events import unit_set
+>>> class Shoot(OrderHandler):
+...     type = OrderType("shoot", (Param("target", "unit"),), rule="X.1", doc="d6, 4+ hits")
+...     def preview(self, state, order, args):
+...         return Distribution.die(6).map(lambda r: r >= 4)
+...     def adjudicate(self, state, order, args, dice):
+...         t = state.unit(args["target"])
+...         hit = dice.roll(6, purpose=f"shoot {t.id}", rule="X.1") >= 4
+...         return [unit_set(t.id, steps=t.steps - 1, rule="X.1")] if hit else []
+>>> class Duel(RuleSet):
+...     name, title = "duel", "Duel"
+...     sequence = SequenceOfPlay((Phase("1", "Fire", (Step("1", "Fire", actors="initiative", verbs=("shoot",)),)),))
+...     def __init__(self):
+...         super().__init__([Shoot()])
+>>> board = MapState(FrozenDict({Hex(0, 0): HexInfo("clear"), Hex(1, 0): HexInfo("clear")}))
+>>> state = GameState("duel", board, FrozenDict(blue=SideState("blue"), red=SideState("red")),
+...     units=FrozenDict(R1=Unit("R1", "red", hex=Hex(1, 0), steps=2, max_steps=2)), rng=rng_state_for_seed(7))
+>>> rs = Duel()
+>>> game = Game(rs, rs.setup(state, {}))
+>>> str(game.clock)
+'Turn 1 · Phase 1 Fire · Blue acts'
+>>> game.preview("blue: shoot R1")[True]
+Fraction(1, 2)
+>>> sub = game.submit("blue: shoot R1")
+>>> [e.kind for e in sub.events][:1], game.state_id
+(['die'], 1)
+>>> game.submit("red: shoot R1")
+Traceback (most recent call last):
+...
+owsnb.kernel.errors.NotYourTurnError: red may not act now (Turn 1 · Phase 1 Fire · Blue acts); acting: blue
+>>> _ = game.undo(); game.seq
+0
 """
 
 from __future__ import annotations
