@@ -1,0 +1,236 @@
+"""Dashboard (bqplot): the order being prepared, forces and losses over turns, and the rule set's
+own charts.
+
+* **Preview**: the exact outcome distribution of the order being prepared (bars; the exact
+  fractions are in the order panel).
+* **Forces** and **losses** by side (and by domain when units carry a ``domain`` payload) at the
+  end of every turn, computed from the seat's own history views — the other side's numbers are
+  what this seat has seen of them, never the truth.
+* **Rule-set charts** from the ``dashboard(view)`` hook. Each entry ``title: value`` is drawn as
+
+  - a number or text: a line of figures;
+  - ``{label: number, ...}``: a bar chart;
+  - ``{"kind": "track", "value": v, "max": m, "rule": "..."}``: a progress track;
+  - ``{"kind": "bars", "values": {label: number}, "rule": "...", "colours": {...}}``: a bar chart.
+
+Example:
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> d = Dashboard(tiny_game(), seat="blue")
+    >>> d.series()["strength"]
+    {'blue': [(0, 2), (1, 2)]}
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import bqplot as bq
+import ipywidgets as W
+
+from owsnb.widgets.render import distribution_of
+from owsnb.widgets.table import Table
+
+__all__ = ["Dashboard", "forces_over_turns"]
+
+_PALETTE = ("#1f5fbf", "#c0392b", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f")
+
+
+def forces_over_turns(seat: Any, view: Any | None = None) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """Strength (steps of units still alive) and losses (steps lost) per group at the end of each
+    turn (turn 0 = the start), as the seat has seen them.
+
+    Groups are sides, or ``side/domain`` when units carry a ``domain`` payload value.
+    """
+    view = seat.view() if view is None else view
+    # the first event of every new turn, as this seat saw it
+    marks: list[tuple[int, int]] = []  # (turn that ended, seq just before the next turn began)
+    turn = None
+    for e in view.events:
+        if e.kind == "clock.set":
+            t = e.data["clock"].turn
+            if turn is not None and t != turn:
+                marks.append((turn, e.seq - 1))
+            turn = t
+    points: list[tuple[int, Any]] = [(0, seat.view_at(0))]
+    points += [(t, seat.view_at(seq)) for t, seq in marks]
+    points.append((view.clock.turn, view))
+    strength: dict[str, list[tuple[int, int]]] = {}
+    losses: dict[str, list[tuple[int, int]]] = {}
+    for t, v in points:
+        s_now: dict[str, int] = {}
+        l_now: dict[str, int] = {}
+        for u in v.units.values():
+            dom = u.get("domain") if hasattr(u, "get") else None
+            key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
+            s_now[key] = s_now.get(key, 0) + (u.steps if u.alive else 0)
+            l_now[key] = l_now.get(key, 0) + max(u.max_steps - u.steps, 0)
+        for k in set(s_now) | set(strength):
+            series = strength.setdefault(k, [])
+            if series and series[-1][0] == t:
+                series.pop()
+            series.append((t, s_now.get(k, 0)))
+        for k in set(l_now) | set(losses):
+            series = losses.setdefault(k, [])
+            if series and series[-1][0] == t:
+                series.pop()
+            series.append((t, l_now.get(k, 0)))
+    return {"strength": strength, "losses": losses}
+
+
+def _colour(view: Any, key: str, i: int) -> str:
+    side = view.sides.get(key.split("/")[0])
+    c = getattr(side, "color", None)
+    return c if c and c != "#888888" else _PALETTE[i % len(_PALETTE)]
+
+
+class Dashboard(W.VBox):
+    """Charts for one seat (see the module docstring).
+
+    Args:
+        source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
+        seat: the side whose view is charted when *source* is a Game.
+    """
+
+    def __init__(self, source: Any, seat: str | None = None, *, height: str = "210px"):
+        self.table = Table.of(source, seat)
+        self._height = height
+        self._cache: tuple[Any, dict] | None = None
+        # preview
+        self.px, self.py = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
+        self.preview_bars = bq.Bars(x=[], y=[], scales={"x": self.px, "y": self.py}, colors=["#2563eb"],
+                                    padding=0.3, tooltip=bq.Tooltip(fields=["x", "y"], formats=["", ".3f"]))
+        self.preview_fig = bq.Figure(
+            marks=[self.preview_bars], title="order being prepared",
+            axes=[bq.Axis(scale=self.px, label="outcome"),
+                  bq.Axis(scale=self.py, side="left", label="P", tick_format=".0%")],
+            layout=W.Layout(height=height, width="100%"), fig_margin={"top": 40, "bottom": 40, "left": 50, "right": 10})
+        self.preview_note = W.HTML()
+        # forces and losses
+        self.figs: dict[str, bq.Figure] = {}
+        self.lines: dict[str, bq.Lines] = {}
+        for what in ("strength", "losses"):
+            xs, ys = bq.LinearScale(), bq.LinearScale(min=0.0)
+            line = bq.Lines(x=[], y=[], scales={"x": xs, "y": ys}, marker="circle", display_legend=True,
+                            labels=[], colors=list(_PALETTE))
+            self.lines[what] = line
+            self.figs[what] = bq.Figure(
+                marks=[line], title=f"{what} (steps) at the end of each turn",
+                axes=[bq.Axis(scale=xs, label="turn", tick_format="d"),
+                      bq.Axis(scale=ys, side="left", tick_format="d")],
+                legend_location="top-left", layout=W.Layout(height=height, width="100%"),
+                fig_margin={"top": 40, "bottom": 40, "left": 45, "right": 10})
+        # rule-set charts
+        self.stats = W.HTML()
+        self.hook_box = W.VBox()
+        self._hook_figs: dict[str, tuple[bq.Figure, bq.Bars]] = {}
+        super().__init__([self.preview_fig, self.preview_note, self.figs["strength"], self.figs["losses"],
+                          self.stats, self.hook_box], layout=W.Layout(width="100%"))
+        self.add_class("owsnb-dashboard")
+        self.table.observe(self._on_preview, ["preview", "order", "problem"])
+        self.table.observe(self._on_view, ["revision"])
+        self._on_preview()
+        self._on_view()
+
+    def series(self) -> dict[str, dict[str, list[tuple[int, int]]]]:
+        """Strength and losses per group over turns (cached per revision)."""
+        t = self.table
+        key = (t.seat.side, t.seat.state_id, t.at)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, forces_over_turns(t.seat, t.view))
+        return self._cache[1]
+
+    # -- preview -------------------------------------------------------------------------------
+    def _on_preview(self, change: Any = None) -> None:
+        t = self.table
+        dist = distribution_of(t.preview)
+        if dist is None:
+            self.preview_fig.layout.display = "none"
+            self.preview_note.value = ("<i style='color:#6b7280'>no order with dice being prepared</i>"
+                                       if t.order is None or t.preview is None else "")
+            return
+        labels = [str(k) for k in dist]
+        probs = [float(Fraction(p)) for p in dist.values()]
+        with self.preview_bars.hold_sync():
+            self.preview_bars.x = labels
+            self.preview_bars.y = probs
+        self.preview_fig.title = f"{t.order}" if t.order is not None else "preview"
+        label = getattr(dist, "label", "")
+        self.preview_note.value = (f"<span style='color:#6b7280'>{html.escape(str(label))}: exact probabilities; "
+                                   f"mean {float(sum(Fraction(p) * k for k, p in dist.items() if isinstance(k, (int, float)))):.3g}</span>"
+                                   if all(isinstance(k, (int, float)) for k in dist) else "")
+        self.preview_fig.layout.display = ""
+
+    # -- history and hook ----------------------------------------------------------------------
+    def _on_view(self, change: Any = None) -> None:
+        view = self.table.view
+        data = self.series()
+        for what, line in self.lines.items():
+            groups = sorted(data[what])
+            xs = [[p[0] for p in data[what][g]] for g in groups]
+            ys = [[p[1] for p in data[what][g]] for g in groups]
+            colours = [_colour(view, g, i) for i, g in enumerate(groups)]
+            with line.hold_sync():
+                line.x = xs if groups else []
+                line.y = ys if groups else []
+                line.labels = groups
+                line.colors = colours or list(_PALETTE)
+        self._draw_hook(view)
+
+    def _draw_hook(self, view: Any) -> None:
+        try:
+            entries = self.table.seat.ruleset.dashboard(view) or {}
+        except Exception as exc:  # noqa: BLE001 - a broken chart must not break the table
+            self.stats.value = f"<span style='color:#b91c1c'>dashboard hook failed: {html.escape(repr(exc))}</span>"
+            return
+        stats, bars = [], {}
+        for title, spec in entries.items():
+            if isinstance(spec, Mapping) and spec.get("kind") == "track":
+                v, m = spec.get("value", 0), spec.get("max", 1) or 1
+                pct = max(0.0, min(100.0, 100.0 * float(v) / float(m)))
+                rule = f" <span style='color:#6b7280;font-size:11px'>rule {html.escape(str(spec['rule']))}</span>" if spec.get("rule") else ""
+                stats.append(f"<div>{html.escape(str(title))}: <b>{html.escape(str(v))}</b> / {html.escape(str(m))}{rule}"
+                             f"<div style='background:#e5e7eb;width:220px;height:8px'><div style='background:#2563eb;"
+                             f"width:{pct * 2.2:.0f}px;height:8px'></div></div></div>")
+            elif isinstance(spec, Mapping) and spec.get("kind") == "bars":
+                bars[str(title)] = (dict(spec.get("values", {})), dict(spec.get("colours", {})))
+            elif isinstance(spec, Mapping):
+                bars[str(title)] = (dict(spec), {})
+            else:
+                stats.append(f"<div>{html.escape(str(title))}: <b>{html.escape(str(spec))}</b></div>")
+        self.stats.value = "".join(stats)
+        for title in [k for k in self._hook_figs if k not in bars]:
+            fig, _ = self._hook_figs.pop(title)
+            fig.close()
+        for title, (values, colours) in bars.items():
+            labels = [str(k) for k in values]
+            ys = [float(v) if isinstance(v, (int, float)) else 0.0 for v in values.values()]
+            cols = [colours.get(k) or _colour(view, str(k), i) for i, k in enumerate(values)]
+            if title not in self._hook_figs:
+                xs, yscale = bq.OrdinalScale(), bq.LinearScale(min=0.0)
+                mark = bq.Bars(x=labels, y=ys, scales={"x": xs, "y": yscale}, colors=cols, padding=0.3)
+                fig = bq.Figure(marks=[mark], title=title, axes=[bq.Axis(scale=xs), bq.Axis(
+                    scale=yscale, side="left")], layout=W.Layout(height=self._height, width="100%"),
+                    fig_margin={"top": 40, "bottom": 30, "left": 45, "right": 10})
+                self._hook_figs[title] = (fig, mark)
+            else:
+                fig, mark = self._hook_figs[title]
+                with mark.hold_sync():
+                    mark.x, mark.y, mark.colors = labels, ys, cols
+        self.hook_box.children = tuple(f for f, _ in self._hook_figs.values())
+
+    def close(self) -> None:
+        try:
+            self.table.unobserve(self._on_preview, ["preview", "order", "problem"])
+            self.table.unobserve(self._on_view, ["revision"])
+            from owsnb.widgets.wire import widget_tree
+
+            for w in reversed(widget_tree(self)[1:]):
+                w.close()
+        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
+            pass
+        super().close()
+
+

@@ -1,0 +1,124 @@
+"""History: step back and forward through the game as this seat saw it, and fork a what-if.
+
+The slider runs over the events this seat may see (event 0 is the start); every widget of the
+table shows the game as it was then. Orders are given only in the present; "Fork here" starts a
+new in-memory branch from the moment shown, with the same seat.
+
+Example:
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> h = History(tiny_game(), seat="blue")
+    >>> _ = h.table.submit("blue: done")
+    >>> h.points, h.slider.value
+    ([0, 1], 1)
+    >>> h.back(); h.table.at, h.table.view.clock.done
+    (0, frozenset())
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as W
+
+from owsnb.kernel.errors import HistoryError
+from owsnb.widgets.table import Refusal, Table
+
+__all__ = ["History"]
+
+
+class History(W.VBox):
+    """The history slider of a table (see the module docstring).
+
+    Args:
+        source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
+        seat: the side whose history is shown when *source* is a Game.
+    """
+
+    def __init__(self, source: Any, seat: str | None = None):
+        self.table = Table.of(source, seat)
+        self.points: list[int] = [0]
+        self._quiet = False
+        self.slider = W.IntSlider(min=0, max=0, value=0, description="event", readout=False,
+                                  continuous_update=False, layout=W.Layout(width="50%"))
+        self.slider.observe(self._on_slider, "value")
+        self.play = W.Play(interval=700, min=0, max=0, value=0, show_repeat=False, tooltip="replay")
+        W.jslink((self.play, "value"), (self.slider, "value"))
+        self.back_button = W.Button(icon="step-backward", tooltip="one event back", layout=W.Layout(width="40px"))
+        self.back_button.on_click(lambda _: self.back())
+        self.forward_button = W.Button(icon="step-forward", tooltip="one event forward", layout=W.Layout(width="40px"))
+        self.forward_button.on_click(lambda _: self.forward())
+        self.present_button = W.Button(description="Present", icon="fast-forward", tooltip="back to the present")
+        self.present_button.on_click(lambda _: self.present())
+        self.fork_button = W.Button(description="Fork here", icon="code-fork",
+                                    tooltip="start a what-if branch from the moment shown")
+        self.fork_button.on_click(lambda _: self.fork())
+        self.readout = W.HTML()
+        super().__init__([W.HBox([self.play, self.back_button, self.slider, self.forward_button,
+                                  self.present_button, self.fork_button], layout=W.Layout(align_items="center")),
+                          self.readout], layout=W.Layout(width="100%"))
+        self.add_class("owsnb-history")
+        self.table.observe(self._redraw, ["revision"])
+        self._redraw()
+
+    def _redraw(self, change: Any = None) -> None:
+        t = self.table
+        present = t.seat.view()
+        self.points = [0, *(e.seq for e in present.events)]
+        last = len(self.points) - 1
+        idx = last if t.at is None else max(i for i, p in enumerate(self.points) if p <= t.at)
+        self._quiet = True
+        try:
+            with self.slider.hold_sync():
+                self.slider.max = last
+                self.slider.value = idx
+            self.play.max = last
+        finally:
+            self._quiet = False
+        seq = self.points[idx]
+        event = next((e for e in present.events if e.seq == seq), None)
+        what = html.escape(str(event)) if event is not None else "the start of the game"
+        where = "<b>present</b>" if t.at is None else "<span style='color:#b45309'><b>the past</b> (orders off)</span>"
+        self.readout.value = (f"<span style='font:12px system-ui'>{where} · event {seq} of {self.points[-1]} · "
+                              f"turn {t.view.clock.turn} · {what}</span>")
+        self.fork_button.disabled = not hasattr(t.seat, "fork")
+
+    def _on_slider(self, change: dict) -> None:
+        if self._quiet:
+            return
+        i = change["new"]
+        self.table.go_to(None if i >= len(self.points) - 1 else self.points[i])
+
+    def back(self) -> None:
+        """One visible event back."""
+        self.slider.value = max(self.slider.value - 1, 0)
+
+    def forward(self) -> None:
+        """One visible event forward."""
+        self.slider.value = min(self.slider.value + 1, self.slider.max)
+
+    def present(self) -> None:
+        """Back to the present."""
+        self.table.go_to(None)
+
+    def fork(self) -> Any:
+        """A what-if branch from the moment shown; the table switches to it. Returns the new seat."""
+        t = self.table
+        try:
+            seat = t.seat.fork(t.at)
+        except (HistoryError, NotImplementedError) as exc:
+            t.refusal = Refusal.of(exc)
+            return None
+        t.seat = seat
+        return seat
+
+    def close(self) -> None:
+        try:
+            self.table.unobserve(self._redraw, ["revision"])
+            from owsnb.widgets.wire import widget_tree
+
+            for w in reversed(widget_tree(self)[1:]):
+                w.close()
+        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
+            pass
+        super().close()

@@ -1,0 +1,568 @@
+"""MapView: the hex map (ipyleaflet) — grid drawn once, small overlays for everything that changes.
+
+Layers, bottom to top:
+
+* an optional online basemap (off by default: everything works offline);
+* **grid** — one GeoJSON layer sent once: same-terrain hexes dissolved into one feature per
+  terrain (styled by the rule set's ``terrain_style``), the hex edges as chained lines, and
+  hexside features (rivers, roads) along their edges;
+* **coast** — the scenario's offline coastline, when :mod:`owsnb.scenario.coast` provides one;
+* **labels** — printed hex labels and place names as one SVG image laid over the map, shown only
+  when hexes are big enough on screen to read them;
+* small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
+  of the selected unit (from the rule set's ``reach``/``ranges`` hooks), **selection**, and the
+  **arrow** of the order being prepared;
+* **units**: one marker per stack; the counter is the rule set's ``counter_svg`` (face-down
+  "unknown" counters are whatever the view policy shows); a stack shows its top counter, its
+  depth and a count, and clicking it opens a tray listing the whole stack;
+* **notes**: annotation pins.
+
+The map never re-sends the grid: an update changes only the overlay that changed (markers are
+matched to stacks so a move only changes a marker's location). Clicks on the map select hexes and
+counters (see :meth:`owsnb.widgets.table.Table.pick`). Abstract boards (``projection: simple``)
+use Leaflet's ``Simple`` CRS.
+
+Example:
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> mv = MapView(tiny_game(), seat="blue")
+    >>> sorted(mv.overlays)
+    ['arrow', 'detections', 'ranges', 'reach', 'selection']
+    >>> mv.table.pick(hex="0101"); mv.table.unit
+    'B-1'
+    >>> [f["properties"]["label"] for f in mv.overlays["selection"].data["features"]]
+    ['0101']
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import ipyleaflet as L
+import ipywidgets as W
+import traitlets as T
+
+from owsnb.kernel.geo import GeoLayout
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import UMPIRE
+from owsnb.widgets import geometry as G
+from owsnb.widgets.table import Table
+from owsnb.widgets.wire import widget_tree
+
+__all__ = ["MapView", "StaticGeoJSON", "EDGE_STYLES", "RANGE_COLOURS"]
+
+EDGE_STYLES: dict[str, dict[str, Any]] = {
+    "river": {"color": "#2b8cbe", "weight": 3.5, "opacity": 0.9},
+    "road": {"color": "#8c6d31", "weight": 2.5, "opacity": 0.9},
+    "rail": {"color": "#374151", "weight": 2, "dashArray": "6 3", "opacity": 0.9},
+    "border": {"color": "#7c3aed", "weight": 2, "dashArray": "8 4", "opacity": 0.8},
+}
+"""Line styles of hexside features by type (others: thin grey)."""
+
+RANGE_COLOURS: dict[str, str] = {
+    "weapon": "#dc2626", "sensor": "#2563eb", "radius": "#059669", "command": "#7c3aed",
+    "move": "#d97706",
+}
+"""Ring colours by range kind (a range's own ``colour`` wins)."""
+
+_MERCATOR_EQUATOR_M = 2 * math.pi * 6378137.0
+
+
+class StaticGeoJSON(L.GeoJSON):
+    """A GeoJSON layer whose shapes ignore the mouse: clicks fall through to the map (which picks
+    the hex under the pointer), and hovering never sends a feature back to the kernel."""
+
+    interactive = T.Bool(False).tag(sync=True, o=True)
+
+
+def _feature(geometry: dict, style: Mapping[str, Any], **props: Any) -> dict[str, Any]:
+    return {"type": "Feature", "properties": {**props, "style": dict(style)}, "geometry": geometry}
+
+
+def _collection(features: list[dict]) -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": features}
+
+
+class MapView(W.VBox):
+    """The live hex map of one seat (see the module docstring).
+
+    Args:
+        source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
+        seat: the side whose view is drawn when *source* is a Game.
+        basemap: start with the online basemap on (needs internet; off by default).
+        counter_size: counter size in screen pixels.
+        height: the map's CSS height.
+        label_px: hex labels show when a hex is at least this many pixels across.
+    """
+
+    def __init__(self, source: Any, seat: str | None = None, *, basemap: bool = False, counter_size: int = 40,
+                 height: str = "540px", label_px: float = 46.0):
+        self.table = Table.of(source, seat)
+        view = self.table.view
+        self.geo: GeoLayout = view.map.layout or GeoLayout(view.map.offset.orientation, 10.0, projection="simple")
+        self.counter_size = counter_size
+        self.label_px = label_px
+        self.hexes = list(view.map.hexes)
+        self._markers: dict[tuple[str, ...], L.Marker] = {}
+        self._pins: dict[int, L.Marker] = {}
+        self._basemap: L.TileLayer | None = None
+
+        simple = self.geo.projection == "simple"
+        center, zoom = self._home(int(height.rstrip("px") or 540))
+        self.map = L.Map(
+            layers=(), crs=L.projections.Simple if simple else L.projections.EPSG3857, center=center,
+            zoom=zoom, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True, attribution_control=False,
+            min_zoom=zoom - 4, max_zoom=zoom + 6, layout=W.Layout(height=height, width="100%"),
+        )
+        self.home = (center, zoom)
+        self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
+        layers: list[Any] = [self.grid]
+        self.coast = self._coast_layer()
+        if self.coast is not None:
+            layers.append(self.coast)
+        url, bounds = G.labels_image(self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names())
+        self.labels = L.ImageOverlay(url=url, bounds=bounds, name="labels", visible=self._labels_visible(zoom))
+        layers.append(self.labels)
+        self.overlays: dict[str, StaticGeoJSON] = {
+            name: StaticGeoJSON(data=_collection([]), name=name)
+            for name in ("detections", "reach", "ranges", "selection", "arrow")
+        }
+        layers += self.overlays.values()
+        self.units = L.LayerGroup(name="units")
+        self.notes = L.LayerGroup(name="notes")
+        layers += [self.units, self.notes]
+        with self.map.hold_sync():
+            for layer in layers:
+                self.map.add(layer)
+        self.map.on_interaction(self._on_interaction)
+        self.map.observe(self._on_zoom, "zoom")
+
+        self.tray = W.HBox(layout=W.Layout(flex_flow="row wrap", max_width="420px"))
+        self.tray_control = L.WidgetControl(widget=self.tray, position="topright")
+        self.status = W.HTML(layout=W.Layout(min_height="22px"))
+        self.basemap_toggle = W.Checkbox(value=False, description="online basemap", indent=False,
+                                         tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
+                                         layout=W.Layout(width="auto"), disabled=simple)
+        self.basemap_toggle.observe(self._on_basemap, "value")
+        self.home_button = W.Button(icon="home", tooltip="back to the whole map", layout=W.Layout(width="36px"))
+        self.home_button.on_click(lambda _: self.reset_view())
+        bar = W.HBox([self.home_button, self.basemap_toggle, self.status],
+                     layout=W.Layout(align_items="center"))
+        super().__init__([self.map, bar], layout=W.Layout(width="100%"))
+        self.add_class("owsnb-map")
+
+        t = self.table
+        t.observe(self._on_view, ["view", "revision"])
+        t.observe(self._on_selection, ["hex", "stack"])
+        t.observe(self._on_unit, ["unit", "show_reach", "show_ranges"])
+        t.observe(self._on_order, ["order"])
+        self.redraw()
+        if basemap:
+            self.basemap_toggle.value = True
+
+    # -- geometry ------------------------------------------------------------------------------
+    def _home(self, height_px: int, width_px: int = 760) -> tuple[list[float], float]:
+        w, s, e, n = self.geo.bounds(self.hexes)
+        (x0, x1), (y0, y1) = [G.lonlat_to_pixels(self.geo, [w, e], [s, n])[i] for i in (0, 1)]
+        dx, dy = max(float(x1 - x0), 1e-9), max(float(y1 - y0), 1e-9)
+        if self.geo.projection != "simple":  # Web Mercator: the world is 256 px wide at zoom 0
+            dx, dy = dx * 256 / _MERCATOR_EQUATOR_M, dy * 256 / _MERCATOR_EQUATOR_M
+        zoom = math.floor(4 * math.log2(min(width_px / dx, height_px / dy))) / 4
+        return [(s + n) / 2, (w + e) / 2], zoom
+
+    def hex_px(self, zoom: float | None = None) -> float:
+        """How many screen pixels a hex measures across at *zoom* (default: the map's zoom)."""
+        z = self.map.zoom if zoom is None else zoom
+        if self.geo.projection == "simple":
+            return self.geo.size_km * 2 ** z
+        lat = math.radians(self.geo.origin[1])
+        return self.geo.size_km * 1000 / (_MERCATOR_EQUATOR_M * math.cos(lat)) * 256 * 2 ** z
+
+    def _labels_visible(self, zoom: float) -> bool:
+        return self.hex_px(zoom) >= self.label_px
+
+    def _place_names(self) -> dict[Hex, str]:
+        out = {}
+        for h, info in self.table.view.map.hexes.items():
+            for facts in info.features.values():
+                name = facts.get("name") if isinstance(facts, Mapping) else None
+                if name:
+                    out[h] = str(name)
+                    break
+        return out
+
+    def _grid_data(self) -> dict[str, Any]:
+        view = self.table.view
+        rs = self.table.seat.ruleset
+        by_terrain: dict[str, list[Hex]] = {}
+        for h, info in view.map.hexes.items():
+            by_terrain.setdefault(info.terrain, []).append(h)
+        feats = []
+        for terrain, hs in sorted(by_terrain.items(), key=lambda kv: -len(kv[1])):
+            style = {**rs.terrain_style(terrain), "stroke": False}
+            feats.append(_feature(G.dissolve(self.geo, hs), style, terrain=terrain))
+        feats.append(_feature(G.grid_lines(self.geo, self.hexes),
+                              {"color": "#6b7280", "weight": 0.7, "opacity": 0.8, "fill": False}, kind="grid"))
+        by_edge: dict[str, list[tuple[Hex, Hex]]] = {}
+        for (a, b), facts in view.map.edges.items():
+            for kind in facts:
+                by_edge.setdefault(str(kind), []).append((a, b))
+        for kind, pairs in sorted(by_edge.items()):
+            style = EDGE_STYLES.get(kind, {"color": "#4b5563", "weight": 2, "opacity": 0.8})
+            feats.append(_feature(G.hexside_lines(self.geo, pairs), {**style, "fill": False}, kind=kind))
+        return _collection(feats)
+
+    def _coast_layer(self) -> Any:
+        """The offline coastline, when the scenario package provides one (guarded import)."""
+        try:
+            from owsnb.scenario import coast  # type: ignore[attr-defined]
+        except ImportError:
+            return None
+        fn = getattr(coast, "geojson", None) or getattr(coast, "coastline", None)
+        if fn is None:
+            return None
+        try:
+            data = fn(self.table.view.map)
+        except Exception:  # noqa: BLE001 - a map without a coastline simply has none
+            return None
+        if not data:
+            return None
+        return StaticGeoJSON(data=data, name="coast",
+                             style={"color": "#1e3a5f", "weight": 1.2, "fill": False, "opacity": 0.9})
+
+    # -- drawing -------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        """Bring every overlay up to date with the table (only changed layers send anything)."""
+        self._draw_units()
+        self._draw_pins()
+        self._draw_detections()
+        self._draw_selection()
+        self._draw_unit_overlays()
+        self._draw_arrow()
+
+    def _set(self, name: str, features: list[dict]) -> None:
+        layer = self.overlays[name]
+        data = _collection(features)
+        if layer.data != data:
+            with layer.hold_sync():
+                layer.data = data
+
+    def _draw_units(self) -> None:
+        view = self.table.view
+        wanted: dict[tuple[str, ...], tuple[Hex, str, str]] = {}
+        for h in {u.hex for u in view.units.values() if u.hex is not None}:
+            us = [view.units[uid] for uid in self.table.stack_ids(view.map.label(h))]
+            wanted[tuple(u.id for u in us)] = (h, self._stack_html(us), self._stack_title(us))
+        spare = [k for k in self._markers if k not in wanted]
+        fresh: dict[tuple[str, ...], L.Marker] = {}
+        for key, (h, body, title) in wanted.items():
+            m = self._markers.get(key)
+            if m is None and spare:
+                m = self._markers[spare.pop()]
+            if m is None:
+                icon = L.DivIcon(html=body, icon_size=[self.counter_size, self.counter_size],
+                                 icon_anchor=[self.counter_size // 2, self.counter_size // 2])
+                m = L.Marker(location=G.point(self.geo, h), icon=icon, draggable=False, title=title,
+                             rise_on_hover=True, keyboard=False)
+                m.on_click(self._marker_clicked(m))
+                self.units.add(m)
+            else:
+                loc = G.point(self.geo, h)
+                with m.hold_sync():
+                    if m.location != loc:
+                        m.location = loc
+                    if m.title != title:
+                        m.title = title
+                if m.icon.html != body:
+                    m.icon.html = body
+            m._owsnb_hex = view.map.label(h)  # type: ignore[attr-defined]
+            fresh[key] = m
+        for key in spare:
+            m = self._markers[key]
+            self.units.remove(m)
+            icon = m.icon
+            m.close()
+            if icon is not None:
+                icon.close()
+        self._markers = fresh
+
+    def _marker_clicked(self, marker: L.Marker) -> Any:
+        def clicked(**_: Any) -> None:
+            self.table.pick(hex=marker._owsnb_hex)  # type: ignore[attr-defined]
+
+        return clicked
+
+    def _stack_html(self, units: list[Any]) -> str:
+        view = self.table.view
+        rs = self.table.seat.ruleset
+        s = self.counter_size
+        top = rs.counter_svg(units[0], view, s)
+        depth = min(len(units) - 1, 2)
+        shadows = "".join(
+            f"<div style='position:absolute;left:{3 * (i + 1)}px;top:{-3 * (i + 1)}px;width:{s}px;height:{s}px;"
+            f"background:#e5e7eb;border:1px solid #374151;border-radius:4px'></div>"
+            for i in reversed(range(depth)))
+        badge = (f"<span style='position:absolute;right:-7px;bottom:-7px;background:#111827;color:#fff;"
+                 f"border-radius:8px;font:bold 10px sans-serif;padding:1px 4px'>{len(units)}</span>"
+                 if len(units) > 1 else "")
+        ids = html.escape(" ".join(u.id for u in units), quote=True)
+        return (f"<div class='owsnb-stack' data-units='{ids}' style='position:relative;width:{s}px;height:{s}px;line-height:0'>"
+                f"{shadows}<div style='position:absolute;left:0;top:0'>{top}</div>{badge}</div>")
+
+    def _stack_title(self, units: list[Any]) -> str:
+        rs = self.table.seat.ruleset
+        view = self.table.view
+        lines = []
+        for u in units:
+            rows = ", ".join(f"{k} {v}" for k, v in rs.unit_summary(u, view))
+            name = f" {u.name}" if u.name and u.name != u.id else ""
+            lines.append(f"{u.id}{name} ({u.side}): {rows}")
+        return "\n".join(lines)
+
+    def _draw_pins(self) -> None:
+        view = self.table.view
+        wanted: dict[int, tuple[Hex, str]] = {}
+        for a in self.table.seat.annotations():
+            h = a.hex
+            if h is None and a.unit is not None and a.unit in view.units:
+                h = view.units[a.unit].hex
+            if h is not None and h in view.map.hexes:
+                wanted[a.id] = (h, a.text)
+        for aid in [k for k in self._pins if k not in wanted]:
+            m = self._pins.pop(aid)
+            self.notes.remove(m)
+            icon = m.icon
+            m.close()
+            if icon is not None:
+                icon.close()
+        for aid, (h, text) in wanted.items():
+            loc = G.point(self.geo, h)
+            title = f"note {aid}: {text}"
+            m = self._pins.get(aid)
+            if m is None:
+                pin = ("<svg xmlns='http://www.w3.org/2000/svg' width='18' height='24' viewBox='0 0 18 24'>"
+                       "<path d='M9 23 C9 23 1 13 1 8 a8 8 0 0 1 16 0 c0 5 -8 15 -8 15z' fill='#f59e0b' "
+                       "stroke='#78350f'/><circle cx='9' cy='8' r='3' fill='#fff'/></svg>")
+                m = L.Marker(location=loc, title=title, draggable=False, keyboard=False,
+                             icon=L.DivIcon(html=pin, icon_size=[18, 24], icon_anchor=[9 - self.counter_size // 2, 24]))
+                label = self.table.label(h)
+                m.on_click(lambda label=label, **_: self.table.pick(hex=label))
+                self.notes.add(m)
+                self._pins[aid] = m
+            else:
+                with m.hold_sync():
+                    m.location = loc
+                    m.title = title
+
+    def _draw_detections(self) -> None:
+        view = self.table.view
+        side = self.table.seat.side
+        if side == UMPIRE:
+            contacts = {u.hex for u in view.units.values() if u.hex is not None and u.seen_by}
+        else:
+            contacts = {u.hex for u in view.units.values() if u.hex is not None and u.side != side}
+        style = {"color": "#dc2626", "weight": 2.5, "dashArray": "3 4", "fill": False,
+                 "className": "owsnb-detection"}
+        self._set("detections", [_feature(G.dissolve(self.geo, sorted(contacts)), style)] if contacts else [])
+
+    def _draw_selection(self) -> None:
+        t = self.table
+        feats = []
+        if t.hex is not None:
+            h = t.hex_of(t.hex)
+            feats.append(_feature(G.hex_outline(self.geo, h), {
+                "color": "#f59e0b", "weight": 4, "fill": False, "className": "owsnb-selection"}, label=t.hex))
+        self._set("selection", feats)
+        self._draw_tray()
+        self._draw_status()
+
+    def _draw_unit_overlays(self) -> None:
+        t = self.table
+        view = t.view
+        rs = t.seat.ruleset
+        u = view.units.get(t.unit) if t.unit else None
+        reach_feats: list[dict] = []
+        range_feats: list[dict] = []
+        if u is not None and u.hex is not None:
+            if t.show_reach:
+                reach = rs.reach(view, u.id)
+                if reach:
+                    hs = [h for h in reach if h in view.map.hexes]
+                    colour = getattr(view.sides.get(u.side), "color", "#2563eb")
+                    reach_feats.append(_feature(G.dissolve(self.geo, hs), {
+                        "color": colour, "weight": 2, "dashArray": "6 4", "fillColor": "#fde68a",
+                        "fillOpacity": 0.35, "className": "owsnb-reach"}, unit=u.id, hexes=len(hs)))
+            if t.show_ranges:
+                for i, rng in enumerate(rs.ranges(view, u.id) or ()):
+                    r = int(rng.get("hexes", 0) or 0)
+                    if r <= 0:
+                        continue
+                    colour = rng.get("colour") or RANGE_COLOURS.get(str(rng.get("kind", "")), "#6b7280")
+                    ring = G.dissolve(self.geo, u.hex.ring(r))
+                    ring["coordinates"] = [[poly[0]] for poly in ring["coordinates"]]  # outer edge only
+                    range_feats.append(_feature(ring, {
+                        "color": colour, "weight": 2, "fill": False, "opacity": 0.9,
+                        "dashArray": "1 0" if i % 2 == 0 else "8 4", "className": "owsnb-range"},
+                        label=str(rng.get("label", "")), kind=str(rng.get("kind", "")), hexes=r))
+        self._set("reach", reach_feats)
+        self._set("ranges", range_feats)
+
+    def _draw_arrow(self) -> None:
+        t = self.table
+        order = t.order
+        feats: list[dict] = []
+        ends = self._order_ends(order) if order is not None else None
+        if ends is not None and ends[0] != ends[1]:
+            colour = "#b91c1c" if ends[2] else "#1d4ed8"
+            for g in G.arrow(self.geo, ends[0], ends[1]):
+                feats.append(_feature(g, {"color": colour, "weight": 3, "opacity": 0.9, "fillColor": colour,
+                                          "fillOpacity": 0.9, "className": "owsnb-arrow"}))
+        self._set("arrow", feats)
+
+    def _order_ends(self, order: Any) -> tuple[Hex, Hex, bool] | None:
+        """From the first unit parameter's hex to the last hex or unit parameter's hex; the flag
+        says whether the end is an enemy unit (a strike) rather than a place."""
+        view = self.table.view
+        ot = self.table.seat.ruleset.order_types.get(order.verb)
+        if ot is None:
+            return None
+        try:
+            args = ot.bind(order)
+        except Exception:  # noqa: BLE001 - an unfinished order has no arrow
+            return None
+        start = end = None
+        hostile = False
+        for p in ot.params:
+            vals = args.get(p.name)
+            if vals is None:
+                continue
+            for v in (vals if isinstance(vals, tuple) else (vals,)):
+                h = None
+                enemy = False
+                if p.kind == "unit" and v in view.units:
+                    unit = view.units[v]
+                    h = unit.hex
+                    enemy = unit.side != order.side
+                elif p.kind == "hex":
+                    try:
+                        h = view.map.hex(v)
+                    except Exception:  # noqa: BLE001
+                        h = None
+                if h is None:
+                    continue
+                if start is None and p.kind == "unit":
+                    start = h
+                else:
+                    end, hostile = h, enemy
+        if start is None or end is None:
+            return None
+        return start, end, hostile
+
+    def _draw_tray(self) -> None:
+        t = self.table
+        view = t.view
+        rs = t.seat.ruleset
+        if len(t.stack) < 2:
+            if self.tray_control in self.map.controls:
+                self.map.remove(self.tray_control)
+            self.tray.children = ()
+            return
+        items = []
+        for uid in t.stack:
+            u = view.units.get(uid)
+            if u is None:
+                continue
+            svg = W.HTML(rs.counter_svg(u, view, 34))
+            b = W.Button(description=uid, tooltip=self._stack_title([u]), layout=W.Layout(width="auto"),
+                         button_style="warning" if uid == t.unit else "")
+            b.on_click(lambda _, uid=uid: t.pick(unit=uid))
+            items.append(W.VBox([svg, b], layout=W.Layout(align_items="center", margin="2px")))
+        old = self.tray.children
+        self.tray.children = tuple(items)
+        for box in old:
+            for w in widget_tree(box):
+                w.close()
+        if self.tray_control not in self.map.controls:
+            self.map.add(self.tray_control)
+
+    def _draw_status(self) -> None:
+        t = self.table
+        if t.hex is None:
+            self.status.value = "<span style='color:#6b7280'>click a hex or a counter</span>"
+            return
+        view = t.view
+        h = t.hex_of(t.hex)
+        info = view.map.hexes[h]
+        feats = ", ".join(f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
+                          for k, v in info.features.items())
+        units = ", ".join(t.stack) or "no units seen"
+        self.status.value = (f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
+                             + (f" · {html.escape(feats)}" if feats else "") + f" · {html.escape(units)}")
+
+    # -- events --------------------------------------------------------------------------------
+    def _on_view(self, change: dict) -> None:
+        self.redraw()
+
+    def _on_selection(self, change: dict) -> None:
+        self._draw_selection()
+
+    def _on_unit(self, change: dict) -> None:
+        self._draw_unit_overlays()
+
+    def _on_order(self, change: dict) -> None:
+        self._draw_arrow()
+
+    def _on_interaction(self, **event: Any) -> None:
+        if event.get("type") != "click":
+            return
+        lat, lon = event.get("coordinates", (None, None))
+        if lat is None:
+            return
+        self.click(lon, lat)
+
+    def click(self, lon: float, lat: float) -> str | None:
+        """Act as a click at (*lon*, *lat*): pick the hex there. Returns its label (``None`` off
+        the map)."""
+        h = self.geo.hex_at(lon, lat)
+        if h not in self.table.view.map.hexes:
+            return None
+        label = self.table.label(h)
+        self.table.pick(hex=label)
+        return label
+
+    def _on_zoom(self, change: dict) -> None:
+        visible = self._labels_visible(change["new"])
+        if self.labels.visible != visible:
+            self.labels.visible = visible
+
+    def _on_basemap(self, change: dict) -> None:
+        if change["new"] and self._basemap is None:
+            self._basemap = L.basemap_to_tiles(L.basemaps.OpenStreetMap.Mapnik)
+            self._basemap.base = True
+            self.map.layers = (self._basemap, *self.map.layers)
+        elif not change["new"] and self._basemap is not None:
+            self.map.remove(self._basemap)
+            self._basemap.close()
+            self._basemap = None
+
+    def reset_view(self) -> None:
+        """Show the whole map again."""
+        center, zoom = self.home
+        with self.map.hold_sync():
+            self.map.center = center
+            self.map.zoom = zoom
+
+    def close(self) -> None:
+        """Close the map and every widget it made (their browser models go too)."""
+        try:
+            self.table.unobserve(self._on_view, ["view", "revision"])
+            self.table.unobserve(self._on_selection, ["hex", "stack"])
+            self.table.unobserve(self._on_unit, ["unit", "show_reach", "show_ranges"])
+            self.table.unobserve(self._on_order, ["order"])
+            for w in reversed([*widget_tree(self)[1:], *widget_tree(self.tray_control)]):
+                w.close()
+        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
+            pass
+        super().close()

@@ -1,0 +1,414 @@
+"""OrderPanel: the orders legal now for this seat, parameters picked on the map or from lists,
+an exact preview before submitting, refusals with their rule paragraph, and the step control.
+
+The panel holds no rule logic: the verbs, parameters and candidate values come from the rule
+set's :class:`~owsnb.kernel.orders.OrderSpec` list; legality from ``seat.check``; the preview from
+``seat.preview``. A click on the map fills a parameter: a unit fills the first unit parameter
+whose candidates hold it (choosing the verb first if none is chosen), an empty hex fills the
+first hex parameter.
+
+Example:
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> p = OrderPanel(tiny_game(), seat="blue")
+    >>> p.verbs.options, p.done_button.description
+    ((), 'Done (blue)')
+    >>> p.done_button.click(); p.table.view.clock.done
+    frozenset({'blue'})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+
+from owsnb.kernel.orders import Order, OrderSpec, Param
+from owsnb.kernel.state import UMPIRE
+from owsnb.widgets import render
+from owsnb.widgets.table import Pick, Refusal, Table
+
+__all__ = ["OrderPanel"]
+
+_GENERIC = ("done", "advance")
+
+
+class OrderPanel(W.VBox):
+    """Give orders with the mouse (see the module docstring).
+
+    Args:
+        source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
+        seat: the side giving orders when *source* is a Game.
+    """
+
+    def __init__(self, source: Any, seat: str | None = None):
+        self.table = Table.of(source, seat)
+        self.values: dict[str, Any] = {}
+        self._editors: dict[str, W.Widget] = {}
+        self._quiet = False
+        self.clock = W.HTML()
+        self.actor = W.Dropdown(description="act as", layout=W.Layout(width="220px"))
+        self.actor.observe(self._on_actor, "value")
+        self.verbs = W.ToggleButtons(options=(), value=None, style={"button_width": "auto"})
+        self.verbs.observe(self._on_verb, "value")
+        self.doc = W.HTML()
+        self.params = W.VBox()
+        self.order_text = W.HTML()
+        self.preview = W.HTML()
+        self.submit_button = W.Button(description="Submit", button_style="primary", icon="check", disabled=True)
+        self.submit_button.on_click(lambda _: self.submit())
+        self.clear_button = W.Button(description="Clear", icon="times")
+        self.clear_button.on_click(lambda _: self.reset())
+        self.undo_button = W.Button(description="Undo", icon="undo", tooltip="take back the last submission")
+        self.undo_button.on_click(lambda _: self.table.undo())
+        self.quick = W.Dropdown(description="quick", layout=W.Layout(width="340px"),
+                                tooltip="ready-made orders offered by the rule set")
+        self.quick_button = W.Button(description="Use", layout=W.Layout(width="60px"))
+        self.quick_button.on_click(lambda _: self._use_quick())
+        self.done_button = W.Button(description="Done", icon="forward", button_style="success",
+                                    tooltip="finished with this step")
+        self.done_button.on_click(lambda _: self.done())
+        self.advance_button = W.Button(description="Advance step", icon="fast-forward", button_style="warning",
+                                       tooltip="umpire: end the current step now")
+        self.advance_button.on_click(lambda _: self.advance())
+        self.result = W.HTML()
+        self.refusal = W.HTML()
+        super().__init__([
+            self.clock, self.actor, self.verbs, self.doc, self.params, self.order_text, self.preview,
+            W.HBox([self.submit_button, self.clear_button, self.undo_button]),
+            W.HBox([self.quick, self.quick_button]),
+            W.HBox([self.done_button, self.advance_button]),
+            self.refusal, self.result,
+        ], layout=W.Layout(width="100%"))
+        self.add_class("owsnb-orders")
+        t = self.table
+        t.observe(self._on_view, ["revision"])
+        t.observe(self._on_eval, ["preview", "problem", "order"])
+        t.observe(self._on_refusal, ["refusal"])
+        t.observe(self._on_last, ["last"])
+        t.on_pick(self._on_pick)
+        self._on_view()
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def spec(self) -> OrderSpec | None:
+        """The spec of the chosen verb (``None`` if none is chosen or it is no longer legal)."""
+        legal = self.table.legal
+        if legal is None or self.verbs.value is None:
+            return None
+        for s in legal:
+            if s.verb == self.verbs.value:
+                return s
+        return None
+
+    def candidates(self, p: Param) -> tuple[str, ...]:
+        """Candidate values of parameter *p* now (the spec's, else the parameter's fixed choices)."""
+        spec = self.spec
+        c = spec.candidates.get(p.name) if spec is not None else None
+        return tuple(c) if c else tuple(p.choices)
+
+    # -- redraw --------------------------------------------------------------------------------
+    def _on_view(self, change: Any = None) -> None:
+        t = self.table
+        view = t.view
+        seat = t.seat.side
+        actor = t.actor or seat
+        self.clock.value = render.clock_html(view, actor, seat)
+        umpire = seat == UMPIRE
+        self._quiet = True
+        try:
+            options = [*view.clock.acting, *(s for s in view.sides if s not in view.clock.acting), UMPIRE] if umpire else [seat]
+            self.actor.options = list(dict.fromkeys(options))
+            self.actor.value = actor
+        finally:
+            self._quiet = False
+        self.actor.layout.display = "" if umpire else "none"
+        legal = t.legal
+        verbs = [s.verb for s in legal if s.verb not in _GENERIC] if legal is not None else []
+        tips = [f"{s.type.doc} (rule {s.type.rule})" if s.type.rule else s.type.doc
+                for s in (legal or ()) if s.verb not in _GENERIC]
+        keep = self.verbs.value if self.verbs.value in verbs else None
+        if tuple(verbs) != tuple(self.verbs.options):
+            self._quiet = True
+            try:
+                self.verbs.options = verbs
+                self.verbs.tooltips = tips
+                self.verbs.value = keep
+            finally:
+                self._quiet = False
+            if keep is None:
+                self.values = {}
+        verbs_all = legal.verbs if legal is not None else []
+        self.done_button.description = f"Done ({actor})"
+        self.done_button.disabled = "done" not in verbs_all
+        self.advance_button.layout.display = "" if umpire else "none"
+        self.advance_button.disabled = "advance" not in verbs_all
+        self.undo_button.disabled = not t.live
+        examples = [str(o) for s in (legal or ()) for o in s.examples][:200]
+        self.quick.options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
+        self.quick.layout.display = "" if examples else "none"
+        self.quick_button.layout.display = "" if examples else "none"
+        self._build_params()
+        self._update_order()
+
+    def _build_params(self) -> None:
+        spec = self.spec
+        if spec is None:
+            self.doc.value = ("<span style='color:#6b7280'>" + ("the table shows the past" if not self.table.live
+                              else "click one of your counters, or choose an order") + "</span>")
+            self._set_editors({})
+            return
+        ot = spec.type
+        rule = f" <span style='color:#6b7280'>rule {ot.rule}</span>" if ot.rule else ""
+        note = f"<br><i>{render.esc(spec.note)}</i>" if spec.note else ""
+        self.doc.value = f"<b>{render.esc(ot.verb)}</b>: {render.esc(ot.doc)}{rule}{note}"
+        editors = {}
+        for p in ot.params:
+            old = self._editors.get(p.name)
+            ed = self._editor(p)
+            if old is not None and type(old) is type(ed) and getattr(old, "_owsnb_sig", None) == ed._owsnb_sig:
+                ed.close()
+                ed = old
+            editors[p.name] = ed
+        self._set_editors(editors)
+        self._show_values()
+
+    def _set_editors(self, editors: dict[str, W.Widget]) -> None:
+        for name, ed in self._editors.items():
+            if editors.get(name) is not ed:
+                ed.close()
+        self._editors = editors
+        self.params.children = tuple(editors.values())
+
+    def _editor(self, p: Param) -> W.Widget:
+        cands = self.candidates(p)
+        view = self.table.view
+        desc = p.name + ("" if not p.optional else " (optional)")
+        style = {"description_width": "90px"}
+        lay = W.Layout(width="98%")
+        tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
+
+        def label(v: str) -> str:
+            u = view.units.get(v) if p.kind == "unit" else None
+            return f"{v} — {u.name}" if u is not None and u.name and u.name != v else v
+
+        if p.repeat:
+            ed: W.Widget = W.TagsInput(allowed_tags=list(cands), allow_duplicates=True, layout=lay,
+                                       tooltip=tip) if cands else W.Text(placeholder="a,b,c", layout=lay,
+                                                                          description=desc, style=style, tooltip=tip)
+            box = W.HBox([W.Label(desc, layout=W.Layout(width="94px")), ed]) if cands else ed
+            box._owsnb_input = ed  # type: ignore[attr-defined]
+            ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
+            box._owsnb_sig = (p, cands)  # type: ignore[attr-defined]
+            return box
+        if cands:
+            ed = W.Dropdown(options=[("—", "")] + [(label(c), c) for c in cands], value="", description=desc,
+                            style=style, layout=lay, tooltip=tip)
+        else:
+            hint = "click the map" if p.kind == "hex" else ("click a counter" if p.kind == "unit" else p.kind)
+            ed = W.Text(placeholder=hint, description=desc, style=style, layout=lay, tooltip=tip,
+                        continuous_update=False)
+        ed._owsnb_input = ed  # type: ignore[attr-defined]
+        ed._owsnb_sig = (p, cands)  # type: ignore[attr-defined]
+        ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
+        return ed
+
+    def _show_values(self) -> None:
+        self._quiet = True
+        try:
+            for name, box in self._editors.items():
+                ed = box._owsnb_input  # type: ignore[attr-defined]
+                v = self.values.get(name)
+                if isinstance(ed, W.TagsInput):
+                    want = list(v or [])
+                elif isinstance(ed, W.Text) and isinstance(v, (list, tuple)):
+                    want = ",".join(v)
+                else:
+                    want = "" if v is None else str(v)
+                if isinstance(ed, W.Dropdown) and want not in [o[1] for o in ed.options]:
+                    ed.options = [*ed.options, (want, want)]
+                if ed.value != want:
+                    ed.value = want
+        finally:
+            self._quiet = False
+
+    def _edited(self, name: str, value: Any) -> None:
+        if self._quiet:
+            return
+        if isinstance(value, str) and "," in value:
+            value = tuple(x.strip() for x in value.split(",") if x.strip())
+        if value in ("", None, [], ()):
+            self.values.pop(name, None)
+        else:
+            self.values[name] = tuple(value) if isinstance(value, list) else value
+        self._update_order()
+
+    def _update_order(self) -> None:
+        spec = self.spec
+        order = None
+        if spec is not None:
+            missing = [p.name for p in spec.type.params if not p.optional and p.name not in self.values]
+            if not missing:
+                try:
+                    order = spec.type.make(self.table.actor or self.table.seat.side, **self.values)
+                except Exception as exc:  # noqa: BLE001 - a bad value is shown, not raised
+                    self.table.problem = Refusal.of(exc)
+            text = f"<code>{render.esc(order)}</code>" if order is not None else (
+                f"<span style='color:#6b7280'>still needed: {render.esc(', '.join(missing))}</span>" if missing else "")
+            self.order_text.value = text
+        else:
+            self.order_text.value = ""
+        if self.table.order != order:
+            self.table.order = order
+        else:
+            self._on_eval()
+
+    def _on_eval(self, change: Any = None) -> None:
+        t = self.table
+        self.preview.value = render.preview_html(t.preview, t.problem, t.order) if self.spec is not None else ""
+        self.submit_button.disabled = t.order is None or not t.live
+
+    def _on_refusal(self, change: Any = None) -> None:
+        self.refusal.value = render.refusal_html(self.table.refusal)
+
+    def _on_last(self, change: Any = None) -> None:
+        self.result.value = render.submission_html(self.table.last)
+
+    # -- acting --------------------------------------------------------------------------------
+    def _on_actor(self, change: dict) -> None:
+        if self._quiet or change["new"] is None:
+            return
+        self.table.actor = change["new"]
+        self.values = {}
+        self._on_view()
+
+    def _on_verb(self, change: dict) -> None:
+        if self._quiet:
+            return
+        self.values = {}
+        self._build_params()
+        self._update_order()
+
+    def choose(self, verb: str | None) -> None:
+        """Choose the order verb (``None``: none)."""
+        if verb is not None and verb not in self.verbs.options:
+            raise KeyError(f"{verb!r} is not an order {self.table.actor} may give now; legal: {list(self.verbs.options)}")
+        self.verbs.value = verb
+
+    def set(self, **values: Any) -> None:
+        """Set parameter values of the chosen order (as if picked)."""
+        for k, v in values.items():
+            if v is None:
+                self.values.pop(k, None)
+            else:
+                self.values[k] = v
+        self._show_values()
+        self._update_order()
+
+    def _on_pick(self, pick: Pick) -> None:
+        t = self.table
+        if not t.live or t.legal is None:
+            return
+        if self.spec is None and pick.unit is not None:
+            for s in t.legal:
+                if s.verb in _GENERIC:
+                    continue
+                if any(p.kind == "unit" and self._accepts(s, p, pick.unit) for p in s.type.params):
+                    self.choose(s.verb)
+                    break
+        spec = self.spec
+        if spec is None:
+            return
+        params = spec.type.params
+        units = [p for p in params if p.kind == "unit" and pick.unit is not None and self._accepts(spec, p, pick.unit)]
+        hexes = [p for p in params if p.kind == "hex"]
+        target = None
+        if units:
+            empty = [p for p in units if p.name not in self.values]
+            target = (empty or units)[0]
+            if not empty:  # switching the acting unit drops what was picked for the old one
+                self.values = {}
+            value: Any = pick.unit
+        elif hexes and pick.hex is not None:
+            empty = [p for p in hexes if p.name not in self.values]
+            target = (empty or hexes)[0] if empty else hexes[-1]
+            value = pick.hex
+        if target is None:
+            return
+        if target.repeat:
+            old = tuple(self.values.get(target.name, ()))
+            value = old if value in old else (*old, value)
+        self.values[target.name] = value
+        self._show_values()
+        self._update_order()
+
+    def _accepts(self, spec: OrderSpec, p: Param, unit: str) -> bool:
+        cands = spec.candidates.get(p.name)
+        if cands:
+            return unit in cands
+        u = self.table.view.units.get(unit)
+        return u is not None
+
+    def submit(self) -> Any:
+        """Submit the order being prepared (a refusal shows in the panel)."""
+        order = self.table.order
+        if order is None:
+            spec = self.spec
+            missing = [p.name for p in spec.type.params if not p.optional and p.name not in self.values] if spec else []
+            why = f"still needed: {', '.join(missing)}" if missing else "choose an order first"
+            self.table.refusal = Refusal(f"the order is not complete ({why})", "incomplete")
+            return None
+        sub = self.table.submit(order)
+        if sub is not None:
+            self.values = {}
+            self._on_view()
+        return sub
+
+    def done(self) -> Any:
+        """The acting side has finished the current step."""
+        return self.table.submit(Order(self.table.actor or self.table.seat.side, "done"))
+
+    def advance(self) -> Any:
+        """Umpire: end the current step now."""
+        return self.table.submit(Order(UMPIRE, "advance"))
+
+    def reset(self) -> None:
+        """Clear the order being prepared."""
+        self.values = {}
+        self._quiet = True
+        try:
+            self.verbs.value = None
+        finally:
+            self._quiet = False
+        self._build_params()
+        self._update_order()
+
+    def _use_quick(self) -> None:
+        text = self.quick.value
+        if not text:
+            return
+        o = Order.parse(text)
+        self.choose(o.verb)
+        spec = self.spec
+        if spec is not None:
+            try:
+                self.values = dict(spec.type.bind(o))
+            except Exception as exc:  # noqa: BLE001
+                self.table.refusal = Refusal.of(exc)
+                return
+        self._show_values()
+        self._update_order()
+
+    def close(self) -> None:
+        try:
+            self.table.unobserve(self._on_view, ["revision"])
+            self.table.unobserve(self._on_eval, ["preview", "problem", "order"])
+            self.table.unobserve(self._on_refusal, ["refusal"])
+            self.table.unobserve(self._on_last, ["last"])
+            self.table.on_pick(self._on_pick, remove=True)
+            from owsnb.widgets.wire import widget_tree
+
+            for w in reversed(widget_tree(self)[1:]):
+                w.close()
+        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
+            pass
+        super().close()

@@ -1,0 +1,307 @@
+"""The shared state of one game table: seat, moment shown, selection and the order being prepared.
+
+Every widget of an :class:`~owsnb.widgets.app.App` observes one :class:`Table` (plain traitlets,
+never synced to the browser): the map draws its ``view`` and selection, the order panel writes the
+draft ``order``, the dashboard charts its ``preview``, the history slider moves ``at``. The table
+talks to the game only through its seat (:mod:`owsnb.widgets.seat`).
+
+Example:
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> t = Table.of(tiny_game(), "blue")
+    >>> t.pick(hex="0101")
+    >>> t.hex, t.unit, t.stack
+    ('0101', 'B-1', ['B-1'])
+    >>> t.submit("blue: done").order
+    Order.parse('blue: done')
+    >>> t.view.clock.done
+    frozenset({'blue'})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import traitlets as T
+
+from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, StaleStateError
+from owsnb.kernel.orders import LegalOrders, Order
+from owsnb.kernel.state import UMPIRE
+from owsnb.widgets.seat import as_seat
+
+__all__ = ["Table", "Pick", "Refusal"]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A click on the map: the hex (printed label) and the unit clicked, if any."""
+
+    hex: str | None
+    unit: str | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an order was refused (or could not be prepared): message, code and rule paragraph."""
+
+    message: str
+    code: str = ""
+    rule: str = ""
+
+    @classmethod
+    def of(cls, exc: BaseException) -> Refusal:
+        return cls(str(getattr(exc, "reason", None) or exc), getattr(exc, "code", "") or type(exc).__name__,
+                   getattr(exc, "rule", "") or "")
+
+    def __str__(self) -> str:
+        rule = f" (rule {self.rule})" if self.rule else ""
+        return f"{self.message}{rule}"
+
+
+class Table(T.HasTraits):
+    """The game table shared by the widgets (see the module docstring).
+
+    Traits (all observable, none synced to a browser):
+        seat: the seat whose view is shown and whose orders are given.
+        at: ``None`` for the present, or the event number shown by the history slider.
+        view: the :class:`~owsnb.kernel.view.SideView` shown.
+        revision: grows on every refresh (observe it to redraw).
+        hex, unit, stack: the selected hex label, unit id and the ids of the units on that hex.
+        actor: the side whose orders are prepared (the seat's side; the umpire may pick).
+        order: the order being prepared (complete or ``None``).
+        preview: its exact outcome (``Distribution``, a rich object or ``None``).
+        problem: a :class:`Refusal` if the order being prepared would be refused.
+        refusal: the :class:`Refusal` of the last submission that failed.
+        last: the last :class:`~owsnb.kernel.game.Submission` made here.
+        show_reach, show_ranges: overlays wanted on the map for the selected unit.
+    """
+
+    seat = T.Any()
+    at = T.Int(None, allow_none=True)
+    view = T.Any()
+    revision = T.Int(0)
+    hex = T.Unicode(None, allow_none=True)
+    unit = T.Unicode(None, allow_none=True)
+    stack = T.List(T.Unicode())
+    actor = T.Unicode("")
+    order = T.Any(None, allow_none=True)
+    preview = T.Any(None, allow_none=True)
+    problem = T.Any(None, allow_none=True)
+    refusal = T.Any(None, allow_none=True)
+    last = T.Any(None, allow_none=True)
+    show_reach = T.Bool(True)
+    show_ranges = T.Bool(False)
+
+    def __init__(self, seat: Any, **kwargs: Any):
+        self._unsubscribe: Callable[[], None] | None = None
+        self._pick_callbacks: list[Callable[[Pick], Any]] = []
+        self._legal: tuple[int, str, LegalOrders] | None = None
+        super().__init__(**kwargs)
+        self.seat = seat
+
+    @classmethod
+    def of(cls, source: Any, seat: str | None = None) -> Table:
+        """A table from a :class:`Table` (returned as is), a Game (with *seat*) or a seat."""
+        if isinstance(source, Table):
+            if seat is not None and seat != source.seat.side:
+                source.switch(seat)
+            return source
+        return cls(as_seat(source, seat))
+
+    # -- seat and moment -----------------------------------------------------------------------
+    @T.observe("seat")
+    def _seat_changed(self, change: dict) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        seat = change["new"]
+        self._unsubscribe = seat.subscribe(self._on_change)
+        self._legal = None
+        with self.hold_trait_notifications():
+            self.at = None
+            self.hex = self.unit = None
+            self.stack = []
+            self.order = None
+            self.refusal = None
+            self.last = None
+            self.actor = "" if seat.side == UMPIRE else seat.side
+        self.refresh()
+
+    def switch(self, side: str) -> None:
+        """Hot-seat: show the table to *side* (a local game only; a remote seat is fixed).
+
+        Raises:
+            AuthError: the seat cannot be switched (it is not on a local game).
+        """
+        game = getattr(self.seat, "_game", None)
+        if game is None:
+            raise AuthError(f"this {self.seat.side} seat is fixed; connect with another token to play {side}")
+        if side == self.seat.side:
+            return
+        from owsnb.widgets.seat import LocalSeat
+
+        self.seat = LocalSeat(game, side)
+
+    @property
+    def live(self) -> bool:
+        """True when the present is shown (orders may be given)."""
+        return self.at is None
+
+    def go_to(self, at: int | None) -> None:
+        """Show the game after event *at* (``None``: the present)."""
+        self.at = at
+
+    @T.observe("at")
+    def _at_changed(self, change: dict) -> None:
+        self.refresh()
+
+    def _on_change(self, change: Any) -> None:
+        if change.kind == "annotate":
+            self.revision += 1
+            return
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the view shown, keep the selection consistent, bump ``revision``."""
+        seat = self.seat
+        view = seat.view() if self.at is None else seat.view_at(self.at)
+        self._legal = None
+        with self.hold_trait_notifications():
+            self.view = view
+            if seat.side == UMPIRE:
+                acting = list(view.clock.acting)
+                if self.actor not in (*acting, UMPIRE) or not self.actor:
+                    self.actor = acting[0] if acting else UMPIRE
+            if self.unit is not None and self.unit not in view.units:
+                self.unit = None
+            if self.hex is not None:
+                self.stack = self.stack_ids(self.hex)
+            self.revision += 1
+        if self.order is not None:
+            self._evaluate(self.order)
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def legal(self) -> LegalOrders | None:
+        """Legal orders of ``actor`` now (``None`` while the history is rewound)."""
+        if not self.live:
+            return None
+        key = (self.seat.state_id, self.actor)
+        if self._legal is None or self._legal[:2] != key:
+            self._legal = (*key, self.seat.legal_orders(self.actor if self.actor != self.seat.side else None))
+        return self._legal[2]
+
+    def hex_of(self, label: str) -> Any:
+        """The :class:`Hex` of a printed label on this map."""
+        return self.view.map.hex(label)
+
+    def label(self, h: Any) -> str:
+        """The printed label of a hex."""
+        return self.view.map.label(h)
+
+    def _stack_at(self, label: str) -> list[str]:
+        h = self.view.map.hex(label)
+        return sorted((u for u in self.view.units.values() if u.hex == h),
+                      key=lambda u: (u.side != (self.actor or self.seat.side), u.id))
+
+    def stack_ids(self, label: str) -> list[str]:
+        """Ids of the units on hex *label* in this view (the acting side's first)."""
+        return [u.id for u in self._stack_at(label)]
+
+    # -- selection -----------------------------------------------------------------------------
+    def on_pick(self, callback: Callable[[Pick], Any], remove: bool = False) -> None:
+        """Call *callback(pick)* after every map pick (the order panel fills parameters so)."""
+        if remove:
+            self._pick_callbacks.remove(callback)
+        else:
+            self._pick_callbacks.append(callback)
+
+    def pick(self, hex: str | None = None, unit: str | None = None) -> None:
+        """A click on the map: select *hex* (and *unit*, or the top unit of the hex's stack).
+
+        A click on an empty hex keeps the selected unit (so its reach stays drawn while a
+        destination is picked).
+        """
+        view = self.view
+        if unit is not None:
+            u = view.units.get(unit)
+            if u is None:
+                raise KeyError(f"no unit {unit!r} visible to {self.seat.side}")
+            if u.hex is not None:
+                hex = view.map.label(u.hex)
+        stack = self.stack_ids(hex) if hex is not None else []
+        if unit is None and stack:
+            unit = stack[0] if self.unit not in stack else self.unit
+        with self.hold_trait_notifications():
+            self.hex = hex
+            self.stack = stack
+            if unit is not None:
+                self.unit = unit
+        p = Pick(hex, unit)
+        for cb in list(self._pick_callbacks):
+            cb(p)
+
+    def clear(self) -> None:
+        """Clear the selection and the order being prepared."""
+        with self.hold_trait_notifications():
+            self.hex = self.unit = None
+            self.stack = []
+            self.order = None
+
+    # -- orders --------------------------------------------------------------------------------
+    @T.observe("order")
+    def _order_changed(self, change: dict) -> None:
+        self._evaluate(change["new"])
+
+    def _evaluate(self, order: Order | None) -> None:
+        preview = problem = None
+        if order is not None and self.live:
+            try:
+                self.seat.check(order)
+            except (IllegalOrderError, AuthError) as exc:
+                problem = Refusal.of(exc)
+            if problem is None:
+                try:
+                    preview = self.seat.preview(order)
+                except (IllegalOrderError, KeyError, ValueError) as exc:
+                    problem = Refusal.of(exc)
+        with self.hold_trait_notifications():
+            self.preview = preview
+            self.problem = problem
+
+    def submit(self, order: Order | str) -> Any:
+        """Submit *order* through the seat; a refusal is kept in ``refusal`` (and returned as
+        ``None``) so the panels can show it with its rule paragraph."""
+        if not self.live:
+            self.refusal = Refusal("the table shows the past: return to the present (or fork) to give orders",
+                                   "history")
+            return None
+        try:
+            sub = self.seat.submit(order, state_id=self.seat.state_id)
+        except (IllegalOrderError, AuthError, HistoryError) as exc:
+            self.refusal = Refusal.of(exc)
+            return None
+        except StaleStateError as exc:
+            self.refresh()
+            self.refusal = Refusal(f"{exc}; the table was refreshed, look again", "stale")
+            return None
+        with self.hold_trait_notifications():
+            self.refusal = None
+            self.last = sub
+            self.order = None
+        return sub
+
+    def undo(self) -> None:
+        """Take back the last submission (a refusal is kept in ``refusal``)."""
+        try:
+            self.seat.undo()
+        except (HistoryError, AuthError) as exc:
+            self.refusal = Refusal.of(exc)
+        else:
+            self.refusal = None
+
+    def close(self) -> None:
+        """Stop listening to the seat."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None

@@ -1,0 +1,53 @@
+"""Skirmish with the presentation hooks the kernel test rule set leaves out (widget tests only).
+
+Adds ``reach`` (the hexes a unit can move to, as its side knows), ``ranges`` (fire and sight 1
+hex, move), ``counter_svg`` (a counter marked so tests can see the hook was used), ``dashboard``
+and the proposed ``transit`` hook (turns to a hex at the unit's move rate).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import owsnb
+from owsnb.kernel import Game
+from owsnb.kernel.ruleset import generic_counter_svg
+from tests.conftest import DATA
+from tests.rulesets.skirmish import Skirmish, reach
+
+
+class SkirmishPlus(Skirmish):
+    def reach(self, view: Any, unit_id: str) -> dict | None:
+        u = view.unit(unit_id)
+        if u.hex is None or u.side not in view.sides:
+            return None
+        return dict(reach(view, u).cost)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        u = view.unit(unit_id)
+        return [{"label": "fire (S3)", "kind": "weapon", "hexes": 1},
+                {"label": "move (S2)", "kind": "move", "hexes": int(u.get("move", 1))}]
+
+    def counter_svg(self, unit: Any, view: Any, size: int = 48) -> str:
+        return generic_counter_svg(unit, view, size).replace("<svg ", "<svg class='skirmish-counter' ", 1)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        steps: dict[str, int] = {}
+        for u in view.units.values():
+            steps[u.side] = steps.get(u.side, 0) + u.steps
+        return {"steps seen": steps, "turn": view.clock.turn}
+
+    def transit(self, view: Any, unit_id: str, to_hex: Any) -> list[dict[str, Any]]:
+        u = view.unit(unit_id)
+        d = u.hex.distance(to_hex)
+        rate = int(u.get("move", 1))
+        return [{"mode": "ground", "hexes": d, "turns": -(-d // rate)}]
+
+
+PLUS = SkirmishPlus()
+
+
+def plus_game(seed: int = 11) -> Game:
+    """The skirmish scenario (on the map near Wesel) played with :class:`SkirmishPlus`."""
+    g = owsnb.load(DATA / "skirmish.yaml", seed=seed, save=False)
+    return Game(PLUS, g.initial, meta=g.meta)
