@@ -72,6 +72,7 @@ class PostgresStore(EventStore):
         self.url = url
         self._lock = threading.RLock()
         self._db: Any = None
+        self._pid = 0
         self._connect()
         with self._tx() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
@@ -105,6 +106,7 @@ class PostgresStore(EventStore):
     def _connect(self) -> None:
         try:
             self._db = self._pg.connect(self.url, autocommit=True, connect_timeout=10)
+            self._pid = self._db.info.backend_pid
         except self._pg.Error as exc:
             raise StoreError(f"cannot connect to {self._where()}: {str(exc).strip()}") from None
 
@@ -236,7 +238,8 @@ class PostgresStore(EventStore):
 
     # -- change notifications ------------------------------------------------------------------
     def listen(self, callback: Callable[[str], Any], stop: threading.Event, *, poll: float = 1.0) -> None:
-        """Call ``callback(game_id)`` whenever any process writes to a game, until *stop* is set.
+        """Call ``callback(game_id)`` whenever another connection writes to a game, until *stop*
+        is set (this store's own writes are not reported).
 
         Blocks: run it in a thread. Uses its own connection (``LISTEN owsnb``); reconnects with a
         pause if the server goes away, calling ``callback("*")`` after a reconnect because
@@ -251,7 +254,8 @@ class PostgresStore(EventStore):
                         callback("*")
                     while not stop.is_set():
                         for n in conn.notifies(timeout=poll):
-                            callback(n.payload)
+                            if n.pid != self._pid:
+                                callback(n.payload)
             except self._pg.Error:
                 missed = True
                 stop.wait(poll)

@@ -18,7 +18,14 @@ import tempfile
 import threading
 from pathlib import Path
 
-BIN = Path(os.environ.get("OWSNB_PG_BIN", "/usr/lib/postgresql/15/bin"))
+def _find_bin() -> Path:
+    if os.environ.get("OWSNB_PG_BIN"):
+        return Path(os.environ["OWSNB_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+BIN = _find_bin()
 
 _lock = threading.Lock()
 _server: _Server | None = None

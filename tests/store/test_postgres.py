@@ -7,6 +7,7 @@ only where Debian's server binaries or psycopg are missing.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,7 @@ def test_postgres_open_store_dispatch_listen_and_errors(initial) -> None:
         heard.append(gid)
         got.set()
 
+    st.set_meta("g1", {"own": 1})  # its own writes are not reported back
     t = threading.Thread(target=st.listen, args=(cb, stop), kwargs={"poll": 0.1}, daemon=True)
     t.start()
     try:
@@ -203,8 +205,14 @@ def test_postgres_open_store_dispatch_listen_and_errors(initial) -> None:
             other.close()
             if got.wait(0.2):
                 break
-        assert "g1" in heard
-        assert st.head("g1") == (0, {"ping": 1})
+        got.clear()
+        assert heard and set(heard) == {"g1"}
+        time.sleep(0.5)  # let any late notification of the other writes arrive
+        n = len(heard)
+        st.set_meta("g1", {"own": 2})
+        time.sleep(0.5)
+        assert len(heard) == n, "the store's own write was reported back"
+        assert st.head("g1") == (0, {"ping": 1, "own": 2})
     finally:
         stop.set()
         t.join(5)

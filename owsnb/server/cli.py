@@ -1,0 +1,252 @@
+"""``owsnb serve``: start the seminar server and print the seat links.
+
+With no arguments it creates a game of the tutorial in the embedded SQLite store
+``$OWSNB_HOME/games/seminar.owsnb``, starts the authority on http://127.0.0.1:8765 and the Voila
+seat dashboards on the next port, and prints one link per seat (umpire, each side, observer).
+``--store postgresql://...`` shares games between several server processes; ``--resume`` serves
+the games already in the store without creating one (after a restart, seats reconnect by
+themselves with the tokens they hold).
+
+Voila runs as a child process (``voila notebooks/seminar``) rather than inside the authority:
+kernels must never share a process with the truth, and a child is restarted or left out
+(``--no-voila``) without touching the games. Dashboards find the authority through
+``$OWSNB_SERVER`` (set for the child) or a ``url=`` in the link.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+__all__ = ["add_serve_command", "run_serve", "seat_links", "dashboards_dir", "VoilaProcess"]
+
+DEFAULT_PORT = 8765
+
+
+def dashboards_dir() -> Path | None:
+    """Where the seat dashboards are: the repository's ``notebooks/seminar`` or the installed copy."""
+    here = Path(__file__).resolve().parent.parent
+    for d in (here.parent / "notebooks" / "seminar", here / "_notebooks" / "seminar"):
+        if (d / "seat.ipynb").exists():
+            return d
+    return None
+
+
+def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to an ``argparse`` sub-parser collection (``owsnb/cli.py`` calls this)."""
+    p = subparsers.add_parser(
+        "serve", help="start the seminar server (authority + Voila seat dashboards) and print seat links",
+        description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", nargs="?", default=None,
+                   help="scenario file or bundled name for a new game (default: tutorial)")
+    p.add_argument("--store", help="game store: a file, sqlite:///path or postgresql://... "
+                                   "(default: $OWSNB_HOME/games/seminar.owsnb)")
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1; "
+                                                       "0.0.0.0 for a classroom network)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"authority port (default {DEFAULT_PORT})")
+    p.add_argument("--voila-port", type=int, help="dashboard port (default: authority port + 1)")
+    p.add_argument("--no-voila", action="store_true", help="do not start the Voila dashboards")
+    p.add_argument("--public-url", help="the authority's URL as seats reach it (behind a proxy, or "
+                                        "with --host 0.0.0.0); default http://HOST:PORT")
+    p.add_argument("--seed", type=int, help="dice seed of the new game")
+    p.add_argument("--game", help="id of the new game (default: the scenario's id)")
+    p.add_argument("--resume", action="store_true", help="create no game; serve those in the store")
+    p.add_argument("--observer", action="append", metavar="VIEW[:DELAY]",
+                   help="an observer seat watching VIEW (a side or 'umpire') DELAY events behind; "
+                        "repeatable (default umpire:20; 'none' for no observer)")
+    p.add_argument("--ruleset", action="append", default=[], metavar="NAME=MODULE:ATTR",
+                   help="register a rule set that is not installed as a package (also for Voila)")
+    p.add_argument("--links-file", help="also write the links and tokens as JSON to this file")
+    p.set_defaults(func=run_serve)
+    return p
+
+
+def _observers(specs: list[str] | None) -> list[tuple[str, int]]:
+    if not specs:
+        from owsnb.server.authority import DEFAULT_OBSERVERS
+
+        return list(DEFAULT_OBSERVERS)
+    out = []
+    for s in specs:
+        if s.strip().lower() == "none":
+            continue
+        view, _, delay = s.partition(":")
+        try:
+            out.append((view.strip() or "umpire", int(delay) if delay else 0))
+        except ValueError:
+            raise SystemExit(f"owsnb serve: --observer {s!r}: the delay after ':' is a number of events") from None
+    return out
+
+
+def _register_rulesets(pairs: list[str]) -> None:
+    if not pairs:
+        return
+    for pair in pairs:
+        if "=" not in pair or ":" not in pair.partition("=")[2]:
+            raise SystemExit(f"owsnb serve: --ruleset {pair!r}: write NAME=module.path:ATTRIBUTE")
+    env = [x for x in os.environ.get("OWSNB_RULESETS", "").split(";") if x.strip()]
+    os.environ["OWSNB_RULESETS"] = ";".join(env + pairs)
+    from owsnb.kernel.registry import register_ruleset
+
+    for pair in pairs:
+        name, _, path = pair.partition("=")
+        register_ruleset(name.strip(), path.strip())
+    if os.getcwd() not in sys.path:  # unpackaged rule sets usually live in the working tree
+        sys.path.insert(0, os.getcwd())
+
+
+def seat_links(api: str, game_id: str, tokens: dict[str, str], seats: dict[str, Any],
+               voila: str | None) -> dict[str, dict[str, str]]:
+    """One entry per seat: its token, its API URL and (with Voila) its dashboard link."""
+    out = {}
+    for label, token in tokens.items():
+        entry = {"token": token, "api": f"{api}/games/{quote(game_id)}", "role": seats[label].role}
+        if voila:
+            nb = "umpire.ipynb" if seats[label].role == "umpire" else "seat.ipynb"
+            entry["link"] = f"{voila}/voila/render/{nb}?" + urlencode({"game": game_id, "token": token})
+        out[label] = entry
+    return out
+
+
+class VoilaProcess:
+    """Voila serving the seat dashboards, as a child process.
+
+    Args:
+        root: the dashboards' folder.
+        host, port: where Voila listens.
+        server: the authority's URL as the dashboards' kernels reach it (``$OWSNB_SERVER``).
+        preheat: keep kernels warm with the notebook's imports done (faster time to interactive).
+    """
+
+    def __init__(self, root: Path, host: str, port: int, server: str, *, preheat: int = 2,
+                 log: Any = subprocess.DEVNULL):
+        self.root, self.host, self.port = root, host, port
+        cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}", f"--Voila.ip={host}",
+               "--show_tracebacks=False", "--Voila.log_level=WARN"]
+        if preheat:
+            cmd += ["--preheat_kernel=True", f"--pool_size={preheat}", "--progressive_rendering=False"]
+        env = {**os.environ, "OWSNB_SERVER": server}
+        pypath = [p for p in (os.getcwd(), env.get("PYTHONPATH", "")) if p]
+        env["PYTHONPATH"] = os.pathsep.join(pypath)
+        self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                     start_new_session=True)
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}"
+
+    def wait(self, timeout: float = 60.0) -> bool:
+        """Wait until Voila answers (False if it exited or timed out)."""
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                if httpx.get(self.url + "/voila/", timeout=2).status_code < 500:
+                    return True
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        return False
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """The ``owsnb serve`` command."""
+    import uvicorn
+
+    from owsnb.api import games_dir
+    from owsnb.server.app import make_app
+    from owsnb.server.authority import Authority
+    from owsnb.server.runner import bind, uvicorn_config
+    from owsnb.store import open_store
+
+    _register_rulesets(args.ruleset)
+    store_url = args.store or str(games_dir() / "seminar.owsnb")
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as exc:
+        print(f"owsnb serve: cannot listen on {args.host}:{args.port} ({exc.strerror}); try --port", file=sys.stderr)
+        return 1
+    port = sock.getsockname()[1]
+    store = open_store(store_url)
+    auth = Authority(store)
+    created = None
+    if not args.resume:
+        created = auth.create_game(args.scenario or "tutorial", seed=args.seed, game_id=args.game,
+                                   observers=_observers(args.observer))
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    api = (args.public_url or f"http://{shown_host}:{port}").rstrip("/")
+    voila = None
+    root = dashboards_dir()
+    if not args.no_voila and root is not None:
+        vport = args.voila_port or port + 1
+        voila = VoilaProcess(root, args.host, vport, f"http://127.0.0.1:{port}" if args.host in ("0.0.0.0", "::") else api)
+    elif not args.no_voila:
+        print("owsnb serve: the seat dashboards (notebooks/seminar) are not installed; serving the API only",
+              file=sys.stderr)
+    voila_url = None
+    if voila is not None:
+        voila_url = f"http://{shown_host}:{voila.port}"
+    out = sys.stdout
+    print(f"owsnb seminar server — store {store!r}", file=out)
+    ids = auth.game_ids()
+    if created is not None:
+        links = seat_links(api, created.game_id, created.tokens, created.seats, voila_url)
+        print(f"new game {created.game_id!r}: {created.title}", file=out)
+        width = max(len(k) for k in links)
+        for label, entry in links.items():
+            seat = created.seats[label]
+            extra = f"  ({seat.side} view, {seat.delay} events behind)" if seat.role == "observer" else ""
+            print(f"  {label:<{width}}  {entry.get('link') or entry['api'] + '  token ' + entry['token']}{extra}", file=out)
+        print(f"in a notebook: owsnb.connect({links['umpire']['api']!r}, token=<seat token>)", file=out)
+        if args.links_file:
+            Path(args.links_file).write_text(json.dumps({"game": created.game_id, "api": api, "seats": links}, indent=1))
+    others = [g for g in ids if created is None or g != created.game_id]
+    if others:
+        print(f"also serving {len(others)} earlier game(s): {', '.join(others)} (their seats keep their links)", file=out)
+    print(f"authority {api}" + (f"   dashboards {voila_url}" if voila_url else "") +
+          "   — Ctrl-C stops (games are saved; `owsnb serve --resume` continues)", file=out, flush=True)
+    server = uvicorn.Server(uvicorn_config(make_app(auth), args.host, port))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if voila is not None:
+            voila.stop()
+        store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m owsnb.server`` — the same as ``owsnb serve``."""
+    parser = argparse.ArgumentParser(prog="owsnb")
+    sub = parser.add_subparsers(dest="command")
+    add_serve_command(sub)
+    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    from owsnb.kernel.errors import OwsnbError
+
+    try:
+        return int(args.func(args) or 0)
+    except OwsnbError as exc:
+        print(f"owsnb serve: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,575 @@
+"""``owsnb.connect(url, token)``: a seat on a game held by an ``owsnb serve`` authority.
+
+The handle offers the local :class:`~owsnb.kernel.game.Game`'s methods as far as a seat may use
+them, and the widgets' seat surface (:mod:`owsnb.widgets.seat`), so ``owsnb.widgets.App(remote)``
+and every notebook work unchanged against a remote game — from a Binder session too. The truth
+never reaches this process: views, events, legal orders and previews are computed by the
+authority for this seat only.
+
+Changes are pushed over a WebSocket (falling back to long-polling where a proxy blocks
+WebSockets); the handle reconnects by itself after a network cut or a server restart and catches
+up (exactly the changes it missed, or one ``"sync"`` change). Subscribers are called on the
+notebook's event loop when there is one (so widget updates happen on the kernel's main thread),
+else on the listener thread.
+
+Example (against a running server)::
+
+    remote = owsnb.connect("http://127.0.0.1:8765/games/tutorial", token="…")
+    remote.view()                      # this seat's SideView
+    remote.legal_orders()              # what the seat may order now
+    remote.submit("move B-INF-1 0303", state_id=remote.state_id)
+    owsnb.widgets.App(remote)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+
+from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, OwsnbError, UnknownRulesetError
+from owsnb.kernel.events import Event
+from owsnb.kernel.game import Annotation, Change, Submission
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.orders import LegalOrders, Order
+from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.view import SideView
+from owsnb.server import wire
+
+__all__ = ["connect", "RemoteGame", "ConnectionLost"]
+
+log = logging.getLogger("owsnb.client")
+
+
+class ConnectionLost(OwsnbError):
+    """The authority cannot be reached (it may be restarting: the handle reconnects by itself)."""
+
+
+def _split_link(url: str, token: str | None) -> tuple[str, str]:
+    """Accept ``http://host/games/ID`` plus a token, or a seat link carrying ``url=`` and ``token=``."""
+    parts = urlsplit(url)
+    q = parse_qs(parts.query)
+    if token is None and "token" in q:
+        token = q["token"][0]
+    if "url" in q:
+        return _split_link(q["url"][0], token)
+    if token is None:
+        raise AuthError("connect(url, token): a seat token is needed (it is in your seat link)")
+    base = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+    if "/games/" not in base:
+        raise ValueError(f"{url!r} is not a game URL such as http://host:8765/games/tutorial")
+    return base, token
+
+
+def connect(url: str, token: str | None = None, *, transport: str = "auto", timeout: float = 15.0,
+            listen: bool = True) -> RemoteGame:
+    """A seat on a served game.
+
+    Args:
+        url: the game's URL (``http://host:8765/games/tutorial``) or a whole seat link.
+        token: the seat token (taken from the link if it holds one).
+        transport: ``"auto"`` (WebSocket, long-poll if that fails), ``"ws"``, ``"poll"``.
+        timeout: seconds to wait for an answer.
+        listen: receive pushed changes (``False``: only what you ask for).
+
+    Raises:
+        AuthError: the token is missing, wrong or revoked.
+        ConnectionLost: nobody answers at *url*.
+    """
+    base, tok = _split_link(url, token)
+    return RemoteGame(base, tok, transport=transport, timeout=timeout, listen=listen)
+
+
+class _GenericRules:
+    """Presentation hooks of the kernel's base rule set, for a rule set not installed here."""
+
+    def __new__(cls, name: str) -> Any:
+        from owsnb.kernel.ruleset import RuleSet
+
+        class Generic(RuleSet):
+            pass
+
+        Generic.name = name
+        Generic.title = f"{name} (not installed here: generic display)"
+        return Generic()
+
+
+class RemoteGame:
+    """A seat on a game held by an authority (see the module docstring).
+
+    Attributes:
+        side: the seat's side (``"umpire"`` for the umpire; the watched view for an observer).
+        role: ``"umpire"``, ``"side"`` or ``"observer"``.
+        ruleset: the rule set, for presentation (legality is decided by the authority).
+        game_id, title, sides: the game's.
+    """
+
+    def __init__(self, url: str, token: str, *, transport: str = "auto", timeout: float = 15.0, listen: bool = True):
+        import httpx
+
+        if transport not in ("auto", "ws", "poll"):
+            raise ValueError(f"transport is 'auto', 'ws' or 'poll', not {transport!r}")
+        self.url = url
+        self._token = token
+        self._timeout = timeout
+        self._transport = transport
+        self._headers = {"Authorization": f"Bearer {token}", "User-Agent": "owsnb-client"}
+        self._http = httpx.Client(base_url=url, headers=self._headers, timeout=timeout)
+        self._lock = threading.RLock()
+        self._maps = wire.MapCache()
+        self._subs: list[Callable[[Change], Any]] = []
+        self._view: SideView | None = None
+        self._view_key: tuple[int, int] = (-1, -1)
+        self._legal: dict[tuple[str, int], LegalOrders] = {}
+        self._notified = 0
+        self._notified_ann: set[tuple[int, str]] = set()
+        self._closed = threading.Event()
+        self._changed = threading.Condition(self._lock)
+        self._ws: Any = None
+        self.error: Exception | None = None
+        self.connected = False
+        info = self._get("")
+        self._apply_info(info)
+        self._rev = int(info["state_id"])
+        self._seq = int(info["seq"])
+        self._notified = self._rev
+        self._cursor = info["cursor"]
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+        self._loop_thread = threading.current_thread()
+        self._listener: threading.Thread | None = None
+        if listen:
+            self._listener = threading.Thread(target=self._listen, name=f"owsnb-seat-{self.side}", daemon=True)
+            self._listener.start()
+
+    def _apply_info(self, info: dict[str, Any]) -> None:
+        from owsnb.kernel.registry import get_ruleset
+
+        seat = info["seat"]
+        self.game_id: str = info["game"]
+        self.title: str = info.get("title", "")
+        self.seat: dict[str, Any] = seat
+        self.role: str = seat["role"]
+        self.side: str = seat["side"]
+        self.sides: list[str] = list(info["sides"])
+        name = info["ruleset"]
+        if getattr(getattr(self, "ruleset", None), "name", None) != name:
+            try:
+                import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
+
+                self.ruleset = get_ruleset(name)
+            except UnknownRulesetError:
+                warnings.warn(f"rule set {name!r} is not installed here; using generic counters and styles",
+                              RuntimeWarning, stacklevel=3)
+                self.ruleset = _GenericRules(name)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed.is_set() else ("live" if self.connected else "connecting")
+        return f"<RemoteGame {self.game_id} as {self.seat.get('label', self.side)} ({self.role}), state {self._rev}, {state}>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        dot = "#2e7d32" if self.connected else "#999"
+        return (f"<div class='owsnb-remote'><b>{html.escape(self.title or self.game_id)}</b> — seat "
+                f"<b>{html.escape(str(self.seat.get('label', self.side)))}</b> ({html.escape(self.role)}), "
+                f"state {self._rev} <span style='color:{dot}'>●</span> "
+                f"<span style='color:#666'>{html.escape(self.url)}</span></div>")
+
+    # -- HTTP ----------------------------------------------------------------------------------
+    def _request(self, method: str, path: str, *, params: dict[str, Any] | None = None,
+                 body: dict[str, Any] | None = None, retries: int = 0) -> Any:
+        import httpx
+
+        if self._closed.is_set():
+            raise ConnectionLost("this seat handle is closed")
+        p = {k: v for k, v in (params or {}).items() if v is not None}
+        for attempt in range(retries + 1):
+            try:
+                r = self._http.request(method, path, params=p, content=None if body is None else wire.dumps(body),
+                                       headers={"Content-Type": "application/json"} if body is not None else None)
+                break
+            except httpx.TransportError as exc:
+                if attempt == retries:
+                    raise ConnectionLost(f"cannot reach the authority at {self.url}: {exc}") from None
+                time.sleep(0.3 * (attempt + 1))
+        try:
+            data = r.json()
+        except ValueError:
+            data = {"message": r.text[:200]}
+        if r.status_code >= 400:
+            wire.raise_error(r.status_code, data)
+        return data
+
+    def _get(self, path: str, **params: Any) -> Any:
+        return self._request("GET", path, params=params, retries=2)
+
+    def _post(self, path: str, body: dict[str, Any]) -> Any:
+        return self._request("POST", path, body=body)
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def state_id(self) -> int:
+        """The game's revision as last heard from the authority."""
+        return self._rev
+
+    @property
+    def seq(self) -> int:
+        """Events in the history this seat sees the end of (an observer's horizon)."""
+        return self._seq
+
+    def view(self, side: str | None = None) -> SideView:
+        """The seat's view now (the umpire may ask for a side's view)."""
+        if side is not None and side != self.side:
+            if self.role != "umpire":
+                raise AuthError(f"the {self.side} seat sees only its own view")
+            return self._decode_view(self._get("/view", side=side))
+        with self._lock:
+            if self._view is not None and self._view_key == (self._rev, self._seq):
+                return self._view
+        data = self._get("/view", map=self._maps.latest)
+        v = self._decode_view(data)
+        with self._lock:
+            if data["state_id"] >= self._rev:
+                self._rev, self._seq = int(data["state_id"]), int(data["seq"])
+                self._view, self._view_key = v, (self._rev, self._seq)
+        return v
+
+    def _decode_view(self, data: dict[str, Any]) -> SideView:
+        try:
+            return wire.decode_view(data, self._maps)
+        except KeyError:  # the map was evicted meanwhile: ask again with no map
+            return wire.decode_view(self._get("/view", at=data.get("seq")), self._maps)
+
+    def view_at(self, n: int) -> SideView:
+        """The view after event *n*, rounded down to the last event this seat saw."""
+        return self._decode_view(self._get("/view", at=int(n), map=self._maps.latest))
+
+    @property
+    def clock(self) -> Any:
+        return self.view().clock
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event this seat may see."""
+        return wire.decode_events(self._get("/events")["events"])
+
+    def log(self, side: str | None = None, kinds: Iterable[str] | None = None) -> list[Event]:
+        """Events this seat may see (optionally only some kinds), like ``Game.log``."""
+        if side not in (None, self.side) and self.role != "umpire":
+            raise AuthError(f"the {self.side} seat reads only its own log")
+        ks = set(kinds) if kinds is not None else None
+        evs = self.events
+        if side not in (None, self.side):
+            evs = tuple(e for e in evs if e.visible(side))
+        return [e for e in evs if ks is None or e.kind in ks]
+
+    def legal_orders(self, side: str | None = None) -> LegalOrders:
+        """What *side* (default: this seat's) may order now; ``order in legal`` asks the authority."""
+        side = side or self.side
+        key = (side, self._rev)
+        hit = self._legal.get(key)
+        if hit is not None:
+            return hit
+        data = self._get("/legal", side=side)
+        legal = wire.decode_legal(data, self._is_legal)
+        if len(self._legal) > 16:
+            self._legal.clear()
+        self._legal[(side, int(data.get("state_id", self._rev)))] = legal
+        return legal
+
+    def _is_legal(self, order: Order) -> bool:
+        try:
+            self.check(order)
+            return True
+        except (IllegalOrderError, AuthError):
+            return False
+
+    def _order_text(self, order: Order | str) -> str:
+        if isinstance(order, Order):
+            return str(order)
+        if not isinstance(order, str):
+            raise TypeError(f"an order is an Order or its text, not {type(order).__name__}")
+        return order
+
+    def check(self, order: Order | str) -> dict[str, Any]:
+        """Validate without committing; returns the bound arguments or raises IllegalOrderError."""
+        from owsnb.kernel import codec
+
+        return dict(codec.decode(self._post("/check", {"order": self._order_text(order)})["args"]))
+
+    def preview(self, order: Order | str) -> Any:
+        """The exact outcome distribution of *order*, computed by the authority on this seat's view."""
+        return wire.decode_value(self._post("/preview", {"order": self._order_text(order)})["preview"])
+
+    def annotations(self) -> list[Annotation]:
+        """Annotations this seat may read."""
+        return [wire.decode_annotation(a) for a in self._get("/annotations")]
+
+    # -- changing ------------------------------------------------------------------------------
+    def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
+        """Have the authority validate, adjudicate and commit *order*.
+
+        Raises:
+            IllegalOrderError: refused by the rule set (with the rule); nothing changed.
+            StaleStateError: *state_id* is not current (someone acted first).
+            AuthError: this seat may not give that side's orders.
+        """
+        text = self._order_text(order)
+        data = self._post("/orders", {"order": text, "state_id": state_id})
+        events = wire.decode_events(data["events"])
+        sub = Submission(Order.parse(data["order"]), events, wire.decode_value(data["result"]), int(data["state_id"]))
+        self._advance(sub.state_id, Change("commit", sub.state_id, events))
+        return sub
+
+    def undo(self) -> tuple[Event, ...]:
+        """Take back the last submission (umpire only). Returns the undone events."""
+        data = self._post("/undo", {})
+        removed = wire.decode_events(data["events"])
+        self._advance(int(data["state_id"]), Change("undo", int(data["state_id"]), removed))
+        return removed
+
+    def annotate(self, text: str, **anchors: Any) -> Annotation:
+        """Write an annotation (``turn``, ``hex``, ``unit``, ``side``, ``seq``, ``tags``); a side
+        seat writes notes for its own side."""
+        body: dict[str, Any] = {"text": text}
+        for k, v in anchors.items():
+            if k == "author":
+                continue
+            if isinstance(v, Hex):
+                v = [v.q, v.r]
+            elif isinstance(v, (tuple, set, frozenset)):
+                v = list(v)
+            body[k] = v
+        ann = wire.decode_annotation(self._post("/annotations", body))
+        with self._lock:
+            self._notified_ann.add((ann.id, ann.text))
+        self._emit(Change("annotate", self._rev, annotation=ann))
+        return ann
+
+    def fork(self, at: int | None = None) -> Any:
+        """Refused: a seat never holds the truth, so it cannot branch the game locally."""
+        raise HistoryError("a remote seat cannot fork the game (it never holds the truth); "
+                           "ask the umpire for a what-if branch")
+
+    def step_to(self, n: int) -> SideView:
+        """The view after event *n* (a seat never rewinds the shared game)."""
+        return self.view_at(n)
+
+    # -- seats (umpire) ------------------------------------------------------------------------
+    def seats(self) -> list[dict[str, Any]]:
+        """Every seat of the game (umpire only; no tokens)."""
+        return self._get("/seats")
+
+    def add_seat(self, role: str, side: str = UMPIRE, *, delay: int = 0, label: str = "") -> dict[str, Any]:
+        """A new seat (umpire only); the answer holds its token, shown this once."""
+        return self._post("/seats", {"role": role, "side": side, "delay": delay, "label": label})
+
+    def revoke(self, seat_id: str) -> dict[str, Any]:
+        """Revoke a seat's token (umpire only)."""
+        return self._request("DELETE", f"/seats/{seat_id}")
+
+    def set_observer(self, seat_id: str, *, delay: int | None = None, side: str | None = None) -> dict[str, Any]:
+        """Change an observer's delay (events behind) or the view it watches (umpire only)."""
+        body = {k: v for k, v in {"delay": delay, "side": side}.items() if v is not None}
+        return self._request("PATCH", f"/seats/{seat_id}", body=body)
+
+    # -- changes -------------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:
+        """Call *callback(change)* after every change this seat may see. Returns an unsubscribe
+        function. A ``"sync"`` change means "reload everything" (after a reconnect)."""
+        self._subs.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subs:
+                self._subs.remove(callback)
+
+        return unsubscribe
+
+    def wait(self, state_id: int | None = None, timeout: float = 10.0) -> bool:
+        """Block until this seat has heard of revision *state_id* (default: any change).
+        Returns False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            target = self._rev + 1 if state_id is None else state_id
+            while self._rev < target:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    def _advance(self, rev: int, change: Change) -> None:
+        """Our own commit/undo: move on and tell subscribers (once, whoever hears first)."""
+        with self._lock:
+            if rev > self._rev:
+                self._rev = rev
+                self._changed.notify_all()
+            if rev <= self._notified:
+                return
+            self._notified = rev
+        self._emit(change)
+
+    def _emit(self, change: Change) -> None:
+        if self._loop is not None and threading.current_thread() is not self._loop_thread and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._notify, change)
+                return
+            except RuntimeError:
+                pass
+        self._notify(change)
+
+    def _notify(self, change: Change) -> None:
+        for fn in list(self._subs):
+            try:
+                fn(change)
+            except Exception as exc:  # noqa: BLE001 - a broken display must not stop the seat
+                warnings.warn(f"owsnb subscriber {fn!r} failed: {exc!r}", RuntimeWarning, stacklevel=2)
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "hello":
+            self.connected = True
+            return
+        if kind == "error":
+            wire.raise_error(int(msg.get("status", 500)), msg)
+        if kind != "change":
+            return
+        rev = int(msg["state_id"])
+        change = Change(msg["kind"], rev, wire.decode_events(msg.get("events")),
+                        None if msg.get("annotation") is None else wire.decode_annotation(msg["annotation"]))
+        emit = True
+        with self._lock:
+            if "view" in msg:
+                v = wire.decode_view(msg, self._maps)
+                if rev >= self._rev:
+                    self._rev, self._seq = rev, int(msg.get("seq", self._seq))
+                    self._view, self._view_key = v, (self._rev, self._seq)
+            elif rev > self._rev:
+                self._rev = rev
+            self._cursor = msg.get("cursor", self._cursor)
+            if change.kind in ("commit", "undo"):
+                if rev <= self._notified:
+                    emit = False
+                else:
+                    self._notified = rev
+            elif change.kind == "annotate" and change.annotation is not None:
+                key = (change.annotation.id, change.annotation.text)
+                if key in self._notified_ann:
+                    emit = False
+                self._notified_ann.add(key)
+            self._changed.notify_all()
+        if emit:
+            self._emit(change)
+
+    def _listen(self) -> None:
+        """The listener thread: WebSocket (or long-poll) with reconnection and catch-up."""
+        mode = "poll" if self._transport == "poll" else "ws"
+        pause = 0.1
+        while not self._closed.is_set():
+            try:
+                if mode == "ws":
+                    self._ws_session()
+                else:
+                    self._poll_session()
+                pause = 0.1
+            except AuthError as exc:
+                self.error = exc
+                self.connected = False
+                log.warning("seat %s: %s; no more updates", self.side, exc)
+                return
+            except _NoWebSocket as exc:
+                if self._transport == "ws":
+                    self.error = exc
+                    log.warning("seat %s: %s", self.side, exc)
+                else:
+                    log.info("WebSocket refused (%s); falling back to long-polling", exc)
+                    mode = "poll"
+                    continue
+            except Exception as exc:  # noqa: BLE001 - network trouble: reconnect
+                self.error = exc
+            self.connected = False
+            if self._closed.wait(pause):
+                return
+            pause = min(pause * 2, 2.0)
+
+    def _ws_session(self) -> None:
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
+        from websockets.sync.client import connect as ws_connect
+
+        parts = urlsplit(self.url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        query = urlencode({k: v for k, v in {"cursor": self._cursor, "map": self._maps.latest}.items() if v})
+        url = urlunsplit((scheme, parts.netloc, parts.path + "/ws", query, ""))
+        try:
+            ws = ws_connect(url, additional_headers=self._headers, open_timeout=self._timeout,
+                            max_size=64 * 2**20, ping_interval=20, ping_timeout=20)
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            if status in (401, 403):
+                raise AuthError(f"the authority refused this seat ({status})") from None
+            raise _NoWebSocket(f"HTTP {status} instead of a WebSocket") from None
+        self._ws = ws
+        try:
+            with ws:
+                for raw in ws:
+                    if self._closed.is_set():
+                        return
+                    self._handle(json.loads(raw))
+        except ConnectionClosed:
+            pass
+        finally:
+            self._ws = None
+
+    def _poll_session(self) -> None:
+        import httpx
+
+        with httpx.Client(base_url=self.url, headers=self._headers, timeout=self._timeout + 30) as http:
+            while not self._closed.is_set():
+                r = http.get("/changes", params={k: v for k, v in {
+                    "cursor": self._cursor, "map": self._maps.latest, "timeout": 20}.items() if v is not None})
+                data = r.json()
+                if r.status_code >= 400:
+                    wire.raise_error(r.status_code, data)
+                self.connected = True
+                for m in data["messages"]:
+                    self._handle(m)
+                self._cursor = data["cursor"]
+
+    def close(self) -> None:
+        """Stop listening and release connections."""
+        self._closed.set()
+        ws = self._ws
+        if ws is not None:
+            try:
+                ws.close()
+            except Exception:  # noqa: BLE001
+                pass
+        if self._listener is not None and self._listener is not threading.current_thread():
+            self._listener.join(timeout=3)
+        self._http.close()
+        self.connected = False
+
+    def __enter__(self) -> RemoteGame:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        try:
+            self._closed.set()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+class _NoWebSocket(Exception):
+    """The server answered the WebSocket handshake with plain HTTP (a proxy, an old server)."""

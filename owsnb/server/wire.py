@@ -1,0 +1,290 @@
+"""What travels between the authority and its seats: JSON built on :mod:`owsnb.kernel.codec`.
+
+* views go whole except the map, which is sent once per version (by digest) and cached by the
+  client — a map of a thousand hexes would otherwise ride along with every change;
+* events lose the dice state (``rng`` events keep only their kind) before they leave the authority;
+* legal orders, previews (exact :class:`~owsnb.kernel.dist.Distribution`, probabilities as
+  ``"n/d"`` strings) and submission results round-trip; an object the codec cannot encode
+  travels as its text and HTML (:class:`Rich`);
+* errors travel as ``{"error": class name, "message": ...}`` and are raised again on the client
+  as the same :class:`~owsnb.kernel.errors.OwsnbError` subclass.
+
+>>> from owsnb.kernel.dist import Distribution
+>>> d = Distribution.die(6).map(lambda r: int(r >= 5), label="hits")
+>>> decode_value(encode_value(d)) == d
+True
+>>> raise_error(409, {"error": "StaleStateError", "expected": 3, "actual": 4, "message": "stale"})
+Traceback (most recent call last):
+...
+owsnb.kernel.errors.StaleStateError: stale state: order was prepared against state 3, the game is at 4; refresh and resubmit
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import weakref
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from owsnb.kernel import codec
+from owsnb.kernel.data import EMPTY, FrozenDict
+from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import (
+    AuthError, HistoryError, IllegalOrderError, NotYourTurnError, OrderSyntaxError, OwsnbError,
+    StaleStateError, StoreError,
+)
+from owsnb.kernel.events import Event
+from owsnb.kernel.game import Annotation
+from owsnb.kernel.orders import LegalOrders, Order, OrderSpec, OrderType, Param
+from owsnb.kernel.state import MapState
+from owsnb.kernel.view import SideView
+
+__all__ = [
+    "Rich", "MapCache", "encode_view", "decode_view", "encode_events", "decode_events",
+    "encode_legal", "decode_legal", "encode_value", "decode_value", "encode_annotation",
+    "decode_annotation", "error_body", "raise_error", "dumps",
+]
+
+
+def dumps(obj: Any) -> bytes:
+    """Compact UTF-8 JSON."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+# -- events --------------------------------------------------------------------------------------
+def _strip(e: Event) -> Event:
+    return replace(e, data=EMPTY) if e.kind == "rng" else e
+
+
+def encode_events(events: Any) -> list[Any]:
+    """Events for the wire (the dice state never leaves the authority)."""
+    return [codec.encode(_strip(e)) for e in events]
+
+
+def decode_events(data: Any) -> tuple[Event, ...]:
+    return tuple(codec.decode(e) for e in data or ())
+
+
+# -- views and maps ------------------------------------------------------------------------------
+_MAP_DIGESTS: weakref.WeakKeyDictionary[MapState, tuple[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _map_entry(m: MapState) -> tuple[str, Any]:
+    """(digest, encoded map) of a map, computed once per MapState object."""
+    try:
+        hit = _MAP_DIGESTS.get(m)
+    except TypeError:
+        hit = None
+    if hit is None:
+        enc = codec.encode(m)
+        digest = hashlib.sha256(json.dumps(enc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+        hit = (digest, enc)
+        try:
+            _MAP_DIGESTS[m] = hit
+        except TypeError:
+            pass
+    return hit
+
+
+def map_digest(m: MapState) -> str:
+    return _map_entry(m)[0]
+
+
+def encode_view(view: SideView, known_map: str | None = None) -> dict[str, Any]:
+    """A view for the wire: ``{"view": ..., "map_id": digest}`` plus ``"map"`` unless the
+    receiver already holds the map with that digest (*known_map*)."""
+    enc = codec.encode(replace(view, map=None, events=tuple(_strip(e) for e in view.events)))
+    digest, m = _map_entry(view.map)
+    out: dict[str, Any] = {"view": enc, "map_id": digest}
+    if known_map != digest:
+        out["map"] = m
+    return out
+
+
+class MapCache:
+    """The client's decoded maps by digest (a game rarely has more than one or two)."""
+
+    def __init__(self, size: int = 4):
+        self.size = size
+        self.maps: dict[str, MapState] = {}
+
+    def put(self, digest: str, encoded: Any) -> MapState:
+        m = codec.decode(encoded)
+        if len(self.maps) >= self.size:
+            self.maps.pop(next(iter(self.maps)))
+        self.maps[digest] = m
+        return m
+
+    @property
+    def latest(self) -> str | None:
+        return next(reversed(self.maps), None)
+
+
+def decode_view(msg: dict[str, Any], maps: MapCache) -> SideView:
+    """Inverse of :func:`encode_view` (``KeyError`` if the map is neither sent nor cached)."""
+    digest = msg["map_id"]
+    m = maps.put(digest, msg["map"]) if "map" in msg else maps.maps[digest]
+    v = codec.decode(msg["view"])
+    return replace(v, map=m)
+
+
+# -- legal orders --------------------------------------------------------------------------------
+def _encode_param(p: Param) -> dict[str, Any]:
+    return {"name": p.name, "kind": p.kind, "doc": p.doc, "positional": p.positional, "repeat": p.repeat,
+            "optional": p.optional, "choices": list(p.choices)}
+
+
+def _encode_type(t: OrderType) -> dict[str, Any]:
+    return {"verb": t.verb, "params": [_encode_param(p) for p in t.params], "rule": t.rule, "doc": t.doc,
+            "actors": t.actors}
+
+
+def encode_legal(legal: LegalOrders) -> dict[str, Any]:
+    """Legal orders for the wire (the validity check stays on the authority)."""
+    return {"side": legal.side, "specs": [
+        {"side": s.side, "type": _encode_type(s.type), "candidates": codec.encode(s.candidates),
+         "examples": [str(o) for o in s.examples], "note": s.note} for s in legal.specs]}
+
+
+def decode_legal(data: dict[str, Any], check: Any = None) -> LegalOrders:
+    """Inverse of :func:`encode_legal`; *check(order) -> bool* answers ``order in legal``."""
+    specs = []
+    for s in data["specs"]:
+        t = s["type"]
+        otype = OrderType(t["verb"], tuple(Param(p["name"], p["kind"], p["doc"], p["positional"], p["repeat"],
+                                                 p["optional"], tuple(p["choices"])) for p in t["params"]),
+                          t["rule"], t["doc"], t["actors"])
+        cands = codec.decode(s["candidates"])
+        specs.append(OrderSpec(s["side"], otype, cands if isinstance(cands, FrozenDict) else FrozenDict(cands or {}),
+                               tuple(Order.parse(o) for o in s["examples"]), s["note"]))
+    return LegalOrders(data["side"], tuple(specs), check)
+
+
+# -- previews and results ------------------------------------------------------------------------
+class Rich:
+    """A value the codec cannot carry, as its text and HTML (a rule set's rich result object)."""
+
+    def __init__(self, text: str, html: str | None = None):
+        self.text = text
+        self.html = html
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str | None:
+        return self.html
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rich) and (self.text, self.html) == (other.text, other.html)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def encode_value(obj: Any) -> Any:
+    """A preview or a result for the wire: a Distribution exactly, codec data as is, else Rich."""
+    if obj is None:
+        return None
+    if isinstance(obj, Distribution):
+        return {"$dist": [[codec.encode(k), str(p)] for k, p in obj.rows()], "label": obj.label}
+    if isinstance(obj, Rich):
+        return {"$rich": obj.text, "html": obj.html}
+    try:
+        return {"$v": codec.encode(obj)}
+    except TypeError:
+        html = None
+        if hasattr(obj, "_repr_html_"):
+            try:
+                html = obj._repr_html_()
+            except Exception:  # noqa: BLE001 - a broken repr must not break the answer
+                html = None
+        return {"$rich": repr(obj), "html": html}
+
+
+def decode_value(data: Any) -> Any:
+    if data is None:
+        return None
+    if "$dist" in data:
+        return Distribution([(codec.decode(k), Fraction(p)) for k, p in data["$dist"]], data.get("label", ""))
+    if "$rich" in data:
+        return Rich(data["$rich"], data.get("html"))
+    return codec.decode(data["$v"])
+
+
+# -- annotations ---------------------------------------------------------------------------------
+def encode_annotation(a: Annotation) -> dict[str, Any]:
+    return a.to_dict()
+
+
+def decode_annotation(d: dict[str, Any]) -> Annotation:
+    return Annotation.from_dict(d)
+
+
+# -- errors --------------------------------------------------------------------------------------
+_STATUS = [
+    (AuthError, 403), (StaleStateError, 409), (HistoryError, 409), (IllegalOrderError, 422),
+    (StoreError, 503),
+]
+
+
+def error_body(exc: BaseException) -> tuple[int, dict[str, Any]]:
+    """HTTP status and JSON body for an error raised while serving a request."""
+    if isinstance(exc, IllegalOrderError):
+        body = exc.to_dict()
+    else:
+        body = {"error": type(exc).__name__, "message": str(exc)}
+    if isinstance(exc, StaleStateError):
+        body.update(expected=exc.expected, actual=exc.actual)
+    for cls, status in _STATUS:
+        if isinstance(exc, cls):
+            if isinstance(exc, AuthError) and getattr(exc, "status", None):
+                status = exc.status  # type: ignore[attr-defined]
+            if isinstance(exc, StoreError) and "no game" in str(exc):
+                status = 404
+            return status, body
+    if isinstance(exc, (KeyError, ValueError, TypeError)):
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        return 422, {"error": "BadRequest", "message": str(msg)}
+    return 500, {"error": "InternalError", "message": f"{type(exc).__name__}: {exc}"}
+
+
+class RemoteError(OwsnbError):
+    """The authority answered with an error that has no closer match (HTTP status in ``status``)."""
+
+    def __init__(self, message: str, status: int = 0, body: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.body = body or {}
+
+
+class BadRequestError(RemoteError, ValueError):
+    """The authority refused a request as malformed (bad JSON, unknown field, too large...)."""
+
+
+def raise_error(status: int, body: Any) -> None:
+    """Raise the error an authority's answer describes, as the matching owsnb exception."""
+    if not isinstance(body, dict):
+        body = {"message": str(body)}
+    kind = body.get("error", "")
+    msg = str(body.get("message") or f"HTTP {status}")
+    if kind in ("IllegalOrderError", "OrderSyntaxError", "NotYourTurnError"):
+        order = body.get("order")
+        if kind == "OrderSyntaxError":
+            raise OrderSyntaxError(msg, order=order)
+        if kind == "NotYourTurnError":
+            raise NotYourTurnError(msg, rule=body.get("rule", ""), order=order)
+        raise IllegalOrderError(msg, code=body.get("code", "illegal"), rule=body.get("rule", ""), order=order)
+    if kind == "StaleStateError":
+        raise StaleStateError(int(body.get("expected", -1)), int(body.get("actual", -1)))
+    if kind == "AuthError" or status in (401, 403):
+        err = AuthError(msg)
+        err.status = status  # type: ignore[attr-defined]
+        raise err
+    if kind == "HistoryError":
+        raise HistoryError(msg)
+    if kind == "StoreError" or status == 503:
+        raise StoreError(msg)
+    if status in (400, 413, 422):
+        raise BadRequestError(msg, status, body)
+    raise RemoteError(f"the server answered {status}: {msg}", status, body)
