@@ -1,0 +1,481 @@
+"""The TOCS rule set: sequence of play, automatic steps, setup and the perimeter view policy.
+
+Sequence of play (Basic 3.0-4.0, rebuilt by the digest from L40-L85):
+
+* 2 Ground Sequence Phase: 2.1 turn weather, 2.2 Engagement Battles, 2.3 Initiative (automatic);
+* 3 Operational Impulses, alternating until the turn ends: 3.3 begin (the phasing player rolls
+  impulse weather and OP), 3.5 activations and actions (or ``pass``, B3.4), 3.8 Reserve
+  Commitment (non-phasing), 3.9 Combat Resolution (automatic), 3.10 Exploitation (phasing),
+  3.11 turn-end roll (automatic; back to 3.3 for the other side unless the turn ends);
+* 4 End of Turn (automatic): recovery, deficit OP lapse, supply draw-down after the 2100 turn.
+
+Turn 1 starts at 3.3 with the scenario's (or module's, L774) first player: the Pre-Game sequence
+and turn-1 weather come from the scenario.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, Step
+from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
+from owsnb.kernel.events import clock_set, note, state_set
+from owsnb.kernel.reduce import apply
+from owsnb.kernel.state import UMPIRE
+from owsnb.rules.tocs import economy, present, weather
+from owsnb.rules.tocs.combat import Battle, resolve_battle
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
+from owsnb.rules.tocs.model import alive_on_map, clock_hour, daypart, ground_units, improve, state_of, units_in
+from owsnb.rules.tocs.orders import HANDLERS, close_activation
+from owsnb.rules.tocs.perimeter import announce, take_hex, visible_unit
+from owsnb.rules.tocs.supply import in_los
+from owsnb.rules.tocs.victory import score
+
+__all__ = ["Tocs", "OPTIONS"]
+
+_PHASE_OF = {"2.1": "2", "2.2": "2", "2.3": "2", "3.3": "3", "3.5": "3", "3.8": "3", "3.9": "3", "3.10": "3",
+             "3.11": "3", "4.0": "4"}
+
+OPTIONS = (
+    Option("period", "wwii", "time-period layer (only WWII exists)", PERIODS, "L14-L15"),
+    Option("module", "none", "game-module layer; overrides the period and basic layers", MODULES, "L6, L97"),
+    Option("deficit_op", "extra", "deficit OP: 'extra' = granted OP that cost the pool nothing (appendix ruling "
+           "on L24, L64); 'pool' = pool OP that also credit the opponent (digest 6 #3)", ("extra", "pool"), "B3.5 L64"),
+    Option("pass_bonus", "toward-end", "the pass modifier on the turn-end roll: 'toward-end' (roll counts 1 less; "
+           "digest 6 #2, L63 'increases the chances') or 'literal' (+1 as printed)", ("toward-end", "literal"), "B3.4 L82"),
+    Option("ezoc_declaration", "always", "'always': the referee declares every real EZOC when a unit moves, "
+           "reconnoitres or probes into it; 'declared': only standing declarations (verb zoc) count, while real",
+           ("always", "declared"), "L170-L173, L268"),
+    Option("ezoc_for_loc", "declared", "EZOC that blocks LOC/LOS traces: 'declared' (known to the side, not "
+           "disproved; appendix A.2) or 'actual'", ("declared", "actual"), "L191, L219"),
+    Option("ext_ezoc_to_ezoc", "text", "after entering extended-deployment EZOC: 'text' = not held by the "
+           "EZOC-to-EZOC rule (L176); 'example' = blocked (Example 1, L178)", ("text", "example"), "L176 v L178"),
+    Option("degrade_model", "appendix", "'appendix': attackers degrade for activating (+1 if they retreat), "
+           "defenders 1 for the battle (+1 if they retreat), engagements only retreaters; 'literal': attackers also "
+           "degrade for the combat", ("appendix", "literal"), "L155, L730"),
+    Option("rally_step", "capped", "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
+           "'plus2' = +2 states (digest proposal)", ("capped", "plus2"), "10.19 L324-L328"),
+)
+
+
+def _diff(cur: Any, base: Any) -> Any:
+    """What *cur* changes relative to *base* (nested mappings); ``None`` if nothing."""
+    if isinstance(cur, Mapping) and isinstance(base, Mapping):
+        out = {}
+        for k, v in cur.items():
+            if k not in base:
+                out[k] = thaw(v)
+            else:
+                d = _diff(v, base[k])
+                if d is not None:
+                    out[k] = d
+        return out or None
+    return None if thaw(cur) == thaw(base) else thaw(cur)
+
+
+class Tocs(RuleSet):
+    name = "tocs"
+    title = "TOCS: Tactical Operations Command System (Basic + WWII + modules), double blind"
+    version = "1"
+    sequence = SequenceOfPlay((
+        Phase("2", "Ground Sequence Phase", (
+            Step("2.1", "Turn weather", actors="none", auto=True, rule="L44"),
+            Step("2.2", "Engagement Battles", actors="none", auto=True, rule="L46"),
+            Step("2.3", "Initiative", actors="none", auto=True, rule="L51"),
+        ), rule="L43"),
+        Phase("3", "Operational Impulse", (
+            Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
+            Step("3.5", "Spend OP: activations and actions", actors="phasing",
+                 verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
+                        "rally", "fly", "sail"), rule="B3.5"),
+            Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon"), rule="L68"),
+            Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
+            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe"), rule="L78"),
+            Step("3.11", "End of Operational Impulse: turn-end roll", actors="none", auto=True, rule="B3.11"),
+        ), rule="B3.0"),
+        Phase("4", "End of Turn", (Step("4.0", "End of Turn: recovery", actors="none", auto=True, rule="B4.0"),),
+              rule="B4.0"),
+    ))
+    option_list = OPTIONS
+
+    def __init__(self) -> None:
+        from owsnb.rules.tocs.airnaval import AIR_NAVAL_HANDLERS
+
+        super().__init__([h() for h in (*HANDLERS, *AIR_NAVAL_HANDLERS)])
+
+    # -- data ----------------------------------------------------------------------------------
+    def default_tables(self) -> dict[str, Any]:
+        stack = layer_stack("wwii", "none")
+        tables = merged_tables(stack)
+        tables["rulings"] = merged_rulings(stack)
+        return tables
+
+    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        from owsnb.rules.tocs.schema import validate_payload
+
+        return validate_payload(data)
+
+    # -- setup ---------------------------------------------------------------------------------
+    def setup(self, state: Any, rules: Mapping[str, Any]) -> Any:
+        opts = state.options
+        base = self.default_tables()
+        stack = layer_stack(opts.get("period", "wwii"), opts.get("module", "none"))
+        layered = merged_tables(stack)
+        layered["rulings"] = merged_rulings(stack)
+        tables = {}
+        for name in set(layered) | set(state.tables):
+            d = _diff(state.tables.get(name, {}), base.get(name, {})) if name in state.tables else None
+            tables[name] = deep_merge(layered.get(name, {}), d) if isinstance(d, Mapping) else (d if d is not None else layered.get(name, state.tables.get(name)))
+        # ownership (L227-L229)
+        default = rules.get("perimeter", {}).get("default", next(iter(state.sides)))
+        owners = {h: default for h in state.map.hexes}
+        for reg in rules.get("perimeter", {}).get("regions", ()):
+            side = reg["side"]
+            cells = [state.map.hex(x) for x in reg.get("hexes", ())]
+            if reg.get("around"):
+                c = state.map.hex(reg["around"][0])
+                cells += [h for h in state.map.hexes if h.distance(c) <= int(reg["around"][1])]
+            if reg.get("rect"):
+                (c0, r0), (c1, r1) = (state.map.offset.to_offset(state.map.hex(x)) for x in reg["rect"])
+                cells += [h for h in state.map.hexes if min(c0, c1) <= state.map.offset.to_offset(h)[0] <= max(c0, c1)
+                          and min(r0, r1) <= state.map.offset.to_offset(h)[1] <= max(r0, r1)]
+            for h in cells:
+                owners[h] = side
+        hexes = {h: replace(info, facts=info.facts.set(owner=owners[h])) for h, info in state.map.hexes.items()}
+        units = {}
+        for uid, u in state.units.items():
+            if u.hex is not None and owners[u.hex] != u.side:
+                raise ValueError(f"unit {uid} starts in {state.map.label(u.hex)}, outside {u.side}'s perimeter (L227)")
+            units[uid] = u.evolve(data={"state": int(u.get("state", 0))})
+        rulings = tables["rulings"]
+        first = state.public.get("initiative") or rulings.get("first_turn_initiative") or next(iter(state.sides))
+        start = rules.get("start", {})
+        public = {
+            **dict(state.public),
+            "calendar": {"start_hour": int(start.get("hour", 12)), "start_date": str(start.get("date", ""))},
+            "op_minimum": dict(rules.get("op_minimum", {})),
+            "initiative": first, "phasing": first, "impulse": 0, "turn_end_index": 0,
+            "weather": {"ground": "dry", "cloud": "clear", "precipitation": "none", "fog": "none", "wind": "calm",
+                        **dict(rules.get("weather", {}))},
+            "moon": rules.get("moon", "quarter"),
+            "supply_edges": dict(rules.get("supply_edges", {})),
+            "objectives": list(rules.get("objectives", ())),
+            "initiative_drm": dict(rules.get("initiative_drm", {})),
+            "deficit_credit": {}, "op_spent": {},
+        }
+        public_fac = bool(rulings.get("supply_bases_public", True))
+        facs = [dict(f) for f in rules.get("facilities", ())]
+        sides = {}
+        for name, s in state.sides.items():
+            known = [{"hex": f["hex"], "type": f["type"], "name": f.get("name", "")} for f in facs
+                     if f.get("side") == name or (public_fac and f["type"] == "supply-base")]
+            priv = {**dict(s.private), "op_pool": int(rules.get("op_pool", {}).get(name, 0)), "earned_left": 0,
+                    "deficit_used": 0, "facilities_known": known,
+                    "brief": str(rules.get("briefs", {}).get(name, ""))}
+            sides[name] = replace(s, private=freeze(priv))
+        secret = {**dict(state.secret), "facilities": facs}
+        state = state.evolve(map=replace(state.map, hexes=FrozenDict(hexes)), units=FrozenDict(units),
+                             tables=tables, public=public, secret=secret, sides=FrozenDict(sides))
+        phase, step = self.sequence.find("3", "3.3")
+        return replace(state, clock=self.clock_for(state, phase, step, state.clock.turn))
+
+    # -- who acts ------------------------------------------------------------------------------
+    def actors(self, state: Any, phase: Phase, step: Step) -> tuple[str, ...]:
+        p = state.public.get("phasing") or next(iter(state.sides))
+        if step.actors == "phasing":
+            return (p,)
+        if step.actors == "nonphasing":
+            return tuple(s for s in state.sides if s != p)
+        return super().actors(state, phase, step)
+
+    def clock_for(self, state: Any, phase: Phase, step: Step, turn: int) -> Any:
+        c = super().clock_for(state, phase, step, turn)
+        return replace(c, date=self.date_text(state, turn))
+
+    def date_text(self, state: Any, turn: int) -> str:
+        day, hour = clock_hour(state, turn)
+        start = state.public.get("calendar", {}).get("start_date", "")
+        try:
+            d = _dt.date.fromisoformat(start) + _dt.timedelta(days=day)
+            when = d.strftime("%b %d")
+        except ValueError:
+            when = f"day {day + 1}"
+        return f"{when} {hour:02d}00 ({daypart(state, turn) if 'daypart' in state.tables else ''})"
+
+    # -- walking the sequence ------------------------------------------------------------------
+    def _next(self, s: Any) -> tuple[list, str, bool]:
+        cur = s.clock.step
+        p = s.public.get("phasing")
+        other = next((x for x in s.sides if x != p), p)
+        simple = {"2.1": "2.2", "2.2": "2.3", "2.3": "3.3", "3.3": "3.5", "3.8": "3.9", "3.10": "3.11"}
+        if cur in simple:
+            return [], simple[cur], False
+        if cur == "3.5":
+            if s.public.get("passed"):
+                return [], "3.11", False
+            has_res = any(u.get("reserve") for u in ground_units(s, other))
+            return [], "3.8" if has_res else "3.9", False
+        if cur == "3.9":
+            has_res = any(u.get("reserve") for u in ground_units(s, p))
+            return [], "3.10" if has_res else "3.11", False
+        if cur == "3.11":
+            if s.public.get("turn_over"):
+                return [], "4.0", False
+            return [state_set("public", {"phasing": other}, rule="L83")], "3.3", False
+        return [], "2.1", True  # 4.0 -> next turn
+
+    def advance_events(self, state: Any, dice: Any, to: str | None = None, limit: int = 200) -> list:
+        events = list(self.on_leave(state, dice))
+        s = _apply_all(state, events)
+        for _ in range(limit):
+            pre, key, new_turn = self._next(s)
+            events += pre
+            s = _apply_all(s, pre)
+            turn = s.clock.turn + (1 if new_turn else 0)
+            phase, step = self.sequence.find(_PHASE_OF[key], key)
+            ev = clock_set(self.clock_for(s, phase, step, turn), rule=step.rule)
+            events.append(ev)
+            s = apply(s, ev)
+            if self.is_over(s):
+                events.append(note(f"Game over: {self.outcome(s)['summary']}"))
+                return events
+            entered = self.on_enter(s, phase, step, dice)
+            events += entered
+            s = _apply_all(s, entered)
+            reached = to is None or to in (key, f"{_PHASE_OF[key]}/{key}")
+            if s.clock.active and not step.auto and reached:
+                return events
+        raise RuntimeError("the sequence of play did not settle")
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> Adjudication:
+        step = state.clock.step
+        if order.verb == "begin" or (order.verb == "done" and step == "3.3"):
+            ev = self.begin_events(state, order.side, dice)
+            s = _apply_all(state, ev)
+            return Adjudication(ev + self.advance_events(s, dice))
+        if order.verb == "pass":
+            ev = [state_set("public", {"passed": True}, rule="B3.4"),
+                  note(f"{state.sides[order.side].title} passes", rule="B3.4")]
+            s = _apply_all(state, ev)
+            return Adjudication(ev + self.advance_events(s, dice))
+        return super().adjudicate(state, order, args, dice)
+
+    # -- automatic effects ---------------------------------------------------------------------
+    def begin_events(self, state: Any, side: str, dice: Any) -> list:
+        """Start of an Operational Impulse (3.1-3.3, L54-L62, L216)."""
+        em = Emitter(state)
+        part = daypart(state)
+        w = weather.roll_impulse(state, dice, part)
+        occupied = {s: sorted({u.hex for u in ground_units(state, s)}) for s in state.sides}
+        em.emit(state_set("public", {"impulse": int(state.public.get("impulse", 0)) + 1, "passed": False,
+                                     "spent_this_impulse": False, "op_spent": {side: 0}, "weather": w}, rule="L54"))
+        em.emit(state_set("secret", {"occupied_at_start": {k: tuple(v) for k, v in occupied.items()}}, rule="L178"))
+        announce(em, f"{state.sides[side].title} impulse: {w['cloud']}, {w['precipitation']}, fog {w['fog']}, "
+                 f"ground {w['ground']}", rule="L54")
+        from owsnb.rules.tocs.airnaval import advance_aircraft
+
+        advance_aircraft(em, side, dice)
+        for u in ground_units(em.state, side):  # L216: supply checked at the start of the impulse
+            ok = in_los(em.state, u)
+            if u.get("in_los", True) != ok:
+                em.data(u.id, rule="L216", in_los=ok)
+            if u.get("landed_impulses") is not None and int(u.get("landed_impulses")) < 2:
+                em.data(u.id, rule="L625", landed_impulses=int(u.get("landed_impulses")) + 1)
+        minimum = int(state.public.get("op_minimum", {}).get(side, 0))
+        credit = int(state.public.get("deficit_credit", {}).get(side, 0))
+        r = dice.roll(10, purpose="OP earned (module minimum + d10 + deficit OP)", rule="B3.3", visible_to=side)
+        total = minimum + r + credit
+        priv = em.state.sides[side].private
+        em.private(side, rule="B3.3", op_pool=int(priv.get("op_pool", 0)) + total, earned_left=total, deficit_used=0,
+                   active=None)
+        credits = dict(em.state.public.get("deficit_credit", {}))
+        credits[side] = 0
+        em.emit(state_set("public", {"deficit_credit": credits}, rule="L64"))
+        em.say(f"OP earned: {minimum} + d10 {r} + {credit} deficit = {total}", rule="B3.3", visible_to=side)
+        return em.events
+
+    def on_leave(self, state: Any, dice: Any) -> list:
+        if state.clock.step not in ("3.5", "3.8", "3.10"):
+            return []
+        em = Emitter(state)
+        for u in state.units.values():
+            if u.side in state.clock.active and u.get("act") == "open":
+                close_activation(em, u.id, rule="L239")
+        return em.events
+
+    def on_enter(self, state: Any, phase: Phase, step: Step, dice: Any) -> list:
+        em = Emitter(state)
+        k = step.key
+        if k == "2.1":
+            w = weather.roll_turn(state, dice)
+            em.emit(state_set("public", {"weather": w}, rule="L44"))
+            announce(em, f"Turn {state.clock.turn} ({state.clock.date}): ground {w['ground']}", rule="L44")
+        elif k == "2.2":
+            self._engagements(em, dice)
+        elif k == "2.3":
+            self._initiative(em, dice)
+        elif k == "3.9":
+            self._combat(em, dice)
+        elif k == "3.11":
+            self._turn_end(em, dice)
+        elif k == "4.0":
+            self._end_of_turn(em, dice)
+        return em.events
+
+    def _engagements(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        for h in sorted((h for h, i in s.map.hexes.items() if i.facts.get("engaged")), key=s.map.label):
+            holder = em.state.map.hexes[h].facts.get("owner")
+            attacker = next((x for x in s.sides if x != holder), holder)
+            att = [u.id for u in units_in(em.state, h, attacker)]
+            if not att or not units_in(em.state, h, holder):
+                em.hexfact(h, rule="L50", engaged=None)
+                if att:
+                    take_hex(em, attacker, h, rule="L50", why="engagement over")
+                continue
+            resolve_battle(em, dice, Battle(h, attacker, att, "engagement", engagement=True), rule="L46")
+
+    def _initiative(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        drm = s.public.get("initiative_drm", {})
+        rolls = {x: dice.roll(10, purpose=f"initiative for {s.sides[x].title}", rule="L51", visible_to=None) + int(drm.get(x, 0))
+                 for x in s.sides}
+        best = max(rolls.values())
+        winners = [x for x, v in rolls.items() if v == best]
+        win = s.public.get("initiative") if len(winners) > 1 else winners[0]
+        em.emit(state_set("public", {"initiative": win, "phasing": win}, rule="L51"))
+        announce(em, f"Initiative: {', '.join(f'{s.sides[x].title} {v}' for x, v in rolls.items())} -> {s.sides[win].title}", rule="L51")
+
+    def _combat(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        p = s.public["phasing"]
+        enemy = next(x for x in s.sides if x != p)
+        for h in sorted((h for h, i in s.map.hexes.items() if i.facts.get("battle")), key=s.map.label):
+            lab = s.map.label(h)
+            att = [u for u in ground_units(em.state, p) if u.get("attack_hex") == lab]
+            if not att:
+                em.hexfact(h, rule="L67", battle=None)
+                continue
+            if not units_in(em.state, h, enemy):  # L282, L284: into an empty hex the units simply move in
+                for u in att:
+                    em.unit(u.id, rule="L282", hex=h)
+                em.hexfact(h, rule="L282", battle=None)
+                take_hex(em, p, h, rule="L282", why="attack into an empty hex")
+            else:
+                ranks = em.state.tables["attack_types"]
+                kind = max((u.get("attack_type", "hasty") for u in att), key=lambda k: ranks[k]["rank"])
+                priv = em.state.sides[p].private
+                shifts = [n for n, key in (("recon", "recon_marks"), ("probe", "probe_marks")) if lab in priv.get(key, ())]
+                if em.state.map.hexes[h].facts.get("air_support") == p:
+                    shifts.append("tactical_air_support")
+                resolve_battle(em, dice, Battle(h, p, [u.id for u in att], kind, shifts=shifts,
+                                                pursue=any(u.get("pursue") for u in att)), rule="L69")
+            for u in att:
+                if em.state.units[u.id].alive:
+                    em.data(u.id, rule="L69", attack_hex=None, attack_type=None, attack_from=None, pursue=None)
+            if em.state.map.hexes[h].facts.get("air_support"):
+                em.hexfact(h, rule="L605", air_support=None)
+
+    def _turn_end(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        p = s.public["phasing"]
+        passed = bool(s.public.get("passed"))
+        both = passed and s.public.get("last_passed") not in (None, p)
+        for u in s.units.values():  # end-of-impulse housekeeping
+            if u.get("act") or u.get("recon_last") or u.get("withdrew"):
+                em.unit(u.id, rule="B3.11", data={"act": None, "acted": False, "ap": 0, "mp_left": 0, "recon_last": None,
+                                                  "recon_mp": 0, "withdrew": False})
+        if both:
+            over = True
+            announce(em, "Both players passed in a row: the turn ends", rule="L83")
+        else:
+            box = economy.turn_end_box(s)
+            r = sum(dice.roll_many(2, 6, purpose=f"turn end (box {box}{', passed' if passed else ''})", rule="B3.11", visible_to=None))
+            over = economy.turn_ends(r, box, passed, s.options.get("pass_bonus", "toward-end"))
+            announce(em, f"Turn-end roll {r} against box {box}: " + ("the turn ends" if over else "the turn goes on"),
+                     rule="B3.11", roll=r, box=box)
+        idx = int(s.public.get("turn_end_index", 0)) + (2 if passed else 1)
+        em.emit(state_set("public", {"turn_over": over, "turn_end_index": idx, "last_passed": p if passed else None,
+                                     "passed": False}, rule="L82"))
+
+    def _end_of_turn(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        n = int(s.tables["states"].get("recovery", 2))
+        for u in s.units.values():
+            if alive_on_map(u) and state_of(u) > 0:
+                em.data(u.id, rule="L85", state=improve(state_of(u), n))
+        for side in s.sides:
+            em.private(side, rule="B4.0", recon_marks=[], probe_marks=[])
+        _, hour = clock_hour(s)
+        if hour == int(s.tables["supply"].get("drawdown_hour", 21)):
+            self._drawdown(em)
+        em.emit(state_set("public", {"deficit_credit": {}, "turn_end_index": 0, "last_passed": None, "turn_over": False},
+                          rule="L64"))
+        from owsnb.rules.tocs.airnaval import end_of_turn_air_naval
+
+        end_of_turn_air_naval(em)
+
+    def _drawdown(self, em: Emitter) -> None:
+        """L224: each Division/Regiment/Brigade HQ in LOS draws 1 SP from the nearest source."""
+        s = em.state
+        facs = [dict(f) for f in s.secret.get("facilities", ())]
+        for hq in ground_units(s):
+            if hq.get("cls") != "hq" or hq.get("echelon") not in ("regiment", "brigade", "division") or not in_los(s, hq):
+                continue
+            own = [f for f in facs if f.get("side") == hq.side and int(f.get("sp", 0)) > 0
+                   and s.map.hexes[s.map.hex(f["hex"])].facts.get("owner") == hq.side]
+            if own:
+                f = min(own, key=lambda f: s.map.hex(f["hex"]).distance(hq.hex))
+                f["sp"] = int(f["sp"]) - 1
+        em.emit(state_set("secret", {"facilities": facs}, rule="L224"))
+
+    # -- end -----------------------------------------------------------------------------------
+    def outcome(self, state: Any) -> dict[str, Any]:
+        scores = {side: score(state, side) for side in state.sides}
+        totals = {k: v["total"] for k, v in scores.items()}
+        best = max(totals.values()) if totals else 0
+        lead = [k for k, v in totals.items() if v == best]
+        winner = lead[0] if len(lead) == 1 else None
+        summary = ", ".join(f"{state.sides[k].title} {v} VP" for k, v in totals.items()) + (
+            f": {state.sides[winner].title} wins" if winner else ": a draw")
+        return {"winner": winner, "vp": totals, "details": scores, "summary": summary}
+
+    # -- views ---------------------------------------------------------------------------------
+    def view_unit(self, state: Any, unit: Any, side: str) -> Any:
+        return visible_unit(state, unit, side)
+
+    # -- presentation --------------------------------------------------------------------------
+    def terrain_style(self, terrain: str) -> dict[str, Any]:
+        return present.terrain_style(terrain)
+
+    def counter_svg(self, unit: Any, view: Any, size: int = 48) -> str:
+        return present.counter_svg(unit, view, size)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return present.unit_summary(unit, view)
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        return present.reach(view, unit_id)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        return present.ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return present.dashboard(view)
+
+    def observation_string(self, view: Any) -> str:
+        own = ", ".join(f"{u.id}@{view.map.label(u.hex)}" for u in view.units.values() if u.side == view.side and u.hex is not None)
+        return f"{view.side} | {view.clock} | {own}"
+
+
+def _apply_all(state: Any, events: list) -> Any:
+    for e in events:
+        state = apply(state, e)
+    return state
+
+
+__all__.append("UMPIRE")
