@@ -57,26 +57,22 @@ def forces_over_turns(seat: Any, view: Any | None = None) -> dict[str, dict[str,
     points: list[tuple[int, Any]] = [(0, seat.view_at(0))]
     points += [(t, seat.view_at(seq)) for t, seq in marks]
     points.append((view.clock.turn, view))
-    strength: dict[str, list[tuple[int, int]]] = {}
-    losses: dict[str, list[tuple[int, int]]] = {}
+    snaps: list[tuple[int, dict[str, int], dict[str, int]]] = []
     for t, v in points:
         s_now: dict[str, int] = {}
         l_now: dict[str, int] = {}
         for u in v.units.values():
-            dom = u.get("domain") if hasattr(u, "get") else None
+            dom = u.get("domain")
             key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
             s_now[key] = s_now.get(key, 0) + (u.steps if u.alive else 0)
             l_now[key] = l_now.get(key, 0) + max(u.max_steps - u.steps, 0)
-        for k in set(s_now) | set(strength):
-            series = strength.setdefault(k, [])
-            if series and series[-1][0] == t:
-                series.pop()
-            series.append((t, s_now.get(k, 0)))
-        for k in set(l_now) | set(losses):
-            series = losses.setdefault(k, [])
-            if series and series[-1][0] == t:
-                series.pop()
-            series.append((t, l_now.get(k, 0)))
+        if snaps and snaps[-1][0] == t:
+            snaps.pop()
+        snaps.append((t, s_now, l_now))
+    groups = sorted({k for _, s_now, l_now in snaps for k in (*s_now, *l_now)})
+    # every series has a value at every turn (0: nothing of that group seen then)
+    strength = {g: [(t, s_now.get(g, 0)) for t, s_now, _ in snaps] for g in groups}
+    losses = {g: [(t, l_now.get(g, 0)) for t, _, l_now in snaps] for g in groups}
     return {"strength": strength, "losses": losses}
 
 

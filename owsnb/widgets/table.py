@@ -94,6 +94,7 @@ class Table(T.HasTraits):
     show_ranges = T.Bool(False)
 
     def __init__(self, seat: Any, **kwargs: Any):
+        self.state_id = -1  # the game's revision the view shown was taken at
         self._unsubscribe: Callable[[], None] | None = None
         self._pick_callbacks: list[Callable[[Pick], Any]] = []
         self._legal: tuple[int, str, LegalOrders] | None = None
@@ -164,6 +165,7 @@ class Table(T.HasTraits):
     def refresh(self) -> None:
         """Recompute the view shown, keep the selection consistent, bump ``revision``."""
         seat = self.seat
+        self.state_id = seat.state_id
         view = seat.view() if self.at is None else seat.view_at(self.at)
         self._legal = None
         with self.hold_trait_notifications():
@@ -186,7 +188,7 @@ class Table(T.HasTraits):
         """Legal orders of ``actor`` now (``None`` while the history is rewound)."""
         if not self.live:
             return None
-        key = (self.seat.state_id, self.actor)
+        key = (self.state_id, self.actor)
         if self._legal is None or self._legal[:2] != key:
             self._legal = (*key, self.seat.legal_orders(self.actor if self.actor != self.seat.side else None))
         return self._legal[2]
@@ -277,7 +279,7 @@ class Table(T.HasTraits):
                                    "history")
             return None
         try:
-            sub = self.seat.submit(order, state_id=self.seat.state_id)
+            sub = self.seat.submit(order, state_id=self.state_id)
         except (IllegalOrderError, AuthError, HistoryError) as exc:
             self.refusal = Refusal.of(exc)
             return None

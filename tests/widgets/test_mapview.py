@@ -1,0 +1,242 @@
+"""MapView: the grid drawn once, overlays that change alone, clicks that pick hexes and counters."""
+
+from __future__ import annotations
+
+import base64
+import math
+
+import numpy as np
+import pytest
+
+from owsnb.kernel.geo import GeoLayout
+from owsnb.kernel.hexgrid import Hex
+from owsnb.widgets import geometry as G
+from owsnb.widgets.mapview import MapView
+from owsnb.widgets.table import Table
+from owsnb.widgets.wire import MessageLog
+
+
+def _shoelace(ring):
+    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:]))
+
+
+def _area(mp):
+    """Area of a MultiPolygon (outer rings minus holes) in the map plane."""
+    return sum(abs(_shoelace(p[0])) - sum(abs(_shoelace(h)) for h in p[1:]) for p in mp["coordinates"])
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_dissolve_keeps_the_area_and_cancels_inner_edges(orientation):
+    lay = GeoLayout(orientation, 10.0, projection="simple")
+    hexes = Hex(0, 0).disc(3) + [Hex(9, 0), Hex(10, 0)]  # a disc and a separate pair
+    g = G.dissolve(lay, hexes)
+    one = abs(_shoelace([*G.hex_outline(lay, Hex(0, 0))["coordinates"][0]]))
+    assert len(g["coordinates"]) == 2
+    assert math.isclose(_area(g), one * len(hexes), rel_tol=1e-3)  # coordinates are rounded
+    # the boundary of a radius-3 disc has 6 * (2*3 + 1) = 42 edges
+    assert sorted(len(p[0]) - 1 for p in g["coordinates"]) == [10, 42]
+
+
+def test_dissolve_of_a_ring_has_a_hole_of_the_right_size():
+    lay = GeoLayout("flat", 10.0, projection="simple")
+    g = G.dissolve(lay, Hex(0, 0).ring(2))
+    (poly,) = g["coordinates"]
+    assert len(poly) == 2  # outer ring and one hole
+    one = abs(_shoelace(G.hex_outline(lay, Hex(0, 0))["coordinates"][0]))
+    assert math.isclose(abs(_shoelace(poly[1])), 7 * one, rel_tol=1e-3)  # the hole is disc(1)
+
+
+def test_grid_lines_draw_every_edge_once():
+    lay = GeoLayout("flat", 10.0, projection="simple")
+    hexes = Hex(0, 0).disc(2)
+    lines = G.grid_lines(lay, hexes)["coordinates"]
+    segs = [frozenset((tuple(a), tuple(b))) for line in lines for a, b in zip(line, line[1:])]
+    assert len(segs) == len(set(segs))
+    # unique edges of 19 hexes: (6 * 19 + boundary edges) / 2, boundary = 6 * (2*2 + 1) = 30
+    assert len(segs) == (6 * 19 + 30) // 2
+    assert len(lines) < len(segs) / 3  # chained into long lines, not sent edge by edge
+
+
+def test_grid_is_one_layer_with_one_feature_per_terrain(pgame):
+    mv = MapView(pgame, seat="blue")
+    feats = mv.grid.data["features"]
+    terrains = [f["properties"]["terrain"] for f in feats if "terrain" in f["properties"]]
+    assert sorted(terrains) == ["clear", "forest", "urban"]
+    clear = next(f for f in feats if f["properties"].get("terrain") == "clear")
+    assert clear["properties"]["style"]["fillColor"] == pgame.ruleset.terrain_style("clear")["fillColor"]
+    assert any(f["properties"].get("kind") == "river" for f in feats)
+    assert mv.grid.interactive is False and "interactive" in mv.grid.options
+
+
+def test_labels_image_holds_every_hex_label_and_place_name(pgame):
+    mv = MapView(pgame, seat="blue")
+    svg = base64.b64decode(mv.labels.url.split(",", 1)[1]).decode()
+    assert svg.count("<text") == len(pgame.map) + 1  # 80 labels and "Wesel"
+    assert ">0505<" in svg and ">Wesel<" in svg
+    (s, w), (n, e) = mv.labels.bounds
+    lons, lats = zip(*(c for h in pgame.map for c in pgame.map.layout.corners(h)))
+    assert w == pytest.approx(min(lons)) and e == pytest.approx(max(lons))
+    assert s == pytest.approx(min(lats), abs=1e-9) and n == pytest.approx(max(lats), abs=1e-9)
+
+
+def test_labels_show_only_when_hexes_are_big_enough(pgame):
+    mv = MapView(pgame, seat="blue", label_px=40)
+    mv.map.zoom = 6
+    assert mv.hex_px() < 40 and mv.labels.visible is False
+    mv.map.zoom = 10
+    assert mv.hex_px() > 40 and mv.labels.visible is True
+
+
+def test_no_basemap_and_no_tile_layer_by_default(pgame):
+    import ipyleaflet as L
+
+    mv = MapView(pgame, seat="blue")
+    assert not any(isinstance(layer, L.TileLayer) for layer in mv.map.layers)
+    assert mv.map.crs["name"] == "EPSG3857"
+
+
+def test_counters_come_from_the_rule_sets_hook(pgame):
+    mv = MapView(pgame, seat="blue")
+    bodies = [m.icon.html for m in mv.units.layers]
+    assert len(bodies) == 3 and all("skirmish-counter" in b for b in bodies)
+    assert all("R-" not in b for b in bodies)
+
+
+def test_click_on_a_hex_selects_it(pgame):
+    mv = MapView(pgame, seat="blue")
+    lon, lat = pgame.map.layout.centre(pgame.hex("0707"))
+    assert mv.click(lon + 0.01, lat) == "0707"
+    assert mv.table.hex == "0707" and mv.table.unit is None
+    (sel,) = mv.overlays["selection"].data["features"]
+    ring = sel["geometry"]["coordinates"][0]
+    assert len(ring) == 7 and sel["properties"]["label"] == "0707"
+    assert mv.click(lon + 50, lat) is None  # off the map: nothing happens
+    assert mv.table.hex == "0707"
+
+
+def test_click_on_a_counter_selects_the_unit_and_draws_its_reach(pgame):
+    mv = MapView(pgame, seat="blue")
+    marker = next(m for m in mv.units.layers if "B-ARM-1" in m.icon.html)
+    marker._click_callbacks(type="click")
+    assert mv.table.unit == "B-ARM-1"
+    (reach,) = mv.overlays["reach"].data["features"]
+    expected = pgame.ruleset.reach(pgame.view("blue"), "B-ARM-1")
+    assert reach["properties"]["hexes"] == len(expected) > 7
+    lay = pgame.map.layout
+    one = abs(_shoelace(np.asarray(G.hex_outline(lay, Hex(0, 0))["coordinates"][0]).tolist()))
+    assert _area(reach["geometry"]) == pytest.approx(one * len(expected), rel=0.01)
+
+
+def test_ranges_are_drawn_as_rings_when_asked(pgame):
+    mv = MapView(pgame, seat="blue")
+    mv.table.show_ranges = True
+    mv.table.pick(unit="B-ARM-1")
+    rings = mv.overlays["ranges"].data["features"]
+    assert [(f["properties"]["label"], f["properties"]["hexes"]) for f in rings] == [("fire (S3)", 1), ("move (S2)", 3)]
+    assert all(len(f["geometry"]["coordinates"][0]) == 1 for f in rings)  # outer edge only
+    assert len(rings[1]["geometry"]["coordinates"][0][0]) == 6 * 7 + 1  # boundary of a radius-3 disc
+
+
+def test_a_stack_shows_one_counter_with_a_count_and_opens_a_tray(pgame):
+    blue = pgame
+    blue.submit("blue: move B-ARM-1 0203")  # onto B-INF-1
+    mv = MapView(pgame, seat="blue")
+    (stack,) = [m for m in mv.units.layers if "B-ARM-1" in m.icon.html]
+    assert "B-INF-1" in stack.icon.html and ">2</span>" in stack.icon.html
+    assert len(mv.units.layers) == 2
+    stack._click_callbacks(type="click")
+    assert mv.table.stack == ["B-ARM-1", "B-INF-1"]
+    assert mv.tray_control in mv.map.controls
+    buttons = [w.children[1] for w in mv.tray.children]
+    assert [b.description for b in buttons] == ["B-ARM-1", "B-INF-1"]
+    buttons[1].click()
+    assert mv.table.unit == "B-INF-1"
+    mv.table.pick(hex="0707")
+    assert mv.tray_control not in mv.map.controls
+
+
+def test_a_move_changes_only_the_markers_location_never_the_grid(pgame):
+    mv = MapView(pgame, seat="blue")
+    marker = next(m for m in mv.units.layers if "B-ARM-1" in m.icon.html)
+    with MessageLog() as log:
+        pgame.submit("blue: move B-ARM-1 0504")
+    assert marker.location == G.point(pgame.map.layout, pgame.hex("0504"))
+    sent = {m.comm_id for m in log.messages}
+    assert mv.grid.model_id not in sent and mv.labels.model_id not in sent
+    marker_msgs = [m for m in log.messages if m.comm_id == marker.model_id]
+    assert marker_msgs and all(set(m.data["state"]) <= {"location", "title"} for m in marker_msgs)
+    assert marker.icon.model_id not in sent  # the counter did not change, so it was not re-sent
+    assert not any(m.msg_type == "comm_open" for m in log.messages)
+
+
+def test_selecting_sends_only_small_overlay_updates(pgame):
+    mv = MapView(pgame, seat="blue")
+    with MessageLog() as log:
+        mv.table.pick(hex="0707")
+    assert log.comm_ids() <= {mv.overlays["selection"].model_id, mv.status.model_id}
+    assert log.nbytes < 5000
+
+
+def test_the_order_being_prepared_draws_an_arrow(pgame):
+    mv = MapView(pgame, seat="blue")
+    mv.table.order = pgame.legal_orders("blue")["move"].type.make("blue", unit="B-ARM-1", to="0504")
+    shaft, head = mv.overlays["arrow"].data["features"]
+    lay = pgame.map.layout
+    start, end = lay.centre(pgame.hex("0204")), lay.centre(pgame.hex("0504"))
+    assert shaft["geometry"]["coordinates"][0] == pytest.approx(list(start), abs=1e-5)
+    assert head["geometry"]["coordinates"][0][0] == pytest.approx(list(end), abs=1e-5)
+    mv.table.order = None
+    assert mv.overlays["arrow"].data["features"] == []
+
+
+def test_detections_outline_the_contacts_only(pgame):
+    mv = MapView(pgame, seat="blue")
+    assert mv.overlays["detections"].data["features"] == []
+    # bring a blue unit next to red infantry and end the turn: skirmish's S4 detects neighbours
+    reach = pgame.ruleset.reach(pgame.view("blue"), "B-REC-1")
+    red = [u.hex for u in pgame.state.units.values() if u.side == "red"]
+    spot = next(h for h in reach if any(h.distance(r) == 1 for r in red))
+    for order in (f"blue: move B-REC-1 {pgame.map.label(spot)}", "blue: done", "red: done", "blue: done", "red: done"):
+        pgame.submit(order)
+    seen = [u for u in pgame.view("blue").units.values() if u.side == "red"]
+    assert seen, "the recon should have spotted something"
+    (det,) = mv.overlays["detections"].data["features"]
+    lay = pgame.map.layout
+    one = abs(_shoelace(G.hex_outline(lay, Hex(0, 0))["coordinates"][0]))
+    assert _area(det["geometry"]) == pytest.approx(one * len({u.hex for u in seen}), rel=0.01)
+
+
+def test_annotation_pins(pgame):
+    mv = MapView(pgame, seat="blue")
+    pgame.annotate("watch the bridge", hex="0602", side="blue")
+    pgame.annotate("red secret", hex="0803", side="red")
+    (pin,) = mv.notes.layers
+    assert "watch the bridge" in pin.title
+    assert pin.location == G.point(pgame.map.layout, pgame.hex("0602"))
+
+
+def test_abstract_boards_use_the_simple_crs(pgame):
+    from dataclasses import replace
+
+    from owsnb.kernel import Game
+
+    s = pgame.initial
+    flat = replace(s, map=replace(s.map, layout=GeoLayout("flat", 10.0, projection="simple")))
+    mv = MapView(Game(pgame.ruleset, flat), seat="blue")
+    assert mv.map.crs["name"] == "Simple"
+    lon, lat = flat.map.layout.centre(flat.map.hex("0305"))
+    assert mv.click(lon, lat) == "0305"
+    assert mv.hex_px(0) == pytest.approx(10.0)
+
+
+def test_seat_switch_and_time_travel_redraw_the_units(pgame):
+    t = Table.of(pgame, "blue")
+    mv = MapView(t)
+    pgame.submit("blue: move B-ARM-1 0504")
+    t.go_to(0)
+    marker = next(m for m in mv.units.layers if "B-ARM-1" in m.icon.html)
+    assert marker.location == G.point(pgame.map.layout, pgame.hex("0204"))
+    t.go_to(None)
+    assert marker.location == G.point(pgame.map.layout, pgame.hex("0504"))
+    t.switch("red")
+    assert all("B-" not in m.icon.html for m in mv.units.layers) and len(mv.units.layers) == 3

@@ -1,0 +1,146 @@
+"""OrderPanel: orders given with the mouse — verbs and parameters from the rule set, exact
+previews, refusals with their rule paragraph, the step control."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from owsnb.kernel import Order
+from owsnb.widgets.dashboard import Dashboard
+from owsnb.widgets.mapview import MapView
+from owsnb.widgets.orderpanel import OrderPanel
+from owsnb.widgets.table import Table
+from tests.widgets.helpers import counter, to_fire_with_contact
+
+
+def _table(game, seat="blue"):
+    t = Table.of(game, seat)
+    return t, MapView(t), OrderPanel(t)
+
+
+def _click_hex(mv, game, label):
+    lon, lat = game.map.layout.centre(game.hex(label))
+    return mv.click(lon, lat)
+
+
+def _click_counter(mv, unit_id):
+    counter(mv, unit_id)._click_callbacks(type="click")
+
+
+def test_verbs_come_from_the_legal_orders(pgame):
+    t, mv, op = _table(pgame)
+    assert op.verbs.options == ("move",)
+    assert "S2" in op.verbs.tooltips[0]
+    assert op.done_button.disabled is False
+    assert op.advance_button.layout.display == "none"
+
+
+def test_clicking_a_counter_then_a_hex_prepares_a_move_and_submits_it_s2(pgame):
+    t, mv, op = _table(pgame)
+    _click_counter(mv, "B-ARM-1")
+    assert op.verbs.value == "move" and op.values == {"unit": "B-ARM-1"}
+    assert op._editors["unit"].value == "B-ARM-1"
+    assert t.order is None and "still needed: to" in op.order_text.value
+    assert op.submit_button.disabled
+    _click_hex(mv, pgame, "0504")
+    assert t.order == Order.parse("blue: move B-ARM-1 0504")
+    assert t.problem is None and "✓ legal" in op.preview.value and "no dice" in op.preview.value
+    assert not op.submit_button.disabled
+    op.submit_button.click()
+    assert pgame.unit("B-ARM-1").hex == pgame.hex("0504")
+    assert op.values == {} and op.verbs.value == "move"  # ready for the next unit
+    assert "blue: move B-ARM-1 0504" in op.result.value
+
+
+def test_clicking_another_own_counter_switches_the_unit(pgame):
+    t, mv, op = _table(pgame)
+    _click_counter(mv, "B-ARM-1")
+    _click_counter(mv, "B-INF-1")
+    assert op.values == {"unit": "B-INF-1"}
+
+
+def test_an_illegal_order_is_flagged_before_and_refused_with_its_rule_s2(pgame):
+    t, mv, op = _table(pgame)
+    _click_counter(mv, "B-INF-1")
+    _click_hex(mv, pgame, "0707")  # infantry moves 1 hex
+    assert t.order == Order.parse("blue: move B-INF-1 0707")
+    assert t.problem.rule == "S2" and t.problem.code == "out-of-reach"
+    assert "would be refused" in op.preview.value and "rule S2" in op.preview.value
+    state = pgame.state_id
+    op.submit()
+    assert pgame.state_id == state and pgame.unit("B-INF-1").hex == pgame.hex("0203")
+    assert "refused" in op.refusal.value and "rule S2" in op.refusal.value and "out-of-reach" in op.refusal.value
+
+
+def test_incomplete_orders_are_not_submitted(pgame):
+    t, mv, op = _table(pgame)
+    op.choose("move")
+    op.submit()
+    assert "still needed: unit, to" in op.refusal.value
+    assert pgame.seq == 0
+
+
+def test_fire_preview_is_exact_and_charted_s3(pgame):
+    target = to_fire_with_contact(pgame)
+    t, mv, op = _table(pgame)
+    dash = Dashboard(t)
+    assert op.verbs.options == ("fire",)
+    _click_counter(mv, "B-REC-1")
+    assert op.verbs.value == "fire" and op.values == {"unit": "B-REC-1"}
+    _click_counter(mv, target)
+    assert op.values == {"unit": "B-REC-1", "target": target}
+    defence = pgame.unit(target).get("defence")
+    p_hit = Fraction(max(0, 4 - defence + 1), 4)  # recon attacks with a d4 (S3)
+    assert t.preview[1] == p_hit and t.preview[0] == 1 - p_hit
+    assert str(p_hit) in op.preview.value
+    assert list(dash.preview_bars.x) == ["0", "1"]
+    assert list(dash.preview_bars.y) == [float(1 - p_hit), float(p_hit)]
+    assert dash.preview_fig.layout.display == ""
+    (shaft, head) = mv.overlays["arrow"].data["features"]
+    assert shaft["properties"]["style"]["color"] == "#b91c1c"  # at an enemy unit
+    sub = op.submit()
+    assert sub is not None and len(sub.dice) == 1 and "rolls" not in op.refusal.value
+
+
+def test_done_and_pending_s2(pgame):
+    t, mv, op = _table(pgame)
+    assert "pending: blue, red" in op.clock.value
+    op.done_button.click()
+    assert pgame.clock.acting == ("red",)
+    assert "waiting for red" in op.clock.value
+    assert op.done_button.disabled and op.verbs.options == ()
+
+
+def test_umpire_gives_every_sides_orders_and_advances(pgame):
+    t, mv, op = _table(pgame, "umpire")
+    assert op.actor.layout.display == "" and op.actor.value == "blue"
+    assert op.actor.options[:2] == ("blue", "red")
+    op.done_button.click()
+    assert t.actor == "red" and op.actor.value == "red"  # the panel follows who acts
+    op.advance_button.click()
+    assert pgame.clock.phase == "2"
+
+
+def test_quick_orders_fill_the_panel(pgame):
+    t, mv, op = _table(pgame)
+    first = op.quick.options[1][1]
+    op.quick.value = first
+    op.quick_button.click()
+    assert t.order == Order.parse(first)
+
+
+def test_no_orders_while_showing_the_past(pgame):
+    pgame.submit("blue: move B-ARM-1 0504")
+    t, mv, op = _table(pgame)
+    t.go_to(0)
+    assert op.verbs.options == () and op.undo_button.disabled
+    t.submit("blue: move B-INF-1 0303")
+    assert t.refusal.code == "history" and pgame.seq == 2
+
+
+def test_a_stale_table_is_refused_and_refreshed(pgame):
+    t, mv, op = _table(pgame)
+    t.state_id -= 1  # as if someone acted before this table heard of it
+    t.submit("blue: done")
+    assert t.refusal.code == "stale" and pgame.seq == 0
+    assert t.state_id == pgame.state_id

@@ -1,0 +1,153 @@
+"""Dashboard, time and distance, dice log, notes, history and the App."""
+
+from __future__ import annotations
+
+import pytest
+
+from owsnb.kernel.geo import NM_KM
+from owsnb.widgets import App, Dashboard, DiceLog, History, Table, TimeDistancePanel
+from owsnb.widgets.annotations import AnnotationPanel
+from owsnb.widgets.dashboard import forces_over_turns
+from owsnb.widgets.seat import Seat
+from tests.widgets.helpers import to_fire_with_contact
+
+
+def test_forces_and_losses_over_turns_are_what_the_seat_saw(pgame):
+    target = to_fire_with_contact(pgame)
+    pgame.submit(f"blue: fire B-REC-1 {target}")  # the game's own seeded dice decide
+    hit = pgame.unit(target).steps < pgame.unit(target).max_steps
+    data = forces_over_turns(Seat.local(pgame, "blue"))
+    blue = dict(data["strength"]["blue"])
+    assert blue == {0: 6, 1: 6, 2: 6}  # 2 + 3 + 1 steps, no blue losses
+    red = dict(data["strength"]["red"])
+    assert red[0] == 0  # blue had seen no red unit at the start
+    assert red[2] == sum(u.steps for u in pgame.view("blue").units.values() if u.side == "red")
+    assert dict(data["losses"]["red"])[2] == (1 if hit else 0)
+    umpire = forces_over_turns(Seat.local(pgame, "umpire"))
+    assert dict(umpire["strength"]["red"])[0] == 2 + 3 + 1
+
+
+def test_dashboard_draws_the_hook_and_the_lines(pgame):
+    d = Dashboard(pgame, seat="blue")
+    assert "turn" in d.stats.value and ">1<" in d.stats.value
+    (fig,) = d.hook_box.children
+    assert fig.title == "steps seen"
+    mark = fig.marks[0]
+    assert list(mark.x) == ["blue"] and list(mark.y) == [6.0]
+    assert list(d.lines["strength"].labels) == ["blue"]
+    assert d.preview_fig.layout.display == "none"
+
+
+def test_time_distance_reach_ranges_and_transit(pgame):
+    td = TimeDistancePanel(pgame, seat="blue")
+    td.table.pick(unit="B-ARM-1")
+    td.table.pick(hex="0504")
+    r = td.rows()
+    view = pgame.view("blue")
+    reach = pgame.ruleset.reach(view, "B-ARM-1")
+    assert r["reach"]["hexes"] == len(reach) and r["reach"]["farthest"] == 3
+    assert r["reach"]["km"] == 30.0 and r["reach"]["nm"] == round(30 / NM_KM, 1)
+    assert r["ranges"][1] == {"range": "move (S2)", "kind": "move", "hexes": 3, "km": 30.0, "nm": 16.2}
+    a, b = pgame.hex("0204"), pgame.hex("0504")
+    assert r["distance"]["hexes"] == a.distance(b) == 3
+    assert r["distance"]["km"] == pytest.approx(pgame.map.layout.distance_km(a, b), abs=0.05)
+    assert r["in_reach"] is True and r["cost"] == reach[b]
+    assert r["transit"] == [{"mode": "ground", "hexes": 3, "turns": 1}]
+    assert "in reach this turn" in td.out.value and "transit" in td.out.value
+    td.table.pick(hex="1007")
+    assert td.rows()["in_reach"] is False and "out of reach" in td.out.value
+    td.unit.value = "B-INF-1"
+    assert td.table.unit == "B-INF-1"
+
+
+def test_dice_log_lists_only_visible_rolls(pgame):
+    target = to_fire_with_contact(pgame)
+    pgame.submit(f"blue: fire B-REC-1 {target}")
+    log = DiceLog(pgame, seat="blue")
+    (row,) = log.rows()
+    assert row["die"] == "d4" and row["rule"] == "S3" and row["turn"] == 2 and target in row["purpose"]
+    assert "d4" in log.out.value
+    log.filter.value = "no such roll"
+    assert log.rows() == []
+
+
+def test_notes_are_written_listed_and_jumped_to(pgame):
+    t = Table.of(pgame, "blue")
+    p = AnnotationPanel(t)
+    pgame.submit("blue: move B-ARM-1 0504")
+    t.go_to(0)
+    t.pick(unit="B-ARM-1")
+    p.text.value = "started here"
+    ann = p.add()
+    assert (ann.seq, ann.unit, ann.side, ann.hex) == (0, "B-ARM-1", "blue", pgame.hex("0204"))
+    t.go_to(None)
+    t.pick(hex="0908")
+    p.jump(ann.id)
+    assert t.at == 0 and t.unit == "B-ARM-1" and t.hex == "0204"
+    assert len(p.notes.options) == 1 and "started here" in p.notes.options[0][0]
+    p.text.value = "   "
+    assert p.add() is None and "write something" in p.message.value
+
+
+def test_history_slider_steps_through_the_seats_events_and_forks(pgame):
+    t = Table.of(pgame, "red")
+    h = History(t)
+    pgame.submit("blue: move B-ARM-1 0504")  # invisible to red
+    pgame.submit("blue: done")
+    assert h.points == [0, 3]  # red saw only the clock event
+    h.back()
+    assert t.at == 0
+    h.forward()
+    assert t.at is None
+    t2 = Table.of(pgame, "blue")
+    h2 = History(t2)
+    h2.slider.value = 2
+    assert t2.view.units["B-ARM-1"].hex == pgame.hex("0504") and t2.at == 2
+    seat = h2.fork()
+    assert seat is t2.seat and t2.at is None
+    assert t2.view.seq == 2 and t2.view.clock.done == frozenset()  # the branch starts after the move
+    assert pgame.seq == 3 and pgame.clock.acting == ("red",)  # the game itself goes on unchanged
+    h2.slider.value = 1  # inside the move's submission: a fork starts before it
+    h2.fork()
+    assert t2.view.seq == 0
+
+
+def test_app_composes_the_table_and_switches_seats(pgame):
+    app = App(pgame, seat="blue")
+    assert app.seat_buttons.options == ("blue", "red", "umpire")
+    assert app.tabs.titles == ("orders", "time & distance", "dashboard", "dice", "notes")
+    app.seat_buttons.value = "red"
+    assert app.seat.side == "red" and app.body.layout.display == "none"
+    app.reveal.click()
+    assert app.body.layout.display == ""
+    assert sorted(app.table.view.units) == ["R-ARM-1", "R-INF-1", "R-REC-1"]
+    with pytest.raises(KeyError):
+        app.switch("green")
+
+
+def test_app_accepts_a_seat_like_object_and_offers_no_switch(pgame):
+    app = App(Seat.local(pgame, "blue"))
+    assert app.seats == ("blue", "red", "umpire")  # a local seat can still be switched
+    remote_like = _Remote(Seat.local(pgame, "red"))
+    app2 = App(remote_like)
+    assert app2.seats == ("red",) and app2.seat_buttons.layout.display == "none"
+    app2.map.table.pick(unit="R-ARM-1")
+    assert app2.orders.verbs.options == ()  # red waits while blue moves
+
+
+class _Remote:
+    """A seat-like object that is not a LocalSeat (as the seminar client would be)."""
+
+    def __init__(self, seat):
+        self._s = seat
+        self.side = seat.side
+        self.ruleset = seat.ruleset
+
+    @property
+    def state_id(self):
+        return self._s.state_id
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._s, name)
