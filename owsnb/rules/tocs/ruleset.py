@@ -119,6 +119,22 @@ class Tocs(RuleSet):
 
         return validate_payload(data)
 
+    def validate_scenario(self, state: Any, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Units report to an existing HQ of their side (L184); sides named in ``rules`` exist."""
+        problems = []
+        for i, u in enumerate(state.units.values()):
+            p = u.get("parent")
+            if p is None:
+                if u.get("cls") not in ("hq", "aircraft", "naval") and not u.get("independent"):
+                    problems.append((f"units[{i}].data.parent", f"{u.id} needs a parent HQ (LOC, L184) or independent: true"))
+            elif p not in state.units or state.units[p].side != u.side or state.units[p].get("cls") != "hq":
+                problems.append((f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side"))
+        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs"):
+            for side in rules.get(key, {}) or {}:
+                if side not in state.sides:
+                    problems.append((f"rules.{key}.{side}", f"no side {side!r}; sides are {', '.join(state.sides)}"))
+        return problems
+
     # -- setup ---------------------------------------------------------------------------------
     def setup(self, state: Any, rules: Mapping[str, Any]) -> Any:
         opts = state.options

@@ -1,0 +1,115 @@
+"""States, AP, activation and recovery (L153-L168, L187, L239-L241, L85) and rally (10.19, L322-L328)."""
+
+from __future__ import annotations
+
+import pytest
+
+from owsnb.kernel import IllegalOrderError
+
+from .conftest import begin, board, set_data, set_public, set_unit, submit
+
+
+def test_l158_good_order_by_day_has_3_ap_and_ends_fatigued_after_acting():
+    g = board()
+    begin(g)
+    submit(g, "allied: activate A-1")
+    assert g.unit("A-1").get("ap") == 3
+    submit(g, "allied: move A-1 0402")
+    submit(g, "allied: activate A-2")  # activating the next unit closes A-1 (L239)
+    assert g.unit("A-1").get("state") == 1  # Fatigued (L155, L241)
+    assert g.unit("A-1").get("act") == "closed"
+
+
+def test_l162_disordered_at_night_has_no_ap_and_cannot_activate():
+    g = board(rules={"start": {"date": "1944-09-17", "hour": 21}})
+    _begin_night(g)  # night: cloud, fog and OP rolls
+    set_data(g, "A-1", state=2)
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("allied: activate A-1")
+    assert e.value.rule == "L156" and e.value.code == "no-ap"
+
+
+def _begin_night(g):
+    from .conftest import submit as s
+    s(g, "allied: begin", [1, 1, 5])
+
+
+def test_l160_l187_fatigued_out_of_loc_by_day_has_1_ap():
+    g = board(units=[{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0110"},
+                     {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0501", "data": {"parent": "A-HQ"}}])
+    begin(g)
+    set_data(g, "A-1", state=1)
+    submit(g, "allied: activate A-1")
+    assert g.unit("A-1").get("in_loc") is False
+    assert g.unit("A-1").get("ap") == 1
+
+
+def test_l85_recovery_two_states_at_end_of_turn():
+    g = board(extra_units=[{"id": "A-3", "type": "para-company", "side": "allied", "hex": "0301"},
+                           {"id": "A-4", "type": "para-company", "side": "allied", "hex": "0302"}])
+    begin(g)
+    set_data(g, "A-1", state=1)
+    set_data(g, "A-2", state=2)
+    set_data(g, "A-3", state=5)
+    set_data(g, "A-4", state=4)
+    submit(g, "allied: pass", [6, 6])
+    begin(g, "german")
+    submit(g, "german: pass", [1, 9, 2])  # two passes: end of turn, weather, initiative
+    states = {u: g.unit(u).get("state") for u in ("A-1", "A-2", "A-3", "A-4")}
+    assert states == {"A-1": 0, "A-2": 0, "A-3": 3, "A-4": 2}  # Dispersed -> Disrupted
+
+
+def _rally_board(option="capped"):
+    g = board(extra_units=[{"id": "A-3", "type": "para-company", "side": "allied", "hex": "0303", "data": {"parent": "A-HQ"}}],
+              options={"rally_step": option})
+    return g
+
+
+def test_10_19_l328_demoralized_rallied_once_is_good_order_after_recovery():
+    g = _rally_board()
+    begin(g)
+    set_data(g, "A-3", state=4)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: rally 0303", [3, 3])  # MC 6 <= ML 9
+    assert g.unit("A-3").get("state") == 2  # Disordered
+    assert g.unit("A-HQ").get("ap") == 2 and g.unit("A-HQ").get("state") == 0  # an HQ ordering does not degrade
+    submit(g, "allied: done", [6, 6])
+    begin(g, "german")
+    submit(g, "german: pass", [6, 6])  # turn-end roll 12 - 1 > box 3: the turn goes on
+    assert g.clock.turn == 1
+    begin(g, "allied")
+    submit(g, "allied: pass", [1, 9, 2])  # second consecutive pass: the turn ends, recovery +2
+    assert g.clock.turn == 2 and g.unit("A-3").get("state") == 0
+
+
+def test_l325_second_rally_in_the_same_impulse_is_refused():
+    g = _rally_board()
+    begin(g)
+    set_data(g, "A-3", state=5)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: rally 0303", [2, 2])
+    assert g.unit("A-3").get("state") == 3
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("allied: rally 0303")
+    assert e.value.code == "nothing-to-rally" and e.value.rule == "L322"
+
+
+@pytest.mark.parametrize("option,expected", [("capped", 2), ("plus2", 1)])
+def test_10_19_rally_rulings_differ_for_a_disrupted_unit(option, expected):
+    g = _rally_board(option)
+    begin(g)
+    set_data(g, "A-3", state=3)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: rally 0303", [1, 1])
+    assert g.unit("A-3").get("state") == expected
+
+
+def test_l326_failed_rally_changes_nothing_and_may_be_retried():
+    g = _rally_board()
+    begin(g)
+    set_data(g, "A-3", state=4)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: rally 0303", [6, 5])  # 11 > ML 9
+    assert g.unit("A-3").get("state") == 4
+    submit(g, "allied: rally 0303", [1, 2])
+    assert g.unit("A-3").get("state") == 2
