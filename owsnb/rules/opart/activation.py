@@ -1,0 +1,87 @@
+"""Activation cards and the turn (§10, §12).
+
+Each division or group of assets on the battlefield has an activation card in the pack. At the
+start of every turn the pack is shuffled face down; cards are turned one at a time and the
+formation named is activated (its stands may move and fight). When every card has been turned
+the turn ends. A day of battle is 12 turns.
+
+The order of the cards still face down is the only hidden information of the game: it lives in
+the umpire's ``secret`` facts and the shuffle is recorded visible to nobody but the umpire.
+Formations whose every stand has left the battlefield lose their card (ruling R23).
+
+>>> day_and_turn(1), day_and_turn(12), day_and_turn(13)
+((1, 1), (1, 12), (2, 1))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from owsnb.kernel.events import Event, note, state_set, unit_set
+from owsnb.rules.opart.stands import formation_stands, formations
+
+__all__ = ["TURNS_PER_DAY", "day_and_turn", "deployed", "new_turn_events", "turn_card_events", "current_side"]
+
+TURNS_PER_DAY = 12
+"""§12: a day of battle lasts for 12 turns."""
+
+
+def day_and_turn(turn: int) -> tuple[int, int]:
+    """(day, turn of the day) of game turn *turn* (§12)."""
+    d, t = divmod(int(turn) - 1, TURNS_PER_DAY)
+    return d + 1, t + 1
+
+
+def deployed(state: Any) -> list[str]:
+    """Formations with at least one stand on the battlefield, in id order (§10)."""
+    return [fid for fid in sorted(formations(state)) if formation_stands(state, fid)]
+
+
+def current_side(state: Any) -> str | None:
+    """The side of the formation whose card is face up, if any."""
+    card = state.public.get("card")
+    if not card:
+        return None
+    return formations(state).get(card, {}).get("side")
+
+
+def _title(state: Any, fid: str) -> str:
+    return str(formations(state).get(fid, {}).get("title", fid))
+
+
+def new_turn_events(state: Any, turn: int, dice: Any) -> list[Event]:
+    """A new turn: per-turn markers cleared, the pack shuffled and its first card turned (§12.1-2).
+
+    The shuffle is visible only to the umpire; only the face-up card is public.
+    """
+    events: list[Event] = []
+    for u in state.units.values():
+        if u.markers & {"moved", "fired"}:
+            events.append(unit_set(u.id, markers=u.markers - {"moved", "fired"}, rule="12.5"))
+    pack = deployed(state)
+    order = dice.shuffle(pack, purpose=f"activation cards, turn {turn}", rule="12.1", visible_to=()) if pack else []
+    d, t = day_and_turn(turn)
+    events.append(state_set("public", {"engaged": [], "turned": [], "card": None, "pack": len(order)}, rule="12.1"))
+    events.append(state_set("secret", {"deck": list(order)}, rule="12.1"))
+    events.append(note(f"Day {d}, turn {t}: the pack of {len(order)} activation cards is shuffled", rule="12.1"))
+    return events + turn_card_events(state, list(order), [])
+
+
+def turn_card_events(state: Any, deck: list[str], turned: list[str]) -> list[Event]:
+    """Turn the next card of *deck* whose formation is still on the battlefield (§12.2-3).
+
+    Returns no events if the pack is exhausted (the turn ends, §12.4).
+    """
+    deck = list(deck)
+    turned = list(turned)
+    while deck:
+        fid = deck.pop(0)
+        if not formation_stands(state, fid):
+            continue
+        turned.append(fid)
+        return [
+            state_set("secret", {"deck": deck}, rule="12.2"),
+            state_set("public", {"card": fid, "turned": turned}, rule="12.2"),
+            note(f"Card {len(turned)}: {_title(state, fid)} is activated", rule="12.2"),
+        ]
+    return []

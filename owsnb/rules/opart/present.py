@@ -1,0 +1,250 @@
+"""What the widgets draw for this rule set: terrain colours, counters, tooltips, reach, ranges,
+the dashboard, and a static picture of the battlefield for places without widgets.
+
+Everything here is plain data or SVG text; every scenario-supplied string is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+from owsnb.kernel.hexgrid import Hex
+from owsnb.rules.opart import movement, victory
+from owsnb.rules.opart.activation import day_and_turn
+from owsnb.rules.opart.stands import (
+    arm_label, die_sides, formation_of, formation_stands, formations, is_division, weapon_range,
+)
+from owsnb.rules.opart.tables import table
+from owsnb.rules.opart.terrain import direction_names
+
+__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "board_svg"]
+
+_ARM_COLOURS = {"german": "#5d6b57", "soviet": "#8a3324", "axis_ally": "#7a6a3a"}
+
+
+def terrain_style(state: Any, terrain: str) -> dict[str, Any]:
+    """Leaflet path style of a terrain key (from the ``terrain`` table)."""
+    row = table(state, "terrain").get(terrain)
+    style = dict(row.get("style", {})) if row else {"fillColor": "#dddddd", "fillOpacity": 0.5}
+    style.setdefault("color", "#8a8a7a")
+    style.setdefault("weight", 1)
+    return style
+
+
+def _symbol(arm: str, x: float, y: float, w: float, h: float) -> str:
+    """The NATO-style arm symbol inside the frame at (x, y, w, h)."""
+    s = "stroke='#111' stroke-width='1.4' fill='none'"
+    if arm == "infantry":
+        return f"<path d='M{x},{y} L{x + w},{y + h} M{x + w},{y} L{x},{y + h}' {s}/>"
+    if arm == "cavalry":
+        return f"<path d='M{x},{y + h} L{x + w},{y}' {s}/>"
+    if arm == "afv":
+        return f"<ellipse cx='{x + w / 2}' cy='{y + h / 2}' rx='{w * 0.36}' ry='{h * 0.3}' {s}/>"
+    if arm == "artillery":
+        return f"<circle cx='{x + w / 2}' cy='{y + h / 2}' r='{h * 0.2}' fill='#111'/>"
+    if arm == "transport":
+        cx, cy, r = x + w / 2, y + h / 2, h * 0.3
+        return (f"<circle cx='{cx}' cy='{cy}' r='{r}' {s}/><path d='M{cx - r},{cy} L{cx + r},{cy} "
+                f"M{cx},{cy - r} L{cx},{cy + r}' {s}/>")
+    if arm in ("command", "hq"):
+        txt = "HQ" if arm == "hq" else "DIV"
+        return (f"<text x='{x + w / 2}' y='{y + h * 0.72}' font-size='{h * 0.6:.1f}' text-anchor='middle' "
+                f"font-family='sans-serif' font-weight='bold' fill='#111'>{txt}</text>")
+    return ""
+
+
+def counter_svg(state: Any, unit: Any, size: int = 48) -> str:
+    """A stand's counter: side colour, arm symbol, label, combat value, facing arrow, morale on
+    divisional command stands, dots for "moved" and "fired" this turn."""
+    side = state.sides.get(unit.side) if state is not None else None
+    colour = getattr(side, "color", None) or _ARM_COLOURS.get(unit.get("nation"), "#777777")
+    label = str(unit.get("label") or unit.id)
+    label = html.escape(label if len(label) <= 10 else label[:9] + "…")
+    sz = float(size)
+    fx, fy, fw, fh = sz * 0.2, sz * 0.2, sz * 0.6, sz * 0.38
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>",
+        f"<rect x='1' y='1' width='{sz - 2}' height='{sz - 2}' rx='{sz * 0.08:.1f}' fill='{html.escape(colour)}' "
+        f"stroke='#1b1b1b' stroke-width='1.2'/>",
+        f"<rect x='{fx}' y='{fy}' width='{fw}' height='{fh}' fill='#f4f1e6' stroke='#111' stroke-width='1'/>",
+        _symbol(str(unit.get("arm")), fx, fy, fw, fh),
+        f"<text x='{sz / 2}' y='{sz * 0.86:.1f}' font-size='{sz * 0.18:.1f}' text-anchor='middle' "
+        f"font-family='sans-serif' fill='#fff'>{label}</text>",
+        f"<text x='{sz - 3}' y='{sz * 0.19:.1f}' font-size='{sz * 0.2:.1f}' text-anchor='end' "
+        f"font-family='sans-serif' font-weight='bold' fill='#fff'>{int(unit.steps)}</text>",
+    ]
+    facing = unit.get("facing")
+    if facing is not None and state is not None:
+        base = 0.0 if state.map.offset.orientation == "pointy" else -30.0
+        ang = math.radians(base + 60.0 * int(facing))
+        cx, cy, r = sz * 0.13, sz * 0.13, sz * 0.1
+        tip = (cx + r * math.cos(ang), cy - r * math.sin(ang))
+        left = (cx + r * 0.8 * math.cos(ang + 2.5), cy - r * 0.8 * math.sin(ang + 2.5))
+        right = (cx + r * 0.8 * math.cos(ang - 2.5), cy - r * 0.8 * math.sin(ang - 2.5))
+        pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in (tip, left, right))
+        parts.append(f"<polygon points='{pts}' fill='#fff'/>")
+    fid = formation_of(unit)
+    if unit.get("arm") == "command" and state is not None and is_division(state, fid):
+        m = state.public.get("morale", {}).get(fid)
+        if m is not None:
+            parts.append(f"<circle cx='{sz * 0.14:.1f}' cy='{sz * 0.64:.1f}' r='{sz * 0.11:.1f}' fill='#c0392b' "
+                         f"stroke='#fff' stroke-width='0.8'/><text x='{sz * 0.14:.1f}' y='{sz * 0.7:.1f}' "
+                         f"font-size='{sz * 0.16:.1f}' text-anchor='middle' font-family='sans-serif' "
+                         f"fill='#fff'>{int(m)}</text>")
+    for i, mk in enumerate(("moved", "fired")):
+        if unit.has(mk):
+            parts.append(f"<circle cx='{sz * (0.82 + 0.0 * i):.1f}' cy='{sz * (0.55 + 0.14 * i):.1f}' r='{sz * 0.05:.1f}' "
+                         f"fill='{'#ffd23f' if mk == 'moved' else '#ff6b35'}'><title>{mk}</title></circle>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def unit_summary(state: Any, unit: Any) -> list[tuple[str, str]]:
+    """(label, value) rows describing a stand for tooltips and detail panels."""
+    fid = formation_of(unit)
+    f = formations(state).get(fid, {})
+    rows = [("stand", unit.name or unit.id), ("formation", str(f.get("title", fid))), ("arm", arm_label(unit)),
+            ("combat value", f"{unit.steps} of {unit.max_steps} (§8)")]
+    if is_division(state, fid):
+        m = state.public.get("morale", {}).get(fid)
+        m0 = state.public.get("morale_start", {}).get(fid)
+        rows.append(("division morale", f"{m} of {m0} (§9)"))
+    mv = table(state, "movement")["allowance"].get(unit.get("mode"))
+    rows.append(("move", f"{mv} hexes ({str(unit.get('mode')).replace('_', ' ')}) (§13)"))
+    rng = weapon_range(state, unit)
+    rows.append(("range", f"{rng} hexes (§14)" if rng else "does not initiate combat (R11)"))
+    rows.append(("die", f"D{die_sides(state, unit)} (§11)"))
+    if unit.get("facing") is not None:
+        rows.append(("facing", direction_names(state.map.offset.orientation)[int(unit.get("facing"))]))
+    flags = [w for w, m in (("moved", "moved"), ("initiated combat", "fired")) if unit.has(m)]
+    if flags:
+        rows.append(("this turn", ", ".join(flags)))
+    if unit.hex is None:
+        rows.append(("where", str(unit.box or "off the battlefield")))
+    return rows
+
+
+def reach(state: Any, unit_id: str) -> dict[Hex, float] | None:
+    """Hexes the stand could move to with one move from where it stands (hex -> hexes used)."""
+    u = state.units.get(unit_id)
+    if u is None or u.hex is None:
+        return None
+    return dict(movement.reach(state, u).cost)
+
+
+def ranges(state: Any, unit_id: str) -> list[dict[str, Any]]:
+    """Range rings: weapon range (§14) and, for command stands, the adjacent command bonus."""
+    u = state.units.get(unit_id)
+    if u is None:
+        return []
+    out = []
+    rng = weapon_range(state, u)
+    if rng:
+        wc = u.get("gun") or u.get("arm")
+        out.append({"label": f"{str(wc).replace('_', '-')} weapons, {rng} hexes (§14)", "kind": "weapon",
+                    "hexes": rng, "colour": "#c0392b"})
+    if u.get("arm") in ("command", "hq"):
+        out.append({"label": "command bonus to adjacent stands (§14)", "kind": "command", "hexes": 1,
+                    "colour": "#2c7fb8"})
+    return out
+
+
+def dashboard(state: Any) -> dict[str, Any]:
+    """The game at a glance: day and turn, the activation pack, every formation's combat value
+    and morale, objectives and the victory standing."""
+    day, t = day_and_turn(state.clock.turn)
+    fs = formations(state)
+    card = state.public.get("card")
+    sides: dict[str, Any] = {s: {"title": state.sides[s].title, "formations": []} for s in state.sides}
+    for fid, f in fs.items():
+        stands = formation_stands(state, fid, on_map=False)
+        sides.setdefault(f["side"], {"formations": []})["formations"].append({
+            "id": fid, "title": f.get("title", fid), "kind": f.get("kind"),
+            "morale": state.public.get("morale", {}).get(fid), "morale_start": state.public.get("morale_start", {}).get(fid),
+            "cv": sum(int(u.steps) for u in stands if u.hex is not None),
+            "cv_start": sum(int(u.max_steps) for u in stands),
+            "stands": sum(1 for u in stands if u.hex is not None), "stands_start": len(stands),
+            "activated": fid in state.public.get("turned", ()), "active": fid == card,
+        })
+    standing = victory.outcome(state)
+    for s, sc in standing["scores"].items():
+        if s in sides:
+            sides[s]["score"] = sc
+    return {
+        "title": state.scenario.get("title", ""), "day": day, "turn_of_day": t, "turn": state.clock.turn,
+        "turns": state.scenario.get("turns"), "card": fs.get(card, {}).get("title") if card else None,
+        "cards_turned": len(state.public.get("turned", ())), "pack": state.public.get("pack", 0),
+        "sides": sides, "objectives": victory.objectives(state), "standing": standing["text"],
+    }
+
+
+def board_svg(state: Any, width: int = 720, *, reach_of: str | None = None) -> str:
+    """A static picture of the battlefield: terrain, roads, objectives and counters.
+
+    Args:
+        state: a game state or a side's view.
+        width: picture width in pixels.
+        reach_of: a stand id whose reach to outline.
+    """
+    hexes = list(state.map.hexes)
+    orient = state.map.offset.orientation
+    pos = {}
+    for h in hexes:
+        q, r = h
+        if orient == "pointy":
+            pos[h] = (math.sqrt(3) * (q + r / 2), 1.5 * r)
+        else:
+            pos[h] = (1.5 * q, math.sqrt(3) * (r + q / 2))
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    k = width / (x1 - x0)
+    height = int((y1 - y0) * k)
+
+    def pt(x: float, y: float) -> tuple[float, float]:
+        return (x - x0) * k, (y - y0) * k
+
+    corners = [(math.cos(math.radians(60 * i + (30 if orient == "pointy" else 0))),
+                math.sin(math.radians(60 * i + (30 if orient == "pointy" else 0)))) for i in range(6)]
+    reach_hexes = set(reach(state, reach_of) or {}) if reach_of else set()
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+           f"viewBox='0 0 {width} {height}' font-family='sans-serif'>"]
+    for h in hexes:
+        info = state.map.info(h)
+        st = terrain_style(state, info.terrain)
+        cx, cy = pos[h]
+        pts = " ".join(f"{pt(cx + a, cy + b)[0]:.1f},{pt(cx + a, cy + b)[1]:.1f}" for a, b in corners)
+        stroke = "#1f6feb' stroke-width='2.5" if h in reach_hexes else "#9a9a8a' stroke-width='0.6"
+        out.append(f"<polygon points='{pts}' fill='{html.escape(st.get('fillColor', '#ddd'))}' stroke='{stroke}'/>")
+        px, py = pt(cx, cy - 0.62)
+        out.append(f"<text x='{px:.1f}' y='{py:.1f}' font-size='{k * 0.22:.1f}' text-anchor='middle' "
+                   f"fill='#666'>{html.escape(state.map.label(h))}</text>")
+    for key, feats in state.map.edges.items():
+        if "road" in feats:
+            (a, b) = tuple(key)
+            pa, pb = pt(*pos[a]), pt(*pos[b])
+            out.append(f"<line x1='{pa[0]:.1f}' y1='{pa[1]:.1f}' x2='{pb[0]:.1f}' y2='{pb[1]:.1f}' "
+                       f"stroke='#7a5230' stroke-width='{k * 0.12:.1f}' stroke-linecap='round'/>")
+    for o in victory.objectives(state):
+        h = state.map.hex(o["hex"])
+        px, py = pt(*pos[h])
+        ctl = o["control"]
+        colour = state.sides[ctl].color if ctl in state.sides else "#444"
+        out.append(f"<circle cx='{px:.1f}' cy='{py:.1f}' r='{k * 0.78:.1f}' fill='none' stroke='{html.escape(colour)}' "
+                   f"stroke-width='2.5' stroke-dasharray='5,3'><title>{html.escape(o['name'])} "
+                   f"({o['points']} points)</title></circle>")
+    by_hex: dict[Hex, list[Any]] = {}
+    for u in state.units.values():
+        if u.hex is not None:
+            by_hex.setdefault(u.hex, []).append(u)
+    c = int(k * 0.9)
+    for h, us in by_hex.items():
+        cx, cy = pt(*pos[h])
+        for i, u in enumerate(us):
+            ox = (i - (len(us) - 1) / 2) * c * 0.45
+            svg = counter_svg(state, u, c)
+            out.append(f"<g transform='translate({cx - c / 2 + ox:.1f},{cy - c / 2 + i * c * 0.12:.1f})'>{svg}</g>")
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,42 @@
+"""The rule set's data tables: YAML files shipped beside this module.
+
+Tables printed in the rule book are transcribed; tables lost from the text ship with clearly
+labelled placeholder values (``flank_arcs``, ``victory``, parts of ``ranges``). A scenario
+overrides any of them under ``tables:``.
+
+>>> t = default_tables()
+>>> t["combat_values"]["basic"], t["ranges"]["weapons"]["field"], t["dice"]["german"]
+(1, 6, 12)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from owsnb.kernel.data import freeze, thaw
+
+__all__ = ["TABLE_NAMES", "default_tables", "table"]
+
+HERE = Path(__file__).parent / "tables"
+TABLE_NAMES = ("combat_values", "movement", "ranges", "dice", "terrain", "flank_arcs", "victory")
+
+
+@cache
+def _frozen() -> Any:
+    return freeze({name: yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
+                   for name in TABLE_NAMES})
+
+
+def default_tables() -> dict[str, Any]:
+    """A fresh, editable copy of every table (plain dicts and lists)."""
+    return thaw(_frozen())
+
+
+def table(state: Any, name: str) -> Any:
+    """The table *name* in force in *state* (a game state or view), else the shipped default."""
+    tables = getattr(state, "tables", None) or {}
+    return tables[name] if name in tables else _frozen()[name]
