@@ -137,12 +137,14 @@ def apply_hits(state: Any, unit: Any, n: int, *, rule: str, cause: str = "missil
     left = unit.steps - lost
     if left <= 0:
         box = "regeneration" if c.category in ("air-mission", "sof") else "attrition"
-        events.append(unit_set(unit.id, steps=0, hex=None, box=box, markers=frozenset(), rule="9.6", visible_to=vis))
+        seers = frozenset(unit.seen_by | {s for s in state.sides if s != unit.side and detected(state, unit, s)})
+        events.append(unit_set(unit.id, steps=0, hex=None, box=box, markers=frozenset(), seen_by=seers, rule="9.6",
+                               visible_to=vis))
         if c.category == "air-base":
             for m in state.units.values():
                 if m.get("base") == unit.id and m.box != "attrition":
                     events.append(unit_set(m.id, steps=0, hex=None, box="attrition", markers=frozenset(),
-                                           rule="2.2.3", visible_to=watchers(state, m)))
+                                           rule="2.2.3", visible_to=m.side))
     else:
         changes: dict[str, Any] = {"steps": left}
         if c.category in ("naval",):

@@ -279,8 +279,8 @@ def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tu
             add("countermeasures_on_target", "countermeasures on the target")
         if "rsoi" in u.markers:
             add("rsoi_target", "target in RSO&I")
-        sr = state.sides[side].private.get("sr_targets") or ()
-        if u.id in sr:
+        sr = state.sides[side].private.get("sr_hexes") or ()
+        if state.map.label(u.hex) in sr and side in u.seen_by:
             add("sof_target_acquisition", "SOF special reconnaissance on the target")
     if space(state, side).get("pnt") == "disrupted" and src.hex.distance(tgt.hex) > 1:
         add("pnt_disrupted_beyond_1_hex", "PNT disrupted, strike beyond one hex")

@@ -1,0 +1,421 @@
+"""ISR and detection (8): theater ISR, local detection, fixed installations, high/low signature,
+cooperative sensing, AEW, ship and ground radar, submarine sensing.
+
+Paragraphs: 2.2.1 signature (meet or beat); 8.2 theater ISR pawns; 8.3.1 fixed installations;
+8.3.2 high signature (naval/air auto-detected by enemy naval/air in the same hex); 8.3.2.1 ground
+units (adjacent on tactical maps; covered terrain rolls; light infantry demotes); 8.3.3 low
+signature (matching capability only); 8.4 theater detection (ISR die vs the number); 8.4.1
+TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3, D12 cap);
+6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
+6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
+6.5.9.4 ship radar range; 6.5.9.5 ground radar; 7.2.1.3/7.2.1.4 SIGINT/countermeasures;
+8.5.1 SR promotion (the SOF module designates).
+
+>>> detection_probability("d10", 7)
+Fraction(2, 5)
+>>> aew_die("d12", 0), aew_die("d12", 1), aew_die("d12", 2), aew_die("d12", 3)
+('d12', 'd10', 'd8', 'd6')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from owsnb.kernel.data import FrozenDict, thaw
+from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.rules.ows.common import Result, Roller, detected, option, own_unit, refuse, space
+from owsnb.rules.ows.dice import cap, demote, net_die, parse_die, rung, success_probability
+from owsnb.rules.ows.units import counter
+
+__all__ = [
+    "detection_probability", "aew_die", "cooperative_die", "sensor_die", "local_die", "theater_preview",
+    "local_preview", "resolve_theater", "resolve_local", "auto_detections", "TheaterISR", "Detect",
+    "HANDLERS", "STEP_EFFECTS", "COVERED",
+]
+
+COVERED = ("forest", "hills", "mountain", "urban", "woods", "jungle")
+"""Covered terrain of 8.3.2.1."""
+
+
+def detection_probability(die: str, signature: int) -> Fraction:
+    """P(detect): *die* meets or beats the *signature* (2.2.1, 8.4)."""
+    return success_probability(die, signature)
+
+
+def aew_die(die: str, distance: int) -> str:
+    """6.5.9: an AEW die is demoted one step per hex of distance (E-3: D12, D10, D8, D6)."""
+    return demote(die, int(distance))
+
+
+def cooperative_die(dice: Sequence[str], *, rule: str = "n-1", limit: str | None = None) -> str:
+    """8.5.3 / R3: one roll with the best die, promoted once per additional contributing sensor
+    (``rule="per-asset"``: once per sensor, the literal 6.4.4), then the cap.
+
+    >>> cooperative_die(["d8", "d10", "d8"]), cooperative_die(["d10"] * 4, limit="d12")
+    ('d16', 'd12')
+    """
+    best = max(dice, key=rung)
+    n = len(dice) - 1 if rule == "n-1" else len(dice)
+    return net_die(best, n, 0, limit=limit)
+
+
+# -- what can sense what ---------------------------------------------------------------------------
+def _kind(u: Any) -> str:
+    c = counter(u)
+    if c.category == "submarine":
+        return "sub"
+    if c.category == "naval":
+        return "surface"
+    if c.category == "air-mission":
+        return "air"
+    if c.category == "sof":
+        return "sof"
+    return "ground"
+
+
+def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
+    """The die *sensor* may roll against *target* now, or ``None`` if it cannot sense it
+    (8.3.3 matching capability, 8.5.2, 6.4.2, 6.5.9, 6.5.9.2, 6.5.9.4-6). Distance demotions of
+    AEW included; cooperative promotions and target modifiers are not."""
+    c = counter(sensor)
+    tk = _kind(target)
+    if sensor.hex is None or target.hex is None or not sensor.alive:
+        return None
+    d = sensor.hex.distance(target.hex)
+    if tk == "sub":  # 8.5.2, C4, 6.4.2
+        if d != 0:
+            return None
+        asw = c.asw
+        if c.category == "submarine":
+            ok = "silent-running" in sensor.markers and option(state, "sub_detectors") == "asw-and-silent" \
+                or "cavitation" in target.markers
+            return asw.die if ok and asw is not None else None
+        if asw is not None and "asw" in sensor.markers:
+            return asw.die
+        return None
+    if tk == "sof":  # 8.3.3: SOF by SOF
+        if c.category == "sof" and d == 0:
+            return max((a.die for a in c.attacks), key=rung, default="d8")
+        return None
+    aew = c.sensor("aew")
+    radar = c.sensor("radar")
+    if tk == "air":
+        if aew is not None and d <= int(aew["range"]):
+            return aew_die(aew["die"], d)
+        if radar is not None and d <= int(radar["range"]):
+            return radar["die"]
+        if c.long_range_radar and d <= 1:  # 6.5.9.6
+            return "d10"
+        if c.category == "air-mission" and d == 0:
+            aa = [a for a in c.attacks if a.air_to_air]
+            return aa[0].die if aa else None
+        return None
+    if tk == "surface":
+        if c.category == "submarine" and d == 0:  # 6.4.2: torpedo die, promoted in silent running
+            torp = [a for a in c.attacks if "torpedo" in a.flags]
+            if not torp:
+                return None
+            return torp[0].die if "silent-running" not in sensor.markers else demote(torp[0].die, -1)
+        if aew is not None and d <= 1:  # 6.5.9.2
+            return aew_die(aew["die"], d)
+        if radar is not None and d <= int(radar["range"]):
+            return radar["die"]
+        if c.category in ("naval", "air-mission") and d == 0:
+            return "d8"
+        return None
+    # ground targets: sensors in range, or adjacent ground units (placeholder die d8)
+    for s in c.d.get("sensors", ()):
+        if s["kind"] in ("eo", "radar", "aew") and d <= int(s["range"]):
+            return aew_die(s["die"], d) if s["kind"] == "aew" else s["die"]
+    if c.category in ("ground", "sof", "hq") and d <= 1:
+        return "d8"
+    return None
+
+
+def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, int, list[str]]:
+    prom = dem = 0
+    notes: list[str] = []
+    m = target.markers
+    if "silent-running" in m:
+        dem += 1
+        notes.append("Silent Running demotes (6.4.2.1)")
+    if "cavitation" in m:
+        prom += 1
+        notes.append("Cavitation promotes (6.4.2.2)")
+    if asw and state.map.info(target.hex).terrain == "littoral":
+        dem += 1
+        notes.append("littoral ASW demoted (2.1.9)")
+    if "sigint" in m and "countermeasures" in m:
+        notes.append("SIGINT and countermeasures cancel (7.2.1.3)")
+    elif "sigint" in m:
+        prom += 1
+        notes.append("SIGINT/EMSO promotes (7.2.1.3)")
+    elif "countermeasures" in m:
+        dem += 1
+        notes.append("countermeasures demote (7.2.1.4)")
+    terr = state.map.info(target.hex).terrain
+    if counter(target).category == "ground" and terr in ("urban", "forest") and counter(target).subtype == "light":
+        dem += 1
+        notes.append("light infantry in urban/forest (8.3.2.1)")
+    sr = state.sides[side].private.get("sr_hexes") or ()
+    if state.map.label(target.hex) in sr:
+        prom += 1
+        notes.append("SOF special reconnaissance (8.5.1)")
+    return prom, dem, notes
+
+
+def local_die(state: Any, side: str, sensors: Sequence[Any], target: Any) -> tuple[str | None, list[str]]:
+    """The single cooperative roll *sensors* make against *target* (8.5.3, R3), with the target's
+    modifiers and the caps (D12 for ASW and stealth aircraft, 6.4.4, 6.5.7; D16 by the exception
+    clause). ``(None, ...)`` if none of them can sense it."""
+    dice = [d for d in (sensor_die(state, s, target) for s in sensors) if d is not None]
+    if not dice:
+        return None, []
+    tk = _kind(target)
+    asw = tk == "sub"
+    best = max(dice, key=rung)
+    n_extra = (len(dice) - 1) if option(state, "cooperative_sensing") == "n-1" else len(dice) - (0 if len(dice) > 1 else 1)
+    prom, dem, notes = _target_mods(state, side, target, asw)
+    if len(dice) > 1:
+        notes.append(f"cooperative sensing: {len(dice)} sensors, best {best} promoted {n_extra} (8.5.3)")
+    limit = None
+    if asw:
+        limit = "d16" if option(state, "asw_d16_exception") else "d12"
+        notes.append(f"ASW cap {limit} (6.4.4)")
+    elif tk == "air" and counter(target).stealth:
+        limit = "d12"
+        notes.append("stealth aircraft: at most D12 (6.5.7)")
+    elif len(dice) > 1:
+        limit = "d12"
+    return net_die(best, prom + n_extra, dem, limit=limit), notes
+
+
+def _signature(u: Any) -> int:
+    sig = counter(u).signature
+    return int(sig) if sig is not None else 7
+
+
+# -- automatic detections (8.3.1, 8.3.2, 6.4.3, 6.5.9.5) ---------------------------------------------
+def auto_detections(state: Any, dice: Any = None) -> list[Event]:
+    """Detections that need no roll, made when local detection begins (step 5.2)."""
+    events: list[Event] = []
+    tactical = (state.map.km_per_hex() or 370) <= 40
+    for u in state.units.values():
+        if not u.alive or u.hex is None:
+            continue
+        c = counter(u)
+        new = set(u.seen_by)
+        for side in state.sides:
+            if side == u.side or side in new:
+                continue
+            if "emitting" in u.markers:  # 6.4.3
+                new.add(side)
+                continue
+            if c.low_signature:
+                continue
+            enemies = [e for e in state.units.values() if e.side == side and e.alive and e.hex is not None]
+            k = _kind(u)
+            if k in ("surface", "air") and any(e.hex == u.hex and _kind(e) in ("surface", "air", "sub") for e in enemies):
+                new.add(side)  # 8.3.2
+            elif k == "air" and any(counter(e).sensor("radar") and "emitting" in e.markers
+                                    and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"]) for e in enemies):
+                new.add(side)  # 6.5.9.5
+            elif k == "ground" and tactical and any(e.hex.distance(u.hex) <= 1 for e in enemies):
+                new.add(side)  # 8.3.2.1
+        if new != set(u.seen_by):
+            events.append(unit_set(u.id, seen_by=frozenset(new), markers=u.markers | {"tacsit1"}, rule="8.3.2",
+                                   visible_to=frozenset(new | {u.side})))
+    return events
+
+
+# -- theater ISR (8.4) --------------------------------------------------------------------------------
+def theater_preview(game: Any, side: str, signature: int = 7) -> Distribution:
+    """P(a theater ISR pawn of *side* detects a unit with *signature*) with its dashboard die (8.4)."""
+    state = game.state if hasattr(game, "state") else game
+    die = space(state, side)["isr_die"]
+    return Distribution.bernoulli(detection_probability(die, signature), label=f"detected ({die} vs {signature})")
+
+
+class TheaterISR(OrderHandler):
+    """8.2/8.4: place a theater ISR pawn on a hex and roll the dashboard ISR die against every
+    enemy unit there with a theater (high) signature."""
+
+    type = OrderType("isr", (Param("hex", "hex", "hex to search"),), rule="8.4", doc="place a theater ISR pawn")
+
+    def _left(self, state: Any, side: str) -> int:
+        used = int((state.public.get("isr_used") or {}).get(side, 0))
+        return int(space(state, side)["isr_pawns"]) - used
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if self._left(state, side) <= 0:
+            return None
+        # never derived from hidden enemy positions: every hex is a candidate; examples near own units
+        hexes = [state.map.label(h) for h in state.map.hexes]
+        near = sorted({state.map.label(n) for u in state.units_of(side) if u.hex is not None
+                       for n in (u.hex, *u.hex.neighbours()) if n in state.map.hexes})
+        ex = tuple(self.type.make(side, hex=h) for h in near[:12])
+        return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
+
+    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+        try:
+            state.map.hex(args["hex"])
+        except Exception:
+            raise refuse(f"no hex {args['hex']!r} on this map", "bad-hex", "8.4", order) from None
+        if self._left(state, order.side) <= 0:
+            raise refuse(f"{order.side} has no theater ISR pawns left this turn (space dashboard)", "no-isr-pawns",
+                         "8.2", order)
+
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+        return theater_preview(state, order.side)
+
+    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+        side = order.side
+        h = state.map.hex(args["hex"])
+        die = parse_die(space(state, side)["isr_die"])
+        roll = Roller(dice)
+        events: list[Event] = []
+        found = []
+        shown: list[tuple[str, int, str, str]] = []
+        for u in state.units.values():
+            if u.side == side or u.hex != h or not u.alive or counter(u).low_signature or side in u.seen_by:
+                continue
+            sig = _signature(u)
+            r = roll(die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side}))
+            if r >= sig:
+                found.append(u.id)
+                shown.append(roll.rolls[-1])
+                events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.4.1",
+                                       visible_to=frozenset({side, u.side})))
+        used = dict(thaw(state.public.get("isr_used") or {}))
+        used[side] = int(used.get(side, 0)) + 1
+        events.append(state_set("public", {"isr_used": used}, rule="8.2"))
+        lab = state.map.label(h)
+        events.append(note(f"{side} theater ISR on {lab}: " + (f"detected {', '.join(found)}" if found else "nothing detected"),
+                           rule="8.4", visible_to=side))
+        res = Result(f"Theater ISR on {lab}", {"detected": found, "die": die}, ["8.4", "8.4.1", "2.2.1"], shown,
+                     [f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"])
+        return Adjudication(events, res)
+
+
+# -- local detection (8.5) ----------------------------------------------------------------------------
+def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> Distribution:
+    """Exact P(detect *target*) by one cooperative roll of *sensors* (8.5, 8.5.3), as the umpire
+    knows it (the detecting side cannot name an undetected target)."""
+    state = game.state if hasattr(game, "state") else game
+    die, _ = local_die(state, side, [state.units[s] for s in sensors], state.units[target])
+    if die is None:
+        return Distribution.point(False, label="cannot sense")
+    return Distribution.bernoulli(detection_probability(die, _signature(state.units[target])), label=f"detected ({die})")
+
+
+class Detect(OrderHandler):
+    """8.5: local detection by units on the map: one cooperative roll (8.5.3) per enemy unit in
+    the hex that the sensors can sense and have not detected; each sensor once per turn."""
+
+    type = OrderType("detect", (
+        Param("hex", "hex", "hex searched"),
+        Param("sensors", "unit", "own units sensing together (8.5.3)", positional=False, repeat=True),
+    ), rule="8.5", doc="local detection by your units")
+
+    def _sensed(self, state: Any, side: str) -> set[str]:
+        return set(state.sides[side].private.get("sensed") or ())
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        done = self._sensed(state, side)
+        ex = []
+        for u in state.units_of(side):
+            if not u.alive or u.hex is None or u.id in done:
+                continue
+            c = counter(u)
+            rng = max([int(s["range"]) for s in c.d.get("sensors", ())] + [0])
+            for h in [u.hex, *u.hex.neighbours()][: 1 + (6 if rng else 0)]:
+                if h in state.map.hexes:
+                    ex.append(self.type.make(side, hex=state.map.label(h), sensors=[u.id]))
+        return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:20])) if ex else None
+
+    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+        try:
+            state.map.hex(args["hex"])
+        except Exception:
+            raise refuse(f"no hex {args['hex']!r}", "bad-hex", "8.5", order) from None
+        done = self._sensed(state, order.side)
+        for sid in args.get("sensors", ()):
+            own_unit(state, order, sid, "8.5")
+            if sid in done:
+                raise refuse(f"{sid} has already made its detection attempt this turn", "sensed", "8.5", order)
+        if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
+            raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
+
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+        """P(detect) of a signature-7 and -8 target by these sensors' best die (for the planner)."""
+        sensors = [state.units[s] for s in args.get("sensors", ())]
+        dice = [d["die"] for s in sensors for d in counter(s).d.get("sensors", ())] or ["d8"]
+        die = cooperative_die(dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None)
+        return Distribution.bernoulli(detection_probability(die, 7), label=f"detect signature 7 with {die}")
+
+    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+        side = order.side
+        h = state.map.hex(args["hex"])
+        sensors = [state.units[s] for s in args["sensors"]]
+        roll = Roller(dice)
+        events: list[Event] = []
+        found: list[str] = []
+        shown = []
+        rules = {"8.5"}
+        for u in state.units.values():
+            if u.side == side or u.hex != h or not u.alive or side in u.seen_by or detected(state, u, side):
+                continue
+            die, notes = local_die(state, side, sensors, u)
+            if die is None:
+                continue
+            sig = _signature(u)
+            r = roll(die, f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}", "8.5",
+                     frozenset({u.side}))
+            if r >= sig:
+                found.append(u.id)
+                shown.append(roll.rolls[-1])
+                rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
+                events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5",
+                                       visible_to=frozenset({side, u.side})))
+        sensed = sorted(self._sensed(state, side) | {s.id for s in sensors})
+        events.append(side_set(side, "private", {"sensed": sensed}, rule="8.5"))
+        lab = state.map.label(h)
+        events.append(note(f"{side} local detection in {lab}: " + (", ".join(found) if found else "nothing detected"),
+                           rule="8.5", visible_to=side))
+        res = Result(f"Local detection in {lab}", {"detected": found}, sorted(rules), shown,
+                     [f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"])
+        return Adjudication(events, res)
+
+
+def resolve_theater(game: Any, side: str, hex: str) -> Result:
+    """Place a theater ISR pawn (8.4) by submitting ``isr``."""
+    from owsnb.rules.ows.common import submit
+
+    return submit(game, TheaterISR.type.make(side, hex=hex))
+
+
+def resolve_local(game: Any, side: str, hex: str, sensors: Sequence[str]) -> Result:
+    """A local detection attempt (8.5) by submitting ``detect``."""
+    from owsnb.rules.ows.common import submit
+
+    return submit(game, Detect.type.make(side, hex=hex, sensors=list(sensors)))
+
+
+preview = local_preview
+resolve = resolve_local
+
+
+def _enter_theater(state: Any, dice: Any) -> list[Event]:
+    return [state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
+            *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides]]
+
+
+HANDLERS = [TheaterISR(), Detect()]
+STEP_EFFECTS = {"5.1": _enter_theater, "5.2": auto_detections}
