@@ -6,12 +6,14 @@ own charts.
 * **Forces** and **losses** by side (and by domain when units carry a ``domain`` payload) at the
   end of every turn, computed from the seat's own history views — the other side's numbers are
   what this seat has seen of them, never the truth.
-* **Rule-set charts** from the ``dashboard(view)`` hook. Each entry ``title: value`` is drawn as
+* **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is drawn as
 
-  - a number or text: a line of figures;
-  - ``{label: number, ...}``: a bar chart;
+  - a number, text or list of them: a row of the figures table (nested keys joined with " · ");
+  - ``{label: number, ...}`` under a key: a bar chart (side names get their side's colour);
   - ``{"kind": "track", "value": v, "max": m, "rule": "..."}``: a progress track;
-  - ``{"kind": "bars", "values": {label: number}, "rule": "...", "colours": {...}}``: a bar chart.
+  - ``{"kind": "bars", "values": {label: number}, "colours": {...}}``: a bar chart;
+  - a list of mappings: a table;
+  - any other mapping: each of its entries, under its key.
 
 Example:
     >>> from owsnb.widgets._doc import tiny_game
@@ -30,7 +32,7 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as W
 
-from owsnb.widgets.render import distribution_of
+from owsnb.widgets.render import CSS, distribution_of
 from owsnb.widgets.table import Table
 
 __all__ = ["Dashboard", "forces_over_turns"]
@@ -74,6 +76,56 @@ def forces_over_turns(seat: Any, view: Any | None = None) -> dict[str, dict[str,
     strength = {g: [(t, s_now.get(g, 0)) for t, s_now, _ in snaps] for g in groups}
     losses = {g: [(t, l_now.get(g, 0)) for t, _, l_now in snaps] for g in groups}
     return {"strength": strength, "losses": losses}
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float, Fraction)) and not isinstance(v, bool)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_fmt(x) for x in v)
+    return str(v)
+
+
+def _flatten(title: str, value: Any, stats: list, tracks: list, bars: dict, tables: list) -> None:
+    """Sort a ``dashboard`` hook's data into figures, tracks, bar charts and tables."""
+    if isinstance(value, Mapping):
+        kind = value.get("kind")
+        if kind == "track":
+            v, m = value.get("value", 0), value.get("max", 1) or 1
+            pct = max(0.0, min(100.0, 100.0 * float(v) / float(m))) if _number(v) and _number(m) else 0.0
+            rule = (f" <span class='rule'>rule {html.escape(str(value['rule']))}</span>" if value.get("rule") else "")
+            tracks.append(f"<div>{html.escape(title)}: <b>{html.escape(_fmt(v))}</b> / {html.escape(_fmt(m))}{rule}"
+                          f"<div style='background:#e5e7eb;width:220px;height:8px'><div style='background:#2563eb;"
+                          f"width:{pct * 2.2:.0f}px;height:8px'></div></div></div>")
+            return
+        if kind == "bars":
+            bars[title] = ({str(k): float(v) for k, v in dict(value.get("values", {})).items() if _number(v)},
+                           dict(value.get("colours", {})))
+            return
+        if title and value and all(_number(v) for v in value.values()):
+            bars[title] = ({str(k): float(v) for k, v in value.items()}, {})
+            return
+        for k, v in value.items():
+            sub = f"{title} · {k}" if title else str(k)
+            if isinstance(v, (Mapping, list, tuple)) and not (isinstance(v, (list, tuple)) and all(
+                    not isinstance(x, (Mapping, list, tuple)) for x in v)):
+                _flatten(sub, v, stats, tracks, bars, tables)
+            else:
+                stats.append((sub, v))
+    elif isinstance(value, (list, tuple)):
+        rows = [x for x in value if isinstance(x, Mapping)]
+        if rows:
+            tables.append((title, rows))
+        else:
+            stats.append((title, value))
+    else:
+        stats.append((title, value))
 
 
 def _colour(view: Any, key: str, i: int) -> str:
@@ -181,28 +233,29 @@ class Dashboard(W.VBox):
         except Exception as exc:  # noqa: BLE001 - a broken chart must not break the table
             self.stats.value = f"<span style='color:#b91c1c'>dashboard hook failed: {html.escape(repr(exc))}</span>"
             return
-        stats, bars = [], {}
-        for title, spec in entries.items():
-            if isinstance(spec, Mapping) and spec.get("kind") == "track":
-                v, m = spec.get("value", 0), spec.get("max", 1) or 1
-                pct = max(0.0, min(100.0, 100.0 * float(v) / float(m)))
-                rule = f" <span style='color:#6b7280;font-size:11px'>rule {html.escape(str(spec['rule']))}</span>" if spec.get("rule") else ""
-                stats.append(f"<div>{html.escape(str(title))}: <b>{html.escape(str(v))}</b> / {html.escape(str(m))}{rule}"
-                             f"<div style='background:#e5e7eb;width:220px;height:8px'><div style='background:#2563eb;"
-                             f"width:{pct * 2.2:.0f}px;height:8px'></div></div></div>")
-            elif isinstance(spec, Mapping) and spec.get("kind") == "bars":
-                bars[str(title)] = (dict(spec.get("values", {})), dict(spec.get("colours", {})))
-            elif isinstance(spec, Mapping):
-                bars[str(title)] = (dict(spec), {})
-            else:
-                stats.append(f"<div>{html.escape(str(title))}: <b>{html.escape(str(spec))}</b></div>")
-        self.stats.value = "".join(stats)
+        stats: list[tuple[str, Any]] = []
+        tracks: list[str] = []
+        bars: dict[str, tuple[dict, dict]] = {}
+        tables: list[tuple[str, list[Mapping]]] = []
+        _flatten("", entries, stats, tracks, bars, tables)
+        parts = list(tracks)
+        if stats:
+            parts.append("<table>" + "".join(
+                f"<tr><td>{html.escape(k)}</td><td><b>{html.escape(_fmt(v))}</b></td></tr>" for k, v in stats) + "</table>")
+        for title, rows in tables[:8]:
+            cols = list(dict.fromkeys(k for r in rows for k, v in r.items() if not isinstance(v, (Mapping, list))))
+            body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
+                           for r in rows[:20])
+            parts.append(f"<b>{html.escape(title)}</b><table><tr>"
+                         + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols) + f"</tr>{body}</table>")
+        self.stats.value = f"{CSS}<div class='owsnb-w'>{''.join(parts)}</div>" if parts else ""
+        bars = dict(list(bars.items())[:16])
         for title in [k for k in self._hook_figs if k not in bars]:
             fig, _ = self._hook_figs.pop(title)
             fig.close()
         for title, (values, colours) in bars.items():
             labels = [str(k) for k in values]
-            ys = [float(v) if isinstance(v, (int, float)) else 0.0 for v in values.values()]
+            ys = [float(v) for v in values.values()]
             cols = [colours.get(k) or _colour(view, str(k), i) for i, k in enumerate(values)]
             if title not in self._hook_figs:
                 xs, yscale = bq.OrdinalScale(), bq.LinearScale(min=0.0)

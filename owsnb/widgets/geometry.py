@@ -223,7 +223,7 @@ def labels_image(layout: GeoLayout, labels: Mapping[Hex, str], names: Mapping[He
     for i, h in enumerate(hs):
         x = (cx[i] - x0) * scale
         y = (y1 - cy[i]) * scale
-        f = height[i] * 0.17
+        f = height[i] * 0.2
         parts.append(f"<text x='{x:.2f}' y='{y - height[i] * 0.3:.2f}' font-size='{f:.2f}'>"
                      f"{html.escape(labels[h])}</text>")
         name = (names or {}).get(h)

@@ -36,8 +36,10 @@ Example:
 from __future__ import annotations
 
 import html
+import json
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import ipyleaflet as L
@@ -51,7 +53,7 @@ from owsnb.widgets import geometry as G
 from owsnb.widgets.table import Table
 from owsnb.widgets.wire import widget_tree
 
-__all__ = ["MapView", "StaticGeoJSON", "EDGE_STYLES", "RANGE_COLOURS"]
+__all__ = ["MapView", "StaticGeoJSON", "EDGE_STYLES", "RANGE_COLOURS", "COAST_STYLES"]
 
 EDGE_STYLES: dict[str, dict[str, Any]] = {
     "river": {"color": "#2b8cbe", "weight": 3.5, "opacity": 0.9},
@@ -60,6 +62,12 @@ EDGE_STYLES: dict[str, dict[str, Any]] = {
     "border": {"color": "#7c3aed", "weight": 2, "dashArray": "8 4", "opacity": 0.8},
 }
 """Line styles of hexside features by type (others: thin grey)."""
+
+COAST_STYLES: dict[str, dict[str, Any]] = {
+    "coast": {"color": "#1e3a5f", "weight": 1.3, "opacity": 0.9, "fill": False},
+    "border": {"color": "#6b21a8", "weight": 1.2, "opacity": 0.8, "dashArray": "5 4", "fill": False},
+}
+"""Styles of the offline background lines by kind."""
 
 RANGE_COLOURS: dict[str, str] = {
     "weapon": "#dc2626", "sensor": "#2563eb", "radius": "#059669", "command": "#7c3aed",
@@ -92,13 +100,14 @@ class MapView(W.VBox):
         source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
         seat: the side whose view is drawn when *source* is a Game.
         basemap: start with the online basemap on (needs internet; off by default).
+        coast: cut a coastline from the vendored world file when the scenario has none of its own.
         counter_size: counter size in screen pixels.
         height: the map's CSS height.
         label_px: hex labels show when a hex is at least this many pixels across.
     """
 
-    def __init__(self, source: Any, seat: str | None = None, *, basemap: bool = False, counter_size: int = 40,
-                 height: str = "540px", label_px: float = 46.0):
+    def __init__(self, source: Any, seat: str | None = None, *, basemap: bool = False, coast: bool = False,
+                 counter_size: int = 40, height: str = "540px", label_px: float = 40.0):
         self.table = Table.of(source, seat)
         view = self.table.view
         self.geo: GeoLayout = view.map.layout or GeoLayout(view.map.offset.orientation, 10.0, projection="simple")
@@ -119,7 +128,7 @@ class MapView(W.VBox):
         self.home = (center, zoom)
         self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
         layers: list[Any] = [self.grid]
-        self.coast = self._coast_layer()
+        self.coast = self._coast_layer(compute=coast)
         if self.coast is not None:
             layers.append(self.coast)
         url, bounds = G.labels_image(self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names())
@@ -214,23 +223,36 @@ class MapView(W.VBox):
             feats.append(_feature(G.hexside_lines(self.geo, pairs), {**style, "fill": False}, kind=kind))
         return _collection(feats)
 
-    def _coast_layer(self) -> Any:
-        """The offline coastline, when the scenario package provides one (guarded import)."""
-        try:
-            from owsnb.scenario import coast  # type: ignore[attr-defined]
-        except ImportError:
+    def _coast_layer(self, compute: bool = False) -> Any:
+        """The offline coastline and borders: the scenario's own file (``map.meta.coast``, next to
+        the scenario), or — with ``coast=True`` — cut from the vendored world file by
+        :mod:`owsnb.scenario.coast` (guarded: a map without one simply has none)."""
+        view = self.table.view
+        data = None
+        rel = view.map.meta.get("coast")
+        where = view.scenario.get("file")
+        if rel and where:
+            path = Path(str(where)).parent / str(rel)
+            if path.is_file():
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    data = None
+        if data is None and compute and self.geo.projection != "simple":
+            try:
+                from owsnb.scenario.coast import background_geojson
+            except ImportError:
+                return None
+            data = background_geojson(self.geo.bounds(self.hexes), simplify_km=self.geo.size_km / 40)
+        if not data or not data.get("features"):
             return None
-        fn = getattr(coast, "geojson", None) or getattr(coast, "coastline", None)
-        if fn is None:
-            return None
-        try:
-            data = fn(self.table.view.map)
-        except Exception:  # noqa: BLE001 - a map without a coastline simply has none
-            return None
-        if not data:
-            return None
-        return StaticGeoJSON(data=data, name="coast",
-                             style={"color": "#1e3a5f", "weight": 1.2, "fill": False, "opacity": 0.9})
+        feats = []
+        for f in data["features"]:
+            kind = (f.get("properties") or {}).get("kind", "coast")
+            style = COAST_STYLES.get(kind, COAST_STYLES["coast"])
+            feats.append({"type": "Feature", "properties": {"kind": kind, "style": dict(style)},
+                          "geometry": f["geometry"]})
+        return StaticGeoJSON(data=_collection(feats), name="coast")
 
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
