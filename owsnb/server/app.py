@@ -11,7 +11,7 @@ method      path                              what
 ==========  ================================  ===================================================
 GET         /health                           liveness (no token)
 GET         /games/{id}                       who the seat is; game title, rule set, state_id
-GET         /games/{id}/view?at=&map=         the seat's view (map omitted if ``map`` is current)
+GET         /games/{id}/view?at=&map=&side=   the seat's view (map omitted if ``map`` is current)
 GET         /games/{id}/events?since=         events the seat may see
 GET         /games/{id}/legal?side=           legal orders
 POST        /games/{id}/check                 ``{"order"}``: validate only
@@ -91,6 +91,7 @@ class _Server:
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self.stopping = False
 
     # -- change fan-out ------------------------------------------------------------------------
     def changed(self, game_id: str) -> None:
@@ -121,6 +122,14 @@ class _Server:
             self._listener = threading.Thread(target=listen, args=(self.auth.reload, self._stop),
                                               name="owsnb-store-listener", daemon=True)
             self._listener.start()
+
+    def release(self) -> None:
+        """Answer every waiting long-poll now (called before a shutdown, from any thread)."""
+        self.stopping = True
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            for gid in list(self.waiters):
+                loop.call_soon_threadsafe(self._wake, gid)
 
     def stop(self) -> None:
         self._stop.set()
@@ -214,7 +223,7 @@ async def game_info(srv: _Server, request: Request) -> Any:
 @endpoint
 async def view(srv: _Server, request: Request) -> Any:
     q = request.query_params
-    return await _run(srv.auth.view, await srv.seat(request), _int(q.get("at"), "at"), q.get("map"))
+    return await _run(srv.auth.view, await srv.seat(request), _int(q.get("at"), "at"), q.get("map"), q.get("side") or None)
 
 
 @endpoint

@@ -366,9 +366,17 @@ class Authority:
         return new.public()
 
     # -- reading -------------------------------------------------------------------------------
-    def view(self, s: tuple[ServedGame, Seat], at: int | None = None, known_map: str | None = None) -> dict[str, Any]:
-        """The seat's view now, or after event *at* (rounded down to an event the seat saw)."""
+    def view(self, s: tuple[ServedGame, Seat], at: int | None = None, known_map: str | None = None,
+             side: str | None = None) -> dict[str, Any]:
+        """The seat's view now, or after event *at* (rounded down to an event the seat saw); the
+        umpire may ask for a *side*'s view."""
         sg, seat = s
+        if side is not None and side != seat.view_side:
+            if not seat.is_umpire:
+                raise auth_error(f"the {seat.label} seat sees only its own view", 403)
+            if side not in sg.game.state.sides:
+                raise KeyError(f"no side {side!r}")
+            seat = Seat(seat.seat_id, "side", side, label=seat.label)
         with sg.lock:
             h = sg.horizon(seat)
             if at is not None:

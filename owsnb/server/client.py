@@ -554,7 +554,7 @@ class RemoteGame:
             except Exception:  # noqa: BLE001
                 pass
         if self._listener is not None and self._listener is not threading.current_thread():
-            self._listener.join(timeout=3)
+            self._listener.join(timeout=1)  # a long-poll in flight ends by itself (daemon thread)
         self._http.close()
         self.connected = False
 

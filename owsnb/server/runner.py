@@ -82,6 +82,9 @@ class ServerThread:
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
+        state = getattr(getattr(self.app, "state", None), "owsnb", None)
+        if state is not None:
+            state.release()
         self.server.should_exit = True
         self.thread.join(timeout)
         self._sock.close()

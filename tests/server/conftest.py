@@ -1,0 +1,98 @@
+"""Fixtures for the seminar server: a store on SQLite or a real PostgreSQL, an authority serving
+the skirmish test scenario on loopback, and remote seats connected to it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from owsnb.server.authority import Authority, CreatedGame
+from owsnb.store import open_store
+from tests.server import pgserver
+
+REPO = Path(__file__).resolve().parents[2]
+SKIRMISH = REPO / "tests" / "data" / "skirmish.yaml"
+RULESETS = "skirmish=tests.rulesets.skirmish:RULESET"
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """Environment for a server subprocess: the skirmish rule set registered, the repo importable."""
+    env = dict(os.environ)
+    env["OWSNB_RULESETS"] = RULESETS
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.update(extra)
+    return env
+
+
+PYTHON = sys.executable
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty store: a SQLite file, or a new database on the test PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'seminar.owsnb'}"
+    reason = pgserver.available()
+    if reason:
+        pytest.skip(reason)
+    return pgserver.fresh_url()
+
+
+@dataclass
+class Served:
+    """A running authority with one skirmish game."""
+
+    authority: Authority
+    server: Any
+    created: CreatedGame
+    seats: list[Any] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def game_url(self) -> str:
+        return f"{self.server.url}/games/{self.created.game_id}"
+
+    def token(self, label: str) -> str:
+        return self.created.tokens[label]
+
+    def connect(self, label: str, **kw: Any) -> Any:
+        from owsnb.server.client import connect
+
+        seat = connect(self.game_url, self.token(label), **kw)
+        self.seats.append(seat)
+        return seat
+
+    @property
+    def game(self) -> Any:
+        """The authority's kernel Game (the truth; tests only)."""
+        return self.authority.served(self.created.game_id).game
+
+    def headers(self, label: str | None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token(label)}"} if label else {}
+
+
+@pytest.fixture
+def served(store_url: str) -> Iterator[Served]:
+    from owsnb.server.runner import ServerThread
+
+    store = open_store(store_url)
+    auth = Authority(store)
+    created = auth.create_game(SKIRMISH, seed=11)
+    srv = ServerThread(auth).start()
+    s = Served(auth, srv, created)
+    try:
+        yield s
+    finally:
+        s.server.stop()  # first: long-polls in flight are answered at once
+        for seat in s.seats:
+            seat.close()
+        store.close()
