@@ -341,3 +341,19 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> None:
         announce(em, f"Pursuit into {lab}: Engagement Battle", rule="L738", hex=lab)
     else:
         take_hex(em, battle.attacker, into, rule="L737", why="pursuit")
+
+
+def interrogation_distribution(state: Any, table: str) -> Distribution:
+    """Exact distribution of the answer kind on an interrogation table (d6)."""
+    t = state.tables["interrogation"][table]
+    return Distribution.die(6).map(lambda r: str(t.get(r, t.get(str(r), "nothing"))), label=f"{table} interrogation")
+
+
+def initiative_distribution(drm: dict[str, int], sides: list[str], holder: str) -> Distribution:
+    """Exact distribution of who wins the initiative: d10 + DRM each, ties to last turn's holder (L51)."""
+    a, b = sides
+    d = Distribution.die(10)
+    def win(x: int, y: int) -> str:
+        va, vb = x + int(drm.get(a, 0)), y + int(drm.get(b, 0))
+        return a if va > vb else b if vb > va else holder
+    return d.combine(d, win, label="initiative")

@@ -180,6 +180,7 @@ class Tocs(RuleSet):
             "moon": rules.get("moon", "quarter"),
             "supply_edges": dict(rules.get("supply_edges", {})),
             "objectives": list(rules.get("objectives", ())),
+            "sea_zones": list(rules.get("sea_zones", ())),
             "initiative_drm": dict(rules.get("initiative_drm", {})),
             "deficit_credit": {}, "op_spent": {},
         }

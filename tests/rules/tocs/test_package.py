@@ -1,0 +1,74 @@
+"""The package: isolation from other rule sets, the layers, the scenario and a random play-out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+import owsnb
+from owsnb.kernel import ScenarioError
+from owsnb.rules.tocs.layers import layer_stack, merged_rulings
+from owsnb.testing import random_playout
+
+from .conftest import board
+
+
+def test_tocs_imports_no_other_rule_set():
+    code = ("import sys, owsnb.rules.tocs, owsnb\n"
+            "g = owsnb.load('tocs-nijmegen', save=False)\n"
+            "others = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.tocs'))\n"
+            "print(others)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_l6_l97_precedence_module_over_period_over_basic():
+    stack = layer_stack("wwii", "omg-n")
+    r = merged_rulings(stack)
+    assert r["pursuit_into_occupied"] == "engagement"  # WWII L738 over Basic L74
+    assert r["supply_bases_public"] is False  # OMG-N L824 over WWII L207
+    assert r["paradrop_into_enemy"] == "engagement"  # OMG-N L780 over WWII L624
+    assert merged_rulings(layer_stack("wwii", "none"))["paradrop_into_enemy"] == "ambush"
+
+
+def test_module_tables_and_scenario_overrides_stack():
+    g = board(options={"module": "omg-n"}, tables={"crt_terrain": {"shift": {"clear": 1}}})
+    t = g.state.tables
+    assert t["victory_points"]["german"]["nijmegen_bridge"] == 5  # module table present
+    assert t["crt_terrain"]["shift"]["clear"] == 1 and t["crt_terrain"]["shift"]["city"] == -2  # scenario wins key by key
+    assert t["rulings"]["supply_bases_public"] is False
+
+
+def test_every_lost_table_is_labelled_placeholder():
+    t = board().state.tables
+    for name in ("crt", "crt_terrain", "cot", "weather", "interrogation", "turn_end_track"):
+        assert t[name]["placeholder"] is True, name
+
+
+def test_scenario_loads_with_perimeter_and_secret_victory():
+    g = owsnb.load("tocs-nijmegen", save=False)
+    s = g.state
+    assert s.clock.step == "3.3" and s.public["phasing"] == "allied"  # OMG-N: the Allies move first (L774)
+    own = {x: sum(1 for i in s.map.hexes.values() if i.facts["owner"] == x) for x in s.sides}
+    assert own["allied"] > 0 and own["german"] > own["allied"]
+    assert "vp" not in str(dict(s.public)).lower()
+    assert g.view("german").sides["allied"].private == {}
+
+
+def test_unit_outside_its_perimeter_is_a_located_scenario_error():
+    with pytest.raises(ScenarioError) as e:
+        board(extra_units=[{"id": "A-9", "type": "para-company", "side": "allied", "hex": "0909"}])
+    assert "outside allied's perimeter" in str(e.value)
+
+
+def test_random_playout_is_sound_and_fast():
+    g = owsnb.load("tocs-nijmegen", seed=5, save=False)
+    t = time.perf_counter()
+    rep = random_playout(g, max_orders=120, seed=5, pass_weight=0.1)
+    assert time.perf_counter() - t < 20
+    assert len(rep.orders) >= 100 or rep.over
+    verbs = {o.split(":")[1].split()[0] for o in rep.orders}
+    assert {"begin", "activate", "move"} <= verbs
