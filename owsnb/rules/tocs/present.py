@@ -17,7 +17,8 @@ from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.model import STATES, daypart, state_of
 from owsnb.rules.tocs.terrain import step_cost
 
-__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "STATE_COLOURS"]
+__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "perimeter_geojson",
+           "STATE_COLOURS"]
 
 _PALETTE = {
     "clear": "#f4efd8", "farmland": "#ece5b8", "heath": "#e6d9b0", "polder": "#d7ecc0", "village": "#c9b79c",
@@ -155,3 +156,22 @@ def dashboard(view: Any) -> dict[str, Any]:
             "vp_so_far": score(view, s, view.units)["total"],
         }
     return out
+
+
+def perimeter_geojson(view: Any, sides_colour: dict[str, str] | None = None) -> dict[str, Any]:
+    """The shared perimeter (hex owners) as a GeoJSON FeatureCollection for a map overlay:
+    each side's hexes in its colour, no man's land grey, Battle and Engagement markers outlined.
+    Only public facts (ownership is known to both sides, L229)."""
+    colours = sides_colour or {s: getattr(x, "color", "#888") for s, x in view.sides.items()}
+    feats = []
+    for h, info in view.map.hexes.items():
+        own = info.facts.get("owner", "none")
+        ring = [list(map(float, c)) for c in view.map.layout.corners(h)]
+        ring.append(ring[0])
+        marker = "engagement" if info.facts.get("engaged") else ("battle" if info.facts.get("battle") else "")
+        feats.append({"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [ring]},
+                      "properties": {"hex": view.map.label(h), "owner": own, "marker": marker,
+                                     "style": {"fillColor": colours.get(own, "#bbbbbb"), "fillOpacity": 0.25,
+                                               "color": "#b71c1c" if marker else colours.get(own, "#bbbbbb"),
+                                               "weight": 3 if marker else 0.5}}})
+    return {"type": "FeatureCollection", "features": feats}

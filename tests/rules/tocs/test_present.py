@@ -1,0 +1,54 @@
+"""Presentation hooks and the browser payloads: nothing hidden reaches a side's widgets."""
+
+from __future__ import annotations
+
+import owsnb
+from owsnb.rules.tocs.present import perimeter_geojson
+from owsnb.testing import find_leaks, hidden_tokens, random_playout
+
+
+def _played():
+    g = owsnb.load("tocs-nijmegen", seed=11, save=False)
+    random_playout(g, max_orders=80, seed=11, pass_weight=0.1)
+    return g
+
+
+def test_hooks_return_plain_data_for_own_units():
+    g = owsnb.load("tocs-nijmegen", seed=2, save=False)
+    v = g.view("allied")
+    rs = g.ruleset
+    u = v.units["A-505-D"]
+    svg = rs.counter_svg(u, v)
+    assert svg.startswith("<svg") and "A-505-D" in svg
+    assert dict(rs.unit_summary(u, v))["state"] == "good-order"
+    reach = rs.reach(v, "A-505-D")
+    assert reach and all(c >= 0 for c in reach.values())
+    assert any(r["kind"] == "command" for r in rs.ranges(v, "A-505"))
+    assert rs.dashboard(v)["sides"].keys() == {"allied"}
+    assert rs.terrain_style("city")["fillColor"].startswith("#")
+
+
+def test_counter_svg_escapes_strings():
+    g = owsnb.load("tocs-nijmegen", seed=2, save=False)
+    v = g.view("allied")
+    u = v.units["A-505-D"].evolve(id="<b>&x")
+    assert "<b>&x" not in g.ruleset.counter_svg(u, v)
+
+
+def test_dashboard_and_perimeter_overlay_carry_no_hidden_ids():
+    g = _played()
+    for side in g.state.sides:
+        v = g.view(side)
+        tokens = hidden_tokens(g.state, side, g.ruleset)
+        assert not find_leaks(g.ruleset.dashboard(v), tokens)
+        assert not find_leaks(perimeter_geojson(v), tokens)
+
+
+def test_app_widget_state_for_a_seat_carries_no_hidden_ids():
+    from owsnb.widgets import App
+    from owsnb.widgets.wire import scan_leaks
+
+    g = _played()
+    for side in g.state.sides:
+        app = App(g, seat=side, seats=(side,))
+        assert not scan_leaks(app, hidden_tokens(g.state, side, g.ruleset)), side
