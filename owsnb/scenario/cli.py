@@ -136,10 +136,9 @@ def _cmd_new(args: argparse.Namespace) -> int:
     summary = ", ".join(f"{n} {t}" for t, n in counts.most_common())
     print(f"wrote {path}: {len(mp['hexes'])} hexes ({summary}), {len(mp['features'])} features, "
           f"{len(mp['edges'])} edges in {time.perf_counter() - t0:.1f} s")
-    coast = (mp.get("meta") or {}).get("coast")
-    if coast and not args.no_coast:
-        cpath = path.parent / coast
-        print(f"wrote {cpath} ({cpath.stat().st_size / 1024:.0f} KB of coastline and borders)")
+    cpath = path.parent / "maps" / f"{scn['id']}-coast.geojson"
+    if not args.no_coast and cpath.is_file():
+        print(f"wrote {cpath} ({cpath.stat().st_size / 1024:.1f} KB of coastline and borders)")
     return 0
 
 
