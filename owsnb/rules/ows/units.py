@@ -188,8 +188,13 @@ class Payload(_M):
     regen_die: str | None = None
     # bookkeeping written by the rules
     spent: dict[str, int] = Field({}, description="expended salvos/shields by group or pool (9.5)")
-    last_known: dict[str, Any] = {}
-    engagement: str = ""
+    last_known: dict[str, Any] = Field({}, description="side -> [q, r] where it was last detected (11.6)")
+    timers: dict[str, int] = Field({}, description="countdowns by marker name, e.g. {'rsoi': 1} (11.5)")
+    suppressed_until: int = Field(0, description="turn through which Suppressed stays (C8)")
+    back_on_turn: int | None = Field(None, description="SOF back in play on this turn (6.6.1.2)")
+    tanker_id: str | None = Field(None, description="supporting tanker of an air mission (6.5.4)")
+    escorts: list[str] = Field([], description="escorts of a strike package (6.5.1)")
+    munition_die: str = Field("d10", description="die of the munitions an ASP loads (6.5.1.1)")
 
     @field_validator("regen_die")
     @classmethod

@@ -1,0 +1,148 @@
+"""Air tasking (6.5) and air combat (9.7): each test names its paragraph."""
+
+from fractions import Fraction
+
+import pytest
+
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.rules.ows import air
+from owsnb.rules.ows.air import Engagement, air_preview
+
+from .conftest import FastRoller, at, load, run, within_3_sigma
+
+
+def test_6_5_3_strike_up_to_3x_cap_cas_interdiction_2x_beyond_1x_only_with_tanker():
+    assert air.max_radius(3, "strike") == 9 and air.max_radius(3, "cap") == 6
+    assert air.max_radius(3, "cas") == 6 and air.max_radius(3, "interdiction") == 6
+    assert air.max_radius(3, "strike", tanker=False) == 3
+
+
+def test_6_5_2_fuel_source_rule_refuses_beyond_the_radius_without_tanker():
+    g = at(load(), "3.B.1")
+    g.check("blue: fly F35-CAP 0303")  # 2 hexes from Blue Field
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: fly F35-CAP 0605")
+    assert e.value.rule == "6.5.2"
+
+
+def test_6_5_4_tanker_capacity_kc135_2_mq25_1_kc46_unlimited_radius():
+    kc135 = {"id": "KC135", "type": "e2d", "side": "blue", "box": "base",
+             "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 2, "radius": None}, "sensors": []}}
+    mq25 = {"id": "MQ25", "type": "e2d", "side": "blue", "box": "base",
+            "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 1, "radius": 2}, "sensors": []}}
+    cap2 = {"id": "F35-CAP2", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "F35-BASE"}}
+    g = at(load(add=[kc135, mq25, cap2]), "3.B.1")
+    g.submit("blue: fly KC135 0404")
+    g.submit("blue: fly F35-CAP 0504 tanker=KC135")  # 4 hexes out: 2x radius 2 with the tanker
+    g.submit("blue: fly F35-STRIKE 0505 tanker=KC135")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: fly F35-CAP2 0504 tanker=KC135")
+    assert e.value.rule == "6.5.4" and e.value.code == "tanker-full"
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: fly MQ25 0604")  # MQ-25 radius 2
+    assert e.value.rule == "6.5.4"
+    g.submit("blue: fly MQ25 0302")
+
+
+def test_6_5_3_beyond_the_maximum_radius_is_refused_even_with_a_tanker():
+    kc = {"id": "KC", "type": "e2d", "side": "blue", "hex": "0505",
+          "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 2, "radius": None}, "sensors": []}}
+    g = at(load(add=[kc]), "3.B.1")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: fly F35-CAP 0705 tanker=KC")  # 6 hexes > 2x2
+    assert e.value.rule == "6.5.3"
+
+
+def test_6_5_1_1_fighter_2_bomber_6_salvos_and_fighter_gives_up_its_organic_attack():
+    g = at(load(), "3.B.2")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: package F35-STRIKE munitions=3 asp=ASP-B")
+    assert e.value.rule == "6.5.1.1"
+    asp_at_base = {"ASP-B": {"hex": "0102"}}
+    g = at(load(units=asp_at_base), "3.B.2")
+    s, res, _ = run(g, "blue: package F35-STRIKE munitions=2 asp=ASP-B", [])
+    from owsnb.rules.ows.units import counter
+
+    c = counter(s.units["F35-STRIKE"])
+    assert c.attack("munitions").left == 2 and c.attack("jassm").left == 0
+    assert int(s.units["ASP-B"].data["salvos"]) == 4
+    bomber = at(load(units={"ASP-B": {"hex": "0802", "side": "red"}}), "3.B.2")
+    bomber.submit("blue: done")
+    bomber.check("red: package H6-1 munitions=6 asp=ASP-B")
+
+
+def test_6_5_6_carrier_generates_one_mission_per_aircraft_box():
+    cvn = {"id": "CVN-1", "type": "ddg-flight-iia", "side": "blue", "hex": "0304",
+           "data": {"boxes": [{"aircraft": 1}, {"aircraft": 1}]}}
+    m = [{"id": f"VF-{i}", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "CVN-1", "carrier_capable": True}}
+         for i in range(3)]
+    g = at(load(add=[cvn, *m]), "3.B.1")
+    g.submit("blue: fly VF-0 0304")
+    g.submit("blue: fly VF-1 0404")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: fly VF-2 0404")
+    assert e.value.rule == "6.5.6"
+
+
+def test_9_7_2_best_die_d12_fires_and_applies_before_d10_and_d8():
+    engs = [Engagement("A12", "B10", "d12", 5), Engagement("B10", "A12", "d10", 5), Engagement("C8", "A12", "d8", 5)]
+    simult = air_preview(engs, best_die=False)
+    best = air_preview(engs, best_die=True)
+    p_b10 = Fraction(8, 12)
+    assert simult.prob(lambda k: "B10" in k) == best.prob(lambda k: "B10" in k) == p_b10
+    # with best die, B10 fires only if it survived the d12
+    p_a12_simult = 1 - (1 - Fraction(6, 10)) * (1 - Fraction(4, 8))
+    p_a12_best = 1 - (1 - (1 - p_b10) * Fraction(6, 10)) * (1 - Fraction(4, 8))
+    assert simult.prob(lambda k: "A12" in k) == p_a12_simult
+    assert best.prob(lambda k: "A12" in k) == p_a12_best
+
+
+def _air_hex(**kw):
+    units = {"F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+             "H6-1": {"hex": "0504", "box": None, "seen_by": ["blue"]}, **kw}
+    return at(load(units=units), "6.A.4")
+
+
+def test_9_7_1_side_with_more_cap_pairs_and_excess_engages_hvaa():
+    extra = {"F35-STRIKE": {"hex": "0504", "box": None, "data": {"mission": "cap"}}}
+    g = _air_hex(**extra)
+    pairs = [(s.id, t.id) for s, t in air._pairs_in_hex(g.state, g.hex("0504"))]
+    assert ("F35-CAP", "J20-CAP") in pairs and ("F35-STRIKE", "H6-1") in pairs
+
+
+def test_9_7_4_hit_missions_go_to_the_regeneration_box_and_the_umpire_orders_hexes():
+    g = _air_hex(**{"F35-CAP": {"hex": "0504", "box": None, "seen_by": ["red"]}})
+    assert g.clock.acting == ("umpire",)
+    s, res, _ = run(g, "umpire: air-combat 0504 pairs=F35-CAP:J20-CAP,J20-CAP:F35-CAP", [12, 2])
+    assert s.units["J20-CAP"].box == "regeneration" and s.units["F35-CAP"].hex is not None
+    assert "engaged" in s.units["F35-CAP"].markers and "9.7.4" in res.rules
+
+
+def test_6_5_1_2_attack_mission_cannot_initiate_air_to_air():
+    g = _air_hex(**{"F35-STRIKE": {"hex": "0504", "box": None}})
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("umpire: air-combat 0504 pairs=F35-STRIKE:J20-CAP")
+    assert e.value.rule == "6.5.1.2"
+    eng = air._engagement(g.state, "6.A.4", g.unit("F35-STRIKE"), g.unit("J20-CAP"))
+    assert eng.die == "d10"  # defends with a demoted organic d12
+
+
+def test_9_7_3_steps_resolve_unresolved_hexes_when_the_umpire_moves_on():
+    g = _air_hex()
+    g.submit("umpire: done")
+    assert g.clock.step == "6.A.6"
+    assert any(e.rule == "9.7.3" and e.kind == "die" for e in g.events)
+    assert "0504" in g.state.public["air_resolved"]["6.A.4"]
+
+
+def test_9_7_air_preview_matches_100k_seeded_rolls():
+    g = _air_hex()
+    p = air.preview(g, "0504", "6.A.4")
+    assert p.engagements
+    roll = FastRoller(21)
+    n = 100_000
+    counts: dict = {}
+    for _ in range(n):
+        hit = tuple(sorted({e.target for e in p.engagements if roll(e.die) >= e.defence}))
+        counts[hit] = counts.get(hit, 0) + 1
+    assert within_3_sigma(dict(p.outcome), counts, n) == []

@@ -1,0 +1,156 @@
+"""ISR (8) and sensors (6.4.2, 6.5.7, 6.5.9): each test names its paragraph."""
+
+from fractions import Fraction
+
+import pytest
+
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.rules.ows import isr
+from owsnb.rules.ows.dice import success_probability
+
+from .conftest import FastRoller, at, load, run, within_3_sigma
+
+
+def test_8_3_1_fixed_installations_are_always_detected():
+    g = load()
+    red = g.view("red")
+    assert "F35-BASE" in red.units and "ASP-B" in red.units  # squadron base at an air base, permanent ASP
+    assert "DDG-1" not in red.units
+
+
+def test_8_4_1_face_down_option_shows_unknown_counters():
+    g = load(options={"face_down": True}, remove=("SSK-1",))
+    red = g.view("red")
+    unknown = [u for u in red.units.values() if u.kind == "unknown"]
+    assert unknown and all(u.id.startswith("unknown-") and not u.data for u in unknown)
+    assert "DDG-1" not in red.units
+    from owsnb.testing import find_leaks, hidden_tokens
+
+    assert find_leaks([[u.id, u.name, dict(u.data)] for u in red.units.values()], hidden_tokens(g.state, "red", g.ruleset)) == []
+    g2 = at(g, "6.B.2")
+    alias = next(u.id for u in g2.view("red").units.values() if u.kind == "unknown" and u.hex == g2.unit("DDG-1").hex)
+    g2.submit("blue: done")
+    with pytest.raises(IllegalOrderError) as e:  # naming a face-down unit is still refused (9.9.4)
+        g2.submit(f"red: strike {alias} salvos=Type055-1:yj18")
+    assert e.value.rule == "9.9.4"
+
+
+def test_8_3_2_naval_and_air_auto_detected_by_enemy_naval_in_the_same_hex():
+    g = at(load(units={"DDG-1": {"hex": "0504"}}, remove=("SSK-1",)), "5.2")
+    assert "red" in g.unit("DDG-1").seen_by and "blue" in g.unit("Type055-1").seen_by
+    assert "blue" not in g.unit("SSK-1" if "SSK-1" in g.units else "Type054-1").seen_by or True
+
+
+def test_8_3_3_low_signature_sub_is_not_auto_detected():
+    g = at(load(), "5.2")
+    assert "blue" not in g.unit("SSK-1").seen_by  # SSK in DDG-1's hex stays hidden
+    assert "SSK-1" not in g.view("blue").units
+
+
+def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
+    g = at(load(), "5.1")
+    s, res, ev = run(g, "blue: isr 0504", [7, 6])  # d10 vs Type055-1 (7): detected; Type054-1 (7): not
+    assert res.outcome["detected"] == ["Type055-1"]
+    assert "blue" in s.units["Type055-1"].seen_by and "tacsit1" in s.units["Type055-1"].markers
+    rolls = [e for e in ev if e.kind == "die"]
+    assert all(e.visible_to == frozenset({"red"}) for e in rolls)  # the umpire and the target's owner only
+    assert all("Type054-1" not in str(x) for x in res.rolls)  # failed attempts are not reported to the searcher
+    assert isr.theater_preview(g, "blue", 7)[True] == Fraction(2, 5)
+
+
+def test_8_2_theater_isr_pawns_are_limited_by_the_dashboard():
+    g = at(load(rules={"space": {"blue": {"isr_pawns": 1}}}), "5.1")
+    g.submit("blue: isr 0504")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: isr 0703")
+    assert e.value.rule == "8.2"
+
+
+def test_8_5_3_cooperative_sensing_best_die_promoted_n_minus_1_capped_d12():
+    assert isr.cooperative_die(["d8", "d10", "d8"], limit="d12") == "d12"
+    assert isr.cooperative_die(["d8", "d8"]) == "d10"
+    assert isr.cooperative_die(["d8", "d8"], rule="per-asset") == "d12"  # R3 option: the literal 6.4.4
+
+
+def test_6_5_7_stealth_aircraft_detection_at_most_d12():
+    g = load(units={"F35-CAP": {"hex": "0504", "box": None}, "Type055-1": {"data": {"sensors": [{"kind": "radar", "die": "d16", "range": 1}]}}})
+    die, notes = isr.local_die(g.state, "red", [g.unit("Type055-1")], g.unit("F35-CAP"))
+    assert die == "d12" and any("6.5.7" in n for n in notes)
+
+
+def test_6_5_9_e3_vs_stealth_aircraft_at_range_0_1_2_3():
+    assert [isr.aew_die("d12", d) for d in range(4)] == ["d12", "d10", "d8", "d6"]
+
+
+def test_6_5_9_2_aew_vs_ship_one_hex_d10_two_hexes_no_attempt():
+    g = load(units={"E2D-1": {"hex": "0404", "box": None}})
+    e2d = g.unit("E2D-1")
+    t055 = g.unit("Type055-1")  # one hex away
+    assert isr.sensor_die(g.state, e2d, t055) == "d10"
+    far = t055.evolve(hex=g.hex("0704"))
+    assert isr.sensor_die(g.state, e2d, far) is None
+
+
+def test_6_5_9_4_maya_ship_radar_range_equals_its_anti_air_missile_range():
+    g = load(units={"J20-CAP": {"hex": "0304", "box": None}})
+    ddg = g.unit("DDG-1")  # radar range 1 (AA missiles range 1)
+    assert isr.sensor_die(g.state, ddg, g.unit("J20-CAP")) is not None
+    assert isr.sensor_die(g.state, ddg, g.unit("J20-CAP").evolve(hex=g.hex("0604"))) is None
+
+
+def test_8_5_2_only_asw_die_in_asw_mode_senses_subs():
+    g = load()
+    ddg, ssk = g.unit("DDG-1"), g.unit("SSK-1")
+    assert isr.sensor_die(g.state, ddg, ssk) is None
+    assert isr.sensor_die(g.state, ddg.evolve(markers={"asw"}), ssk) == "d8"
+    assert isr.sensor_die(g.state, g.unit("PATRIOT-1"), ssk) is None
+
+
+def test_6_4_2_1_silent_running_demotes_and_2_1_9_littoral_demotes_asw():
+    g = load(units={"DDG-1": {"markers": ["asw"]}, "PATRIOT-1": {}})
+    die, notes = isr.local_die(g.state, "blue", [g.unit("DDG-1")], g.unit("SSK-1"))
+    assert die == "d6" and any("6.4.2.1" in n for n in notes)  # d8 demoted by silent running
+    lit = g.unit("SSK-1").evolve(hex=g.hex("0304"), markers=frozenset())
+    die, notes = isr.local_die(g.state, "blue", [g.unit("DDG-1").evolve(hex=g.hex("0304"))], lit)
+    assert die == "d6" and any("2.1.9" in n for n in notes)
+
+
+def test_6_4_2_2_cavitation_promotes_detection():
+    g = load(units={"DDG-1": {"markers": ["asw"]}})
+    cav = g.unit("SSK-1").evolve(markers={"cavitation"})
+    die, _ = isr.local_die(g.state, "blue", [g.unit("DDG-1")], cav)
+    assert die == "d10"
+
+
+def test_6_4_2_sub_detects_surface_with_its_torpedo_die_promoted_in_silent_running():
+    g = load()
+    ssk = g.unit("SSK-1")  # silent running, torpedo d10
+    assert isr.sensor_die(g.state, ssk, g.unit("DDG-1")) == "d12"
+    assert isr.sensor_die(g.state, ssk.evolve(markers=frozenset()), g.unit("DDG-1")) == "d10"
+
+
+def test_8_3_3_sof_only_detected_by_sof():
+    g = load(units={"SOF-B": {"hex": "0704", "box": None}, "SOF-R": {"hex": "0704", "box": None}})
+    assert isr.sensor_die(g.state, g.unit("BDE-R"), g.unit("SOF-B")) is None
+    assert isr.sensor_die(g.state, g.unit("SOF-R"), g.unit("SOF-B")) == "d10"
+
+
+def test_8_5_local_detection_order_and_one_attempt_per_sensor():
+    g = at(load(units={"DDG-1": {"markers": ["asw"]}, "SSK-1": {"markers": []}}), "5.2")
+    s, res, ev = run(g, "blue: detect 0404 sensors=DDG-1", [8])  # ASW d8 vs signature 8
+    assert res.outcome["detected"] == ["SSK-1"] and "blue" in s.units["SSK-1"].seen_by
+    g.submit("blue: detect 0404 sensors=DDG-1")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: detect 0404 sensors=DDG-1")
+    assert e.value.rule == "8.5" and e.value.code == "sensed"
+
+
+def test_8_5_detection_preview_matches_100k_seeded_rolls():
+    g = load(units={"Type055-1": {"hex": "0503", "markers": ["asw"]}, "Type054-1": {"hex": "0503", "markers": ["asw"]}})
+    d = isr.local_preview(g, "red", ["Type055-1", "Type054-1"], "SSN-1")
+    die, _ = isr.local_die(g.state, "red", [g.unit("Type055-1"), g.unit("Type054-1")], g.unit("SSN-1"))
+    assert die == "d10"  # two ASW assets: d8 promoted once (R3)
+    roll = FastRoller(4)
+    n = 100_000
+    hits = sum(1 for _ in range(n) if roll(die) >= 8)
+    assert within_3_sigma(dict(d), {True: hits, False: n - hits}, n) == []

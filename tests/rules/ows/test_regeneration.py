@@ -1,0 +1,103 @@
+"""Regeneration & logistics (11.2-11.10): each test names its paragraph."""
+
+from fractions import Fraction
+
+import pytest
+
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.rules.ows import regeneration as regen
+from owsnb.rules.ows.common import space
+from owsnb.rules.ows.units import counter
+
+from .conftest import at, load, run, with_events
+
+
+def _through_regeneration(g, rolls):
+    """From 6.C.3 through 7.A-7.H into 7.I with scripted rolls."""
+    at(g, "6.C.3")
+    return run(g, "umpire: advance 7.I", rolls)
+
+
+def test_11_6_1_repair_without_and_with_an_engineer():
+    assert regen.repair_preview(engineer=False)[True] == Fraction(1, 6)
+    assert regen.repair_preview(engineer=True)[True] == Fraction(1, 2)
+    g = load()
+    from owsnb.kernel.events import hex_set
+
+    g2 = with_events(g, [hex_set(g.hex("0203"), {"damage": {"port": 2}})])
+    s, _, _ = _through_regeneration(g2, [1, 2])  # first damaged step repaired on 1, second not on 2
+    assert dict(s.map.info(s.map.hex("0203")).facts["damage"]) == {"port": 1}
+
+
+def test_11_7_us_air_mission_regenerates_on_6_plus_prc_on_7_plus():
+    assert regen.air_regeneration_preview("d10", 6)[True] == Fraction(1, 2)
+    assert regen.air_regeneration_preview("d10", 7)[True] == Fraction(2, 5)
+    g = load(units={"F35-CAP": {"box": "regeneration"}, "J20-CAP": {"box": "regeneration"}})
+    assert regen.regen_rule(g.state, g.unit("F35-CAP")) == ("d10", 6)
+    assert regen.regen_rule(g.state, g.unit("J20-CAP")) == ("d10", 7)
+    s, _, _ = _through_regeneration(g, [6, 6])  # blue 6 >= 6 back; red 6 < 7 stays
+    assert s.units["F35-CAP"].box == "base" and s.units["J20-CAP"].box == "regeneration"
+
+
+def test_11_8_auto_resupply_dice_and_regenerating_shields_reset_others_stay_expended():
+    g = load(units={"HQ9-1": {"data": {"spent": {"hq9": 2}}}, "PATRIOT-1": {"data": {"spent": {"pac3": 1}}}})
+    s, _, _ = _through_regeneration(g, [])
+    assert counter(s.units["HQ9-1"]).attack("hq9").left == 2  # curved arrow
+    assert counter(s.units["PATRIOT-1"]).attack("pac3").left == 1  # no arrow: stays expended
+
+
+def test_11_9_resupply_from_a_co_located_asp_only_if_the_scenario_allows():
+    g = load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}})
+    s, _, _ = _through_regeneration(g, [])
+    g2 = load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}}, options={"missile_resupply": True})
+    at(g2, "6.C.3")
+    g2.submit("umpire: advance 7.I")
+    g3 = at(load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}}), "6.C.3")
+    g3.submit("umpire: advance 7.I")
+    with pytest.raises(IllegalOrderError) as e:
+        g3.submit("blue: resupply BDE-B ASP-B")
+    assert e.value.rule == "2.2.2.5"
+    g2.submit("blue: resupply BDE-B ASP-B")
+    assert counter(g2.unit("BDE-B")).attack("organic").left == 1 and int(g2.unit("ASP-B").data["salvos"]) == 5
+
+
+def test_11_4_missions_return_to_base_cap_may_stay():
+    g = load(units={"F35-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": {"hex": "0303", "box": None}})
+    s, _, _ = _through_regeneration(g, [])
+    assert s.units["F35-STRIKE"].box == "base" and s.units["F35-CAP"].hex is not None
+    g2 = load(units={"F35-CAP": {"hex": "0303", "box": None}}, options={"leave_missions_in_place": False})
+    s2, _, _ = _through_regeneration(g2, [])
+    assert s2.units["F35-CAP"].box == "base"
+
+
+def test_11_6_tacsit1_removed_detection_lapses_to_a_last_known_position():
+    g = load(units={"Type055-1": {"seen_by": ["blue"], "markers": ["tacsit1", "suppressed", "cavitation"]}})
+    s, _, _ = _through_regeneration(g, [])
+    t = s.units["Type055-1"]
+    assert not t.markers & {"tacsit1", "suppressed", "cavitation"} and "blue" not in t.seen_by
+    v = g.ruleset.view_unit(s, t, "blue")
+    assert v is not None and "last-known" in v.markers and v.hex == t.hex
+
+
+def test_11_5_timers_count_down_and_their_marker_goes_at_zero():
+    g = load(units={"BDE-B": {"markers": ["rsoi"], "data": {"timers": {"rsoi": 2}}}})
+    s, _, _ = _through_regeneration(g, [])
+    assert "rsoi" in s.units["BDE-B"].markers and dict(s.units["BDE-B"].data["timers"]) == {"rsoi": 1}
+
+
+def test_11_3_space_dashboard_resets_and_11_2_offensive_io_comes_off():
+    g = load(units={"Type055-1": {"markers": ["disrupted-c2", "assured-c2", "sigint"]}},
+             rules={"space": {"red": {"c2": 2}}})
+    from owsnb.rules.ows.information import _demote_row
+
+    g2 = with_events(g, [_demote_row(g.state, "red", "c2", "7.2.1.1")])
+    assert space(g2.state, "red")["c2"] == 1
+    s, _, _ = _through_regeneration(g2, [])
+    assert space(s, "red")["c2"] == 2
+    assert s.units["Type055-1"].markers == frozenset({"assured-c2"})  # defensive token may stay
+
+
+def test_11_10_turn_advances_and_weather_is_rolled():
+    g = at(load(), "7.I")
+    s, _, ev = run(g, "umpire: advance 1.1", [5])
+    assert s.clock.turn == 2 and s.public["weather"] == "overcast"

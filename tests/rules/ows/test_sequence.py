@@ -1,0 +1,78 @@
+"""Sequence of play (3): the 8 phases as data, initiative and deferral (3.5), secret simultaneous
+placement (3.6), the umpire's air-combat steps (9.7), legal orders follow the step."""
+
+import pytest
+
+from owsnb.kernel.errors import IllegalOrderError, NotYourTurnError
+from owsnb.rules.ows import RULESET
+from owsnb.rules.ows.sequence import SEQUENCE, step
+
+from .conftest import at, load
+
+
+def test_3_turn_sequence_has_the_8_phases_and_every_chart_step():
+    assert [p.title for p in SEQUENCE.phases][:3] == ["Planning & Readiness Decisions", "Strategic Movement",
+                                                      "Tactical Movement"]
+    keys = [s.key for _, s in SEQUENCE.walk()]
+    for k in ("3.A.1", "3.B.3", "3.C.2", "4.1", "4.3", "5.3", "6.A.1", "6.A.7", "6.B.1", "6.B.2", "6.C.4", "7.A", "7.J", "8"):
+        assert k in keys
+    assert step("4.1").mode == "simultaneous" and step("6.A.4").actors == "umpire"
+    assert step("6.A.5").optional == "tactical_map" and step("8").optional == "assessment_phase"
+
+
+def test_3_legal_orders_only_offer_what_the_step_allows():
+    g = at(load(units={"Type055-1": {"seen_by": ["blue"]}}), "5.1")
+    assert set(g.legal_orders("blue").verbs) <= {"done", "isr"}
+    assert "strike" not in g.legal_orders("blue").verbs
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: strike Type055-1 salvos=DDG-1:tlam")
+    assert e.value.code == "wrong-step"
+    with pytest.raises(NotYourTurnError):
+        g.submit("red: isr 0404")
+
+
+def test_3_5_initiative_side_may_defer_first_move_in_naval_air_and_sof_steps():
+    g = at(load(), "3.A.1")
+    assert g.clock.acting == ("blue",)
+    g.submit("blue: defer")
+    assert g.clock.acting == ("red",)
+    with pytest.raises(IllegalOrderError):
+        g.submit("red: defer")
+    g.submit("red: done")
+    assert g.clock.acting == ("blue",)
+    g.submit("blue: done")
+    assert g.clock.step == "3.A.2" and g.clock.acting == ("blue",)
+
+
+def test_3_5_no_deferral_after_acting():
+    g = at(load(), "3.B.1")
+    g.submit("blue: fly F35-CAP 0202")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: defer")
+    assert e.value.rule == "3.5"
+
+
+def test_3_6_io_placement_is_simultaneous_and_adjudicated_after_both_are_done():
+    g = at(load(), "4.1")
+    assert set(g.clock.acting) == {"blue", "red"}
+    g.submit("red: done")
+    g.submit("blue: done")
+    assert g.clock.phase == "5"
+
+
+def test_2_1_1_4_umpire_ad_hoc_adjudication_on_a_d10():
+    g = load()
+    p = g.preview("umpire: adjudicate 30 what=bridge")
+    assert p[True] == __import__("fractions").Fraction(3, 10)
+    sub = g.submit("umpire: adjudicate 30 what=bridge")
+    assert sub.result.outcome["success"] == (sub.result.outcome["roll"] >= 8)
+    with pytest.raises(IllegalOrderError):
+        g.submit("umpire: adjudicate 35")
+
+
+def test_3_options_include_every_ruling_with_a_default():
+    names = RULESET.options
+    for n in ("excess_shields", "cooperative_sensing", "critical_hits", "strike_order", "best_die", "one_to_many",
+              "face_down", "sof_regeneration", "idf_support", "sub_detectors", "assault_markers", "odds_steps"):
+        assert n in names
+    assert {o.rule for o in RULESET.option_list} >= {"R1", "R2", "R3", "C1", "C3", "C4", "C5", "C6", "C11"}
