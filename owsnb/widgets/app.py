@@ -66,7 +66,7 @@ class App(W.VBox):
         self.parts: dict[str, W.Widget] = {
             "map": MapView(t, height=map_height, basemap=basemap),
             "orders": OrderPanel(t),
-            "time & distance": TimeDistancePanel(t),
+            "distance": TimeDistancePanel(t),
             "dashboard": Dashboard(t),
             "dice": DiceLog(t),
             "notes": AnnotationPanel(t),

@@ -168,7 +168,7 @@ class Dashboard(W.VBox):
                 marks=[line], title=f"{what} (steps) at the end of each turn",
                 axes=[bq.Axis(scale=xs, label="turn", tick_format="d"),
                       bq.Axis(scale=ys, side="left", tick_format="d")],
-                legend_location="top-left", layout=W.Layout(height=height, width="100%"),
+                legend_location="bottom-right", layout=W.Layout(height=height, width="100%"),
                 fig_margin={"top": 40, "bottom": 40, "left": 45, "right": 10})
         # rule-set charts
         self.stats = W.HTML()
@@ -225,6 +225,10 @@ class Dashboard(W.VBox):
                 line.y = ys if groups else []
                 line.labels = groups
                 line.colors = colours or list(_PALETTE)
+            turns = sorted({x for row in xs for x in row})
+            axis = self.figs[what].axes[0]
+            if list(axis.tick_values) != turns:
+                axis.tick_values = turns
         self._draw_hook(view)
 
     def _draw_hook(self, view: Any) -> None:

@@ -213,7 +213,8 @@ class MapView(W.VBox):
             style = {**rs.terrain_style(terrain), "stroke": False}
             feats.append(_feature(G.dissolve(self.geo, hs), style, terrain=terrain))
         feats.append(_feature(G.grid_lines(self.geo, self.hexes),
-                              {"color": "#6b7280", "weight": 0.7, "opacity": 0.8, "fill": False}, kind="grid"))
+                              {"color": "#6b7280", "weight": 0.7, "opacity": 0.8, "fill": False,
+                               "className": "owsnb-grid"}, kind="grid"))
         by_edge: dict[str, list[tuple[Hex, Hex]]] = {}
         for (a, b), facts in view.map.edges.items():
             for kind in facts:
@@ -414,8 +415,8 @@ class MapView(W.VBox):
                     hs = [h for h in reach if h in view.map.hexes]
                     colour = getattr(view.sides.get(u.side), "color", "#2563eb")
                     reach_feats.append(_feature(G.dissolve(self.geo, hs), {
-                        "color": colour, "weight": 2, "dashArray": "6 4", "fillColor": "#fde68a",
-                        "fillOpacity": 0.35, "className": "owsnb-reach"}, unit=u.id, hexes=len(hs)))
+                        "color": colour, "weight": 2.5, "dashArray": "6 4", "fillColor": "#facc15",
+                        "fillOpacity": 0.4, "className": "owsnb-reach"}, unit=u.id, hexes=len(hs)))
             if t.show_ranges:
                 for i, rng in enumerate(rs.ranges(view, u.id) or ()):
                     r = int(rng.get("hexes", 0) or 0)

@@ -1,0 +1,125 @@
+"""The table in a real browser: JupyterLab on loopback, headless Debian Chromium via Playwright.
+
+Opens ``notebooks/01-play.ipynb``, runs it, clicks a counter, sees its reach overlay, clicks a
+destination hex, submits the move and sees the counter move. A screenshot is saved under
+``test-artifacts/``. No request may leave the machine (offline first: no tiles, no CDN).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import owsnb
+from owsnb.widgets import geometry as G
+from tests.widgets.lab import CHROMIUM, chromium, copy_notebook, jupyter_lab
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "notebooks" / "01-play.ipynb"
+ARTIFACTS = ROOT / "test-artifacts"
+
+KERNEL_IDLE = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!k && k.status === 'idle';
+}"""
+
+
+def _the_notebooks_game():
+    """The game the notebook opens (same scenario and seed), to know what to click."""
+    text = NOTEBOOK.read_text()
+    scenario = re.search(r'SCENARIO = \\"([^\\"]+)\\"', text).group(1)
+    seed = int(re.search(r"seed=(\d+)", text).group(1))
+    return owsnb.load(scenario, seed=seed, save=False)
+
+
+def _plan(game):
+    side = game.clock.acting[0]
+    view = game.view(side)
+    spec = game.legal_orders(side)["move"]
+    for unit in spec.candidates["unit"]:
+        here = view.units[unit].hex
+        reach = game.ruleset.reach(view, unit) or {}
+        for h in sorted(reach, key=lambda h: (-h.distance(here), h)):
+            if h == here or any(u.hex == h for u in view.units.values()):
+                continue
+            order = spec.type.make(side, unit=unit, to=game.map.label(h))
+            try:
+                game.check(order)
+            except owsnb.IllegalOrderError:
+                continue
+            return unit, here, h, order
+    raise AssertionError("no legal move to click in the notebook's game")
+
+
+def _centre(box):
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_play_notebook_in_jupyterlab(tmp_path):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed")
+    game = _the_notebooks_game()
+    unit, here, dest, order = _plan(game)
+    lay = game.map.layout
+    corners = np.asarray(lay.corners(here))
+    px, py = G.lonlat_to_pixels(lay, corners[:, 0], corners[:, 1])
+    (hx, hy), (dx, dy) = (np.asarray(G.lonlat_to_pixels(lay, *lay.centre(h))) for h in (here, dest))
+    name = copy_notebook(NOTEBOOK, tmp_path)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with jupyter_lab(tmp_path) as lab, chromium() as page:
+        outside: list[str] = []
+
+        def only_local(route):
+            url = route.request.url
+            if url.startswith(lab.url) or url.startswith("data:"):
+                route.continue_()
+            else:
+                outside.append(url)
+                route.abort()
+
+        page.route("**/*", only_local)
+        page.goto(lab.notebook_url(name))
+        page.wait_for_function(KERNEL_IDLE, timeout=180_000)
+        started = time.monotonic()
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        counter = page.wait_for_selector(f".leaflet-marker-icon .owsnb-stack[data-units~='{unit}']", timeout=180_000)
+        page.wait_for_selector("path.owsnb-grid", timeout=30_000)
+        first_paint = time.monotonic() - started
+        counter.click()
+        page.wait_for_selector("path.owsnb-reach", timeout=30_000)
+        sel = page.wait_for_selector("path.owsnb-selection", timeout=30_000)
+        # the selected hex on screen gives the map's scale and offset; aim at the destination
+        box = sel.bounding_box()
+        scale = box["width"] / float(px.max() - px.min())
+        cx, cy = _centre(box)
+        target = (cx + scale * float(dx - hx), cy - scale * float(dy - hy))
+        page.mouse.click(*target)
+        label = game.map.label(dest)
+        page.wait_for_selector(f".owsnb-orders code:has-text('{order}')", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "01-play-prepared.png"), full_page=True)
+        page.click(".owsnb-orders button:has-text('Submit')")
+        page.wait_for_function(
+            """([sel, x, y, tol]) => {
+                 const el = document.querySelector(sel);
+                 if (!el) return false;
+                 const r = el.closest('.leaflet-marker-icon').getBoundingClientRect();
+                 return Math.abs(r.x + r.width / 2 - x) < tol && Math.abs(r.y + r.height / 2 - y) < tol;
+               }""",
+            arg=[f".owsnb-stack[data-units~='{unit}']", target[0], target[1], box["width"] / 2],
+            timeout=30_000)
+        page.wait_for_selector(f".owsnb-orders .ok + code:has-text('{order}')", timeout=30_000)  # submitted
+        page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "01-play.png"), full_page=True)
+        page.click(".owsnb-app .lm-TabBar-tab:has-text('dashboard')")
+        page.wait_for_selector(".owsnb-dashboard .bqplot text:has-text('strength') >> visible=true", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "01-play-dashboard.png"), full_page=True)
+        (ARTIFACTS / "01-play.txt").write_text(
+            f"first paint (run all -> counters and grid drawn): {first_paint:.1f} s\norder: {order} ({label})\n")
+    assert outside == [], f"requests left the machine: {outside[:5]}"
