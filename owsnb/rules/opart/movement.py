@@ -21,6 +21,7 @@ hexes from every enemy stand, by a legal path of at most 4 hexes, or is destroye
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,7 +120,7 @@ class GapRule:
     Example (E and X enemy stands three hexes apart in a line; H1 and H2 between them):
 
     >>> from owsnb.kernel.hexgrid import Hex
-    >>> g = GapRule({Hex(0, 0), Hex(3, 0)}, set(), span=3, near=None)
+    >>> g = GapRule({Hex(0, 0), Hex(3, 0)}, set(), span=3)
     >>> g.gap_hexes == {Hex(1, 0), Hex(2, 0)}
     True
     >>> g.step(Hex(1, -1), Hex(1, 0), frozenset(), Hex(1, -1))   # entering H1 from one side
@@ -128,7 +129,7 @@ class GapRule:
     True
     """
 
-    def __init__(self, enemies: set[Hex], obstacles: Iterable[Hex], span: int, near: Hex | None, radius: int = 99):
+    def __init__(self, enemies: Iterable[Hex], obstacles: Iterable[Hex], span: int):
         self.enemies = set(enemies)
         adj_enemy = {n for e in self.enemies for n in e.neighbours()}
         blockers = self.enemies | set(obstacles)
@@ -137,14 +138,10 @@ class GapRule:
         self.gaps: list[frozenset[Hex]] = []
         self.region_of: dict[Hex, list[int]] = {}
         for e in sorted(self.enemies):
-            if near is not None and e.distance(near) > radius + span:
-                continue
-            for x in sorted(blockers):
+            for x in sorted(h for h in e.disc(span) if h in blockers):
                 d = e.distance(x)
-                if x == e or not 2 <= d <= span:
-                    continue
-                if x in self.enemies and x < e:
-                    continue  # each enemy-enemy pair once
+                if d < 2 or (x in self.enemies and x < e):
+                    continue  # neighbours leave no gap; each pair of enemies once
                 region = frozenset(h for h in e.disc(d) if h not in (e, x) and e.distance(h) + h.distance(x) == d)
                 gaps = frozenset(h for h in region if h in adj_enemy)
                 if not gaps:
@@ -240,16 +237,15 @@ def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
     edge = state.public.get("home_edges", {}).get(side)
     if not edge:
         return None
-    off = state.map.offset
-    cols_rows = [off.to_offset(x) for x in state.map.hexes]
-    c, r = off.to_offset(h)
+    c0, c1, r0, r1 = terrain_index(state).extent
+    c, r = state.map.offset.to_offset(h)
     if edge == "north":
-        return r - min(cr[1] for cr in cols_rows)
+        return r - r0
     if edge == "south":
-        return max(cr[1] for cr in cols_rows) - r
+        return r1 - r
     if edge == "west":
-        return c - min(cr[0] for cr in cols_rows)
-    return max(cr[0] for cr in cols_rows) - c
+        return c - c0
+    return c1 - c
 
 
 def _search(state: Any, unit: Any, index: TerrainIndex, budget: float, *, road_only: bool, gap: GapRule,
@@ -314,10 +310,14 @@ def _search(state: Any, unit: Any, index: TerrainIndex, budget: float, *, road_o
     return cost, paths
 
 
-def gap_rule_for(state: Any, unit: Any, index: TerrainIndex, radius: int) -> GapRule:
+def gap_rule_for(state: Any, unit: Any, index: TerrainIndex) -> GapRule:
     """The :class:`GapRule` a stand of *unit*'s side moves under (enemy stands as they stand now)."""
-    enemies = enemy_hexes(state, unit.side)
-    return GapRule(enemies, index.obstacle, int(state.options.get("gap_span", 3)), unit.hex, radius)
+    return _gap_rule(frozenset(enemy_hexes(state, unit.side)), index.obstacle, int(state.options.get("gap_span", 3)))
+
+
+@lru_cache(maxsize=64)
+def _gap_rule(enemies: frozenset[Hex], obstacles: frozenset[Hex], span: int) -> GapRule:
+    return GapRule(enemies, obstacles, span)
 
 
 def reach(state: Any, unit: Any) -> MoveReach:
@@ -332,7 +332,7 @@ def reach(state: Any, unit: Any) -> MoveReach:
     base = allowance(state, unit, index)
     mv = table(state, "movement")
     bonus = int(mv.get("road_bonus", 1))
-    gap = gap_rule_for(state, unit, index, base + bonus + 1)
+    gap = gap_rule_for(state, unit, index)
     enemies = enemy_hexes(state, unit.side)
     min_move = bool(state.options.get("minimum_move", True))
     out = MoveReach(unit.id, unit.hex, base)
@@ -379,7 +379,7 @@ def withdrawal(state: Any, unit: Any, away_from: Hex | None = None) -> tuple[Hex
     limit = int(table(state, "movement").get("withdrawal_limit", 4))
     need = int(state.options.get("withdraw_distance", 2))
     enemies = enemy_hexes(state, unit.side)
-    gap = gap_rule_for(state, unit, index, limit + 1)
+    gap = gap_rule_for(state, unit, index)
     cost, paths = _search(state, unit, index, limit, road_only=False, gap=gap, enemies=enemies,
                           voluntary=False, contours=False, min_move=False)
     ok = []

@@ -119,16 +119,18 @@ class MoveOrder(OrderHandler):
                   and not (u.has("fired") and not state.options.get("fire_then_move", True))]
         if not movers:
             return None
-        examples, targets = [], {}
+        examples, targets, able = [], {}, []
         for u in movers:
             r = movement.reach(state, u)
+            if r:
+                able.append(u.id)
             for h in list(r)[:8]:
                 examples.append(self.type.make(side, unit=u.id, to=state.map.label(h)))
             for h in r:
                 targets[state.map.label(h)] = None
         if not targets:
             return None
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in movers), to=tuple(targets),
+        return OrderSpec(side, self.type, FrozenDict(unit=tuple(able), to=tuple(targets),
                                                       face=direction_names(state.map.offset.orientation)),
                          tuple(examples))
 

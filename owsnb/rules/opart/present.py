@@ -12,7 +12,7 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.opart import movement, victory
-from owsnb.rules.opart.activation import day_and_turn
+from owsnb.rules.opart.activation import TURNS_PER_DAY, day_and_turn
 from owsnb.rules.opart.stands import (
     arm_label, die_sides, formation_of, formation_stands, formations, is_division, weapon_range,
 )
@@ -33,9 +33,26 @@ def terrain_style(state: Any, terrain: str) -> dict[str, Any]:
     return style
 
 
-def _symbol(arm: str, x: float, y: float, w: float, h: float) -> str:
-    """The NATO-style arm symbol inside the frame at (x, y, w, h)."""
+def _symbol(unit: Any, x: float, y: float, w: float, h: float) -> str:
+    """The NATO-style arm symbol inside the frame at (x, y, w, h), with mode and class marks."""
+    arm, mode = str(unit.get("arm")), unit.get("mode")
     s = "stroke='#111' stroke-width='1.4' fill='none'"
+    extra = ""
+    if mode in ("vehicles", "motorised", "self_propelled"):   # wheels/tracks under the symbol
+        extra += (f"<circle cx='{x + w * 0.3:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
+                  f"<circle cx='{x + w * 0.7:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>")
+    if arm == "afv":
+        letter = {"light": "L", "medium": "M", "heavy": "H", "very_heavy": "VH"}.get(unit.get("afv"), "")
+        extra += (f"<text x='{x + w - 2:.1f}' y='{y + h * 0.4:.1f}' font-size='{h * 0.32:.1f}' text-anchor='end' "
+                  f"font-family='sans-serif' fill='#111'>{letter}</text>")
+    if arm == "artillery" and unit.get("gun") in ("rocket", "anti_tank"):
+        cx = x + w / 2
+        extra += (f"<path d='M{cx:.1f},{y + h * 0.12:.1f} L{cx - w * 0.12:.1f},{y + h * 0.32:.1f} "
+                  f"M{cx:.1f},{y + h * 0.12:.1f} L{cx + w * 0.12:.1f},{y + h * 0.32:.1f}' {s}/>")
+    return _arm_symbol(arm, x, y, w, h, s) + extra
+
+
+def _arm_symbol(arm: str, x: float, y: float, w: float, h: float, s: str) -> str:
     if arm == "infantry":
         return f"<path d='M{x},{y} L{x + w},{y + h} M{x + w},{y} L{x},{y + h}' {s}/>"
     if arm == "cavalry":
@@ -69,7 +86,7 @@ def counter_svg(state: Any, unit: Any, size: int = 48) -> str:
         f"<rect x='1' y='1' width='{sz - 2}' height='{sz - 2}' rx='{sz * 0.08:.1f}' fill='{html.escape(colour)}' "
         f"stroke='#1b1b1b' stroke-width='1.2'/>",
         f"<rect x='{fx}' y='{fy}' width='{fw}' height='{fh}' fill='#f4f1e6' stroke='#111' stroke-width='1'/>",
-        _symbol(str(unit.get("arm")), fx, fy, fw, fh),
+        _symbol(unit, fx, fy, fw, fh),
         f"<text x='{sz / 2}' y='{sz * 0.86:.1f}' font-size='{sz * 0.18:.1f}' text-anchor='middle' "
         f"font-family='sans-serif' fill='#fff'>{label}</text>",
         f"<text x='{sz - 3}' y='{sz * 0.19:.1f}' font-size='{sz * 0.2:.1f}' text-anchor='end' "
@@ -152,31 +169,44 @@ def ranges(state: Any, unit_id: str) -> list[dict[str, Any]]:
 
 
 def dashboard(state: Any) -> dict[str, Any]:
-    """The game at a glance: day and turn, the activation pack, every formation's combat value
-    and morale, objectives and the victory standing."""
+    """The battle at a glance, in the shapes the dashboard widget draws: figures (day, turn, the
+    card face up), a morale track per division (§9), victory points by side (bars), and tables
+    of formations and objectives.
+
+    Everything here is public: the order of the cards still face down is not.
+    """
     day, t = day_and_turn(state.clock.turn)
     fs = formations(state)
     card = state.public.get("card")
-    sides: dict[str, Any] = {s: {"title": state.sides[s].title, "formations": []} for s in state.sides}
+    morale = state.public.get("morale", {})
+    start = state.public.get("morale_start", {})
+    tracks = {f"{f.get('title', fid)}": {"kind": "track", "value": int(morale.get(fid, 0)),
+                                        "max": int(start.get(fid, 0)) or 1, "rule": "9"}
+              for fid, f in fs.items() if is_division(state, fid)}
+    rows = []
     for fid, f in fs.items():
         stands = formation_stands(state, fid, on_map=False)
-        sides.setdefault(f["side"], {"formations": []})["formations"].append({
-            "id": fid, "title": f.get("title", fid), "kind": f.get("kind"),
-            "morale": state.public.get("morale", {}).get(fid), "morale_start": state.public.get("morale_start", {}).get(fid),
-            "cv": sum(int(u.steps) for u in stands if u.hex is not None),
-            "cv_start": sum(int(u.max_steps) for u in stands),
-            "stands": sum(1 for u in stands if u.hex is not None), "stands_start": len(stands),
-            "activated": fid in state.public.get("turned", ()), "active": fid == card,
+        rows.append({
+            "formation": f.get("title", fid), "side": state.sides[f["side"]].title if f["side"] in state.sides else f["side"],
+            "morale": f"{morale.get(fid)} of {start.get(fid)}" if is_division(state, fid) else "none (assets)",
+            "combat value": f"{sum(int(u.steps) for u in stands if u.hex is not None)} of "
+                            f"{sum(int(u.max_steps) for u in stands)}",
+            "stands": f"{sum(1 for u in stands if u.hex is not None)} of {len(stands)}",
+            "this turn": "acting" if fid == card else ("done" if fid in state.public.get("turned", ()) else "waiting"),
         })
     standing = victory.outcome(state)
-    for s, sc in standing["scores"].items():
-        if s in sides:
-            sides[s]["score"] = sc
+    objectives = [{"objective": o["name"], "hex": o["hex"], "points": o["points"],
+                   "held by": state.sides[o["control"]].title if o["control"] in state.sides else "nobody"}
+                  for o in victory.objectives(state)]
     return {
-        "title": state.scenario.get("title", ""), "day": day, "turn_of_day": t, "turn": state.clock.turn,
-        "turns": state.scenario.get("turns"), "card": fs.get(card, {}).get("title") if card else None,
-        "cards_turned": len(state.public.get("turned", ())), "pack": state.public.get("pack", 0),
-        "sides": sides, "objectives": victory.objectives(state), "standing": standing["text"],
+        "battle": {"day": day, "turn": f"{t} of {TURNS_PER_DAY}",
+                   "card": f"{fs.get(card, {}).get('title', card)}" if card else "none",
+                   "cards turned": f"{len(state.public.get('turned', ()))} of {state.public.get('pack', 0)}",
+                   "standing": standing["standing"]},
+        "morale": tracks,
+        "victory points": {s: sc["total"] for s, sc in standing["scores"].items()},
+        "formations": rows,
+        "objectives": objectives,
     }
 
 

@@ -127,6 +127,7 @@ class TerrainIndex:
     roads: frozenset[frozenset[Hex]]
     height: dict[Hex, int]
     orientation: str
+    extent: tuple[int, int, int, int] = (0, 0, 0, 0)  # min col, max col, min row, max row (offset)
 
     def on_road(self, a: Hex, b: Hex) -> bool:
         """Is the step from *a* to neighbour *b* along a road?"""
@@ -169,8 +170,10 @@ def _index(m: Any, terrain_table: Any, village_cover: bool) -> TerrainIndex:
         # woods and buildings stand one level above the ground for line of sight (ruling R10)
         height[h] = lv + (1 if key in ("wood", "village", "built_up") else 0)
     roads = frozenset(frozenset(k) for k, v in m.edges.items() if "road" in v)
+    cr = [m.offset.to_offset(h) for h in m.hexes] or [(0, 0)]
+    extent = (min(c for c, _ in cr), max(c for c, _ in cr), min(r for _, r in cr), max(r for _, r in cr))
     return TerrainIndex(terrain, level, frozenset(cover), frozenset(obstacle), frozenset(built_up),
-                        entry, roads, height, m.offset.orientation)
+                        entry, roads, height, m.offset.orientation, extent)
 
 
 # -- line of sight --------------------------------------------------------------------------------

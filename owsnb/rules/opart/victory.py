@@ -95,9 +95,18 @@ def verdict(totals: dict[str, int], decisive_margin: int) -> tuple[str | None, s
 
 
 def outcome(state: Any) -> dict[str, Any]:
-    """The standing (or final result): scores, winner, kind of victory and a one-line text."""
+    """Scores, the winner and kind of victory were the battle to end now, the verdict as text
+    (``text``) and the standing in play (``standing``: who leads).
+
+    >>> from types import SimpleNamespace as NS
+    >>> st = NS(sides={"axis": NS(title="German"), "soviet": NS(title="Soviet")}, public={}, tables={},
+    ...         units={}, map=None)
+    >>> outcome(st)["standing"]
+    'level (German 0, Soviet 0)'
+    """
     sc = score(state)
     winner, kind = verdict({s: v["total"] for s, v in sc.items()}, settings(state).get("decisive_margin", 4))
     pts = ", ".join(f"{state.sides[s].title} {v['total']}" for s, v in sc.items())
     text = f"{kind} for {state.sides[winner].title} ({pts})" if winner else f"draw ({pts})"
-    return {"scores": sc, "winner": winner, "result": kind, "text": text}
+    standing = f"{state.sides[winner].title} leads ({pts})" if winner else f"level ({pts})"
+    return {"scores": sc, "winner": winner, "result": kind, "text": text, "standing": standing}
