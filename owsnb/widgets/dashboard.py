@@ -227,7 +227,7 @@ class Dashboard(W.VBox):
                 line.colors = colours or list(_PALETTE)
             turns = sorted({x for row in xs for x in row})
             axis = self.figs[what].axes[0]
-            if list(axis.tick_values) != turns:
+            if axis.tick_values is None or list(axis.tick_values) != turns:
                 axis.tick_values = turns
         self._draw_hook(view)
 
