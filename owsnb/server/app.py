@@ -120,7 +120,7 @@ class _Server:
         listen = getattr(self.auth.store, "listen", None)
         if listen is not None and self.auth.shared:
             self._listener = threading.Thread(target=listen, args=(self.auth.reload, self._stop),
-                                              name="owsnb-store-listener", daemon=True)
+                                              kwargs={"poll": 0.25}, name="owsnb-store-listener", daemon=True)
             self._listener.start()
 
     def release(self) -> None:
@@ -298,6 +298,8 @@ async def changes(srv: _Server, request: Request) -> Any:
     """Long-poll: answer at once if the seat missed changes, else wait for one (or time out)."""
     q = request.query_params
     timeout = min(float(_int(q.get("timeout"), "timeout", int(LONG_POLL)) or 0), LONG_POLL)
+    if srv.stopping:
+        timeout = 0.0
     s = await srv.seat(request)
     gid = request.path_params["gid"]
     cursor, known = q.get("cursor"), q.get("map")

@@ -33,15 +33,22 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 PYTHON = sys.executable
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty store: a SQLite file, or a new database on the test PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'seminar.owsnb'}"
+STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _store_url(kind: str, folder: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'seminar.owsnb'}"
     reason = pgserver.available()
     if reason:
         pytest.skip(reason)
     return pgserver.fresh_url()
+
+
+@pytest.fixture(params=STORES)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty store: a SQLite file, or a new database on the test PostgreSQL."""
+    return _store_url(request.param, tmp_path)
 
 
 @dataclass
@@ -79,20 +86,50 @@ class Served:
     def headers(self, label: str | None) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token(label)}"} if label else {}
 
+    def close_seats(self) -> None:
+        for seat in self.seats:
+            seat.close()
+        self.seats.clear()
+
+
+@pytest.fixture(scope="module", params=STORES)
+def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Authority, Any]]:
+    """One authority + server per test module and store kind; each test gets its own game on it."""
+    from owsnb.server.runner import ServerThread
+
+    store = open_store(_store_url(request.param, tmp_path_factory.mktemp("store")))
+    auth = Authority(store)
+    srv = ServerThread(auth).start()
+    try:
+        yield auth, srv
+    finally:
+        srv.stop()
+        store.close()
+
 
 @pytest.fixture
-def served(store_url: str) -> Iterator[Served]:
+def served(shared_server: tuple[Authority, Any]) -> Iterator[Served]:
+    """A new skirmish game (seed 11) on the module's running server."""
+    auth, srv = shared_server
+    s = Served(auth, srv, auth.create_game(SKIRMISH, seed=11))
+    try:
+        yield s
+    finally:
+        s.close_seats()
+
+
+@pytest.fixture
+def private_server(store_url: str) -> Iterator[Served]:
+    """A server of its own (for tests that stop or restart it)."""
     from owsnb.server.runner import ServerThread
 
     store = open_store(store_url)
     auth = Authority(store)
-    created = auth.create_game(SKIRMISH, seed=11)
     srv = ServerThread(auth).start()
-    s = Served(auth, srv, created)
+    s = Served(auth, srv, auth.create_game(SKIRMISH, seed=11))
     try:
         yield s
     finally:
         s.server.stop()  # first: long-polls in flight are answered at once
-        for seat in s.seats:
-            seat.close()
+        s.close_seats()
         store.close()

@@ -17,6 +17,9 @@ from owsnb.server.authority import Authority
 from tests.server.conftest import SKIRMISH, Served
 
 
+HTTP = httpx.Client()  # one client: each new httpx client builds an SSL context (slow)
+
+
 def call(s: Served, method: str, path: str, seat: str | None = "blue", *, token: str | None = None,
          **kw: Any) -> httpx.Response:
     headers = kw.pop("headers", {})
@@ -24,7 +27,7 @@ def call(s: Served, method: str, path: str, seat: str | None = "blue", *, token:
         headers["Authorization"] = f"Bearer {token}"
     elif seat is not None:
         headers.update(s.headers(seat))
-    return httpx.request(method, f"{s.game_url}{path}", headers=headers, timeout=10, **kw)
+    return HTTP.request(method, f"{s.game_url}{path}", headers=headers, timeout=10, **kw)
 
 
 def snapshot(s: Served) -> tuple[int, tuple, int]:
@@ -130,7 +133,7 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(served: Served) -> None
     refused(call(served, "POST", "/orders", "blue", content=chunks()), 413, "PayloadTooLarge")
     refused(call(served, "GET", "/view", "blue", params={"at": "abc"}), 400, "BadRequest", "at must be")
     refused(call(served, "GET", "/view", "blue", params={"at": "999"}), 409, "HistoryError", "outside")
-    r = httpx.get(f"{served.url}/games/no-such-game/view", headers=served.headers("blue"))
+    r = HTTP.get(f"{served.url}/games/no-such-game/view", headers=served.headers("blue"))
     refused(r, 404, "StoreError", "no game")
     assert snapshot(served) == before
 

@@ -96,7 +96,8 @@ def test_every_other_seat_hears_each_order(served: Served) -> None:
     assert sum(c.kind == "annotate" for c in heard["red"].changes) == 1
 
 
-def test_long_poll_transport_hears_changes_too(served: Served) -> None:
+def test_long_poll_transport_hears_changes_too(private_server: Served) -> None:
+    served = private_server
     red = served.connect("red", transport="poll")
     blue = served.connect("blue")
     heard = Recorder()
@@ -145,7 +146,8 @@ def test_connect_accepts_a_seat_link_and_the_widgets_take_it(served: Served) -> 
     assert "red" in repr(red) and "skirmish-test" in red._repr_html_()
 
 
-def test_seats_reconnect_after_a_restart_and_catch_up(served: Served) -> None:
+def test_seats_reconnect_after_a_restart_and_catch_up(private_server: Served) -> None:
+    served = private_server
     blue, red = served.connect("blue"), served.connect("red")
     heard = Recorder()
     red.subscribe(heard)
