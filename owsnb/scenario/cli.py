@@ -134,7 +134,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
     mp = scn["map"]
     counts = _terrain_counts(mp)
     summary = ", ".join(f"{n} {t}" for t, n in counts.most_common())
-    print(f"wrote {path}: {len(mp['hexes'])} hexes ({summary}), {len(mp['features'])} features, "
+    print(f"wrote {path}: {sum(counts.values())} hexes ({summary}), {len(mp['features'])} features, "
           f"{len(mp['edges'])} edges in {time.perf_counter() - t0:.1f} s")
     cpath = path.parent / "maps" / f"{scn['id']}-coast.geojson"
     if not args.no_coast and cpath.is_file():
@@ -143,11 +143,9 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 
 def _terrain_counts(mp: dict[str, Any]) -> Counter[str]:
-    terrain = {h: mp["terrain"]["default"] for h in mp["hexes"]}
-    for reg in mp["terrain"].get("regions", []):
-        for h in reg.get("hexes", []):
-            terrain[h] = reg["terrain"]
-    return Counter(terrain.values())
+    from owsnb.scenario.preview import _resolve
+
+    return Counter(_resolve(mp)[2].values())
 
 
 def _cmd_preview(args: argparse.Namespace) -> int:

@@ -6,12 +6,11 @@ returns a scenario dict (map, sides, empty order of battle) that :func:`write_sc
 YAML, together with an offline coastline/borders layer beside it. Loading the scenario later
 never touches the land mask: the classification is stored in the file.
 
-**The grid.** The projection is azimuthal equidistant about the hex at the middle of the box
-(:class:`~owsnb.kernel.geo.GeoLayout`), so hexes stay within a few per cent of their true size
-even on a 4,000 km map and rows follow the parallels closely. The map keeps every hex that
-touches the box, listed under ``map.hexes``; printed column 1 is the westmost, row 1 the
-northmost, so the top-left hex is ``0101`` (or the first listed hex of row 1) and the middle hex
-(the projection's origin) carries the label ``labels.first_col``/``first_row``.
+**The grid.** Hex ``0101`` sits at the north-west corner, columns run east and rows south, and
+the map is the smallest ``cols x rows`` rectangle of hexes that covers every point of the box.
+The projection is azimuthal equidistant about the middle of the box (the layout's ``anchor``
+hex, see :class:`~owsnb.kernel.geo.GeoLayout`), so hexes stay within a few per cent of their
+true size even on a 4,000 km map and rows follow the parallels closely.
 
 **Land, littoral, deep sea** (the documented rule). Each hex is sampled at ``1 + 3k(k-1)``
 points of a triangular lattice inside it (``k = samples``, default 5: 61 points) against the
@@ -42,8 +41,8 @@ lon/lat and are resolved to labels here, so the written file needs no geography 
 Example:
     >>> scn = new_scenario("demo", "Demo", ruleset="skirmish", bbox=(127.6, 26.1, 128.0, 26.4),
     ...                    hex_size=10, is_land=lambda lon, lat: lon > 127.8)
-    >>> len(scn["map"]["hexes"]), scn["map"]["hexes"][:3], scn["map"]["terrain"]["default"]
-    (23, ['0101', '0102', '0103'], 'clear')
+    >>> scn["map"]["cols"], scn["map"]["rows"], scn["map"]["layout"]["anchor"], scn["map"]["terrain"]["default"]
+    (5, 5, '0303', 'clear')
     >>> sorted({r["terrain"] for r in scn["map"]["terrain"]["regions"]})
     ['deep-sea', 'littoral']
 """
@@ -133,47 +132,36 @@ def _check_bbox(bbox: Sequence[float]) -> tuple[float, float, float, float]:
 # -- the grid -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Grid:
-    """The hexes of a map placed on the Earth (see :func:`fit_grid`)."""
+    """A ``cols x rows`` printed map placed on the Earth (see :func:`fit_grid`)."""
 
     layout: GeoLayout
     offset: OffsetSystem
-    cells: tuple[Hex, ...]
+    cols: int
+    rows: int
     size: float
     unit: str
 
     @property
     def hexes(self) -> list[Hex]:
         """Every hex, column by column (label order)."""
-        return list(self.cells)
+        return self.offset.rectangle(self.cols, self.rows)
 
     @property
-    def cols(self) -> int:
-        """Printed columns spanned (1 to cols)."""
-        return max(self.offset.to_offset(h)[0] for h in self.cells)
-
-    @property
-    def rows(self) -> int:
-        """Printed rows spanned (1 to rows)."""
-        return max(self.offset.to_offset(h)[1] for h in self.cells)
+    def anchor(self) -> str:
+        """Label of the hex centred on the layout's origin (the middle of the box)."""
+        return self.offset.to_label(Hex(*self.layout.anchor))
 
     def label(self, h: Hex) -> str:
         return self.offset.to_label(h)
 
     def on_map(self, h: Hex) -> bool:
-        return h in self._set
-
-    @property
-    def _set(self) -> frozenset[Hex]:
-        cached = self.__dict__.get("_cells_set")
-        if cached is None:
-            cached = frozenset(self.cells)
-            object.__setattr__(self, "_cells_set", cached)
-        return cached
+        c, r = self.offset.to_offset(h)
+        return 1 <= c <= self.cols and 1 <= r <= self.rows
 
     def hex_at(self, lon: float, lat: float) -> Hex | None:
         """The hex under a point, or ``None`` off the map."""
         h = self.layout.hex_at(lon, lat)
-        return h if h in self._set else None
+        return h if self.on_map(h) else None
 
     def extent(self) -> list[float]:
         """``[min_lon, min_lat, max_lon, max_lat]`` of every hex polygon."""
@@ -183,20 +171,20 @@ class Grid:
 
 def fit_grid(bbox: Sequence[float], hex_size: str | float = 20, unit: str | None = None,
              orientation: Literal["flat", "pointy"] = "flat") -> Grid:
-    """The hexes that cover *bbox*, on a projection centred on it, labelled from ``0101``.
+    """The smallest ``cols x rows`` map, ``0101`` at the north-west, covering *bbox*.
 
-    The projection (azimuthal equidistant) is centred on the hex at the middle of the box, so
-    hex sizes stay true to a few per cent even on a 4,000 km map and rows follow the parallels
-    closely. The map keeps every hex that touches the box (its centre or a corner inside it, or a
-    point of the box's edge inside it); printed column 1 is the westmost, row 1 the northmost.
+    The projection (azimuthal equidistant) is centred on the middle of the box: the hex there
+    is the layout's *anchor*, so hex sizes stay true to a few per cent even on a 4,000 km map
+    and rows follow the parallels closely. Every point of the box lies in a hex of the map; the
+    map's corners may reach a little beyond it.
 
     Raises:
         ValueError: for a malformed box or size.
 
     Example:
         >>> g = fit_grid((127.0, 25.0, 129.0, 27.0), "20km")
-        >>> len(g.hexes), g.cols, g.rows, g.label(g.hex_at(127.0, 27.0)), g.label(g.hex_at(128.0, 26.0))
-        (163, 13, 13, '0101', '0707')
+        >>> g.cols, g.rows, g.anchor, g.label(g.hex_at(127.0, 27.0)), g.label(g.hex_at(129.0, 25.0))
+        (13, 13, '0707', '0101', '1313')
     """
     x0, y0, x1, y1 = _check_bbox(bbox)
     size, u = parse_hex_size(hex_size, unit)
@@ -204,28 +192,30 @@ def fit_grid(bbox: Sequence[float], hex_size: str | float = 20, unit: str | None
     if orientation not in ("flat", "pointy"):
         raise ValueError(f"orientation must be 'flat' or 'pointy', got {orientation!r}")
     centre = ((x0 + x1) / 2.0, (y0 + y1) / 2.0)
-    layout = GeoLayout(orientation, size_km, centre, "aeqd")
+    tmp = GeoLayout(orientation, size_km, centre, "aeqd")  # Hex(0, 0) sits on the box's centre
     # every hex under a point of the box's edges (a quarter hex apart) or of an inner lattice
     span_km = max((x1 - x0) * 111.2, (y1 - y0) * 111.2)
     n = max(8, min(4000, int(4 * span_km / size_km) + 2))
     t = np.linspace(0.0, 1.0, n)
-    edge_lon = np.concatenate([x0 + (x1 - x0) * t, np.full(n, x1), x0 + (x1 - x0) * t, np.full(n, x0)])
-    edge_lat = np.concatenate([np.full(n, y1), y0 + (y1 - y0) * t, np.full(n, y0), y0 + (y1 - y0) * t])
-    found = {layout.hex_at(a, b) for a, b in zip(edge_lon, edge_lat, strict=True)}
-    # ... and every hex between them whose centre or a corner lies in the box
-    qs, rs = [h.q for h in found], [h.r for h in found]
-    cand = [Hex(q, r) for q in range(min(qs) - 1, max(qs) + 2) for r in range(min(rs) - 1 - (max(qs) - min(qs)),
-                                                                             max(rs) + 2 + (max(qs) - min(qs)))]
-    pts = np.concatenate([layout.centres(cand)[:, None, :], layout.polygons(cand)], axis=1)
-    inside = ((pts[..., 0] >= x0) & (pts[..., 0] <= x1) & (pts[..., 1] >= y0) & (pts[..., 1] <= y1)).any(axis=1)
-    found |= {h for h, ok in zip(cand, inside, strict=True) if ok}
-    raw = OffsetSystem(orientation, "odd", 0, 0, 9)
-    cr = np.array([raw.to_offset(h) for h in found])
-    first_col, first_row = 1 - int(cr[:, 0].min()), 1 - int(cr[:, 1].min())
-    digits = max(2, len(str(max(int(cr[:, 0].max()) + first_col, int(cr[:, 1].max()) + first_row))))
-    offset = OffsetSystem(orientation, "odd", first_col, first_row, digits)
-    cells = tuple(sorted(found, key=offset.to_offset))
-    return Grid(layout, offset, cells, size, u)
+    lons = np.concatenate([x0 + (x1 - x0) * t, np.full(n, x1), x0 + (x1 - x0) * t, np.full(n, x0)])
+    lats = np.concatenate([np.full(n, y1), y0 + (y1 - y0) * t, np.full(n, y0), y0 + (y1 - y0) * t])
+    found = {tmp.hex_at(a, b) for a, b in zip(lons, lats, strict=True)}
+    # renumber so that the north-west hex of the covering rectangle is Hex(0, 0), printed 0101
+    zero = OffsetSystem(orientation, "odd", 0, 0, 9)
+    cr = np.array([zero.to_offset(h) for h in found])
+    nw = zero.from_offset(int(cr[:, 0].min()), int(cr[:, 1].min()))
+    for _ in range(4):  # moving by an odd number of columns (rows) flips the stagger: settle it
+        cr = np.array([zero.to_offset(h - nw) for h in found])
+        cmin, rmin = int(cr[:, 0].min()), int(cr[:, 1].min())
+        if cmin == 0 and rmin == 0:
+            break
+        nw = nw + zero.from_offset(cmin, rmin)
+    cols, rows = int(cr[:, 0].max()) + 1, int(cr[:, 1].max()) + 1
+    digits = max(2, len(str(max(cols, rows))))
+    offset = OffsetSystem(orientation, "odd", 1, 1, digits)
+    anchor = Hex(0, 0) - nw
+    layout = GeoLayout(orientation, size_km, centre, "aeqd", (anchor.q, anchor.r))
+    return Grid(layout, offset, cols, rows, size, u)
 
 
 # -- land and sea ---------------------------------------------------------------------------------
@@ -395,8 +385,7 @@ class _Resolver:
             self.problems.add(path, str(exc))
             return None
         if not self.grid.on_map(h):
-            self.problems.add(path, f"hex {lab} is not on the map (columns 1-{self.grid.cols}, rows 1-{self.grid.rows}, "
-                                    f"{len(self.grid.cells)} hexes)")
+            self.problems.add(path, f"hex {lab} is off the map ({self.grid.cols} columns x {self.grid.rows} rows)")
             return None
         return h
 
@@ -722,7 +711,8 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
         out_regions.append(entry)
 
     lay: dict[str, Any] = {"orientation": recipe.orientation, "size": grid.size, "unit": grid.unit,
-                           "origin": [round(v, 6) for v in grid.layout.origin], "projection": "aeqd"}
+                           "origin": [round(v, 6) for v in grid.layout.origin], "anchor": grid.anchor,
+                           "projection": "aeqd"}
     map_meta = {
         **recipe.meta,
         "bbox": [float(v) for v in recipe.bbox],
@@ -737,9 +727,8 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
     }
     mp: dict[str, Any] = {
         "layout": lay,
-        "labels": {"parity": grid.offset.parity, "first_col": grid.offset.first_col,
-                   "first_row": grid.offset.first_row, "digits": grid.offset.digits},
-        "hexes": [grid.label(h) for h in hexes],
+        "labels": {"parity": grid.offset.parity, "first_col": 1, "first_row": 1, "digits": grid.offset.digits},
+        "cols": grid.cols, "rows": grid.rows,
         "terrain": {"default": default, "regions": out_regions},
         "features": out_features, "edges": out_edges, "meta": map_meta,
     }
@@ -845,7 +834,7 @@ def _styled(obj: Any, key: str = "", depth: int = 0) -> Any:
         if all(not isinstance(v, (Mapping, list, tuple)) or isinstance(v, _Flow) for v in items):
             return _Flow(items)
         return items
-    if key in ("hex",) and isinstance(obj, str):
+    if key in ("hex", "anchor") and isinstance(obj, str):
         return _Label(obj)
     return obj
 

@@ -10,7 +10,7 @@ Example:
     ...                    features=[{"type": "port", "at": [127.9, 26.2], "name": "Naha <port>"}])
     >>> pic = map_picture(scn, coast=False)
     >>> pic
-    <MapPicture 'demo': 23 hexes, 1 features, 0 edges>
+    <MapPicture 'demo': 25 hexes, 1 features, 0 edges>
     >>> pic.svg.startswith("<svg") and "Naha &lt;port&gt;" in pic.svg
     True
 """
@@ -117,10 +117,15 @@ def _resolve(m: Any) -> tuple[GeoLayout, OffsetSystem, dict[Hex, str], list[tupl
 
     spec = MapSpec.model_validate(m)
     lay = spec.layout
-    layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin or (0.0, 0.0), orientation=lay.orientation,
-                                 projection=lay.projection if lay.origin is not None else "simple")
     lab = spec.labels
     offset = OffsetSystem(lay.orientation, lab.parity, lab.first_col, lab.first_row, lab.digits)
+    anchor = Hex(0, 0)  # as the loader reads layout.anchor
+    if lay.anchor == "centre" and spec.cols and spec.rows:
+        anchor = offset.from_offset(lab.first_col + (spec.cols - 1) // 2, lab.first_row + (spec.rows - 1) // 2)
+    elif lay.anchor:
+        anchor = offset.from_label(lay.anchor)
+    layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin or (0.0, 0.0), orientation=lay.orientation,
+                                 projection=lay.projection if lay.origin is not None else "simple", anchor=tuple(anchor))
     cells = [offset.from_label(x) for x in spec.hexes] if spec.hexes is not None else offset.rectangle(spec.cols, spec.rows)
     on_map = set(cells)
 

@@ -7,6 +7,7 @@ scenario loader (the map as a game would see it), with the real land mask.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,10 +129,15 @@ def test_grid_covers_the_box_labels_from_0101_and_keeps_hex_size(box, size, unit
     t = np.linspace(0, 1, 50)
     edge = [(x0 + (x1 - x0) * s, y) for s in t for y in (y0, y1)] + [(x, y0 + (y1 - y0) * s) for s in t for x in (x0, x1)]
     assert all(g.hex_at(lon, lat) is not None for lon, lat in edge)
-    cols = [g.offset.to_offset(h)[0] for h in g.hexes]
-    rows = [g.offset.to_offset(h)[1] for h in g.hexes]
-    assert min(cols) == 1 and min(rows) == 1
+    assert len(g.hexes) == g.cols * g.rows and g.label(g.hexes[0]) == "0101"
+    # the smallest such rectangle: the first and last column and row each hold a hex touching the box
+    inside = [h for h in g.hexes if x0 <= g.layout.centre(h)[0] <= x1 and y0 <= g.layout.centre(h)[1] <= y1]
+    edge_hexes = {g.hex_at(lon, lat) for lon, lat in edge} | set(inside)
+    offsets = [g.offset.to_offset(h) for h in edge_hexes]
+    assert {c for c, _ in offsets} >= {1, g.cols} and {r for _, r in offsets} >= {1, g.rows}
+    # projected about the box's middle, which is the anchor hex's centre
     assert g.layout.origin == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2))
+    assert g.label(g.layout.hex_at(*g.layout.origin)) == g.anchor
     # neighbour centres are one hex apart, even in the far corner (within 3 %)
     corner = g.layout.hex_at(x1, y0)
     for n in corner.neighbours():
@@ -269,10 +275,11 @@ def test_write_then_load_gives_the_same_map(tmp_path: Path, okinawa10: dict) -> 
     scn = {**okinawa10, "map": {**okinawa10["map"], "features": [{"hex": "0505", "type": "city", "name": "X"}]}}
     path = write_scenario(scn, tmp_path / "oki.yaml")
     text = path.read_text()
-    assert '"0101"' in text and "'0101'" not in text  # labels always double-quoted
+    assert 'hex: "0505"' in text and f'anchor: "{scn["map"]["layout"]["anchor"]}"' in text
+    assert not re.search(r"'\d{4}'", text)  # labels always double-quoted, never bare or single-quoted
     data = yaml.safe_load(text)
     assert data["map"]["meta"]["coast"] == "maps/oki-coast.geojson"
-    assert data["map"]["hexes"] == okinawa10["map"]["hexes"]
+    assert (data["map"]["cols"], data["map"]["rows"]) == (okinawa10["map"]["cols"], okinawa10["map"]["rows"])
     fc = json.loads((tmp_path / "maps" / "oki-coast.geojson").read_text())
     assert [f["properties"]["kind"] for f in fc["features"]] == ["coast", "border"]
     assert fc["features"][0]["geometry"]["coordinates"]  # Okinawa has a coast
@@ -291,7 +298,8 @@ def test_update_keeps_everything_but_the_map(tmp_path: Path, okinawa10: dict) ->
     write_scenario(bigger, path, background=False, keep_existing=True)
     after = yaml.safe_load(path.read_text())
     assert after["units"] == data["units"] and after["briefing"] == "Hold the island."
-    assert after["map"]["hexes"] == bigger["map"]["hexes"] != okinawa10["map"]["hexes"]
+    assert after["map"] == {**bigger["map"], "meta": after["map"]["meta"]} and after["map"] != okinawa10["map"]
+    assert after["map"]["cols"] > okinawa10["map"]["cols"]
     assert "coast" not in after["map"]["meta"]
 
 
@@ -314,7 +322,8 @@ def test_cli_new_update_force_and_preview(tmp_path: Path, capsys: pytest.Capture
 
 
 def okinawa_hexes(path: Path) -> list[str]:
-    return yaml.safe_load(path.read_text())["map"]["hexes"]
+    m = yaml.safe_load(path.read_text())["map"]
+    return [f"{c:02d}{r:02d}" for c in range(1, m["cols"] + 1) for r in range(1, m["rows"] + 1)]
 
 
 def test_loading_scenarios_never_imports_the_land_mask() -> None:
