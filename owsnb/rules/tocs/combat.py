@@ -121,12 +121,17 @@ def destroy(em: Emitter, uid: str, *, rule: str) -> None:
 
 
 def _take_losses(em: Emitter, ids: list[str], n: int, key: str, rule: str) -> int:
+    """Step losses: each falls on the unit with the most steps and the highest printed strength,
+    for the attacker among those making the longest attack (L727)."""
+    ranks = em.state.tables["attack_types"]
     taken = 0
     for _ in range(n):
         alive = [em.state.units[i] for i in ids if em.state.units[i].alive and em.state.units[i].hex is not None]
         if not alive:
             break
-        u = max(alive, key=lambda x: (x.steps, int(x.get(key, 0))))
+        def longest(x: Any) -> int:
+            return int(ranks.get(x.get("attack_type") or "", {}).get("rank", 0)) if key == "attack" else 0
+        u = max(alive, key=lambda x: (longest(x), x.steps, int(x.get(key, 0))))
         taken += 1
         if u.steps - 1 <= 0:
             destroy(em, u.id, rule=rule)

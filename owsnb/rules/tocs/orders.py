@@ -271,8 +271,7 @@ class Move(OrderHandler):
                      doc="move one hex (COT; extra AP are spent as needed, MP pool across consecutive moves)")
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        movers = [u for u in state.units.values() if u.side == side and alive_on_map(u) and _open(u)
-                  and u.get("cls") != "battery" or (u.side == side and _open(u) and u.get("cls") == "battery")]
+        movers = [u for u in state.units.values() if u.side == side and alive_on_map(u) and _open(u)]
         ex = []
         for u in movers:
             if not alive_on_map(u) or engaged(state, u.hex):
