@@ -88,11 +88,21 @@ def at(g: Any, uid: str) -> str:
     return hexid(m, u.hex) if u.hex is not None else str(u.box)
 
 
+_SCENARIOS: dict[Path, Scenario] = {}
+
+
+def load(path: Path, seed: int = 17, **options: Any) -> Game:
+    """A bundled scenario (parsed once per test session) as a fresh in-memory game."""
+    if path not in _SCENARIOS:
+        _SCENARIOS[path] = load_scenario(path)
+    return owsnb.load(_SCENARIOS[path], seed=seed, save=False, options=options or None)
+
+
 @pytest.fixture
 def red_attack() -> Game:
-    return owsnb.load(RED_ATTACK, seed=17, save=False)
+    return load(RED_ATTACK, seed=17)
 
 
 @pytest.fixture
 def blue_attack() -> Game:
-    return owsnb.load(BLUE_ATTACK, seed=23, save=False)
+    return load(BLUE_ATTACK, seed=23)

@@ -10,7 +10,7 @@ from owsnb.kernel.game import Game
 from owsnb.rules.combatops import RULESET
 from owsnb.rules.combatops.movement import ALL, reach, step_cost
 from owsnb.rules.combatops.supply import Supply
-from owsnb.rules.combatops.terrain import hexid, parse_hex
+from owsnb.rules.combatops.terrain import hexid, parse_hex, zoc
 from owsnb.rules.combatops.units import hits
 
 from .conftest import at, edit, game, to_step
@@ -82,15 +82,15 @@ def test_5_1_units_stop_on_entering_an_enemy_zoc_and_may_leave_one():
     assert H(g2, "B3") in c2  # leaving a ZOC is free (owsnb ruling #7)
 
 
-def test_errata_14_0_dummies_exert_zoc_and_rivers_block_it():
-    g = game([U("B-A", "b-arm-bn-2", "blue", "B3"), U("R-D", "r-dummy-inf-reg", "red", "E3")],
+def test_errata_14_0_dummies_and_hqs_exert_zoc_but_not_across_rivers():
+    g = game([U("R-D", "r-dummy-inf-reg", "red", "E3"), U("R-H", "r-hq-49", "red", "G3")],
              edges=[{"type": "river", "hexes": ["D3", "E3"]}])
-    c, _ = reach(g.state, g.state.units["B-A"])
-    assert H(g, "D3") in c and H(g, "F2") in c  # no ZOC across the river into D3 (9.6) ...
-    assert c[H(g, "D3")] == 2                    # ... D3 cost 2 and the move went on
-    g2 = game([U("B-A", "b-arm-bn-2", "blue", "B3"), U("R-D", "r-dummy-inf-reg", "red", "E3")])
-    c2, _ = reach(g2.state, g2.state.units["B-A"])
-    assert H(g2, "D3") in c2 and H(g2, "F2") not in c2  # the dummy's ZOC stops it (errata 14.0)
+    z = {hexid(g.state.map, h) for h in zoc(g.state, "red")}
+    assert {"E3", "E2", "E4", "D2", "F2", "F3"} <= z  # a dummy's ZOC (errata 14.0)
+    assert "D3" not in z                              # no ZOC across a river hexside (9.6)
+    assert {"G2", "H3"} <= z                          # an HQ's ZOC (errata 3.0)
+    g2 = game([U("R-H", "r-hq-49", "red", "G3")], options={"hq_zoc": False})
+    assert zoc(g2.state, "red") == set()              # rule 5.0 as printed
 
 
 def test_8_0_a_unit_may_always_enter_one_adjacent_hex():
@@ -143,19 +143,29 @@ def test_10_0_exploitation_movement_and_combat():
     assert res.attack == [res.attack[0]] and res.attack[0].unit == "B-A"
 
 
+RIVER_3_4 = [("A3", "A4"), ("B3", "C4"), ("B3", "A4"), ("B3", "B4"), ("C3", "C4"), ("D3", "E4"), ("D3", "C4"),
+             ("D3", "D4"), ("E3", "E4"), ("F3", "G4"), ("F3", "E4"), ("F3", "F4"), ("G3", "G4"), ("H3", "G4"),
+             ("H3", "H4")]  # every hexside between rows 1-3 and rows 4-6
+
+
+def _bridgehead(**options):
+    edges = [{"type": "river", "hexes": list(p)} for p in RIVER_3_4] + [{"type": "bridge", "hexes": ["D3", "C4"]}]
+    g = game([U("B-A", "b-arm-bn-2", "blue", "D3"), U("R-I", "r-inf-bn-49", "red", "H6")], edges=edges,
+             rules={"supply_heads": {"blue": ["A3"], "red": ["H6"]}}, options=options)
+    return to_step(g, "A5")
+
+
 def test_10_0_no_exploiting_unit_may_move_out_of_supply():
-    # Red ZOC (D2, D3) cuts the supply line north of the river
-    units = [U("B-A", "b-arm-bn-2", "blue", "B4"), U("R-I", "r-inf-bn-49", "red", "E2"),
-             U("R-J", "r-inf-bn-49", "red", "D1")]
-    g = to_step(game(units, rules={"supply_heads": {"blue": ["A5"], "red": ["H3"]}}), "A5")
-    s = g.state
-    sup = Supply(s, "blue").hexes("2")
-    c, _ = reach(s, s.units["B-A"])
-    bad = sorted((h for h in c if h not in sup), key=lambda h: hexid(s.map, h))
-    assert bad, "the board must offer a reachable hex that is out of supply"
-    refused(g, f"blue: move B-A {hexid(s.map, bad[0])}", "out-of-reach")
-    ok = sorted((h for h in c if h in sup and h != s.units["B-A"].hex), key=lambda h: hexid(s.map, h))
-    g.submit(f"blue: move B-A {hexid(s.map, ok[0])}")
+    # across the bridge, C4's only supply line runs back through D3, away from the head A3 (7.1)
+    g = _bridgehead()
+    assert H(g, "C4") not in Supply(g.state, "blue").hexes("2")
+    refused(g, "blue: move B-A C4", "out-of-reach")
+    g.submit("blue: move B-A B3")
+    g = _bridgehead(exploit_supply="end-hex")
+    refused(g, "blue: move B-A C4", "out-of-supply")
+    g = _bridgehead(supply_path="any")  # without the direction rule C4 is in supply
+    g.submit("blue: move B-A C4")
+    assert at(g, "B-A") == "C4"
 
 
 def test_9_7_engineers_build_bridges_in_engineer_turns():
