@@ -15,12 +15,15 @@ Formations whose every stand has left the battlefield lose their card (ruling R2
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, state_set, unit_set
 from owsnb.rules.opart.stands import formation_stands, formations
 
-__all__ = ["TURNS_PER_DAY", "day_and_turn", "deployed", "new_turn_events", "turn_card_events", "current_side"]
+__all__ = ["TURNS_PER_DAY", "day_and_turn", "deployed", "new_turn_events", "turn_card_events", "current_side",
+           "face_down", "next_card"]
 
 TURNS_PER_DAY = 12
 """§12: a day of battle lasts for 12 turns."""
@@ -85,3 +88,28 @@ def turn_card_events(state: Any, deck: list[str], turned: list[str]) -> list[Eve
             note(f"Card {len(turned)}: {_title(state, fid)} is activated", rule="12.2"),
         ]
     return []
+
+
+def face_down(state: Any) -> list[str]:
+    """Formations whose cards are still face down this turn, as anyone at the table can tell
+    (the pack's formations not yet turned and still on the battlefield), in id order."""
+    turned = set(state.public.get("turned", ()))
+    return [fid for fid in deployed(state) if fid not in turned]
+
+
+def next_card(state: Any) -> Distribution:
+    """The exact distribution of the next card turned (§12.2-3), from public facts only.
+
+    Every face-down card is equally likely to be next; when none is left the turn ends and the
+    first card of the next turn comes from a fresh shuffle of every formation on the battlefield.
+
+    >>> from types import SimpleNamespace as NS
+    >>> st = NS(public={"formations": {"a": {}, "b": {}, "c": {}}, "turned": ["b"]}, units={
+    ...     k: NS(hex=(0, 0), get=lambda key, f=k: f) for k in "abc"})
+    >>> dict(next_card(st))
+    {'a': Fraction(1, 2), 'c': Fraction(1, 2)}
+    """
+    pack = face_down(state) or deployed(state)
+    if not pack:
+        return Distribution.point(None, label="next card (§12)")
+    return Distribution({fid: Fraction(1, len(pack)) for fid in pack}, label="next activation card (§12)")

@@ -31,7 +31,13 @@ from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.opart.movement import Refusal, withdrawal
 from owsnb.rules.opart.stands import (
-    can_initiate, command_stand, die_sides, formation_of, formations, is_artillery, is_division,
+    can_initiate,
+    command_stand,
+    die_sides,
+    formation_of,
+    formations,
+    is_artillery,
+    is_division,
     weapon_range,
 )
 from owsnb.rules.opart.terrain import arc, line_of_sight, terrain_index

@@ -21,9 +21,9 @@ hexes from every enemy stand, by a legal path of at most 4 hexes, or is destroye
 from __future__ import annotations
 
 import heapq
-from functools import lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex

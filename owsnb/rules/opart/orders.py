@@ -267,7 +267,11 @@ class AttackOrder(OrderHandler):
             raise refuse(why, order)
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
-        return combat.preview(state, state.unit(args["unit"]), state.unit(args["target"]))
+        u, t = state.units.get(args["unit"]), state.units.get(args["target"])
+        if u is None or t is None or u.hex is None or t.hex is None:
+            raise IllegalOrderError(f"no stands {args['unit']!r} and {args['target']!r} on the battlefield to "
+                                    "preview", code="no-target", rule="14", order=order)
+        return combat.preview(state, u, t)
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, t = state.unit(args["unit"]), state.unit(args["target"])

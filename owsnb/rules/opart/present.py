@@ -14,7 +14,13 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.opart import movement, victory
 from owsnb.rules.opart.activation import TURNS_PER_DAY, day_and_turn
 from owsnb.rules.opart.stands import (
-    arm_label, die_sides, formation_of, formation_stands, formations, is_division, weapon_range,
+    arm_label,
+    die_sides,
+    formation_of,
+    formation_stands,
+    formations,
+    is_division,
+    weapon_range,
 )
 from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import direction_names
@@ -191,7 +197,10 @@ def dashboard(state: Any) -> dict[str, Any]:
             "morale": f"{morale.get(fid)} of {start.get(fid)}" if is_division(state, fid) else "none (assets)",
             "combat value": f"{sum(int(u.steps) for u in stands if u.hex is not None)} of "
                             f"{sum(int(u.max_steps) for u in stands)}",
-            "stands": f"{sum(1 for u in stands if u.hex is not None)} of {len(stands)}",
+            "stands": f"{sum(1 for u in stands if u.hex is not None)} of {len(stands)}"
+                      + "".join(f", {n} {what}" for what, n in (
+                          ("destroyed", sum(1 for u in stands if u.box == "destroyed")),
+                          ("withdrawn", sum(1 for u in stands if u.box == "withdrawn"))) if n),
             "this turn": "acting" if fid == card else ("done" if fid in state.public.get("turned", ()) else "waiting"),
         })
     standing = victory.outcome(state)

@@ -235,6 +235,12 @@ class OperationalArt(RuleSet):
                 return [*nxt, clock_set(self.clock_for(s, ph, st, s.clock.turn), rule="12.3")]
         return super().advance_events(state, dice, to=to, limit=limit)
 
+    def preview(self, state: Any, order: Any) -> Any:
+        """Exact previews; ``done`` previews the next activation card (§12)."""
+        if order.verb in ("done", "advance"):
+            return activation.next_card(state)
+        return super().preview(state, order)
+
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
         return activation.new_turn_events(state, turn, dice)
 

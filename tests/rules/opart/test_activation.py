@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 import owsnb
@@ -117,3 +119,48 @@ def test_12_umpire_advance_turns_the_next_card(kalinovka):
     assert kalinovka.state.public["card"] != first
     assert kalinovka.state.public["turned"][0] == first
     assert RULESET.current(kalinovka.state)[1].key == "12.2"
+
+
+def test_12_next_card_preview_is_exact_from_public_facts(kalinovka):
+    p = kalinovka.preview("axis: done")
+    turned = kalinovka.state.public["turned"]
+    assert set(p) == set(kalinovka.state.public["formations"]) - set(turned)
+    assert all(v == Fraction(1, 5) for v in p.values())
+    while len(kalinovka.state.public["turned"]) < 6:
+        _finish_activation(kalinovka)
+    p = kalinovka.preview("soviet: done")   # the last card: next comes a fresh shuffle of all six
+    assert len(p) == 6 and all(v == Fraction(1, 6) for v in p.values())
+    assert p == kalinovka.preview("umpire: advance")
+
+
+def test_12_next_card_preview_matches_100k_seeded_shuffles():
+    from owsnb.kernel import Dice
+    from owsnb.kernel.dist import Distribution
+
+    pack = ["15gd", "168id", "19pz", "29rc", "74rd", "81rd"]
+    dice = Dice.from_seed(1234)
+    n = 100_000
+    first: dict[str, int] = {}
+    second: dict[str, int] = {}
+    for i in range(n):
+        order = dice.shuffle(pack, purpose="activation cards", rule="12.1")
+        first[order[0]] = first.get(order[0], 0) + 1
+        if order[0] == "168id":
+            second[order[1]] = second.get(order[1], 0) + 1
+        if i % 1000 == 0:
+            dice.take_events()
+    from types import SimpleNamespace as NS
+
+    from owsnb.rules.opart.activation import next_card
+
+    def table_with(turned):
+        units = {f: NS(hex=(0, 0), get=lambda key, f=f: f) for f in pack}
+        return NS(public={"formations": {f: {} for f in pack}, "turned": turned}, units=units)
+
+    for dist, counts in ((next_card(table_with(pack)), first), (next_card(table_with(["168id"])), second)):
+        assert isinstance(dist, Distribution)
+        m = sum(counts.values())
+        assert set(counts) == set(dist)
+        for fid, prob in dist.items():
+            sigma = (float(prob) * (1 - float(prob)) / m) ** 0.5
+            assert abs(counts[fid] / m - float(prob)) <= 3 * sigma, (fid, counts, prob)

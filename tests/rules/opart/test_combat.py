@@ -283,8 +283,8 @@ def test_9_morale_erosion_one_stand_minus_2_another_minus_1_gives_6_to_3():
     s, r2 = adjudicate(Game(RULESET, s), "axis: attack G-2 S-1", fixed_dice([4, 2]))  # 7 v 4: -1
     assert r2.effect == "defender -1" and s.unit("S-1").steps == 1
     assert s.public["morale"]["sov"] == 3                                # 6 - 2 - 1
-    from owsnb.rules.opart.combat import loss_events
     from owsnb.kernel.reduce import apply_all
+    from owsnb.rules.opart.combat import loss_events
 
     ev, lost, dead = loss_events(s, s.unit("S-2"), 2)
     s = apply_all(s, ev)
