@@ -13,6 +13,8 @@ from owsnb.rules.ows import dice, options, sequence, units  # noqa: F401
 from owsnb.rules.ows.ruleset import MODULES, OWS, load_tables
 
 RULESET = OWS()
+
+from owsnb.rules.ows.examples import example  # noqa: E402
 """The registered OWS rule set (``owsnb.load_ruleset("ows")``)."""
 
-__all__ = ["RULESET", "OWS", "MODULES", "load_tables", "dice", "units", "sequence", "options"]
+__all__ = ["RULESET", "OWS", "MODULES", "load_tables", "example", "dice", "units", "sequence", "options"]

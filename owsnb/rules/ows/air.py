@@ -411,7 +411,7 @@ def engagements(state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] 
                 if step == "6.A.6" and d == 0:
                     out.append(_engagement(state, step, s, t))
                     standoff = wpn[0].range > max(a.range for a in counter(t).anti_air)
-                    if not standoff:
+                    if not standoff and detected(state, s, t.side):
                         back = _engagement(state, "6.A.7", t, s)
                         if back:
                             out.append(back)

@@ -40,6 +40,8 @@ from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE
 
 __all__ = ["OWS", "MODULES", "load_tables", "loaded_modules"]
 
+from owsnb.kernel.ruleset import DONE as DONE_T  # noqa: E402
+
 MODULES: tuple[str, ...] = (
     # part 1 (issue 3)
     "information", "isr", "air", "strike", "sof", "regeneration",
@@ -231,6 +233,27 @@ class OWS(RuleSet):
 
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
         return self._run(state, self.turn_effects, turn, dice)
+
+    # -- a strike waiting for the defender's shot calculus (9.2.1) -------------------------------
+    @staticmethod
+    def _awaiting_shields(state: GameState) -> str | None:
+        inc = state.public.get("incoming")
+        return inc.get("defender") if inc else None
+
+    def allowed_verbs(self, state: GameState, side: str) -> list[str]:
+        verbs = super().allowed_verbs(state, side)
+        if self._awaiting_shields(state) == side:
+            return [v for v in verbs if v == "shields" or self.order_types[v].actors == "umpire"]
+        return verbs
+
+    def check(self, state: GameState, order: Order) -> dict[str, Any]:
+        d = self._awaiting_shields(state)
+        if d is not None and order.side == d and order.verb not in ("shields",) \
+                and self.order_types.get(order.verb, DONE_T).actors != "umpire":
+            raise IllegalOrderError("a strike on your units waits for your shot calculus: answer with 'shields' "
+                                    "(grey shields, CAP, return fire; 'shields' alone commits none)",
+                                    code="shields-first", rule="9.2.1", order=order)
+        return super().check(state, order)
 
     def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
         adj = super().adjudicate(state, order, args, dice)

@@ -108,7 +108,10 @@ def test_9_2_1_defender_shields_are_consumed_and_resolve_is_undoable():
     seq0 = g.seq
     g.submit("blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam")
     assert g.clock.acting == ("red",)  # the defender's shot calculus (9.2.1)
-    assert "shields" in g.legal_orders("red").verbs and "done" not in g.legal_orders("red").verbs or True
+    assert g.legal_orders("red").verbs == ["shields"]
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("red: done")
+    assert e.value.rule == "9.2.1" and e.value.code == "shields-first"
     g.submit("red: shields Type055-1:3")
     assert g.clock.acting == ("blue",)
     assert counter(g.unit("Type055-1")).grey_left + counter(g.unit("Type054-1")).grey_left == 6 - 3

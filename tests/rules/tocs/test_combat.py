@@ -44,8 +44,9 @@ def test_l67_l716_deliberate_attack_at_1_1_result_applied_defender_first():
 
 def test_l251_l252_ambush_defender_two_columns_mover_loses_its_ap_no_air():
     g = _battle_board(defenders=("0806",))
-    from .conftest import poke
     from owsnb.kernel.events import hex_set
+
+    from .conftest import poke
     poke(g, hex_set(g.hex("0806"), {"air_support": "allied"}))
     begin(g)
     submit(g, "allied: activate A-1")
@@ -72,6 +73,7 @@ def test_e1_l146_retreat_into_friendly_occupied_hex_is_legal_and_overstacks():
     for i, n in enumerate(h for h in battle.neighbours() if g.state.map.label(h) != "0807"):
         g2 = f"X-{i}"
         from owsnb.kernel.events import unit_add
+
         from .conftest import poke
         poke(g, unit_add(g.unit("A-1").evolve(id=g2, hex=n)))
     em = Emitter(g.state)
@@ -83,6 +85,7 @@ def test_l729_retreat_into_enemy_occupied_hex_destroys_the_unit():
     g = _battle_board()
     battle = g.hex("0806")
     from owsnb.kernel.events import unit_add
+
     from .conftest import poke
     for i, n in enumerate(battle.neighbours()):
         poke(g, unit_add(g.unit("A-1").evolve(id=f"X-{i}", hex=n)))
@@ -114,6 +117,7 @@ def _pursuit(tables=None):
     g = _battle_board(tables=tables or {})
     first = _retreat_path(g.state, g.unit("G-1"), g.hex("0806"), 2)[0][0]
     from owsnb.kernel.events import unit_add
+
     from .conftest import poke
     poke(g, unit_add(g.unit("G-1").evolve(id="G-9", hex=first)))
     begin(g)

@@ -53,6 +53,7 @@ def test_l247_entering_an_enemy_hex_is_announced_by_hex_not_unit():
 def test_e7_l246_entering_an_engagement_hex_is_secret_even_if_enemy_owned():
     g = board()
     from owsnb.kernel.events import hex_set
+
     from .conftest import poke
     poke(g, hex_set(g.hex("0605"), {"engaged": True}))
     begin(g)
@@ -82,6 +83,7 @@ def test_l9_destroyed_units_are_revealed():
     g = board()
     from owsnb.rules.tocs.combat import destroy
     from owsnb.rules.tocs.emit import Emitter
+
     from .conftest import poke
     em = Emitter(g.state)
     destroy(em, "G-1", rule="L728")
@@ -128,6 +130,7 @@ def test_l269_ground_recon_reveals_a_hidden_facility():
 
 def test_l268_recon_into_your_own_perimeter_is_refused_and_changes_nothing():
     import pytest
+
     from owsnb.kernel import IllegalOrderError
     g = board()
     begin(g)

@@ -10,7 +10,12 @@ import pytest
 from owsnb.kernel import Dice, Distribution
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.airnaval import intercept_chance
-from owsnb.rules.tocs.combat import crt_row, initiative_distribution, interrogation_distribution, result_distribution
+from owsnb.rules.tocs.combat import (
+    crt_row,
+    initiative_distribution,
+    interrogation_distribution,
+    result_distribution,
+)
 from owsnb.rules.tocs.orders import mc_distribution
 from owsnb.rules.tocs.weather import cloud_distribution, lookup
 

@@ -6,7 +6,7 @@ import pytest
 
 from owsnb.kernel import IllegalOrderError
 
-from .conftest import begin, board, set_data, set_public, set_unit, submit
+from .conftest import begin, board, set_data, submit
 
 
 def test_l158_good_order_by_day_has_3_ap_and_ends_fatigued_after_acting():

@@ -1,0 +1,57 @@
+"""Presentation hooks: OWS counters, terrain styles, summaries, range rings, dashboard; nothing hidden leaks."""
+
+from owsnb.rules.ows import presentation
+from owsnb.testing import find_leaks, hidden_tokens
+
+from .conftest import load
+
+
+def test_counter_svg_draws_dice_shields_steps_and_escapes_text():
+    g = load(units={"DDG-1": {"name": "<script>alert(1)</script>"}})
+    svg = g.ruleset.counter_svg(g.unit("DDG-1"), g.view("blue"), 96)
+    assert svg.startswith("<svg") and "<script>" not in svg and "&lt;script&gt;" in svg
+    assert "#1565c0" in svg  # the blue D12 (2.1 colours)
+    assert svg.count("<rect") >= 4
+
+
+def test_counter_svg_of_a_face_down_unit_says_unknown():
+    g = load(options={"face_down": True})
+    u = next(u for u in g.view("red").units.values() if u.kind == "unknown")
+    assert "Unknown" in g.ruleset.counter_svg(u, g.view("red"))
+
+
+def test_terrain_styles_for_deep_sea_littoral_land_urban():
+    assert presentation.terrain_style("deep-sea")["fillColor"] != presentation.terrain_style("littoral")["fillColor"]
+    assert presentation.terrain_style("urban")["fillColor"] == "#9e9e9e"
+    assert "fillColor" in presentation.terrain_style("no-such-terrain")
+
+
+def test_ranges_weapons_umbrella_sensor_and_combat_radius_1x_2x_3x():
+    g = load()
+    rings = g.ruleset.ranges(g.view("blue"), "F35-CAP")
+    radius = [r["hexes"] for r in rings if r["kind"] == "radius"]
+    assert radius == [2, 4, 6]
+    ddg = {r["kind"] for r in g.ruleset.ranges(g.view("blue"), "DDG-1")}
+    assert {"weapon", "umbrella", "sensor"} <= ddg
+    assert g.ruleset.ranges(g.view("blue"), "Type055-1") == []  # not visible to Blue
+
+
+def test_dashboard_space_munitions_forces_and_no_leak():
+    g = load()
+    d = g.ruleset.dashboard(g.view("red"))
+    assert d["blue"]["space"]["c2"] == 3 and d["red"]["space"]["isr_die"] == "d8"
+    assert d["red"]["munitions"]["salvos"] > 0
+    assert find_leaks(d, hidden_tokens(g.state, "red", g.ruleset)) == []
+
+
+def test_unit_summary_rows():
+    g = load()
+    rows = dict(g.ruleset.unit_summary(g.unit("DDG-1"), g.view("blue")))
+    assert rows["red shield"] == "5" and "D12" in rows["attack sm6"] and "BMD" in rows["grey sm6"]
+
+
+def test_the_packaged_example_loads():
+    from owsnb.rules.ows import example
+
+    g = example(seed=2)
+    assert g.state.scenario["id"] == "ows-strait" and len(g.units) == 22
