@@ -28,7 +28,15 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import (
-    DEAD, alive_on_map, degrade, ground_units, hq_chain, is_tw, owner, state_of, strength, units_in,
+    DEAD,
+    alive_on_map,
+    degrade,
+    ground_units,
+    hq_chain,
+    owner,
+    state_of,
+    strength,
+    units_in,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.terrain import can_cross, enterable

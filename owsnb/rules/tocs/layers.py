@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ PERIODS = ("wwii",)
 MODULES = ("none", "omg-n")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(name: str) -> dict[str, Any]:
     with open(LAYER_DIR / f"{name}.yaml", encoding="utf-8") as f:
         return yaml.safe_load(f)

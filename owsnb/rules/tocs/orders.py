@@ -16,8 +16,18 @@ from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.combat import Battle, destroy, resolve_battle, result_distribution
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import (
-    DISRUPTED, alive_on_map, ap_for, daypart, hq_chain, improve, is_company, is_mech, owner, state_of,
-    unit_types, units_in,
+    DISRUPTED,
+    alive_on_map,
+    ap_for,
+    daypart,
+    hq_chain,
+    improve,
+    is_company,
+    is_mech,
+    owner,
+    state_of,
+    unit_types,
+    units_in,
 )
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
 from owsnb.rules.tocs.supply import facilities, in_loc, trace
@@ -236,7 +246,7 @@ class Activate(OrderHandler):
         step = _step(state)
         if step in ("3.8", "3.10"):
             if not u.get("reserve"):
-                raise _err(f"only units in reserve activate in this phase", "not-reserve", "L68" if step == "3.8" else "L79", order)
+                raise _err("only units in reserve activate in this phase", "not-reserve", "L68" if step == "3.8" else "L79", order)
         else:
             _check_spend(state, order.side, int(state.tables["op"]["activation"]), order, "L65")
 

@@ -24,12 +24,19 @@ from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, S
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
-from owsnb.kernel.state import UMPIRE
 from owsnb.rules.tocs import economy, present, weather
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
-from owsnb.rules.tocs.model import alive_on_map, clock_hour, daypart, ground_units, improve, state_of, units_in
+from owsnb.rules.tocs.model import (
+    alive_on_map,
+    clock_hour,
+    daypart,
+    ground_units,
+    improve,
+    state_of,
+    units_in,
+)
 from owsnb.rules.tocs.orders import HANDLERS, close_activation
 from owsnb.rules.tocs.perimeter import announce, take_hex, visible_unit
 from owsnb.rules.tocs.supply import in_los
@@ -495,4 +502,3 @@ def _apply_all(state: Any, events: list) -> Any:
     return state
 
 
-__all__.append("UMPIRE")

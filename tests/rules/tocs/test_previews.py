@@ -93,7 +93,7 @@ def test_l740_interrogation_table_preview():
 def test_l51_initiative_preview_ties_to_the_holder():
     pv = initiative_distribution({"allied": 1}, ["allied", "german"], "german")
     d1, d2 = _rolls(7, 10), _rolls(8, 10)
-    wins = ["allied" if a + 1 > b else "german" for a, b in zip(d1, d2)]
+    wins = ["allied" if a + 1 > b else "german" for a, b in zip(d1, d2, strict=True)]
     _within_3_sigma(pv, wins)
 
 
