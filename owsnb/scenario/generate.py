@@ -33,6 +33,7 @@ lon/lat and are resolved to labels here, so the written file needs no geography 
   centres inside a lon/lat ring); ``only: land`` / ``only: sea`` keeps only hexes the land
   mask (rules 1-2) calls so (not ``on:``, which YAML reads as ``true``);
 * features: ``{type: port, at: [lon, lat], name: ..., capacity: 4, shield: 3}`` (or ``hex:``);
+  a hex holds at most one feature of each type (merge two airfields into one entry);
 * edges: ``{type: river, line: [[lon, lat], ...]}`` (or ``hexes:``). Rivers and canals run
   along hexsides: the line is traced on the hex corners and written as a chain of hexes whose
   consecutive pairs share the river's hexsides. Roads and rail run through hexes: the chain is
@@ -41,7 +42,8 @@ lon/lat and are resolved to labels here, so the written file needs no geography 
 Example:
     >>> scn = new_scenario("demo", "Demo", ruleset="skirmish", bbox=(127.6, 26.1, 128.0, 26.4),
     ...                    hex_size=10, is_land=lambda lon, lat: lon > 127.8)
-    >>> scn["map"]["cols"], scn["map"]["rows"], scn["map"]["layout"]["anchor"], scn["map"]["terrain"]["default"]
+    >>> m = scn["map"]
+    >>> m["cols"], m["rows"], m["layout"]["anchor"], m["terrain"]["default"]
     (5, 5, '0303', 'clear')
     >>> sorted({r["terrain"] for r in scn["map"]["terrain"]["regions"]})
     ['deep-sea', 'littoral']
