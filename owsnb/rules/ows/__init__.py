@@ -15,6 +15,7 @@ from owsnb.rules.ows.ruleset import MODULES, OWS, load_tables
 RULESET = OWS()
 
 from owsnb.rules.ows.examples import example  # noqa: E402
+
 """The registered OWS rule set (``owsnb.load_ruleset("ows")``)."""
 
 __all__ = ["RULESET", "OWS", "MODULES", "load_tables", "example", "dice", "units", "sequence", "options"]

@@ -16,7 +16,7 @@ to the Regeneration Box; 2.2.7.4 air defence defends or attacks, marking shield 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,8 +27,18 @@ from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, own_unit, refuse, watchers
-from owsnb.rules.ows.dice import demote, hits as _hits, promote, rung, shift, success_probability
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    apply_hits,
+    detected,
+    option,
+    own_unit,
+    refuse,
+    watchers,
+)
+from owsnb.rules.ows.dice import hits as _hits
+from owsnb.rules.ows.dice import rung, shift, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -93,7 +103,7 @@ class Fly(OrderHandler):
         Param("mission", "unit", "air mission counter at its base"),
         Param("hex", "hex", "where it flies"),
         Param("tanker", "unit", "supporting tanker mission (6.5.4)", positional=False, optional=True),
-        Param("as", "choice", "fighter mission designation (6.5.10)", positional=False, optional=True,
+        Param("task", "choice", "fighter mission designation (6.5.10)", positional=False, optional=True,
               choices=FIGHTER_MISSIONS),
     ), rule="6.5", doc="place an air mission (air tasking order)")
 
@@ -130,8 +140,8 @@ class Fly(OrderHandler):
             h = state.map.hex(args["hex"])
         except Exception:
             raise refuse(f"no hex {args['hex']!r}", "bad-hex", "6.5", order) from None
-        mission = args.get("as") or c.mission
-        if args.get("as") and c.aircraft != "fighter":
+        mission = args.get("task") or c.mission
+        if args.get("task") and c.aircraft != "fighter":
             raise refuse("only fighters change mission (6.5.10)", "not-fighter", "6.5.10", order)
         r = int(c.combat_radius or 0)
         d = b.hex.distance(h)
@@ -177,8 +187,8 @@ class Fly(OrderHandler):
         data: dict[str, Any] = {}
         if args.get("tanker"):
             data["tanker_id"] = args["tanker"]
-        if args.get("as"):
-            data["mission"] = args["as"]
+        if args.get("task"):
+            data["mission"] = args["task"]
         ev: list[Event] = [unit_move(m.id, h, rule="6.5", visible_to=watchers(state, m))]
         if data:
             ev.append(unit_set(m.id, data=data, rule="6.5.4" if "tanker_id" in data else "6.5.10",
@@ -602,7 +612,7 @@ class AirCombat(OrderHandler):
                 raise refuse(f"pair {p!r}: write SHOOTER:TARGET with unit ids", "bad-pair", "9.7.1", order)
             s, t = state.units[a], state.units[b]
             if s.side == t.side or not detected(state, t, s.side):
-                raise refuse(f"{a} cannot engage {b}: not a detected enemy (9.7.1)", "bad-pair", "9.7.1", order)
+                raise refuse(f"{a} cannot engage {b}: not a detected enemy", "target-not-detected", "9.9.4", order)
             if t.hex != h:
                 raise refuse(f"{b} is not in {lab}", "bad-pair", "9.7", order)
             if counter(s).is_air and counter(s).mission in ATTACK_MISSIONS and state.clock.step == "6.A.4":

@@ -15,7 +15,7 @@ and pawn rows, one token hits one row only; 2.1.3; 2.1.4 hands are secret.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
@@ -24,7 +24,18 @@ from owsnb.kernel.events import Event, hex_set, note, side_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import (
-    Result, Roller, apply_hits, enemy_unit, hand, option, own_unit, refuse, set_space, space, table, watchers,
+    Result,
+    Roller,
+    apply_hits,
+    enemy_unit,
+    hand,
+    option,
+    own_unit,
+    refuse,
+    set_space,
+    space,
+    table,
+    watchers,
 )
 from owsnb.rules.ows.dice import demote, parse_die, success_probability
 from owsnb.rules.ows.units import counter

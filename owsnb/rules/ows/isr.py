@@ -19,19 +19,17 @@ Fraction(2, 5)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import Result, Roller, detected, option, own_unit, refuse, space
-from owsnb.rules.ows.dice import cap, demote, net_die, parse_die, rung, success_probability
+from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = [

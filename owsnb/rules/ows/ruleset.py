@@ -25,6 +25,7 @@ import yaml
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dice import Dice
+from owsnb.kernel.dist import Distribution
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, clock_set, note, state_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -32,7 +33,6 @@ from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, OrderHandler, RuleSet
 from owsnb.kernel.state import UMPIRE, GameState, Unit
 from owsnb.kernel.view import masked
-from owsnb.kernel.dist import Distribution
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
 from owsnb.rules.ows.options import OPTIONS

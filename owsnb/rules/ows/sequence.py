@@ -19,7 +19,7 @@ from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
 
 __all__ = ["SEQUENCE", "step", "phase_of", "DEFER_STEPS", "PART2_VERBS"]
 
-I, ALL, UMP, NONE, SIM = "initiative", "all", "umpire", "none", "simultaneous"
+I, ALL, UMP, NONE, SIM = "initiative", "all", "umpire", "none", "simultaneous"  # noqa: E741
 
 SEQUENCE = SequenceOfPlay((
     Phase("1", "Planning & Readiness Decisions", (

@@ -20,11 +20,20 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.events import Event, hex_set, note, side_set, unit_move, unit_set
+from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, own_unit, refuse, table, watchers
-from owsnb.rules.ows.dice import hits as _hits, parse_die, shift, success_probability
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    apply_hits,
+    option,
+    own_unit,
+    refuse,
+    table,
+)
+from owsnb.rules.ows.dice import hits as _hits
+from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = ["insertion_preview", "direct_action_preview", "legal_da_target", "Insert", "DirectAction", "Recon",

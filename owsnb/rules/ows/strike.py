@@ -23,7 +23,6 @@ fire for local strikes), which resolves it. :func:`resolve` does both in one cal
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -37,10 +36,20 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import UMPIRE
 from owsnb.rules.ows.common import (
-    Result, Roller, apply_hits, detected, enemy_unit, hand, option, own_unit, refuse, space, spend, table,
+    Result,
+    Roller,
+    apply_hits,
+    detected,
+    enemy_unit,
+    option,
+    own_unit,
+    refuse,
+    space,
+    table,
     watchers,
 )
-from owsnb.rules.ows.dice import demote, hits as _hits, parse_die, promote, shift, success_probability
+from owsnb.rules.ows.dice import demote, parse_die, shift, success_probability
+from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.units import Attack, counter, target_type
 
 __all__ = [

@@ -63,12 +63,16 @@ def test_11_0_units_revealed_in_combat_stay_revealed():
 def _payload(g, side):
     """Everything a seat's display could be sent: view, hooks, legal orders, previews."""
     view = g.view(side)
-    out = {"view": json.loads(dumps(view)), "obs": RULESET.observation_string(view),
+    wire = {"units": view.units, "events": view.events[-30:], "public": view.public, "sides": view.sides}
+    out = {"view": json.loads(dumps(wire)), "obs": RULESET.observation_string(view),
            "dashboard": RULESET.dashboard(view), "units": []}
+    own = 0
     for u in view.units.values():
         out["units"].append([RULESET.counter_svg(u, view, 48), RULESET.unit_summary(u, view),
-                             RULESET.ranges(view, u.id),
-                             {str(k): v for k, v in (RULESET.reach(view, u.id) or {}).items()}])
+                             RULESET.ranges(view, u.id)])
+        if u.side == side and u.hex is not None and own < 3:  # reach is only drawn for own units
+            own += 1
+            out["units"].append({str(k): v for k, v in (RULESET.reach(view, u.id) or {}).items()})
     if side in g.clock.acting:
         legal = g.legal_orders(side)
         out["legal"] = [[s.verb, dict(s.candidates), [str(o) for o in s.examples], s.note] for s in legal]

@@ -32,11 +32,13 @@ def test_one_activation_with_the_mouse():
     _click_counter(app, "168-AR")
     _click_counter(app, "15-47")
     assert op.values == {"unit": "168-AR", "target": "15-47"}
-    assert t.problem is None and "✓ legal" in op.preview.value
-    assert "no effect" in op.preview.value  # the exact outcome distribution is shown before submitting
+    assert t.problem is None
+    assert t.preview == g.preview("axis: attack 168-AR 15-47")   # the exact distribution, before submitting
+    assert sum(t.preview.values()) == 1 and "no effect" in t.preview
     op.submit_button.click()
     assert g.unit("168-AR").has("fired")
-    assert "168-AR" in app.parts["dice"].out.value and "14" in app.parts["dice"].out.value
+    rolls = app.parts["dice"].rows()
+    assert {r["die"] for r in rolls} >= {"d12", "d10"} and all(r["rule"] == "14" for r in rolls)
     # move: click a regiment, then a hex on the map
     _click_counter(app, "168-429")
     op.choose("move")
@@ -98,3 +100,22 @@ def test_a_whole_day_with_the_mouse():
     assert g.state.clock.turn == 13 or len({u.side for u in g.state.units.values() if u.hex is not None}) < 2
     assert moves > 20 and attacks > 10
     assert "victory" in g.outcome() or "draw" in g.outcome()
+
+
+def test_nothing_synced_to_a_side_seat_reveals_the_face_down_cards():
+    from owsnb.widgets.wire import scan_leaks
+
+    g = owsnb.load("opart-kalinovka", seed=1943, save=False)
+    app = App(g, seat="soviet", curtain=False)
+    for _ in range(3):
+        g.submit(f"{g.clock.acting[0]}: done")
+    deck = list(g.state.secret["deck"])
+    assert len(deck) >= 2
+    tokens = ["activation cards, turn", ", ".join(f"'{f}'" for f in deck), ", ".join(f'"{f}"' for f in deck)]
+    assert scan_leaks(app, tokens) == []
+    while g.clock.turn == 1:                        # the next turn's shuffle is a logged roll...
+        g.submit(f"{g.clock.acting[0]}: done")
+    assert scan_leaks(app, tokens[:1]) == []        # ...that the side's table never receives
+    umpire = App(g, seat="umpire", curtain=False)   # while the umpire's dice log lists it
+    assert any(r["purpose"] == "activation cards, turn 2" for r in umpire.parts["dice"].rows())
+    assert scan_leaks(umpire, tokens[:1])

@@ -58,7 +58,6 @@ def test_7_2_1_1_and_7_2_1_2_exact_preview():
 
 
 def test_7_2_1_3_sigint_promotes_and_7_2_1_4_countermeasures_demote_and_they_cancel():
-    base = {"Type055-1": {"seen_by": ["blue"]}}
     for markers, die in (([], "d10"), (["sigint"], "d12"), (["countermeasures"], "d8"), (["sigint", "countermeasures"], "d10")):
         g = load(units={"Type055-1": {"seen_by": ["blue"], "markers": markers}})
         p = strike.preview(g, "Type055-1", ["DDG-1:tlam"], grey_shields=0)

@@ -6,7 +6,6 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.rules.ows import isr
-from owsnb.rules.ows.dice import success_probability
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
 

@@ -76,3 +76,23 @@ def test_3_options_include_every_ruling_with_a_default():
               "face_down", "sof_regeneration", "idf_support", "sub_detectors", "assault_markers", "odds_steps"):
         assert n in names
     assert {o.rule for o in RULESET.option_list} >= {"R1", "R2", "R3", "C1", "C3", "C4", "C5", "C6", "C11"}
+
+
+@pytest.mark.parametrize("text", [
+    "blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam:Type054-1",
+    "red: shields Type055-1:3,Type054-1:1 cap=J20-CAP fire=Type055-1:yj18:DDG-1",
+    "blue: torpedo SSN-1 Type055-1 reattack=Type054-1",
+    "umpire: air-combat 0504 pairs=F35-CAP:J20-CAP,J20-CAP:F35-CAP",
+    "blue: io disrupt-c2 space:red:c2",
+    "blue: fly F35-STRIKE 0504 tanker=KC-1 task=sead",
+    "blue: package F35-STRIKE munitions=2 asp=ASP-B escorts=F35-CAP",
+    "blue: insert SOF-B 0703",
+    "blue: detect 0504 sensors=DDG-1,E2D-1",
+])
+def test_order_notation_round_trips(text):
+    from owsnb import Order
+
+    o = Order.parse(text)
+    assert Order.parse(str(o)) == o and str(o) == text
+    spec = RULESET.order_types[o.verb]
+    spec.bind(o)  # every parameter is one the verb declares

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
-from owsnb.rules.ows import sof, strike
+from owsnb.rules.ows import sof
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
 

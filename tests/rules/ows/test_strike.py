@@ -229,8 +229,8 @@ def test_6_5_9_3_cec_demotes_cruise_missiles_twice():
 
 
 def test_9_6_1_damaged_ship_is_suppressed_and_generates_no_strikes():
-    from owsnb.rules.ows.common import apply_hits
     from owsnb.kernel.reduce import apply_all
+    from owsnb.rules.ows.common import apply_hits
 
     g = at(load(units=SEEN), "6.B.2")
     ev, lost, _ = apply_hits(g.state, g.unit("DDG-1"), 1, rule="9.6")

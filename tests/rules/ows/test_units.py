@@ -1,13 +1,12 @@
 """2.2 counters and 2.3 markers: the payload schema of every counter kind, steps, damage order."""
 
+import yaml
+
 from owsnb.kernel.state import Unit
-from owsnb.kernel.data import freeze
 from owsnb.rules.ows import units
 from owsnb.rules.ows.units import counter, damage_order
 
-from .conftest import DATA, load, run, at
-
-import yaml
+from .conftest import DATA, at, load, run
 
 
 def test_2_2_every_counter_kind_in_the_test_catalog_validates():
@@ -58,8 +57,8 @@ def test_2_2_7_battalion_is_one_step_regiment_three():
 
 
 def test_2_2_3_squadron_base_hit_twice_flips_then_goes_with_its_missions_to_attrition():
-    from owsnb.rules.ows.common import apply_hits
     from owsnb.kernel.reduce import apply_all
+    from owsnb.rules.ows.common import apply_hits
 
     g = load()
     s = g.state

@@ -85,3 +85,16 @@ def test_l567_no_launch_in_rain():
     with pytest.raises(IllegalOrderError) as e:
         g.submit("allied: fly A-AIR recon 0806")
     assert e.value.code == "weather" and e.value.rule == "L567"
+
+
+def test_l605_support_station_ends_when_the_aircraft_lands():
+    g = board(extra_units=[{"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready",
+                            "data": {"offboard": False}}])
+    begin(g)
+    submit(g, "allied: fly A-AIR support 0806")
+    assert g.state.map.hexes[g.hex("0806")].facts["air_support"] == "allied"
+    submit(g, "allied: done", [6, 6])
+    begin(g, "german")
+    submit(g, "german: done", [6, 6])
+    begin(g, "allied")
+    assert g.unit("A-AIR").box == "air:landed" and not g.state.map.hexes[g.hex("0806")].facts.get("air_support")

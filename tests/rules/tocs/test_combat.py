@@ -152,3 +152,19 @@ def test_l282_attack_into_an_empty_hex_moves_in():
 
 def test_l726_result_notation():
     assert parse_result("2R1/1R2") == ((2, 1), (1, 2))
+
+
+def test_l246_an_engagement_hex_is_joined_not_attacked():
+    import pytest
+
+    from owsnb.kernel import IllegalOrderError
+    from owsnb.kernel.events import hex_set
+
+    from .conftest import poke
+    g = _battle_board()
+    poke(g, hex_set(g.hex("0806"), {"engaged": True}))
+    begin(g)
+    submit(g, "allied: activate A-1")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("allied: attack A-1 0806 kind=hasty")
+    assert e.value.code == "engaged-hex" and e.value.rule == "L246"

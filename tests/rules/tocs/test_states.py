@@ -113,3 +113,35 @@ def test_l326_failed_rally_changes_nothing_and_may_be_retried():
     assert g.unit("A-3").get("state") == 4
     submit(g, "allied: rally 0303", [1, 2])
     assert g.unit("A-3").get("state") == 2
+
+
+def test_l336_a_reserve_activates_free_once_then_its_reserve_is_spent():
+    g = board(extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}])
+    set_data(g, "G-2", reserve=True)
+    begin(g)
+    submit(g, "allied: done", [6, 6])  # no battle; the German reserve is not needed this time
+    begin(g, "german")
+    pool = g.state.sides["german"].private["op_pool"]
+    submit(g, "german: activate G-2")  # in its own impulse: it forfeits the prepaid OP and pays 1 OP (L336)
+    assert g.state.sides["german"].private["op_pool"] == pool - 1 and not g.unit("G-2").get("reserve")
+
+
+def test_l68_reserve_commitment_activation_is_free_and_spends_the_reserve():
+    g = board(extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}])
+    set_data(g, "G-2", reserve=True)
+    from .conftest import set_owner, set_unit
+    for h in ("0706", "0606", "0605"):
+        set_owner(g, h, "allied")
+    set_unit(g, "A-HQ", hex=g.hex("0505"))
+    set_unit(g, "A-1", hex=g.hex("0706"))
+    begin(g)
+    submit(g, "allied: activate A-1")
+    submit(g, "allied: attack A-1 0806 kind=hasty")
+    submit(g, "allied: done")
+    assert g.clock.step == "3.8" and g.state.clock.acting == ("german",)
+    pool = g.state.sides["german"].private["op_pool"]
+    submit(g, "german: activate G-2")
+    assert g.state.sides["german"].private["op_pool"] == pool
+    assert g.unit("G-2").get("act") == "open" and not g.unit("G-2").get("reserve")
+    submit(g, "german: move G-2 0806")  # joins the defence of the battle hex (own hex: secret)
+    assert g.unit("G-2").hex == g.hex("0806")
