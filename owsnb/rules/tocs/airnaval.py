@@ -72,6 +72,15 @@ def _execute(em: Emitter, u: Any, dice: Any) -> None:
     em.unit(u.id, rule="L57", box="air:on-station")
 
 
+def _land(em: Emitter, u: Any) -> None:
+    """The mission is over: the aircraft lands and its support station ends (L583, L605)."""
+    if u.get("mission") == "support" and u.get("target"):
+        h = em.state.map.hex(u.get("target"))
+        if em.state.map.hexes[h].facts.get("air_support") == u.side:
+            em.hexfact(h, rule="L605", air_support=None)
+    em.unit(u.id, rule="L57", box="air:landed", data={"mission": None, "target": None})
+
+
 def advance_aircraft(em: Emitter, side: str, dice: Any) -> None:
     """L57: at the start of each friendly impulse aircraft move one box toward Ready; In-Flight
     missions arrive On-Station; aircraft that were On-Station land."""
@@ -82,7 +91,7 @@ def advance_aircraft(em: Emitter, side: str, dice: Any) -> None:
         if box in _NEXT:
             em.unit(u.id, rule="L57", box=f"air:{_NEXT[box]}")
         elif box == "on-station":
-            em.unit(u.id, rule="L57", box="air:landed", data={"mission": None, "target": None})
+            _land(em, u)
         elif box == "in-flight":
             _execute(em, em.state.units[u.id], dice)
 
@@ -94,7 +103,7 @@ def end_of_turn_air_naval(em: Emitter) -> None:
         if not u.alive:
             continue
         if _air(u) == "on-station":
-            em.unit(u.id, rule="L644", box="air:landed", data={"mission": None, "target": None})
+            _land(em, u)
         sb = sea_box(u)
         if sb:
             zone, box = sb

@@ -267,7 +267,7 @@ class Activate(OrderHandler):
         if not loc:
             ap = max(0, ap - 1)  # L187
         em.data(u.id, rule="L65", act="open", ap=ap, mp_left=0, acted=False, in_loc=loc,
-                reserve=False if not free else u.get("reserve"), reserve_used=bool(free))
+                reserve=False, reserve_used=bool(free))  # L336: a reserve activates once, then it is spent
         em.private(side, rule="L239", active=u.id)
         from owsnb.kernel.events import state_set
 
@@ -564,6 +564,9 @@ class Attack(OrderHandler):
             raise _err(f"{args['hex']} is not adjacent to {u.id}", "not-adjacent", "L281", order)
         if owner(state, h) == u.side:
             raise _err(f"{args['hex']} is your own hex", "own-hex", "L283", order)
+        if engaged(state, h):
+            raise _err(f"{args['hex']} is an Engagement Battle: units join it by moving in, they do not attack it",
+                       "engaged-hex", "L246", order)
         if step_cost(state, u, u.hex, h) == float("inf"):
             raise _err(f"{u.id} could not enter {args['hex']}", "impassable", "L281", order)
         lab = state.map.label(h)

@@ -119,7 +119,9 @@ def test_l336_a_reserve_activates_free_once_then_its_reserve_is_spent():
     g = board(extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}])
     set_data(g, "G-2", reserve=True)
     begin(g)
-    submit(g, "allied: done", [6, 6])  # no battle; the German reserve is not needed this time
+    submit(g, "allied: done")  # the German player with a reserve gets the Reserve Commitment step
+    assert g.clock.step == "3.8"
+    submit(g, "german: done", [6, 6])  # not committed; then the turn-end roll
     begin(g, "german")
     pool = g.state.sides["german"].private["op_pool"]
     submit(g, "german: activate G-2")  # in its own impulse: it forfeits the prepaid OP and pays 1 OP (L336)
