@@ -570,6 +570,15 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
             s2 = apply(s2, e)
         events += ev
     lab = state.map.label(h)
+    if step == "6.A.2":  # stand-off SEAD on a non-emitting target uses a long-range strike allocation per hex
+        alloc = {k: list(v) for k, v in thaw(state.public.get("sead_allocations") or {}).items()}
+        for e in engs:
+            if e.kind == "sead" and "emitting" not in state.units[e.target].markers:
+                side = state.units[e.shooter].side
+                if lab not in alloc.setdefault(side, []):
+                    alloc[side].append(lab)
+        if alloc:
+            events.append(state_set("public", {"sead_allocations": alloc}, rule="9.7.3"))
     resolved = dict(thaw(state.public.get("air_resolved") or {}))
     resolved[step] = sorted({*resolved.get(step, ()), lab})
     events.append(state_set("public", {"air_resolved": resolved}, rule="9.7"))

@@ -161,7 +161,7 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
         if state.sides[s].private.get("sr_hexes") or state.sides[s].private.get("sensed"):
             events.append(side_set(s, "private", {"sr_hexes": None, "sensed": None}, rule="8.5.1"))
     events.append(state_set("public", {"isr_used": None, "air_resolved": None, "strikes_left": None,
-                                       "strike_cup": None}, rule="11.6"))
+                                       "strike_cup": None, "sead_allocations": None}, rule="11.6"))
     return events
 
 

@@ -786,7 +786,8 @@ def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], 
 # -- sequencing (9.9.2, 9.9.3) ---------------------------------------------------------------------
 def _enter_long_range(state: Any, dice: Any) -> list[Event]:
     """6.B.1: each side gets its C2 value of long-range strike actions (9.9.2); chit cup (9.9.3)."""
-    left = {s: int(space(state, s)["c2"]) for s in state.sides}
+    sead = thaw(state.public.get("sead_allocations") or {})  # 9.7.3 step 2: stand-off SEAD used some
+    left = {s: max(int(space(state, s)["c2"]) - len(sead.get(s, ())), 0) for s in state.sides}
     events: list[Event] = [state_set("public", {"strikes_left": left, "strike_cup": dict(left)}, rule="9.9.2")]
     if option(state, "strike_order") == "chits":
         events += _draw_next(state, left, dice)

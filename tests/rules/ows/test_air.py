@@ -146,3 +146,25 @@ def test_9_7_air_preview_matches_100k_seeded_rolls():
         hit = tuple(sorted({e.target for e in p.engagements if roll(e.die) >= e.defence}))
         counts[hit] = counts.get(hit, 0) + 1
     assert within_3_sigma(dict(p.outcome), counts, n) == []
+
+
+def test_6_5_9_1_aew_promotes_air_to_air_of_fighters_in_its_sensing_range_advanced_option():
+    units = {"F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+             "E2D-1": {"hex": "0404", "box": None}}
+    g = load(units=units)
+    assert air._engagement(g.state, "6.A.4", g.unit("F35-CAP"), g.unit("J20-CAP")).die == "d12"
+    g2 = load(units=units, options={"aew_air_to_air": True})
+    e = air._engagement(g2.state, "6.A.4", g2.unit("F35-CAP"), g2.unit("J20-CAP"))
+    assert e.die == "d16" and any("6.5.9.1" in n for n in e.notes)
+
+
+def test_9_7_3_step_2_stand_off_sead_on_a_non_emitting_target_uses_a_long_range_strike_allocation():
+    sead = {"id": "EA18", "type": "f35-strike", "side": "blue", "hex": "0603",
+            "data": {"mission": "sead", "attacks": [{"id": "harm", "die": "d10", "count": 1, "targets": ["ground"], "range": 2}]}}
+    g = at(load(add=[sead], units={"HQ9-1": {"seen_by": ["blue"]}}), "6.A.2")
+    engs = air.engagements(g.state, "6.A.2", g.hex("0703"))
+    assert [(e.shooter, e.target, e.kind) for e in engs] == [("EA18", "HQ9-1", "sead")]  # range 2 > the HQ-9's 1
+    g.submit("umpire: air-combat 0703")
+    assert dict(g.state.public["sead_allocations"]) == {"blue": ("0703",)}
+    g.submit("umpire: advance 6.B.1")
+    assert g.state.public["strikes_left"]["blue"] == 3 - 1

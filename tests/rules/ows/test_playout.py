@@ -39,10 +39,24 @@ def _no_undetected_enemy_in_views(game):
                 assert detected(game.state, truth, side), f"{side} sees undetected {u.id}"
 
 
+def _legal_orders_leak_nothing(game):
+    """What the order panel would send a seat (legal order specs) names no hidden enemy unit."""
+    from owsnb.testing import find_leaks, hidden_tokens
+
+    for side in game.state.sides:
+        legal = game.legal_orders(side)
+        payload = [[str(o) for o in spec.examples] + [list(v) for v in spec.candidates.values()] for spec in legal]
+        leaks = find_leaks(payload, hidden_tokens(game.state, side, game.ruleset))
+        assert not leaks, f"{side}'s legal orders leak {leaks[:3]}"
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_playout_three_turns(seed):
     g = load(seed=seed)
-    rep = random_playout(g, max_orders=400, seed=seed, extra_checks=[_spent_only_returns_by_rule, _no_undetected_enemy_in_views])
+    checks = [_spent_only_returns_by_rule, _no_undetected_enemy_in_views]
+    if seed == 1:
+        checks.append(_legal_orders_leak_nothing)
+    rep = random_playout(g, max_orders=400, seed=seed, extra_checks=checks)
     assert rep.turns >= 3 and rep.over
     verbs = {o.split(":")[1].split()[0] for o in rep.orders}
     assert {"isr", "detect", "io", "fly"} <= verbs
