@@ -72,3 +72,13 @@ def test_random_playout_is_sound_and_fast():
     assert len(rep.orders) >= 100 or rep.over
     verbs = {o.split(":")[1].split()[0] for o in rep.orders}
     assert {"begin", "activate", "move"} <= verbs
+
+
+def test_wwii_action_list_names_only_verbs_that_exist():
+    g = board()
+    verbs = set(g.ruleset.order_types)
+    actions = g.state.tables["actions"]
+    assert len(actions) >= 30
+    used = {a["verb"] for a in actions.values() if a["verb"]}
+    assert used <= verbs
+    assert {"move", "recon", "probe", "attack", "withdraw", "extend", "reserve", "rally", "fly", "sail"} <= used
