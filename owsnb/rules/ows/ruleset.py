@@ -73,6 +73,19 @@ def loaded_modules() -> list[Any]:
     return mods
 
 
+PRIVATE_KEYS = ("escorts", "tanker_id", "base", "last_known", "back_on_turn", "timers", "engagement")
+"""Payload bookkeeping an enemy never sees, even of a detected counter (it may name hidden units)."""
+
+
+def _public_face(unit: Unit) -> Unit:
+    """What the other side sees of a detected counter: its printed values, not its owner's notes."""
+    if not any(k in unit.data for k in PRIVATE_KEYS):
+        return unit
+    from dataclasses import replace as _replace
+
+    return _replace(unit, data=unit.data.without(*PRIVATE_KEYS))
+
+
 # -- generic OWS orders ---------------------------------------------------------------------------
 class Defer(OrderHandler):
     """3.5 / 6.3: the initiative side moves first or defers first move in the Naval, Air and SOF steps."""
@@ -267,15 +280,16 @@ class OWS(RuleSet):
         if side == UMPIRE or unit.side == side:
             return unit
         if unit.hex is None:
-            return unit if side in unit.seen_by or side in (unit.data.get("last_known") or {}) else None
+            ok = side in unit.seen_by or side in (unit.data.get("last_known") or {})
+            return _public_face(unit) if ok else None
         if detected(state, unit, side):
-            return unit
+            return _public_face(unit)
         lk = unit.data.get("last_known", {}).get(side) if unit.data.get("last_known") else None
         if lk is not None:
             from owsnb.kernel.hexgrid import Hex
 
-            return unit.evolve(hex=Hex(int(lk[0]), int(lk[1])), markers=frozenset({"last-known"}),
-                               data=unit.data.set(last_known={}, spent={}))
+            return _public_face(unit).evolve(hex=Hex(int(lk[0]), int(lk[1])), markers=frozenset({"last-known"}),
+                                             data={"spent": {}})
         if option(state, "face_down"):
             return masked(state, unit, side)
         return None

@@ -152,3 +152,10 @@ def test_8_5_detection_preview_matches_100k_seeded_rolls():
     n = 100_000
     hits = sum(1 for _ in range(n) if roll(die) >= 8)
     assert within_3_sigma(dict(d), {True: hits, False: n - hits}, n) == []
+
+
+def test_8_4_a_detected_counter_shows_its_printed_values_not_its_owners_notes():
+    g = load(units={"F35-STRIKE": {"hex": "0504", "box": None, "seen_by": ["red"], "data": {"escorts": ["F35-CAP"]}}})
+    seen = g.view("red").units["F35-STRIKE"]
+    assert "escorts" not in seen.data and "base" not in seen.data and seen.data["red_shield"] == 6
+    assert g.view("blue").units["F35-STRIKE"].data["escorts"] == ("F35-CAP",)
