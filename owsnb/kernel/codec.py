@@ -7,6 +7,9 @@ Plain JSON stays plain; kernel types are tagged (``{"$h": [q, r]}`` for a hex, `
 >>> e = unit_move("INF-1", Hex(2, -1))
 >>> decode(json.loads(dumps(e))) == e
 True
+>>> d = loads(dumps({"blue": Distribution.die(4), "p": Fraction(1, 3)}))
+>>> d["blue"][2], d["p"]
+(Fraction(1, 4), Fraction(1, 3))
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from fractions import Fraction
+
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, unit_move  # noqa: F401  (doctest)
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
@@ -48,6 +54,10 @@ def encode(obj: Any) -> Any:
         return {"$h": [obj.q, obj.r]}
     if isinstance(obj, Order):
         return {"$o": str(obj)}
+    if isinstance(obj, Distribution):
+        return {"$d": [[encode(k), str(p)] for k, p in obj.rows()], "label": obj.label}
+    if isinstance(obj, Fraction):
+        return {"$f": str(obj)}
     if isinstance(obj, Mapping):
         if all(isinstance(k, str) and not k.startswith("$") for k in obj):
             return {k: encode(v) for k, v in obj.items()}
@@ -81,6 +91,10 @@ def decode(obj: Any) -> Any:
                 return FrozenDict({decode(a): decode(b) for a, b in v})
             if k == "$s":
                 return frozenset(decode(x) for x in v)
+            if k == "$f":
+                return Fraction(v)
+        if "$d" in obj and set(obj) <= {"$d", "label"}:
+            return Distribution([(decode(k), Fraction(p)) for k, p in obj["$d"]], obj.get("label", ""))
         if "$t" in obj:
             name = obj["$t"]
             cls = _TYPES.get(name)

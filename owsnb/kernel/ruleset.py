@@ -399,6 +399,12 @@ class RuleSet:
         command...), ``hexes`` (radius in hexes) and optional ``colour``."""
         return []
 
+    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
+        """Per-hex styles of a rule-set layer the map draws over the terrain (e.g. each hex's
+        owner in TOCS, zones of control, supply state): hex -> Leaflet path style, optionally
+        with a ``"label"``. Only what *view* may know."""
+        return {}
+
     def dashboard(self, view: Any) -> dict[str, Any]:
         """Values the dashboard draws for *view* (rule-set specific tracks, forces, munitions)."""
         return {}
