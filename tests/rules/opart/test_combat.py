@@ -261,7 +261,7 @@ def test_14_withdrawal_blocked_by_a_river_is_destroyed():
     assert s.public["morale"]["sov"] == 0
 
 
-def test_14_withdraw_distance_option_1_means_no_move_needed_when_not_adjacent():
+def test_14_r4_withdraw_distance_1_still_moves_one_hex():
     s, res = _withdraw_case(["0201"], extra={"withdraw_distance": 1})
     assert res.effect == "defender -2, withdraws" and len(res.withdrawal) == 2  # still moves one hex (R4)
 

@@ -175,7 +175,7 @@ def test_9_division_at_morale_0_may_only_withdraw_toward_its_home_edge():
     assert g.unit("S-1").hex == g.hex("0507")
 
 
-def test_16_minimum_move_of_one_hex_up_a_steep_hill():
+def test_13_r16_minimum_move_of_one_hex_up_a_steep_hill():
     g = battlefield([("S-1", "sov-rifle-conscript", "soviet", "0505", "sov"), *HQS], terrain={"0504": "crest"})
     assert reach_labels(g, "S-1")["0504"] == 3            # two contours: 1 + 2 > 2, allowed as a single hex
     g = battlefield([("S-1", "sov-rifle-conscript", "soviet", "0505", "sov"), *HQS], terrain={"0504": "crest"},
@@ -185,7 +185,7 @@ def test_16_minimum_move_of_one_hex_up_a_steep_hill():
 
 @pytest.mark.parametrize("option, bridge, ford", [("bridges", True, False), ("fordable", True, True),
                                                  ("impassable", False, False)])
-def test_18_river_crossing_option(option, bridge, ford):
+def test_13_r18_river_crossing_option(option, bridge, ford):
     g = battlefield([("S-1", "sov-rifle-conscript", "soviet", "0505", "sov"), *HQS],
                     terrain={"0504": "river", "0604": "river"}, roads=[["0505", "0504", "0503"]],
                     options={"river_crossing": option})
@@ -196,7 +196,7 @@ def test_18_river_crossing_option(option, bridge, ford):
         assert labels["0604"] == 2  # fording costs an extra hex
 
 
-def test_14_r14_a_stand_moves_once_per_activation():
+def test_12_r14_a_stand_moves_once_per_activation():
     g = battlefield([("S-1", "sov-rifle-conscript", "soviet", "0505", "sov"), *HQS], card="sov")
     g.submit("soviet: move S-1 0506 face=S")
     assert g.unit("S-1").get("facing") == 5
