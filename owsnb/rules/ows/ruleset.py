@@ -9,7 +9,8 @@ Extension protocol (see README.md): a module listed in :data:`MODULES` may defin
 * ``TURN_EFFECTS`` — a list of ``fn(state, turn, dice) -> list[Event]`` run when a turn begins;
 * ``OPTIONS`` — extra :class:`~owsnb.kernel.ruleset.Option` entries;
 * ``REDUCERS`` — ``{event kind: fn(state, event) -> state}``;
-* ``UNIT_FIELDS`` — extra payload fields ``{name: (type, default)}``.
+* ``UNIT_FIELDS`` — extra payload fields ``{name: (type, default)}``;
+* ``RULES_KEYS`` — extra keys the module reads from a scenario's ``rules:`` block.
 """
 
 from __future__ import annotations
@@ -210,10 +211,12 @@ class OWS(RuleSet):
 
     def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
         problems = []
+        known = ["space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"]
+        for m in self.modules:
+            known += [k for k in getattr(m, "RULES_KEYS", ()) if k not in known]
         for key in rules:
-            if key not in ("space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"):
-                problems.append((f"rules.{key}", "unknown OWS rules key; known: space, hands, regeneration, "
-                                 "notes, supply, reinforcements, weather"))
+            if key not in known:
+                problems.append((f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}"))
         for side, dash in dict(rules.get("space", {}) or {}).items():
             if side not in state.sides:
                 problems.append((f"rules.space.{side}", f"no side {side!r}"))
