@@ -21,7 +21,7 @@ from owsnb.kernel.view import alias_id, unalias
 from owsnb.rules.combatops import chits, combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of, path_to, reach
-from owsnb.rules.combatops.supply import Supply, supply_heads
+from owsnb.rules.combatops.supply import supply_heads, supply_of
 from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info, occupied, parse_hex
 
 __all__ = ["HANDLERS", "step_no", "stack_limit", "entry_hexes", "in_setup_area", "soak_off_owed",
@@ -345,7 +345,8 @@ def _exploit_filter(state: Any, u: Unit):  # noqa: ANN202
     """10.0: no unit may move out of supply during exploitation (option ``exploit_supply``)."""
     if step_no(state) != 5:
         return None, None
-    ok = Supply(state, u.side).hexes(Supply(state, u.side).division_of(u))
+    sup = supply_of(state, u.side)
+    ok = sup.hexes(sup.division_of(u))
     if state.options.get("exploit_supply", "every-hex") == "every-hex":
         return ok.__contains__, None
     return None, ok

@@ -22,9 +22,9 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import Unit, edge_key
 
 from owsnb.rules.combatops import units as U
-from owsnb.rules.combatops.terrain import bridge_kind, map_info, occupied, parse_hex, zoc
+from owsnb.rules.combatops.terrain import bridges_now, map_info, occupied, parse_hex, zoc
 
-__all__ = ["Supply", "supply_heads"]
+__all__ = ["Supply", "supply_heads", "supply_of"]
 
 
 def supply_heads(state: Any, side: str) -> list[Hex]:
@@ -44,6 +44,7 @@ class Supply:
         self.state = state
         self.side = side
         self.info = map_info(state.map)
+        self.bridges = bridges_now(state)
         foe = next(s for s in state.sides if s != side)
         self.enemy_at = set(occupied(state, foe))
         self.friendly_at = set(occupied(state, side))
@@ -72,7 +73,7 @@ class Supply:
     def _step_ok(self, a: Hex, b: Hex, src: Hex, *, a_is_start: bool) -> bool:
         """May a supply line step from *a* to *b* on its way to *src*?"""
         key = edge_key(a, b)
-        if key in self.info.rivers and bridge_kind(self.state, a, b) is None:
+        if key in self.info.rivers and self.bridges.get(key) is None:
             return False
         on_road = key in self.info.roads
         terrain = self.info.terrain
@@ -141,3 +142,19 @@ class Supply:
         """Unit id -> in supply, for every on-map unit of the side."""
         return {u.id: self.in_supply(u) for u in self.state.units.values()
                 if u.side == self.side and u.hex is not None and u.alive}
+
+
+_CACHE: dict[tuple[int, str], tuple[Any, Supply]] = {}
+
+
+def supply_of(state: Any, side: str) -> Supply:
+    """The :class:`Supply` of *side* in *state*, worked out once per (immutable) state."""
+    key = (id(state), side)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    sup = Supply(state, side)
+    _CACHE[key] = (state, sup)
+    return sup

@@ -27,7 +27,7 @@ from owsnb.kernel.state import MapState, edge_key
 
 from owsnb.rules.combatops import units as U
 
-__all__ = ["hexid", "parse_hex", "edge_id", "MapInfo", "map_info", "bridge_kind", "occupied", "zoc",
+__all__ = ["hexid", "parse_hex", "edge_id", "MapInfo", "map_info", "bridges_now", "bridge_kind", "occupied", "zoc",
            "crosses_river"]
 
 
@@ -129,15 +129,32 @@ def crosses_river(info: MapInfo, a: Hex, b: Hex) -> bool:
     return edge_key(a, b) in info.rivers
 
 
+_BRIDGES: dict[int, tuple[Any, Any, dict]] = {}
+
+
+def bridges_now(state: Any) -> dict[tuple[Hex, Hex], str | None]:
+    """Every bridged hexside now -> ``armor``, ``infantry`` or ``None`` (destroyed): printed
+    bridges (armor, 9.7 and errata 7.1) updated by what engineers built or destroyed."""
+    built = state.public.get("bridges", {})
+    hit = _BRIDGES.get(id(state.map))
+    if hit is not None and hit[0] is state.map and hit[1] is built:
+        return hit[2]
+    info = map_info(state.map)
+    out: dict[tuple[Hex, Hex], str | None] = dict(info.bridges)
+    for eid, b in built.items():
+        x, _, y = eid.partition("|")
+        key = edge_key(parse_hex(state.map, x), parse_hex(state.map, y))
+        out[key] = None if b.get("kind") == "destroyed" else b.get("kind")
+    if len(_BRIDGES) > 32:
+        _BRIDGES.clear()
+    _BRIDGES[id(state.map)] = (state.map, built, out)
+    return out
+
+
 def bridge_kind(state: Any, a: Hex, b: Hex) -> str | None:
     """The bridge across the hexside *a*-*b* now: ``armor``, ``infantry`` or ``None`` (none, or
     destroyed). Printed bridges are armor bridges (9.7, errata 7.1)."""
-    info = map_info(state.map)
-    built = state.public.get("bridges", {}).get(edge_id(state.map, a, b))
-    if built is not None:
-        kind = built.get("kind")
-        return None if kind == "destroyed" else kind
-    return info.bridges.get(edge_key(a, b))
+    return bridges_now(state).get(edge_key(a, b))
 
 
 def occupied(state: Any, side: str | None = None, *, real_only: bool = False) -> dict[Hex, list]:
