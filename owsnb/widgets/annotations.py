@@ -20,12 +20,13 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Refusal, Table
 
 __all__ = ["AnnotationPanel"]
 
 
-class AnnotationPanel(W.VBox):
+class AnnotationPanel(Panel):
     """Annotations of this seat (see the module docstring).
 
     Args:
@@ -48,7 +49,8 @@ class AnnotationPanel(W.VBox):
         super().__init__([self.text, W.HBox([self.on_hex, self.on_unit, self.public, self.add_button]),
                           self.notes, W.HBox([self.jump_button]), self.message], layout=W.Layout(width="100%"))
         self.add_class("owsnb-annotations")
-        self.table.observe(self._redraw, ["revision"])
+        self.table.hold(self)
+        self.watch(self._redraw, ["revision"])
         self._redraw()
 
     def add(self) -> Any:
@@ -99,14 +101,3 @@ class AnnotationPanel(W.VBox):
             t.pick(unit=ann.unit)
         elif ann.hex is not None:
             t.pick(hex=t.label(ann.hex))
-
-    def close(self) -> None:
-        try:
-            self.table.unobserve(self._redraw, ["revision"])
-            from owsnb.widgets.wire import widget_tree
-
-            for w in reversed(widget_tree(self)[1:]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
-        super().close()

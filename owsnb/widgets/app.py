@@ -30,13 +30,14 @@ from owsnb.widgets.dicelog import DiceLog
 from owsnb.widgets.history import History
 from owsnb.widgets.mapview import MapView
 from owsnb.widgets.orderpanel import OrderPanel
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
 __all__ = ["App"]
 
 
-class App(W.VBox):
+class App(Panel):
     """The game table (see the module docstring).
 
     Args:
@@ -89,8 +90,9 @@ class App(W.VBox):
             justify_content="space-between", align_items="center", width="100%")), self.banner,
             self.curtain_box, self.body, self.parts["history"]], layout=W.Layout(width="100%"))
         self.add_class("owsnb-app")
-        t.observe(self._on_seat, ["seat"])
-        t.observe(self._on_revision, ["revision"])
+        self.table.hold(self)
+        self.watch(self._on_seat, ["seat"])
+        self.watch(self._on_revision, ["revision"])
         self._on_seat()
 
     # -- seats ---------------------------------------------------------------------------------
@@ -155,14 +157,7 @@ class App(W.VBox):
                                      f"{html.escape(n)}</div>" for n in notes))
 
     def close(self) -> None:
-        try:
-            for part in self.parts.values():
-                part.close()
-            self.table.close()
-            from owsnb.widgets.wire import widget_tree
-
-            for w in reversed(widget_tree(self)[1:]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
+        for part in self.parts.values():
+            part.close()
         super().close()
+        self.table.close()

@@ -32,7 +32,8 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as W
 
-from owsnb.widgets.render import CSS, distribution_of
+from owsnb.widgets.render import distribution_of, style_widget
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 
 __all__ = ["Dashboard", "forces_over_turns"]
@@ -134,7 +135,7 @@ def _colour(view: Any, key: str, i: int) -> str:
     return c if c and c != "#888888" else _PALETTE[i % len(_PALETTE)]
 
 
-class Dashboard(W.VBox):
+class Dashboard(Panel):
     """Charts for one seat (see the module docstring).
 
     Args:
@@ -174,11 +175,12 @@ class Dashboard(W.VBox):
         self.stats = W.HTML()
         self.hook_box = W.VBox()
         self._hook_figs: dict[str, tuple[bq.Figure, bq.Bars]] = {}
-        super().__init__([self.preview_fig, self.preview_note, self.figs["strength"], self.figs["losses"],
+        super().__init__([style_widget(), self.preview_fig, self.preview_note, self.figs["strength"], self.figs["losses"],
                           self.stats, self.hook_box], layout=W.Layout(width="100%"))
         self.add_class("owsnb-dashboard")
-        self.table.observe(self._on_preview, ["preview", "order", "problem"])
-        self.table.observe(self._on_view, ["revision"])
+        self.table.hold(self)
+        self.watch(self._on_preview, ["preview", "order", "problem"])
+        self.watch(self._on_view, ["revision"])
         self._on_preview()
         self._on_view()
 
@@ -252,7 +254,7 @@ class Dashboard(W.VBox):
                            for r in rows[:20])
             parts.append(f"<b>{html.escape(title)}</b><table><tr>"
                          + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols) + f"</tr>{body}</table>")
-        self.stats.value = f"{CSS}<div class='owsnb-w'>{''.join(parts)}</div>" if parts else ""
+        self.stats.value = f"<div class='owsnb-w'>{''.join(parts)}</div>" if parts else ""
         bars = dict(list(bars.items())[:16])
         for title in [k for k in self._hook_figs if k not in bars]:
             fig, _ = self._hook_figs.pop(title)
@@ -273,17 +275,3 @@ class Dashboard(W.VBox):
                 with mark.hold_sync():
                     mark.x, mark.y, mark.colors = labels, ys, cols
         self.hook_box.children = tuple(f for f, _ in self._hook_figs.values())
-
-    def close(self) -> None:
-        try:
-            self.table.unobserve(self._on_preview, ["preview", "order", "problem"])
-            self.table.unobserve(self._on_view, ["revision"])
-            from owsnb.widgets.wire import widget_tree
-
-            for w in reversed(widget_tree(self)[1:]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
-        super().close()
-
-

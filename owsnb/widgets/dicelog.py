@@ -14,13 +14,14 @@ from typing import Any
 
 import ipywidgets as W
 
-from owsnb.widgets.render import CSS
+from owsnb.widgets.render import style_widget
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 
 __all__ = ["DiceLog"]
 
 
-class DiceLog(W.VBox):
+class DiceLog(Panel):
     """The dice rolled, as this seat saw them (the view's events are already filtered).
 
     Args:
@@ -36,9 +37,10 @@ class DiceLog(W.VBox):
                              continuous_update=False)
         self.filter.observe(lambda _: self._redraw(), "value")
         self.out = W.HTML()
-        super().__init__([self.filter, self.out], layout=W.Layout(width="100%"))
+        super().__init__([style_widget(), self.filter, self.out], layout=W.Layout(width="100%"))
         self.add_class("owsnb-dicelog")
-        self.table.observe(self._redraw, ["revision"])
+        self.table.hold(self)
+        self.watch(self._redraw, ["revision"])
         self._redraw()
 
     def rows(self) -> list[dict[str, Any]]:
@@ -62,20 +64,11 @@ class DiceLog(W.VBox):
     def _redraw(self, change: Any = None) -> None:
         rows = self.rows()
         if not rows:
-            self.out.value = f"{CSS}<div class='owsnb-w muted'>no dice rolled yet that this seat may see</div>"
+            self.out.value = f"<div class='owsnb-w muted'>no dice rolled yet that this seat may see</div>"
             return
         body = "".join(
             "<tr>" + "".join(f"<td>{html.escape(str(r[c]))}</td>" for c in ("seq", "turn", "who", "die"))
             + f"<td><b>{html.escape(str(r['result']))}</b></td><td>{html.escape(str(r['purpose']))}</td>"
             f"<td class='rule'>{html.escape(str(r['rule']))}</td></tr>" for r in rows)
-        self.out.value = (f"{CSS}<div class='owsnb-w'><table><tr><th>#</th><th>turn</th><th>who</th><th>die</th>"
+        self.out.value = (f"<div class='owsnb-w'><table><tr><th>#</th><th>turn</th><th>who</th><th>die</th>"
                           f"<th>result</th><th>purpose</th><th>rule</th></tr>{body}</table></div>")
-
-    def close(self) -> None:
-        try:
-            self.table.unobserve(self._redraw, ["revision"])
-            self.filter.close()
-            self.out.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
-        super().close()

@@ -22,12 +22,13 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.errors import HistoryError
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Refusal, Table
 
 __all__ = ["History"]
 
 
-class History(W.VBox):
+class History(Panel):
     """The history slider of a table (see the module docstring).
 
     Args:
@@ -42,8 +43,6 @@ class History(W.VBox):
         self.slider = W.IntSlider(min=0, max=0, value=0, description="event", readout=False,
                                   continuous_update=False, layout=W.Layout(width="50%"))
         self.slider.observe(self._on_slider, "value")
-        self.play = W.Play(interval=700, min=0, max=0, value=0, show_repeat=False, tooltip="replay")
-        W.jslink((self.play, "value"), (self.slider, "value"))
         self.back_button = W.Button(icon="step-backward", tooltip="one event back", layout=W.Layout(width="40px"))
         self.back_button.on_click(lambda _: self.back())
         self.forward_button = W.Button(icon="step-forward", tooltip="one event forward", layout=W.Layout(width="40px"))
@@ -54,11 +53,12 @@ class History(W.VBox):
                                     tooltip="start a what-if branch from the moment shown")
         self.fork_button.on_click(lambda _: self.fork())
         self.readout = W.HTML()
-        super().__init__([W.HBox([self.play, self.back_button, self.slider, self.forward_button,
+        super().__init__([W.HBox([self.back_button, self.slider, self.forward_button,
                                   self.present_button, self.fork_button], layout=W.Layout(align_items="center")),
                           self.readout], layout=W.Layout(width="100%"))
         self.add_class("owsnb-history")
-        self.table.observe(self._redraw, ["revision"])
+        self.table.hold(self)
+        self.watch(self._redraw, ["revision"])
         self._redraw()
 
     def _redraw(self, change: Any = None) -> None:
@@ -72,7 +72,6 @@ class History(W.VBox):
             with self.slider.hold_sync():
                 self.slider.max = last
                 self.slider.value = idx
-            self.play.max = last
         finally:
             self._quiet = False
         seq = self.points[idx]
@@ -111,14 +110,3 @@ class History(W.VBox):
             return None
         t.seat = seat
         return seat
-
-    def close(self) -> None:
-        try:
-            self.table.unobserve(self._redraw, ["revision"])
-            from owsnb.widgets.wire import widget_tree
-
-            for w in reversed(widget_tree(self)[1:]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
-        super().close()

@@ -161,6 +161,7 @@ class MapView(W.VBox):
                      layout=W.Layout(align_items="center"))
         super().__init__([self.map, bar], layout=W.Layout(width="100%"))
         self.add_class("owsnb-map")
+        self.table.hold(self)
 
         t = self.table
         t.observe(self._on_view, ["view", "revision"])

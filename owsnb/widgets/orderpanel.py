@@ -21,10 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import TextStyle
 
 from owsnb.kernel.orders import Order, OrderSpec, Param
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets import render
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Pick, Refusal, Table
 
 __all__ = ["OrderPanel"]
@@ -32,7 +35,7 @@ __all__ = ["OrderPanel"]
 _GENERIC = ("done", "advance")
 
 
-class OrderPanel(W.VBox):
+class OrderPanel(Panel):
     """Give orders with the mouse (see the module docstring).
 
     Args:
@@ -44,6 +47,12 @@ class OrderPanel(W.VBox):
         self.table = Table.of(source, seat)
         self.values: dict[str, Any] = {}
         self._editors: dict[str, W.Widget] = {}
+        self._cache: dict[tuple, W.Widget] = {}
+        # shared by every parameter editor: one browser model each instead of one per editor
+        self._wide = W.Layout(width="98%")
+        self._label_layout = W.Layout(width="94px")
+        self._drop_style = DescriptionStyle(description_width="90px")
+        self._text_style = TextStyle(description_width="90px")
         self._quiet = False
         self.clock = W.HTML()
         self.actor = W.Dropdown(description="act as", layout=W.Layout(width="220px"))
@@ -52,16 +61,19 @@ class OrderPanel(W.VBox):
         self.verbs.observe(self._on_verb, "value")
         self.doc = W.HTML()
         self.params = W.VBox()
-        self.order_text = W.HTML()
-        self.preview = W.HTML()
-        self.submit_button = W.Button(description="Submit", button_style="primary", icon="check", disabled=True)
+        self.info = W.HTML()  # the order, its preview or refusal, the last result: one widget, one message
+        self.sections: dict[str, str] = {"order": "", "preview": "", "refusal": "", "result": ""}
+        self.submit_button = W.Button(description="Submit", button_style="primary", icon="check",
+                                      tooltip="submit the order (an incomplete one is explained, not sent)")
         self.submit_button.on_click(lambda _: self.submit())
         self.clear_button = W.Button(description="Clear", icon="times")
         self.clear_button.on_click(lambda _: self.reset())
         self.undo_button = W.Button(description="Undo", icon="undo", tooltip="take back the last submission")
         self.undo_button.on_click(lambda _: self.table.undo())
-        self.quick = W.Dropdown(description="quick", layout=W.Layout(width="340px"),
-                                tooltip="ready-made orders offered by the rule set")
+        self.suggest = W.ToggleButton(value=False, description="suggestions", icon="lightbulb-o",
+                                      tooltip="list ready-made orders offered by the rule set")
+        self.suggest.observe(lambda _: self._on_view(), "value")
+        self.quick = W.Dropdown(layout=W.Layout(width="300px"), tooltip="ready-made orders offered by the rule set")
         self.quick_button = W.Button(description="Use", layout=W.Layout(width="60px"))
         self.quick_button.on_click(lambda _: self._use_quick())
         self.done_button = W.Button(description="Done", icon="forward", button_style="success",
@@ -70,21 +82,19 @@ class OrderPanel(W.VBox):
         self.advance_button = W.Button(description="Advance step", icon="fast-forward", button_style="warning",
                                        tooltip="umpire: end the current step now")
         self.advance_button.on_click(lambda _: self.advance())
-        self.result = W.HTML()
-        self.refusal = W.HTML()
         super().__init__([
-            self.clock, self.actor, self.verbs, self.doc, self.params, self.order_text, self.preview,
+            render.style_widget(), self.clock, self.actor, self.verbs, self.doc, self.params, self.info,
             W.HBox([self.submit_button, self.clear_button, self.undo_button]),
-            W.HBox([self.quick, self.quick_button]),
+            W.HBox([self.suggest, self.quick, self.quick_button]),
             W.HBox([self.done_button, self.advance_button]),
-            self.refusal, self.result,
         ], layout=W.Layout(width="100%"))
         self.add_class("owsnb-orders")
+        self.table.hold(self)
         t = self.table
-        t.observe(self._on_view, ["revision"])
-        t.observe(self._on_eval, ["preview", "problem", "order"])
-        t.observe(self._on_refusal, ["refusal"])
-        t.observe(self._on_last, ["last"])
+        self.watch(self._on_view, ["revision"])
+        self.watch(self._on_eval, ["preview", "problem", "order"])
+        self.watch(self._on_refusal, ["refusal"])
+        self.watch(self._on_last, ["last"])
         t.on_pick(self._on_pick)
         self._on_view()
 
@@ -143,10 +153,12 @@ class OrderPanel(W.VBox):
         self.advance_button.layout.display = "" if umpire else "none"
         self.advance_button.disabled = "advance" not in verbs_all
         self.undo_button.disabled = not t.live
-        examples = [str(o) for s in (legal or ()) for o in s.examples][:200]
-        self.quick.options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
-        self.quick.layout.display = "" if examples else "none"
-        self.quick_button.layout.display = "" if examples else "none"
+        examples = [str(o) for s in (legal or ()) for o in s.examples][:200] if self.suggest.value else []
+        options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
+        if list(self.quick.options) != options:
+            self.quick.options = options
+        shown = "" if self.suggest.value else "none"
+        self.quick.layout.display = self.quick_button.layout.display = shown
         self._build_params()
         self._update_order()
 
@@ -161,56 +173,62 @@ class OrderPanel(W.VBox):
         rule = f" <span style='color:#6b7280'>rule {ot.rule}</span>" if ot.rule else ""
         note = f"<br><i>{render.esc(spec.note)}</i>" if spec.note else ""
         self.doc.value = f"<b>{render.esc(ot.verb)}</b>: {render.esc(ot.doc)}{rule}{note}"
-        editors = {}
-        for p in ot.params:
-            old = self._editors.get(p.name)
-            ed = self._editor(p)
-            if old is not None and type(old) is type(ed) and getattr(old, "_owsnb_sig", None) == ed._owsnb_sig:
-                ed.close()
-                ed = old
-            editors[p.name] = ed
-        self._set_editors(editors)
+        self._set_editors({p.name: self._editor(ot.verb, p) for p in ot.params})
         self._show_values()
 
     def _set_editors(self, editors: dict[str, W.Widget]) -> None:
-        for name, ed in self._editors.items():
-            if editors.get(name) is not ed:
-                ed.close()
         self._editors = editors
-        self.params.children = tuple(editors.values())
+        children = tuple(editors.values())
+        if self.params.children != children:
+            self.params.children = children
 
-    def _editor(self, p: Param) -> W.Widget:
+    def _editor(self, verb: str, p: Param) -> W.Widget:
+        """The editor of parameter *p* of *verb*: made once, then kept and updated in place (a
+        new widget costs a browser model; new candidates only cost their labels)."""
         cands = self.candidates(p)
         view = self.table.view
-        desc = p.name + ("" if not p.optional else " (optional)")
-        style = {"description_width": "90px"}
-        lay = W.Layout(width="98%")
-        tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
 
         def label(v: str) -> str:
             u = view.units.get(v) if p.kind == "unit" else None
             return f"{v} — {u.name}" if u is not None and u.name and u.name != v else v
 
-        if p.repeat:
-            ed: W.Widget = W.TagsInput(allowed_tags=list(cands), allow_duplicates=True, layout=lay,
-                                       tooltip=tip) if cands else W.Text(placeholder="a,b,c", layout=lay,
-                                                                          description=desc, style=style, tooltip=tip)
-            box = W.HBox([W.Label(desc, layout=W.Layout(width="94px")), ed]) if cands else ed
-            box._owsnb_input = ed  # type: ignore[attr-defined]
-            ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
-            box._owsnb_sig = (p, cands)  # type: ignore[attr-defined]
+        key = (verb, p.name, bool(cands), p.repeat)
+        box = self._cache.get(key)
+        if box is not None:
+            ed = box._owsnb_input  # type: ignore[attr-defined]
+            if isinstance(ed, W.Dropdown):
+                options = [("—", "")] + [(label(c), c) for c in cands]
+                if list(ed.options) != options:
+                    self._quiet = True
+                    try:
+                        keep = ed.value if ed.value in cands else ""
+                        ed.options = options
+                        ed.value = keep
+                    finally:
+                        self._quiet = False
+            elif isinstance(ed, W.TagsInput) and list(ed.allowed_tags) != list(cands):
+                ed.allowed_tags = list(cands)
             return box
-        if cands:
+        desc = p.name + ("" if not p.optional else " (optional)")
+        tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
+        if p.repeat and cands:
+            ed: W.Widget = W.TagsInput(allowed_tags=list(cands), allow_duplicates=True, layout=self._wide,
+                                       tooltip=tip)
+            box = W.HBox([W.Label(desc, layout=self._label_layout), ed])
+        elif cands:
             ed = W.Dropdown(options=[("—", "")] + [(label(c), c) for c in cands], value="", description=desc,
-                            style=style, layout=lay, tooltip=tip)
+                            style=self._drop_style, layout=self._wide, tooltip=tip)
+            box = ed
         else:
-            hint = "click the map" if p.kind == "hex" else ("click a counter" if p.kind == "unit" else p.kind)
-            ed = W.Text(placeholder=hint, description=desc, style=style, layout=lay, tooltip=tip,
+            hint = ("a,b,c" if p.repeat else "click the map" if p.kind == "hex"
+                    else "click a counter" if p.kind == "unit" else p.kind)
+            ed = W.Text(placeholder=hint, description=desc, style=self._text_style, layout=self._wide, tooltip=tip,
                         continuous_update=False)
-        ed._owsnb_input = ed  # type: ignore[attr-defined]
-        ed._owsnb_sig = (p, cands)  # type: ignore[attr-defined]
+            box = ed
+        box._owsnb_input = ed  # type: ignore[attr-defined]
         ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
-        return ed
+        self._cache[key] = box
+        return box
 
     def _show_values(self) -> None:
         self._quiet = True
@@ -254,9 +272,9 @@ class OrderPanel(W.VBox):
                     self.table.problem = Refusal.of(exc)
             text = f"<code>{render.esc(order)}</code>" if order is not None else (
                 f"<span style='color:#6b7280'>still needed: {render.esc(', '.join(missing))}</span>" if missing else "")
-            self.order_text.value = text
+            self._section("order", text)
         else:
-            self.order_text.value = ""
+            self._section("order", "")
         if self.table.order != order:
             self.table.order = order
         else:
@@ -264,14 +282,19 @@ class OrderPanel(W.VBox):
 
     def _on_eval(self, change: Any = None) -> None:
         t = self.table
-        self.preview.value = render.preview_html(t.preview, t.problem, t.order) if self.spec is not None else ""
-        self.submit_button.disabled = t.order is None or not t.live
+        self._section("preview", render.preview_html(t.preview, t.problem, t.order) if self.spec is not None else "")
 
     def _on_refusal(self, change: Any = None) -> None:
-        self.refusal.value = render.refusal_html(self.table.refusal)
+        self._section("refusal", render.refusal_html(self.table.refusal))
 
     def _on_last(self, change: Any = None) -> None:
-        self.result.value = render.submission_html(self.table.last)
+        self._section("result", render.submission_html(self.table.last))
+
+    def _section(self, name: str, body: str) -> None:
+        self.sections[name] = body
+        value = "".join(f"<div>{v}</div>" for v in self.sections.values() if v)
+        if self.info.value != value:
+            self.info.value = value
 
     # -- acting --------------------------------------------------------------------------------
     def _on_actor(self, change: dict) -> None:
@@ -357,10 +380,11 @@ class OrderPanel(W.VBox):
             why = f"still needed: {', '.join(missing)}" if missing else "choose an order first"
             self.table.refusal = Refusal(f"the order is not complete ({why})", "incomplete")
             return None
-        sub = self.table.submit(order)
-        if sub is not None:
-            self.values = {}
-            self._on_view()
+        with self.table.batch():
+            sub = self.table.submit(order)
+            if sub is not None:
+                self.values = {}
+                self._on_view()
         return sub
 
     def done(self) -> Any:
@@ -398,17 +422,12 @@ class OrderPanel(W.VBox):
         self._show_values()
         self._update_order()
 
+    def extra_widgets(self) -> list[Any]:
+        return list(self._cache.values())
+
     def close(self) -> None:
         try:
-            self.table.unobserve(self._on_view, ["revision"])
-            self.table.unobserve(self._on_eval, ["preview", "problem", "order"])
-            self.table.unobserve(self._on_refusal, ["refusal"])
-            self.table.unobserve(self._on_last, ["last"])
             self.table.on_pick(self._on_pick, remove=True)
-            from owsnb.widgets.wire import widget_tree
-
-            for w in reversed(widget_tree(self)[1:]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
+        except ValueError:
             pass
         super().close()

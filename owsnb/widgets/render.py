@@ -17,7 +17,7 @@ from typing import Any
 from owsnb.display.html import esc
 
 __all__ = ["distribution_html", "preview_html", "refusal_html", "submission_html", "clock_html",
-           "distribution_of", "CSS"]
+           "distribution_of", "CSS", "style_widget"]
 
 CSS = ("<style>.owsnb-w{font:13px system-ui,sans-serif;line-height:1.35}"
        ".owsnb-w table{border-collapse:collapse}.owsnb-w td,.owsnb-w th{padding:1px 6px;"
@@ -26,7 +26,14 @@ CSS = ("<style>.owsnb-w{font:13px system-ui,sans-serif;line-height:1.35}"
 
 
 def _w(body: str) -> str:
-    return f"{CSS}<div class='owsnb-w'>{body}</div>"
+    return f"<div class='owsnb-w'>{body}</div>"
+
+
+def style_widget() -> Any:
+    """A hidden widget carrying the panels' stylesheet (sent once, not with every update)."""
+    import ipywidgets as W
+
+    return W.HTML(CSS, layout=W.Layout(display="none"))
 
 
 def distribution_of(preview: Any) -> Any:
@@ -59,7 +66,7 @@ def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
     if problem is not None:
         return refusal_html(problem, prefix="would be refused")
     if order is None:
-        return _w("<span class='muted'>pick an order and its parameters (on the map or in the lists)</span>")
+        return ""
     if preview is None:
         return _w(f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code> "
                   "<span class='muted'>— no dice: the outcome is certain</span>")
@@ -96,9 +103,9 @@ def submission_html(sub: Any) -> str:
         + (f" <span class='rule'>{esc(e.rule)}</span>" if e.rule else "") + "</li>" for e in dice)
     notes = "".join(f"<li>{esc(e.data.get('text', ''))}</li>" for e in sub.events if e.kind == "note")
     result = sub.result._repr_html_() if hasattr(sub.result, "_repr_html_") else ""
-    return _w(f"<span class='ok'>✓</span> <code>{esc(sub.order)}</code> "
+    return _w(f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code> "
               f"<span class='muted'>({len(sub.events)} events)</span>"
-              + (f"<ul style='margin:2px 0'>{rolls}{notes}</ul>" if rolls or notes else "") + result)
+              + (f"<ul style='margin:2px 0'>{rolls}{notes}</ul>" if rolls or notes else "") + result + "</div>")
 
 
 def clock_html(view: Any, actor: str, seat: str) -> str:

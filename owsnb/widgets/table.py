@@ -19,7 +19,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,8 @@ class Table(T.HasTraits):
         self._unsubscribe: Callable[[], None] | None = None
         self._pick_callbacks: list[Callable[[Pick], Any]] = []
         self._legal: tuple[int, str, LegalOrders] | None = None
+        self._held: list[Any] = []
+        self._batching = False
         super().__init__(**kwargs)
         self.seat = seat
 
@@ -109,6 +112,40 @@ class Table(T.HasTraits):
                 source.switch(seat)
             return source
         return cls(as_seat(source, seat))
+
+    # -- batching ------------------------------------------------------------------------------
+    def hold(self, root: Any) -> None:
+        """Register a widget whose whole tree is held during table operations (see :meth:`batch`)."""
+        if root not in self._held:
+            self._held.append(root)
+
+    def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
+        # walking the trees costs more than holding: walk again only when widgets were opened or closed
+        from ipywidgets.widgets import widget as _w
+
+        key = (len(self._held), len(_w._instances))
+        if getattr(self, "_held_key", None) != key:
+            self._held_cache = widget_tree(*self._held)
+            self._held_key = key
+        return self._held_cache
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Hold the registered widgets' syncing while one operation runs, so each widget sends at
+        most one message per click or move however many of its traits changed."""
+        if self._batching or not self._held:
+            yield
+            return
+        from owsnb.widgets.wire import widget_tree
+
+        self._batching = True
+        try:
+            with contextlib.ExitStack() as stack:
+                for w in self._held_widgets(widget_tree):
+                    stack.enter_context(w.hold_sync())
+                yield
+        finally:
+            self._batching = False
 
     # -- seat and moment -----------------------------------------------------------------------
     @T.observe("seat")
@@ -150,17 +187,19 @@ class Table(T.HasTraits):
 
     def go_to(self, at: int | None) -> None:
         """Show the game after event *at* (``None``: the present)."""
-        self.at = at
+        with self.batch():
+            self.at = at
 
     @T.observe("at")
     def _at_changed(self, change: dict) -> None:
         self.refresh()
 
     def _on_change(self, change: Any) -> None:
-        if change.kind == "annotate":
-            self.revision += 1
-            return
-        self.refresh()
+        with self.batch():
+            if change.kind == "annotate":
+                self.revision += 1
+                return
+            self.refresh()
 
     def refresh(self) -> None:
         """Recompute the view shown, keep the selection consistent, bump ``revision``."""
@@ -234,14 +273,15 @@ class Table(T.HasTraits):
         stack = self.stack_ids(hex) if hex is not None else []
         if unit is None and stack:
             unit = stack[0] if self.unit not in stack else self.unit
-        with self.hold_trait_notifications():
-            self.hex = hex
-            self.stack = stack
-            if unit is not None:
-                self.unit = unit
-        p = Pick(hex, unit)
-        for cb in list(self._pick_callbacks):
-            cb(p)
+        with self.batch():
+            with self.hold_trait_notifications():
+                self.hex = hex
+                self.stack = stack
+                if unit is not None:
+                    self.unit = unit
+            p = Pick(hex, unit)
+            for cb in list(self._pick_callbacks):
+                cb(p)
 
     def clear(self) -> None:
         """Clear the selection and the order being prepared."""
@@ -274,6 +314,10 @@ class Table(T.HasTraits):
     def submit(self, order: Order | str) -> Any:
         """Submit *order* through the seat; a refusal is kept in ``refusal`` (and returned as
         ``None``) so the panels can show it with its rule paragraph."""
+        with self.batch():
+            return self._submit(order)
+
+    def _submit(self, order: Order | str) -> Any:
         if not self.live:
             self.refusal = Refusal("the table shows the past: return to the present (or fork) to give orders",
                                    "history")
@@ -295,6 +339,10 @@ class Table(T.HasTraits):
 
     def undo(self) -> None:
         """Take back the last submission (a refusal is kept in ``refusal``)."""
+        with self.batch():
+            self._undo()
+
+    def _undo(self) -> None:
         try:
             self.seat.undo()
         except (HistoryError, AuthError) as exc:

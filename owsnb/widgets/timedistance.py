@@ -26,7 +26,8 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.geo import NM_KM
-from owsnb.widgets.render import CSS
+from owsnb.widgets.render import style_widget
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 
 __all__ = ["TimeDistancePanel"]
@@ -42,7 +43,7 @@ def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-class TimeDistancePanel(W.VBox):
+class TimeDistancePanel(Panel):
     """Reach, ranges and transit of the selected unit (see the module docstring).
 
     Args:
@@ -58,14 +59,15 @@ class TimeDistancePanel(W.VBox):
                                      layout=W.Layout(width="auto"))
         self.show_ranges = W.Checkbox(value=self.table.show_ranges, description="ranges on map", indent=False,
                                       layout=W.Layout(width="auto"))
-        W.link((self.show_reach, "value"), (self.table, "show_reach"))
-        W.link((self.show_ranges, "value"), (self.table, "show_ranges"))
+        self._links = [W.link((self.show_reach, "value"), (self.table, "show_reach")),
+                       W.link((self.show_ranges, "value"), (self.table, "show_ranges"))]
         self.out = W.HTML()
         self._quiet = False
-        super().__init__([self.unit, W.HBox([self.show_reach, self.show_ranges]), self.out],
+        super().__init__([style_widget(), self.unit, W.HBox([self.show_reach, self.show_ranges]), self.out],
                          layout=W.Layout(width="100%"))
         self.add_class("owsnb-timedistance")
-        self.table.observe(self._redraw, ["revision", "unit", "hex"])
+        self.table.hold(self)
+        self.watch(self._redraw, ["revision", "unit", "hex"])
         self._redraw()
 
     def _on_unit_choice(self, change: dict) -> None:
@@ -154,13 +156,10 @@ class TimeDistancePanel(W.VBox):
                 parts.append("<b>transit</b>" + _table(r["transit"], cols))
             if r.get("transit_error"):
                 parts.append(f"<div class='bad'>transit: {_esc(r['transit_error'])}</div>")
-        self.out.value = f"{CSS}<div class='owsnb-w'>{''.join(parts)}</div>"
+        self.out.value = f"<div class='owsnb-w'>{''.join(parts)}</div>"
 
     def close(self) -> None:
-        try:
-            self.table.unobserve(self._redraw, ["revision", "unit", "hex"])
-            for w in (self.unit, self.show_reach, self.show_ranges, self.out):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
+        for link in getattr(self, "_links", []):
+            link.unlink()
+        self._links = []
         super().close()

@@ -42,17 +42,15 @@ def _widgets_in(value: Any) -> Iterator[Any]:
             yield from _widgets_in(v)
 
 
-def widget_tree(root: Any) -> list[Any]:
-    """Every widget reachable from *root* through synced traits (root first, each once).
+def widget_tree(*roots: Any) -> list[Any]:
+    """Every widget reachable from *roots* through synced traits (roots first, each once)."""
+    from collections import deque
 
-    Objects with a ``widgets()`` method (such as the owsnb widgets' non-displayed parts) add
-    those too.
-    """
     out: list[Any] = []
     seen: set[int] = set()
-    stack = list(_widgets_in(root)) if not hasattr(root, "keys") else [root]
-    while stack:
-        w = stack.pop(0)
+    todo: deque = deque(w for r in roots for w in _widgets_in(r))
+    while todo:
+        w = todo.popleft()
         if id(w) in seen:
             continue
         seen.add(id(w))
@@ -62,7 +60,9 @@ def widget_tree(root: Any) -> list[Any]:
                 value = getattr(w, name)
             except Exception:  # noqa: BLE001 - a trait that cannot be read holds nothing to scan
                 continue
-            stack.extend(_widgets_in(value))
+            if isinstance(value, (str, int, float, bool)) or value is None:
+                continue
+            todo.extend(_widgets_in(value))
     return out
 
 
@@ -123,7 +123,7 @@ class MessageLog:
         import comm
         from jupyter_client.session import Session
 
-        self._session = Session(key=b"", username="owsnb")
+        self._session = Session(key=b"owsnb-measures-signed-messages", username="owsnb")  # kernels sign theirs
         cls = type(comm.create_comm(primary=False))
         self._cls = cls
         self._saved = cls.publish_msg
@@ -144,7 +144,9 @@ class MessageLog:
         content: dict[str, Any] = {"data": data or {}, "comm_id": comm.comm_id}
         if msg_type == "comm_open":
             content["target_name"] = getattr(comm, "target_name", "")
-        msg = self._session.msg(msg_type, content=content, metadata=metadata or {})
+        # a widget update answers a frontend message (a click): its header comes back as the parent
+        parent = self._session.msg("comm_msg", content={})["header"]
+        msg = self._session.msg(msg_type, content=content, parent=parent, metadata=metadata or {})
         frames = self._session.serialize(msg)
         bufs = [memoryview(b).nbytes for b in (buffers or [])]
         nbytes = sum(len(f) for f in frames) + sum(bufs)

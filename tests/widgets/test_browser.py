@@ -114,7 +114,7 @@ def test_play_notebook_in_jupyterlab(tmp_path):
                }""",
             arg=[f".owsnb-stack[data-units~='{unit}']", target[0], target[1], box["width"] / 2],
             timeout=30_000)
-        page.wait_for_selector(f".owsnb-orders .ok + code:has-text('{order}')", timeout=30_000)  # submitted
+        page.wait_for_selector(f".owsnb-orders .owsnb-result code:has-text('{order}')", timeout=30_000)  # submitted
         page.wait_for_function(KERNEL_IDLE, timeout=60_000)
         page.screenshot(path=str(ARTIFACTS / "01-play.png"), full_page=True)
         page.click(".owsnb-app .lm-TabBar-tab:has-text('dashboard')")
