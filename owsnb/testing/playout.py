@@ -2,8 +2,8 @@
 
 Random legal orders are played for a number of orders or until the game ends; after each commit
 the invariants are checked (no negative steps, steps within bounds, units on the map or in a box,
-the clock's actors are sides), every side's view is scanned for hidden units, and at the end the
-history is replayed from the initial state to the same final state.
+the clock's actors are sides), every side's view is scanned for units it has never detected, and
+at the end the history is replayed from the initial state to the same final state.
 """
 
 from __future__ import annotations
@@ -51,10 +51,15 @@ def _check_invariants(game: Any) -> None:
             raise AssertionError(f"clock names unknown actor {a!r}")
 
 
-def _check_views(game: Any) -> None:
+def _check_views(game: Any, known: dict[str, set[str]] | None = None) -> None:
+    """Scan every side's view for units it has not detected. A unit a side has seen before
+    (tracked in *known*, side -> ids) is no secret any more: its id in old events is no leak."""
     for side in game.state.sides:
         view = game.view(side)
-        tokens = hidden_tokens(game.state, side, game.ruleset)
+        seen = known.setdefault(side, set()) if known is not None else set()
+        seen.update(view.units)
+        tokens = hidden_tokens(game.state, side, game.ruleset) - seen
+        tokens -= {game.state.units[u].name for u in seen if u in game.state.units}
         payload = {
             "units": [[u.id, u.name, u.kind, dict(u.data)] for u in view.units.values()],
             "events": [[e.kind, dict(e.data)] for e in view.events],
@@ -87,6 +92,7 @@ def random_playout(game: Any, *, max_orders: int = 300, seed: int = 0, check_vie
     rng = np.random.default_rng(seed)
     report = PlayoutReport()
     checks = list(extra_checks)
+    known: dict[str, set[str]] = {}
     stuck = 0
     while len(report.orders) < max_orders and not game.is_over():
         acting = [a for a in game.state.clock.acting]
@@ -116,7 +122,7 @@ def random_playout(game: Any, *, max_orders: int = 300, seed: int = 0, check_vie
         report.orders.append(str(order))
         _check_invariants(game)
         if check_views:
-            _check_views(game)
+            _check_views(game, known)
         for c in checks:
             c(game)
     report.turns = game.state.clock.turn
