@@ -1,0 +1,488 @@
+"""Exact forecasts of the Operational Engagement Sequence: computed, never sampled.
+
+Every die is enumerated with the same helper functions that resolve real attacks
+(:mod:`owsnb.rules.opscale.combat`), and probabilities are kept as whole-number weights over a
+common denominator (a D20 x D10 x D10 x D10 attack has 20,000 equally likely outcomes), turned
+into exact :class:`~fractions.Fraction` values at round boundaries.
+
+* :func:`shot_outcomes` — one weapon attack;
+* :func:`initiative_odds` — who fires first (OES.3, ties re-rolled);
+* :func:`round_outcomes` / :func:`forecast_engagement` — rounds of a whole engagement;
+* :func:`kill_chance` — the probability that one unit destroys another within N rounds.
+
+>>> from owsnb.rules.opscale.units import Card, Weapon
+>>> gun = Weapon("primary", "gun", attack_rating=12, di=4)
+>>> a = Card("A", "blue", "vehicle", endurance=10, half=5, weapons=(gun,))
+>>> t = Card("T", "red", "vehicle", endurance=14, half=7, defense=3)
+>>> kill_chance(a, t, rounds=1)[1]      # a natural 20, or a 19 with Intensity 7+ (doubled)
+Fraction(7, 100)
+>>> initiative_odds(2, 0)["attacker"]
+Fraction(16, 23)
+"""
+
+from __future__ import annotations
+
+import contextvars
+import html
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from owsnb.kernel.dist import Distribution, bar_chart_html
+from owsnb.rules.opscale.combat import (
+    CombatRules, EngagementSpec, Fire, ap_mode, apply_hit, choose_target, decided, firing_plan, hit_kind,
+    marksman, net_damage, pierce_weight, raw_damage, weapons_fired,
+)
+from owsnb.rules.opscale.units import DESTROYED, Card, Weapon
+
+__all__ = [
+    "SHOT_DENOMINATOR", "shot_outcomes", "shot_distribution", "initiative_odds", "round_outcomes",
+    "forecast_engagement", "kill_chance", "Forecast", "ForecastTooLarge", "binomial_stars", "Layer", "summarise",
+    "pair_forecast",
+]
+
+SHOT_DENOMINATOR = 20 * 10 * 10 * 10
+"""Equally likely outcomes of one attack: D20 attack, D10 intensity, D10 weapon check, D10 armor check."""
+
+MAX_STATES = 60_000
+WORK_LIMIT = 250_000
+"""The most state updates one forecast may make before it gives up (about a second or two)."""
+
+_work: contextvars.ContextVar[list[int]] = contextvars.ContextVar("opscale_forecast_work", default=[0, WORK_LIMIT])
+
+
+class ForecastTooLarge(ValueError):
+    """The engagement has too many possible states for an exact forecast."""
+
+
+def _spend(n: int) -> None:
+    w = _work.get()
+    w[0] += n
+    if w[0] > w[1]:
+        raise ForecastTooLarge(f"the exact forecast needs more than {w[1]:,} state updates; forecast fewer rounds or "
+                               "a smaller group (kill_chance)")
+
+
+@lru_cache(maxsize=65536)
+def shot_outcomes(shooter: Card, weapon: Weapon, target: Card, status: tuple[int, int],
+                  rules: CombatRules = CombatRules()) -> tuple[tuple[tuple[int, int], bool, int], ...]:
+    """Every outcome of one weapon attack: ``(target status after, malfunction?, weight)``;
+    the weights sum to :data:`SHOT_DENOMINATOR`.
+
+    >>> from owsnb.rules.opscale.units import Card, Weapon
+    >>> w = Weapon("primary", attack_rating=12, di=4)
+    >>> t = Card("T", "red", "vehicle", endurance=14, half=7, defense=3)
+    >>> sum(x[2] for x in shot_outcomes(Card("A", "blue", "vehicle"), w, t, (14, 0)))
+    20000
+    """
+    per_nat = SHOT_DENOMINATOR // 20
+    acc: dict[tuple[tuple[int, int], bool], int] = defaultdict(int)
+    bonus = marksman(shooter, weapon)
+    damaged = target.damaged_at(status[0])
+    defense = target.profile(damaged).defense
+    pw = pierce_weight(weapon.ap, defense) if ap_mode(weapon.ap, defense) != "none" else 0
+    exploit = shooter.bonus("exploit-weakness")
+    for nat in range(1, 21):
+        kind = hit_kind(nat, bonus, weapon.attack_rating, rules)
+        if kind == "critical":
+            acc[(DESTROYED, False)] += per_nat
+        elif kind == "malfunction":
+            acc[(status, True)] += per_nat
+        elif kind == "miss":
+            acc[(status, False)] += per_nat
+        else:
+            per_i = per_nat // 10
+            for i in range(1, 11):
+                raw = raw_damage(i, weapon.di, double=kind == "double", exploit=exploit, rules=rules)
+                if pw:
+                    acc[(apply_hit(target, status, net_damage(raw, defense, True), True, rules), False)] += per_i * pw // 100
+                if pw < 100:
+                    after = apply_hit(target, status, net_damage(raw, defense, False), False, rules)
+                    acc[(after, False)] += per_i * (100 - pw) // 100
+    return tuple((s, m, w) for (s, m), w in acc.items())
+
+
+def shot_distribution(shooter: Card, weapon: Weapon, target: Card, status: tuple[int, int] | None = None,
+                      rules: CombatRules = CombatRules()) -> Distribution:
+    """The exact distribution of one weapon attack, by result: ``"destroyed"``, ``"damaged"``
+    (card flipped by this hit), ``"hurt"`` (Endurance lost), ``"no effect"`` or ``"malfunction"``.
+
+    >>> from owsnb.rules.opscale.units import Card, Weapon
+    >>> w = Weapon("primary", attack_rating=12, di=4)
+    >>> t = Card("T", "red", "vehicle", endurance=14, half=7, defense=3)
+    >>> d = shot_distribution(Card("A", "blue", "vehicle"), w, t)
+    >>> d["malfunction"], d["destroyed"]       # a 20, or a 19 with Intensity 7+ (doubled: 15+)
+    (Fraction(1, 20), Fraction(7, 100))
+    """
+    status = status or (target.endurance, target.crew)
+    was = target.damaged_at(status[0])
+
+    def label(after: tuple[int, int], malf: bool) -> str:
+        if malf:
+            return "malfunction"
+        if after == DESTROYED:
+            return "destroyed"
+        if after == status:
+            return "no effect"
+        return "damaged" if target.damaged_at(after[0]) and not was else "hurt"
+
+    return Distribution(((label(s, m), Fraction(w, SHOT_DENOMINATOR)) for s, m, w in shot_outcomes(shooter, weapon, target, status, rules)),
+                        label=f"{shooter.id} {weapon.name or weapon.slot} → {target.id}")
+
+
+def initiative_odds(att_mod: int, def_mod: int) -> Distribution:
+    """OES.3: who wins the initiative, each side rolling a D10 plus its modifiers, ties re-rolled.
+
+    >>> initiative_odds(0, 0)["attacker"], initiative_odds(2, -1)["defender"]
+    (Fraction(1, 2), Fraction(7, 31))
+    """
+    win = lose = 0
+    for a in range(1, 11):
+        for d in range(1, 11):
+            if a + att_mod > d + def_mod:
+                win += 1
+            elif a + att_mod < d + def_mod:
+                lose += 1
+    return Distribution({"attacker": Fraction(win, win + lose), "defender": Fraction(lose, win + lose)},
+                        label="initiative (OES.3)")
+
+
+# -- rounds -------------------------------------------------------------------------------------
+State = tuple[tuple[tuple[int, int], ...], frozenset, Any]
+
+
+def _positions(spec: EngagementSpec, sides: Sequence[str]) -> list[tuple[Fire, int]]:
+    out = []
+    for side in sides:
+        for fire in spec.fires_of(side):
+            card = spec.cards[fire.unit]
+            n = max(len(weapons_fired(card, fire, False, spec.rules)), len(weapons_fired(card, fire, True, spec.rules)))
+            out += [(fire, p) for p in range(n)]
+    return out
+
+
+def round_outcomes(spec: EngagementSpec, statuses: tuple[tuple[int, int], ...], disabled: frozenset,
+                   first: str, round_no: int = 1) -> tuple[dict[State, int], int]:
+    """Every outcome of one combat round as ``{(statuses, disabled next, winner): weight}`` and
+    the number *S* of possible attacks: weights sum to ``SHOT_DENOMINATOR ** S``.
+
+    *statuses* follow ``spec.order``.
+    """
+    return _round_cached(spec, statuses, disabled, first, round_no if spec.rules.combat_round == "single-volley" else 1)
+
+
+@lru_cache(maxsize=4096)
+def _round_cached(spec: EngagementSpec, statuses: tuple, disabled: frozenset, first: str, round_no: int) -> tuple[dict, int]:
+    index = {u: i for i, u in enumerate(spec.order)}
+    positions = _positions(spec, firing_plan(spec, first, round_no))
+    D = SHOT_DENOMINATOR
+
+    def alive_in(st: tuple) -> Any:
+        return lambda u: st[index[u]][0] > 0
+
+    cur: dict[State, int] = {(statuses, frozenset(), decided(spec, alive_in(statuses))): 1}
+    for fire, p in positions:
+        nxt: dict[State, int] = defaultdict(int)
+        card = spec.cards[fire.unit]
+        for (st, malf, winner), w in cur.items():
+            alive = alive_in(st)
+            shot = None
+            if winner is None and alive(fire.unit):
+                wf = weapons_fired(card, fire, card.damaged_at(st[index[fire.unit]][0]), spec.rules)
+                if p < len(wf) and wf[p][0] not in disabled:
+                    key, weapon = wf[p]
+                    target = choose_target(spec, fire, weapon, alive)
+                    if target is not None:
+                        shot = (key, weapon, target)
+            if shot is None:
+                nxt[(st, malf, winner)] += w * D
+                continue
+            key, weapon, target = shot
+            ti = index[target]
+            for after, m, sw in shot_outcomes(card, weapon, spec.cards[target], st[ti], spec.rules):
+                st2 = st[:ti] + (after,) + st[ti + 1:]
+                malf2 = malf | {key} if m else malf
+                won = decided(spec, alive_in(st2)) if after == DESTROYED else None
+                nxt[(st2, malf2, won)] += w * sw
+        _spend(len(nxt))
+        if len(nxt) > MAX_STATES:
+            raise ForecastTooLarge(f"more than {MAX_STATES} possible states in one round: too large for an exact forecast; "
+                                   "forecast a smaller group (kill_chance) instead")
+        cur = nxt
+    return dict(cur), len(positions)
+
+
+class Layer:
+    """An exact distribution over engagement states as whole-number weights over one denominator.
+
+    Attributes:
+        weights: ``{(statuses, disabled, winner): weight}``.
+        denom: the common denominator (the weights sum to it).
+    """
+
+    __slots__ = ("weights", "denom")
+
+    def __init__(self, weights: Mapping[State, int], denom: int):
+        self.weights = dict(weights)
+        self.denom = denom
+
+    def prob(self, pred: Any) -> Fraction:
+        """P(pred(state))."""
+        return Fraction(sum(w for k, w in self.weights.items() if pred(k)), self.denom)
+
+    def mean(self, fn: Any) -> Fraction:
+        """E[fn(state)]."""
+        return Fraction(sum(w * fn(k) for k, w in self.weights.items()), self.denom)
+
+    def items(self) -> Any:
+        """(state, probability) pairs (Fractions; for small layers)."""
+        return ((k, Fraction(w, self.denom)) for k, w in self.weights.items())
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+
+def forecast_engagement(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], *,
+                        disabled: Iterable[str] = (), first: str | Mapping[str, Any] | None = None,
+                        init_mods: tuple[int, int] = (2, 0), rounds: int = 1, start_round: int = 1,
+                        work_limit: int = WORK_LIMIT) -> list[Layer]:
+    """The exact distribution of the engagement's state after each of the next *rounds* rounds.
+
+    Args:
+        statuses: (endurance, crew) of every unit in ``spec.order``.
+        disabled: weapon keys not usable in the first forecast round (malfunctions).
+        first: the side with the initiative, or a mapping side -> probability; ``None``: from
+            :func:`initiative_odds` with *init_mods* (attacker, defender).
+        rounds: how many rounds; a decided engagement stays decided.
+        work_limit: the most state updates allowed (a guard for large engagements).
+
+    Returns:
+        one :class:`Layer` per round.
+
+    Raises:
+        ForecastTooLarge: more than :data:`MAX_STATES` states.
+    """
+    token = _work.set([0, work_limit])
+    try:
+        return _forecast_layers(spec, statuses, disabled, first, init_mods, rounds, start_round)
+    finally:
+        _work.reset(token)
+
+
+def _forecast_layers(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], disabled: Iterable[str],
+                     first: Any, init_mods: tuple[int, int], rounds: int, start_round: int) -> list[Layer]:
+    if first is None:
+        odds = initiative_odds(*init_mods)
+        firsts = {spec.attacker: odds["attacker"], spec.defender: odds["defender"]}
+    elif isinstance(first, str):
+        firsts = {first: Fraction(1)}
+    else:
+        firsts = {k: Fraction(v) for k, v in first.items()}
+    st0 = tuple(statuses[u] for u in spec.order)
+    index = {u: i for i, u in enumerate(spec.order)}
+    w0 = decided(spec, lambda u: st0[index[u]][0] > 0)
+    D = SHOT_DENOMINATOR
+    layers = {f: ({(st0, frozenset(disabled), w0): 1}, 1) for f, p in firsts.items() if p}
+    out: list[Layer] = []
+    for r in range(rounds):
+        for f, (layer, denom) in list(layers.items()):
+            nl: dict[State, int] = defaultdict(int)
+            n_max = 0
+            results = []
+            for (st, dis, winner), w in layer.items():
+                if winner is not None:
+                    results.append(((st, frozenset(), winner), w, None))
+                    continue
+                res, n = round_outcomes(spec, st, dis, f, start_round + r)
+                n_max = max(n_max, n)
+                results.append((res, w, n))
+            for item, w, n in results:
+                if n is None:
+                    nl[item] += w * D ** n_max
+                    continue
+                scale = D ** (n_max - n)
+                for state, sw in item.items():
+                    nl[state] += w * sw * scale
+            _spend(len(nl))
+            if len(nl) > MAX_STATES:
+                raise ForecastTooLarge(f"more than {MAX_STATES} states after round {r + 1}; forecast fewer rounds")
+            layers[f] = (dict(nl), denom * D ** n_max)
+        # merge the initiative branches over one common denominator
+        lcm = 1
+        for f, (_, denom) in layers.items():
+            lcm = math.lcm(lcm, firsts[f].denominator * denom)
+        merged: dict[State, int] = defaultdict(int)
+        for f, (layer, denom) in layers.items():
+            k = firsts[f].numerator * (lcm // (firsts[f].denominator * denom))
+            for state, w in layer.items():
+                merged[state] += w * k
+        out.append(Layer(merged, lcm))
+    return out
+
+
+class Forecast(Distribution):
+    """An exact :class:`~owsnb.kernel.Distribution` of an engagement's outcome, with per-unit detail.
+
+    Attributes:
+        details: one dict per unit: P(destroyed), P(damaged or worse), expected Endurance.
+        notes: assumptions the forecast makes (shown with it).
+    """
+
+    __slots__ = ("details", "notes", "rules")
+
+    def __init__(self, probs: Any, label: str = "", details: Sequence[Mapping[str, Any]] = (), notes: Sequence[str] = (),
+                 rules: Sequence[str] = ()):
+        super().__init__(probs, label)
+        self.details = [dict(r) for r in details]
+        self.notes = list(notes)
+        self.rules = tuple(rules)
+
+    def unit(self, unit_id: str) -> dict[str, Any]:
+        """The detail row of one unit."""
+        for r in self.details:
+            if r["unit"] == unit_id:
+                return r
+        raise KeyError(f"no unit {unit_id!r} in this forecast")
+
+    def _repr_html_(self) -> str:
+        head = bar_chart_html(self.rows(), caption=self.label)
+        cols = ["unit", "side", *(["by"] if any("by" in r for r in self.details) else []), "P(destroyed)",
+                "P(damaged or worse)", "E[endurance]"]
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in self.details)
+        table = (f"<table class='owsnb-forecast'><tr>{''.join(f'<th>{html.escape(c)}</th>' for c in cols)}</tr>{body}</table>"
+                 if self.details else "")
+        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        cite = f"<div style='color:#6b7280;font-size:11px'>rules: {html.escape(', '.join(self.rules))}</div>" if self.rules else ""
+        return f"<div class='owsnb'>{head}{table}{f'<ul>{notes}</ul>' if notes else ''}{cite}</div>"
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, Fraction):
+        return f"{float(v):.1%}" if v <= 1 else f"{float(v):.2f}"
+    return str(v)
+
+
+def summarise(spec: EngagementSpec, final: Layer, *, label: str, notes: Sequence[str] = ()) -> Forecast:
+    """A :class:`Forecast` from a final layer: outcome classes and per-unit rows."""
+    outcome: dict[str, int] = defaultdict(int)
+    for (_, _, winner), w in final.weights.items():
+        key = "engagement continues" if winner is None else (
+            f"{winner} wins (attacker)" if winner == spec.attacker else f"{winner} wins (defender)")
+        outcome[key] += w
+    rows = []
+    for i, u in enumerate(spec.order):
+        card = spec.cards[u]
+        rows.append({"unit": u, "side": card.side,
+                     "P(destroyed)": final.prob(lambda k, i=i: k[0][i][0] <= 0),
+                     "P(damaged or worse)": final.prob(lambda k, i=i, c=card: c.damaged_at(k[0][i][0])),
+                     "E[endurance]": final.mean(lambda k, i=i: max(k[0][i][0], 0))})
+    return Forecast({k: Fraction(w, final.denom) for k, w in outcome.items()}, label=label, details=rows, notes=notes,
+                    rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "OES.10", "AP.1-AP.6"))
+
+
+def pair_forecast(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], *, disabled: Iterable[str] = (),
+                  first: str | None = None, init_mods: tuple[int, int] = (2, 0), label: str = "",
+                  notes: Sequence[str] = ()) -> Forecast:
+    """Exact odds of every declared attack on its declared target in the next round, each taken
+    alone (both units as they are now, the shooter firing): the fallback when the whole
+    engagement is too large for a joint forecast. The distribution is the initiative (when not
+    yet rolled) or the first attack of the round."""
+    disabled = frozenset(disabled)
+    rows = []
+    first_dist = None
+    order = firing_plan(spec, first or spec.attacker, 1)
+    for side in order + [spec.other(s) for s in order if spec.other(s) not in order]:
+        for fire in spec.fires_of(side):
+            card, target = spec.cards[fire.unit], spec.cards[fire.target]
+            if statuses[fire.unit][0] <= 0 or statuses[fire.target][0] <= 0:
+                continue
+            dist: dict[tuple[int, int], int] = {statuses[fire.target]: 1}
+            denom = 1
+            for key, w in weapons_fired(card, fire, card.damaged_at(statuses[fire.unit][0]), spec.rules):
+                if key in disabled or not spec.may_hit(fire.unit, w, fire.target):
+                    continue
+                nd: dict[tuple[int, int], int] = defaultdict(int)
+                for st, pw in dist.items():
+                    if st == DESTROYED:
+                        nd[st] += pw * SHOT_DENOMINATOR
+                        continue
+                    for after, _, sw in shot_outcomes(card, w, target, st, spec.rules):
+                        nd[after] += pw * sw
+                dist, denom = dict(nd), denom * SHOT_DENOMINATOR
+                if first_dist is None and side == (first or spec.attacker):
+                    first_dist = shot_distribution(card, w, target, statuses[fire.target], spec.rules)
+            rows.append({"unit": fire.target, "side": target.side, "by": fire.unit,
+                         "P(destroyed)": Fraction(sum(w for st, w in dist.items() if st[0] <= 0), denom),
+                         "P(damaged or worse)": Fraction(sum(w for st, w in dist.items() if target.damaged_at(st[0])), denom),
+                         "E[endurance]": Fraction(sum(w * max(st[0], 0) for st, w in dist.items()), denom)})
+    if first is None:
+        odds = initiative_odds(*init_mods)
+        main: Any = {f"{spec.attacker} fires first": odds["attacker"], f"{spec.defender} fires first": odds["defender"]}
+        what = "initiative odds"
+    elif first_dist is not None:
+        main, what = dict(first_dist), f"first attack: {first_dist.label}"
+    else:
+        main, what = {"no attack possible": 1}, "no attack possible"
+    return Forecast(main, label=label or what, details=rows,
+                    notes=[*notes, "too many possible states for an exact joint forecast: each row is the exact odds of one "
+                           "declared attack on its declared target this round, taken alone"],
+                    rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "AP.1-AP.6"))
+
+
+def kill_chance(shooter: Card, target: Card, rounds: int = 3, *, retaliate: bool = False,
+                shooter_status: tuple[int, int] | None = None, target_status: tuple[int, int] | None = None,
+                slots: tuple[str, ...] = ("primary", "secondary"), first: str | None = None,
+                init_mods: tuple[int, int] = (2, 0), distance: int = 1, rules: CombatRules = CombatRules()) -> Distribution:
+    """The exact probability that *shooter* destroys *target* in each of the next *rounds* rounds.
+
+    Returns a Distribution over the round of destruction (1..rounds) and ``"survives"``; its
+    ``sum`` over 1..N is the chance of a kill within N rounds.
+
+    Args:
+        retaliate: the target fires back at the shooter (then the shooter may die first).
+        first: who fires first (``None``: attacker, or the initiative odds when retaliating).
+        distance: hexes between them (weapons reach as far as their range).
+
+    >>> from owsnb.rules.opscale.units import Card, Weapon
+    >>> gun = Weapon("primary", attack_rating=11, di=5, ap=4)
+    >>> tank = Card("A", "blue", "vehicle", endurance=16, half=8, defense=4, weapons=(gun,), crew=8)
+    >>> from dataclasses import replace
+    >>> d = kill_chance(tank, replace(tank, id="B", side="red"), rounds=2)
+    >>> float(d[1] + d[2]) > float(d[1])
+    True
+    """
+    spec = EngagementSpec(
+        attacker=shooter.side, defender=target.side, cards={shooter.id: shooter, target.id: target},
+        attacks=(Fire(shooter.id, target.id, slots),),
+        retaliations=(Fire(target.id, shooter.id),) if retaliate else (),
+        attacking=(shooter.id,), defending=(target.id,),
+        distance={(shooter.id, target.id): distance, (target.id, shooter.id): distance}, rules=rules)
+    statuses = {shooter.id: shooter_status or (shooter.endurance, shooter.crew),
+                target.id: target_status or (target.endurance, target.crew)}
+    if first is None and not retaliate:
+        first = shooter.side
+    layers = forecast_engagement(spec, statuses, first=first, init_mods=init_mods, rounds=rounds)
+    ti = spec.order.index(target.id)
+    out: dict[Any, Fraction] = {}
+    prev = Fraction(0)
+    for r, layer in enumerate(layers, start=1):
+        dead = layer.prob(lambda k: k[0][ti][0] <= 0)
+        out[r] = dead - prev
+        prev = dead
+    out["survives"] = 1 - prev
+    return Distribution(out, label=f"round in which {shooter.id} destroys {target.id}")
+
+
+def binomial_stars(rolls: int, p_bonus: Fraction = Fraction(6, 10)) -> Distribution:
+    """Stars earned from *rolls* experience rolls (EXP.1: a D10 of 5-10 gives a bonus).
+
+    >>> binomial_stars(3)[3]
+    Fraction(27, 125)
+    """
+    from math import comb
+
+    return Distribution({k: comb(rolls, k) * p_bonus ** k * (1 - p_bonus) ** (rolls - k) for k in range(rolls + 1)},
+                        label=f"stars from {rolls} experience roll(s) (EXP.1)")
