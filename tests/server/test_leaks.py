@@ -1,0 +1,262 @@
+"""Hidden information stays hidden: nothing a seat receives names a unit it has not detected.
+
+A random game is played through remote seats. Three nets catch leaks:
+
+* the authority scans every answer it gives a seat, at the moment it gives it, against the units
+  that seat's side may not see then (``owsnb.testing.hidden_tokens``), errors included;
+* each client records every HTTP body and WebSocket message it received; these are scanned
+  against the units its side never detected during the whole game;
+* an ``owsnb.widgets.App`` on the remote seat is kept up to date, and every widget's state (what
+  goes to the browser) is scanned after each change.
+
+Zero leaks allowed. Runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from owsnb.kernel.errors import IllegalOrderError, OwsnbError, StaleStateError
+from owsnb.kernel.state import UMPIRE
+from owsnb.server.authority import Authority
+from owsnb.server.runner import ServerThread
+from owsnb.store import open_store
+from owsnb.testing import find_leaks, hidden_tokens
+from tests.server.conftest import SKIRMISH
+
+SCANNED = ("seat_info", "view", "events", "annotations", "legal", "check", "preview", "submit", "undo",
+           "annotate", "messages_since")
+
+
+class ScanningAuthority(Authority):
+    """An authority that scans each answer to a seat for hidden units before it leaves."""
+
+    def __init__(self, *a: Any, **kw: Any):
+        super().__init__(*a, **kw)
+        self.leaks: list[str] = []
+        self.scanned = 0
+
+    def _scan(self, name: str, s: Any, payload: Any, at: int | None = None, asked: str = "") -> None:
+        sg, seat = s
+        if seat.view_side == UMPIRE:
+            return
+        state = sg.game.state_at(sg.horizon(seat) if at is None else at)
+        # an error may repeat what the seat itself typed: that tells it nothing
+        tokens = {t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked}
+        found = find_leaks(payload, tokens)
+        self.scanned += 1
+        self.leaks += [f"{name} to {seat.label}: {x}" for x in found]
+
+
+def _wrap(name: str) -> Any:
+    base = getattr(Authority, name)
+
+    def method(self: ScanningAuthority, s: Any, *args: Any, **kw: Any) -> Any:
+        asked = str(args[0]) if name in ("check", "preview", "submit") and args else ""
+        with s[0].lock:
+            try:
+                out = base(self, s, *args, **kw)
+            except (OwsnbError, KeyError, ValueError) as exc:
+                self._scan(name, s, str(exc), asked=asked)
+                raise
+            at = args[0] if name == "view" and args and args[0] is not None else None
+            self._scan(name, s, out, at)
+            return out
+
+    return method
+
+
+for _name in SCANNED:
+    setattr(ScanningAuthority, _name, _wrap(_name))
+
+
+class Tap:
+    """Records every payload a remote seat receives (HTTP bodies and pushed messages)."""
+
+    def __init__(self, seat: Any):
+        self.payloads: list[Any] = []
+        self.lock = threading.Lock()
+        seat._http.event_hooks["response"].append(self._response)
+        handle = seat._handle
+
+        def tapped(msg: dict[str, Any]) -> None:
+            with self.lock:
+                self.payloads.append(msg)
+            handle(msg)
+
+        seat._handle = tapped
+
+    def _response(self, r: Any) -> None:
+        r.read()
+        with self.lock:
+            self.payloads.append(r.text)
+
+
+def never_detected(game: Any, side: str) -> set[str]:
+    """Ids and names of units *side* did not see at any point of the game."""
+    out: set[str] | None = None
+    for n in range(game.seq + 1):
+        toks = hidden_tokens(game.state_at(n), side, game.ruleset)
+        out = toks if out is None else out & toks
+    return out or set()
+
+
+def widget_states() -> list[Any]:
+    import ipywidgets
+
+    instances = ipywidgets.widgets.widget._instances
+    return [w.get_state() for w in list(instances.values())]
+
+
+@pytest.fixture
+def scanning(store_url: str) -> Any:
+    store = open_store(store_url)
+    auth = ScanningAuthority(store)
+    created = auth.create_game(SKIRMISH, seed=5)
+    srv = ServerThread(auth).start()
+    yield auth, srv, created
+    srv.stop()
+    store.close()
+
+
+def play_randomly(auth: Any, created: Any, seats: dict[str, Any], steps: int, seed: int,
+                  after_commit: Any = None) -> int:
+    """Random legal orders from whoever acts (about one in five a 'done'), a few probes of the
+    refusal paths naming hidden enemies (from untapped handles), an umpire note now and then."""
+    from owsnb.server.client import connect
+
+    url = seats["blue"].url
+    probers = {s: connect(url, created.tokens[s], listen=False) for s in ("blue", "red")}
+    game = auth.served(created.game_id).game
+    rng = np.random.default_rng(seed)
+    committed = 0
+    try:
+        for step in range(steps):
+            if game.is_over():
+                break
+            acting = list(game.state.clock.acting)
+            side = acting[int(rng.integers(len(acting)))] if acting else UMPIRE
+            seat = seats[side] if side in seats else seats["umpire"]
+            legal = seat.legal_orders(side if side != seat.side else None)
+            others = [s for s in legal if s.verb != "done"]
+            order = others[int(rng.integers(len(others)))].sample(rng) if others and rng.random() > 0.2 else None
+            order = order or f"{side}: {'done' if side != UMPIRE else 'advance'}"
+            if side in probers and rng.random() < 0.1:
+                enemy = next(u.id for u in game.state.units.values() if u.side != side)
+                for probe in (f"{side}: fire {enemy} {enemy}", f"{side}: move {enemy} 0101"):
+                    with pytest.raises((IllegalOrderError, ValueError)):
+                        probers[side].check(probe)
+            try:
+                sub = seat.submit(order, state_id=seat.state_id)
+            except (IllegalOrderError, StaleStateError):
+                continue
+            committed += 1
+            if step % 15 == 7:
+                seats["umpire"].annotate(f"note at step {step}", side="red")
+            if after_commit is not None:
+                after_commit(sub.state_id)
+    finally:
+        for p in probers.values():
+            p.close()
+    return committed
+
+
+def test_no_payload_names_an_undetected_unit(scanning: Any) -> None:
+    from owsnb.server.client import connect
+
+    auth, srv, created = scanning
+    url = f"{srv.url}/games/{created.game_id}"
+    seats = {s: connect(url, created.tokens[s]) for s in ("blue", "red", "umpire", "observer")}
+    taps = {s: Tap(seat) for s, seat in seats.items()}
+    game = auth.served(created.game_id).game
+    try:
+        committed = play_randomly(auth, created, seats, 150, seed=7)
+        assert committed > 40, f"only {committed} orders were committed"
+        for s in seats.values():
+            assert s.wait(game.state_id, 10)
+        for n in range(0, game.seq + 1, max(1, game.seq // 10)):  # the history slider
+            seats["red"].view_at(n)
+        seats["blue"].events  # noqa: B018  (the whole log)
+    finally:
+        for s in seats.values():
+            s.close()
+    assert auth.scanned > 200
+    assert auth.leaks == [], auth.leaks[:10]
+    for side in ("blue", "red"):
+        toks = never_detected(game, side)
+        assert toks, f"{side} saw every enemy unit: the test would prove nothing"
+        payloads = [p if isinstance(p, dict) else _maybe_json(p) for p in taps[side].payloads]
+        assert len(payloads) > 50
+        leaks = find_leaks(payloads, toks)
+        assert leaks == [], leaks[:10]
+
+
+@pytest.mark.slow
+def test_no_widget_state_names_an_undetected_unit(scanning: Any) -> None:
+    """An App on red's remote seat, refreshed by pushes: every widget's state after each change."""
+    import ipywidgets
+
+    from owsnb.server.client import connect
+    from owsnb.widgets import App
+
+    auth, srv, created = scanning
+    url = f"{srv.url}/games/{created.game_id}"
+    seats = {s: connect(url, created.tokens[s]) for s in ("blue", "red", "umpire")}
+    ipywidgets.Widget.close_all()
+    app = App(seats["red"])
+    seen = threading.Condition()
+    latest = [0]
+
+    def heard(change: Any) -> None:  # subscribed after the App: called once the App has redrawn
+        with seen:
+            latest[0] = max(latest[0], change.state_id)
+            seen.notify_all()
+
+    seats["red"].subscribe(heard)
+    game = auth.served(created.game_id).game
+    leaks: list[str] = []
+    scans = [0]
+
+    def scan(state_id: int) -> None:
+        with seen:
+            seen.wait_for(lambda: latest[0] >= state_id, timeout=10)
+        leaks.extend(find_leaks(widget_states(), hidden_tokens(game.state, "red", game.ruleset)))
+        scans[0] += 1
+
+    try:
+        committed = play_randomly(auth, created, seats, 45, seed=11, after_commit=scan)
+    finally:
+        app.close()
+        for s in seats.values():
+            s.close()
+    assert committed > 15 and scans[0] == committed
+    assert leaks == [], leaks[:10]
+
+
+def _maybe_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def test_the_net_catches_a_leaking_authority(tmp_path: Any) -> None:
+    """The scanner is not blind: an authority that (wrongly) shows red the umpire's view is caught."""
+    from owsnb.server.authority import ServedGame
+
+    class Leaky(ScanningAuthority):
+        def _load(self, game_id: str) -> ServedGame:
+            sg = super()._load(game_id)
+            sg.view_for = lambda seat, n=None: sg.game.view(UMPIRE)  # type: ignore[method-assign]
+            return sg
+
+    auth = Leaky(open_store(tmp_path / "leaky.owsnb"))
+    created = auth.create_game(SKIRMISH, seed=5)
+    auth.view(auth.seat(created.game_id, created.tokens["red"]))
+    assert any("B-INF-1" in leak for leak in auth.leaks)
+    auth.store.close()
