@@ -172,3 +172,35 @@ def test_preview_shows_bands_without_revealing_the_defender():
     assert p.bands == [("4-1", 1, 1), ("3-1", 2, 2), ("2-1", 3, 3), ("1-1", 4, 6), ("1-2", 7, 12),
                        ("1-3", 13, 18), ("1-4", 19, None)]
     assert "blue" not in g.unit("R-I").seen_by  # previewing reveals nothing
+
+
+def test_13_2_example_armor_turns_two_to_one_into_three_to_one():
+    g = to_step(game([U("B-A", "b-arm-bn-2", "blue", "D3"), U("B-I", "b-inf-bn-36", "blue", "D2"),
+                      U("R-I", "r-inf-bn-49", "red", "E3")]), "A4")
+    res = g.submit("blue: attack E3 with=B-A,B-I").result
+    assert (res.attack_total, res.defense_total, res.raw_column, res.column) == (7, 3, "2-1", "3-1")
+
+
+def test_13_2_no_armor_bonus_against_a_stack_with_an_engineer():
+    g = to_step(game([U("B-A", "b-arm-bn-2", "blue", "D3"), U("B-I", "b-inf-bn-36", "blue", "D2"),
+                      U("B-M", "b-art-m-36", "blue", "B3"), U("R-I", "r-inf-bn-49", "red", "E3"),
+                      U("R-E", "r-eng-49", "red", "E3")]), "A4")
+    res = g.submit("blue: attack E3 with=B-A,B-I support=B-M").result
+    assert (res.attack_total, res.defense_total, res.column) == (10, 5, "2-1") and not res.shifts
+
+
+def test_13_3_example_two_armor_battalions_alone_three_to_one_becomes_two_to_one():
+    g = to_step(game([U("B-A", "b-arm-bn-2", "blue", "D3"), U("B-B", "b-arm-bn-2", "blue", "D2"),
+                      U("B-M", "b-art-m-36", "blue", "B3"), U("R-I", "r-inf-bn-49", "red", "E3")]), "A4")
+    res = g.submit("blue: attack E3 with=B-A,B-B support=B-M").result
+    assert (res.attack_total, res.defense_total, res.raw_column, res.column) == (11, 3, "3-1", "2-1")
+
+
+def test_13_4_artillery_in_the_attacked_hex_takes_losses_with_it():
+    g = to_step(game([U("B-R", "b-inf-reg-36", "blue", "D3"), U("B-I", "b-inf-bn-36", "blue", "D2"),
+                      U("B-M", "b-art-m-36", "blue", "B3"), U("R-I", "r-inf-bn-49", "red", "E3"),
+                      U("R-L", "r-art-l-49", "red", "E3")], terrain={"E3": "town"}), "A4")
+    res = g.submit("blue: attack E3 with=B-R,B-I support=B-M").result
+    assert res.defense_total == 5 + 1  # infantry 3+2 (town); artillery its printed 1 (errata 7.0/9.1)
+    assert (res.attack_total, res.column, res.steps, res.defender_loss) == (18, "3-1", 4, 2)
+    assert (hits(g.unit("R-I")), hits(g.unit("R-L"))) == (1, 1)  # 12.0 spreads them over both (13.4)
