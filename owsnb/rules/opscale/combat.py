@@ -21,7 +21,7 @@ Half Endurance 7. D20 13 hits, Intensity 6: net damage 6 + 4 - 3 = 7 and the car
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from owsnb.rules.opscale.units import DESTROYED, Card, Weapon
@@ -33,8 +33,8 @@ __all__ = [
     "scripted", "weapon_key",
 ]
 
-Roller = Callable[[int, str, str, str], int]
-"""``roll(sides, purpose, rule, actor) -> result``."""
+Roller = Callable[[int, Any, str, str], int]
+"""``roll(sides, purpose, rule, actor) -> result``; *purpose* is text or a callable returning it."""
 
 
 def scripted(results: Iterable[int]) -> Roller:
@@ -45,16 +45,20 @@ def scripted(results: Iterable[int]) -> Roller:
     """
     it = iter(results)
 
-    def roll(sides: int, purpose: str = "", rule: str = "", actor: str = "") -> int:
+    def roll(sides: int, purpose: Any = "", rule: str = "", actor: str = "") -> int:
         try:
             v = next(it)
         except StopIteration:
-            raise AssertionError(f"scripted dice ran out (needed a d{sides} for {purpose})") from None
+            raise AssertionError(f"scripted dice ran out (needed a d{sides} for {_text(purpose)})") from None
         if not 1 <= v <= sides:
-            raise AssertionError(f"scripted result {v} is impossible on a d{sides} ({purpose})")
+            raise AssertionError(f"scripted result {v} is impossible on a d{sides} ({_text(purpose)})")
         return v
 
     return roll
+
+
+def _text(purpose: Any) -> str:
+    return purpose() if callable(purpose) else str(purpose)
 
 
 @dataclass(frozen=True)
@@ -259,35 +263,36 @@ def resolve_shot(shooter: Card, weapon: Weapon, target: Card, status: tuple[int,
     """Resolve one weapon attack (OES.4-OES.9 with the AP test), rolling through *roll*.
 
     Dice order: D20 attack; on a hit the D10 Intensity; then, for an AP weapon, the D10 Weapon
-    Check (attacker) and, if needed and passed, the D10 Armor Check (defender).
+    Check (attacker) and, if needed and passed, the D10 Armor Check (defender). A roll's
+    *purpose* may be given as a zero-argument callable (formatted only by rollers that log it).
     """
     bonus = marksman(shooter, weapon)
-    nat = roll(20, f"{shooter.id} {weapon.name or weapon.slot} attacks {target.id} (attack rating {weapon.attack_rating}"
+    wname = weapon.name or weapon.slot
+    nat = roll(20, lambda: f"{shooter.id} {wname} attacks {target.id} (attack rating {weapon.attack_rating}"
                + (f", +{bonus} marksman" if bonus else "") + ")", "OES.4", shooter.side)
     kind = hit_kind(nat, bonus, weapon.attack_rating, rules)
-    base = Shot(shooter.id, weapon.name or weapon.slot, target.id, nat, bonus, kind, before=status, after=status)
     if kind == "critical":
-        return replace(base, after=DESTROYED, destroyed=True)
-    if kind in ("miss", "malfunction"):
-        return base
-    intensity = roll(10, f"intensity of {shooter.id}'s hit on {target.id}", "OES.6", shooter.side)
+        return Shot(shooter.id, wname, target.id, nat, bonus, kind, before=status, after=DESTROYED, destroyed=True)
+    if kind == "miss" or kind == "malfunction":
+        return Shot(shooter.id, wname, target.id, nat, bonus, kind, before=status, after=status)
+    intensity = roll(10, lambda: f"intensity of {shooter.id}'s hit on {target.id}", "OES.6", shooter.side)
     damaged_before = target.damaged_at(status[0])
     defense = target.profile(damaged_before).defense
     mode = ap_mode(weapon.ap, defense)
     wcheck = acheck = None
     if mode != "none":
-        wcheck = roll(10, f"AP weapon check (AP {weapon.ap}: pass on {weapon.ap} or less)", "AP.4", shooter.side)
+        wcheck = roll(10, lambda: f"AP weapon check (AP {weapon.ap}: pass on {weapon.ap} or less)", "AP.4", shooter.side)
         if mode == "both" and wcheck <= weapon.ap:
-            acheck = roll(10, f"AP armor check (Defense {defense}: pass on {defense} or less)", "AP.5", target.side)
+            acheck = roll(10, lambda: f"AP armor check (Defense {defense}: pass on {defense} or less)", "AP.5", target.side)
     pierced = is_pierced(weapon.ap, defense, wcheck, acheck)
     raw = raw_damage(intensity, weapon.di, double=kind == "double", exploit=shooter.bonus("exploit-weakness"), rules=rules)
     net = net_damage(raw, defense, pierced)
     after = apply_hit(target, status, net, pierced, rules)
     destroyed = after == DESTROYED
-    crew_lost = destroyed and status[0] - net > 0
-    return replace(base, intensity=intensity, weapon_check=wcheck, armor_check=acheck, pierced=pierced, raw=raw,
-                   net=net, after=after, destroyed=destroyed, crew_lost=crew_lost,
-                   damaged=not destroyed and target.damaged_at(after[0]) and not damaged_before)
+    return Shot(shooter.id, wname, target.id, nat, bonus, kind, intensity=intensity, weapon_check=wcheck, armor_check=acheck,
+                pierced=pierced, raw=raw, net=net, before=status, after=after, destroyed=destroyed,
+                crew_lost=destroyed and status[0] - net > 0,
+                damaged=not destroyed and target.damaged_at(after[0]) and not damaged_before)
 
 
 # -- an engagement (OES.1-OES.10) ---------------------------------------------------------------
@@ -449,9 +454,10 @@ def resolve_round(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]],
                 st[target] = shot.after
                 if shot.kind == "malfunction":
                     nxt.add(key)
-                winner = decided(spec, alive)
-                if winner:
-                    break
+                if shot.after == DESTROYED:
+                    winner = decided(spec, alive)
+                    if winner:
+                        break
     return RoundResult(round_no, st, frozenset(nxt), shots, winner)
 
 

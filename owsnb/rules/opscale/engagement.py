@@ -39,8 +39,9 @@ def record(state: Any) -> dict[str, Any] | None:
 
 def roller(dice: Any) -> Any:
     """A combat roller over the kernel's dice; engagement rolls are public."""
-    def roll(sides: int, purpose: str, rule: str, actor: str) -> int:
-        return dice.roll(sides, purpose=purpose, rule=rule, actor=actor, visible_to=None)
+    def roll(sides: int, purpose: Any, rule: str, actor: str) -> int:
+        text = purpose() if callable(purpose) else purpose
+        return dice.roll(sides, purpose=text, rule=rule, actor=actor, visible_to=None)
     return roll
 
 

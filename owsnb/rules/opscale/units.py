@@ -121,7 +121,7 @@ class Card:
 
     def bonus(self, name: str) -> int:
         """How many times the unit holds experience bonus *name*."""
-        return sum(1 for b in self.experience if b == name)
+        return self.experience.count(name) if self.experience else 0
 
     @property
     def stars(self) -> int:
