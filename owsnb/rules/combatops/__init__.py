@@ -15,5 +15,16 @@ from owsnb.rules.combatops.ruleset import OPTIONS, SEQUENCE, CombatOps
 
 RULESET = CombatOps()
 
-__all__ = ["RULESET", "CombatOps", "OPTIONS", "SEQUENCE", "chits", "combat", "movement", "supply", "terrain",
-           "units", "victory"]
+__all__ = [
+    "RULESET",
+    "CombatOps",
+    "OPTIONS",
+    "SEQUENCE",
+    "chits",
+    "combat",
+    "movement",
+    "supply",
+    "terrain",
+    "units",
+    "victory",
+]

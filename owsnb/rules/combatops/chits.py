@@ -24,8 +24,17 @@ from typing import Any
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 
-__all__ = ["ALL_CHITS", "chit_owner", "cup_for_draw", "draw_distribution", "draw_chit", "draw_events",
-           "assignment", "describe", "preview"]
+__all__ = [
+    "ALL_CHITS",
+    "chit_owner",
+    "cup_for_draw",
+    "draw_distribution",
+    "draw_chit",
+    "draw_events",
+    "assignment",
+    "describe",
+    "preview",
+]
 
 ALL_CHITS = tuple(range(1, 11))
 
@@ -52,8 +61,14 @@ def draw_distribution(cup: Sequence[int]) -> Distribution:
 
 def draw_chit(cup: Sequence[int], dice: Any, *, side: str, pas: int) -> int:
     """Draw one chit from *cup* with the game's dice (recorded as a public ``die`` event)."""
-    return int(dice.choice(sorted(cup), purpose=f"{side} draws a reinforcement chit (pass {pas})",
-                           rule="14.0", visible_to=None))
+    return int(
+        dice.choice(
+            sorted(cup),
+            purpose=f"{side} draws a reinforcement chit (pass {pas})",
+            rule="14.0",
+            visible_to=None,
+        )
+    )
 
 
 def assignment(state: Any, side: str, pas: int) -> Mapping[str, str]:
@@ -90,7 +105,9 @@ def describe(state: Any, side: str, chit: int, pas: int) -> str:
 def preview(view: Any, side: str) -> Distribution:
     """Exact distribution of *side*'s next draw: ``(chit, meaning)`` outcomes (14.0, 15.0)."""
     cup, pas = cup_for_draw(view)
-    return draw_distribution(cup).map(lambda c: (c, describe(view, side, c, pas)), label=f"{side}'s chit draw")
+    return draw_distribution(cup).map(
+        lambda c: (c, describe(view, side, c, pas)), label=f"{side}'s chit draw"
+    )
 
 
 def draw_events(state: Any, side: str, dice: Any) -> list[Event]:
@@ -99,9 +116,13 @@ def draw_events(state: Any, side: str, dice: Any) -> list[Event]:
     chit = draw_chit(cup, dice, side=side, pas=pas)
     owner = chit_owner(state, chit)
     rest = tuple(c for c in cup if c != chit)
-    drawn = tuple(state.public.get("drawn", ())) + ({"turn": state.clock.turn, "side": side, "chit": chit, "pass": pas},)
+    drawn = tuple(state.public.get("drawn", ())) + (
+        {"turn": state.clock.turn, "side": side, "chit": chit, "pass": pas},
+    )
     events: list[Event] = [
-        state_set("public", {"cup": rest, "pass": pas, "drawn": drawn, "half_drawn": True}, rule="14.0"),
+        state_set(
+            "public", {"cup": rest, "pass": pas, "drawn": drawn, "half_drawn": True}, rule="14.0"
+        ),
         note(f"{side} draws chit {chit} (pass {pas}); it belongs to {owner}", rule="14.0"),
     ]
     letter = assignment(state, owner, pas).get(str(chit))
@@ -111,15 +132,28 @@ def draw_events(state: Any, side: str, dice: Any) -> list[Event]:
         if owner == side:
             events += arrival_events(state, side, letter)
         else:
-            events += [side_set(owner, "private", {"lost": lost + (letter,)}, rule="14.0"),
-                       note(f"{side} drew your chit {chit}: reinforcement {letter} will never arrive",
-                            visible_to=owner, rule="14.0")]
+            events += [
+                side_set(owner, "private", {"lost": lost + (letter,)}, rule="14.0"),
+                note(
+                    f"{side} drew your chit {chit}: reinforcement {letter} will never arrive",
+                    visible_to=owner,
+                    rule="14.0",
+                ),
+            ]
     if _end_chit(state, chit, pas):
-        events += [state_set("public", {"end": {"turn": state.clock.turn, "side": side,
-                                                "half": state.clock.phase}}, rule="15.0"),
-                   note(f"chit {chit} is the end-of-game chit: {side}'s half-turn is the last of the game"
-                        if state.options.get("end_chit", "half-turn") == "half-turn"
-                        else f"chit {chit} is the end-of-game chit: this game turn is the last", rule="15.0")]
+        events += [
+            state_set(
+                "public",
+                {"end": {"turn": state.clock.turn, "side": side, "half": state.clock.phase}},
+                rule="15.0",
+            ),
+            note(
+                f"chit {chit} is the end-of-game chit: {side}'s half-turn is the last of the game"
+                if state.options.get("end_chit", "half-turn") == "half-turn"
+                else f"chit {chit} is the end-of-game chit: this game turn is the last",
+                rule="15.0",
+            ),
+        ]
     return events
 
 
@@ -146,6 +180,11 @@ def arrival_events(state: Any, side: str, letter: str) -> list[Event]:
         changes["baseline"] = base
         what = ", ".join(rein.get("units", ())) or "nothing"
     events.insert(0, side_set(side, "private", changes, rule="14.0"))
-    events.append(note(f"reinforcement {letter} arrives: {what} (enter it in this movement phase)",
-                       visible_to=side, rule="14.0"))
+    events.append(
+        note(
+            f"reinforcement {letter} arrives: {what} (enter it in this movement phase)",
+            visible_to=side,
+            rule="14.0",
+        )
+    )
     return events

@@ -25,16 +25,31 @@ from owsnb.kernel.events import Event, note, unit_add, unit_move, unit_remove, u
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import Unit, edge_key
-
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of, step_cost
 from owsnb.rules.combatops.supply import supply_heads
 from owsnb.rules.combatops.terrain import hexid, map_info, occupied, zoc
 
 __all__ = [
-    "COLUMNS", "load_crt", "odds_column", "shift_column", "crt_row", "Contribution", "attack_value",
-    "defense_value", "support_value", "column_shifts", "allocate_losses", "loss_events",
-    "retreat_events", "survivors", "resolve", "CombatResult", "CombatPreview", "preview", "visibility_of",
+    "COLUMNS",
+    "load_crt",
+    "odds_column",
+    "shift_column",
+    "crt_row",
+    "Contribution",
+    "attack_value",
+    "defense_value",
+    "support_value",
+    "column_shifts",
+    "allocate_losses",
+    "loss_events",
+    "retreat_events",
+    "survivors",
+    "resolve",
+    "CombatResult",
+    "CombatPreview",
+    "preview",
+    "visibility_of",
     "defensive_artillery",
 ]
 
@@ -214,7 +229,9 @@ def support_value(state: Any, art: Unit, role: str) -> Contribution:
     return Contribution(art.id, role, a, v, tuple(notes))
 
 
-def column_shifts(state: Any, attackers: Sequence[Unit], defenders: Sequence[Unit], target: Hex) -> list[tuple[int, str]]:
+def column_shifts(
+    state: Any, attackers: Sequence[Unit], defenders: Sequence[Unit], target: Hex
+) -> list[tuple[int, str]]:
     """Column shifts with their reasons (13.2, 13.3, 13.5)."""
     types = state.tables.get("unit_types", U.TYPES)
     info = map_info(state.map)
@@ -222,22 +239,39 @@ def column_shifts(state: Any, attackers: Sequence[Unit], defenders: Sequence[Uni
     att_inf = any(U.is_infantry(a, types) for a in attackers)
     out: list[tuple[int, str]] = []
     vuln = att_armor and not att_inf and any(U.is_infantry(d, types) for d in defenders)
-    bonus = att_armor and bool(defenders) and not any(
-        U.is_priority(d, types) or U.is_engineer(d, types) for d in defenders)
-    if vuln and _opt(state, "armor_shifts", "vulnerability-replaces-bonus") == "vulnerability-replaces-bonus":
+    bonus = (
+        att_armor
+        and bool(defenders)
+        and not any(U.is_priority(d, types) or U.is_engineer(d, types) for d in defenders)
+    )
+    if (
+        vuln
+        and _opt(state, "armor_shifts", "vulnerability-replaces-bonus")
+        == "vulnerability-replaces-bonus"
+    ):
         bonus = False
     if bonus:
-        out.append((1, "Armor Bonus: armor against a stack without armor, engineer, AT or AA (13.2)"))
+        out.append(
+            (1, "Armor Bonus: armor against a stack without armor, engineer, AT or AA (13.2)")
+        )
     if vuln:
-        out.append((-1, "Armor Vulnerability: armor against infantry with no infantry of its own (13.3)"))
+        out.append(
+            (-1, "Armor Vulnerability: armor against infantry with no infantry of its own (13.3)")
+        )
     non_art = [a for a in attackers if not U.is_artillery(a, types)]
-    if info.terrain.get(target) == "town" and len(non_art) >= 2 and any(U.is_engineer(a, types) for a in non_art):
+    if (
+        info.terrain.get(target) == "town"
+        and len(non_art) >= 2
+        and any(U.is_engineer(a, types) for a in non_art)
+    ):
         out.append((1, "engineer attacking into a town with another unit (13.5)"))
     return out
 
 
 # -- losses ---------------------------------------------------------------------------------------
-def allocate_losses(groups: Sequence[Sequence[Unit]], losses: int, mode: str = "exhaust-priority") -> dict[str, list[int]]:
+def allocate_losses(
+    groups: Sequence[Sequence[Unit]], losses: int, mode: str = "exhaust-priority"
+) -> dict[str, list[int]]:
     """Spread *losses* over battalion "slots" (12.0, 13.3, errata 8.0).
 
     Each counter is its battalions; a slot holds 0 (full), 1 (hit marker) or 2 (eliminated).
@@ -251,8 +285,11 @@ def allocate_losses(groups: Sequence[Sequence[Unit]], losses: int, mode: str = "
     >>> allocate_losses([[], [bn(1), bn(2), bn(3), bn(4)]], 5)  # 12.0 example
     {'B1': [2], 'B2': [1], 'B3': [1], 'B4': [1]}
     """
-    slots = {u.id: sorted([1] * U.hits(u) + [0] * (U.bns(u) - U.hits(u)), reverse=True)
-             for g in groups for u in g}
+    slots = {
+        u.id: sorted([1] * U.hits(u) + [0] * (U.bns(u) - U.hits(u)), reverse=True)
+        for g in groups
+        for u in g
+    }
     plan = []
     gs = [list(g) for g in groups]
     if mode == "first-hit":
@@ -287,8 +324,10 @@ def loss_events(state: Any, u: Unit, slots: Sequence[int], *, rule: str) -> list
     alive = [s for s in slots if s < 2]
     n = U.bns(u)
     if not alive:
-        return [unit_set(u.id, steps=0, hex=None, box="eliminated", visible_to=vis, rule=rule),
-                note(f"{u.id} eliminated", visible_to=vis, rule=rule)]
+        return [
+            unit_set(u.id, steps=0, hex=None, box="eliminated", visible_to=vis, rule=rule),
+            note(f"{u.id} eliminated", visible_to=vis, rule=rule),
+        ]
     new_hits = sum(1 for s in alive if s == 1)
     if len(alive) == n:
         steps = 2 * n - new_hits
@@ -298,7 +337,9 @@ def loss_events(state: Any, u: Unit, slots: Sequence[int], *, rule: str) -> list
     return breakdown_events(state, u, sorted(alive, reverse=True), rule=rule)
 
 
-def breakdown_events(state: Any, reg: Unit, bn_hits: Sequence[int] | None = None, *, rule: str) -> list[Event]:
+def breakdown_events(
+    state: Any, reg: Unit, bn_hits: Sequence[int] | None = None, *, rule: str
+) -> list[Event]:
     """Replace regiment *reg* by battalion counters carrying *bn_hits* (one entry per battalion
     left; default: all its battalions, hit markers on the first ones). Errata 8.0, 17.0."""
     n = U.bns(reg)
@@ -312,21 +353,41 @@ def breakdown_events(state: Any, reg: Unit, bn_hits: Sequence[int] | None = None
     while len(ids) < n:
         ids.append(f"{pre}-{len(ids) + 1}:{rest}" if rest else f"{len(ids) + 1}:{base}")
     vals = reg.data.get("bn") or {"atk": reg.data.get("atk"), "dfn": reg.data.get("dfn")}
-    keep = {k: reg.data[k] for k in ("utype", "ma", "division", "supply_division", "oos", "art_class")
-            if reg.data.get(k) is not None}
+    keep = {
+        k: reg.data[k]
+        for k in ("utype", "ma", "division", "supply_division", "oos", "art_class")
+        if reg.data.get(k) is not None
+    }
     events: list[Event] = [unit_remove(reg.id, visible_to=vis, rule=rule)]
     made = []
     for i, hit in enumerate(bn_hits):
         uid = ids[i]
         while uid in state.units:
             uid = f"{uid}'"
-        data = {**keep, "atk": vals.get("atk"), "dfn": vals.get("dfn"), "echelon": "battalion", "bns": 1,
-                "regiment": reg.id, "regiment_size": n, "from_breakdown": True}
+        data = {
+            **keep,
+            "atk": vals.get("atk"),
+            "dfn": vals.get("dfn"),
+            "echelon": "battalion",
+            "bns": 1,
+            "regiment": reg.id,
+            "regiment_size": n,
+            "from_breakdown": True,
+        }
         if reg.data.get("dummy"):
             data["dummy"] = True
-        bn = Unit(id=uid, side=reg.side, kind=str(reg.data.get("bn_kind") or reg.kind),
-                  name=f"{_ordinal(i + 1)} Bn, {reg.name}", hex=reg.hex, steps=2 - hit, max_steps=2,
-                  markers=reg.markers, data=freeze(data), seen_by=reg.seen_by)
+        bn = Unit(
+            id=uid,
+            side=reg.side,
+            kind=str(reg.data.get("bn_kind") or reg.kind),
+            name=f"{_ordinal(i + 1)} Bn, {reg.name}",
+            hex=reg.hex,
+            steps=2 - hit,
+            max_steps=2,
+            markers=reg.markers,
+            data=freeze(data),
+            seen_by=reg.seen_by,
+        )
         events.append(unit_add(bn, visible_to=vis, rule=rule))
         made.append(uid)
     events.append(note(f"{reg.id} breaks down into {', '.join(made)}", visible_to=vis, rule=rule))
@@ -349,7 +410,9 @@ def stack_count(state: Any, side: str, h: Hex) -> int:
     return sum(U.stacking_value(u) for u in occupied(state, side).get(h, ()))
 
 
-def retreat_events(state: Any, unit_ids: Sequence[str], away_from: Iterable[Hex], *, rule: str = "11.10") -> tuple[Any, list[Event], list[str]]:
+def retreat_events(
+    state: Any, unit_ids: Sequence[str], away_from: Iterable[Hex], *, rule: str = "11.10"
+) -> tuple[Any, list[Event], list[str]]:
     """Retreat each unit 1 hex (11.8, errata 11.10, 5.2); returns (new state, events, notes).
 
     The hex must take the unit farther from every hex in *away_from* and be one it could enter
@@ -387,9 +450,13 @@ def retreat_events(state: Any, unit_ids: Sequence[str], away_from: Iterable[Hex]
                 best = (key, n)
         vis = visibility_of(state, u)
         if best is None or best[0][0]:
-            why = "no hex to retreat to" if best is None else "retreat would break the stacking limit"
-            evs = [unit_set(uid, steps=0, hex=None, box="eliminated", visible_to=vis, rule=rule),
-                   note(f"{uid} eliminated: {why} (11.10)", visible_to=vis, rule=rule)]
+            why = (
+                "no hex to retreat to" if best is None else "retreat would break the stacking limit"
+            )
+            evs = [
+                unit_set(uid, steps=0, hex=None, box="eliminated", visible_to=vis, rule=rule),
+                note(f"{uid} eliminated: {why} (11.10)", visible_to=vis, rule=rule),
+            ]
             lines.append(f"{uid} eliminated ({why})")
         else:
             (_, zoc_loss, _, label), dest = best
@@ -412,8 +479,14 @@ def survivors(state: Any, ids: Sequence[str]) -> list[Unit]:
     for i in ids:
         u = state.units.get(i)
         if u is None:
-            out += [b for b in state.units.values() if b.data.get("regiment") == i and b.data.get("from_breakdown")
-                    and b.alive and b.hex is not None]
+            out += [
+                b
+                for b in state.units.values()
+                if b.data.get("regiment") == i
+                and b.data.get("from_breakdown")
+                and b.alive
+                and b.hex is not None
+            ]
         elif u.alive and u.hex is not None:
             out.append(u)
     return out
@@ -445,9 +518,11 @@ class CombatResult:
         if not self.column:
             return f"{self.attacker} attacks {self.hex}: " + "; ".join(self.lines)
         sh = "".join(f" {'+' if s > 0 else ''}{s}" for s, _ in self.shifts)
-        return (f"{self.attacker} attacks {self.hex}: {self.attack_total} vs {self.defense_total} = "
-                f"{self.raw_column}{sh} -> {self.column}; S={self.steps}: attacker loses "
-                f"{self.attacker_loss}, defender loses {self.defender_loss}")
+        return (
+            f"{self.attacker} attacks {self.hex}: {self.attack_total} vs {self.defense_total} = "
+            f"{self.raw_column}{sh} -> {self.column}; S={self.steps}: attacker loses "
+            f"{self.attacker_loss}, defender loses {self.defender_loss}"
+        )
 
     def __repr__(self) -> str:
         return f"<CombatResult {self.summary()}>"
@@ -456,14 +531,20 @@ class CombatResult:
         e = html.escape
         rows = "".join(
             f"<tr><td>{e(c.role)}</td><td>{e(c.unit)}</td><td>{c.printed}</td><td><b>{c.value}</b></td>"
-            f"<td class='rule'>{e('; '.join(c.notes))}</td></tr>" for c in self.attack + self.defense)
-        shifts = "".join(f"<li>{'+' if s > 0 else ''}{s} column: {e(why)}</li>" for s, why in self.shifts)
+            f"<td class='rule'>{e('; '.join(c.notes))}</td></tr>"
+            for c in self.attack + self.defense
+        )
+        shifts = "".join(
+            f"<li>{'+' if s > 0 else ''}{s} column: {e(why)}</li>" for s, why in self.shifts
+        )
         lines = "".join(f"<li>{e(x)}</li>" for x in self.lines)
-        body = (f"<b>Attack on {e(self.hex)}</b><table><tr><th>role</th><th>unit</th><th>printed</th>"
-                f"<th>value</th><th>modifiers</th></tr>{rows}</table>"
-                f"<p>{self.attack_total} : {self.defense_total} → <b>{e(self.raw_column)}</b>"
-                f"{' → <b>' + e(self.column) + '</b>' if self.shifts else ''}; defender steps S = {self.steps}</p>"
-                f"<ul>{shifts}</ul><ul>{lines}</ul><p class='rule'>rules: {e(', '.join(self.rules))}</p>")
+        body = (
+            f"<b>Attack on {e(self.hex)}</b><table><tr><th>role</th><th>unit</th><th>printed</th>"
+            f"<th>value</th><th>modifiers</th></tr>{rows}</table>"
+            f"<p>{self.attack_total} : {self.defense_total} → <b>{e(self.raw_column)}</b>"
+            f"{' → <b>' + e(self.column) + '</b>' if self.shifts else ''}; defender steps S = {self.steps}</p>"
+            f"<ul>{shifts}</ul><ul>{lines}</ul><p class='rule'>rules: {e(', '.join(self.rules))}</p>"
+        )
         try:
             from owsnb.display.html import wrap
         except ImportError:  # pragma: no cover
@@ -481,15 +562,30 @@ def defensive_artillery(state: Any, defender: str, target: Hex) -> list[Unit]:
     held = set(state.sides[defender].private.get("artillery_hold", ()))
     out = []
     for u in state.units.values():
-        if (u.side == defender and u.hex is not None and u.alive and U.is_artillery(u, types)
-                and not U.is_dummy(u) and u.hex != target and not u.has("supported")
-                and u.id not in held and u.hex.distance(target) <= U.art_range(u, types)):
+        if (
+            u.side == defender
+            and u.hex is not None
+            and u.alive
+            and U.is_artillery(u, types)
+            and not U.is_dummy(u)
+            and u.hex != target
+            and not u.has("supported")
+            and u.id not in held
+            and u.hex.distance(target) <= U.art_range(u, types)
+        ):
             out.append(u)
     return out
 
 
-def resolve(state: Any, side: str, target: Hex, attacker_ids: Sequence[str], support_ids: Sequence[str] = (), *,
-            rule: str = "11.0") -> tuple[CombatResult, list[Event]]:
+def resolve(
+    state: Any,
+    side: str,
+    target: Hex,
+    attacker_ids: Sequence[str],
+    support_ids: Sequence[str] = (),
+    *,
+    rule: str = "11.0",
+) -> tuple[CombatResult, list[Event]]:
     """Resolve *side*'s attack on *target* (already validated). Returns the result and events."""
     types = state.tables.get("unit_types", U.TYPES)
     foe = enemy_of(state, side)
@@ -509,16 +605,24 @@ def resolve(state: Any, side: str, target: Hex, attacker_ids: Sequence[str], sup
     # dummies are revealed and removed (owsnb ruling, digest #19/#42)
     for u in in_hex:
         if U.is_dummy(u):
-            ev = [unit_set(u.id, steps=0, hex=None, box="removed", visible_to=None, rule="11.0"),
-                  note(f"{u.id} in {label} is a dummy and is removed", rule="11.0")]
+            ev = [
+                unit_set(u.id, steps=0, hex=None, box="removed", visible_to=None, rule="11.0"),
+                note(f"{u.id} in {label} is a dummy and is removed", rule="11.0"),
+            ]
             events += ev
             state = _apply(state, ev)
             res.dummies.append(u.id)
     defenders = [state.units[u.id] for u in in_hex if not U.is_dummy(u)]
-    marks = [unit_set(a.id, markers=state.units[a.id].markers | {"attacked"}, visible_to=None, rule=rule)
-             for a in attackers]
-    marks += [unit_set(a.id, markers=state.units[a.id].markers | {"supported"}, visible_to=None, rule="13.4")
-              for a in [*support, *dsupport]]
+    marks = [
+        unit_set(a.id, markers=state.units[a.id].markers | {"attacked"}, visible_to=None, rule=rule)
+        for a in attackers
+    ]
+    marks += [
+        unit_set(
+            a.id, markers=state.units[a.id].markers | {"supported"}, visible_to=None, rule="13.4"
+        )
+        for a in [*support, *dsupport]
+    ]
     events += marks
     state = _apply(state, marks)
     attackers = [state.units[a.id] for a in attackers]
@@ -548,10 +652,22 @@ def resolve(state: Any, side: str, target: Hex, attacker_ids: Sequence[str], sup
     att_armor = any(U.is_armor(a, types) for a in attackers)
     def_prio = any(U.is_priority(d, types) for d in defenders)
     # 13.3: armor takes the attacker's losses first against AT/AA/armor; and vice versa
-    a_groups = ([a for a in attackers if U.is_armor(a, types)], [a for a in attackers if not U.is_armor(a, types)]) \
-        if att_armor and def_prio else ([], attackers)
-    d_groups = ([d for d in defenders if U.is_priority(d, types)], [d for d in defenders if not U.is_priority(d, types)]) \
-        if att_armor and def_prio else ([], defenders)
+    a_groups = (
+        (
+            [a for a in attackers if U.is_armor(a, types)],
+            [a for a in attackers if not U.is_armor(a, types)],
+        )
+        if att_armor and def_prio
+        else ([], attackers)
+    )
+    d_groups = (
+        (
+            [d for d in defenders if U.is_priority(d, types)],
+            [d for d in defenders if not U.is_priority(d, types)],
+        )
+        if att_armor and def_prio
+        else ([], defenders)
+    )
     if att_armor and def_prio:
         res.rules.append("13.3")
     # losses (12.0): attacker first, then defender
@@ -586,7 +702,9 @@ def resolve(state: Any, side: str, target: Hex, attacker_ids: Sequence[str], sup
         events += ev
         res.lines += lines
         res.rules.append("11.10")
-    res.vacated = not any(u.hex == target and u.side == foe and u.alive for u in state.units.values())
+    res.vacated = not any(
+        u.hex == target and u.side == foe and u.alive for u in state.units.values()
+    )
     events.append(note(res.summary(), rule=rule, column=res.column))
     return res, events
 
@@ -608,21 +726,29 @@ class CombatPreview:
     def __repr__(self) -> str:
         if self.result is not None:
             return f"<CombatPreview exact: {self.result.summary()}>"
-        bands = ", ".join(f"{c} if defense {lo}-{hi if hi is not None else '...'}" for c, lo, hi in self.bands)
+        bands = ", ".join(
+            f"{c} if defense {lo}-{hi if hi is not None else '...'}" for c, lo, hi in self.bands
+        )
         return f"<CombatPreview {self.hex}: attack {self.attack_total}; {bands}>"
 
     def _repr_html_(self) -> str:
         if self.result is not None:
             return self.result._repr_html_()
         e = html.escape
-        rows = "".join(f"<tr><td>{e(c.unit)}</td><td>{c.value}</td><td class='rule'>{e('; '.join(c.notes))}</td></tr>"
-                       for c in self.attack)
-        bands = "".join(f"<tr><td>{lo}{'–' + str(hi) if hi != lo else ''}{'+' if hi is None else ''}</td><td><b>{e(c)}</b></td></tr>"
-                        for c, lo, hi in self.bands)
+        rows = "".join(
+            f"<tr><td>{e(c.unit)}</td><td>{c.value}</td><td class='rule'>{e('; '.join(c.notes))}</td></tr>"
+            for c in self.attack
+        )
+        bands = "".join(
+            f"<tr><td>{lo}{'–' + str(hi) if hi != lo else ''}{'+' if hi is None else ''}</td><td><b>{e(c)}</b></td></tr>"
+            for c, lo, hi in self.bands
+        )
         shifts = "".join(f"<li>{'+' if s > 0 else ''}{s}: {e(w)}</li>" for s, w in self.shifts)
-        body = (f"<b>Attack on {e(self.hex)}</b>: strength <b>{self.attack_total}</b>"
-                f"<table><tr><th>unit</th><th>value</th><th>modifiers</th></tr>{rows}</table>"
-                f"<ul>{shifts}</ul><table><tr><th>defense</th><th>final column</th></tr>{bands}</table>")
+        body = (
+            f"<b>Attack on {e(self.hex)}</b>: strength <b>{self.attack_total}</b>"
+            f"<table><tr><th>unit</th><th>value</th><th>modifiers</th></tr>{rows}</table>"
+            f"<ul>{shifts}</ul><table><tr><th>defense</th><th>final column</th></tr>{bands}</table>"
+        )
         try:
             from owsnb.display.html import wrap
         except ImportError:  # pragma: no cover
@@ -630,7 +756,9 @@ class CombatPreview:
         return wrap(body, repr(self))
 
 
-def preview(view: Any, side: str, target: Hex, attacker_ids: Sequence[str], support_ids: Sequence[str] = ()) -> CombatPreview:
+def preview(
+    view: Any, side: str, target: Hex, attacker_ids: Sequence[str], support_ids: Sequence[str] = ()
+) -> CombatPreview:
     """The attacker's preview of an attack, computed on its view (or the truth for the umpire)."""
     attackers = [view.units[i] for i in attacker_ids]
     support = [view.units[i] for i in support_ids]

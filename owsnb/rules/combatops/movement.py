@@ -21,7 +21,6 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import Unit, edge_key
-
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridge_kind, map_info, occupied, zoc
 
@@ -67,7 +66,9 @@ def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None
         if base is None or base == ALL:
             base = ma  # swamp along a road: the entire MA as base cost (9.3 + 9.8; digest #5)
         road = tec.get("road", {})
-        cost = min(int(road.get("max", 2)), int(Fraction(str(road.get("fraction", "1/2"))) * int(base)))
+        cost = min(
+            int(road.get("max", 2)), int(Fraction(str(road.get("fraction", "1/2"))) * int(base))
+        )
         cost = max(1, cost)
     else:
         if base is None:
@@ -82,8 +83,9 @@ def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None
     return max(1, cost)
 
 
-def reach(state: Any, u: Unit, *, budget: int | None = None,
-          allowed: Callable[[Hex], bool] | None = None) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
+def reach(
+    state: Any, u: Unit, *, budget: int | None = None, allowed: Callable[[Hex], bool] | None = None
+) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
     """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0).
 
     Args:

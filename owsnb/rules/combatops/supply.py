@@ -20,7 +20,6 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import Unit, edge_key
-
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridges_now, map_info, occupied, parse_hex, zoc
 
@@ -59,8 +58,14 @@ class Supply:
         # 7.1: an HQ supplies only if it is itself in supply (traced to a supply head)
         self.hqs: dict[str, list[Hex]] = {}
         for u in state.units.values():
-            if (u.side == side and u.hex is not None and u.alive and U.is_hq(u, types)
-                    and not U.is_dummy(u) and u.hex in head_set):
+            if (
+                u.side == side
+                and u.hex is not None
+                and u.alive
+                and U.is_hq(u, types)
+                and not U.is_dummy(u)
+                and u.hex in head_set
+            ):
                 self.hqs.setdefault(str(u.data.get("division", "")), []).append(u.hex)
         self._supplied[None] = head_set
 
@@ -77,7 +82,9 @@ class Supply:
             return False
         on_road = key in self.info.roads
         terrain = self.info.terrain
-        if not on_road and (terrain.get(b) == "swamp" or (terrain.get(a) == "swamp" and not a_is_start)):
+        if not on_road and (
+            terrain.get(b) == "swamp" or (terrain.get(a) == "swamp" and not a_is_start)
+        ):
             return False
         if self.mode == "any":
             return True
@@ -96,13 +103,21 @@ class Supply:
             while todo:
                 cur = todo.popleft()
                 for n in self.info.neighbours[cur]:
-                    if n not in inner and self._open(n) and self._step_ok(n, cur, src, a_is_start=False):
+                    if (
+                        n not in inner
+                        and self._open(n)
+                        and self._step_ok(n, cur, src, a_is_start=False)
+                    ):
                         inner.add(n)
                         todo.append(n)
         out = set(inner)
         for y in inner:
             for x in self.info.neighbours[y]:
-                if x not in out and x not in self.enemy_at and self._step_ok(x, y, src, a_is_start=True):
+                if (
+                    x not in out
+                    and x not in self.enemy_at
+                    and self._step_ok(x, y, src, a_is_start=True)
+                ):
                     out.add(x)
         self._by_source[src] = out
         return out
@@ -140,8 +155,11 @@ class Supply:
 
     def status(self) -> dict[str, bool]:
         """Unit id -> in supply, for every on-map unit of the side."""
-        return {u.id: self.in_supply(u) for u in self.state.units.values()
-                if u.side == self.side and u.hex is not None and u.alive}
+        return {
+            u.id: self.in_supply(u)
+            for u in self.state.units.values()
+            if u.side == self.side and u.hex is not None and u.alive
+        }
 
 
 _CACHE: dict[tuple[int, str], tuple[Any, Supply]] = {}

@@ -24,11 +24,20 @@ from typing import Any
 from owsnb.kernel.errors import InvalidHexError
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import MapState, edge_key
-
 from owsnb.rules.combatops import units as U
 
-__all__ = ["hexid", "parse_hex", "edge_id", "MapInfo", "map_info", "bridges_now", "bridge_kind", "occupied", "zoc",
-           "crosses_river"]
+__all__ = [
+    "hexid",
+    "parse_hex",
+    "edge_id",
+    "MapInfo",
+    "map_info",
+    "bridges_now",
+    "bridge_kind",
+    "occupied",
+    "zoc",
+    "crosses_river",
+]
 
 
 def hexid(m: MapState, h: Hex) -> str:
@@ -98,7 +107,10 @@ def map_info(m: MapState) -> MapInfo:
         return hit[1]
     hexes = frozenset(m.hexes)
     terrain = {h: info.terrain for h, info in m.hexes.items()}
-    elevation = {h: int((info.features.get("elevation") or {}).get("level", 0)) for h, info in m.hexes.items()}
+    elevation = {
+        h: int((info.features.get("elevation") or {}).get("level", 0))
+        for h, info in m.hexes.items()
+    }
     neighbours = {h: tuple(n for n in h.neighbours() if n in hexes) for h in hexes}
     rivers, roads, bridges = set(), set(), {}
     road_hexes: dict[str, set] = {}
@@ -115,9 +127,20 @@ def map_info(m: MapState) -> MapInfo:
     for h in hexes:
         cols[h], rows[h] = m.offset.to_offset(h)
     edge_hexes = frozenset(h for h in hexes if len(neighbours[h]) < 6)
-    info = MapInfo(hexes, terrain, elevation, neighbours, frozenset(rivers), frozenset(roads), bridges,
-                   {k: frozenset(v) for k, v in road_hexes.items()}, {h: hexid(m, h) for h in hexes},
-                   cols, rows, edge_hexes)
+    info = MapInfo(
+        hexes,
+        terrain,
+        elevation,
+        neighbours,
+        frozenset(rivers),
+        frozenset(roads),
+        bridges,
+        {k: frozenset(v) for k, v in road_hexes.items()},
+        {h: hexid(m, h) for h in hexes},
+        cols,
+        rows,
+        edge_hexes,
+    )
     if len(_CACHE) > 32:
         _CACHE.clear()
     _CACHE[id(m)] = (m, info)

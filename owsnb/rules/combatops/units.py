@@ -29,9 +29,27 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from owsnb.kernel.state import Unit
 
 __all__ = [
-    "TABLES_DIR", "load_table", "TYPES", "CounterData", "validate_counter", "utype", "mechanized",
-    "classes", "is_dummy", "is_artillery", "is_hq", "is_engineer", "is_infantry", "is_armor",
-    "is_priority", "bns", "hits", "stacking_value", "movement_class", "art_range", "printed",
+    "TABLES_DIR",
+    "load_table",
+    "TYPES",
+    "CounterData",
+    "validate_counter",
+    "utype",
+    "mechanized",
+    "classes",
+    "is_dummy",
+    "is_artillery",
+    "is_hq",
+    "is_engineer",
+    "is_infantry",
+    "is_armor",
+    "is_priority",
+    "bns",
+    "hits",
+    "stacking_value",
+    "movement_class",
+    "art_range",
+    "printed",
     "counter_label",
 ]
 
@@ -77,15 +95,21 @@ class CounterData(BaseModel):
     regiment_size: int | None = Field(None, ge=1, le=4, description="battalions in a full regiment")
     art_class: Literal["L", "M", "H"] | None = None
     division: str = ""
-    supply_division: str | None = Field(None, description="division whose HQ supplies it (attachments)")
+    supply_division: str | None = Field(
+        None, description="division whose HQ supplies it (attachments)"
+    )
     dummy: bool = False
     from_breakdown: bool = Field(False, description="made when a regiment broke down")
-    placeholder: bool = Field(False, description="values lost from the counter sheet; owsnb placeholders")
+    placeholder: bool = Field(
+        False, description="values lost from the counter sheet; owsnb placeholders"
+    )
     oos: bool = False
     task: dict[str, Any] | None = None
 
 
-def validate_counter(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def validate_counter(
+    kind: str, data: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Check a counter payload; returns (normalised payload, [(key, problem)]).
 
     >>> validate_counter("x", {"utype": "armor", "atk": 4, "dfn": 2, "ma": 4})[1]
@@ -104,11 +128,16 @@ def validate_counter(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any]
         return dict(data), out
     problems: list[tuple[str, str]] = []
     if not model.dummy and (model.atk is None or model.dfn is None):
-        problems.append(("atk", "a combat counter needs printed atk and dfn (only dummies have none)"))
+        problems.append(
+            ("atk", "a combat counter needs printed atk and dfn (only dummies have none)")
+        )
     if model.echelon == "regiment" and not model.dummy and model.bns < 2:
         problems.append(("bns", "a regiment counter stands for at least 2 battalions"))
-    if model.utype in ("artillery", "motorized-artillery", "mechanized-artillery") and not model.dummy \
-            and model.art_class is None:
+    if (
+        model.utype in ("artillery", "motorized-artillery", "mechanized-artillery")
+        and not model.dummy
+        and model.art_class is None
+    ):
         problems.append(("art_class", "an artillery counter needs art_class L, M or H (13.4)"))
     norm = model.model_dump(exclude_defaults=True)
     norm["utype"], norm["ma"] = model.utype, model.ma

@@ -48,8 +48,10 @@ class Verdict:
         return f"<Verdict {self}>"
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-                       for k, v in self.facts.items())
+        rows = "".join(
+            f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+            for k, v in self.facts.items()
+        )
         body = f"<b>{html.escape(str(self))}</b><table>{rows}</table>"
         try:
             from owsnb.display.html import wrap
@@ -65,12 +67,22 @@ def battalion_count(state: Any, side: str, division: str | None = None) -> tuple
     """
     have = 0
     for u in state.units.values():
-        if u.side != side or U.is_dummy(u) or not u.alive or u.box in GONE or u.box in ("pool", "lost"):
+        if (
+            u.side != side
+            or U.is_dummy(u)
+            or not u.alive
+            or u.box in GONE
+            or u.box in ("pool", "lost")
+        ):
             continue
         if division is not None and str(u.data.get("division", "")) != str(division):
             continue
         have += U.bns(u)
-    base = state.sides[side].private.get("baseline", {}).get("*" if division is None else str(division), 0)
+    base = (
+        state.sides[side]
+        .private.get("baseline", {})
+        .get("*" if division is None else str(division), 0)
+    )
     return have, int(base)
 
 
@@ -97,7 +109,11 @@ def road_controlled(state: Any, side: str, road: str) -> tuple[bool, list[str]]:
     hexes = info.road_hexes.get(road, frozenset())
     foe = next(s for s in state.sides if s != side)
     sup = Supply(state, foe)
-    live = [u for u in state.units.values() if u.side == foe and u.hex is not None and u.alive and sup.in_supply(u)]
+    live = [
+        u
+        for u in state.units.values()
+        if u.side == foe and u.hex is not None and u.alive and sup.in_supply(u)
+    ]
     z = zoc(state, foe, live)
     bad = sorted(info.ids[h] for h in hexes if h in z)
     return not bad, bad
@@ -117,33 +133,73 @@ def judge(state: Any) -> Verdict:
         thr = Fraction(str(spec.get("threshold", "2/3")))
         towns = list(spec.get("towns", ()))
         if state.options.get("town_capture", "last-entered") == "occupy":
-            held = {t for t in towns if any(u.side == side and not U.is_dummy(u) and u.alive
-                                             for u in state.units_at(parse_hex(state.map, t)))}
+            held = {
+                t
+                for t in towns
+                if any(
+                    u.side == side and not U.is_dummy(u) and u.alive
+                    for u in state.units_at(parse_hex(state.map, t))
+                )
+            }
         else:
             ctl = town_control(state)
             held = {t for t in towns if ctl.get(t) == side}
-        facts = {"towns held": ", ".join(sorted(held)) or "none", "towns needed": ", ".join(towns),
-                 f"{side} battalions": f"{have}/{base}", "fraction": f"{frac} (threshold {thr})"}
+        facts = {
+            "towns held": ", ".join(sorted(held)) or "none",
+            "towns needed": ", ".join(towns),
+            f"{side} battalions": f"{have}/{base}",
+            "fraction": f"{frac} (threshold {thr})",
+        }
         if len(held) == len(towns):
             if frac >= thr:
-                return Verdict(side, "major", f"{side} holds every town with {have}/{base} battalions", facts)
-            return Verdict(side, "minor", f"{side} holds every town but kept only {have}/{base} battalions", facts)
+                return Verdict(
+                    side, "major", f"{side} holds every town with {have}/{base} battalions", facts
+                )
+            return Verdict(
+                side,
+                "minor",
+                f"{side} holds every town but kept only {have}/{base} battalions",
+                facts,
+            )
         if frac >= thr:
-            return Verdict(foe, "minor", f"{side} failed to take every town but kept {have}/{base} battalions", facts)
-        return Verdict(foe, "major", f"{side} failed to take every town and kept only {have}/{base}", facts)
+            return Verdict(
+                foe,
+                "minor",
+                f"{side} failed to take every town but kept {have}/{base} battalions",
+                facts,
+            )
+        return Verdict(
+            foe, "major", f"{side} failed to take every town and kept only {have}/{base}", facts
+        )
     if kind == "road":
         road = str(spec.get("road", "East-West road"))
         ok, bad = road_controlled(state, side, road)
         div = spec.get("division")
         have, base = battalion_count(state, side, div)
         frac = Fraction(have, base) if base else Fraction(0)
-        facts = {"road": road, "contested road hexes": ", ".join(bad) or "none",
-                 f"division {div} battalions": f"{have}/{base}", "fraction": str(frac)}
+        facts = {
+            "road": road,
+            "contested road hexes": ", ".join(bad) or "none",
+            f"division {div} battalions": f"{have}/{base}",
+            "fraction": str(frac),
+        }
         if not ok:
             return Verdict(foe, "major", f"{side} does not control the {road}", facts)
         if frac < Fraction(1, 2):
-            return Verdict(foe, "minor", f"{side} controls the road but under 1/2 of division {div} is left", facts)
+            return Verdict(
+                foe,
+                "minor",
+                f"{side} controls the road but under 1/2 of division {div} is left",
+                facts,
+            )
         if frac <= Fraction(2, 3):
-            return Verdict(side, "minor", f"{side} controls the road with {have}/{base} of division {div}", facts)
-        return Verdict(side, "major", f"{side} controls the road with {have}/{base} of division {div}", facts)
+            return Verdict(
+                side,
+                "minor",
+                f"{side} controls the road with {have}/{base} of division {div}",
+                facts,
+            )
+        return Verdict(
+            side, "major", f"{side} controls the road with {have}/{base} of division {div}", facts
+        )
     return Verdict(None, "", f"unknown victory condition {kind!r}")

@@ -26,12 +26,24 @@ def lab(ref: str) -> str:
     return f"{col:02d}{int(ref[1:]):02d}"
 
 
-def scenario(units: list[dict[str, Any]], *, cols: int = 8, rows: int = 6, terrain: dict[str, str] | None = None,
-             edges: list[dict[str, Any]] | None = None, elevation: dict[str, int] | None = None,
-             rules: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def scenario(
+    units: list[dict[str, Any]],
+    *,
+    cols: int = 8,
+    rows: int = 6,
+    terrain: dict[str, str] | None = None,
+    edges: list[dict[str, Any]] | None = None,
+    elevation: dict[str, int] | None = None,
+    rules: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A scenario dict on a small clear board; hexes are given as rule-book ids (``C4``)."""
-    r = {"attacker": "blue", "defender": "red", "supply_heads": {"blue": ["A3"], "red": [f"{chr(64 + cols)}3"]},
-         "setup_areas": {"blue": {"cols": "A-D"}, "red": {"cols": "E-Z"}}}
+    r = {
+        "attacker": "blue",
+        "defender": "red",
+        "supply_heads": {"blue": ["A3"], "red": [f"{chr(64 + cols)}3"]},
+        "setup_areas": {"blue": {"cols": "A-D"}, "red": {"cols": "E-Z"}},
+    }
     r.update(rules or {})
     us = []
     for u in units:
@@ -40,13 +52,30 @@ def scenario(units: list[dict[str, Any]], *, cols: int = 8, rows: int = 6, terra
             u["hex"] = lab(u["hex"])
         us.append(u)
     return {
-        "owsnb": 1, "id": "combatops-test", "title": "test board", "ruleset": "combatops", "seed": 5,
-        "map": {"layout": {"orientation": "flat", "size": 10}, "cols": cols, "rows": rows,
-                "terrain": {"default": "clear", "hexes": {lab(k): v for k, v in (terrain or {}).items()}},
-                "features": [{"hex": lab(k), "type": "elevation", "level": v} for k, v in (elevation or {}).items()],
-                "edges": [{**e, "hexes": [lab(x) for x in e["hexes"]]} for e in (edges or [])]},
+        "owsnb": 1,
+        "id": "combatops-test",
+        "title": "test board",
+        "ruleset": "combatops",
+        "seed": 5,
+        "map": {
+            "layout": {"orientation": "flat", "size": 10},
+            "cols": cols,
+            "rows": rows,
+            "terrain": {
+                "default": "clear",
+                "hexes": {lab(k): v for k, v in (terrain or {}).items()},
+            },
+            "features": [
+                {"hex": lab(k), "type": "elevation", "level": v}
+                for k, v in (elevation or {}).items()
+            ],
+            "edges": [{**e, "hexes": [lab(x) for x in e["hexes"]]} for e in (edges or [])],
+        },
         "sides": {"blue": {"color": "#2f5ea8"}, "red": {"color": "#b33a2e"}},
-        "catalogs": [str(CATALOG)], "units": us, "rules": r, "options": options or {},
+        "catalogs": [str(CATALOG)],
+        "units": us,
+        "rules": r,
+        "options": options or {},
     }
 
 

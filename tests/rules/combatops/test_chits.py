@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from collections import Counter
 
 import pytest
 
@@ -35,7 +35,9 @@ def test_14_0_assignments_are_secret_and_per_pass(red_attack_assigned):
     red = g.state.sides["red"].private["assign"]
     assert red["2"]["6"] == "A" and red["1"] == {"6": "C", "7": "D"}
     assert g.view("blue").sides["red"].private == {}
-    assert all(e.visible_to == frozenset({"red"}) for e in g.events if e.kind in ("side.set", "note"))
+    assert all(
+        e.visible_to == frozenset({"red"}) for e in g.events if e.kind in ("side.set", "note")
+    )
 
 
 def test_14_0_assign_swaps_rather_than_leaving_a_reinforcement_off_the_cup(red_attack_assigned):
@@ -58,7 +60,9 @@ def test_14_0_opponent_drawing_a_chit_cancels_only_this_passs_assignment(red_att
     second.submit("blue: draw")
     assert second.state.sides["red"].private["lost"] == ("A",)  # the 14.0 example: A never arrives
     assert "A" not in second.state.sides["blue"].private.get("lost", ())
-    assert not [e for e in second.log("blue") if "reinforcement A" in str(e)]  # Blue is not told what it was
+    assert not [
+        e for e in second.log("blue") if "reinforcement A" in str(e)
+    ]  # Blue is not told what it was
 
 
 def test_14_0_own_chit_brings_the_reinforcement_in_this_half_turn(red_attack_assigned):
@@ -89,7 +93,12 @@ def test_15_0_cup_is_refilled_for_the_second_pass():
 def _at_draw(turn: int, pas: int, **options) -> Game:
     g = to_step(load(RED_ATTACK, seed=3, **options), "A2")
     s = g.state
-    return Game(RULESET, s.evolve(public=s.public.set(cup=(10,), **{"pass": pas}), clock=replace(s.clock, turn=turn)))
+    return Game(
+        RULESET,
+        s.evolve(
+            public=s.public.set(cup=(10,), **{"pass": pas}), clock=replace(s.clock, turn=turn)
+        ),
+    )
 
 
 def test_15_0_example_chit_10_in_turn_7_makes_it_the_last_turn():
@@ -100,7 +109,9 @@ def test_15_0_example_chit_10_in_turn_7_makes_it_the_last_turn():
         if g.is_over():
             break
         g.submit(f"{g.clock.acting[0]}: done")
-    assert g.is_over() and g.clock.turn == 7 and g.clock.step == "A7"  # after Red's half-turn (digest review #31)
+    assert (
+        g.is_over() and g.clock.turn == 7 and g.clock.step == "A7"
+    )  # after Red's half-turn (digest review #31)
     assert isinstance(g.outcome(), Verdict) and "Game over" in str(g.events[-1])
 
 
@@ -125,7 +136,13 @@ def test_15_0_chit_10_in_the_first_pass_does_not_end_the_game():
 
 def test_15_0_without_the_end_chit_the_game_stops_after_turn_10():
     g = to_step(load(RED_ATTACK, seed=3), "D2")
-    g = Game(RULESET, g.state.evolve(clock=replace(g.state.clock, turn=10), public=g.state.public.set(cup=(1,), **{"pass": 2})))
+    g = Game(
+        RULESET,
+        g.state.evolve(
+            clock=replace(g.state.clock, turn=10),
+            public=g.state.public.set(cup=(1,), **{"pass": 2}),
+        ),
+    )
     for _ in range(10):
         if g.is_over():
             break
@@ -137,7 +154,9 @@ def test_14_0_draw_preview_is_exact_and_matches_100k_seeded_draws(red_attack_ass
     g = to_step(red_attack_assigned, "A2")
     g = with_public(g, cup=(2, 3, 6, 9, 10), **{"pass": 2})
     dist = g.preview("red: draw")
-    assert {k[0] for k in dist} == {2, 3, 6, 9, 10} and all(p == Fraction(1, 5) for p in dist.values())
+    assert {k[0] for k in dist} == {2, 3, 6, 9, 10} and all(
+        p == Fraction(1, 5) for p in dist.values()
+    )
     meanings = dict(dist)
     assert "your reinforcement A arrives" in [m for (c, m) in meanings if c == 6][0]
     assert "END OF GAME" in [m for (c, m) in meanings if c == 10][0]

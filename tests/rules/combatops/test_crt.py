@@ -8,7 +8,13 @@ from owsnb.kernel.data import freeze
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.state import Unit
 from owsnb.rules.combatops.combat import (
-    COLUMNS, allocate_losses, crt_row, load_crt, loss_events, odds_column, shift_column,
+    COLUMNS,
+    allocate_losses,
+    crt_row,
+    load_crt,
+    loss_events,
+    odds_column,
+    shift_column,
 )
 from owsnb.rules.combatops.units import hits
 
@@ -17,16 +23,29 @@ from .conftest import game
 CRT = load_crt()
 
 
-@pytest.mark.parametrize("attack, defense, column", [(7, 3, "2-1"), (5, 12, "1-3"), (3, 2, "1-1"), (2, 10, "1-4"),
-                                                     (25, 5, "4-1"), (4, 1, "4-1"), (1, 2, "1-2"), (1, 3, "1-3"),
-                                                     (10, 5, "2-1"), (9, 3, "3-1"), (4, 5, "1-2")])
+@pytest.mark.parametrize(
+    "attack, defense, column",
+    [
+        (7, 3, "2-1"),
+        (5, 12, "1-3"),
+        (3, 2, "1-1"),
+        (2, 10, "1-4"),
+        (25, 5, "4-1"),
+        (4, 1, "4-1"),
+        (1, 2, "1-2"),
+        (1, 3, "1-3"),
+        (10, 5, "2-1"),
+        (9, 3, "3-1"),
+        (4, 5, "1-2"),
+    ],
+)
 def test_11_0_odds_round_down_and_clamp(attack, defense, column):
     assert odds_column(attack, defense) == column
 
 
 def test_11_0_shift_then_clamp():
     assert shift_column("2-1", 1) == "3-1"
-    assert shift_column("4-1", 1) == "4-1"   # raw 6-1 is 4-1 first (digest #23), then +1 stays 4-1
+    assert shift_column("4-1", 1) == "4-1"  # raw 6-1 is 4-1 first (digest #23), then +1 stays 4-1
     assert shift_column("4-1", -1) == "3-1"  # raw 6-1 with a -1 shift: clamp first gives 3-1
     assert shift_column("1-4", -1) == "1-4"
 
@@ -72,18 +91,42 @@ def test_11_crt_quick_reference_grid(steps):
 
 def test_11_retreats_by_column():
     retreats = {c: crt_row(CRT, c, 4)[2:] for c in COLUMNS}
-    assert retreats == {"1-4": (1, 0), "1-3": (1, 0), "1-2": (1, 0), "1-1": (0, 0), "2-1": (0, 1), "3-1": (0, 1),
-                        "4-1": (0, 0)}
+    assert retreats == {
+        "1-4": (1, 0),
+        "1-3": (1, 0),
+        "1-2": (1, 0),
+        "1-1": (0, 0),
+        "2-1": (0, 1),
+        "3-1": (0, 1),
+        "4-1": (0, 0),
+    }
 
 
 def _bn(uid: str, steps: int = 2, **data) -> Unit:
-    return Unit(uid, "blue", steps=steps, max_steps=2, data=freeze({"utype": "infantry", "bns": 1, **data}))
+    return Unit(
+        uid, "blue", steps=steps, max_steps=2, data=freeze({"utype": "infantry", "bns": 1, **data})
+    )
 
 
 def _reg(uid: str, n: int, steps: int | None = None) -> Unit:
-    return Unit(uid, "red", "r-inf-reg-49", steps=2 * n if steps is None else steps, max_steps=2 * n,
-                data=freeze({"utype": "infantry", "atk": 6, "dfn": 8, "ma": 2, "echelon": "regiment", "bns": n,
-                             "bn": {"atk": 2, "dfn": 3}}))
+    return Unit(
+        uid,
+        "red",
+        "r-inf-reg-49",
+        steps=2 * n if steps is None else steps,
+        max_steps=2 * n,
+        data=freeze(
+            {
+                "utype": "infantry",
+                "atk": 6,
+                "dfn": 8,
+                "ma": 2,
+                "echelon": "regiment",
+                "bns": n,
+                "bn": {"atk": 2, "dfn": 3},
+            }
+        ),
+    )
 
 
 def test_12_0_example_four_battalions_five_losses():
@@ -132,11 +175,15 @@ def _apply_losses(g, uid, losses):
 def test_errata_8_0_red_regiment_breaks_down_on_its_third_loss():
     g = game([{"id": "R-1I/49", "type": "r-inf-reg-49", "side": "red", "hex": "E3"}])
     s2 = _apply_losses(g, "R-1I/49", 2)
-    assert s2.units["R-1I/49"].steps == 2 and hits(s2.units["R-1I/49"]) == 2  # two hit markers, still a regiment
+    assert (
+        s2.units["R-1I/49"].steps == 2 and hits(s2.units["R-1I/49"]) == 2
+    )  # two hit markers, still a regiment
     s3 = _apply_losses(g, "R-1I/49", 3)
     assert "R-1I/49" not in s3.units  # replaced by its remaining battalion
     bns = [u for u in s3.units.values() if u.data.get("regiment") == "R-1I/49"]
-    assert [(u.id, u.steps, hits(u), u.data["atk"], u.data["dfn"]) for u in bns] == [("R-1:1I/49", 1, 1, 2, 3)]
+    assert [(u.id, u.steps, hits(u), u.data["atk"], u.data["dfn"]) for u in bns] == [
+        ("R-1:1I/49", 1, 1, 2, 3)
+    ]
     s4 = _apply_losses(g, "R-1I/49", 4)
     assert not [u for u in s4.units.values() if u.data.get("regiment") == "R-1I/49" and u.alive]
 
@@ -145,4 +192,7 @@ def test_errata_8_0_blue_regiment_fourth_loss_leaves_two_hit_battalions():
     g = game([{"id": "B-1I/36", "type": "b-inf-reg-36", "side": "blue", "hex": "C3"}])
     s = _apply_losses(g, "B-1I/36", 4)
     bns = sorted((u.id, u.steps) for u in s.units.values() if u.data.get("regiment") == "B-1I/36")
-    assert bns == [("B-1:1I/36", 1), ("B-2:1I/36", 1)]  # 6 steps - 4 = 2: two battalions with a hit each
+    assert bns == [
+        ("B-1:1I/36", 1),
+        ("B-2:1I/36", 1),
+    ]  # 6 steps - 4 = 2: two battalions with a hit each

@@ -44,7 +44,12 @@ def test_tooltips_tell_each_seat_what_it_may_know(blue_attack):
     assert "placeholders" in own["note"]
     seen = next(u for u in red.units.values() if u.side == "blue")
     rows = dict(RULESET.unit_summary(seen, red))
-    assert rows["counter"] == "face down (2.1)" and set(rows) == {"counter", "type", "movement", "hex"}
+    assert rows["counter"] == "face down (2.1)" and set(rows) == {
+        "counter",
+        "type",
+        "movement",
+        "hex",
+    }
 
 
 def test_reach_and_ranges_hooks(blue_attack):
@@ -62,15 +67,25 @@ def test_dashboard_shows_own_secrets_only(red_attack):
     g = red_attack
     d_blue = RULESET.dashboard(g.view("blue"))
     assert d_blue["cup"]["remaining"] == list(range(1, 11)) and d_blue["cup"]["end_chit"] == "10+"
-    assert "reinforcements" in d_blue["forces"]["blue"] and "reinforcements" not in d_blue["forces"]["red"]
+    assert (
+        "reinforcements" in d_blue["forces"]["blue"]
+        and "reinforcements" not in d_blue["forces"]["red"]
+    )
     assert d_blue["forces"]["blue"]["battalions"] == {"remaining": 11, "baseline": 11}
     ump = RULESET.dashboard(g.view("umpire"))
     assert "reinforcements" in ump["forces"]["red"]
 
 
 def test_combat_result_html_is_escaped():
-    g = to_step(game([{"id": "B-<b>", "type": "b-inf-bn-36", "side": "blue", "hex": "D3"},
-                      {"id": "R-I", "type": "r-inf-bn-49", "side": "red", "hex": "E3"}]), "A4")
+    g = to_step(
+        game(
+            [
+                {"id": "B-<b>", "type": "b-inf-bn-36", "side": "blue", "hex": "D3"},
+                {"id": "R-I", "type": "r-inf-bn-49", "side": "red", "hex": "E3"},
+            ]
+        ),
+        "A4",
+    )
     res = g.submit("blue: attack E3 with=B-<b>").result
     html = res._repr_html_()
     assert "B-&lt;b&gt;" in html and "<b>B-<b>" not in html and "1-1" in html

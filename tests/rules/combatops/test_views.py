@@ -18,10 +18,15 @@ from .conftest import BLUE_ATTACK, RED_ATTACK, game, load, to_step
 def test_2_1_enemy_counters_show_only_type_and_movement(blue_attack):
     red = blue_attack.view("red")
     blue_in_red = [u for u in red.units.values() if u.side == "blue"]
-    assert len(blue_in_red) == sum(1 for u in blue_attack.state.units.values() if u.side == "blue" and u.hex)
+    assert len(blue_in_red) == sum(
+        1 for u in blue_attack.state.units.values() if u.side == "blue" and u.hex
+    )
     for u in blue_in_red:
-        true = next(t for t in blue_attack.state.units.values() if t.side == "blue" and t.hex == u.hex
-                    and t.data["utype"] == u.kind)
+        true = next(
+            t
+            for t in blue_attack.state.units.values()
+            if t.side == "blue" and t.hex == u.hex and t.data["utype"] == u.kind
+        )
         assert u.id.startswith("unknown-") and u.name == "" and (u.steps, u.max_steps) == (1, 1)
         assert dict(u.data) == {"utype": true.data["utype"], "ma": true.data["ma"]}
         assert not u.markers and not u.seen_by
@@ -44,38 +49,67 @@ def test_show_echelon_option_adds_only_the_echelon():
 
 def test_enemy_reinforcements_off_the_map_are_invisible(red_attack):
     blue = red_attack.view("blue")
-    assert not [u for u in blue.units.values() if u.side == "red"]  # all of Red waits off the map (17.1)
+    assert not [
+        u for u in blue.units.values() if u.side == "red"
+    ]  # all of Red waits off the map (17.1)
     red = red_attack.view("red")
     assert not [u for u in red.units.values() if u.side == "blue" and u.hex is None]
 
 
 def test_11_0_units_revealed_in_combat_stay_revealed():
-    g = to_step(game([{"id": "B-I", "type": "b-inf-bn-36", "side": "blue", "hex": "D3"},
-                      {"id": "R-I", "type": "r-inf-bn-49", "side": "red", "hex": "E3"}]), "A4")
+    g = to_step(
+        game(
+            [
+                {"id": "B-I", "type": "b-inf-bn-36", "side": "blue", "hex": "D3"},
+                {"id": "R-I", "type": "r-inf-bn-49", "side": "red", "hex": "E3"},
+            ]
+        ),
+        "A4",
+    )
     g.submit("blue: attack E3 with=B-I")
-    assert g.view("blue").unit("R-I").data["dfn"] == 3 and g.view("red").unit("B-I").data["atk"] == 3
+    assert (
+        g.view("blue").unit("R-I").data["dfn"] == 3 and g.view("red").unit("B-I").data["atk"] == 3
+    )
     g.submit("blue: done")
     to_step(g, "A2")
     assert g.clock.turn == 2
-    assert g.view("red").unit("B-I").data["atk"] == 3  # still face up a turn later (owsnb ruling #33)
+    assert (
+        g.view("red").unit("B-I").data["atk"] == 3
+    )  # still face up a turn later (owsnb ruling #33)
 
 
 def _payload(g, side):
     """Everything a seat's display could be sent: view, hooks, legal orders, previews."""
     view = g.view(side)
-    wire = {"units": view.units, "events": view.events[-30:], "public": view.public, "sides": view.sides}
-    out = {"view": json.loads(dumps(wire)), "obs": RULESET.observation_string(view),
-           "dashboard": RULESET.dashboard(view), "units": []}
+    wire = {
+        "units": view.units,
+        "events": view.events[-30:],
+        "public": view.public,
+        "sides": view.sides,
+    }
+    out = {
+        "view": json.loads(dumps(wire)),
+        "obs": RULESET.observation_string(view),
+        "dashboard": RULESET.dashboard(view),
+        "units": [],
+    }
     own = 0
     for u in view.units.values():
-        out["units"].append([RULESET.counter_svg(u, view, 48), RULESET.unit_summary(u, view),
-                             RULESET.ranges(view, u.id)])
+        out["units"].append(
+            [
+                RULESET.counter_svg(u, view, 48),
+                RULESET.unit_summary(u, view),
+                RULESET.ranges(view, u.id),
+            ]
+        )
         if u.side == side and u.hex is not None and own < 3:  # reach is only drawn for own units
             own += 1
             out["units"].append({str(k): v for k, v in (RULESET.reach(view, u.id) or {}).items()})
     if side in g.clock.acting:
         legal = g.legal_orders(side)
-        out["legal"] = [[s.verb, dict(s.candidates), [str(o) for o in s.examples], s.note] for s in legal]
+        out["legal"] = [
+            [s.verb, dict(s.candidates), [str(o) for o in s.examples], s.note] for s in legal
+        ]
         for s in legal:
             for o in s.examples[:2]:
                 try:
