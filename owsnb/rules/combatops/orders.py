@@ -664,7 +664,8 @@ class Replace(OrderHandler):
                     ex.append(self.type.make(side, letter=t, unit=u.id))
         if not ex:
             return None
-        return OrderSpec(side, self.type, FrozenDict(letter=tuple(toks)), tuple(ex[:8]))
+        units = tuple(dict.fromkeys(o.args[1] for o in ex))
+        return OrderSpec(side, self.type, FrozenDict(letter=tuple(toks), unit=units), tuple(ex[:8]))
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         priv = state.sides[order.side].private
@@ -748,7 +749,10 @@ class Build(OrderHandler):
                             )
         if not ex:
             return None
-        return OrderSpec(side, self.type, FrozenDict(kind=("infantry", "armor")), tuple(ex[:8]))
+        units = tuple(dict.fromkeys(o.args[0] for o in ex))
+        return OrderSpec(
+            side, self.type, FrozenDict(unit=units, kind=("infantry", "armor")), tuple(ex[:8])
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _own(state, order, args["unit"], "9.7")
@@ -840,7 +844,10 @@ class Demolish(OrderHandler):
                 for n in _river_sides(state, u):
                     if bridge_kind(state, u.hex, n):
                         ex.append(self.type.make(side, unit=u.id, across=state.map.label(n)))
-        return OrderSpec(side, self.type, examples=tuple(ex[:4])) if ex else None
+        if not ex:
+            return None
+        units = tuple(dict.fromkeys(o.args[0] for o in ex))
+        return OrderSpec(side, self.type, FrozenDict(unit=units), tuple(ex[:4]))
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _own(state, order, args["unit"], "9.7")
@@ -939,6 +946,7 @@ class Attack(OrderHandler):
             self.type,
             FrozenDict(
                 hex=tuple(state.map.label(t) for t in targets),
+                support=tuple(a.id for a in arts),
                 **{"with": tuple(u.id for u in elig)},
             ),
             tuple(ex),
@@ -1207,9 +1215,9 @@ class ArtilleryPolicy(OrderHandler):
         if not arts:
             return None
         if side in state.clock.acting:
-            # a defensive policy: offered with choices while the enemy acts; on one's own turn it
-            # stays available as free input (and random play-outs leave it alone)
-            return OrderSpec(side, self.type, note="defensive artillery policy")
+            # a defensive standing order: offered while the enemy acts; on one's own turn it may
+            # still be given as text (map clicks and random play-outs leave it alone)
+            return None
         return OrderSpec(
             side, self.type, FrozenDict(unit=tuple(u.id for u in arts), mode=("support", "hold"))
         )
@@ -1235,17 +1243,18 @@ class ArtilleryPolicy(OrderHandler):
         return [side_set(order.side, "private", {"artillery_hold": tuple(held)}, rule="13.4")]
 
 
+# order matters: a click on a counter in the order panel picks the first verb that takes it
 HANDLERS = (
-    Assign(),
-    Place(),
-    Breakdown(),
-    Draw(),
     Move(),
+    Attack(),
+    Occupy(),
     Enter(),
+    Draw(),
+    Place(),
+    Assign(),
     Replace(),
     Build(),
     Demolish(),
-    Attack(),
-    Occupy(),
+    Breakdown(),
     ArtilleryPolicy(),
 )
