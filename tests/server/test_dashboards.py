@@ -1,0 +1,76 @@
+"""The seat dashboards' Python side (what the Voila notebooks call), against a live server."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from owsnb.server.dashboard import seat_page, seat_query, umpire_page
+from tests.server.conftest import Served
+
+pytest.importorskip("ipywidgets")
+
+
+def q(served: Served, label: str, token: str | None = None) -> str:
+    return urlencode({"url": served.game_url, "token": token or served.token(label)})
+
+
+def test_a_page_without_a_seat_explains_itself(served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    assert "No seat in this link" in seat_page().value
+    assert "not valid" in seat_page(q(served, "blue", "forged")).value
+    assert "not the umpire" in umpire_page(q(served, "blue")).value
+    monkeypatch.setenv("OWSNB_SERVER", served.url)
+    assert seat_query(f"game={served.created.game_id}&token=t") == (served.game_url, "t")
+    dead = urlencode({"url": "http://127.0.0.1:9/games/x", "token": "t"})
+    assert "does not answer" in seat_page(dead).value
+
+
+def test_seat_page_is_the_seats_table(served: Served) -> None:
+    page = seat_page(q(served, "red"))
+    try:
+        assert page.remote.side == "red"
+        assert sorted(page.table.view.units) == sorted(served.game.view("red").units)
+    finally:
+        page.close()
+        page.remote.close()
+
+
+def test_umpire_console_drives_the_game(served: Served) -> None:
+    page = umpire_page(q(served, "umpire"))
+    c = page.console
+    try:
+        assert "Turn 1" in c.clock.value
+        before = served.game.state.clock
+        c.advance_button.click()
+        assert served.game.state.clock != before and c.status.value == ""
+        assert f"state {served.game.state_id}" in c.clock.value
+        c.undo_button.click()
+        assert served.game.state.clock == before
+        c.note.value = "Blue hesitates"
+        c.audience.value = "blue"
+        c.note_button.click()
+        assert [(a.text, a.side) for a in served.game.annotations] == [("Blue hesitates", "blue")]
+        c.assess_note.value = "Red kept its reserve"
+        c.audience.value = None
+        c.assess_button.click()
+        assert served.game.annotations[-1].tags == ("assessment",)
+        assert "Red kept its reserve" in c.assessment.value and "steps" in c.assessment.value
+        c.obs_view.value, c.obs_delay.value = "red", 3
+        c.obs_new.click()
+        assert "token (shown once)" in c.new_link.value
+        labels = [s.label for s in served.authority.served(served.created.game_id).seats]
+        assert len(labels) == 5
+        blue_id = served.created.seats["blue"].seat_id
+        c.seat_pick.value = blue_id
+        c.revoke_button.click()
+        assert served.authority.served(served.created.game_id).seats.get(blue_id).revoked
+        # a refused action is shown in the console, not raised
+        assert served.game.seq == 0
+        c.undo_button.click()
+        assert "nothing to undo" in c.status.value
+    finally:
+        page.console.close()
+        page.app.close()
+        page.remote.close()
