@@ -125,7 +125,7 @@ class TimeDistancePanel(Panel):
         try:
             if list(self.unit.options) != opts:
                 self.unit.options = opts
-            want = t.unit if t.unit in view.units else ""
+            want = t.unit if t.unit in {v for _, v in opts} else ""  # off-map units are not listed
             if self.unit.value != want:
                 self.unit.value = want
         finally:

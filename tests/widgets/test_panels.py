@@ -151,3 +151,16 @@ class _Remote:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._s, name)
+
+
+def test_time_distance_copes_with_a_selected_unit_leaving_the_map(pgame):
+    from dataclasses import replace
+
+    from owsnb.kernel.events import unit_set
+
+    td = TimeDistancePanel(pgame, seat="blue")
+    td.table.pick(unit="B-REC-1")
+    # the umpire takes the recon off the map (as a destroyed unit goes to a box)
+    pgame._commit(pgame._parse("umpire: advance"), [replace(unit_set("B-REC-1", hex=None, box="destroyed"))], None)
+    assert td.unit.value == "" and "B-REC-1" not in [v for _, v in td.unit.options]
+    assert "unit" not in td.rows()
