@@ -293,3 +293,25 @@ def test_random_playout_to_the_end(path, seed):
     )
     verdict = g.outcome()
     assert verdict.winner in ("blue", "red") and verdict.level in ("major", "minor")
+
+
+def test_a_broken_scenario_lists_every_problem_with_its_place():
+    from owsnb.kernel.errors import ScenarioError
+
+    from .conftest import game
+
+    with pytest.raises(ScenarioError) as exc:
+        game([{"id": "B-1", "type": "b-inf-bn-36", "side": "blue", "hex": "C3", "data": {"utype": "tank", "ma": 0}}])
+    assert "units[0].data.utype" in str(exc.value) and "units[0].data.ma" in str(exc.value)
+    with pytest.raises(ScenarioError) as exc:
+        game(
+            [{"id": "R-1", "type": "r-inf-bn-49", "side": "red", "hex": "E3"}],
+            rules={
+                "attacker": "green",
+                "reinforcements": {"blue": {"A": {"pass": 3, "units": ["B-9"]}}},
+                "victory": {"type": "towns", "side": "red", "towns": ["Z99"]},
+            },
+        )
+    text = str(exc.value)
+    for needle in ("rules.attacker", "rules.reinforcements.blue.A.pass", "no unit 'B-9'", "rules.victory.towns[0]"):
+        assert needle in text, (needle, text)
