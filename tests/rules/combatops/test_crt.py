@@ -196,3 +196,43 @@ def test_errata_8_0_blue_regiment_fourth_loss_leaves_two_hit_battalions():
         ("B-1:1I/36", 1),
         ("B-2:1I/36", 1),
     ]  # 6 steps - 4 = 2: two battalions with a hit each
+
+
+BOOK_UNIT_TABLE = {  # the rule book's unit table, "Mechanized" column
+    "infantry": False,
+    "armored-infantry": True,
+    "motorized-infantry": True,
+    "armor": True,
+    "armored-cavalry": True,
+    "artillery": False,
+    "motorized-artillery": True,
+    "mechanized-artillery": True,
+    "engineer": False,
+    "motorized-engineer": True,
+    "hq": False,
+    "motorized-hq": True,
+    "anti-tank": True,
+    "anti-aircraft": True,
+}
+
+
+def test_unit_type_table_matches_the_book():
+    from owsnb.rules.combatops.units import TYPES
+
+    assert {k: v["mechanized"] for k, v in TYPES["types"].items()} == BOOK_UNIT_TABLE
+    assert TYPES["artillery_range"] == {"L": 2, "M": 3, "H": 4} and TYPES["stacking_limit"] == 4
+
+
+def test_terrain_effects_chart_as_shipped():
+    from owsnb.rules.combatops.units import load_table
+
+    tec = load_table("terrain")
+    moves = {t: (r["move"]["foot"], r["move"]["mech"]) for t, r in tec["terrain"].items()}
+    assert moves == {"clear": (1, 1), "woods": (2, 3), "swamp": ("all", None), "town": (2, 3)}
+    assert {t: r["defense"] for t, r in tec["terrain"].items()} == {
+        "clear": 0,
+        "woods": 1,
+        "swamp": 1,
+        "town": 2,
+    }
+    assert (tec["bridge"]["move"], tec["road"]["max"], tec["elevation"]["uphill_move"]) == (2, 2, 1)

@@ -248,6 +248,16 @@ def test_9_7_engineers_build_bridges_in_engineer_turns():
     to_step(g, "A3")
     to_step(g, "D2")
     assert g.state.public["bridges"]["C3|C4"]["kind"] == "armor"
+    # one engineer: an armor bridge takes four turns
+    g = to_step(game([U("B-E", "b-eng-36", "blue", "C3")], edges=river), "A3")
+    g.submit("blue: build B-E C4 kind=armor")
+    done_after = None
+    for turn in range(1, 6):
+        to_step(g, "D2")
+        if "C3|C4" in g.state.public["bridges"] and done_after is None:
+            done_after = turn
+        to_step(g, "A3")
+    assert done_after == 4
     # moving interrupts the work
     g = to_step(game([U("B-E", "b-eng-36", "blue", "C3")], edges=river), "A3")
     g.submit("blue: build B-E C4 kind=infantry")

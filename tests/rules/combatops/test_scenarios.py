@@ -301,7 +301,17 @@ def test_a_broken_scenario_lists_every_problem_with_its_place():
     from .conftest import game
 
     with pytest.raises(ScenarioError) as exc:
-        game([{"id": "B-1", "type": "b-inf-bn-36", "side": "blue", "hex": "C3", "data": {"utype": "tank", "ma": 0}}])
+        game(
+            [
+                {
+                    "id": "B-1",
+                    "type": "b-inf-bn-36",
+                    "side": "blue",
+                    "hex": "C3",
+                    "data": {"utype": "tank", "ma": 0},
+                }
+            ]
+        )
     assert "units[0].data.utype" in str(exc.value) and "units[0].data.ma" in str(exc.value)
     with pytest.raises(ScenarioError) as exc:
         game(
@@ -313,5 +323,10 @@ def test_a_broken_scenario_lists_every_problem_with_its_place():
             },
         )
     text = str(exc.value)
-    for needle in ("rules.attacker", "rules.reinforcements.blue.A.pass", "no unit 'B-9'", "rules.victory.towns[0]"):
+    for needle in (
+        "rules.attacker",
+        "rules.reinforcements.blue.A.pass",
+        "no unit 'B-9'",
+        "rules.victory.towns[0]",
+    ):
         assert needle in text, (needle, text)
