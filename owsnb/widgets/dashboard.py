@@ -41,37 +41,49 @@ __all__ = ["Dashboard", "forces_over_turns"]
 _PALETTE = ("#1f5fbf", "#c0392b", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f")
 
 
-def forces_over_turns(seat: Any, view: Any | None = None) -> dict[str, dict[str, list[tuple[int, int]]]]:
+def _tally(view: Any) -> tuple[dict[str, int], dict[str, int]]:
+    strength: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    for u in view.units.values():
+        dom = u.get("domain")
+        key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
+        strength[key] = strength.get(key, 0) + (u.steps if u.alive else 0)
+        lost[key] = lost.get(key, 0) + max(u.max_steps - u.steps, 0)
+    return strength, lost
+
+
+def forces_over_turns(seat: Any, view: Any | None = None, cache: dict | None = None
+                      ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """Strength (steps of units still alive) and losses (steps lost) per group at the end of each
     turn (turn 0 = the start), as the seat has seen them.
 
-    Groups are sides, or ``side/domain`` when units carry a ``domain`` payload value.
+    Groups are sides, or ``side/domain`` when units carry a ``domain`` payload value. *cache*
+    (a dict kept between calls) saves asking the seat again for the past turns' views; its keys
+    name the event each point ends at, so an undone and replaced history is not mistaken for
+    the old one.
     """
     view = seat.view() if view is None else view
+    cache = {} if cache is None else cache
     # the first event of every new turn, as this seat saw it
-    marks: list[tuple[int, int]] = []  # (turn that ended, seq just before the next turn began)
+    marks: list[tuple[int, int, str]] = []  # (turn that ended, seq just before the next turn began, key)
     turn = None
+    last = "start"
     for e in view.events:
         if e.kind == "clock.set":
             t = e.data["clock"].turn
             if turn is not None and t != turn:
-                marks.append((turn, e.seq - 1))
+                marks.append((turn, e.seq - 1, last))
             turn = t
-    points: list[tuple[int, Any]] = [(0, seat.view_at(0))]
-    points += [(t, seat.view_at(seq)) for t, seq in marks]
-    points.append((view.clock.turn, view))
+        last = f"{e.seq}:{e.batch}:{e.kind}:{hash(repr(e.data))}"
     snaps: list[tuple[int, dict[str, int], dict[str, int]]] = []
-    for t, v in points:
-        s_now: dict[str, int] = {}
-        l_now: dict[str, int] = {}
-        for u in v.units.values():
-            dom = u.get("domain")
-            key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
-            s_now[key] = s_now.get(key, 0) + (u.steps if u.alive else 0)
-            l_now[key] = l_now.get(key, 0) + max(u.max_steps - u.steps, 0)
-        if snaps and snaps[-1][0] == t:
-            snaps.pop()
-        snaps.append((t, s_now, l_now))
+    for t, seq, key in [(0, 0, "start"), *marks]:
+        k = (seat.side, seq, key)
+        if k not in cache:
+            cache[k] = _tally(seat.view_at(seq))
+        snaps.append((t, *cache[k]))
+    if snaps[-1][0] == view.clock.turn:
+        snaps.pop()
+    snaps.append((view.clock.turn, *_tally(view)))
     groups = sorted({k for _, s_now, l_now in snaps for k in (*s_now, *l_now)})
     # every series has a value at every turn (0: nothing of that group seen then)
     strength = {g: [(t, s_now.get(g, 0)) for t, s_now, _ in snaps] for g in groups}
@@ -147,6 +159,7 @@ class Dashboard(Panel):
         self.table = Table.of(source, seat)
         self._height = height
         self._cache: tuple[Any, dict] | None = None
+        self._points: dict = {}  # past turns' tallies, kept across refreshes
         # preview
         self.px, self.py = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
         self.preview_bars = bq.Bars(x=[], y=[], scales={"x": self.px, "y": self.py}, colors=["#2563eb"],
@@ -189,7 +202,7 @@ class Dashboard(Panel):
         t = self.table
         key = (t.seat.side, t.seat.state_id, t.at)
         if self._cache is None or self._cache[0] != key:
-            self._cache = (key, forces_over_turns(t.seat, t.view))
+            self._cache = (key, forces_over_turns(t.seat, t.view, self._points))
         return self._cache[1]
 
     # -- preview -------------------------------------------------------------------------------

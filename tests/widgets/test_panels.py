@@ -164,3 +164,25 @@ def test_time_distance_copes_with_a_selected_unit_leaving_the_map(pgame):
     pgame._commit(pgame._parse("umpire: advance"), [replace(unit_set("B-REC-1", hex=None, box="destroyed"))], None)
     assert td.unit.value == "" and "B-REC-1" not in [v for _, v in td.unit.options]
     assert "unit" not in td.rows()
+
+
+def test_forces_over_turns_asks_for_each_past_turn_once_and_survives_undo(pgame):
+    seat = Seat.local(pgame, "blue")
+    calls = []
+    real = seat.view_at
+    seat.view_at = lambda n: calls.append(n) or real(n)
+    cache = {}
+    to_fire_with_contact(pgame)
+    first = forces_over_turns(seat, cache=cache)
+    assert len(calls) == 2  # the start and the end of turn 1
+    pgame.submit("blue: done")
+    again = forces_over_turns(seat, cache=cache)
+    assert len(calls) == 2 and again == first  # nothing new to ask: still turn 2
+    while pgame.clock.turn == 2:  # back into turn 1: its end is no longer part of this history
+        pgame.undo()
+    back = forces_over_turns(seat, cache=cache)
+    assert [t for t, _ in back["strength"]["blue"]] == [0, 1]
+    while pgame.clock.turn == 1:
+        pgame.submit(f"{pgame.clock.acting[0]}: done")
+    fresh = forces_over_turns(seat)
+    assert forces_over_turns(seat, cache=cache) == fresh
