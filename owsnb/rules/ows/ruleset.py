@@ -322,3 +322,24 @@ class OWS(RuleSet):
         from owsnb.rules.ows.presentation import dashboard
 
         return dashboard(view)
+
+    # -- research hooks (owsnb.analysis.history) ----------------------------------------------
+    DOMAINS = {"naval": "maritime", "submarine": "maritime", "air-mission": "air", "air-base": "air", "sof": "sof"}
+    """Domain of each counter category for losses by domain; every other category is ``land``."""
+
+    def unit_facts(self, unit: Unit) -> dict[str, Any]:
+        """A counter's facts for ``game.history()``: domain, category, red shield, signature, salvos
+        and grey shields left (9.5, 2.2.2.8; a multi-role pool counts in both). Nothing for a
+        face-down counter (its payload is hidden)."""
+        if "category" not in unit.data:
+            return {}
+        c = _units.counter(unit)
+        salvos = {a.key: a.left for a in c.attacks if not a.air_to_air}
+        return {"domain": self.DOMAINS.get(c.category, "land"), "category": c.category,
+                "red_shield": c.red_shield, "signature": c.signature if c.signature is not None else -1,
+                "salvos_left": sum(salvos.values()), "grey_shields_left": c.grey_left}
+
+    def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
+        """Is *unit* detected by *side*: TACSIT 1 / detection, fixed installations (8.3.1), emitting
+        units (6.4.3) — ``common.detected``."""
+        return unit.side != side and detected(state, unit, side)
