@@ -92,6 +92,9 @@ def test_play_notebook_in_jupyterlab(tmp_path):
         counter = page.wait_for_selector(f".leaflet-marker-icon .owsnb-stack[data-units~='{unit}']", timeout=180_000)
         page.wait_for_selector("path.owsnb-grid", timeout=30_000)
         first_paint = time.monotonic() - started
+        # every widget extension loaded (ipywidgets, jupyter-leaflet, bqplot): no widget failed to show
+        assert page.locator("text=Error displaying widget").count() == 0
+        assert page.locator(".owsnb-orders .widget-toggle-buttons").count() == 1
         counter.click()
         page.wait_for_selector("path.owsnb-reach", timeout=30_000)
         sel = page.wait_for_selector("path.owsnb-selection", timeout=30_000)

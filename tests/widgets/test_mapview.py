@@ -240,3 +240,26 @@ def test_seat_switch_and_time_travel_redraw_the_units(pgame):
     assert marker.location == G.point(pgame.map.layout, pgame.hex("0504"))
     t.switch("red")
     assert all("B-" not in m.icon.html for m in mv.units.layers) and len(mv.units.layers) == 3
+
+
+def test_the_tutorial_map_draws_its_offline_coastline_and_ows_terrain():
+    import owsnb
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    mv = MapView(game, seat="blue")
+    assert mv.coast is not None and mv.coast in mv.map.layers
+    kinds = {f["properties"]["kind"] for f in mv.coast.data["features"]}
+    assert "coast" in kinds
+    deep = next(f for f in mv.grid.data["features"] if f["properties"].get("terrain") == "deep-sea")
+    assert deep["properties"]["style"]["fillColor"] == game.ruleset.terrain_style("deep-sea")["fillColor"]
+    # the coastline lies over the map: its points fall inside the map's bounds
+    w, s, e, n = game.map.layout.bounds(list(game.map.hexes))
+    pts = [p for f in mv.coast.data["features"] for line in f["geometry"]["coordinates"] for p in line]
+    assert pts and all(w - 0.5 <= x <= e + 0.5 and s - 0.5 <= y <= n + 0.5 for x, y in pts)
+
+
+def test_a_map_without_a_coast_file_can_cut_one_from_the_world_file(pgame):
+    mv = MapView(pgame, seat="blue", coast=True)  # Wesel: the Dutch border is 20 km away
+    assert mv.coast is not None
+    assert "border" in {f["properties"]["kind"] for f in mv.coast.data["features"]}
+    assert MapView(pgame, seat="blue").coast is None  # off by default: the scenario has no coast file
