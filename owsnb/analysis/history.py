@@ -54,6 +54,30 @@ def _unit_facts(rs: Any, unit: Any) -> dict[str, Any]:
     return {k: v for k, v in unit.data.items() if isinstance(v, (int, float, str, bool)) and not isinstance(v, bool)}
 
 
+def _detected_by(rs: Any, state: Any, unit: Any, side: str) -> bool:
+    """Has *side* detected the enemy *unit*? The rule set's ``unit_detected(state, unit, side)`` hook
+    if it has one (e.g. OWS fixed installations and emitters are always detected), else ``seen_by``."""
+    if unit.side == side:
+        return False
+    fn = getattr(rs, "unit_detected", None)
+    if fn is not None:
+        return bool(fn(state, unit, side))
+    return side in unit.seen_by
+
+
+def _numeric(prefix: str, mapping: Mapping[str, Any], out: dict[str, float], depth: int = 1) -> dict[str, float]:
+    """Numeric entries of a side's public facts, nested dashboards flattened one level
+    (``{"space": {"c2": 3}}`` -> ``space_c2``)."""
+    for key, val in mapping.items():
+        if isinstance(val, bool):
+            continue
+        if isinstance(val, (int, float)):
+            out[f"{prefix}{key}"] = val
+        elif isinstance(val, Mapping) and depth > 0:
+            _numeric(f"{prefix}{key}_", val, out, depth - 1)
+    return out
+
+
 def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset:
     """The history of *game* as seen by *side* (default the umpire), as an ``xarray.Dataset``.
 
@@ -64,7 +88,10 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
 
     Returns:
         a Dataset with dims ``time``, ``unit``, ``side`` (and ``marker``); coordinates ``seq``,
-        ``turn``, ``phase``, ``step`` along ``time``.
+        ``turn``, ``phase``, ``step`` along ``time``. A side's history is built from its views:
+        enemy units appear as that side sees them (last-known positions, face-down aliases), and
+        the dice seed is left out (``attrs["seed"] == -1``). ``lon``/``lat`` are filled on
+        geographic maps; ``x_km``/``y_km`` are the planar hex centres on every map.
     """
     rs = game.ruleset
     points = snapshot_points(game, every)
@@ -78,17 +105,31 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
             n += 1
         states.append(s)
     sides = list(game.initial.sides)
-    unit_ids: dict[str, None] = {}
+    # what the viewer sees at each snapshot, keyed by the id it sees (aliases for face-down units)
+    seen: list[dict[str, Any]] = []
     for st in states:
-        for uid in st.units:
-            unit_ids.setdefault(uid, None)
+        if side == UMPIRE:
+            seen.append(dict(st.units))
+            continue
+        shown = {}
+        for u in st.units.values():
+            v = u if u.side == side else rs.view_unit(st, u, side)
+            if v is not None:
+                shown[v.id] = v
+        seen.append(shown)
+    unit_ids: dict[str, Any] = {}
+    for shown in seen:
+        for uid, u in shown.items():
+            unit_ids.setdefault(uid, u)
     units = list(unit_ids)
-    markers = sorted({m for st in states for u in st.units.values() for m in u.markers})
+    markers = sorted({m for shown in seen for u in shown.values() for m in u.markers})
     T, U, S, M = len(states), len(units), len(sides), len(markers)
     q = np.full((T, U), np.nan)
     r = np.full((T, U), np.nan)
     lon = np.full((T, U), np.nan)
     lat = np.full((T, U), np.nan)
+    x_km = np.full((T, U), np.nan)
+    y_km = np.full((T, U), np.nan)
     steps = np.zeros((T, U), dtype=np.int16)
     present = np.zeros((T, U), dtype=bool)
     label = np.full((T, U), "", dtype=object)
@@ -98,13 +139,12 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     facts: dict[str, np.ndarray] = {}
     side_facts: dict[str, np.ndarray] = {}
     layout = game.initial.map.layout
+    geographic = layout is not None and getattr(layout, "projection", "") != "simple"
     midx = {m: i for i, m in enumerate(markers)}
     for t, st in enumerate(states):
         for j, uid in enumerate(units):
-            u = st.units.get(uid)
+            u = seen[t].get(uid)
             if u is None:
-                continue
-            if side != UMPIRE and u.side != side and rs.view_unit(st, u, side) is None:
                 continue
             present[t, j] = True
             steps[t, j] = u.steps
@@ -112,12 +152,14 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
                 q[t, j], r[t, j] = u.hex.q, u.hex.r
                 label[t, j] = st.map.label(u.hex)
                 if layout is not None:
-                    lon[t, j], lat[t, j] = layout.centre(u.hex)
+                    x_km[t, j], y_km[t, j] = layout.hex_to_xy(u.hex)
+                    if geographic:
+                        lon[t, j], lat[t, j] = layout.centre(u.hex)
             box[t, j] = u.box or ""
             for m in u.markers:
                 mark[t, j, midx[m]] = True
             for k, sd in enumerate(sides):
-                detected[t, j, k] = sd in u.seen_by
+                detected[t, j, k] = _detected_by(rs, st, u, sd) if side == UMPIRE or sd == side else sd in u.seen_by
             for key, val in _unit_facts(rs, u).items():
                 arr = facts.get(key)
                 if arr is None:
@@ -128,17 +170,16 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
                 elif arr.dtype == object:
                     arr[t, j] = str(val)
         for k, sd in enumerate(sides):
-            pub = st.sides[sd].public
-            for key, val in pub.items():
-                if isinstance(val, (int, float)) and not isinstance(val, bool):
-                    arr = side_facts.setdefault(key, np.full((T, S), np.nan))
-                    arr[t, k] = val
-    unit_side = [game.initial.units[u].side if u in game.initial.units else states[-1].units[u].side for u in units]
-    unit_kind = [(game.initial.units.get(u) or states[-1].units[u]).kind for u in units]
+            for key, val in _numeric("", st.sides[sd].public, {}).items():
+                arr = side_facts.setdefault(key, np.full((T, S), np.nan))
+                arr[t, k] = val
+    unit_side = [unit_ids[u].side for u in units]
+    unit_kind = [unit_ids[u].kind for u in units]
     ds = xr.Dataset(
         {
             "q": (("time", "unit"), q), "r": (("time", "unit"), r),
             "lon": (("time", "unit"), lon), "lat": (("time", "unit"), lat),
+            "x_km": (("time", "unit"), x_km), "y_km": (("time", "unit"), y_km),
             "hex": (("time", "unit"), label.astype(str)), "box": (("time", "unit"), box.astype(str)),
             "steps": (("time", "unit"), steps), "present": (("time", "unit"), present),
             "markers": (("time", "unit", "marker"), mark),
@@ -157,6 +198,9 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
         ds[f"unit_{key}"] = (("time", "unit"), arr.astype(str) if arr.dtype == object else arr)
     for key, arr in side_facts.items():
         ds[f"side_{key}"] = (("time", "side"), arr)
+    first_seen = present.argmax(axis=0)
+    ds["steps_initial"] = ("unit", np.where(present.any(axis=0), steps[first_seen, np.arange(U)], 0).astype(np.int16),
+                           {"long_name": "steps when first in the history (losses count from here)"})
     alive = ds["present"] & (ds["steps"] > 0)
     ds["steps_total"] = (ds["steps"].where(ds["present"], 0)).groupby("unit_side").sum("unit").rename(unit_side="side")
     ds["units_alive"] = alive.groupby("unit_side").sum("unit").rename(unit_side="side")
@@ -164,7 +208,7 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     ds.attrs.update({
         "title": f"owsnb history: {sc.get('title', '')}", "scenario": str(sc.get("id", "")),
         "ruleset": game.initial.ruleset, "options": json.dumps(dict(game.initial.options), default=str),
-        "seed": int(game.meta["seed"]) if game.meta.get("seed") is not None else -1,
+        "seed": int(game.meta["seed"]) if game.meta.get("seed") is not None and side == UMPIRE else -1,
         "side_view": side, "every": every, "events": int(game.cursor), "owsnb_version": _version(),
     })
     return ds

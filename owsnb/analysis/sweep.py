@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,19 +89,21 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
             break
         if order is None and callable(spec.plan):
             order = spec.plan(game, side, rng)
-        if order is None and (fallback == "random" or (not scripted and fallback == "random")):
+        if order is None and fallback == "random":
             legal = game.legal_orders(side)
             others = [s for s in legal.specs if s.verb != "done"]
             if others and rng.random() < 0.85:
                 from owsnb.kernel.orders import LegalOrders
 
                 order = LegalOrders(side, tuple(others), legal._check).sample(rng)
-        order = order or f"{side}: done"
         try:
-            game.submit(order)
+            if order:
+                game.submit(order)
+            else:
+                _pass(game, side)
         except IllegalOrderError:
             refused += 1
-            game.submit(f"{side}: done")
+            _pass(game, side)
         n += 1
     s = game.state
     out: dict[str, Any] = {
@@ -118,6 +120,23 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[f"side_{k}/{sd}"] = v
     return out
+
+
+def _pass(game: Any, side: str) -> None:
+    """Submit the least *side* can do now: ``done``, or — when a rule demands an answer first and
+    refuses ``done`` (e.g. the OWS defender's shot calculus, 9.2.1) — the first legal example order
+    (for OWS: ``shields`` committing nothing)."""
+    from owsnb.kernel.errors import IllegalOrderError
+
+    try:
+        game.submit(f"{side}: done")
+        return
+    except IllegalOrderError:
+        legal = game.legal_orders(side)
+        answer = next((spec.examples[0] for spec in legal.specs if spec.examples), None)
+        if answer is None:
+            raise
+    game.submit(answer)
 
 
 def _plan_name(plan: Any) -> str:
@@ -182,7 +201,8 @@ def sweep(scenario: Any, seeds: Iterable[int] = range(10), *, options: Any = Non
 
 
 def _run_dask(client: Any, specs: list[RunSpec], bar: Any) -> list[dict[str, Any]]:
-    from dask.distributed import Client, as_completed as dask_completed
+    from dask.distributed import Client
+    from dask.distributed import as_completed as dask_completed
 
     own = None
     if isinstance(client, str):

@@ -56,11 +56,16 @@ def test_history_tracks_positions_steps_and_detections():
 def test_side_history_holds_only_what_the_side_detected(played):
     ds = played.history(side="blue")
     red_units = [u for u in played.initial.units if played.initial.units[u].side == "red"]
+    listed = set(ds["unit"].values)
     for t in range(ds.sizes["time"]):
         st = played.state_at(int(ds["seq"][t]))
         for uid in red_units:
             seen = "blue" in st.units[uid].seen_by
+            if uid not in listed:  # never seen: not even its id is in blue's history
+                assert not seen
+                continue
             assert bool(ds["present"].isel(time=t).sel(unit=uid)) == seen
+    assert ds.attrs["seed"] == -1  # a side's history carries no dice state
 
 
 def test_by_turn_and_force_ratio(played):
