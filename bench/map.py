@@ -42,7 +42,7 @@ from owsnb.scenario import load_scenario  # noqa: E402
 from owsnb.widgets import App, MapView, Table  # noqa: E402
 from owsnb.widgets import geometry as G  # noqa: E402
 from owsnb.widgets.mapview import StaticGeoJSON  # noqa: E402
-from owsnb.widgets.wire import MessageLog, widget_tree  # noqa: E402
+from owsnb.widgets.wire import MessageLog  # noqa: E402
 
 register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")
 
@@ -55,7 +55,12 @@ def scenario(cols: int = 50, rows: int = 40, seed: int = 3) -> dict:
         return f"{c:02d}{r:02d}"
 
     regions = []
-    for terrain, n, radius in (("forest", 14, 3), ("hills", 8, 2), ("marsh", 5, 2), ("urban", 10, 0)):
+    for terrain, n, radius in (
+        ("forest", 14, 3),
+        ("hills", 8, 2),
+        ("marsh", 5, 2),
+        ("urban", 10, 0),
+    ):
         for _ in range(n):
             c, r = int(rng.integers(2, cols)), int(rng.integers(2, rows))
             regions.append({"terrain": terrain, "around": [label(c, r), radius]})
@@ -64,18 +69,37 @@ def scenario(cols: int = 50, rows: int = 40, seed: int = 3) -> dict:
         for i in range(12):
             kind = ("infantry", "armour", "recon")[i % 3]
             c, r = int(rng.integers(*cols_range)), int(rng.integers(1, rows + 1))
-            units.append({"id": f"{side[0].upper()}-{kind[:3].upper()}-{i}", "type": kind, "side": side,
-                          "hex": label(c, r)})
+            units.append(
+                {
+                    "id": f"{side[0].upper()}-{kind[:3].upper()}-{i}",
+                    "type": kind,
+                    "side": side,
+                    "hex": label(c, r),
+                }
+            )
     seen = set()
     units = [u for u in units if not (u["hex"] in seen or seen.add(u["hex"]))]
     return {
-        "owsnb": 1, "id": "bench-map", "title": f"Benchmark map ({cols * rows} hexes)", "ruleset": "skirmish",
-        "turns": 50, "seed": seed, "initiative": "blue",
-        "map": {"layout": {"orientation": "flat", "size": 10, "unit": "km", "origin": [6.0, 51.9]},
-                "cols": cols, "rows": rows, "terrain": {"default": "clear", "regions": regions},
-                "edges": [{"type": "river", "hexes": [label(c, 10 + (c % 2)) for c in range(5, 30)]}]},
-        "sides": {"blue": {"title": "Blue", "color": "#1f5fbf"}, "red": {"title": "Red", "color": "#c0392b"}},
-        "catalogs": ["skirmish-units.yaml"], "units": units,
+        "owsnb": 1,
+        "id": "bench-map",
+        "title": f"Benchmark map ({cols * rows} hexes)",
+        "ruleset": "skirmish",
+        "turns": 50,
+        "seed": seed,
+        "initiative": "blue",
+        "map": {
+            "layout": {"orientation": "flat", "size": 10, "unit": "km", "origin": [6.0, 51.9]},
+            "cols": cols,
+            "rows": rows,
+            "terrain": {"default": "clear", "regions": regions},
+            "edges": [{"type": "river", "hexes": [label(c, 10 + (c % 2)) for c in range(5, 30)]}],
+        },
+        "sides": {
+            "blue": {"title": "Blue", "color": "#1f5fbf"},
+            "red": {"title": "Red", "color": "#c0392b"},
+        },
+        "catalogs": ["skirmish-units.yaml"],
+        "units": units,
     }
 
 
@@ -83,7 +107,9 @@ def bench_game(cols: int = 50, rows: int = 40) -> Game:
     """The benchmark game, played with the widget tests' skirmish (it has a ``reach`` hook)."""
     from tests.widgets.plus import PLUS
 
-    g = owsnb.load(load_scenario(scenario(cols, rows), base=ROOT / "tests/data"), seed=3, save=False)
+    g = owsnb.load(
+        load_scenario(scenario(cols, rows), base=ROOT / "tests/data"), seed=3, save=False
+    )
     return Game(PLUS, g.initial, meta=g.meta)
 
 
@@ -97,7 +123,11 @@ def measure(fn) -> tuple[float, int, int, set]:
 
 
 def med(rows: list[tuple[float, int, int, set]]) -> tuple[float, float, int]:
-    return (statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows), max(r[1] for r in rows))
+    return (
+        statistics.median(r[0] for r in rows),
+        statistics.median(r[1] for r in rows),
+        max(r[1] for r in rows),
+    )
 
 
 def naive_grid(mv: MapView) -> dict:
@@ -107,9 +137,13 @@ def naive_grid(mv: MapView) -> dict:
     feats = []
     for h, info in view.map.hexes.items():
         style = {**rs.terrain_style(info.terrain), "color": "#6b7280", "weight": 0.7}
-        feats.append({"type": "Feature", "properties": {"label": view.map.label(h), "terrain": info.terrain,
-                                                        "style": style},
-                      "geometry": G.hex_outline(mv.geo, h)})
+        feats.append(
+            {
+                "type": "Feature",
+                "properties": {"label": view.map.label(h), "terrain": info.terrain, "style": style},
+                "geometry": G.hex_outline(mv.geo, h),
+            }
+        )
     return {"type": "FeatureCollection", "features": feats}
 
 
@@ -129,6 +163,7 @@ def run(cols: int, rows: int, repeat: int, whole_app: bool) -> dict:
     def redraw() -> None:
         mv.grid.data = {}  # force a change
         mv.grid.data = mv._grid_data()
+
     redraws = [measure(redraw) for _ in range(3)]
     naive = StaticGeoJSON(data={})
     naive_rows = []
@@ -147,7 +182,11 @@ def run(cols: int, rows: int, repeat: int, whole_app: bool) -> dict:
         table.clear()
         unit_clicks.append(measure(lambda u=u: table.pick(unit=u.id)))
         reach = game.ruleset.reach(game.view("blue"), u.id) or {}
-        dest = [h for h in reach if h != u.hex and not any(v.hex == h for v in game.state.units.values())]
+        dest = [
+            h
+            for h in reach
+            if h != u.hex and not any(v.hex == h for v in game.state.units.values())
+        ]
         if not dest:
             continue
         to = game.map.label(dest[int(rng.integers(len(dest)))])
@@ -156,32 +195,63 @@ def run(cols: int, rows: int, repeat: int, whole_app: bool) -> dict:
             moves.append(measure(widget.orders.submit))
         else:
             moves.append(measure(lambda u=u, to=to: game.submit(f"blue: move {u.id} {to}")))
-    assert all(mv.grid.model_id not in r[3] for r in clicks + unit_clicks + moves), "the grid was re-sent"
-    return {"game": game, "hexes": len(game.map), "units": len(game.state.units), "build": build,
-            "first_bytes": first.nbytes, "first_messages": len(first), "grid_bytes": len(json.dumps(mv.grid.data)),
-            "redraw": med(redraws), "naive": med(naive_rows), "click": med(clicks), "unit": med(unit_clicks),
-            "move": med(moves), "n": (len(clicks), len(unit_clicks), len(moves))}
+    assert all(mv.grid.model_id not in r[3] for r in clicks + unit_clicks + moves), (
+        "the grid was re-sent"
+    )
+    return {
+        "game": game,
+        "hexes": len(game.map),
+        "units": len(game.state.units),
+        "build": build,
+        "first_bytes": first.nbytes,
+        "first_messages": len(first),
+        "grid_bytes": len(json.dumps(mv.grid.data)),
+        "redraw": med(redraws),
+        "naive": med(naive_rows),
+        "click": med(clicks),
+        "unit": med(unit_clicks),
+        "move": med(moves),
+        "n": (len(clicks), len(unit_clicks), len(moves)),
+    }
 
 
 def report(title: str, r: dict) -> bool:
     red_t, red_b, _ = r["redraw"]
     nai_t, nai_b, _ = r["naive"]
     print(f"\n== {title}: {r['hexes']} hexes, {r['units']} units ==")
-    print(f"first build {r['build'] * 1000:.0f} ms, {r['first_messages']} messages, {r['first_bytes'] / 1024:.0f} KB "
-          f"(grid GeoJSON {r['grid_bytes'] / 1024:.0f} KB)")
-    print(f"{'':22}{'time ms':>9}{'bytes':>9}{'max B':>8}{'x fewer B than redraw':>23}{'x faster':>10}"
-          f"{'x fewer B than naive':>22}")
+    print(
+        f"first build {r['build'] * 1000:.0f} ms, {r['first_messages']} messages, "
+        f"{r['first_bytes'] / 1024:.0f} KB "
+        f"(grid GeoJSON {r['grid_bytes'] / 1024:.0f} KB)"
+    )
+    print(
+        f"{'':22}{'time ms':>9}{'bytes':>9}{'max B':>8}"
+        f"{'x fewer B than redraw':>23}{'x faster':>10}"
+        f"{'x fewer B than naive':>22}"
+    )
     print(f"{'redraw grid layer':22}{red_t * 1000:9.1f}{red_b:9.0f}")
     print(f"{'naive per-hex layer':22}{nai_t * 1000:9.1f}{nai_b:9.0f}")
     ok = True
-    for key, name in (("click", "click-to-highlight"), ("unit", "click on a counter"), ("move", "unit move")):
+    for key, name in (
+        ("click", "click-to-highlight"),
+        ("unit", "click on a counter"),
+        ("move", "unit move"),
+    ):
         t, b, worst = r[key]
-        print(f"{name:22}{t * 1000:9.1f}{b:9.0f}{worst:8d}{red_b / b:23.0f}{red_t / t:10.0f}{nai_b / b:22.0f}")
+        print(
+            f"{name:22}{t * 1000:9.1f}{b:9.0f}{worst:8d}"
+            f"{red_b / b:23.0f}{red_t / t:10.0f}{nai_b / b:22.0f}"
+        )
         if key in ("click", "move"):
             ok &= t <= 0.100 and worst <= 5 * 1024 and red_b / b >= 20
-    print(f"targets (<= 100 ms, <= 5 KB, >= 20x fewer bytes) for click and move: {'met' if ok else 'NOT met'}")
-    print(f"(a message costs ~600 B of envelope: header, parent header, signature; "
-          f"{r['n'][2]} moves, {r['n'][0]} clicks measured)")
+    print(
+        "targets (<= 100 ms, <= 5 KB, >= 20x fewer bytes) for click and move: "
+        f"{'met' if ok else 'NOT met'}"
+    )
+    print(
+        f"(a message costs ~600 B of envelope: header, parent header, signature; "
+        f"{r['n'][2]} moves, {r['n'][0]} clicks measured)"
+    )
     return ok
 
 
@@ -202,17 +272,31 @@ def browser_first_paint(cols: int, rows: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell(NOTEBOOK_CELL.format(path=str(Path(__file__).resolve()), cols=cols, rows=rows))]
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nb.cells = [
+            nbformat.v4.new_code_cell(
+                NOTEBOOK_CELL.format(path=str(Path(__file__).resolve()), cols=cols, rows=rows)
+            )
+        ]
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "display_name": "Python 3",
+            "language": "python",
+        }
         nbformat.write(nb, root / "bench.ipynb")
         with jupyter_lab(root) as lab, chromium() as page:
             page.goto(lab.notebook_url("bench.ipynb"))
-            page.wait_for_function("""() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                return !!k && k.status === 'idle'; }""", timeout=180_000)
-            # warm the kernel's imports first, so the figure is the table's paint, not Python's start-up
-            page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-                          ".requestExecute({code: 'import owsnb.widgets, ipyleaflet, bqplot'}).done")
+            page.wait_for_function(
+                """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                const s = w && w.sessionContext && w.sessionContext.session;
+                const k = s && s.kernel;
+                return !!k && k.status === 'idle'; }""",
+                timeout=180_000,
+            )
+            # warm the kernel's imports first: the figure is the table's paint, not start-up
+            page.evaluate(
+                "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+                ".requestExecute({code: 'import owsnb.widgets, ipyleaflet, bqplot'}).done"
+            )
             t0 = time.monotonic()
             page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
             page.wait_for_selector("path.owsnb-grid", timeout=180_000)
@@ -225,14 +309,22 @@ def main() -> None:
     ap.add_argument("--cols", type=int, default=50)
     ap.add_argument("--rows", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--browser", action="store_true", help="also time the first paint in JupyterLab + Chromium")
+    ap.add_argument(
+        "--browser", action="store_true", help="also time the first paint in JupyterLab + Chromium"
+    )
     args = ap.parse_args()
     ok = report("MapView alone", run(args.cols, args.rows, args.repeat, whole_app=False))
-    report("whole App (map, orders, dashboard, dice, notes, history; one message per panel that changes)",
-           run(args.cols, args.rows, args.repeat, whole_app=True))
+    report(
+        "whole App (map, orders, dashboard, dice, notes, history; "
+        "one message per panel that changes)",
+        run(args.cols, args.rows, args.repeat, whole_app=True),
+    )
     if args.browser:
         fp = browser_first_paint(args.cols, args.rows)
-        print(f"\nfirst paint in JupyterLab + headless Chromium (run all -> grid and counters drawn): {fp:.2f} s")
+        print(
+            "\nfirst paint in JupyterLab + headless Chromium "
+            f"(run all -> grid and counters drawn): {fp:.2f} s"
+        )
     sys.exit(0 if ok else 1)
 
 

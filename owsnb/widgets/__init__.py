@@ -24,5 +24,19 @@ from owsnb.widgets.seat import LocalSeat, Seat, as_seat
 from owsnb.widgets.table import Pick, Refusal, Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
-__all__ = ["AnnotationPanel", "App", "Dashboard", "DiceLog", "History", "LocalSeat", "MapView", "OrderPanel",
-           "Pick", "Refusal", "Seat", "Table", "TimeDistancePanel", "as_seat"]
+__all__ = [
+    "AnnotationPanel",
+    "App",
+    "Dashboard",
+    "DiceLog",
+    "History",
+    "LocalSeat",
+    "MapView",
+    "OrderPanel",
+    "Pick",
+    "Refusal",
+    "Seat",
+    "Table",
+    "TimeDistancePanel",
+    "as_seat",
+]

@@ -19,18 +19,29 @@ class _Bare(RuleSet):
     name = "_bare"
     title = "bare board"
     sequence: ClassVar[SequenceOfPlay] = SequenceOfPlay(
-        (Phase("1", "Play", (Step("1", "Play", actors="all", mode="simultaneous"),)),))
+        (Phase("1", "Play", (Step("1", "Play", actors="all", mode="simultaneous"),)),)
+    )
 
 
 def tiny_game() -> Game:
     """A 3x2 board near Wesel with one blue and one (undetected) red unit."""
     offset = OffsetSystem()
     hexes = offset.rectangle(3, 2)
-    m = MapState(FrozenDict({h: HexInfo("clear", offset.to_label(h)) for h in hexes}), offset,
-                 GeoLayout.from_size(10, origin=(6.5, 51.5)))
-    units = {"B-1": Unit("B-1", "blue", "inf", "Blue infantry", hexes[0], steps=2, max_steps=2),
-             "R-1": Unit("R-1", "red", "inf", "Red infantry", hexes[-1], steps=2, max_steps=2)}
-    sides = {"blue": SideState("blue", "Blue", "#1f5fbf"), "red": SideState("red", "Red", "#c0392b")}
+    m = MapState(
+        FrozenDict({h: HexInfo("clear", offset.to_label(h)) for h in hexes}),
+        offset,
+        GeoLayout.from_size(10, origin=(6.5, 51.5)),
+    )
+    units = {
+        "B-1": Unit("B-1", "blue", "inf", "Blue infantry", hexes[0], steps=2, max_steps=2),
+        "R-1": Unit("R-1", "red", "inf", "Red infantry", hexes[-1], steps=2, max_steps=2),
+    }
+    sides = {
+        "blue": SideState("blue", "Blue", "#1f5fbf"),
+        "red": SideState("red", "Red", "#c0392b"),
+    }
     rs = _Bare()
-    state = GameState("_bare", m, FrozenDict(sides), FrozenDict(units), scenario=FrozenDict(id="tiny"))
+    state = GameState(
+        "_bare", m, FrozenDict(sides), FrozenDict(units), scenario=FrozenDict(id="tiny")
+    )
     return Game(rs, rs.setup(state, {}))

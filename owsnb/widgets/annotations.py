@@ -36,18 +36,35 @@ class AnnotationPanel(Panel):
 
     def __init__(self, source: Any, seat: str | None = None):
         self.table = Table.of(source, seat)
-        self.text = W.Textarea(placeholder="a note on this moment of the game…", layout=W.Layout(width="98%", height="60px"))
-        self.on_hex = W.Checkbox(value=True, description="selected hex", indent=False, layout=W.Layout(width="auto"))
-        self.on_unit = W.Checkbox(value=True, description="selected unit", indent=False, layout=W.Layout(width="auto"))
-        self.public = W.Checkbox(value=False, description="public", indent=False, layout=W.Layout(width="auto"))
+        self.text = W.Textarea(
+            placeholder="a note on this moment of the game…",
+            layout=W.Layout(width="98%", height="60px"),
+        )
+        self.on_hex = W.Checkbox(
+            value=True, description="selected hex", indent=False, layout=W.Layout(width="auto")
+        )
+        self.on_unit = W.Checkbox(
+            value=True, description="selected unit", indent=False, layout=W.Layout(width="auto")
+        )
+        self.public = W.Checkbox(
+            value=False, description="public", indent=False, layout=W.Layout(width="auto")
+        )
         self.add_button = W.Button(description="Add note", icon="thumb-tack")
         self.add_button.on_click(lambda _: self.add())
         self.notes = W.Select(options=[], rows=8, layout=W.Layout(width="98%"))
         self.jump_button = W.Button(description="Jump to note", icon="crosshairs")
         self.jump_button.on_click(lambda _: self.jump())
         self.message = W.HTML()
-        super().__init__([self.text, W.HBox([self.on_hex, self.on_unit, self.public, self.add_button]),
-                          self.notes, W.HBox([self.jump_button]), self.message], layout=W.Layout(width="100%"))
+        super().__init__(
+            [
+                self.text,
+                W.HBox([self.on_hex, self.on_unit, self.public, self.add_button]),
+                self.notes,
+                W.HBox([self.jump_button]),
+                self.message,
+            ],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-annotations")
         self.table.hold(self)
         self.watch(self._redraw, ["revision"])
@@ -81,10 +98,20 @@ class AnnotationPanel(Panel):
     def _redraw(self, change: Any = None) -> None:
         opts = []
         for a in self.table.seat.annotations():
-            where = " ".join(x for x in (str(self.table.label(a.hex)) if a.hex is not None else "", a.unit or "") if x)
+            where = " ".join(
+                x
+                for x in (str(self.table.label(a.hex)) if a.hex is not None else "", a.unit or "")
+                if x
+            )
             who = "public" if a.side is None else ("umpire" if a.side == UMPIRE else a.side)
             text = a.text if len(a.text) <= 60 else a.text[:59] + "…"
-            opts.append((f"#{a.id} · turn {a.turn} · event {a.seq}{' · ' + where if where else ''} [{who}]: {text}", a.id))
+            opts.append(
+                (
+                    f"#{a.id} · turn {a.turn} · event {a.seq}"
+                    f"{' · ' + where if where else ''} [{who}]: {text}",
+                    a.id,
+                )
+            )
         if list(self.notes.options) != opts:
             self.notes.options = opts
 
@@ -97,7 +124,11 @@ class AnnotationPanel(Panel):
             return
         present = t.seat.view().seq
         t.go_to(None if ann.seq >= present else ann.seq)
-        if ann.unit is not None and ann.unit in t.view.units and t.view.units[ann.unit].hex is not None:
+        if (
+            ann.unit is not None
+            and ann.unit in t.view.units
+            and t.view.units[ann.unit].hex is not None
+        ):
             t.pick(unit=ann.unit)
         elif ann.hex is not None:
             t.pick(hex=t.label(ann.hex))

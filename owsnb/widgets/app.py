@@ -10,8 +10,9 @@ every side's orders.
 Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> app = App(tiny_game(), seat="blue")
-    >>> [type(w).__name__ for w in app.parts.values()]
-    ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel', 'History']
+    >>> [type(w).__name__ for w in app.parts.values()]  # doctest: +NORMALIZE_WHITESPACE
+    ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel',
+     'History']
     >>> app.switch("red"); app.seat.side, sorted(app.table.view.units)
     ('red', ['R-1'])
 """
@@ -50,17 +51,32 @@ class App(Panel):
         basemap: start with the online basemap on (off by default: everything works offline).
     """
 
-    def __init__(self, source: Any, seat: str | None = None, *, seats: tuple[str, ...] | None = None,
-                 curtain: bool = True, map_height: str = "560px", basemap: bool = False):
+    def __init__(
+        self,
+        source: Any,
+        seat: str | None = None,
+        *,
+        seats: tuple[str, ...] | None = None,
+        curtain: bool = True,
+        map_height: str = "560px",
+        basemap: bool = False,
+    ):
         self.table = Table.of(source, seat)
         t = self.table
         local = hasattr(t.seat, "_game")
         view = t.view
-        self.seats = tuple(seats) if seats is not None else ((*view.sides, UMPIRE) if local else (t.seat.side,))
+        self.seats = (
+            tuple(seats)
+            if seats is not None
+            else ((*view.sides, UMPIRE) if local else (t.seat.side,))
+        )
         self.title = W.HTML()
-        self.seat_buttons = W.ToggleButtons(options=list(self.seats), value=t.seat.side,
-                                            tooltips=[f"show the table to {s}" for s in self.seats],
-                                            style={"button_width": "auto"})
+        self.seat_buttons = W.ToggleButtons(
+            options=list(self.seats),
+            value=t.seat.side,
+            tooltips=[f"show the table to {s}" for s in self.seats],
+            style={"button_width": "auto"},
+        )
         self.seat_buttons.observe(self._on_seat_button, "value")
         self.seat_buttons.layout.display = "" if len(self.seats) > 1 else "none"
         self.banner = W.HTML()
@@ -74,21 +90,51 @@ class App(Panel):
             "history": History(t),
         }
         side_tabs = [k for k in self.parts if k not in ("map", "history")]
-        self.tabs = W.Tab(children=[self.parts[k] for k in side_tabs], titles=side_tabs,
-                          layout=W.Layout(width="100%"))
+        self.tabs = W.Tab(
+            children=[self.parts[k] for k in side_tabs],
+            titles=side_tabs,
+            layout=W.Layout(width="100%"),
+        )
         self.curtain = curtain
-        self.reveal = W.Button(description="Show the table", button_style="primary", icon="eye",
-                               layout=W.Layout(width="220px", height="48px"))
+        self.reveal = W.Button(
+            description="Show the table",
+            button_style="primary",
+            icon="eye",
+            layout=W.Layout(width="220px", height="48px"),
+        )
         self.reveal.on_click(lambda _: self._show())
-        self.curtain_box = W.VBox([W.HTML(), self.reveal], layout=W.Layout(
-            display="none", align_items="center", justify_content="center", height=map_height, width="100%"))
-        self.body = W.HBox([
-            W.Box([self.parts["map"]], layout=W.Layout(flex="3 1 0%", min_width="420px")),
-            W.Box([self.tabs], layout=W.Layout(flex="2 1 0%", min_width="340px")),
-        ], layout=W.Layout(width="100%", align_items="flex-start"))
-        super().__init__([W.HBox([self.title, self.seat_buttons], layout=W.Layout(
-            justify_content="space-between", align_items="center", width="100%")), self.banner,
-            self.curtain_box, self.body, self.parts["history"]], layout=W.Layout(width="100%"))
+        self.curtain_box = W.VBox(
+            [W.HTML(), self.reveal],
+            layout=W.Layout(
+                display="none",
+                align_items="center",
+                justify_content="center",
+                height=map_height,
+                width="100%",
+            ),
+        )
+        self.body = W.HBox(
+            [
+                W.Box([self.parts["map"]], layout=W.Layout(flex="3 1 0%", min_width="420px")),
+                W.Box([self.tabs], layout=W.Layout(flex="2 1 0%", min_width="340px")),
+            ],
+            layout=W.Layout(width="100%", align_items="flex-start"),
+        )
+        super().__init__(
+            [
+                W.HBox(
+                    [self.title, self.seat_buttons],
+                    layout=W.Layout(
+                        justify_content="space-between", align_items="center", width="100%"
+                    ),
+                ),
+                self.banner,
+                self.curtain_box,
+                self.body,
+                self.parts["history"],
+            ],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-app")
         self.table.hold(self)
         self.watch(self._on_seat, ["seat"])
@@ -123,8 +169,10 @@ class App(Panel):
 
     def _hide(self, side: str) -> None:
         self.curtain_box.children[0].value = (
-            f"<div style='font:16px system-ui;text-align:center'>The table is now <b>{html.escape(side)}</b>'s.<br>"
-            f"<span style='color:#6b7280'>Pass the screen, then click.</span></div>")
+            "<div style='font:16px system-ui;text-align:center'>"
+            f"The table is now <b>{html.escape(side)}</b>'s.<br>"
+            f"<span style='color:#6b7280'>Pass the screen, then click.</span></div>"
+        )
         self.body.layout.display = "none"
         self.curtain_box.layout.display = "flex"
 
@@ -143,18 +191,26 @@ class App(Panel):
         view = t.view
         title = view.scenario.get("title") or view.scenario.get("id") or "game"
         rs = getattr(t.seat.ruleset, "title", "") or getattr(t.seat.ruleset, "name", "")
-        self.title.value = (f"<span style='font:15px system-ui'><b>{html.escape(str(title))}</b> "
-                            f"<span style='color:#6b7280'>· {html.escape(str(rs))} · {html.escape(str(view.clock))}</span></span>")
+        self.title.value = (
+            f"<span style='font:15px system-ui'><b>{html.escape(str(title))}</b> "
+            f"<span style='color:#6b7280'>· {html.escape(str(rs))} · "
+            f"{html.escape(str(view.clock))}</span></span>"
+        )
         notes = []
         forked = getattr(getattr(t.seat, "_game", None), "meta", {}).get("forked_from")
         if forked is not None:
             notes.append(f"what-if branch from event {forked} (in memory, not saved)")
         if not t.live:
-            notes.append(f"showing the past (event {t.at}); orders are off until you return to the present")
+            notes.append(
+                f"showing the past (event {t.at}); orders are off until you return to the present"
+            )
         if t.seat.ruleset.is_over(view) if hasattr(t.seat.ruleset, "is_over") else False:
             notes.append(f"the game is over: {t.seat.ruleset.outcome(view)}")
-        self.banner.value = ("".join(f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
-                                     f"{html.escape(n)}</div>" for n in notes))
+        self.banner.value = "".join(
+            f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
+            f"{html.escape(n)}</div>"
+            for n in notes
+        )
 
     def close(self) -> None:
         for part in self.parts.values():

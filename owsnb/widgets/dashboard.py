@@ -6,7 +6,8 @@ own charts.
 * **Forces** and **losses** by side (and by domain when units carry a ``domain`` payload) at the
   end of every turn, computed from the seat's own history views — the other side's numbers are
   what this seat has seen of them, never the truth.
-* **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is drawn as
+* **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is
+  drawn as
 
   - a number, text or list of them: a row of the figures table (nested keys joined with " · ");
   - ``{label: number, ...}`` under a key: a bar chart (side names get their side's colour);
@@ -32,8 +33,8 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as W
 
-from owsnb.widgets.render import distribution_of, style_widget
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.render import distribution_of, style_widget
 from owsnb.widgets.table import Table
 
 __all__ = ["Dashboard", "forces_over_turns"]
@@ -52,8 +53,9 @@ def _tally(view: Any) -> tuple[dict[str, int], dict[str, int]]:
     return strength, lost
 
 
-def forces_over_turns(seat: Any, view: Any | None = None, cache: dict | None = None
-                      ) -> dict[str, dict[str, list[tuple[int, int]]]]:
+def forces_over_turns(
+    seat: Any, view: Any | None = None, cache: dict | None = None
+) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """Strength (steps of units still alive) and losses (steps lost) per group at the end of each
     turn (turn 0 = the start), as the seat has seen them.
 
@@ -65,7 +67,9 @@ def forces_over_turns(seat: Any, view: Any | None = None, cache: dict | None = N
     view = seat.view() if view is None else view
     cache = {} if cache is None else cache
     # the first event of every new turn, as this seat saw it
-    marks: list[tuple[int, int, str]] = []  # (turn that ended, seq just before the next turn began, key)
+    marks: list[
+        tuple[int, int, str]
+    ] = []  # (turn that ended, seq just before the next turn began, key)
     turn = None
     last = "start"
     for e in view.events:
@@ -111,23 +115,39 @@ def _flatten(title: str, value: Any, stats: list, tracks: list, bars: dict, tabl
         kind = value.get("kind")
         if kind == "track":
             v, m = value.get("value", 0), value.get("max", 1) or 1
-            pct = max(0.0, min(100.0, 100.0 * float(v) / float(m))) if _number(v) and _number(m) else 0.0
-            rule = (f" <span class='rule'>rule {html.escape(str(value['rule']))}</span>" if value.get("rule") else "")
-            tracks.append(f"<div>{html.escape(title)}: <b>{html.escape(_fmt(v))}</b> / {html.escape(_fmt(m))}{rule}"
-                          f"<div style='background:#e5e7eb;width:220px;height:8px'><div style='background:#2563eb;"
-                          f"width:{pct * 2.2:.0f}px;height:8px'></div></div></div>")
+            pct = (
+                max(0.0, min(100.0, 100.0 * float(v) / float(m)))
+                if _number(v) and _number(m)
+                else 0.0
+            )
+            rule = (
+                f" <span class='rule'>rule {html.escape(str(value['rule']))}</span>"
+                if value.get("rule")
+                else ""
+            )
+            tracks.append(
+                f"<div>{html.escape(title)}: <b>{html.escape(_fmt(v))}</b> / "
+                f"{html.escape(_fmt(m))}{rule}"
+                "<div style='background:#e5e7eb;width:220px;height:8px'>"
+                "<div style='background:#2563eb;"
+                f"width:{pct * 2.2:.0f}px;height:8px'></div></div></div>"
+            )
             return
         if kind == "bars":
-            bars[title] = ({str(k): float(v) for k, v in dict(value.get("values", {})).items() if _number(v)},
-                           dict(value.get("colours", {})))
+            bars[title] = (
+                {str(k): float(v) for k, v in dict(value.get("values", {})).items() if _number(v)},
+                dict(value.get("colours", {})),
+            )
             return
         if title and value and all(_number(v) for v in value.values()):
             bars[title] = ({str(k): float(v) for k, v in value.items()}, {})
             return
         for k, v in value.items():
             sub = f"{title} · {k}" if title else str(k)
-            if isinstance(v, (Mapping, list, tuple)) and not (isinstance(v, (list, tuple)) and all(
-                    not isinstance(x, (Mapping, list, tuple)) for x in v)):
+            if isinstance(v, (Mapping, list, tuple)) and not (
+                isinstance(v, (list, tuple))
+                and all(not isinstance(x, (Mapping, list, tuple)) for x in v)
+            ):
                 _flatten(sub, v, stats, tracks, bars, tables)
             else:
                 stats.append((sub, v))
@@ -162,34 +182,67 @@ class Dashboard(Panel):
         self._points: dict = {}  # past turns' tallies, kept across refreshes
         # preview
         self.px, self.py = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
-        self.preview_bars = bq.Bars(x=[], y=[], scales={"x": self.px, "y": self.py}, colors=["#2563eb"],
-                                    padding=0.3, tooltip=bq.Tooltip(fields=["x", "y"], formats=["", ".3f"]))
+        self.preview_bars = bq.Bars(
+            x=[],
+            y=[],
+            scales={"x": self.px, "y": self.py},
+            colors=["#2563eb"],
+            padding=0.3,
+            tooltip=bq.Tooltip(fields=["x", "y"], formats=["", ".3f"]),
+        )
         self.preview_fig = bq.Figure(
-            marks=[self.preview_bars], title="order being prepared",
-            axes=[bq.Axis(scale=self.px, label="outcome"),
-                  bq.Axis(scale=self.py, side="left", label="P", tick_format=".0%")],
-            layout=W.Layout(height=height, width="100%"), fig_margin={"top": 40, "bottom": 40, "left": 50, "right": 10})
+            marks=[self.preview_bars],
+            title="order being prepared",
+            axes=[
+                bq.Axis(scale=self.px, label="outcome"),
+                bq.Axis(scale=self.py, side="left", label="P", tick_format=".0%"),
+            ],
+            layout=W.Layout(height=height, width="100%"),
+            fig_margin={"top": 40, "bottom": 40, "left": 50, "right": 10},
+        )
         self.preview_note = W.HTML()
         # forces and losses
         self.figs: dict[str, bq.Figure] = {}
         self.lines: dict[str, bq.Lines] = {}
         for what in ("strength", "losses"):
             xs, ys = bq.LinearScale(), bq.LinearScale(min=0.0)
-            line = bq.Lines(x=[], y=[], scales={"x": xs, "y": ys}, marker="circle", display_legend=True,
-                            labels=[], colors=list(_PALETTE))
+            line = bq.Lines(
+                x=[],
+                y=[],
+                scales={"x": xs, "y": ys},
+                marker="circle",
+                display_legend=True,
+                labels=[],
+                colors=list(_PALETTE),
+            )
             self.lines[what] = line
             self.figs[what] = bq.Figure(
-                marks=[line], title=f"{what} (steps) at the end of each turn",
-                axes=[bq.Axis(scale=xs, label="turn", tick_format="d"),
-                      bq.Axis(scale=ys, side="left", tick_format="d")],
-                legend_location="bottom-right", layout=W.Layout(height=height, width="100%"),
-                fig_margin={"top": 40, "bottom": 40, "left": 45, "right": 10})
+                marks=[line],
+                title=f"{what} (steps) at the end of each turn",
+                axes=[
+                    bq.Axis(scale=xs, label="turn", tick_format="d"),
+                    bq.Axis(scale=ys, side="left", tick_format="d"),
+                ],
+                legend_location="bottom-right",
+                layout=W.Layout(height=height, width="100%"),
+                fig_margin={"top": 40, "bottom": 40, "left": 45, "right": 10},
+            )
         # rule-set charts
         self.stats = W.HTML()
         self.hook_box = W.VBox()
         self._hook_figs: dict[str, tuple[bq.Figure, bq.Bars]] = {}
-        super().__init__([style_widget(), self.preview_fig, self.preview_note, self.figs["strength"], self.figs["losses"],
-                          self.stats, self.hook_box], layout=W.Layout(width="100%"))
+        super().__init__(
+            [
+                style_widget(),
+                self.preview_fig,
+                self.preview_note,
+                self.figs["strength"],
+                self.figs["losses"],
+                self.stats,
+                self.hook_box,
+            ],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-dashboard")
         self.table.hold(self)
         self.watch(self._on_preview, ["preview", "order", "problem"])
@@ -211,8 +264,11 @@ class Dashboard(Panel):
         dist = distribution_of(t.preview)
         if dist is None:
             self.preview_fig.layout.display = "none"
-            self.preview_note.value = ("<i style='color:#6b7280'>no order with dice being prepared</i>"
-                                       if t.order is None or t.preview is None else "")
+            self.preview_note.value = (
+                "<i style='color:#6b7280'>no order with dice being prepared</i>"
+                if t.order is None or t.preview is None
+                else ""
+            )
             return
         labels = [str(k) for k in dist]
         probs = [float(Fraction(p)) for p in dist.values()]
@@ -221,9 +277,12 @@ class Dashboard(Panel):
             self.preview_bars.y = probs
         self.preview_fig.title = f"{t.order}" if t.order is not None else "preview"
         label = getattr(dist, "label", "")
-        self.preview_note.value = (f"<span style='color:#6b7280'>{html.escape(str(label))}: exact probabilities; "
-                                   f"mean {float(sum(Fraction(p) * k for k, p in dist.items() if isinstance(k, (int, float)))):.3g}</span>"
-                                   if all(isinstance(k, (int, float)) for k in dist) else "")
+        self.preview_note.value = (
+            f"<span style='color:#6b7280'>{html.escape(str(label))}: exact probabilities; "
+            f"mean {float(sum(Fraction(p) * k for k, p in dist.items())):.3g}</span>"
+            if all(isinstance(k, (int, float)) for k in dist)
+            else ""
+        )
         self.preview_fig.layout.display = ""
 
     # -- history and hook ----------------------------------------------------------------------
@@ -250,7 +309,10 @@ class Dashboard(Panel):
         try:
             entries = self.table.seat.ruleset.dashboard(view) or {}
         except Exception as exc:  # noqa: BLE001 - a broken chart must not break the table
-            self.stats.value = f"<span style='color:#b91c1c'>dashboard hook failed: {html.escape(repr(exc))}</span>"
+            self.stats.value = (
+                "<span style='color:#b91c1c'>dashboard hook failed: "
+                f"{html.escape(repr(exc))}</span>"
+            )
             return
         stats: list[tuple[str, Any]] = []
         tracks: list[str] = []
@@ -259,14 +321,31 @@ class Dashboard(Panel):
         _flatten("", entries, stats, tracks, bars, tables)
         parts = list(tracks)
         if stats:
-            parts.append("<table>" + "".join(
-                f"<tr><td>{html.escape(k)}</td><td><b>{html.escape(_fmt(v))}</b></td></tr>" for k, v in stats) + "</table>")
+            parts.append(
+                "<table>"
+                + "".join(
+                    f"<tr><td>{html.escape(k)}</td><td><b>{html.escape(_fmt(v))}</b></td></tr>"
+                    for k, v in stats
+                )
+                + "</table>"
+            )
         for title, rows in tables[:8]:
-            cols = list(dict.fromkeys(k for r in rows for k, v in r.items() if not isinstance(v, (Mapping, list))))
-            body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
-                           for r in rows[:20])
-            parts.append(f"<b>{html.escape(title)}</b><table><tr>"
-                         + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols) + f"</tr>{body}</table>")
+            cols = list(
+                dict.fromkeys(
+                    k for r in rows for k, v in r.items() if not isinstance(v, (Mapping, list))
+                )
+            )
+            body = "".join(
+                "<tr>"
+                + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols)
+                + "</tr>"
+                for r in rows[:20]
+            )
+            parts.append(
+                f"<b>{html.escape(title)}</b><table><tr>"
+                + "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+                + f"</tr>{body}</table>"
+            )
         self.stats.value = f"<div class='owsnb-w'>{''.join(parts)}</div>" if parts else ""
         bars = dict(list(bars.items())[:16])
         for title in [k for k in self._hook_figs if k not in bars]:
@@ -278,10 +357,16 @@ class Dashboard(Panel):
             cols = [colours.get(k) or _colour(view, str(k), i) for i, k in enumerate(values)]
             if title not in self._hook_figs:
                 xs, yscale = bq.OrdinalScale(), bq.LinearScale(min=0.0)
-                mark = bq.Bars(x=labels, y=ys, scales={"x": xs, "y": yscale}, colors=cols, padding=0.3)
-                fig = bq.Figure(marks=[mark], title=title, axes=[bq.Axis(scale=xs), bq.Axis(
-                    scale=yscale, side="left")], layout=W.Layout(height=self._height, width="100%"),
-                    fig_margin={"top": 40, "bottom": 30, "left": 45, "right": 10})
+                mark = bq.Bars(
+                    x=labels, y=ys, scales={"x": xs, "y": yscale}, colors=cols, padding=0.3
+                )
+                fig = bq.Figure(
+                    marks=[mark],
+                    title=title,
+                    axes=[bq.Axis(scale=xs), bq.Axis(scale=yscale, side="left")],
+                    layout=W.Layout(height=self._height, width="100%"),
+                    fig_margin={"top": 40, "bottom": 30, "left": 45, "right": 10},
+                )
                 self._hook_figs[title] = (fig, mark)
             else:
                 fig, mark = self._hook_figs[title]

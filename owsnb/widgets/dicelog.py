@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from owsnb.widgets.render import style_widget
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.render import style_widget
 from owsnb.widgets.table import Table
 
 __all__ = ["DiceLog"]
@@ -33,8 +33,11 @@ class DiceLog(Panel):
     def __init__(self, source: Any, seat: str | None = None, *, limit: int = 200):
         self.table = Table.of(source, seat)
         self.limit = limit
-        self.filter = W.Text(placeholder="filter: purpose, rule or who", layout=W.Layout(width="98%"),
-                             continuous_update=False)
+        self.filter = W.Text(
+            placeholder="filter: purpose, rule or who",
+            layout=W.Layout(width="98%"),
+            continuous_update=False,
+        )
         self.filter.observe(lambda _: self._redraw(), "value")
         self.out = W.HTML()
         super().__init__([style_widget(), self.filter, self.out], layout=W.Layout(width="100%"))
@@ -44,7 +47,8 @@ class DiceLog(Panel):
         self._redraw()
 
     def rows(self) -> list[dict[str, Any]]:
-        """The rolls shown: ``seq``, ``turn``, ``who``, ``die``, ``result``, ``purpose``, ``rule``."""
+        """The rolls shown: ``seq``, ``turn``, ``who``, ``die``, ``result``, ``purpose``,
+        ``rule``."""
         turn = 1
         out = []
         want = self.filter.value.strip().lower()
@@ -54,8 +58,15 @@ class DiceLog(Panel):
             if e.kind != "die":
                 continue
             d = e.data
-            row = {"seq": e.seq, "turn": turn, "who": d.get("actor") or "", "die": d.get("die", ""),
-                   "result": d.get("result"), "purpose": d.get("purpose", ""), "rule": e.rule}
+            row = {
+                "seq": e.seq,
+                "turn": turn,
+                "who": d.get("actor") or "",
+                "die": d.get("die", ""),
+                "result": d.get("result"),
+                "purpose": d.get("purpose", ""),
+                "rule": e.rule,
+            }
             if want and want not in " ".join(str(v) for v in row.values()).lower():
                 continue
             out.append(row)
@@ -64,11 +75,19 @@ class DiceLog(Panel):
     def _redraw(self, change: Any = None) -> None:
         rows = self.rows()
         if not rows:
-            self.out.value = f"<div class='owsnb-w muted'>no dice rolled yet that this seat may see</div>"
+            self.out.value = (
+                "<div class='owsnb-w muted'>no dice rolled yet that this seat may see</div>"
+            )
             return
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(str(r[c]))}</td>" for c in ("seq", "turn", "who", "die"))
-            + f"<td><b>{html.escape(str(r['result']))}</b></td><td>{html.escape(str(r['purpose']))}</td>"
-            f"<td class='rule'>{html.escape(str(r['rule']))}</td></tr>" for r in rows)
-        self.out.value = (f"<div class='owsnb-w'><table><tr><th>#</th><th>turn</th><th>who</th><th>die</th>"
-                          f"<th>result</th><th>purpose</th><th>rule</th></tr>{body}</table></div>")
+            "<tr>"
+            + "".join(f"<td>{html.escape(str(r[c]))}</td>" for c in ("seq", "turn", "who", "die"))
+            + f"<td><b>{html.escape(str(r['result']))}</b></td>"
+            f"<td>{html.escape(str(r['purpose']))}</td>"
+            f"<td class='rule'>{html.escape(str(r['rule']))}</td></tr>"
+            for r in rows
+        )
+        self.out.value = (
+            f"<div class='owsnb-w'><table><tr><th>#</th><th>turn</th><th>who</th><th>die</th>"
+            f"<th>result</th><th>purpose</th><th>rule</th></tr>{body}</table></div>"
+        )

@@ -28,8 +28,18 @@ import numpy as np
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 
-__all__ = ["digits", "dissolve", "grid_lines", "hexside_lines", "hex_outline", "arrow", "labels_image",
-           "bounds_latlng", "point", "lonlat_to_pixels"]
+__all__ = [
+    "digits",
+    "dissolve",
+    "grid_lines",
+    "hexside_lines",
+    "hex_outline",
+    "arrow",
+    "labels_image",
+    "bounds_latlng",
+    "point",
+    "lonlat_to_pixels",
+]
 
 Pt = tuple[float, float]
 
@@ -50,13 +60,13 @@ def _pt(a: Any) -> Pt:
 
 
 def _area2(ring: Sequence[Pt]) -> float:
-    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:]))
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:], strict=False))
 
 
 def _inside(p: Pt, ring: Sequence[Pt]) -> bool:
     x, y = p
     hit = False
-    for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+    for (x0, y0), (x1, y1) in zip(ring, ring[1:], strict=False):
         if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
             hit = not hit
     return hit
@@ -149,7 +159,8 @@ def grid_lines(layout: GeoLayout, hexes: Iterable[Hex]) -> dict[str, Any]:
 
 
 def hexside_lines(layout: GeoLayout, pairs: Iterable[tuple[Hex, Hex]]) -> dict[str, Any]:
-    """The shared edges of adjacent hex pairs (rivers, roads along hexsides): ``MultiLineString``."""
+    """The shared edges of adjacent hex pairs (rivers, roads along hexsides), as one
+    ``MultiLineString``."""
     out = []
     for a, b in pairs:
         pa, pb = _corners(layout, [a, b])
@@ -181,8 +192,10 @@ def arrow(layout: GeoLayout, a: Hex, b: Hex, head: float = 0.28) -> list[dict[st
     left = (bx - uy * size * 0.55 / k, by + ux * size * 0.55)
     right = (bx + uy * size * 0.55 / k, by - ux * size * 0.55)
     r = lambda p: [round(p[0], d), round(p[1], d)]  # noqa: E731
-    return [{"type": "LineString", "coordinates": [r((x0, y0)), r((bx, by))]},
-            {"type": "Polygon", "coordinates": [[r((x1, y1)), r(left), r(right), r((x1, y1))]]}]
+    return [
+        {"type": "LineString", "coordinates": [r((x0, y0)), r((bx, by))]},
+        {"type": "Polygon", "coordinates": [[r((x1, y1)), r(left), r(right), r((x1, y1))]]},
+    ]
 
 
 def lonlat_to_pixels(layout: GeoLayout, lon: Any, lat: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +206,9 @@ def lonlat_to_pixels(layout: GeoLayout, lon: Any, lat: Any) -> tuple[np.ndarray,
     if layout.projection == "simple":
         return lon, lat
     r = 6378137.0
-    return r * np.radians(lon), r * np.log(np.tan(np.pi / 4 + np.radians(np.clip(lat, -85, 85)) / 2))
+    return r * np.radians(lon), r * np.log(
+        np.tan(np.pi / 4 + np.radians(np.clip(lat, -85, 85)) / 2)
+    )
 
 
 def bounds_latlng(layout: GeoLayout, hexes: Iterable[Hex]) -> list[list[float]]:
@@ -202,8 +217,12 @@ def bounds_latlng(layout: GeoLayout, hexes: Iterable[Hex]) -> list[list[float]]:
     return [[s, w], [n, e]]
 
 
-def labels_image(layout: GeoLayout, labels: Mapping[Hex, str], names: Mapping[Hex, str] | None = None,
-                 colour: str = "#4b5563") -> tuple[str, list[list[float]]]:
+def labels_image(
+    layout: GeoLayout,
+    labels: Mapping[Hex, str],
+    names: Mapping[Hex, str] | None = None,
+    colour: str = "#4b5563",
+) -> tuple[str, list[list[float]]]:
     """An SVG image (``data:`` URL) of hex labels, and the bounds to lay it over the map.
 
     The SVG is drawn in the plane Leaflet draws linearly (see :func:`lonlat_to_pixels`), so each
@@ -224,17 +243,24 @@ def labels_image(layout: GeoLayout, labels: Mapping[Hex, str], names: Mapping[He
         x = (cx[i] - x0) * scale
         y = (y1 - cy[i]) * scale
         f = height[i] * 0.2
-        parts.append(f"<text x='{x:.2f}' y='{y - height[i] * 0.3:.2f}' font-size='{f:.2f}'>"
-                     f"{html.escape(labels[h])}</text>")
+        parts.append(
+            f"<text x='{x:.2f}' y='{y - height[i] * 0.3:.2f}' font-size='{f:.2f}'>"
+            f"{html.escape(labels[h])}</text>"
+        )
         name = (names or {}).get(h)
         if name:
-            parts.append(f"<text x='{x:.2f}' y='{y + height[i] * 0.38:.2f}' font-size='{f * 0.9:.2f}' "
-                         f"font-weight='bold'>{html.escape(name)}</text>")
+            parts.append(
+                f"<text x='{x:.2f}' y='{y + height[i] * 0.38:.2f}' font-size='{f * 0.9:.2f}' "
+                f"font-weight='bold'>{html.escape(name)}</text>"
+            )
     w, hgt = (x1 - x0) * scale, (y1 - y0) * scale
-    svg = (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w:.2f} {hgt:.2f}' "
-           f"width='{w:.0f}' height='{hgt:.0f}' preserveAspectRatio='none'>"
-           f"<g font-family='sans-serif' text-anchor='middle' fill='{html.escape(colour)}'>"
-           + "".join(parts) + "</g></svg>")
+    svg = (
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w:.2f} {hgt:.2f}' "
+        f"width='{w:.0f}' height='{hgt:.0f}' preserveAspectRatio='none'>"
+        f"<g font-family='sans-serif' text-anchor='middle' fill='{html.escape(colour)}'>"
+        + "".join(parts)
+        + "</g></svg>"
+    )
     url = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
     lon_w, lat_s = _inverse(layout, x0, y0)
     lon_e, lat_n = _inverse(layout, x1, y1)

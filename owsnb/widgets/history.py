@@ -40,22 +40,51 @@ class History(Panel):
         self.table = Table.of(source, seat)
         self.points: list[int] = [0]
         self._quiet = False
-        self.slider = W.IntSlider(min=0, max=0, value=0, description="event", readout=False,
-                                  continuous_update=False, layout=W.Layout(width="50%"))
+        self.slider = W.IntSlider(
+            min=0,
+            max=0,
+            value=0,
+            description="event",
+            readout=False,
+            continuous_update=False,
+            layout=W.Layout(width="50%"),
+        )
         self.slider.observe(self._on_slider, "value")
-        self.back_button = W.Button(icon="step-backward", tooltip="one event back", layout=W.Layout(width="40px"))
+        self.back_button = W.Button(
+            icon="step-backward", tooltip="one event back", layout=W.Layout(width="40px")
+        )
         self.back_button.on_click(lambda _: self.back())
-        self.forward_button = W.Button(icon="step-forward", tooltip="one event forward", layout=W.Layout(width="40px"))
+        self.forward_button = W.Button(
+            icon="step-forward", tooltip="one event forward", layout=W.Layout(width="40px")
+        )
         self.forward_button.on_click(lambda _: self.forward())
-        self.present_button = W.Button(description="Present", icon="fast-forward", tooltip="back to the present")
+        self.present_button = W.Button(
+            description="Present", icon="fast-forward", tooltip="back to the present"
+        )
         self.present_button.on_click(lambda _: self.present())
-        self.fork_button = W.Button(description="Fork here", icon="code-fork",
-                                    tooltip="start a what-if branch from the moment shown")
+        self.fork_button = W.Button(
+            description="Fork here",
+            icon="code-fork",
+            tooltip="start a what-if branch from the moment shown",
+        )
         self.fork_button.on_click(lambda _: self.fork())
         self.readout = W.HTML()
-        super().__init__([W.HBox([self.back_button, self.slider, self.forward_button,
-                                  self.present_button, self.fork_button], layout=W.Layout(align_items="center")),
-                          self.readout], layout=W.Layout(width="100%"))
+        super().__init__(
+            [
+                W.HBox(
+                    [
+                        self.back_button,
+                        self.slider,
+                        self.forward_button,
+                        self.present_button,
+                        self.fork_button,
+                    ],
+                    layout=W.Layout(align_items="center"),
+                ),
+                self.readout,
+            ],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-history")
         self.table.hold(self)
         self.watch(self._redraw, ["revision"])
@@ -77,9 +106,15 @@ class History(Panel):
         seq = self.points[idx]
         event = next((e for e in present.events if e.seq == seq), None)
         what = html.escape(str(event)) if event is not None else "the start of the game"
-        where = "<b>present</b>" if t.at is None else "<span style='color:#b45309'><b>the past</b> (orders off)</span>"
-        self.readout.value = (f"<span style='font:12px system-ui'>{where} · event {seq} of {self.points[-1]} · "
-                              f"turn {t.view.clock.turn} · {what}</span>")
+        where = (
+            "<b>present</b>"
+            if t.at is None
+            else "<span style='color:#b45309'><b>the past</b> (orders off)</span>"
+        )
+        self.readout.value = (
+            f"<span style='font:12px system-ui'>{where} · event {seq} of {self.points[-1]} · "
+            f"turn {t.view.clock.turn} · {what}</span>"
+        )
         self.fork_button.disabled = not hasattr(t.seat, "fork")
 
     def _on_slider(self, change: dict) -> None:
@@ -101,7 +136,8 @@ class History(Panel):
         self.table.go_to(None)
 
     def fork(self) -> Any:
-        """A what-if branch from the moment shown; the table switches to it. Returns the new seat."""
+        """A what-if branch from the moment shown; the table switches to it. Returns the new
+        seat."""
         t = self.table
         try:
             seat = t.seat.fork(t.at)

@@ -65,12 +65,21 @@ EDGE_STYLES: dict[str, dict[str, Any]] = {
 
 COAST_STYLES: dict[str, dict[str, Any]] = {
     "coast": {"color": "#1e3a5f", "weight": 1.3, "opacity": 0.9, "fill": False},
-    "border": {"color": "#6b21a8", "weight": 1.2, "opacity": 0.8, "dashArray": "5 4", "fill": False},
+    "border": {
+        "color": "#6b21a8",
+        "weight": 1.2,
+        "opacity": 0.8,
+        "dashArray": "5 4",
+        "fill": False,
+    },
 }
 """Styles of the offline background lines by kind."""
 
 RANGE_COLOURS: dict[str, str] = {
-    "weapon": "#dc2626", "sensor": "#2563eb", "radius": "#059669", "command": "#7c3aed",
+    "weapon": "#dc2626",
+    "sensor": "#2563eb",
+    "radius": "#059669",
+    "command": "#7c3aed",
     "move": "#d97706",
 }
 """Ring colours by range kind (a range's own ``colour`` wins)."""
@@ -106,11 +115,22 @@ class MapView(W.VBox):
         label_px: hex labels show when a hex is at least this many pixels across.
     """
 
-    def __init__(self, source: Any, seat: str | None = None, *, basemap: bool = False, coast: bool = False,
-                 counter_size: int = 40, height: str = "540px", label_px: float = 40.0):
+    def __init__(
+        self,
+        source: Any,
+        seat: str | None = None,
+        *,
+        basemap: bool = False,
+        coast: bool = False,
+        counter_size: int = 40,
+        height: str = "540px",
+        label_px: float = 40.0,
+    ):
         self.table = Table.of(source, seat)
         view = self.table.view
-        self.geo: GeoLayout = view.map.layout or GeoLayout(view.map.offset.orientation, 10.0, projection="simple")
+        self.geo: GeoLayout = view.map.layout or GeoLayout(
+            view.map.offset.orientation, 10.0, projection="simple"
+        )
         self.counter_size = counter_size
         self.label_px = label_px
         self.hexes = list(view.map.hexes)
@@ -121,9 +141,17 @@ class MapView(W.VBox):
         simple = self.geo.projection == "simple"
         center, zoom = self._home(int(height.rstrip("px") or 540))
         self.map = L.Map(
-            layers=(), crs=L.projections.Simple if simple else L.projections.EPSG3857, center=center,
-            zoom=zoom, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True, attribution_control=False,
-            min_zoom=zoom - 4, max_zoom=zoom + 6, layout=W.Layout(height=height, width="100%"),
+            layers=(),
+            crs=L.projections.Simple if simple else L.projections.EPSG3857,
+            center=center,
+            zoom=zoom,
+            zoom_snap=0.25,
+            zoom_delta=0.5,
+            scroll_wheel_zoom=True,
+            attribution_control=False,
+            min_zoom=zoom - 4,
+            max_zoom=zoom + 6,
+            layout=W.Layout(height=height, width="100%"),
         )
         self.home = (center, zoom)
         self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
@@ -131,8 +159,12 @@ class MapView(W.VBox):
         self.coast = self._coast_layer(compute=coast)
         if self.coast is not None:
             layers.append(self.coast)
-        url, bounds = G.labels_image(self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names())
-        self.labels = L.ImageOverlay(url=url, bounds=bounds, name="labels", visible=self._labels_visible(zoom))
+        url, bounds = G.labels_image(
+            self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names()
+        )
+        self.labels = L.ImageOverlay(
+            url=url, bounds=bounds, name="labels", visible=self._labels_visible(zoom)
+        )
         layers.append(self.labels)
         self.overlays: dict[str, StaticGeoJSON] = {
             name: StaticGeoJSON(data=_collection([]), name=name)
@@ -151,14 +183,23 @@ class MapView(W.VBox):
         self.tray = W.HBox(layout=W.Layout(flex_flow="row wrap", max_width="420px"))
         self.tray_control = L.WidgetControl(widget=self.tray, position="topright")
         self.status = W.HTML(layout=W.Layout(min_height="22px"))
-        self.basemap_toggle = W.Checkbox(value=False, description="online basemap", indent=False,
-                                         tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
-                                         layout=W.Layout(width="auto"), disabled=simple)
+        self.basemap_toggle = W.Checkbox(
+            value=False,
+            description="online basemap",
+            indent=False,
+            tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
+            layout=W.Layout(width="auto"),
+            disabled=simple,
+        )
         self.basemap_toggle.observe(self._on_basemap, "value")
-        self.home_button = W.Button(icon="home", tooltip="back to the whole map", layout=W.Layout(width="36px"))
+        self.home_button = W.Button(
+            icon="home", tooltip="back to the whole map", layout=W.Layout(width="36px")
+        )
         self.home_button.on_click(lambda _: self.reset_view())
-        bar = W.HBox([self.home_button, self.basemap_toggle, self.status],
-                     layout=W.Layout(align_items="center"))
+        bar = W.HBox(
+            [self.home_button, self.basemap_toggle, self.status],
+            layout=W.Layout(align_items="center"),
+        )
         super().__init__([self.map, bar], layout=W.Layout(width="100%"))
         self.add_class("owsnb-map")
         self.table.hold(self)
@@ -186,9 +227,9 @@ class MapView(W.VBox):
         """How many screen pixels a hex measures across at *zoom* (default: the map's zoom)."""
         z = self.map.zoom if zoom is None else zoom
         if self.geo.projection == "simple":
-            return self.geo.size_km * 2 ** z
+            return self.geo.size_km * 2**z
         lat = math.radians(self.geo.origin[1])
-        return self.geo.size_km * 1000 / (_MERCATOR_EQUATOR_M * math.cos(lat)) * 256 * 2 ** z
+        return self.geo.size_km * 1000 / (_MERCATOR_EQUATOR_M * math.cos(lat)) * 256 * 2**z
 
     def _labels_visible(self, zoom: float) -> bool:
         return self.hex_px(zoom) >= self.label_px
@@ -213,16 +254,28 @@ class MapView(W.VBox):
         for terrain, hs in sorted(by_terrain.items(), key=lambda kv: -len(kv[1])):
             style = {**rs.terrain_style(terrain), "stroke": False}
             feats.append(_feature(G.dissolve(self.geo, hs), style, terrain=terrain))
-        feats.append(_feature(G.grid_lines(self.geo, self.hexes),
-                              {"color": "#6b7280", "weight": 0.7, "opacity": 0.8, "fill": False,
-                               "className": "owsnb-grid"}, kind="grid"))
+        feats.append(
+            _feature(
+                G.grid_lines(self.geo, self.hexes),
+                {
+                    "color": "#6b7280",
+                    "weight": 0.7,
+                    "opacity": 0.8,
+                    "fill": False,
+                    "className": "owsnb-grid",
+                },
+                kind="grid",
+            )
+        )
         by_edge: dict[str, list[tuple[Hex, Hex]]] = {}
         for (a, b), facts in view.map.edges.items():
             for kind in facts:
                 by_edge.setdefault(str(kind), []).append((a, b))
         for kind, pairs in sorted(by_edge.items()):
             style = EDGE_STYLES.get(kind, {"color": "#4b5563", "weight": 2, "opacity": 0.8})
-            feats.append(_feature(G.hexside_lines(self.geo, pairs), {**style, "fill": False}, kind=kind))
+            feats.append(
+                _feature(G.hexside_lines(self.geo, pairs), {**style, "fill": False}, kind=kind)
+            )
         return _collection(feats)
 
     def _coast_layer(self, compute: bool = False) -> Any:
@@ -245,15 +298,22 @@ class MapView(W.VBox):
                 from owsnb.scenario.coast import background_geojson
             except ImportError:
                 return None
-            data = background_geojson(self.geo.bounds(self.hexes), simplify_km=self.geo.size_km / 40)
+            data = background_geojson(
+                self.geo.bounds(self.hexes), simplify_km=self.geo.size_km / 40
+            )
         if not data or not data.get("features"):
             return None
         feats = []
         for f in data["features"]:
             kind = (f.get("properties") or {}).get("kind", "coast")
             style = COAST_STYLES.get(kind, COAST_STYLES["coast"])
-            feats.append({"type": "Feature", "properties": {"kind": kind, "style": dict(style)},
-                          "geometry": f["geometry"]})
+            feats.append(
+                {
+                    "type": "Feature",
+                    "properties": {"kind": kind, "style": dict(style)},
+                    "geometry": f["geometry"],
+                }
+            )
         return StaticGeoJSON(data=_collection(feats), name="coast")
 
     # -- drawing -------------------------------------------------------------------------------
@@ -286,10 +346,19 @@ class MapView(W.VBox):
             if m is None and spare:
                 m = self._markers[spare.pop()]
             if m is None:
-                icon = L.DivIcon(html=body, icon_size=[self.counter_size, self.counter_size],
-                                 icon_anchor=[self.counter_size // 2, self.counter_size // 2])
-                m = L.Marker(location=G.point(self.geo, h), icon=icon, draggable=False, title=title,
-                             rise_on_hover=True, keyboard=False)
+                icon = L.DivIcon(
+                    html=body,
+                    icon_size=[self.counter_size, self.counter_size],
+                    icon_anchor=[self.counter_size // 2, self.counter_size // 2],
+                )
+                m = L.Marker(
+                    location=G.point(self.geo, h),
+                    icon=icon,
+                    draggable=False,
+                    title=title,
+                    rise_on_hover=True,
+                    keyboard=False,
+                )
                 m.on_click(self._marker_clicked(m))
                 self.units.add(m)
             else:
@@ -325,15 +394,23 @@ class MapView(W.VBox):
         top = rs.counter_svg(units[0], view, s)
         depth = min(len(units) - 1, 2)
         shadows = "".join(
-            f"<div style='position:absolute;left:{3 * (i + 1)}px;top:{-3 * (i + 1)}px;width:{s}px;height:{s}px;"
+            f"<div style='position:absolute;left:{3 * (i + 1)}px;top:{-3 * (i + 1)}px;"
+            f"width:{s}px;height:{s}px;"
             f"background:#e5e7eb;border:1px solid #374151;border-radius:4px'></div>"
-            for i in reversed(range(depth)))
-        badge = (f"<span style='position:absolute;right:-7px;bottom:-7px;background:#111827;color:#fff;"
-                 f"border-radius:8px;font:bold 10px sans-serif;padding:1px 4px'>{len(units)}</span>"
-                 if len(units) > 1 else "")
+            for i in reversed(range(depth))
+        )
+        badge = (
+            f"<span style='position:absolute;right:-7px;bottom:-7px;background:#111827;color:#fff;"
+            f"border-radius:8px;font:bold 10px sans-serif;padding:1px 4px'>{len(units)}</span>"
+            if len(units) > 1
+            else ""
+        )
         ids = html.escape(" ".join(u.id for u in units), quote=True)
-        return (f"<div class='owsnb-stack' data-units='{ids}' style='position:relative;width:{s}px;height:{s}px;line-height:0'>"
-                f"{shadows}<div style='position:absolute;left:0;top:0'>{top}</div>{badge}</div>")
+        return (
+            f"<div class='owsnb-stack' data-units='{ids}' "
+            f"style='position:relative;width:{s}px;height:{s}px;line-height:0'>"
+            f"{shadows}<div style='position:absolute;left:0;top:0'>{top}</div>{badge}</div>"
+        )
 
     def _stack_title(self, units: list[Any]) -> str:
         rs = self.table.seat.ruleset
@@ -366,11 +443,22 @@ class MapView(W.VBox):
             title = f"note {aid}: {text}"
             m = self._pins.get(aid)
             if m is None:
-                pin = ("<svg xmlns='http://www.w3.org/2000/svg' width='18' height='24' viewBox='0 0 18 24'>"
-                       "<path d='M9 23 C9 23 1 13 1 8 a8 8 0 0 1 16 0 c0 5 -8 15 -8 15z' fill='#f59e0b' "
-                       "stroke='#78350f'/><circle cx='9' cy='8' r='3' fill='#fff'/></svg>")
-                m = L.Marker(location=loc, title=title, draggable=False, keyboard=False,
-                             icon=L.DivIcon(html=pin, icon_size=[18, 24], icon_anchor=[9 - self.counter_size // 2, 24]))
+                pin = (
+                    "<svg xmlns='http://www.w3.org/2000/svg' width='18' height='24' "
+                    "viewBox='0 0 18 24'>"
+                    "<path d='M9 23 C9 23 1 13 1 8 a8 8 0 0 1 16 0 c0 5 -8 15 -8 15z' "
+                    "fill='#f59e0b' "
+                    "stroke='#78350f'/><circle cx='9' cy='8' r='3' fill='#fff'/></svg>"
+                )
+                m = L.Marker(
+                    location=loc,
+                    title=title,
+                    draggable=False,
+                    keyboard=False,
+                    icon=L.DivIcon(
+                        html=pin, icon_size=[18, 24], icon_anchor=[9 - self.counter_size // 2, 24]
+                    ),
+                )
                 label = self.table.label(h)
                 m.on_click(lambda label=label, **_: self.table.pick(hex=label))
                 self.notes.add(m)
@@ -387,17 +475,35 @@ class MapView(W.VBox):
             contacts = {u.hex for u in view.units.values() if u.hex is not None and u.seen_by}
         else:
             contacts = {u.hex for u in view.units.values() if u.hex is not None and u.side != side}
-        style = {"color": "#dc2626", "weight": 2.5, "dashArray": "3 4", "fill": False,
-                 "className": "owsnb-detection"}
-        self._set("detections", [_feature(G.dissolve(self.geo, sorted(contacts)), style)] if contacts else [])
+        style = {
+            "color": "#dc2626",
+            "weight": 2.5,
+            "dashArray": "3 4",
+            "fill": False,
+            "className": "owsnb-detection",
+        }
+        self._set(
+            "detections",
+            [_feature(G.dissolve(self.geo, sorted(contacts)), style)] if contacts else [],
+        )
 
     def _draw_selection(self) -> None:
         t = self.table
         feats = []
         if t.hex is not None:
             h = t.hex_of(t.hex)
-            feats.append(_feature(G.hex_outline(self.geo, h), {
-                "color": "#f59e0b", "weight": 4, "fill": False, "className": "owsnb-selection"}, label=t.hex))
+            feats.append(
+                _feature(
+                    G.hex_outline(self.geo, h),
+                    {
+                        "color": "#f59e0b",
+                        "weight": 4,
+                        "fill": False,
+                        "className": "owsnb-selection",
+                    },
+                    label=t.hex,
+                )
+            )
         self._set("selection", feats)
         self._draw_tray()
         self._draw_status()
@@ -415,21 +521,49 @@ class MapView(W.VBox):
                 if reach:
                     hs = [h for h in reach if h in view.map.hexes]
                     colour = getattr(view.sides.get(u.side), "color", "#2563eb")
-                    reach_feats.append(_feature(G.dissolve(self.geo, hs), {
-                        "color": colour, "weight": 2.5, "dashArray": "6 4", "fillColor": "#facc15",
-                        "fillOpacity": 0.4, "className": "owsnb-reach"}, unit=u.id, hexes=len(hs)))
+                    reach_feats.append(
+                        _feature(
+                            G.dissolve(self.geo, hs),
+                            {
+                                "color": colour,
+                                "weight": 2.5,
+                                "dashArray": "6 4",
+                                "fillColor": "#facc15",
+                                "fillOpacity": 0.4,
+                                "className": "owsnb-reach",
+                            },
+                            unit=u.id,
+                            hexes=len(hs),
+                        )
+                    )
             if t.show_ranges:
                 for i, rng in enumerate(rs.ranges(view, u.id) or ()):
                     r = int(rng.get("hexes", 0) or 0)
                     if r <= 0:
                         continue
-                    colour = rng.get("colour") or RANGE_COLOURS.get(str(rng.get("kind", "")), "#6b7280")
+                    colour = rng.get("colour") or RANGE_COLOURS.get(
+                        str(rng.get("kind", "")), "#6b7280"
+                    )
                     ring = G.dissolve(self.geo, u.hex.ring(r))
-                    ring["coordinates"] = [[poly[0]] for poly in ring["coordinates"]]  # outer edge only
-                    range_feats.append(_feature(ring, {
-                        "color": colour, "weight": 2, "fill": False, "opacity": 0.9,
-                        "dashArray": "1 0" if i % 2 == 0 else "8 4", "className": "owsnb-range"},
-                        label=str(rng.get("label", "")), kind=str(rng.get("kind", "")), hexes=r))
+                    ring["coordinates"] = [
+                        [poly[0]] for poly in ring["coordinates"]
+                    ]  # outer edge only
+                    range_feats.append(
+                        _feature(
+                            ring,
+                            {
+                                "color": colour,
+                                "weight": 2,
+                                "fill": False,
+                                "opacity": 0.9,
+                                "dashArray": "1 0" if i % 2 == 0 else "8 4",
+                                "className": "owsnb-range",
+                            },
+                            label=str(rng.get("label", "")),
+                            kind=str(rng.get("kind", "")),
+                            hexes=r,
+                        )
+                    )
         self._set("reach", reach_feats)
         self._set("ranges", range_feats)
 
@@ -441,8 +575,19 @@ class MapView(W.VBox):
         if ends is not None and ends[0] != ends[1]:
             colour = "#b91c1c" if ends[2] else "#1d4ed8"
             for g in G.arrow(self.geo, ends[0], ends[1]):
-                feats.append(_feature(g, {"color": colour, "weight": 3, "opacity": 0.9, "fillColor": colour,
-                                          "fillOpacity": 0.9, "className": "owsnb-arrow"}))
+                feats.append(
+                    _feature(
+                        g,
+                        {
+                            "color": colour,
+                            "weight": 3,
+                            "opacity": 0.9,
+                            "fillColor": colour,
+                            "fillOpacity": 0.9,
+                            "className": "owsnb-arrow",
+                        },
+                    )
+                )
         self._set("arrow", feats)
 
     def _order_ends(self, order: Any) -> tuple[Hex, Hex, bool] | None:
@@ -462,7 +607,7 @@ class MapView(W.VBox):
             vals = args.get(p.name)
             if vals is None:
                 continue
-            for v in (vals if isinstance(vals, tuple) else (vals,)):
+            for v in vals if isinstance(vals, tuple) else (vals,):
                 h = None
                 enemy = False
                 if p.kind == "unit" and v in view.units:
@@ -499,8 +644,12 @@ class MapView(W.VBox):
             if u is None:
                 continue
             svg = W.HTML(rs.counter_svg(u, view, 34))
-            b = W.Button(description=uid, tooltip=self._stack_title([u]), layout=W.Layout(width="auto"),
-                         button_style="warning" if uid == t.unit else "")
+            b = W.Button(
+                description=uid,
+                tooltip=self._stack_title([u]),
+                layout=W.Layout(width="auto"),
+                button_style="warning" if uid == t.unit else "",
+            )
             b.on_click(lambda _, uid=uid: t.pick(unit=uid))
             items.append(W.VBox([svg, b], layout=W.Layout(align_items="center", margin="2px")))
         old = self.tray.children
@@ -519,11 +668,16 @@ class MapView(W.VBox):
         view = t.view
         h = t.hex_of(t.hex)
         info = view.map.hexes[h]
-        feats = ", ".join(f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
-                          for k, v in info.features.items())
+        feats = ", ".join(
+            f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
+            for k, v in info.features.items()
+        )
         units = ", ".join(t.stack) or "no units seen"
-        self.status.value = (f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
-                             + (f" · {html.escape(feats)}" if feats else "") + f" · {html.escape(units)}")
+        self.status.value = (
+            f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
+            + (f" · {html.escape(feats)}" if feats else "")
+            + f" · {html.escape(units)}"
+        )
 
     # -- events --------------------------------------------------------------------------------
     def _on_view(self, change: dict) -> None:

@@ -61,33 +61,64 @@ class OrderPanel(Panel):
         self.verbs.observe(self._on_verb, "value")
         self.doc = W.HTML()
         self.params = W.VBox()
-        self.info = W.HTML()  # the order, its preview or refusal, the last result: one widget, one message
+        self.info = (
+            W.HTML()
+        )  # the order, its preview or refusal, the last result: one widget, one message
         self.sections: dict[str, str] = {"order": "", "preview": "", "refusal": "", "result": ""}
-        self.submit_button = W.Button(description="Submit", button_style="primary", icon="check",
-                                      tooltip="submit the order (an incomplete one is explained, not sent)")
+        self.submit_button = W.Button(
+            description="Submit",
+            button_style="primary",
+            icon="check",
+            tooltip="submit the order (an incomplete one is explained, not sent)",
+        )
         self.submit_button.on_click(lambda _: self.submit())
         self.clear_button = W.Button(description="Clear", icon="times")
         self.clear_button.on_click(lambda _: self.reset())
-        self.undo_button = W.Button(description="Undo", icon="undo", tooltip="take back the last submission")
+        self.undo_button = W.Button(
+            description="Undo", icon="undo", tooltip="take back the last submission"
+        )
         self.undo_button.on_click(lambda _: self.table.undo())
-        self.suggest = W.ToggleButton(value=False, description="suggestions", icon="lightbulb-o",
-                                      tooltip="list ready-made orders offered by the rule set")
+        self.suggest = W.ToggleButton(
+            value=False,
+            description="suggestions",
+            icon="lightbulb-o",
+            tooltip="list ready-made orders offered by the rule set",
+        )
         self.suggest.observe(lambda _: self._on_view(), "value")
-        self.quick = W.Dropdown(layout=W.Layout(width="300px"), tooltip="ready-made orders offered by the rule set")
+        self.quick = W.Dropdown(
+            layout=W.Layout(width="300px"), tooltip="ready-made orders offered by the rule set"
+        )
         self.quick_button = W.Button(description="Use", layout=W.Layout(width="60px"))
         self.quick_button.on_click(lambda _: self._use_quick())
-        self.done_button = W.Button(description="Done", icon="forward", button_style="success",
-                                    tooltip="finished with this step")
+        self.done_button = W.Button(
+            description="Done",
+            icon="forward",
+            button_style="success",
+            tooltip="finished with this step",
+        )
         self.done_button.on_click(lambda _: self.done())
-        self.advance_button = W.Button(description="Advance step", icon="fast-forward", button_style="warning",
-                                       tooltip="umpire: end the current step now")
+        self.advance_button = W.Button(
+            description="Advance step",
+            icon="fast-forward",
+            button_style="warning",
+            tooltip="umpire: end the current step now",
+        )
         self.advance_button.on_click(lambda _: self.advance())
-        super().__init__([
-            render.style_widget(), self.clock, self.actor, self.verbs, self.doc, self.params, self.info,
-            W.HBox([self.submit_button, self.clear_button, self.undo_button]),
-            W.HBox([self.suggest, self.quick, self.quick_button]),
-            W.HBox([self.done_button, self.advance_button]),
-        ], layout=W.Layout(width="100%"))
+        super().__init__(
+            [
+                render.style_widget(),
+                self.clock,
+                self.actor,
+                self.verbs,
+                self.doc,
+                self.params,
+                self.info,
+                W.HBox([self.submit_button, self.clear_button, self.undo_button]),
+                W.HBox([self.suggest, self.quick, self.quick_button]),
+                W.HBox([self.done_button, self.advance_button]),
+            ],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-orders")
         self.table.hold(self)
         t = self.table
@@ -111,7 +142,8 @@ class OrderPanel(Panel):
         return None
 
     def candidates(self, p: Param) -> tuple[str, ...]:
-        """Candidate values of parameter *p* now (the spec's, else the parameter's fixed choices)."""
+        """Candidate values of parameter *p* now (the spec's, else the parameter's fixed
+        choices)."""
         spec = self.spec
         c = spec.candidates.get(p.name) if spec is not None else None
         return tuple(c) if c else tuple(p.choices)
@@ -126,7 +158,11 @@ class OrderPanel(Panel):
         umpire = seat == UMPIRE
         self._quiet = True
         try:
-            options = [*view.clock.acting, *(s for s in view.sides if s not in view.clock.acting), UMPIRE] if umpire else [seat]
+            options = (
+                [*view.clock.acting, *(s for s in view.sides if s not in view.clock.acting), UMPIRE]
+                if umpire
+                else [seat]
+            )
             self.actor.options = list(dict.fromkeys(options))
             self.actor.value = actor
         finally:
@@ -134,8 +170,11 @@ class OrderPanel(Panel):
         self.actor.layout.display = "" if umpire else "none"
         legal = t.legal
         verbs = [s.verb for s in legal if s.verb not in _GENERIC] if legal is not None else []
-        tips = [f"{s.type.doc} (rule {s.type.rule})" if s.type.rule else s.type.doc
-                for s in (legal or ()) if s.verb not in _GENERIC]
+        tips = [
+            f"{s.type.doc} (rule {s.type.rule})" if s.type.rule else s.type.doc
+            for s in (legal or ())
+            if s.verb not in _GENERIC
+        ]
         keep = self.verbs.value if self.verbs.value in verbs else None
         if tuple(verbs) != tuple(self.verbs.options):
             self._quiet = True
@@ -153,7 +192,9 @@ class OrderPanel(Panel):
         self.advance_button.layout.display = "" if umpire else "none"
         self.advance_button.disabled = "advance" not in verbs_all
         self.undo_button.disabled = not t.live
-        examples = [str(o) for s in (legal or ()) for o in s.examples][:200] if self.suggest.value else []
+        examples = (
+            [str(o) for s in (legal or ()) for o in s.examples][:200] if self.suggest.value else []
+        )
         options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
         if list(self.quick.options) != options:
             self.quick.options = options
@@ -165,8 +206,15 @@ class OrderPanel(Panel):
     def _build_params(self) -> None:
         spec = self.spec
         if spec is None:
-            self.doc.value = ("<span style='color:#6b7280'>" + ("the table shows the past" if not self.table.live
-                              else "click one of your counters, or choose an order") + "</span>")
+            self.doc.value = (
+                "<span style='color:#6b7280'>"
+                + (
+                    "the table shows the past"
+                    if not self.table.live
+                    else "click one of your counters, or choose an order"
+                )
+                + "</span>"
+            )
             self._set_editors({})
             return
         ot = spec.type
@@ -212,18 +260,38 @@ class OrderPanel(Panel):
         desc = p.name + ("" if not p.optional else " (optional)")
         tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
         if p.repeat and cands:
-            ed: W.Widget = W.TagsInput(allowed_tags=list(cands), allow_duplicates=True, layout=self._wide,
-                                       tooltip=tip)
+            ed: W.Widget = W.TagsInput(
+                allowed_tags=list(cands), allow_duplicates=True, layout=self._wide, tooltip=tip
+            )
             box = W.HBox([W.Label(desc, layout=self._label_layout), ed])
         elif cands:
-            ed = W.Dropdown(options=[("—", "")] + [(label(c), c) for c in cands], value="", description=desc,
-                            style=self._drop_style, layout=self._wide, tooltip=tip)
+            ed = W.Dropdown(
+                options=[("—", "")] + [(label(c), c) for c in cands],
+                value="",
+                description=desc,
+                style=self._drop_style,
+                layout=self._wide,
+                tooltip=tip,
+            )
             box = ed
         else:
-            hint = ("a,b,c" if p.repeat else "click the map" if p.kind == "hex"
-                    else "click a counter" if p.kind == "unit" else p.kind)
-            ed = W.Text(placeholder=hint, description=desc, style=self._text_style, layout=self._wide, tooltip=tip,
-                        continuous_update=False)
+            hint = (
+                "a,b,c"
+                if p.repeat
+                else "click the map"
+                if p.kind == "hex"
+                else "click a counter"
+                if p.kind == "unit"
+                else p.kind
+            )
+            ed = W.Text(
+                placeholder=hint,
+                description=desc,
+                style=self._text_style,
+                layout=self._wide,
+                tooltip=tip,
+                continuous_update=False,
+            )
             box = ed
         box._owsnb_input = ed  # type: ignore[attr-defined]
         ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
@@ -264,14 +332,24 @@ class OrderPanel(Panel):
         spec = self.spec
         order = None
         if spec is not None:
-            missing = [p.name for p in spec.type.params if not p.optional and p.name not in self.values]
+            missing = [
+                p.name for p in spec.type.params if not p.optional and p.name not in self.values
+            ]
             if not missing:
                 try:
                     order = spec.type.make(self.table.actor or self.table.seat.side, **self.values)
                 except Exception as exc:  # noqa: BLE001 - a bad value is shown, not raised
                     self.table.problem = Refusal.of(exc)
-            text = f"<code>{render.esc(order)}</code>" if order is not None else (
-                f"<span style='color:#6b7280'>still needed: {render.esc(', '.join(missing))}</span>" if missing else "")
+            text = (
+                f"<code>{render.esc(order)}</code>"
+                if order is not None
+                else (
+                    "<span style='color:#6b7280'>still needed: "
+                    f"{render.esc(', '.join(missing))}</span>"
+                    if missing
+                    else ""
+                )
+            )
             self._section("order", text)
         else:
             self._section("order", "")
@@ -282,7 +360,10 @@ class OrderPanel(Panel):
 
     def _on_eval(self, change: Any = None) -> None:
         t = self.table
-        self._section("preview", render.preview_html(t.preview, t.problem, t.order) if self.spec is not None else "")
+        self._section(
+            "preview",
+            render.preview_html(t.preview, t.problem, t.order) if self.spec is not None else "",
+        )
 
     def _on_refusal(self, change: Any = None) -> None:
         self._section("refusal", render.refusal_html(self.table.refusal))
@@ -314,7 +395,10 @@ class OrderPanel(Panel):
     def choose(self, verb: str | None) -> None:
         """Choose the order verb (``None``: none)."""
         if verb is not None and verb not in self.verbs.options:
-            raise KeyError(f"{verb!r} is not an order {self.table.actor} may give now; legal: {list(self.verbs.options)}")
+            raise KeyError(
+                f"{verb!r} is not an order {self.table.actor} may give now; "
+                f"legal: {list(self.verbs.options)}"
+            )
         self.verbs.value = verb
 
     def set(self, **values: Any) -> None:
@@ -342,7 +426,11 @@ class OrderPanel(Panel):
         if spec is None:
             return
         params = spec.type.params
-        units = [p for p in params if p.kind == "unit" and pick.unit is not None and self._accepts(spec, p, pick.unit)]
+        units = [
+            p
+            for p in params
+            if p.kind == "unit" and pick.unit is not None and self._accepts(spec, p, pick.unit)
+        ]
         hexes = [p for p in params if p.kind == "hex"]
         target = None
         if units:
@@ -376,7 +464,11 @@ class OrderPanel(Panel):
         order = self.table.order
         if order is None:
             spec = self.spec
-            missing = [p.name for p in spec.type.params if not p.optional and p.name not in self.values] if spec else []
+            missing = (
+                [p.name for p in spec.type.params if not p.optional and p.name not in self.values]
+                if spec
+                else []
+            )
             why = f"still needed: {', '.join(missing)}" if missing else "choose an order first"
             self.table.refusal = Refusal(f"the order is not complete ({why})", "incomplete")
             return None

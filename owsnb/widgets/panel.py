@@ -34,7 +34,9 @@ class Panel(W.VBox):
             for fn, names in getattr(self, "_watches", []):
                 self.table.unobserve(fn, names)
             self._watches = []
-            for w in reversed([*widget_tree(self)[1:], *(x for e in self.extra_widgets() for x in widget_tree(e))]):
+            for w in reversed(
+                [*widget_tree(self)[1:], *(x for e in self.extra_widgets() for x in widget_tree(e))]
+            ):
                 w.close()
         except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
             pass

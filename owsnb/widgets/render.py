@@ -16,13 +16,23 @@ from typing import Any
 
 from owsnb.display.html import esc
 
-__all__ = ["distribution_html", "preview_html", "refusal_html", "submission_html", "clock_html",
-           "distribution_of", "CSS", "style_widget"]
+__all__ = [
+    "distribution_html",
+    "preview_html",
+    "refusal_html",
+    "submission_html",
+    "clock_html",
+    "distribution_of",
+    "CSS",
+    "style_widget",
+]
 
-CSS = ("<style>.owsnb-w{font:13px system-ui,sans-serif;line-height:1.35}"
-       ".owsnb-w table{border-collapse:collapse}.owsnb-w td,.owsnb-w th{padding:1px 6px;"
-       "border-bottom:1px solid #e5e7eb;text-align:left}.owsnb-w .rule{color:#6b7280;font-size:11px}"
-       ".owsnb-w .bad{color:#b91c1c}.owsnb-w .ok{color:#047857}.owsnb-w .muted{color:#6b7280}</style>")
+CSS = (
+    "<style>.owsnb-w{font:13px system-ui,sans-serif;line-height:1.35}"
+    ".owsnb-w table{border-collapse:collapse}.owsnb-w td,.owsnb-w th{padding:1px 6px;"
+    "border-bottom:1px solid #e5e7eb;text-align:left}.owsnb-w .rule{color:#6b7280;font-size:11px}"
+    ".owsnb-w .bad{color:#b91c1c}.owsnb-w .ok{color:#047857}.owsnb-w .muted{color:#6b7280}</style>"
+)
 
 
 def _w(body: str) -> str:
@@ -41,7 +51,11 @@ def distribution_of(preview: Any) -> Any:
     to probability, else its ``distribution`` attribute (rich previews), else ``None``."""
     if preview is None:
         return None
-    if isinstance(preview, Mapping) and preview and all(isinstance(v, (Fraction, int, float)) for v in preview.values()):
+    if (
+        isinstance(preview, Mapping)
+        and preview
+        and all(isinstance(v, (Fraction, int, float)) for v in preview.values())
+    ):
         return preview
     d = getattr(preview, "distribution", None)
     return d if isinstance(d, Mapping) else None
@@ -54,10 +68,16 @@ def distribution_html(dist: Mapping[Any, Any], title: str = "") -> str:
     for k, p in dist.items():
         f = Fraction(p)
         pct = float(f) * 100
-        rows.append(f"<tr><td>{esc(k)}</td><td>{esc(f)}</td><td>{pct:.1f}%</td><td><div style='background:#2563eb;"
-                    f"height:9px;width:{max(pct, 0.5) * 1.2:.0f}px'></div></td></tr>")
+        rows.append(
+            f"<tr><td>{esc(k)}</td><td>{esc(f)}</td><td>{pct:.1f}%</td>"
+            "<td><div style='background:#2563eb;"
+            f"height:9px;width:{max(pct, 0.5) * 1.2:.0f}px'></div></td></tr>"
+        )
     head = f"<b>{esc(title)}</b><br>" if title else ""
-    return _w(f"{head}<table><tr><th>{esc(label)}</th><th>P (exact)</th><th>%</th><th></th></tr>{''.join(rows)}</table>")
+    return _w(
+        f"{head}<table><tr><th>{esc(label)}</th><th>P (exact)</th><th>%</th><th></th></tr>"
+        f"{''.join(rows)}</table>"
+    )
 
 
 def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
@@ -68,8 +88,10 @@ def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
     if order is None:
         return ""
     if preview is None:
-        return _w(f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code> "
-                  "<span class='muted'>— no dice: the outcome is certain</span>")
+        return _w(
+            f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code> "
+            "<span class='muted'>— no dice: the outcome is certain</span>"
+        )
     head = f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code>"
     dist = distribution_of(preview)
     if dist is not None and dist is preview:
@@ -90,7 +112,10 @@ def refusal_html(refusal: Any, prefix: str = "refused") -> str:
     code = getattr(refusal, "code", "")
     cite = f" <span class='rule'>rule {esc(rule)}</span>" if rule else ""
     tag = f" <span class='rule'>[{esc(code)}]</span>" if code else ""
-    return _w(f"<span class='bad'><b>{esc(prefix)}:</b> {esc(getattr(refusal, 'message', refusal))}</span>{cite}{tag}")
+    return _w(
+        f"<span class='bad'><b>{esc(prefix)}:</b> "
+        f"{esc(getattr(refusal, 'message', refusal))}</span>{cite}{tag}"
+    )
 
 
 def submission_html(sub: Any) -> str:
@@ -99,13 +124,23 @@ def submission_html(sub: Any) -> str:
         return ""
     dice = [e for e in sub.events if e.kind == "die"]
     rolls = "".join(
-        f"<li>{esc(e.data.get('die'))} → <b>{esc(e.data.get('result'))}</b> {esc(e.data.get('purpose', ''))}"
-        + (f" <span class='rule'>{esc(e.rule)}</span>" if e.rule else "") + "</li>" for e in dice)
-    notes = "".join(f"<li>{esc(e.data.get('text', ''))}</li>" for e in sub.events if e.kind == "note")
+        f"<li>{esc(e.data.get('die'))} → <b>{esc(e.data.get('result'))}</b> "
+        f"{esc(e.data.get('purpose', ''))}"
+        + (f" <span class='rule'>{esc(e.rule)}</span>" if e.rule else "")
+        + "</li>"
+        for e in dice
+    )
+    notes = "".join(
+        f"<li>{esc(e.data.get('text', ''))}</li>" for e in sub.events if e.kind == "note"
+    )
     result = sub.result._repr_html_() if hasattr(sub.result, "_repr_html_") else ""
-    return _w(f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code> "
-              f"<span class='muted'>({len(sub.events)} events)</span>"
-              + (f"<ul style='margin:2px 0'>{rolls}{notes}</ul>" if rolls or notes else "") + result + "</div>")
+    return _w(
+        f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code> "
+        f"<span class='muted'>({len(sub.events)} events)</span>"
+        + (f"<ul style='margin:2px 0'>{rolls}{notes}</ul>" if rolls or notes else "")
+        + result
+        + "</div>"
+    )
 
 
 def clock_html(view: Any, actor: str, seat: str) -> str:
@@ -115,8 +150,14 @@ def clock_html(view: Any, actor: str, seat: str) -> str:
     pending = [a for a in c.active if a not in c.done]
     you = "umpire (solo study)" if seat == "umpire" else seat
     date = f" · {esc(c.date)}" if c.date else ""
-    who = (f"<span class='ok'><b>{esc(actor)} acts</b></span>" if actor in c.acting
-           else f"<span class='muted'>waiting for {esc(acting)}</span>")
-    return _w(f"<b>Turn {esc(c.turn)}</b>{date} · Phase {esc(c.phase)} {esc(c.phase_title)} · step {esc(c.step)} "
-              f"{esc(c.step_title)} <span class='muted'>({esc(c.mode)})</span><br>{who} · pending: "
-              f"{esc(', '.join(pending) or 'nobody')} · <span class='muted'>seat: {esc(you)}</span>")
+    who = (
+        f"<span class='ok'><b>{esc(actor)} acts</b></span>"
+        if actor in c.acting
+        else f"<span class='muted'>waiting for {esc(acting)}</span>"
+    )
+    return _w(
+        f"<b>Turn {esc(c.turn)}</b>{date} · Phase {esc(c.phase)} {esc(c.phase_title)} · "
+        f"step {esc(c.step)} "
+        f"{esc(c.step_title)} <span class='muted'>({esc(c.mode)})</span><br>{who} · pending: "
+        f"{esc(', '.join(pending) or 'nobody')} · <span class='muted'>seat: {esc(you)}</span>"
+    )

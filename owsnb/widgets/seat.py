@@ -7,7 +7,7 @@ server, so every widget works unchanged against a remote game.
 
 The surface (all a widget may call):
 
-==========================  =========================================================================
+==========================  ========================================================================
 ``side``, ``ruleset``       the seat's side (or ``"umpire"``) and the rule set (presentation hooks)
 ``state_id``                the game's revision (orders are submitted against it)
 ``view()``                  the :class:`~owsnb.kernel.view.SideView` now
@@ -24,7 +24,7 @@ The surface (all a widget may call):
 ``subscribe(callback)``     ``callback(change)`` after every change; the change carries only the
                             events this seat may see. Returns an unsubscribe function.
 ``fork(at)``                a new seat on a what-if branch (a remote seat may refuse)
-==========================  =========================================================================
+==========================  ========================================================================
 
 A side seat may only give (and preview, and check) its own side's orders; the umpire's seat may
 give any side's orders (solo study) as well as the umpire's own.
@@ -54,9 +54,20 @@ from owsnb.kernel.view import SideView, side_view
 
 __all__ = ["Seat", "LocalSeat", "as_seat", "SEAT_METHODS"]
 
-SEAT_METHODS = ("view", "view_at", "legal_orders", "check", "preview", "submit", "undo", "annotate",
-                "annotations", "subscribe")
-"""Methods an object must have to be used as a seat (besides ``side``, ``ruleset``, ``state_id``)."""
+SEAT_METHODS = (
+    "view",
+    "view_at",
+    "legal_orders",
+    "check",
+    "preview",
+    "submit",
+    "undo",
+    "annotate",
+    "annotations",
+    "subscribe",
+)
+"""Methods an object must have to be used as a seat (besides ``side``, ``ruleset`` and
+``state_id``)."""
 
 
 class Seat:
@@ -89,7 +100,9 @@ class Seat:
     def preview(self, order: Order | str) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:  # pragma: no cover
+    def submit(
+        self, order: Order | str, *, state_id: int | None = None
+    ) -> Submission:  # pragma: no cover
         raise NotImplementedError
 
     def undo(self) -> tuple:  # pragma: no cover - interface
@@ -101,7 +114,9 @@ class Seat:
     def annotations(self) -> list[Annotation]:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:  # pragma: no cover
+    def subscribe(
+        self, callback: Callable[[Change], Any]
+    ) -> Callable[[], None]:  # pragma: no cover
         raise NotImplementedError
 
     def fork(self, at: int | None = None) -> Seat:  # pragma: no cover - interface
@@ -189,7 +204,11 @@ class LocalSeat(Seat):
         anchors.setdefault("side", self.side)
         if anchors["side"] not in (None, self.side) and self.side != UMPIRE:
             raise AuthError(f"the {self.side} seat cannot write {anchors['side']}'s annotations")
-        if self.side != UMPIRE and anchors.get("unit") is not None and anchors["unit"] not in self.view().units:
+        if (
+            self.side != UMPIRE
+            and anchors.get("unit") is not None
+            and anchors["unit"] not in self.view().units
+        ):
             raise KeyError(f"no unit {anchors['unit']!r} visible to {self.side}")
         return self._game.annotate(text, **anchors)
 
@@ -221,7 +240,11 @@ class LocalSeat(Seat):
         return side
 
     def _own(self, order: Order | str) -> Order:
-        o = order if isinstance(order, Order) else Order.parse(order, side=self.side if self.side != UMPIRE else None)
+        o = (
+            order
+            if isinstance(order, Order)
+            else Order.parse(order, side=self.side if self.side != UMPIRE else None)
+        )
         if o.side != self.side and self.side != UMPIRE:
             raise AuthError(f"the {self.side} seat cannot give {o.side}'s orders")
         return o
@@ -246,8 +269,10 @@ def as_seat(source: Any, side: str | None = None) -> Any:
         return LocalSeat(source, side)
     missing = [m for m in SEAT_METHODS if not callable(getattr(source, m, None))]
     if missing or not hasattr(source, "side"):
-        raise TypeError(f"{type(source).__name__} is not a Game or a seat (missing {', '.join(missing) or 'side'})")
+        raise TypeError(
+            f"{type(source).__name__} is not a Game or a seat "
+            f"(missing {', '.join(missing) or 'side'})"
+        )
     if side is not None and side != source.side:
         raise ValueError(f"this seat is {source.side!r}, not {side!r}")
     return source
-

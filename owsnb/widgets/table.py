@@ -52,8 +52,11 @@ class Refusal:
 
     @classmethod
     def of(cls, exc: BaseException) -> Refusal:
-        return cls(str(getattr(exc, "reason", None) or exc), getattr(exc, "code", "") or type(exc).__name__,
-                   getattr(exc, "rule", "") or "")
+        return cls(
+            str(getattr(exc, "reason", None) or exc),
+            getattr(exc, "code", "") or type(exc).__name__,
+            getattr(exc, "rule", "") or "",
+        )
 
     def __str__(self) -> str:
         rule = f" (rule {self.rule})" if self.rule else ""
@@ -115,12 +118,13 @@ class Table(T.HasTraits):
 
     # -- batching ------------------------------------------------------------------------------
     def hold(self, root: Any) -> None:
-        """Register a widget whose whole tree is held during table operations (see :meth:`batch`)."""
+        """Register a widget whose whole tree is held during table operations (see
+        :meth:`batch`)."""
         if root not in self._held:
             self._held.append(root)
 
     def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
-        # walking the trees costs more than holding: walk again only when widgets were opened or closed
+        # walking the trees costs more than holding: walk again only when widgets came or went
         from ipywidgets.widgets import widget as _w
 
         key = (len(self._held), len(_w._instances))
@@ -173,7 +177,9 @@ class Table(T.HasTraits):
         """
         game = getattr(self.seat, "_game", None)
         if game is None:
-            raise AuthError(f"this {self.seat.side} seat is fixed; connect with another token to play {side}")
+            raise AuthError(
+                f"this {self.seat.side} seat is fixed; connect with another token to play {side}"
+            )
         if side == self.seat.side:
             return
         from owsnb.widgets.seat import LocalSeat
@@ -229,7 +235,10 @@ class Table(T.HasTraits):
             return None
         key = (self.state_id, self.actor)
         if self._legal is None or self._legal[:2] != key:
-            self._legal = (*key, self.seat.legal_orders(self.actor if self.actor != self.seat.side else None))
+            self._legal = (
+                *key,
+                self.seat.legal_orders(self.actor if self.actor != self.seat.side else None),
+            )
         return self._legal[2]
 
     def hex_of(self, label: str) -> Any:
@@ -242,8 +251,10 @@ class Table(T.HasTraits):
 
     def _stack_at(self, label: str) -> list[str]:
         h = self.view.map.hex(label)
-        return sorted((u for u in self.view.units.values() if u.hex == h),
-                      key=lambda u: (u.side != (self.actor or self.seat.side), u.id))
+        return sorted(
+            (u for u in self.view.units.values() if u.hex == h),
+            key=lambda u: (u.side != (self.actor or self.seat.side), u.id),
+        )
 
     def stack_ids(self, label: str) -> list[str]:
         """Ids of the units on hex *label* in this view (the acting side's first)."""
@@ -319,8 +330,10 @@ class Table(T.HasTraits):
 
     def _submit(self, order: Order | str) -> Any:
         if not self.live:
-            self.refusal = Refusal("the table shows the past: return to the present (or fork) to give orders",
-                                   "history")
+            self.refusal = Refusal(
+                "the table shows the past: return to the present (or fork) to give orders",
+                "history",
+            )
             return None
         try:
             sub = self.seat.submit(order, state_id=self.state_id)

@@ -2,7 +2,8 @@
 
 Pick a unit (click its counter, or choose it in the list) and see, at this map's scale:
 
-* its **reach** this turn (the rule set's ``reach`` hook): how many hexes, how far, drawn on the map;
+* its **reach** this turn (the rule set's ``reach`` hook): how many hexes, how far, drawn on the
+  map;
 * its **ranges** (``ranges`` hook: weapon, sensor, command, combat radius 1x/2x/3x...) in hexes,
   km and nm, drawn as rings;
 * to the last hex clicked: the distance in hexes, km and nm, whether it is in reach this turn and
@@ -26,8 +27,8 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.geo import NM_KM
-from owsnb.widgets.render import style_widget
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.render import style_widget
 from owsnb.widgets.table import Table
 
 __all__ = ["TimeDistancePanel"]
@@ -39,7 +40,9 @@ def _esc(x: Any) -> str:
 
 def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
     head = "".join(f"<th>{_esc(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{_esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in rows
+    )
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
@@ -53,18 +56,32 @@ class TimeDistancePanel(Panel):
 
     def __init__(self, source: Any, seat: str | None = None):
         self.table = Table.of(source, seat)
-        self.unit = W.Dropdown(description="unit", layout=W.Layout(width="98%"), style={"description_width": "60px"})
+        self.unit = W.Dropdown(
+            description="unit", layout=W.Layout(width="98%"), style={"description_width": "60px"}
+        )
         self.unit.observe(self._on_unit_choice, "value")
-        self.show_reach = W.Checkbox(value=self.table.show_reach, description="reach on map", indent=False,
-                                     layout=W.Layout(width="auto"))
-        self.show_ranges = W.Checkbox(value=self.table.show_ranges, description="ranges on map", indent=False,
-                                      layout=W.Layout(width="auto"))
-        self._links = [W.link((self.show_reach, "value"), (self.table, "show_reach")),
-                       W.link((self.show_ranges, "value"), (self.table, "show_ranges"))]
+        self.show_reach = W.Checkbox(
+            value=self.table.show_reach,
+            description="reach on map",
+            indent=False,
+            layout=W.Layout(width="auto"),
+        )
+        self.show_ranges = W.Checkbox(
+            value=self.table.show_ranges,
+            description="ranges on map",
+            indent=False,
+            layout=W.Layout(width="auto"),
+        )
+        self._links = [
+            W.link((self.show_reach, "value"), (self.table, "show_reach")),
+            W.link((self.show_ranges, "value"), (self.table, "show_ranges")),
+        ]
         self.out = W.HTML()
         self._quiet = False
-        super().__init__([style_widget(), self.unit, W.HBox([self.show_reach, self.show_ranges]), self.out],
-                         layout=W.Layout(width="100%"))
+        super().__init__(
+            [style_widget(), self.unit, W.HBox([self.show_reach, self.show_ranges]), self.out],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-timedistance")
         self.table.hold(self)
         self.watch(self._redraw, ["revision", "unit", "hex"])
@@ -76,7 +93,8 @@ class TimeDistancePanel(Panel):
         self.table.pick(unit=change["new"])
 
     def rows(self) -> dict[str, Any]:
-        """The figures shown, as data: ``scale``, ``reach``, ``ranges``, ``distance``, ``transit``."""
+        """The figures shown, as data: ``scale``, ``reach``, ``ranges``, ``distance``,
+        ``transit``."""
         t = self.table
         view = t.view
         rs = t.seat.ruleset
@@ -89,22 +107,40 @@ class TimeDistancePanel(Panel):
         reach = rs.reach(view, u.id)
         if reach:
             far = max(u.hex.distance(h) for h in reach)
-            out["reach"] = {"hexes": len(reach), "farthest": far, "km": round(far * km, 1),
-                            "nm": round(far * km / NM_KM, 1)}
+            out["reach"] = {
+                "hexes": len(reach),
+                "farthest": far,
+                "km": round(far * km, 1),
+                "nm": round(far * km / NM_KM, 1),
+            }
         out["ranges"] = [
-            {"range": r.get("label", ""), "kind": r.get("kind", ""), "hexes": r.get("hexes", 0),
-             "km": round(float(r.get("hexes", 0) or 0) * km, 1), "nm": round(float(r.get("hexes", 0) or 0) * km / NM_KM, 1)}
-            for r in (rs.ranges(view, u.id) or ())]
+            {
+                "range": r.get("label", ""),
+                "kind": r.get("kind", ""),
+                "hexes": r.get("hexes", 0),
+                "km": round(float(r.get("hexes", 0) or 0) * km, 1),
+                "nm": round(float(r.get("hexes", 0) or 0) * km / NM_KM, 1),
+            }
+            for r in (rs.ranges(view, u.id) or ())
+        ]
         if t.hex is not None:
             to = view.map.hex(t.hex)
             if to != u.hex:
                 layout = view.map.layout
-                d_km = layout.distance_km(u.hex, to) if layout is not None else u.hex.distance(to) * km
+                d_km = (
+                    layout.distance_km(u.hex, to) if layout is not None else u.hex.distance(to) * km
+                )
                 out["to"] = t.hex
-                out["distance"] = {"hexes": u.hex.distance(to), "km": round(d_km, 1), "nm": round(d_km / NM_KM, 1)}
+                out["distance"] = {
+                    "hexes": u.hex.distance(to),
+                    "km": round(d_km, 1),
+                    "nm": round(d_km / NM_KM, 1),
+                }
                 if reach is not None:
                     cost = reach.get(to) if isinstance(reach, Mapping) else None
-                    out["in_reach"] = cost is not None or (not isinstance(reach, Mapping) and to in reach)
+                    out["in_reach"] = cost is not None or (
+                        not isinstance(reach, Mapping) and to in reach
+                    )
                     if cost is not None:
                         out["cost"] = cost
                 transit = getattr(rs, "transit", None)
@@ -118,9 +154,11 @@ class TimeDistancePanel(Panel):
     def _redraw(self, change: Any = None) -> None:
         t = self.table
         view = t.view
-        opts = [("—", "")] + [(f"{u.id}" + (f" — {u.name}" if u.name and u.name != u.id else ""), u.id)
-                              for u in sorted(view.units.values(), key=lambda u: (u.side != t.seat.side, u.id))
-                              if u.hex is not None]
+        opts = [("—", "")] + [
+            (f"{u.id}" + (f" — {u.name}" if u.name and u.name != u.id else ""), u.id)
+            for u in sorted(view.units.values(), key=lambda u: (u.side != t.seat.side, u.id))
+            if u.hex is not None
+        ]
         self._quiet = True
         try:
             if list(self.unit.options) != opts:
@@ -133,24 +171,38 @@ class TimeDistancePanel(Panel):
         r = self.rows()
         parts = [f"<div class='muted'>1 hex = {r['scale']['km']} km = {r['scale']['nm']} nm</div>"]
         if "unit" not in r:
-            parts.append("<div class='muted'>click a counter to see its reach and ranges; then click a hex "
-                         "to measure the way there</div>")
+            parts.append(
+                "<div class='muted'>click a counter to see its reach and ranges; then click a hex "
+                "to measure the way there</div>"
+            )
         else:
             if "reach" in r:
                 rr = r["reach"]
-                parts.append(f"<div><b>reach this turn</b>: {rr['hexes']} hexes, up to {rr['farthest']} hexes "
-                             f"({rr['km']} km / {rr['nm']} nm)</div>")
+                parts.append(
+                    f"<div><b>reach this turn</b>: {rr['hexes']} hexes, "
+                    f"up to {rr['farthest']} hexes "
+                    f"({rr['km']} km / {rr['nm']} nm)</div>"
+                )
             else:
                 parts.append("<div class='muted'>the rule set gives no reach for this unit</div>")
             if r["ranges"]:
-                parts.append("<b>ranges</b>" + _table(r["ranges"], ["range", "kind", "hexes", "km", "nm"]))
+                parts.append(
+                    "<b>ranges</b>" + _table(r["ranges"], ["range", "kind", "hexes", "km", "nm"])
+                )
             if "distance" in r:
                 d = r["distance"]
                 reach_txt = ""
                 if "in_reach" in r:
-                    reach_txt = (f" · <span class='ok'>in reach this turn</span>" + (f" (cost {_esc(r['cost'])})" if "cost" in r else "")
-                                 if r["in_reach"] else " · <span class='bad'>out of reach this turn</span>")
-                parts.append(f"<div><b>to {_esc(r['to'])}</b>: {d['hexes']} hexes, {d['km']} km, {d['nm']} nm{reach_txt}</div>")
+                    reach_txt = (
+                        " · <span class='ok'>in reach this turn</span>"
+                        + (f" (cost {_esc(r['cost'])})" if "cost" in r else "")
+                        if r["in_reach"]
+                        else " · <span class='bad'>out of reach this turn</span>"
+                    )
+                parts.append(
+                    f"<div><b>to {_esc(r['to'])}</b>: {d['hexes']} hexes, {d['km']} km, "
+                    f"{d['nm']} nm{reach_txt}</div>"
+                )
             if r.get("transit"):
                 cols = list(dict.fromkeys(k for row in r["transit"] for k in row))
                 parts.append("<b>transit</b>" + _table(r["transit"], cols))

@@ -123,14 +123,22 @@ class MessageLog:
         import comm
         from jupyter_client.session import Session
 
-        self._session = Session(key=b"owsnb-measures-signed-messages", username="owsnb")  # kernels sign theirs
+        self._session = Session(
+            key=b"owsnb-measures-signed-messages", username="owsnb"
+        )  # kernels sign theirs
         cls = type(comm.create_comm(primary=False))
         self._cls = cls
         self._saved = cls.publish_msg
         log = self
 
-        def publish_msg(comm_self: Any, msg_type: str, data: Any = None, metadata: Any = None,
-                        buffers: Any = None, **keys: Any) -> None:
+        def publish_msg(
+            comm_self: Any,
+            msg_type: str,
+            data: Any = None,
+            metadata: Any = None,
+            buffers: Any = None,
+            **keys: Any,
+        ) -> None:
             log._record(comm_self, msg_type, data, metadata, buffers)
             return log._saved(comm_self, msg_type, data, metadata, buffers, **keys)
 

@@ -20,7 +20,11 @@ def to_fire_with_contact(game: Any) -> str:
         game.submit(order)
     assert (game.clock.turn, game.clock.phase) == (2, "2")
     rec = game.unit("B-REC-1")
-    return next(u.id for u in game.view("blue").units.values() if u.side == "red" and u.hex.distance(rec.hex) == 1)
+    return next(
+        u.id
+        for u in game.view("blue").units.values()
+        if u.side == "red" and u.hex.distance(rec.hex) == 1
+    )
 
 
 def counter(mapview: Any, unit_id: str) -> Any:

@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:
@@ -46,18 +52,38 @@ def jupyter_lab(root: Path, timeout: float = 90.0) -> Iterator[Lab]:
     token = secrets.token_hex(16)
     for d in ("runtime", "config", "ipython", "workspaces", "settings", "home"):
         (root / f".{d}").mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(root / ".runtime"), "JUPYTER_CONFIG_DIR": str(root / ".config"),
-           "IPYTHONDIR": str(root / ".ipython"), "OWSNB_HOME": str(root / ".home"), "OWSNB_TESTING": "1",
-           "JUPYTER_PLATFORM_DIRS": "1"}
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}",
-           "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={root / '.workspaces'}",
-           f"--LabApp.user_settings_dir={root / '.settings'}", "--LabApp.news_url=",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly"]
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
+        "JUPYTER_CONFIG_DIR": str(root / ".config"),
+        "IPYTHONDIR": str(root / ".ipython"),
+        "OWSNB_HOME": str(root / ".home"),
+        "OWSNB_TESTING": "1",
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={root}",
+        f"--IdentityProvider.token={token}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--LabApp.workspaces_dir={root / '.workspaces'}",
+        f"--LabApp.user_settings_dir={root / '.settings'}",
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     log = open(root / ".lab.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -65,7 +91,10 @@ def jupyter_lab(root: Path, timeout: float = 90.0) -> Iterator[Lab]:
             if proc.poll() is not None:
                 raise RuntimeError(f"JupyterLab exited: {(root / '.lab.log').read_text()[-2000:]}")
             try:
-                if httpx.get(f"{url}/api/status", params={"token": token}, timeout=2).status_code == 200:
+                if (
+                    httpx.get(f"{url}/api/status", params={"token": token}, timeout=2).status_code
+                    == 200
+                ):
                     break
             except httpx.HTTPError:
                 pass

@@ -25,11 +25,15 @@ class SkirmishPlus(Skirmish):
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         u = view.unit(unit_id)
-        return [{"label": "fire (S3)", "kind": "weapon", "hexes": 1},
-                {"label": "move (S2)", "kind": "move", "hexes": int(u.get("move", 1))}]
+        return [
+            {"label": "fire (S3)", "kind": "weapon", "hexes": 1},
+            {"label": "move (S2)", "kind": "move", "hexes": int(u.get("move", 1))},
+        ]
 
     def counter_svg(self, unit: Any, view: Any, size: int = 48) -> str:
-        return generic_counter_svg(unit, view, size).replace("<svg ", "<svg class='skirmish-counter' ", 1)
+        return generic_counter_svg(unit, view, size).replace(
+            "<svg ", "<svg class='skirmish-counter' ", 1
+        )
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         steps: dict[str, int] = {}

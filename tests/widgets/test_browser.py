@@ -89,10 +89,12 @@ def test_play_notebook_in_jupyterlab(tmp_path):
         page.wait_for_function(KERNEL_IDLE, timeout=180_000)
         started = time.monotonic()
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        counter = page.wait_for_selector(f".leaflet-marker-icon .owsnb-stack[data-units~='{unit}']", timeout=180_000)
+        counter = page.wait_for_selector(
+            f".leaflet-marker-icon .owsnb-stack[data-units~='{unit}']", timeout=180_000
+        )
         page.wait_for_selector("path.owsnb-grid", timeout=30_000)
         first_paint = time.monotonic() - started
-        # every widget extension loaded (ipywidgets, jupyter-leaflet, bqplot): no widget failed to show
+        # every widget extension loaded (ipywidgets, jupyter-leaflet, bqplot): none failed to show
         assert page.locator("text=Error displaying widget").count() == 0
         assert page.locator(".owsnb-orders .widget-toggle-buttons").count() == 1
         counter.click()
@@ -113,16 +115,24 @@ def test_play_notebook_in_jupyterlab(tmp_path):
                  const el = document.querySelector(sel);
                  if (!el) return false;
                  const r = el.closest('.leaflet-marker-icon').getBoundingClientRect();
-                 return Math.abs(r.x + r.width / 2 - x) < tol && Math.abs(r.y + r.height / 2 - y) < tol;
+                 const dx = r.x + r.width / 2 - x, dy = r.y + r.height / 2 - y;
+                 return Math.abs(dx) < tol && Math.abs(dy) < tol;
                }""",
             arg=[f".owsnb-stack[data-units~='{unit}']", target[0], target[1], box["width"] / 2],
-            timeout=30_000)
-        page.wait_for_selector(f".owsnb-orders .owsnb-result code:has-text('{order}')", timeout=30_000)  # submitted
+            timeout=30_000,
+        )
+        page.wait_for_selector(
+            f".owsnb-orders .owsnb-result code:has-text('{order}')", timeout=30_000
+        )  # submitted
         page.wait_for_function(KERNEL_IDLE, timeout=60_000)
         page.screenshot(path=str(ARTIFACTS / "01-play.png"), full_page=True)
         page.click(".owsnb-app .lm-TabBar-tab:has-text('dashboard')")
-        page.wait_for_selector(".owsnb-dashboard .bqplot text:has-text('strength') >> visible=true", timeout=30_000)
+        page.wait_for_selector(
+            ".owsnb-dashboard .bqplot text:has-text('strength') >> visible=true", timeout=30_000
+        )
         page.screenshot(path=str(ARTIFACTS / "01-play-dashboard.png"), full_page=True)
         (ARTIFACTS / "01-play.txt").write_text(
-            f"first paint (run all -> counters and grid drawn): {first_paint:.1f} s\norder: {order} ({label})\n")
+            f"first paint (run all -> counters and grid drawn): {first_paint:.1f} s\n"
+            f"order: {order} ({label})\n"
+        )
     assert outside == [], f"requests left the machine: {outside[:5]}"

@@ -17,12 +17,14 @@ from owsnb.widgets.wire import MessageLog
 
 
 def _shoelace(ring):
-    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:]))
+    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:], strict=False))
 
 
 def _area(mp):
     """Area of a MultiPolygon (outer rings minus holes) in the map plane."""
-    return sum(abs(_shoelace(p[0])) - sum(abs(_shoelace(h)) for h in p[1:]) for p in mp["coordinates"])
+    return sum(
+        abs(_shoelace(p[0])) - sum(abs(_shoelace(h)) for h in p[1:]) for p in mp["coordinates"]
+    )
 
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
@@ -50,7 +52,11 @@ def test_grid_lines_draw_every_edge_once():
     lay = GeoLayout("flat", 10.0, projection="simple")
     hexes = Hex(0, 0).disc(2)
     lines = G.grid_lines(lay, hexes)["coordinates"]
-    segs = [frozenset((tuple(a), tuple(b))) for line in lines for a, b in zip(line, line[1:])]
+    segs = [
+        frozenset((tuple(a), tuple(b)))
+        for line in lines
+        for a, b in zip(line, line[1:], strict=False)
+    ]
     assert len(segs) == len(set(segs))
     # unique edges of 19 hexes: (6 * 19 + boundary edges) / 2, boundary = 6 * (2*2 + 1) = 30
     assert len(segs) == (6 * 19 + 30) // 2
@@ -63,7 +69,10 @@ def test_grid_is_one_layer_with_one_feature_per_terrain(pgame):
     terrains = [f["properties"]["terrain"] for f in feats if "terrain" in f["properties"]]
     assert sorted(terrains) == ["clear", "forest", "urban"]
     clear = next(f for f in feats if f["properties"].get("terrain") == "clear")
-    assert clear["properties"]["style"]["fillColor"] == pgame.ruleset.terrain_style("clear")["fillColor"]
+    assert (
+        clear["properties"]["style"]["fillColor"]
+        == pgame.ruleset.terrain_style("clear")["fillColor"]
+    )
     assert any(f["properties"].get("kind") == "river" for f in feats)
     assert mv.grid.interactive is False and "interactive" in mv.grid.options
 
@@ -74,7 +83,7 @@ def test_labels_image_holds_every_hex_label_and_place_name(pgame):
     assert svg.count("<text") == len(pgame.map) + 1  # 80 labels and "Wesel"
     assert ">0505<" in svg and ">Wesel<" in svg
     (s, w), (n, e) = mv.labels.bounds
-    lons, lats = zip(*(c for h in pgame.map for c in pgame.map.layout.corners(h)))
+    lons, lats = zip(*(c for h in pgame.map for c in pgame.map.layout.corners(h)), strict=True)
     assert w == pytest.approx(min(lons)) and e == pytest.approx(max(lons))
     assert s == pytest.approx(min(lats), abs=1e-9) and n == pytest.approx(max(lats), abs=1e-9)
 
@@ -132,9 +141,14 @@ def test_ranges_are_drawn_as_rings_when_asked(pgame):
     mv.table.show_ranges = True
     mv.table.pick(unit="B-ARM-1")
     rings = mv.overlays["ranges"].data["features"]
-    assert [(f["properties"]["label"], f["properties"]["hexes"]) for f in rings] == [("fire (S3)", 1), ("move (S2)", 3)]
+    assert [(f["properties"]["label"], f["properties"]["hexes"]) for f in rings] == [
+        ("fire (S3)", 1),
+        ("move (S2)", 3),
+    ]
     assert all(len(f["geometry"]["coordinates"][0]) == 1 for f in rings)  # outer edge only
-    assert len(rings[1]["geometry"]["coordinates"][0][0]) == 6 * 7 + 1  # boundary of a radius-3 disc
+    assert (
+        len(rings[1]["geometry"]["coordinates"][0][0]) == 6 * 7 + 1
+    )  # boundary of a radius-3 disc
 
 
 def test_a_stack_shows_one_counter_with_a_count_and_opens_a_tray(pgame):
@@ -196,7 +210,13 @@ def test_detections_outline_the_contacts_only(pgame):
     reach = pgame.ruleset.reach(pgame.view("blue"), "B-REC-1")
     red = [u.hex for u in pgame.state.units.values() if u.side == "red"]
     spot = next(h for h in reach if any(h.distance(r) == 1 for r in red))
-    for order in (f"blue: move B-REC-1 {pgame.map.label(spot)}", "blue: done", "red: done", "blue: done", "red: done"):
+    for order in (
+        f"blue: move B-REC-1 {pgame.map.label(spot)}",
+        "blue: done",
+        "red: done",
+        "blue: done",
+        "red: done",
+    ):
         pgame.submit(order)
     seen = [u for u in pgame.view("blue").units.values() if u.side == "red"]
     assert seen, "the recon should have spotted something"
@@ -251,10 +271,15 @@ def test_the_tutorial_map_draws_its_offline_coastline_and_ows_terrain():
     kinds = {f["properties"]["kind"] for f in mv.coast.data["features"]}
     assert "coast" in kinds
     deep = next(f for f in mv.grid.data["features"] if f["properties"].get("terrain") == "deep-sea")
-    assert deep["properties"]["style"]["fillColor"] == game.ruleset.terrain_style("deep-sea")["fillColor"]
+    assert (
+        deep["properties"]["style"]["fillColor"]
+        == game.ruleset.terrain_style("deep-sea")["fillColor"]
+    )
     # the coastline lies over the map: its points fall inside the map's bounds
     w, s, e, n = game.map.layout.bounds(list(game.map.hexes))
-    pts = [p for f in mv.coast.data["features"] for line in f["geometry"]["coordinates"] for p in line]
+    pts = [
+        p for f in mv.coast.data["features"] for line in f["geometry"]["coordinates"] for p in line
+    ]
     assert pts and all(w - 0.5 <= x <= e + 0.5 and s - 0.5 <= y <= n + 0.5 for x, y in pts)
 
 
@@ -262,4 +287,6 @@ def test_a_map_without_a_coast_file_can_cut_one_from_the_world_file(pgame):
     mv = MapView(pgame, seat="blue", coast=True)  # Wesel: the Dutch border is 20 km away
     assert mv.coast is not None
     assert "border" in {f["properties"]["kind"] for f in mv.coast.data["features"]}
-    assert MapView(pgame, seat="blue").coast is None  # off by default: the scenario has no coast file
+    assert (
+        MapView(pgame, seat="blue").coast is None
+    )  # off by default: the scenario has no coast file

@@ -43,7 +43,11 @@ def test_clicking_a_counter_then_a_hex_prepares_a_move_and_submits_it_s2(pgame):
     assert t.order is None and "still needed: to" in op.sections["order"]
     _click_hex(mv, pgame, "0504")
     assert t.order == Order.parse("blue: move B-ARM-1 0504")
-    assert t.problem is None and "✓ legal" in op.sections["preview"] and "no dice" in op.sections["preview"]
+    assert (
+        t.problem is None
+        and "✓ legal" in op.sections["preview"]
+        and "no dice" in op.sections["preview"]
+    )
     assert op.sections["preview"] in op.info.value or "✓ legal" in op.info.value
     op.submit_button.click()
     assert pgame.unit("B-ARM-1").hex == pgame.hex("0504")
@@ -68,7 +72,11 @@ def test_an_illegal_order_is_flagged_before_and_refused_with_its_rule_s2(pgame):
     state = pgame.state_id
     op.submit()
     assert pgame.state_id == state and pgame.unit("B-INF-1").hex == pgame.hex("0203")
-    assert "refused" in op.sections["refusal"] and "rule S2" in op.sections["refusal"] and "out-of-reach" in op.sections["refusal"]
+    assert (
+        "refused" in op.sections["refusal"]
+        and "rule S2" in op.sections["refusal"]
+        and "out-of-reach" in op.sections["refusal"]
+    )
 
 
 def test_incomplete_orders_are_not_submitted(pgame):
@@ -122,7 +130,9 @@ def test_umpire_gives_every_sides_orders_and_advances(pgame):
 
 def test_quick_orders_fill_the_panel(pgame):
     t, mv, op = _table(pgame)
-    assert op.quick.options == (("—", ""),) and op.quick.layout.display == "none"  # off: nothing sent
+    assert (
+        op.quick.options == (("—", ""),) and op.quick.layout.display == "none"
+    )  # off: nothing sent
     op.suggest.value = True
     first = op.quick.options[1][1]
     op.quick.value = first

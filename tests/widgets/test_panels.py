@@ -47,7 +47,13 @@ def test_time_distance_reach_ranges_and_transit(pgame):
     reach = pgame.ruleset.reach(view, "B-ARM-1")
     assert r["reach"]["hexes"] == len(reach) and r["reach"]["farthest"] == 3
     assert r["reach"]["km"] == 30.0 and r["reach"]["nm"] == round(30 / NM_KM, 1)
-    assert r["ranges"][1] == {"range": "move (S2)", "kind": "move", "hexes": 3, "km": 30.0, "nm": 16.2}
+    assert r["ranges"][1] == {
+        "range": "move (S2)",
+        "kind": "move",
+        "hexes": 3,
+        "km": 30.0,
+        "nm": 16.2,
+    }
     a, b = pgame.hex("0204"), pgame.hex("0504")
     assert r["distance"]["hexes"] == a.distance(b) == 3
     assert r["distance"]["km"] == pytest.approx(pgame.map.layout.distance_km(a, b), abs=0.05)
@@ -65,7 +71,9 @@ def test_dice_log_lists_only_visible_rolls(pgame):
     pgame.submit(f"blue: fire B-REC-1 {target}")
     log = DiceLog(pgame, seat="blue")
     (row,) = log.rows()
-    assert row["die"] == "d4" and row["rule"] == "S3" and row["turn"] == 2 and target in row["purpose"]
+    assert (
+        row["die"] == "d4" and row["rule"] == "S3" and row["turn"] == 2 and target in row["purpose"]
+    )
     assert "d4" in log.out.value
     log.filter.value = "no such roll"
     assert log.rows() == []
@@ -105,7 +113,9 @@ def test_history_slider_steps_through_the_seats_events_and_forks(pgame):
     assert t2.view.units["B-ARM-1"].hex == pgame.hex("0504") and t2.at == 2
     seat = h2.fork()
     assert seat is t2.seat and t2.at is None
-    assert t2.view.seq == 2 and t2.view.clock.done == frozenset()  # the branch starts after the move
+    assert (
+        t2.view.seq == 2 and t2.view.clock.done == frozenset()
+    )  # the branch starts after the move
     assert pgame.seq == 3 and pgame.clock.acting == ("red",)  # the game itself goes on unchanged
     h2.slider.value = 1  # inside the move's submission: a fork starts before it
     h2.fork()
@@ -161,7 +171,11 @@ def test_time_distance_copes_with_a_selected_unit_leaving_the_map(pgame):
     td = TimeDistancePanel(pgame, seat="blue")
     td.table.pick(unit="B-REC-1")
     # the umpire takes the recon off the map (as a destroyed unit goes to a box)
-    pgame._commit(pgame._parse("umpire: advance"), [replace(unit_set("B-REC-1", hex=None, box="destroyed"))], None)
+    pgame._commit(
+        pgame._parse("umpire: advance"),
+        [replace(unit_set("B-REC-1", hex=None, box="destroyed"))],
+        None,
+    )
     assert td.unit.value == "" and "B-REC-1" not in [v for _, v in td.unit.options]
     assert "unit" not in td.rows()
 

@@ -80,7 +80,9 @@ def test_views_at_every_point_carry_no_hidden_token(pgame):
     assert {"R-INF-1", "R-ARM-1", "R-REC-1", "Red scouts"} <= tokens
     for n in range(pgame.seq + 1):
         v = blue.view_at(n)
-        assert find_leaks([u.id for u in v.units.values()] + [str(e) for e in v.events], tokens) == []
+        assert (
+            find_leaks([u.id for u in v.units.values()] + [str(e) for e in v.events], tokens) == []
+        )
 
 
 def test_annotations_are_private_to_their_side_unless_public(pgame):
