@@ -32,6 +32,14 @@ from owsnb.widgets.table import Pick, Refusal, Table
 
 __all__ = ["OrderPanel"]
 
+
+def _agrees(example: Any, picked: Any) -> bool:
+    """Does an example's value fit what was picked (a repeated value: contains every pick)?"""
+    if isinstance(picked, tuple):
+        return isinstance(example, tuple) and all(p in example for p in picked)
+    return example == picked
+
+
 _GENERIC = ("done", "advance")
 
 
@@ -80,9 +88,10 @@ class OrderPanel(Panel):
         self.undo_button.on_click(lambda _: self.table.undo())
         self.suggest = W.ToggleButton(
             value=False,
-            description="suggestions",
+            description="all suggestions",
             icon="lightbulb-o",
-            tooltip="list ready-made orders offered by the rule set",
+            tooltip="list every ready-made order the rule set offers now (else only those of the "
+            "chosen order that fit what is already picked)",
         )
         self.suggest.observe(lambda _: self._on_view(), "value")
         self.quick = W.Dropdown(
@@ -192,14 +201,6 @@ class OrderPanel(Panel):
         self.advance_button.layout.display = "" if umpire else "none"
         self.advance_button.disabled = "advance" not in verbs_all
         self.undo_button.disabled = not t.live
-        examples = (
-            [str(o) for s in (legal or ()) for o in s.examples][:200] if self.suggest.value else []
-        )
-        options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
-        if list(self.quick.options) != options:
-            self.quick.options = options
-        shown = "" if self.suggest.value else "none"
-        self.quick.layout.display = self.quick_button.layout.display = shown
         self._build_params()
         self._update_order()
 
@@ -357,6 +358,35 @@ class OrderPanel(Panel):
             self.table.order = order
         else:
             self._on_eval()
+        self._update_quick()
+
+    def suggestions(self) -> list[str]:
+        """Ready-made orders offered by the rule set: those of the chosen verb that agree with
+        the values picked so far (or, with "all suggestions", every one when no verb is chosen)."""
+        legal = self.table.legal
+        spec = self.spec
+        if legal is None:
+            return []
+        if spec is None:
+            return [str(o) for s in legal for o in s.examples][:200] if self.suggest.value else []
+        out = []
+        for o in spec.examples:
+            try:
+                args = spec.type.bind(o)
+            except Exception:  # noqa: BLE001 - a malformed example is simply not offered
+                continue
+            if all(_agrees(args.get(k), v) for k, v in self.values.items()):
+                out.append(str(o))
+        return out[:100]
+
+    def _update_quick(self) -> None:
+        examples = self.suggestions()
+        options = [("—", "")] + [(e.partition(": ")[2], e) for e in examples]
+        if list(self.quick.options) != options:
+            self.quick.options = options
+        shown = "" if examples else "none"
+        if self.quick.layout.display != shown:
+            self.quick.layout.display = self.quick_button.layout.display = shown
 
     def _on_eval(self, change: Any = None) -> None:
         t = self.table
