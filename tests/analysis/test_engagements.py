@@ -80,10 +80,10 @@ def an_engagement(dice, **kw):
 def test_unknown_engagement_and_missing_rule_module_are_clear_errors():
     with pytest.raises(ValueError, match="unknown engagement"):
         an.engagement_sweep("duel", n=10, progress=False)
-    import owsnb.rules.ows.montecarlo as mc
+    from importlib.util import find_spec
 
-    if not hasattr(mc, "gcat_engagement"):
-        with pytest.raises(ValueError, match="not available"):
+    if find_spec("owsnb.rules.ows.ground") is None:
+        with pytest.raises(ImportError, match="ground combat"):
             an.engagement_sweep("gcat", n=10, progress=False)
 
 
@@ -113,3 +113,14 @@ def test_progress_bar_runs_over_chunks(capsys):
     ds = an.engagement_sweep("strike", salvos=["d10"], n=2_500, chunk=1_000, seed=0, progress=True)
     assert ds.attrs["replications"] == 2_500
     assert "owsnb engagements" in capsys.readouterr().err
+
+
+def test_gcat_sweep_over_odds_columns_and_die_changes():
+    pytest.importorskip("owsnb.rules.ows.ground")
+    ds = an.engagement_sweep("gcat", shield=4, grid={"odds": ["1:2", "1:1", "2:1", "3:1"], "die_change": [-1, 0, 1]},
+                             n=20_000, seed=5, progress=False)
+    assert dict(ds["defender_steps"].sizes) == {"odds": 4, "die_change": 3, "target": 1, "outcome": 5}
+    for var in ("defender_steps", "attacker_steps", "exploit", "row"):
+        assert _within(ds, var), var
+    d = ds["defender_steps_mean_exact"].isel(target=0)
+    assert (d.diff("odds") >= 0).all() and (d.diff("die_change") >= 0).all()  # the table is monotone

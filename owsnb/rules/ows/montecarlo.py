@@ -6,8 +6,10 @@ rolls the *same* adjudication for ``n`` replications at once, as numpy arrays, f
 plan objects the rule code uses: the strike's :class:`~owsnb.rules.ows.strike.SalvoPlan` list from
 :func:`~owsnb.rules.ows.strike.allocate` or a :class:`~owsnb.rules.ows.strike.StrikePreview`
 (9.2-9.2.1.2, 9.9.4.1, 2.1.1.3), and the detection die from :func:`~owsnb.rules.ows.isr.local_die`
-or the space dashboard (8.4, 8.5, 8.5.3). Hit tables come from :func:`~owsnb.rules.ows.dice.hits`, so
-criticals and their cap are defined in one place.
+or the space dashboard (8.4, 8.5, 8.5.3), and the ground combat's
+:class:`~owsnb.rules.ows.ground.Combat` set-up (odds column, shifts, die changes, 10.15.9) read
+through the GCAT's own row and cell functions. Hit tables come from
+:func:`~owsnb.rules.ows.dice.hits`, so criticals and their cap are defined in one place.
 
 Every engagement has ``sample(n, seed)`` (a dict of ``(n, targets)`` integer arrays: the outcomes of
 ``n`` independent replications) and ``exact()`` (the rule code's exact distributions of the same
@@ -44,7 +46,8 @@ from owsnb.rules.ows.dice import parse_die, sides, success_probability
 
 __all__ = [
     "Engagement", "StrikeEngagement", "DetectionEngagement", "rng_of", "roll", "hits_table",
-    "sample_salvos", "steps_lost", "strike_engagement", "detection_engagement", "frequencies", "exact_array",
+    "sample_salvos", "steps_lost", "strike_engagement", "detection_engagement", "GcatEngagement", "gcat_engagement",
+    "GCAT_OUTCOMES", "frequencies", "exact_array",
 ]
 
 
@@ -362,6 +365,117 @@ def detection_engagement(game: Any = None, side: str | None = None, hex: str | N
         if die is not None:
             rolls.append((u.id, die, isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
+
+
+# -- ground combat: the GCAT (10.15.9) ------------------------------------------------------------------
+GCAT_OUTCOMES = ("row", "attacker_steps", "defender_steps", "attacker_retreat", "defender_retreat", "exploit")
+"""What a GCAT read gives (10.15.9.1.6): the row, A#, D#, the R# of each side, EXP (0/1)."""
+_RESULT_KEYS = {"attacker_steps": "a", "defender_steps": "d", "attacker_retreat": "ar", "defender_retreat": "dr",
+                "exploit": "exp"}
+
+
+@dataclass(frozen=True)
+class GcatEngagement(Engagement):
+    """One GCAT read: the attacker lead unit's *die* (after every die change) rolled against the
+    defender's *shield*, on odds *column* (after every column shift) of the table *gcat*.
+
+    The row and cell come from :func:`~owsnb.rules.ows.ground.row_index` and the table's cells, the
+    result from :func:`~owsnb.rules.ows.ground.parse_result` — the rule code's own functions — so
+    the outcomes are the cell *as read*: the losses and retreats the table orders, before Delay,
+    retreat cancelling or trading (10.8, 10.15.9.1.6), which depend on the players' choices.
+    """
+
+    gcat: Mapping[str, Any]
+    column: int
+    die: str
+    shield: int
+    hex: str = "hex"
+    combat: Any = None
+
+    kind = "gcat"
+    outcomes = GCAT_OUTCOMES
+    rules = ("10.15.9", "10.15.9.1.6")
+
+    @property
+    def targets(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.hex,)
+
+    def _cells(self) -> list[str]:
+        from owsnb.rules.ows import ground
+
+        n = sides(self.die)
+        return [ground.gcat_cell(self.gcat, self.column, r, self.shield) for r in range(1, n + 1)]
+
+    def _tables(self) -> dict[str, np.ndarray]:
+        from owsnb.rules.ows import ground
+
+        n = sides(self.die)
+        rows = [ground.row_index(r, self.shield, self.gcat["rows"]) for r in range(1, n + 1)]
+        cells = [ground.parse_result(c) for c in self._cells()]
+        out = {"row": np.array([0, *rows], dtype=np.int16)}
+        for name, key in _RESULT_KEYS.items():
+            out[name] = np.array([0, *(int(c[key]) for c in cells)], dtype=np.int16)
+        return out
+
+    def sample(self, n: int, seed: Any = None) -> dict[str, np.ndarray]:
+        r = roll(rng_of(seed), self.die, n)
+        return {k: t[r][:, None] for k, t in self._tables().items()}
+
+    def exact(self) -> dict[str, list[Distribution]]:
+        """Exact distributions: the rule code's ``gcat_distribution`` of cells, read through ``parse_result``."""
+        from owsnb.rules.ows import ground
+
+        cells = self.combat.distribution() if self.combat is not None else \
+            ground.gcat_distribution(self.gcat, self.column, self.die, self.shield)
+        out = {"row": [Distribution.die(sides(self.die)).map(
+            lambda r: ground.row_index(r, self.shield, self.gcat["rows"]), label="GCAT row")]}
+        for name, key in _RESULT_KEYS.items():
+            out[name] = [cells.map(lambda c, key=key: int(ground.parse_result(c)[key]), label=name)]
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "column": self.gcat["columns"][self.column], "die": self.die,
+                "shield": self.shield, "rows": [r.get("name", str(i)) for i, r in enumerate(self.gcat["rows"])],
+                "cells": list(dict.fromkeys(self._cells()))}
+
+
+def _ground() -> Any:
+    try:
+        from owsnb.rules.ows import ground
+    except ImportError as e:
+        raise ImportError("OWS ground combat (10.15, owsnb.rules.ows.ground) is not available in this installation") from e
+    return ground
+
+
+def gcat_engagement(game: Any = None, hex: str | None = None, with_: Sequence[str] = (), *, lead: str | None = None,
+                    support: Sequence[str] = (), def_support: Sequence[str] = (), odds: str = "1:1", shift: int = 0,
+                    die: str = "d10", die_change: int = 0, shield: int = 4, gcat: Mapping[str, Any] | None = None,
+                    **kw: Any) -> GcatEngagement:
+    """A GCAT read to replicate (10.15.9).
+
+    With a *game*: the attack on *hex* by the units *with_* set up exactly as
+    :func:`owsnb.rules.ows.ground.preview` sets it up (odds, lead units, supporting arms, quality,
+    supply, every shift and die change). What-if (``game=None``): *odds* (``"3:1"``) shifted *shift*
+    columns (``ground.column_index``), the attacker's *die* changed *die_change* rungs, against
+    *shield*, on the rule set's GCAT (or *gcat*).
+
+    >>> e = gcat_engagement(odds="2:1", die="d10", shield=4)
+    >>> e.describe()["column"], e.exact()["defender_steps"][0].mean() > 0
+    ('2:1', True)
+    """
+    from owsnb.rules.ows.dice import shift as _shift
+
+    ground = _ground()
+    if game is not None:
+        cb = ground.preview(game, hex, list(with_ or kw.get("with", ())), lead=lead, support=support,
+                            def_support=def_support)
+        return GcatEngagement(cb.gcat, cb.column, cb.die, int(cb.shield), cb.label, cb)
+    if gcat is None:
+        from owsnb.rules.ows.ruleset import load_tables
+
+        gcat = load_tables()["gcat"]
+    col = ground.column_index(odds, list(gcat["columns"]), int(shift))
+    return GcatEngagement(gcat, col, _shift(parse_die(die), int(die_change)), int(shield), str(hex or "hex"))
 
 
 def frequencies(sample: np.ndarray, values: Sequence[int]) -> np.ndarray:

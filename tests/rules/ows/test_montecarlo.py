@@ -241,3 +241,46 @@ def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
     s = e.sample(N, seed=12)["detected"]
     for j, t in enumerate(e.targets):
         assert two_sample_3_sigma({1: found[t], 0: n_event - found[t]}, n_event, _counts(s[:, j]), N) == [], t
+
+
+# -- the GCAT (10.15.9) ------------------------------------------------------------------------------
+def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_module():
+    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    from owsnb.rules.ows.dice import shift
+
+    e = mc.gcat_engagement(odds="1:1", shift=2, die="d10", die_change=1, shield=5)
+    cols = e.gcat["columns"]
+    assert e.column == ground.column_index("1:1", cols, 2) and e.die == shift("d10", 1) == "d12"
+    t = e._tables()
+    for r in range(1, 13):
+        assert t["row"][r] == ground.row_index(r, 5, e.gcat["rows"])
+        cell = ground.parse_result(ground.gcat_cell(e.gcat, e.column, r, 5))
+        assert (t["defender_steps"][r], t["defender_retreat"][r], t["attacker_steps"][r], t["exploit"][r]) == \
+            (cell["d"], cell["dr"], cell["a"], int(cell["exp"]))
+    s = e.sample(N, seed=13)
+    ex = e.exact()
+    for k in e.outcomes:
+        assert _vs_exact(s[k][:, 0], ex[k][0]) == [], k
+
+
+def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolve():
+    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    g = at(load(units={"BDE-R": {"hex": "0205", "seen_by": ["blue"]}, "BDE-B": {"seen_by": ["red"]}}), "6.C.3")
+    cb = ground.preview(g, "0205", ["BDE-B"])
+    e = mc.gcat_engagement(g, "0205", ["BDE-B"])
+    assert (e.column, e.die, e.shield) == (cb.column, cb.die, cb.shield) and e.targets == ("0205",)
+    cells = cb.distribution()
+    for name, key in (("defender_steps", "d"), ("attacker_steps", "a"), ("defender_retreat", "dr")):
+        assert e.exact()[name][0] == cells.map(lambda c, key=key: int(ground.parse_result(c)[key]))
+    vec = e.sample(N, seed=14)
+    n_event = 400
+    per_event: dict[str, dict[int, int]] = {"defender_steps": {}, "attacker_steps": {}, "defender_retreat": {}}
+    for i in range(n_event):
+        f = Game(g.ruleset, replace(g.state, rng=rng_state_for_seed(7_000 + i)))
+        res = ground.resolve(f, "0205", ["BDE-B"])
+        parsed = ground.parse_result(res.outcome["cell"])
+        for name, key in (("defender_steps", "d"), ("attacker_steps", "a"), ("defender_retreat", "dr")):
+            per_event[name][parsed[key]] = per_event[name].get(parsed[key], 0) + 1
+    for name, counts in per_event.items():
+        assert two_sample_3_sigma(counts, n_event, _counts(vec[name][:, 0]), N) == [], name
+        assert within_3_sigma({int(k): p for k, p in e.exact()[name][0].items()}, counts, n_event) == [], name
