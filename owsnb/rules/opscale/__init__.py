@@ -20,11 +20,35 @@ Fraction(16, 23)
 """
 
 from owsnb.rules.opscale import (
-    board, combat, decks, economy, engagement, engineers, experience, forecast, scoring, transit, units,
+    board,
+    combat,
+    decks,
+    economy,
+    engagement,
+    engineers,
+    experience,
+    forecast,
+    scoring,
+    transit,
+    units,
 )
 from owsnb.rules.opscale.ruleset import OPTIONS, OpScale
 
 RULESET = OpScale()
 
-__all__ = ["RULESET", "OpScale", "OPTIONS", "board", "combat", "decks", "economy", "engagement", "engineers",
-           "experience", "forecast", "scoring", "transit", "units"]
+__all__ = [
+    "RULESET",
+    "OpScale",
+    "OPTIONS",
+    "board",
+    "combat",
+    "decks",
+    "economy",
+    "engagement",
+    "engineers",
+    "experience",
+    "forecast",
+    "scoring",
+    "transit",
+    "units",
+]

@@ -15,9 +15,24 @@ from owsnb.rules.opscale.economy import city_of, control_of
 from owsnb.rules.opscale.units import FORTIFICATIONS, OBSTACLES, STRUCTURES, domain_of
 
 __all__ = [
-    "players", "neutrals", "is_neutral", "position", "alive_on_map", "enemy_units_at", "mobile", "move_allowance",
-    "network_sources", "in_network", "beyond_network", "step_cost", "move_reach", "checks_on", "move_odds",
-    "deploy_hexes", "domain", "IMMOBILE",
+    "players",
+    "neutrals",
+    "is_neutral",
+    "position",
+    "alive_on_map",
+    "enemy_units_at",
+    "mobile",
+    "move_allowance",
+    "network_sources",
+    "in_network",
+    "beyond_network",
+    "step_cost",
+    "move_reach",
+    "checks_on",
+    "move_odds",
+    "deploy_hexes",
+    "domain",
+    "IMMOBILE",
 ]
 
 IMMOBILE = STRUCTURES + FORTIFICATIONS + OBSTACLES
@@ -58,21 +73,31 @@ def alive_on_map(unit: Any) -> bool:
 
 def enemy_units_at(state: Any, h: Hex, side: str, *, include_air: bool = False) -> list[Any]:
     """Living enemy units in *h* (aircraft on a sortie only with *include_air*)."""
-    return [u for u in state.units.values()
-            if u.side != side and alive_on_map(u) and u.hex == h and (include_air or domain(u) != "air")]
+    return [
+        u
+        for u in state.units.values()
+        if u.side != side and alive_on_map(u) and u.hex == h and (include_air or domain(u) != "air")
+    ]
 
 
 def move_allowance(unit: Any) -> float:
     """The unit's movement (PLACEHOLDER card value; the damaged side may lower it)."""
     d = unit.data
-    if unit.steps <= int(d.get("half_endurance", 0)) and (d.get("damaged") or {}).get("move") is not None:
+    if (
+        unit.steps <= int(d.get("half_endurance", 0))
+        and (d.get("damaged") or {}).get("move") is not None
+    ):
         return float(d["damaged"]["move"])
     return float(d.get("move", 0) or 0)
 
 
 def mobile(unit: Any) -> bool:
     """Can the unit use ``move`` (structures, fortifications, obstacles and aircraft cannot)?"""
-    return unit.data.get("category") not in IMMOBILE and domain(unit) != "air" and move_allowance(unit) > 0
+    return (
+        unit.data.get("category") not in IMMOBILE
+        and domain(unit) != "air"
+        and move_allowance(unit) > 0
+    )
 
 
 # -- Command Network (CN, ruling R20) ------------------------------------------------------------
@@ -116,7 +141,10 @@ def _bridge(state: Any, h: Hex) -> bool:
     info = state.map.hexes[h]
     if "bridge" in info.features and not info.facts.get("bridge_destroyed"):
         return True
-    return any(u.data.get("category") == "engineered-bridge" and alive_on_map(u) and u.hex == h for u in state.units.values())
+    return any(
+        u.data.get("category") == "engineered-bridge" and alive_on_map(u) and u.hex == h
+        for u in state.units.values()
+    )
 
 
 def _road(state: Any, h: Hex) -> bool:
@@ -156,12 +184,21 @@ def _stops(state: Any, unit: Any, h: Hex) -> bool:
 
 def move_reach(state: Any, unit: Any) -> Reach:
     """Hexes *unit* may move to this Movement Phase (never into enemy-occupied hexes, ruling R29)."""
-    enemy = {u.hex for u in state.units.values() if u.side != unit.side and alive_on_map(u) and domain(u) != "air"
-             and u.data.get("category") not in OBSTACLES}
-    return reachable(unit.hex, move_allowance(unit),
-                     cost=lambda a, b: step_cost(state, unit, b),
-                     passable=lambda h: h in state.map.hexes and h not in enemy,
-                     stops=lambda h: _stops(state, unit, h))
+    enemy = {
+        u.hex
+        for u in state.units.values()
+        if u.side != unit.side
+        and alive_on_map(u)
+        and domain(u) != "air"
+        and u.data.get("category") not in OBSTACLES
+    }
+    return reachable(
+        unit.hex,
+        move_allowance(unit),
+        cost=lambda a, b: step_cost(state, unit, b),
+        passable=lambda h: h in state.map.hexes and h not in enemy,
+        stops=lambda h: _stops(state, unit, h),
+    )
 
 
 def checks_on(state: Any, unit: Any, path: Iterable[Hex]) -> list[tuple[Hex, int, str]]:
@@ -204,7 +241,9 @@ def move_odds(state: Any, unit: Any, path: Iterable[Hex]) -> Distribution:
 
 
 # -- deployment (TS.6, ruling R30) -----------------------------------------------------------------
-def deploy_hexes(state: Any, side: str, radius: int = 1, zones: Mapping[str, Iterable[Hex]] | None = None) -> set[Hex]:
+def deploy_hexes(
+    state: Any, side: str, radius: int = 1, zones: Mapping[str, Iterable[Hex]] | None = None
+) -> set[Hex]:
     """Legal deployment locations (the aid's are lost; ruling R30): hexes within *radius* of a
     friendly deployed Command Post or Forward HQ or of a city the side controls, plus any
     scenario deployment zone, that hold no enemy unit."""

@@ -27,10 +27,30 @@ from typing import Any
 from owsnb.rules.opscale.units import DESTROYED, Card, Weapon
 
 __all__ = [
-    "Roller", "CombatRules", "Shot", "Fire", "EngagementSpec", "RoundResult", "hit_kind", "raw_damage",
-    "ap_mode", "is_pierced", "pierce_weight", "net_damage", "apply_hit", "resolve_shot", "weapons_fired",
-    "choose_target", "firing_plan", "decided", "resolve_round", "initiative_bonus", "roll_initiative",
-    "scripted", "weapon_key",
+    "Roller",
+    "DEFAULT_RULES",
+    "CombatRules",
+    "Shot",
+    "Fire",
+    "EngagementSpec",
+    "RoundResult",
+    "hit_kind",
+    "raw_damage",
+    "ap_mode",
+    "is_pierced",
+    "pierce_weight",
+    "net_damage",
+    "apply_hit",
+    "resolve_shot",
+    "weapons_fired",
+    "choose_target",
+    "firing_plan",
+    "decided",
+    "resolve_round",
+    "initiative_bonus",
+    "roll_initiative",
+    "scripted",
+    "weapon_key",
 ]
 
 Roller = Callable[[int, Any, str, str], int]
@@ -49,9 +69,13 @@ def scripted(results: Iterable[int]) -> Roller:
         try:
             v = next(it)
         except StopIteration:
-            raise AssertionError(f"scripted dice ran out (needed a d{sides} for {_text(purpose)})") from None
+            raise AssertionError(
+                f"scripted dice ran out (needed a d{sides} for {_text(purpose)})"
+            ) from None
         if not 1 <= v <= sides:
-            raise AssertionError(f"scripted result {v} is impossible on a d{sides} ({_text(purpose)})")
+            raise AssertionError(
+                f"scripted result {v} is impossible on a d{sides} ({_text(purpose)})"
+            )
         return v
 
     return roll
@@ -88,8 +112,12 @@ class CombatRules:
         return cls(**kw)
 
 
+DEFAULT_RULES = CombatRules()
+"""The rules in force with every option at its default."""
+
+
 # -- one weapon attack (OES.4-OES.9, AP.1-AP.7) -------------------------------------------------
-def hit_kind(nat: int, bonus: int, attack_rating: int, rules: CombatRules = CombatRules()) -> str:
+def hit_kind(nat: int, bonus: int, attack_rating: int, rules: CombatRules = DEFAULT_RULES) -> str:
     """OES.5: ``"critical"`` (20), ``"malfunction"`` (1, a miss: R8), ``"double"`` (19), ``"hit"``, ``"miss"``.
 
     Marksman bonuses add to the roll; the natural results use the bare die (R13).
@@ -109,8 +137,14 @@ def hit_kind(nat: int, bonus: int, attack_rating: int, rules: CombatRules = Comb
     return "hit" if hit else "miss"
 
 
-def raw_damage(intensity: int, di: int, *, double: bool = False, exploit: int = 0,
-               rules: CombatRules = CombatRules()) -> int:
+def raw_damage(
+    intensity: int,
+    di: int,
+    *,
+    double: bool = False,
+    exploit: int = 0,
+    rules: CombatRules = DEFAULT_RULES,
+) -> int:
     """OES.6-OES.7: Intensity (doubled on a natural 19) + Exploit Weakness + Damage Index.
 
     >>> raw_damage(4, 3, double=True), raw_damage(4, 3, double=True, rules=CombatRules(double_intensity="total"))
@@ -175,8 +209,9 @@ def net_damage(raw: int, defense: int, pierced: bool) -> int:
     return max(0, raw - (0 if pierced else defense))
 
 
-def apply_hit(card: Card, status: tuple[int, int], net: int, pierced: bool,
-              rules: CombatRules = CombatRules()) -> tuple[int, int]:
+def apply_hit(
+    card: Card, status: tuple[int, int], net: int, pierced: bool, rules: CombatRules = DEFAULT_RULES
+) -> tuple[int, int]:
     """OES.9: subtract Net Damage from Endurance (and from the crew when pierced, AP.6/R15).
 
     Returns the new status; :data:`DESTROYED` at Endurance 0 or less (or a lost crew).
@@ -232,7 +267,9 @@ class Shot:
 
     def text(self) -> str:
         """One log line."""
-        head = f"{self.shooter} {self.weapon} → {self.target}: D20 {self.nat}" + (f"+{self.bonus}" if self.bonus else "")
+        head = f"{self.shooter} {self.weapon} → {self.target}: D20 {self.nat}" + (
+            f"+{self.bonus}" if self.bonus else ""
+        )
         if self.kind == "critical":
             return f"{head} critical hit: {self.target} destroyed (OES.5)"
         if self.kind == "malfunction":
@@ -241,10 +278,16 @@ class Shot:
             return f"{head} miss"
         ap = ""
         if self.weapon_check is not None:
-            ap = f", AP weapon check {self.weapon_check}" + (f", armor check {self.armor_check}" if self.armor_check is not None else "")
+            ap = f", AP weapon check {self.weapon_check}" + (
+                f", armor check {self.armor_check}" if self.armor_check is not None else ""
+            )
             ap += " — pierced" if self.pierced else " — not pierced"
         dbl = " (double intensity)" if self.kind == "double" else ""
-        end = "destroyed" if self.destroyed else ("damaged" if self.damaged else f"endurance {self.after[0]}")
+        end = (
+            "destroyed"
+            if self.destroyed
+            else ("damaged" if self.damaged else f"endurance {self.after[0]}")
+        )
         return f"{head} hit{dbl}, intensity {self.intensity}{ap}: net damage {self.net} → {self.target} {end}"
 
 
@@ -258,8 +301,14 @@ def marksman(card: Card, weapon: Weapon) -> int:
     return card.bonus("marksman-primary" if weapon.slot == "primary" else "marksman-secondary")
 
 
-def resolve_shot(shooter: Card, weapon: Weapon, target: Card, status: tuple[int, int], roll: Roller,
-                 rules: CombatRules = CombatRules()) -> Shot:
+def resolve_shot(
+    shooter: Card,
+    weapon: Weapon,
+    target: Card,
+    status: tuple[int, int],
+    roll: Roller,
+    rules: CombatRules = DEFAULT_RULES,
+) -> Shot:
     """Resolve one weapon attack (OES.4-OES.9 with the AP test), rolling through *roll*.
 
     Dice order: D20 attack; on a hit the D10 Intensity; then, for an AP weapon, the D10 Weapon
@@ -268,31 +317,82 @@ def resolve_shot(shooter: Card, weapon: Weapon, target: Card, status: tuple[int,
     """
     bonus = marksman(shooter, weapon)
     wname = weapon.name or weapon.slot
-    nat = roll(20, lambda: f"{shooter.id} {wname} attacks {target.id} (attack rating {weapon.attack_rating}"
-               + (f", +{bonus} marksman" if bonus else "") + ")", "OES.4", shooter.side)
+    nat = roll(
+        20,
+        lambda: (
+            f"{shooter.id} {wname} attacks {target.id} (attack rating {weapon.attack_rating}"
+            + (f", +{bonus} marksman" if bonus else "")
+            + ")"
+        ),
+        "OES.4",
+        shooter.side,
+    )
     kind = hit_kind(nat, bonus, weapon.attack_rating, rules)
     if kind == "critical":
-        return Shot(shooter.id, wname, target.id, nat, bonus, kind, before=status, after=DESTROYED, destroyed=True)
+        return Shot(
+            shooter.id,
+            wname,
+            target.id,
+            nat,
+            bonus,
+            kind,
+            before=status,
+            after=DESTROYED,
+            destroyed=True,
+        )
     if kind == "miss" or kind == "malfunction":
         return Shot(shooter.id, wname, target.id, nat, bonus, kind, before=status, after=status)
-    intensity = roll(10, lambda: f"intensity of {shooter.id}'s hit on {target.id}", "OES.6", shooter.side)
+    intensity = roll(
+        10, lambda: f"intensity of {shooter.id}'s hit on {target.id}", "OES.6", shooter.side
+    )
     damaged_before = target.damaged_at(status[0])
     defense = target.profile(damaged_before).defense
     mode = ap_mode(weapon.ap, defense)
     wcheck = acheck = None
     if mode != "none":
-        wcheck = roll(10, lambda: f"AP weapon check (AP {weapon.ap}: pass on {weapon.ap} or less)", "AP.4", shooter.side)
+        wcheck = roll(
+            10,
+            lambda: f"AP weapon check (AP {weapon.ap}: pass on {weapon.ap} or less)",
+            "AP.4",
+            shooter.side,
+        )
         if mode == "both" and wcheck <= weapon.ap:
-            acheck = roll(10, lambda: f"AP armor check (Defense {defense}: pass on {defense} or less)", "AP.5", target.side)
+            acheck = roll(
+                10,
+                lambda: f"AP armor check (Defense {defense}: pass on {defense} or less)",
+                "AP.5",
+                target.side,
+            )
     pierced = is_pierced(weapon.ap, defense, wcheck, acheck)
-    raw = raw_damage(intensity, weapon.di, double=kind == "double", exploit=shooter.bonus("exploit-weakness"), rules=rules)
+    raw = raw_damage(
+        intensity,
+        weapon.di,
+        double=kind == "double",
+        exploit=shooter.bonus("exploit-weakness"),
+        rules=rules,
+    )
     net = net_damage(raw, defense, pierced)
     after = apply_hit(target, status, net, pierced, rules)
     destroyed = after == DESTROYED
-    return Shot(shooter.id, wname, target.id, nat, bonus, kind, intensity=intensity, weapon_check=wcheck, armor_check=acheck,
-                pierced=pierced, raw=raw, net=net, before=status, after=after, destroyed=destroyed,
-                crew_lost=destroyed and status[0] - net > 0,
-                damaged=not destroyed and target.damaged_at(after[0]) and not damaged_before)
+    return Shot(
+        shooter.id,
+        wname,
+        target.id,
+        nat,
+        bonus,
+        kind,
+        intensity=intensity,
+        weapon_check=wcheck,
+        armor_check=acheck,
+        pierced=pierced,
+        raw=raw,
+        net=net,
+        before=status,
+        after=after,
+        destroyed=destroyed,
+        crew_lost=destroyed and status[0] - net > 0,
+        damaged=not destroyed and target.damaged_at(after[0]) and not damaged_before,
+    )
 
 
 # -- an engagement (OES.1-OES.10) ---------------------------------------------------------------
@@ -325,7 +425,7 @@ class EngagementSpec:
     attacking: tuple[str, ...]
     defending: tuple[str, ...]
     distance: Mapping[tuple[str, str], int] = field(default_factory=dict)
-    rules: CombatRules = CombatRules()
+    rules: CombatRules = DEFAULT_RULES
 
     def group_of(self, side: str) -> tuple[str, ...]:
         return self.attacking if side == self.attacker else self.defending
@@ -352,7 +452,9 @@ class EngagementSpec:
         return self.distance.get((shooter, target), 0) <= weapon.range
 
 
-def weapons_fired(card: Card, fire: Fire, damaged: bool, rules: CombatRules = CombatRules()) -> list[tuple[str, Weapon]]:
+def weapons_fired(
+    card: Card, fire: Fire, damaged: bool, rules: CombatRules = DEFAULT_RULES
+) -> list[tuple[str, Weapon]]:
     """OES.4: the (key, weapon) pairs a unit fires in a round: its primary and one secondary
     (every secondary under ``multiple_secondaries``), of those declared, on the card side in force."""
     out: list[tuple[str, Weapon]] = []
@@ -372,11 +474,15 @@ def weapons_fired(card: Card, fire: Fire, damaged: bool, rules: CombatRules = Co
     return out
 
 
-def choose_target(spec: EngagementSpec, fire: Fire, weapon: Weapon, alive: Callable[[str], bool]) -> str | None:
+def choose_target(
+    spec: EngagementSpec, fire: Fire, weapon: Weapon, alive: Callable[[str], bool]
+) -> str | None:
     """The unit this weapon fires at: the declared target while it lives and can be hit, else the
     first enemy of the engagement it can hit (R11 retargeting), else ``None``."""
     enemy = spec.other(spec.cards[fire.unit].side)
-    cands = [fire.target] + ([u for u in spec.group_of(enemy) if u != fire.target] if spec.rules.retarget else [])
+    cands = [fire.target] + (
+        [u for u in spec.group_of(enemy) if u != fire.target] if spec.rules.retarget else []
+    )
     for t in cands:
         if alive(t) and spec.may_hit(fire.unit, weapon, t):
             return t
@@ -415,8 +521,14 @@ class RoundResult:
         return [s.target for s in self.shots if s.destroyed]
 
 
-def resolve_round(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], disabled: Iterable[str],
-                  first: str, roll: Roller, round_no: int = 1) -> RoundResult:
+def resolve_round(
+    spec: EngagementSpec,
+    statuses: Mapping[str, tuple[int, int]],
+    disabled: Iterable[str],
+    first: str,
+    roll: Roller,
+    round_no: int = 1,
+) -> RoundResult:
     """One combat round (OES.4-OES.9): each side in turn (initiative side first) fires its declared
     units one at a time; damage applies at once, so a destroyed unit fires no more (OES.9).
 
@@ -484,8 +596,9 @@ def initiative_bonus(cards: Sequence[Card], role: str, scope: str = "highest") -
     return max(per)
 
 
-def roll_initiative(attacker: str, defender: str, att_mod: int, def_mod: int, roll: Roller,
-                    limit: int = 1000) -> tuple[str, list[tuple[int, int]]]:
+def roll_initiative(
+    attacker: str, defender: str, att_mod: int, def_mod: int, roll: Roller, limit: int = 1000
+) -> tuple[str, list[tuple[int, int]]]:
     """OES.3: each side rolls a D10 and adds its modifiers; the highest wins; ties are re-rolled.
 
     Returns the winner and every pair of rolls.

@@ -15,8 +15,18 @@ from typing import Any
 
 from owsnb.rules.opscale.units import OBSTACLES, STRUCTURES
 
-__all__ = ["is_production_turn", "is_deployment_turn", "has_income", "on_battlefield", "supply_exclusion",
-           "force_total", "supply_cost", "income", "city_of", "control_of"]
+__all__ = [
+    "is_production_turn",
+    "is_deployment_turn",
+    "has_income",
+    "on_battlefield",
+    "supply_exclusion",
+    "force_total",
+    "supply_cost",
+    "income",
+    "city_of",
+    "control_of",
+]
 
 
 def is_production_turn(turn: int, every: int = 5) -> bool:

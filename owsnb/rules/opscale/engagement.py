@@ -18,17 +18,43 @@ from typing import Any
 from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, clock_set, note, side_set, state_set, unit_set
 from owsnb.kernel.reduce import apply_all
-from owsnb.rules.opscale.board import alive_on_map, beyond_network, enemy_units_at, is_neutral, position, step_cost
+from owsnb.rules.opscale.board import (
+    alive_on_map,
+    beyond_network,
+    enemy_units_at,
+    is_neutral,
+    position,
+    step_cost,
+)
 from owsnb.rules.opscale.combat import (
-    CombatRules, EngagementSpec, Fire, RoundResult, Shot, initiative_bonus, resolve_round, roll_initiative,
+    CombatRules,
+    EngagementSpec,
+    Fire,
+    RoundResult,
+    Shot,
+    initiative_bonus,
+    resolve_round,
+    roll_initiative,
 )
 from owsnb.rules.opscale.experience import bonus_for, eligible
 from owsnb.rules.opscale.scoring import capture_points, destroy_points
 from owsnb.rules.opscale.transit import survival
 from owsnb.rules.opscale.units import DESTROYED, OBSTACLES, card_of, status_of
 
-__all__ = ["record", "spec_of", "statuses", "initiative_mods", "Report", "Tally", "open_events",
-           "retaliation_events", "round_events", "close_events", "defending_group", "roller"]
+__all__ = [
+    "record",
+    "spec_of",
+    "statuses",
+    "initiative_mods",
+    "Report",
+    "Tally",
+    "open_events",
+    "retaliation_events",
+    "round_events",
+    "close_events",
+    "defending_group",
+    "roller",
+]
 
 
 def record(state: Any) -> dict[str, Any] | None:
@@ -39,9 +65,11 @@ def record(state: Any) -> dict[str, Any] | None:
 
 def roller(dice: Any) -> Any:
     """A combat roller over the kernel's dice; engagement rolls are public."""
+
     def roll(sides: int, purpose: Any, rule: str, actor: str) -> int:
         text = purpose() if callable(purpose) else purpose
         return dice.roll(sides, purpose=text, rule=rule, actor=actor, visible_to=None)
+
     return roll
 
 
@@ -52,8 +80,14 @@ def _fires(rows: Iterable[Sequence[Any]]) -> tuple[Fire, ...]:
 def defending_group(state: Any, side: str, h: Any) -> list[str]:
     """OES.10: the defender's units in the engagement hex (fixed obstacles are cleared by engineers,
     not engaged; carried units are inside their transport)."""
-    return [u.id for u in state.units.values()
-            if u.side == side and alive_on_map(u) and u.hex == h and u.data.get("category") not in OBSTACLES]
+    return [
+        u.id
+        for u in state.units.values()
+        if u.side == side
+        and alive_on_map(u)
+        and u.hex == h
+        and u.data.get("category") not in OBSTACLES
+    ]
 
 
 def spec_of(state: Any, rec: Mapping[str, Any]) -> EngagementSpec:
@@ -61,11 +95,23 @@ def spec_of(state: Any, rec: Mapping[str, Any]) -> EngagementSpec:
     ids = list(dict.fromkeys([*rec["attacking"], *rec["defending"]]))
     cards = {u: card_of(state.units[u]) for u in ids}
     pos = {u: position(state, state.units[u]) for u in ids}
-    dist = {(a, b): pos[a].distance(pos[b]) for a in ids for b in ids if a != b and pos[a] is not None and pos[b] is not None}
+    dist = {
+        (a, b): pos[a].distance(pos[b])
+        for a in ids
+        for b in ids
+        if a != b and pos[a] is not None and pos[b] is not None
+    }
     return EngagementSpec(
-        attacker=rec["attacker"], defender=rec["defender"], cards=cards, attacks=_fires(rec["attacks"]),
-        retaliations=_fires(rec.get("retaliations", ())), attacking=tuple(rec["attacking"]),
-        defending=tuple(rec["defending"]), distance=dist, rules=CombatRules.from_options(state.options))
+        attacker=rec["attacker"],
+        defender=rec["defender"],
+        cards=cards,
+        attacks=_fires(rec["attacks"]),
+        retaliations=_fires(rec.get("retaliations", ())),
+        attacking=tuple(rec["attacking"]),
+        defending=tuple(rec["defending"]),
+        distance=dist,
+        rules=CombatRules.from_options(state.options),
+    )
 
 
 def statuses(state: Any, spec: EngagementSpec) -> dict[str, tuple[int, int]]:
@@ -85,7 +131,9 @@ def initiative_mods(state: Any, rec: Mapping[str, Any]) -> tuple[int, int, list[
     def_units = [state.units[u] for u in def_ids]
     a, d, why = 0, 0, []
     if beyond_network(state, att_units, scope):
-        why.append(f"{rec['attacker']} attacks beyond the Command Network: no +{cmd['attack_initiative_bonus']} (CN.2)")
+        why.append(
+            f"{rec['attacker']} attacks beyond the Command Network: no +{cmd['attack_initiative_bonus']} (CN.2)"
+        )
     else:
         a += int(cmd["attack_initiative_bonus"])
         why.append(f"{rec['attacker']} attacker bonus +{cmd['attack_initiative_bonus']} (OES.3)")
@@ -139,11 +187,20 @@ class Report:
     def _repr_html_(self) -> str:
         esc = html.escape
         lines = "".join(f"<li>{esc(x)}</li>" for x in self.lines)
-        shots = "".join(f"<tr><td>{esc(s.shooter)}</td><td>{esc(s.weapon)}</td><td>{esc(s.target)}</td><td>{s.nat}"
-                        f"{'+' + str(s.bonus) if s.bonus else ''}</td><td>{esc(s.kind)}</td><td>{s.net if s.intensity else ''}</td>"
-                        f"<td>{'destroyed' if s.destroyed else ('damaged' if s.damaged else '')}</td></tr>" for s in self.shots)
-        table = ("<table><tr><th>unit</th><th>weapon</th><th>target</th><th>D20</th><th>result</th><th>net</th><th></th></tr>"
-                 f"{shots}</table>") if self.shots else ""
+        shots = "".join(
+            f"<tr><td>{esc(s.shooter)}</td><td>{esc(s.weapon)}</td><td>{esc(s.target)}</td><td>{s.nat}"
+            f"{'+' + str(s.bonus) if s.bonus else ''}</td><td>{esc(s.kind)}</td><td>{s.net if s.intensity else ''}</td>"
+            f"<td>{'destroyed' if s.destroyed else ('damaged' if s.damaged else '')}</td></tr>"
+            for s in self.shots
+        )
+        table = (
+            (
+                "<table><tr><th>unit</th><th>weapon</th><th>target</th><th>D20</th><th>result</th><th>net</th><th></th></tr>"
+                f"{shots}</table>"
+            )
+            if self.shots
+            else ""
+        )
         cite = f"<div style='color:#6b7280;font-size:11px'>rules: {esc(', '.join(dict.fromkeys(self.rules)))}</div>"
         return f"<div class='owsnb'><b>{esc(self.title)}</b><ul>{lines}</ul>{table}{cite}</div>"
 
@@ -164,8 +221,10 @@ class Tally:
         if not points or side not in self.state.sides or is_neutral(self.state, side):
             return
         new = int(self.state.sides[side].public.get("score", 0)) + int(points)
-        self.add(side_set(side, "public", {"score": new}, rule=rule),
-                 note(f"{side} scores {points} ({why}); score {new}", rule=rule))
+        self.add(
+            side_set(side, "public", {"score": new}, rule=rule),
+            note(f"{side} scores {points} ({why}); score {new}", rule=rule),
+        )
 
 
 def _place_survivor(state: Any, unit: Any, h: Any) -> Any:
@@ -184,21 +243,48 @@ def destroy(t: Tally, uid: str, by: str | None, rule: str, report: Report | None
 
     u = t.state.units[uid]
     where = position(t.state, u)
-    t.add(unit_set(uid, steps=0, hex=None, box="destroyed", markers=(u.markers - {"set-up", "sortie"}) | {"destroyed"},
-                   data={"carried_by": None}, rule=rule),
-          note(f"{uid} destroyed", rule=rule))
+    t.add(
+        unit_set(
+            uid,
+            steps=0,
+            hex=None,
+            box="destroyed",
+            markers=(u.markers - {"set-up", "sortie"}) | {"destroyed"},
+            data={"carried_by": None},
+            rule=rule,
+        ),
+        note(f"{uid} destroyed", rule=rule),
+    )
     if by is not None and by != u.side:
-        pts = destroy_points(int(u.data.get("cost", 0)), stars(u.data.get("experience", ())), u.data.get("category", ""),
-                             t.state.table("scoring"))
-        t.score(by, pts, f"destroyed {uid}", "SC.5" if u.data.get("category") in ("command-post", "forward-hq") else "SC.1")
-    for c in [x for x in t.state.units.values() if x.box == "carried" and x.data.get("carried_by") == uid]:
+        pts = destroy_points(
+            int(u.data.get("cost", 0)),
+            stars(u.data.get("experience", ())),
+            u.data.get("category", ""),
+            t.state.table("scoring"),
+        )
+        t.score(
+            by,
+            pts,
+            f"destroyed {uid}",
+            "SC.5" if u.data.get("category") in ("command-post", "forward-hq") else "SC.1",
+        )
+    for c in [
+        x for x in t.state.units.values() if x.box == "carried" and x.data.get("carried_by") == uid
+    ]:
         transit_survival(t, c, where, by, report)
 
 
-def transit_survival(t: Tally, unit: Any, where: Any, by: str | None, report: Report | None) -> None:
+def transit_survival(
+    t: Tally, unit: Any, where: Any, by: str | None, report: Report | None
+) -> None:
     """TR: D10 for a unit in transit whose transport was destroyed."""
-    roll = t.dice.roll(10, purpose=f"transit survival of {unit.id} (TR: 1-5 destroyed, 6-8 damaged, 9-10 intact)",
-                       rule="TR", actor=unit.side, visible_to=None)
+    roll = t.dice.roll(
+        10,
+        purpose=f"transit survival of {unit.id} (TR: 1-5 destroyed, 6-8 damaged, 9-10 intact)",
+        rule="TR",
+        actor=unit.side,
+        visible_to=None,
+    )
     result = survival(roll, t.state.table("transit"))
     if report is not None:
         report.lines.append(f"{unit.id} in transit rolls {roll}: {result} (TR)")
@@ -215,7 +301,10 @@ def transit_survival(t: Tally, unit: Any, where: Any, by: str | None, report: Re
         half = int(unit.data.get("half_endurance", 0))
         changes["steps"] = max(1, min(unit.steps, half))
         changes["markers"] = unit.markers | {"damaged"}
-    t.add(unit_set(unit.id, rule="TR", **changes), note(f"{unit.id} survives, {result}, at {t.state.map.label(h)}", rule="TR"))
+    t.add(
+        unit_set(unit.id, rule="TR", **changes),
+        note(f"{unit.id} survives, {result}, at {t.state.map.label(h)}", rule="TR"),
+    )
 
 
 def _apply_round(t: Tally, spec: EngagementSpec, res: RoundResult, report: Report) -> None:
@@ -239,25 +328,54 @@ def _apply_round(t: Tally, spec: EngagementSpec, res: RoundResult, report: Repor
         t.add(unit_set(uid, rule="OES.9", **changes))
 
 
-def open_events(state: Any, attacker: str, defender: str, attacks: list[list[Any]], h: Any, dice: Any,
-                auto: bool) -> tuple[list[Event], Report]:
+def open_events(
+    state: Any,
+    attacker: str,
+    defender: str,
+    attacks: list[list[Any]],
+    h: Any,
+    dice: Any,
+    auto: bool,
+) -> tuple[list[Event], Report]:
     """OES.1: the attacker declares; the engagement opens (and, for a neutral or auto-retaliating
     defender, OES.2-OES.3 follow at once)."""
     n = int(state.public.get("engagements", 0)) + 1
     rec = {
-        "n": n, "hex": state.map.label(h), "attacker": attacker, "defender": defender, "attacks": attacks,
-        "retaliations": [], "attacking": [a[0] for a in attacks], "defending": defending_group(state, defender, h),
-        "stage": "retaliate", "first": None, "rounds": 0, "disabled": [], "init_bonus": {},
-        "resume": {"active": list(state.clock.active), "done": sorted(state.clock.done)}, "turn": state.clock.turn,
+        "n": n,
+        "hex": state.map.label(h),
+        "attacker": attacker,
+        "defender": defender,
+        "attacks": attacks,
+        "retaliations": [],
+        "attacking": [a[0] for a in attacks],
+        "defending": defending_group(state, defender, h),
+        "stage": "retaliate",
+        "first": None,
+        "rounds": 0,
+        "disabled": [],
+        "init_bonus": {},
+        "resume": {"active": list(state.clock.active), "done": sorted(state.clock.done)},
+        "turn": state.clock.turn,
     }
     t = Tally(state, dice)
-    report = Report(f"Engagement {n} at {rec['hex']}: {attacker} attacks {defender}", rules=["OES.1"])
+    report = Report(
+        f"Engagement {n} at {rec['hex']}: {attacker} attacks {defender}", rules=["OES.1"]
+    )
     for a in attacks:
         u = state.units[a[0]]
-        t.add(unit_set(a[0], markers=u.markers | {"attacked"}, data={"used": True} if u.data.get("captured") else {}, rule="OES.1"))
+        t.add(
+            unit_set(
+                a[0],
+                markers=u.markers | {"attacked"},
+                data={"used": True} if u.data.get("captured") else {},
+                rule="OES.1",
+            )
+        )
         report.lines.append(f"{a[0]} attacks {a[1]} with {' and '.join(a[2])} (OES.1)")
-    t.add(state_set("public", {"engagement": rec, "engagements": n}, rule="OES.1"),
-          note(report.title + " — " + ", ".join(f"{a[0]}→{a[1]}" for a in attacks), rule="OES.1"))
+    t.add(
+        state_set("public", {"engagement": rec, "engagements": n}, rule="OES.1"),
+        note(report.title + " — " + ", ".join(f"{a[0]}→{a[1]}" for a in attacks), rule="OES.1"),
+    )
     if auto:
         rets = auto_retaliation(t.state, rec)
         ev, rep2 = retaliation_events(t.state, record(t.state), rets, dice, automatic=True)
@@ -266,8 +384,10 @@ def open_events(state: Any, attacker: str, defender: str, attacks: list[list[Any
         report.rules += rep2.rules
         report.initiative = rep2.initiative
     else:
-        t.add(clock_set(replace(t.state.clock, active=(defender,), done=frozenset()), rule="OES.2"),
-              note(f"{defender} declares retaliating units (OES.2)", rule="OES.2"))
+        t.add(
+            clock_set(replace(t.state.clock, active=(defender,), done=frozenset()), rule="OES.2"),
+            note(f"{defender} declares retaliating units (OES.2)", rule="OES.2"),
+        )
         report.lines.append(f"{defender} now declares retaliating units (OES.2)")
     return t.events, report
 
@@ -289,16 +409,21 @@ def auto_retaliation(state: Any, rec: Mapping[str, Any]) -> list[list[Any]]:
     return out
 
 
-def retaliation_events(state: Any, rec: dict[str, Any], rets: list[list[Any]], dice: Any,
-                       automatic: bool = False) -> tuple[list[Event], Report]:
+def retaliation_events(
+    state: Any, rec: dict[str, Any], rets: list[list[Any]], dice: Any, automatic: bool = False
+) -> tuple[list[Event], Report]:
     """OES.2-OES.3: retaliating units are declared and the initiative is rolled."""
     t = Tally(state, dice)
-    report = Report(f"Engagement {rec['n']}: {rec['defender']} retaliates", rules=["OES.2", "OES.3"])
+    report = Report(
+        f"Engagement {rec['n']}: {rec['defender']} retaliates", rules=["OES.2", "OES.3"]
+    )
     rec = dict(rec)
     rec["retaliations"] = rets
     rec["defending"] = list(dict.fromkeys([*rec["defending"], *(r[0] for r in rets)]))
     for r in rets:
-        report.lines.append(f"{r[0]} retaliates against {r[1]} (OES.2{', automatic' if automatic else ''})")
+        report.lines.append(
+            f"{r[0]} retaliates against {r[1]} (OES.2{', automatic' if automatic else ''})"
+        )
         u = state.units[r[0]]
         if u.data.get("captured") and not u.data.get("used"):
             t.add(unit_set(r[0], data={"used": True}, rule="GS.2"))
@@ -308,21 +433,35 @@ def retaliation_events(state: Any, rec: dict[str, Any], rets: list[list[Any]], d
     winner, pairs = roll_initiative(rec["attacker"], rec["defender"], a, d, roller(dice))
     report.lines += why
     for x, y in pairs:
-        report.lines.append(f"initiative: {rec['attacker']} {x}{a:+d} = {x + a} vs {rec['defender']} {y}{d:+d} = {y + d}"
-                            + (" — tie, re-roll" if x + a == y + d else ""))
+        report.lines.append(
+            f"initiative: {rec['attacker']} {x}{a:+d} = {x + a} vs {rec['defender']} {y}{d:+d} = {y + d}"
+            + (" — tie, re-roll" if x + a == y + d else "")
+        )
     report.lines.append(f"{winner} wins the initiative and fires first (OES.3)")
     report.initiative = winner
     rec["first"] = winner
     rec["stage"] = "rounds"
-    t.add(state_set("public", {"engagement": rec}, rule="OES.3"),
-          note(f"Engagement {rec['n']}: {winner} wins the initiative (OES.3)", rule="OES.3"))
+    t.add(
+        state_set("public", {"engagement": rec}, rule="OES.3"),
+        note(f"Engagement {rec['n']}: {winner} wins the initiative (OES.3)", rule="OES.3"),
+    )
     if not automatic:
-        t.add(clock_set(replace(t.state.clock, active=tuple(rec["resume"]["active"]),
-                                done=frozenset(rec["resume"]["done"])), rule="OES.3"))
+        t.add(
+            clock_set(
+                replace(
+                    t.state.clock,
+                    active=tuple(rec["resume"]["active"]),
+                    done=frozenset(rec["resume"]["done"]),
+                ),
+                rule="OES.3",
+            )
+        )
     return t.events, report
 
 
-def round_events(state: Any, rec: dict[str, Any], dice: Any, rounds: int = 1) -> tuple[list[Event], Report]:
+def round_events(
+    state: Any, rec: dict[str, Any], dice: Any, rounds: int = 1
+) -> tuple[list[Event], Report]:
     """OES.4-OES.10: fight up to *rounds* combat rounds; the engagement closes when one side's
     units are all destroyed."""
     t = Tally(state, dice)
@@ -330,7 +469,14 @@ def round_events(state: Any, rec: dict[str, Any], dice: Any, rounds: int = 1) ->
     rec = dict(rec)
     for _ in range(rounds):
         spec = spec_of(t.state, rec)
-        res = resolve_round(spec, statuses(t.state, spec), rec["disabled"], rec["first"], roller(dice), rec["rounds"] + 1)
+        res = resolve_round(
+            spec,
+            statuses(t.state, spec),
+            rec["disabled"],
+            rec["first"],
+            roller(dice),
+            rec["rounds"] + 1,
+        )
         rec["rounds"] += 1
         rec["disabled"] = sorted(res.disabled_next)
         report.lines.append(f"round {rec['rounds']}: {len(res.shots)} attacks")
@@ -341,48 +487,83 @@ def round_events(state: Any, rec: dict[str, Any], dice: Any, rounds: int = 1) ->
                 t.add(unit_set(uid, data={"used": True}, rule="GS.2"))
         if res.winner is not None:
             report.winner = res.winner
-            report.lines.append(f"{res.winner} wins engagement {rec['n']}: the other side's units are all destroyed (OES.10)")
+            report.lines.append(
+                f"{res.winner} wins engagement {rec['n']}: the other side's units are all destroyed (OES.10)"
+            )
             report.rules.append("OES.10")
             t.add(state_set("public", {"engagement": rec}, rule="OES.10"))
             close_events(t, rec, report, f"{res.winner} won")
             return t.events, report
-    t.add(state_set("public", {"engagement": rec}, rule="OES.10"),
-          note(f"Engagement {rec['n']}: round {rec['rounds']} fought; the engagement continues (OES.10)", rule="OES.10"))
+    t.add(
+        state_set("public", {"engagement": rec}, rule="OES.10"),
+        note(
+            f"Engagement {rec['n']}: round {rec['rounds']} fought; the engagement continues (OES.10)",
+            rule="OES.10",
+        ),
+    )
     return t.events, report
 
 
-def close_events(t: Tally, rec: Mapping[str, Any], report: Report, why: str, forced_by: str | None = None) -> None:
+def close_events(
+    t: Tally, rec: Mapping[str, Any], report: Report, why: str, forced_by: str | None = None
+) -> None:
     """End the engagement: experience for surviving crews and infantry (OES.11, EXP.2), then the
     clock returns to the attacker's Combat step."""
     state = t.state
     xp = state.table("experience")
     if state.options.get("experience_checks", True):
-        participants = [*(r[0] for r in rec["attacks"]), *(r[0] for r in rec.get("retaliations", ()))]
+        participants = [
+            *(r[0] for r in rec["attacks"]),
+            *(r[0] for r in rec.get("retaliations", ())),
+        ]
         for uid in dict.fromkeys(participants):
             u = t.state.units.get(uid)
-            if u is None or u.steps <= 0 or u.box == "destroyed" or not eligible(u, xp) or is_neutral(state, u.side):
+            if (
+                u is None
+                or u.steps <= 0
+                or u.box == "destroyed"
+                or not eligible(u, xp)
+                or is_neutral(state, u.side)
+            ):
                 continue
             n = int(xp.get("rolls_per_combat_action", 1))
             if forced_by is not None and u.side == forced_by:
                 n += int(xp.get("rolls_per_forced_withdrawal", 1))
             gained = list(u.data.get("experience", ()))
             for _ in range(n):
-                roll = t.dice.roll(10, purpose=f"experience roll for {uid} (EXP.1)", rule="EXP.2", actor=u.side, visible_to=None)
+                roll = t.dice.roll(
+                    10,
+                    purpose=f"experience roll for {uid} (EXP.1)",
+                    rule="EXP.2",
+                    actor=u.side,
+                    visible_to=None,
+                )
                 b = bonus_for(roll, xp)
-                if b != "none" and (state.options.get("experience_stacking", True) or b not in gained):
+                if b != "none" and (
+                    state.options.get("experience_stacking", True) or b not in gained
+                ):
                     gained.append(b)
-                report.lines.append(f"{uid} experience roll {roll}: {xp['titles'].get(b, b)} (EXP.1)")
+                report.lines.append(
+                    f"{uid} experience roll {roll}: {xp['titles'].get(b, b)} (EXP.1)"
+                )
             if gained != list(u.data.get("experience", ())):
                 t.add(unit_set(uid, data={"experience": gained}, rule="EXP.1"))
             report.rules.append("EXP.2")
     resume = rec["resume"]
-    t.add(state_set("public", {"engagement": None}, rule="OES.10"),
-          clock_set(replace(t.state.clock, active=tuple(resume["active"]), done=frozenset(resume["done"])), rule="TS.5"),
-          note(f"Engagement {rec['n']} at {rec['hex']} ends: {why}", rule="OES.10"))
+    t.add(
+        state_set("public", {"engagement": None}, rule="OES.10"),
+        clock_set(
+            replace(t.state.clock, active=tuple(resume["active"]), done=frozenset(resume["done"])),
+            rule="TS.5",
+        ),
+        note(f"Engagement {rec['n']} at {rec['hex']} ends: {why}", rule="OES.10"),
+    )
     report.ended = True
 
 
-def surrender_events(t: Tally, rec: Mapping[str, Any], side: str, conditional: bool, report: Report) -> None:
+def surrender_events(
+    t: Tally, rec: Mapping[str, Any], side: str, conditional: bool, report: Report
+) -> None:
     """Ruling R35: the surrendering side's engaged units are captured by the other side (SC.2/SC.3),
     and a nearly defeated side negotiating a conditional surrender scores 50 (SC.6, R19)."""
     from owsnb.rules.opscale.experience import stars
@@ -392,22 +573,46 @@ def surrender_events(t: Tally, rec: Mapping[str, Any], side: str, conditional: b
     group = rec["attacking"] if side == rec["attacker"] else rec["defending"]
     alive = [u for u in group if state.units[u].steps > 0]
     lost = len(group) - len(alive)
-    nearly = lost * 2 >= len(group) or all(state.units[u].steps <= int(state.units[u].data.get("half_endurance", 0)) for u in alive)
+    nearly = lost * 2 >= len(group) or all(
+        state.units[u].steps <= int(state.units[u].data.get("half_endurance", 0)) for u in alive
+    )
     h = state.map.hex(rec["hex"])
     table = state.table("scoring")
     captured = list(alive)
     for u in list(alive):
-        captured += [c.id for c in state.units.values() if c.box == "carried" and c.data.get("carried_by") == u]
+        captured += [
+            c.id
+            for c in state.units.values()
+            if c.box == "carried" and c.data.get("carried_by") == u
+        ]
     for uid in captured:
         u = t.state.units[uid]
-        changes: dict[str, Any] = {"side": captor, "data": {"captured": True, "used": False}, "markers": u.markers - {"attacked", "sortie"}}
+        changes: dict[str, Any] = {
+            "side": captor,
+            "data": {"captured": True, "used": False},
+            "markers": u.markers - {"attacked", "sortie"},
+        }
         if u.hex is not None and u.hex != h:
             changes["hex"] = h
         t.add(unit_set(uid, rule="SC.3" if conditional else "SC.2", **changes))
-        pts = capture_points(int(u.data.get("cost", 0)), stars(u.data.get("experience", ())), conditional, table)
-        t.score(captor, pts, f"captured {uid} ({'conditional' if conditional else 'unconditional'} surrender)",
-                "SC.3" if conditional else "SC.2")
+        pts = capture_points(
+            int(u.data.get("cost", 0)), stars(u.data.get("experience", ())), conditional, table
+        )
+        t.score(
+            captor,
+            pts,
+            f"captured {uid} ({'conditional' if conditional else 'unconditional'} surrender)",
+            "SC.3" if conditional else "SC.2",
+        )
         report.lines.append(f"{uid} captured by {captor}")
-    if conditional and nearly and state.options.get("surrender_bonus_to", "surrendering") == "surrendering":
-        t.score(side, int(table["negotiate_conditional_surrender"]["points"]),
-                "negotiated a conditional surrender when nearly defeated", "SC.6")
+    if (
+        conditional
+        and nearly
+        and state.options.get("surrender_bonus_to", "surrendering") == "surrendering"
+    ):
+        t.score(
+            side,
+            int(table["negotiate_conditional_surrender"]["points"]),
+            "negotiated a conditional surrender when nearly defeated",
+            "SC.6",
+        )

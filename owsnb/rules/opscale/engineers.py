@@ -26,8 +26,15 @@ from owsnb.kernel.dist import Distribution
 
 __all__ = ["ITEMS", "check_number", "needs_roll", "check", "clearing_odds", "attempt_possible"]
 
-ITEMS = ("existing-bridge", "engineered-bridge", "obstacle-infantry", "obstacle-vehicle", "emplacement",
-         "airfield", "shipping-facility")
+ITEMS = (
+    "existing-bridge",
+    "engineered-bridge",
+    "obstacle-infantry",
+    "obstacle-vehicle",
+    "emplacement",
+    "airfield",
+    "shipping-facility",
+)
 
 
 def check_number(item: str, attempt: int, table: Mapping[str, Any]) -> int | str:
@@ -43,7 +50,9 @@ def check_number(item: str, attempt: int, table: Mapping[str, Any]) -> int | str
     return row[min(attempt, len(row)) - 1]
 
 
-def attempt_possible(item: str, attempt: int, table: Mapping[str, Any], reading: str = "at-or-above") -> bool:
+def attempt_possible(
+    item: str, attempt: int, table: Mapping[str, Any], reading: str = "at-or-above"
+) -> bool:
     """May an *attempt*-th check be made at all? (roll-under: not once "No Roll"/"N/A" is reached)."""
     n = check_number(item, attempt, table)
     if reading == "roll-under":
@@ -51,13 +60,22 @@ def attempt_possible(item: str, attempt: int, table: Mapping[str, Any], reading:
     return n != "n/a" or attempt == 1
 
 
-def needs_roll(item: str, attempt: int, table: Mapping[str, Any], reading: str = "at-or-above") -> bool:
+def needs_roll(
+    item: str, attempt: int, table: Mapping[str, Any], reading: str = "at-or-above"
+) -> bool:
     """Is a die rolled for this attempt?"""
     return isinstance(check_number(item, attempt, table), int)
 
 
-def check(item: str, attempt: int, roll: int | None, table: Mapping[str, Any], *, recon: bool = False,
-          reading: str = "at-or-above") -> bool:
+def check(
+    item: str,
+    attempt: int,
+    roll: int | None,
+    table: Mapping[str, Any],
+    *,
+    recon: bool = False,
+    reading: str = "at-or-above",
+) -> bool:
     """ENG.1-ENG.2: does the check succeed with this D10 *roll* (``None`` when no roll is made)?"""
     n = check_number(item, attempt, table)
     bonus = int(table.get("recon_bonus", 2)) if recon else 0
@@ -70,11 +88,24 @@ def check(item: str, attempt: int, roll: int | None, table: Mapping[str, Any], *
     return roll + bonus >= n
 
 
-def clearing_odds(item: str, attempt: int, table: Mapping[str, Any], *, recon: bool = False,
-                  reading: str = "at-or-above") -> Distribution:
+def clearing_odds(
+    item: str,
+    attempt: int,
+    table: Mapping[str, Any],
+    *,
+    recon: bool = False,
+    reading: str = "at-or-above",
+) -> Distribution:
     """The exact chance that this attempt clears the item."""
     if not needs_roll(item, attempt, table, reading):
-        return Distribution.point(check(item, attempt, None, table, recon=recon, reading=reading), label=f"clear {item}")
+        return Distribution.point(
+            check(item, attempt, None, table, recon=recon, reading=reading), label=f"clear {item}"
+        )
     die = int(table.get("die", 10))
-    return Distribution(((check(item, attempt, r, table, recon=recon, reading=reading), Fraction(1, die))
-                         for r in range(1, die + 1)), label=f"clear {item}, attempt {attempt} (ENG.1)")
+    return Distribution(
+        (
+            (check(item, attempt, r, table, recon=recon, reading=reading), Fraction(1, die))
+            for r in range(1, die + 1)
+        ),
+        label=f"clear {item}, attempt {attempt} (ENG.1)",
+    )

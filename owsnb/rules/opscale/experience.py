@@ -18,7 +18,14 @@ from owsnb.kernel.dist import Distribution
 
 __all__ = ["bonus_for", "bonus_odds", "eligible", "purchase_price", "stars", "BONUSES"]
 
-BONUSES = ("marksman-primary", "marksman-secondary", "vigilant", "stealthy", "exploit-weakness", "combat-veteran")
+BONUSES = (
+    "marksman-primary",
+    "marksman-secondary",
+    "vigilant",
+    "stealthy",
+    "exploit-weakness",
+    "combat-veteran",
+)
 
 
 def bonus_for(roll: int, table: Mapping[str, Any]) -> str:
@@ -29,14 +36,20 @@ def bonus_for(roll: int, table: Mapping[str, Any]) -> str:
 
 def bonus_odds(table: Mapping[str, Any]) -> Distribution:
     """The exact distribution of one experience roll."""
-    return Distribution(((bonus_for(r, table), Fraction(1, 10)) for r in range(1, 11)), label="experience roll (EXP.1)")
+    return Distribution(
+        ((bonus_for(r, table), Fraction(1, 10)) for r in range(1, 11)),
+        label="experience roll (EXP.1)",
+    )
 
 
 def eligible(unit: Any, table: Mapping[str, Any]) -> bool:
     """EXP.2 (ruling R17/B2.1): only crews and infantry earn experience — a unit with a crew track,
     or of an eligible category (infantry, engineers)."""
     d = unit.data
-    return d.get("category") in table.get("eligible_categories", ("infantry",)) or int(d.get("crew", 0) or 0) > 0
+    return (
+        d.get("category") in table.get("eligible_categories", ("infantry",))
+        or int(d.get("crew", 0) or 0) > 0
+    )
 
 
 def purchase_price(cost: int, rolls: int, table: Mapping[str, Any] | None = None) -> int:
@@ -48,7 +61,9 @@ def purchase_price(cost: int, rolls: int, table: Mapping[str, Any] | None = None
     p = (table or {}).get("purchase", {})
     most, each = int(p.get("max_rolls", 3)), int(p.get("cost_per_roll", 5))
     if not 0 <= rolls <= most:
-        raise ValueError(f"up to {most} experience rolls may be bought with a unit (EXP.2), not {rolls}")
+        raise ValueError(
+            f"up to {most} experience rolls may be bought with a unit (EXP.2), not {rolls}"
+        )
     return cost + each * rolls
 
 

@@ -33,14 +33,37 @@ from typing import Any
 
 from owsnb.kernel.dist import Distribution, bar_chart_html
 from owsnb.rules.opscale.combat import (
-    CombatRules, EngagementSpec, Fire, ap_mode, apply_hit, choose_target, decided, firing_plan, hit_kind,
-    marksman, net_damage, pierce_weight, raw_damage, weapons_fired,
+    DEFAULT_RULES,
+    CombatRules,
+    EngagementSpec,
+    Fire,
+    ap_mode,
+    apply_hit,
+    choose_target,
+    decided,
+    firing_plan,
+    hit_kind,
+    marksman,
+    net_damage,
+    pierce_weight,
+    raw_damage,
+    weapons_fired,
 )
 from owsnb.rules.opscale.units import DESTROYED, Card, Weapon
 
 __all__ = [
-    "SHOT_DENOMINATOR", "shot_outcomes", "shot_distribution", "initiative_odds", "round_outcomes",
-    "forecast_engagement", "kill_chance", "Forecast", "ForecastTooLarge", "binomial_stars", "Layer", "summarise",
+    "SHOT_DENOMINATOR",
+    "shot_outcomes",
+    "shot_distribution",
+    "initiative_odds",
+    "round_outcomes",
+    "forecast_engagement",
+    "kill_chance",
+    "Forecast",
+    "ForecastTooLarge",
+    "binomial_stars",
+    "Layer",
+    "summarise",
     "pair_forecast",
 ]
 
@@ -51,7 +74,9 @@ MAX_STATES = 60_000
 WORK_LIMIT = 250_000
 """The most state updates one forecast may make before it gives up (about a second or two)."""
 
-_work: contextvars.ContextVar[list[int]] = contextvars.ContextVar("opscale_forecast_work", default=[0, WORK_LIMIT])
+_work: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "opscale_forecast_work", default=None
+)
 
 
 class ForecastTooLarge(ValueError):
@@ -60,15 +85,24 @@ class ForecastTooLarge(ValueError):
 
 def _spend(n: int) -> None:
     w = _work.get()
+    if w is None:  # outside forecast_engagement: no budget
+        return
     w[0] += n
     if w[0] > w[1]:
-        raise ForecastTooLarge(f"the exact forecast needs more than {w[1]:,} state updates; forecast fewer rounds or "
-                               "a smaller group (kill_chance)")
+        raise ForecastTooLarge(
+            f"the exact forecast needs more than {w[1]:,} state updates; forecast fewer rounds or "
+            "a smaller group (kill_chance)"
+        )
 
 
 @lru_cache(maxsize=65536)
-def shot_outcomes(shooter: Card, weapon: Weapon, target: Card, status: tuple[int, int],
-                  rules: CombatRules = CombatRules()) -> tuple[tuple[tuple[int, int], bool, int], ...]:
+def shot_outcomes(
+    shooter: Card,
+    weapon: Weapon,
+    target: Card,
+    status: tuple[int, int],
+    rules: CombatRules = DEFAULT_RULES,
+) -> tuple[tuple[tuple[int, int], bool, int], ...]:
     """Every outcome of one weapon attack: ``(target status after, malfunction?, weight)``;
     the weights sum to :data:`SHOT_DENOMINATOR`.
 
@@ -96,17 +130,29 @@ def shot_outcomes(shooter: Card, weapon: Weapon, target: Card, status: tuple[int
         else:
             per_i = per_nat // 10
             for i in range(1, 11):
-                raw = raw_damage(i, weapon.di, double=kind == "double", exploit=exploit, rules=rules)
+                raw = raw_damage(
+                    i, weapon.di, double=kind == "double", exploit=exploit, rules=rules
+                )
                 if pw:
-                    acc[(apply_hit(target, status, net_damage(raw, defense, True), True, rules), False)] += per_i * pw // 100
+                    acc[
+                        (
+                            apply_hit(target, status, net_damage(raw, defense, True), True, rules),
+                            False,
+                        )
+                    ] += per_i * pw // 100
                 if pw < 100:
                     after = apply_hit(target, status, net_damage(raw, defense, False), False, rules)
                     acc[(after, False)] += per_i * (100 - pw) // 100
     return tuple((s, m, w) for (s, m), w in acc.items())
 
 
-def shot_distribution(shooter: Card, weapon: Weapon, target: Card, status: tuple[int, int] | None = None,
-                      rules: CombatRules = CombatRules()) -> Distribution:
+def shot_distribution(
+    shooter: Card,
+    weapon: Weapon,
+    target: Card,
+    status: tuple[int, int] | None = None,
+    rules: CombatRules = DEFAULT_RULES,
+) -> Distribution:
     """The exact distribution of one weapon attack, by result: ``"destroyed"``, ``"damaged"``
     (card flipped by this hit), ``"hurt"`` (Endurance lost), ``"no effect"`` or ``"malfunction"``.
 
@@ -129,8 +175,13 @@ def shot_distribution(shooter: Card, weapon: Weapon, target: Card, status: tuple
             return "no effect"
         return "damaged" if target.damaged_at(after[0]) and not was else "hurt"
 
-    return Distribution(((label(s, m), Fraction(w, SHOT_DENOMINATOR)) for s, m, w in shot_outcomes(shooter, weapon, target, status, rules)),
-                        label=f"{shooter.id} {weapon.name or weapon.slot} → {target.id}")
+    return Distribution(
+        (
+            (label(s, m), Fraction(w, SHOT_DENOMINATOR))
+            for s, m, w in shot_outcomes(shooter, weapon, target, status, rules)
+        ),
+        label=f"{shooter.id} {weapon.name or weapon.slot} → {target.id}",
+    )
 
 
 def initiative_odds(att_mod: int, def_mod: int) -> Distribution:
@@ -146,8 +197,10 @@ def initiative_odds(att_mod: int, def_mod: int) -> Distribution:
                 win += 1
             elif a + att_mod < d + def_mod:
                 lose += 1
-    return Distribution({"attacker": Fraction(win, win + lose), "defender": Fraction(lose, win + lose)},
-                        label="initiative (OES.3)")
+    return Distribution(
+        {"attacker": Fraction(win, win + lose), "defender": Fraction(lose, win + lose)},
+        label="initiative (OES.3)",
+    )
 
 
 # -- rounds -------------------------------------------------------------------------------------
@@ -159,23 +212,39 @@ def _positions(spec: EngagementSpec, sides: Sequence[str]) -> list[tuple[Fire, i
     for side in sides:
         for fire in spec.fires_of(side):
             card = spec.cards[fire.unit]
-            n = max(len(weapons_fired(card, fire, False, spec.rules)), len(weapons_fired(card, fire, True, spec.rules)))
+            n = max(
+                len(weapons_fired(card, fire, False, spec.rules)),
+                len(weapons_fired(card, fire, True, spec.rules)),
+            )
             out += [(fire, p) for p in range(n)]
     return out
 
 
-def round_outcomes(spec: EngagementSpec, statuses: tuple[tuple[int, int], ...], disabled: frozenset,
-                   first: str, round_no: int = 1) -> tuple[dict[State, int], int]:
+def round_outcomes(
+    spec: EngagementSpec,
+    statuses: tuple[tuple[int, int], ...],
+    disabled: frozenset,
+    first: str,
+    round_no: int = 1,
+) -> tuple[dict[State, int], int]:
     """Every outcome of one combat round as ``{(statuses, disabled next, winner): weight}`` and
     the number *S* of possible attacks: weights sum to ``SHOT_DENOMINATOR ** S``.
 
     *statuses* follow ``spec.order``.
     """
-    return _round_cached(spec, statuses, disabled, first, round_no if spec.rules.combat_round == "single-volley" else 1)
+    return _round_cached(
+        spec,
+        statuses,
+        disabled,
+        first,
+        round_no if spec.rules.combat_round == "single-volley" else 1,
+    )
 
 
 @lru_cache(maxsize=4096)
-def _round_cached(spec: EngagementSpec, statuses: tuple, disabled: frozenset, first: str, round_no: int) -> tuple[dict, int]:
+def _round_cached(
+    spec: EngagementSpec, statuses: tuple, disabled: frozenset, first: str, round_no: int
+) -> tuple[dict, int]:
     index = {u: i for i, u in enumerate(spec.order)}
     positions = _positions(spec, firing_plan(spec, first, round_no))
     D = SHOT_DENOMINATOR
@@ -203,14 +272,16 @@ def _round_cached(spec: EngagementSpec, statuses: tuple, disabled: frozenset, fi
             key, weapon, target = shot
             ti = index[target]
             for after, m, sw in shot_outcomes(card, weapon, spec.cards[target], st[ti], spec.rules):
-                st2 = st[:ti] + (after,) + st[ti + 1:]
+                st2 = st[:ti] + (after,) + st[ti + 1 :]
                 malf2 = malf | {key} if m else malf
                 won = decided(spec, alive_in(st2)) if after == DESTROYED else None
                 nxt[(st2, malf2, won)] += w * sw
         _spend(len(nxt))
         if len(nxt) > MAX_STATES:
-            raise ForecastTooLarge(f"more than {MAX_STATES} possible states in one round: too large for an exact forecast; "
-                                   "forecast a smaller group (kill_chance) instead")
+            raise ForecastTooLarge(
+                f"more than {MAX_STATES} possible states in one round: too large for an exact forecast; "
+                "forecast a smaller group (kill_chance) instead"
+            )
         cur = nxt
     return dict(cur), len(positions)
 
@@ -245,10 +316,17 @@ class Layer:
         return len(self.weights)
 
 
-def forecast_engagement(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], *,
-                        disabled: Iterable[str] = (), first: str | Mapping[str, Any] | None = None,
-                        init_mods: tuple[int, int] = (2, 0), rounds: int = 1, start_round: int = 1,
-                        work_limit: int = WORK_LIMIT) -> list[Layer]:
+def forecast_engagement(
+    spec: EngagementSpec,
+    statuses: Mapping[str, tuple[int, int]],
+    *,
+    disabled: Iterable[str] = (),
+    first: str | Mapping[str, Any] | None = None,
+    init_mods: tuple[int, int] = (2, 0),
+    rounds: int = 1,
+    start_round: int = 1,
+    work_limit: int = WORK_LIMIT,
+) -> list[Layer]:
     """The exact distribution of the engagement's state after each of the next *rounds* rounds.
 
     Args:
@@ -272,8 +350,15 @@ def forecast_engagement(spec: EngagementSpec, statuses: Mapping[str, tuple[int, 
         _work.reset(token)
 
 
-def _forecast_layers(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], disabled: Iterable[str],
-                     first: Any, init_mods: tuple[int, int], rounds: int, start_round: int) -> list[Layer]:
+def _forecast_layers(
+    spec: EngagementSpec,
+    statuses: Mapping[str, tuple[int, int]],
+    disabled: Iterable[str],
+    first: Any,
+    init_mods: tuple[int, int],
+    rounds: int,
+    start_round: int,
+) -> list[Layer]:
     if first is None:
         odds = initiative_odds(*init_mods)
         firsts = {spec.attacker: odds["attacker"], spec.defender: odds["defender"]}
@@ -301,15 +386,17 @@ def _forecast_layers(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int
                 results.append((res, w, n))
             for item, w, n in results:
                 if n is None:
-                    nl[item] += w * D ** n_max
+                    nl[item] += w * D**n_max
                     continue
                 scale = D ** (n_max - n)
                 for state, sw in item.items():
                     nl[state] += w * sw * scale
             _spend(len(nl))
             if len(nl) > MAX_STATES:
-                raise ForecastTooLarge(f"more than {MAX_STATES} states after round {r + 1}; forecast fewer rounds")
-            layers[f] = (dict(nl), denom * D ** n_max)
+                raise ForecastTooLarge(
+                    f"more than {MAX_STATES} states after round {r + 1}; forecast fewer rounds"
+                )
+            layers[f] = (dict(nl), denom * D**n_max)
         # merge the initiative branches over one common denominator
         lcm = 1
         for f, (_, denom) in layers.items():
@@ -333,8 +420,14 @@ class Forecast(Distribution):
 
     __slots__ = ("details", "notes", "rules")
 
-    def __init__(self, probs: Any, label: str = "", details: Sequence[Mapping[str, Any]] = (), notes: Sequence[str] = (),
-                 rules: Sequence[str] = ()):
+    def __init__(
+        self,
+        probs: Any,
+        label: str = "",
+        details: Sequence[Mapping[str, Any]] = (),
+        notes: Sequence[str] = (),
+        rules: Sequence[str] = (),
+    ):
         super().__init__(probs, label)
         self.details = [dict(r) for r in details]
         self.notes = list(notes)
@@ -349,13 +442,29 @@ class Forecast(Distribution):
 
     def _repr_html_(self) -> str:
         head = bar_chart_html(self.rows(), caption=self.label)
-        cols = ["unit", "side", *(["by"] if any("by" in r for r in self.details) else []), "P(destroyed)",
-                "P(damaged or worse)", "E[endurance]"]
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in self.details)
-        table = (f"<table class='owsnb-forecast'><tr>{''.join(f'<th>{html.escape(c)}</th>' for c in cols)}</tr>{body}</table>"
-                 if self.details else "")
+        cols = [
+            "unit",
+            "side",
+            *(["by"] if any("by" in r for r in self.details) else []),
+            "P(destroyed)",
+            "P(damaged or worse)",
+            "E[endurance]",
+        ]
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
+            for r in self.details
+        )
+        table = (
+            f"<table class='owsnb-forecast'><tr>{''.join(f'<th>{html.escape(c)}</th>' for c in cols)}</tr>{body}</table>"
+            if self.details
+            else ""
+        )
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        cite = f"<div style='color:#6b7280;font-size:11px'>rules: {html.escape(', '.join(self.rules))}</div>" if self.rules else ""
+        cite = (
+            f"<div style='color:#6b7280;font-size:11px'>rules: {html.escape(', '.join(self.rules))}</div>"
+            if self.rules
+            else ""
+        )
         return f"<div class='owsnb'>{head}{table}{f'<ul>{notes}</ul>' if notes else ''}{cite}</div>"
 
 
@@ -365,27 +474,63 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def summarise(spec: EngagementSpec, final: Layer, *, label: str, notes: Sequence[str] = ()) -> Forecast:
+def summarise(
+    spec: EngagementSpec, final: Layer, *, label: str, notes: Sequence[str] = ()
+) -> Forecast:
     """A :class:`Forecast` from a final layer: outcome classes and per-unit rows."""
     outcome: dict[str, int] = defaultdict(int)
     for (_, _, winner), w in final.weights.items():
-        key = "engagement continues" if winner is None else (
-            f"{winner} wins (attacker)" if winner == spec.attacker else f"{winner} wins (defender)")
+        key = (
+            "engagement continues"
+            if winner is None
+            else (
+                f"{winner} wins (attacker)"
+                if winner == spec.attacker
+                else f"{winner} wins (defender)"
+            )
+        )
         outcome[key] += w
     rows = []
     for i, u in enumerate(spec.order):
         card = spec.cards[u]
-        rows.append({"unit": u, "side": card.side,
-                     "P(destroyed)": final.prob(lambda k, i=i: k[0][i][0] <= 0),
-                     "P(damaged or worse)": final.prob(lambda k, i=i, c=card: c.damaged_at(k[0][i][0])),
-                     "E[endurance]": final.mean(lambda k, i=i: max(k[0][i][0], 0))})
-    return Forecast({k: Fraction(w, final.denom) for k, w in outcome.items()}, label=label, details=rows, notes=notes,
-                    rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "OES.10", "AP.1-AP.6"))
+        rows.append(
+            {
+                "unit": u,
+                "side": card.side,
+                "P(destroyed)": final.prob(lambda k, i=i: k[0][i][0] <= 0),
+                "P(damaged or worse)": final.prob(lambda k, i=i, c=card: c.damaged_at(k[0][i][0])),
+                "E[endurance]": final.mean(lambda k, i=i: max(k[0][i][0], 0)),
+            }
+        )
+    return Forecast(
+        {k: Fraction(w, final.denom) for k, w in outcome.items()},
+        label=label,
+        details=rows,
+        notes=notes,
+        rules=(
+            "OES.3",
+            "OES.4",
+            "OES.5",
+            "OES.6",
+            "OES.7",
+            "OES.8",
+            "OES.9",
+            "OES.10",
+            "AP.1-AP.6",
+        ),
+    )
 
 
-def pair_forecast(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]], *, disabled: Iterable[str] = (),
-                  first: str | None = None, init_mods: tuple[int, int] = (2, 0), label: str = "",
-                  notes: Sequence[str] = ()) -> Forecast:
+def pair_forecast(
+    spec: EngagementSpec,
+    statuses: Mapping[str, tuple[int, int]],
+    *,
+    disabled: Iterable[str] = (),
+    first: str | None = None,
+    init_mods: tuple[int, int] = (2, 0),
+    label: str = "",
+    notes: Sequence[str] = (),
+) -> Forecast:
     """Exact odds of every declared attack on its declared target in the next round, each taken
     alone (both units as they are now, the shooter firing): the fallback when the whole
     engagement is too large for a joint forecast. The distribution is the initiative (when not
@@ -401,7 +546,9 @@ def pair_forecast(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]],
                 continue
             dist: dict[tuple[int, int], int] = {statuses[fire.target]: 1}
             denom = 1
-            for key, w in weapons_fired(card, fire, card.damaged_at(statuses[fire.unit][0]), spec.rules):
+            for key, w in weapons_fired(
+                card, fire, card.damaged_at(statuses[fire.unit][0]), spec.rules
+            ):
                 if key in disabled or not spec.may_hit(fire.unit, w, fire.target):
                     continue
                 nd: dict[tuple[int, int], int] = defaultdict(int)
@@ -413,29 +560,61 @@ def pair_forecast(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]],
                         nd[after] += pw * sw
                 dist, denom = dict(nd), denom * SHOT_DENOMINATOR
                 if first_dist is None and side == (first or spec.attacker):
-                    first_dist = shot_distribution(card, w, target, statuses[fire.target], spec.rules)
-            rows.append({"unit": fire.target, "side": target.side, "by": fire.unit,
-                         "P(destroyed)": Fraction(sum(w for st, w in dist.items() if st[0] <= 0), denom),
-                         "P(damaged or worse)": Fraction(sum(w for st, w in dist.items() if target.damaged_at(st[0])), denom),
-                         "E[endurance]": Fraction(sum(w * max(st[0], 0) for st, w in dist.items()), denom)})
+                    first_dist = shot_distribution(
+                        card, w, target, statuses[fire.target], spec.rules
+                    )
+            rows.append(
+                {
+                    "unit": fire.target,
+                    "side": target.side,
+                    "by": fire.unit,
+                    "P(destroyed)": Fraction(sum(w for st, w in dist.items() if st[0] <= 0), denom),
+                    "P(damaged or worse)": Fraction(
+                        sum(w for st, w in dist.items() if target.damaged_at(st[0])), denom
+                    ),
+                    "E[endurance]": Fraction(
+                        sum(w * max(st[0], 0) for st, w in dist.items()), denom
+                    ),
+                }
+            )
     if first is None:
         odds = initiative_odds(*init_mods)
-        main: Any = {f"{spec.attacker} fires first": odds["attacker"], f"{spec.defender} fires first": odds["defender"]}
+        main: Any = {
+            f"{spec.attacker} fires first": odds["attacker"],
+            f"{spec.defender} fires first": odds["defender"],
+        }
         what = "initiative odds"
     elif first_dist is not None:
         main, what = dict(first_dist), f"first attack: {first_dist.label}"
     else:
         main, what = {"no attack possible": 1}, "no attack possible"
-    return Forecast(main, label=label or what, details=rows,
-                    notes=[*notes, "too many possible states for an exact joint forecast: each row is the exact odds of one "
-                           "declared attack on its declared target this round, taken alone"],
-                    rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "AP.1-AP.6"))
+    return Forecast(
+        main,
+        label=label or what,
+        details=rows,
+        notes=[
+            *notes,
+            "too many possible states for an exact joint forecast: each row is the exact odds of one "
+            "declared attack on its declared target this round, taken alone",
+        ],
+        rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "AP.1-AP.6"),
+    )
 
 
-def kill_chance(shooter: Card, target: Card, rounds: int = 3, *, retaliate: bool = False,
-                shooter_status: tuple[int, int] | None = None, target_status: tuple[int, int] | None = None,
-                slots: tuple[str, ...] = ("primary", "secondary"), first: str | None = None,
-                init_mods: tuple[int, int] = (2, 0), distance: int = 1, rules: CombatRules = CombatRules()) -> Distribution:
+def kill_chance(
+    shooter: Card,
+    target: Card,
+    rounds: int = 3,
+    *,
+    retaliate: bool = False,
+    shooter_status: tuple[int, int] | None = None,
+    target_status: tuple[int, int] | None = None,
+    slots: tuple[str, ...] = ("primary", "secondary"),
+    first: str | None = None,
+    init_mods: tuple[int, int] = (2, 0),
+    distance: int = 1,
+    rules: CombatRules = DEFAULT_RULES,
+) -> Distribution:
     """The exact probability that *shooter* destroys *target* in each of the next *rounds* rounds.
 
     Returns a Distribution over the round of destruction (1..rounds) and ``"survives"``; its
@@ -455,13 +634,20 @@ def kill_chance(shooter: Card, target: Card, rounds: int = 3, *, retaliate: bool
     True
     """
     spec = EngagementSpec(
-        attacker=shooter.side, defender=target.side, cards={shooter.id: shooter, target.id: target},
+        attacker=shooter.side,
+        defender=target.side,
+        cards={shooter.id: shooter, target.id: target},
         attacks=(Fire(shooter.id, target.id, slots),),
         retaliations=(Fire(target.id, shooter.id),) if retaliate else (),
-        attacking=(shooter.id,), defending=(target.id,),
-        distance={(shooter.id, target.id): distance, (target.id, shooter.id): distance}, rules=rules)
-    statuses = {shooter.id: shooter_status or (shooter.endurance, shooter.crew),
-                target.id: target_status or (target.endurance, target.crew)}
+        attacking=(shooter.id,),
+        defending=(target.id,),
+        distance={(shooter.id, target.id): distance, (target.id, shooter.id): distance},
+        rules=rules,
+    )
+    statuses = {
+        shooter.id: shooter_status or (shooter.endurance, shooter.crew),
+        target.id: target_status or (target.endurance, target.crew),
+    }
     if first is None and not retaliate:
         first = shooter.side
     layers = forecast_engagement(spec, statuses, first=first, init_mods=init_mods, rounds=rounds)
@@ -484,5 +670,7 @@ def binomial_stars(rolls: int, p_bonus: Fraction = Fraction(6, 10)) -> Distribut
     """
     from math import comb
 
-    return Distribution({k: comb(rolls, k) * p_bonus ** k * (1 - p_bonus) ** (rolls - k) for k in range(rolls + 1)},
-                        label=f"stars from {rolls} experience roll(s) (EXP.1)")
+    return Distribution(
+        {k: comb(rolls, k) * p_bonus**k * (1 - p_bonus) ** (rolls - k) for k in range(rolls + 1)},
+        label=f"stars from {rolls} experience roll(s) (EXP.1)",
+    )

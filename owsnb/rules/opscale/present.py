@@ -12,7 +12,16 @@ from owsnb.rules.opscale.economy import force_total, supply_cost
 from owsnb.rules.opscale.experience import stars
 from owsnb.rules.opscale.units import card_of
 
-__all__ = ["TERRAIN", "terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "dashboard_data"]
+__all__ = [
+    "TERRAIN",
+    "terrain_style",
+    "counter_svg",
+    "unit_summary",
+    "reach",
+    "ranges",
+    "dashboard",
+    "dashboard_data",
+]
 
 TERRAIN: dict[str, dict[str, Any]] = {
     "sea": {"fillColor": "#5b9bd5", "fillOpacity": 0.6},
@@ -44,32 +53,42 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
     elif cat == "artillery":
         body = f"<circle cx='{cx}' cy='{cy}' r='{h * 0.18}' fill='#fff'/>"
     elif cat == "engineer":
-        body = (f"<path d='M{x + w * .2} {cy + 3} L{x + w * .2} {cy - 3} L{x + w * .8} {cy - 3} L{x + w * .8} {cy + 3} "
-                f"M{cx} {cy - 3} L{cx} {cy + 3}' fill='none' stroke='#fff' stroke-width='1.2'/>")
+        body = (
+            f"<path d='M{x + w * 0.2} {cy + 3} L{x + w * 0.2} {cy - 3} L{x + w * 0.8} {cy - 3} L{x + w * 0.8} {cy + 3} "
+            f"M{cx} {cy - 3} L{cx} {cy + 3}' fill='none' stroke='#fff' stroke-width='1.2'/>"
+        )
     elif cat == "aircraft":
         frame = f"<ellipse cx='{cx}' cy='{cy}' rx='{w / 2}' ry='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = f"<path d='M{x + w * .2} {cy} L{x + w * .8} {cy} M{cx} {y + h * .2} L{cx} {y + h * .8}' stroke='#fff' stroke-width='1.4'/>"
+        body = f"<path d='M{x + w * 0.2} {cy} L{x + w * 0.8} {cy} M{cx} {y + h * 0.2} L{cx} {y + h * 0.8}' stroke='#fff' stroke-width='1.4'/>"
     elif cat == "naval":
         frame = f"<circle cx='{cx}' cy='{cy}' r='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * .3} {cy + 2} Q{cx} {y + h} {x + w * .7} {cy + 2}' fill='none' stroke='#fff'/>"
+        body = f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * 0.3} {cy + 2} Q{cx} {y + h} {x + w * 0.7} {cy + 2}' fill='none' stroke='#fff'/>"
     elif cat == "transport":
-        body = (f"<circle cx='{x + w * .3}' cy='{cy + 2}' r='2' fill='#fff'/><circle cx='{x + w * .7}' cy='{cy + 2}' r='2' fill='#fff'/>"
-                f"<path d='M{x + 2} {cy - 2} L{x + w - 2} {cy - 2}' stroke='#fff'/>")
+        body = (
+            f"<circle cx='{x + w * 0.3}' cy='{cy + 2}' r='2' fill='#fff'/><circle cx='{x + w * 0.7}' cy='{cy + 2}' r='2' fill='#fff'/>"
+            f"<path d='M{x + 2} {cy - 2} L{x + w - 2} {cy - 2}' stroke='#fff'/>"
+        )
     elif cat in ("command-post", "forward-hq"):
         frame = ""
-        body = (f"<path d='M{x + 3} {y + h} L{x + 3} {y}' stroke='#fff' stroke-width='1.4'/>"
-                f"<rect x='{x + 3}' y='{y}' width='{w - 6}' height='{h * .55}' fill='#fff'/>")
+        body = (
+            f"<path d='M{x + 3} {y + h} L{x + 3} {y}' stroke='#fff' stroke-width='1.4'/>"
+            f"<rect x='{x + 3}' y='{y}' width='{w - 6}' height='{h * 0.55}' fill='#fff'/>"
+        )
         if cat == "forward-hq":
-            body += f"<text x='{x + w / 2 + 1}' y='{y + h * .45}' font-size='6' text-anchor='middle' fill='#333'>F</text>"
+            body += f"<text x='{x + w / 2 + 1}' y='{y + h * 0.45}' font-size='6' text-anchor='middle' fill='#333'>F</text>"
     elif cat in ("bunker", "pillbox", "emplacement"):
         frame = ""
         body = f"<path d='M{x} {y + h} L{cx} {y} L{x + w} {y + h} Z' fill='none' stroke='#fff' stroke-width='1.4'/>"
     elif cat.startswith("obstacle"):
         frame = ""
-        body = "".join(f"<path d='M{x + i * w / 3} {cy - 3} l{w / 3} 6 M{x + i * w / 3} {cy + 3} l{w / 3} -6' stroke='#fff'/>"
-                       for i in range(3))
+        body = "".join(
+            f"<path d='M{x + i * w / 3} {cy - 3} l{w / 3} 6 M{x + i * w / 3} {cy + 3} l{w / 3} -6' stroke='#fff'/>"
+            for i in range(3)
+        )
     else:
-        body = f"<text x='{cx}' y='{cy + 3}' font-size='8' text-anchor='middle' fill='#fff'>S</text>"
+        body = (
+            f"<text x='{cx}' y='{cy + 3}' font-size='8' text-anchor='middle' fill='#fff'>S</text>"
+        )
     return frame + body
 
 
@@ -97,22 +116,32 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
         f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='{fill}' stroke='#222'{dash}/>",
     ]
     if damaged:
-        parts.append(f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='url(#dmg)'/>")
+        parts.append(
+            f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='url(#dmg)'/>"
+        )
     parts.append(_glyph(cat, s * 0.28, 5, s * 0.44, s * 0.28))
-    parts.append(f"<text x='{s / 2}' y='{s * 0.62}' font-size='{max(7, s // 6)}' text-anchor='middle' fill='#fff' "
-                 f"font-family='sans-serif' font-weight='bold'>{label}</text>")
-    parts.append(f"<rect x='5' y='{s - 11}' width='{bar_w}' height='5' fill='#00000055'/>"
-                 f"<rect x='5' y='{s - 11}' width='{bar_w * frac:.1f}' height='5' fill='{'#f59e0b' if damaged else '#fff'}'/>"
-                 f"<rect x='{5 + bar_w * half / max_e:.1f}' y='{s - 13}' width='1' height='9' fill='#111'/>")
+    parts.append(
+        f"<text x='{s / 2}' y='{s * 0.62}' font-size='{max(7, s // 6)}' text-anchor='middle' fill='#fff' "
+        f"font-family='sans-serif' font-weight='bold'>{label}</text>"
+    )
+    parts.append(
+        f"<rect x='5' y='{s - 11}' width='{bar_w}' height='5' fill='#00000055'/>"
+        f"<rect x='5' y='{s - 11}' width='{bar_w * frac:.1f}' height='5' fill='{'#f59e0b' if damaged else '#fff'}'/>"
+        f"<rect x='{5 + bar_w * half / max_e:.1f}' y='{s - 13}' width='1' height='9' fill='#111'/>"
+    )
     n = stars(unit.data.get("experience", ()))
     if n:
-        parts.append(f"<text x='{s - 4}' y='{s * 0.3}' font-size='{max(6, s // 8)}' text-anchor='end' fill='#fde047'>{'★' * min(n, 4)}</text>")
+        parts.append(
+            f"<text x='{s - 4}' y='{s * 0.3}' font-size='{max(6, s // 8)}' text-anchor='end' fill='#fde047'>{'★' * min(n, 4)}</text>"
+        )
     if "sortie" in unit.markers:
         parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>✈</text>")
     if "set-up" in unit.markers:
         parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>▲</text>")
     if destroyed:
-        parts.append(f"<path d='M4 4 L{s - 4} {s - 4} M{s - 4} 4 L4 {s - 4}' stroke='#7f1d1d' stroke-width='2'/>")
+        parts.append(
+            f"<path d='M4 4 L{s - 4} {s - 4} M{s - 4} 4 L4 {s - 4}' stroke='#7f1d1d' stroke-width='2'/>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -124,7 +153,11 @@ def unit_summary(unit: Any, view: Any) -> list[tuple[str, str]]:
     if "cost" in d:
         rows.append(("cost", str(d.get("cost"))))
     half = d.get("half_endurance")
-    state = "destroyed" if unit.steps <= 0 else ("damaged side" if half is not None and unit.steps <= int(half) else "full side")
+    state = (
+        "destroyed"
+        if unit.steps <= 0
+        else ("damaged side" if half is not None and unit.steps <= int(half) else "full side")
+    )
     rows.append(("endurance", f"{unit.steps}/{unit.max_steps} (half {half}) — {state}"))
     if "defense" in d:
         card = card_of(unit)
@@ -146,7 +179,9 @@ def unit_summary(unit: Any, view: Any) -> list[tuple[str, str]]:
         rows.append(("status", ", ".join(status)))
     if view is not None and unit.side == getattr(view, "side", None) and unit.hex is not None:
         try:
-            rows.append(("command network", "inside" if in_network(view, unit) else "BEYOND (CN.1-CN.3)"))
+            rows.append(
+                ("command network", "inside" if in_network(view, unit) else "BEYOND (CN.1-CN.3)")
+            )
         except KeyError:
             pass
     return [(k, str(v)) for k, v in rows]
@@ -171,13 +206,29 @@ def ranges(view: Any, unit_id: str) -> list[dict[str, Any]]:
     out = []
     card = card_of(u)
     for w in card.profile(card.damaged_at(u.steps)).weapons:
-        out.append({"label": w.label(), "kind": "weapon", "hexes": w.range, "colour": "#dc2626" if w.slot == "primary" else "#f97316"})
+        out.append(
+            {
+                "label": w.label(),
+                "kind": "weapon",
+                "hexes": w.range,
+                "colour": "#dc2626" if w.slot == "primary" else "#f97316",
+            }
+        )
     if u.data.get("sortie_range"):
-        out.append({"label": "sortie range", "kind": "radius", "hexes": int(u.data["sortie_range"]), "colour": "#2563eb"})
+        out.append(
+            {
+                "label": "sortie range",
+                "kind": "radius",
+                "hexes": int(u.data["sortie_range"]),
+                "colour": "#2563eb",
+            }
+        )
     if u.data.get("category") in ("command-post", "forward-hq"):
         r = [r for h, r in network_sources(view, u.side) if h == u.hex]
         if r:
-            out.append({"label": "Command Network", "kind": "command", "hexes": r[0], "colour": "#16a34a"})
+            out.append(
+                {"label": "Command Network", "kind": "command", "hexes": r[0], "colour": "#16a34a"}
+            )
     return out
 
 
@@ -190,9 +241,15 @@ def dashboard_data(view: Any) -> dict[str, Any]:
     for s in players(view):
         st = view.sides[s]
         total, _ = force_total(view.units.values(), s)
-        row: dict[str, Any] = {"score": int(st.public.get("score", 0)), "force_total": total,
-                               "supply_due": supply_cost(total, rounding=view.options.get("supply_rounding", "half-up")),
-                               "hand_size": int(st.public.get("hand_size", 0)), "deficit": int(st.public.get("deficit", 0))}
+        row: dict[str, Any] = {
+            "score": int(st.public.get("score", 0)),
+            "force_total": total,
+            "supply_due": supply_cost(
+                total, rounding=view.options.get("supply_rounding", "half-up")
+            ),
+            "hand_size": int(st.public.get("hand_size", 0)),
+            "deficit": int(st.public.get("deficit", 0)),
+        }
         if "currency" in st.private:
             row["currency"] = int(st.private["currency"])
             row["staged"] = [u.id for u in view.units.values() if u.side == s and u.box == "staged"]
@@ -202,8 +259,19 @@ def dashboard_data(view: Any) -> dict[str, Any]:
     eng = view.public.get("engagement")
     return {
         "sides": sides,
-        "engagement": None if not eng else {k: eng[k] for k in ("n", "hex", "attacker", "defender", "stage", "first", "rounds") if k in eng},
-        "schedule": {"turn": turn, "income": turn > 1, "production": is_production_turn(turn), "deployment": is_deployment_turn(turn)},
+        "engagement": None
+        if not eng
+        else {
+            k: eng[k]
+            for k in ("n", "hex", "attacker", "defender", "stage", "first", "rounds")
+            if k in eng
+        },
+        "schedule": {
+            "turn": turn,
+            "income": turn > 1,
+            "production": is_production_turn(turn),
+            "deployment": is_deployment_turn(turn),
+        },
     }
 
 
@@ -213,10 +281,21 @@ def dashboard(view: Any) -> dict[str, Any]:
     sides = data["sides"]
     colours = {s: getattr(view.sides.get(s), "color", None) for s in sides}
     out: dict[str, Any] = {
-        "Score (SC)": {"kind": "bars", "values": {s: r["score"] for s, r in sides.items()}, "rule": "SC", "colours": colours},
-        "Force Total (GS.1)": {"kind": "bars", "values": {s: r["force_total"] for s, r in sides.items()}, "rule": "GS.1",
-                               "colours": colours},
-        "Supply due (10% of Force Total, GS.1)": " · ".join(f"{s} {r['supply_due']}" for s, r in sides.items()),
+        "Score (SC)": {
+            "kind": "bars",
+            "values": {s: r["score"] for s, r in sides.items()},
+            "rule": "SC",
+            "colours": colours,
+        },
+        "Force Total (GS.1)": {
+            "kind": "bars",
+            "values": {s: r["force_total"] for s, r in sides.items()},
+            "rule": "GS.1",
+            "colours": colours,
+        },
+        "Supply due (10% of Force Total, GS.1)": " · ".join(
+            f"{s} {r['supply_due']}" for s, r in sides.items()
+        ),
         "Command Cards in hand": " · ".join(f"{s} {r['hand_size']}" for s, r in sides.items()),
     }
     deficits = {s: r["deficit"] for s, r in sides.items() if r["deficit"]}
@@ -228,11 +307,30 @@ def dashboard(view: Any) -> dict[str, Any]:
             out[f"{s} staged units"] = ", ".join(r["staged"]) or "none"
             out[f"{s} hand"] = ", ".join(r["hand"]) or "empty"
     e = data["engagement"]
-    out["Engagement"] = "none open" if e is None else (
-        f"#{e['n']} at {e['hex']}: {e['attacker']} attacks {e['defender']} — "
-        + ("defender declaring (OES.2)" if e["stage"] == "retaliate" else f"{e['first']} fires first, {e['rounds']} round(s) fought"))
+    out["Engagement"] = (
+        "none open"
+        if e is None
+        else (
+            f"#{e['n']} at {e['hex']}: {e['attacker']} attacks {e['defender']} — "
+            + (
+                "defender declaring (OES.2)"
+                if e["stage"] == "retaliate"
+                else f"{e['first']} fires first, {e['rounds']} round(s) fought"
+            )
+        )
+    )
     sch = data["schedule"]
-    out["Turn schedule (TS)"] = (f"turn {sch['turn']}: " + ", ".join(
-        x for x, on in (("income", sch["income"]), ("production", sch["production"]), ("deployment", sch["deployment"])) if on)
-        + "; production on turns 1, 6, 11…, deployment on 5, 10, 15…")
+    out["Turn schedule (TS)"] = (
+        f"turn {sch['turn']}: "
+        + ", ".join(
+            x
+            for x, on in (
+                ("income", sch["income"]),
+                ("production", sch["production"]),
+                ("deployment", sch["deployment"]),
+            )
+            if on
+        )
+        + "; production on turns 1, 6, 11…, deployment on 5, 10, 15…"
+    )
     return out

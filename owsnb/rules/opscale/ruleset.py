@@ -20,13 +20,31 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_move, uni
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.state import UMPIRE, Clock, GameState
 from owsnb.rules.opscale import decks, present
-from owsnb.rules.opscale.board import alive_on_map, domain, neutrals, players
+from owsnb.rules.opscale.board import alive_on_map, domain, players
+from owsnb.rules.opscale.combat_orders import (
+    Clear,
+    Engage,
+    Fight,
+    Play,
+    Retaliate,
+    Round,
+    Surrender,
+    Withdraw,
+)
 from owsnb.rules.opscale.economy import (
-    control_of, force_total, has_income, income, is_deployment_turn, is_production_turn, on_battlefield, supply_cost,
+    control_of,
+    force_total,
+    has_income,
+    income,
+    is_deployment_turn,
+    is_production_turn,
+    on_battlefield,
+    supply_cost,
 )
 from owsnb.rules.opscale.engagement import Report, Tally, close_events, record, retaliation_events
 from owsnb.rules.opscale.experience import BONUSES, bonus_for, eligible
-from owsnb.rules.opscale.orders import HANDLERS
+from owsnb.rules.opscale.movement_orders import Disembark, Embark, Move, Pack, Recon, SetUp, Sortie
+from owsnb.rules.opscale.orders import Award, Buy, Deploy
 from owsnb.rules.opscale.scoring import action_points
 from owsnb.rules.opscale.tables import load_tables
 from owsnb.rules.opscale.units import validate_unit_data
@@ -34,40 +52,182 @@ from owsnb.rules.opscale.units import validate_unit_data
 __all__ = ["OpScale", "OPTIONS"]
 
 OPTIONS = (
-    Option("supply_rounding", "half-up", "how 10% of the Force Total rounds to the nearest 1 (halves up, half to even, or down)",
-           ("half-up", "half-even", "down"), "R2"),
-    Option("supply_deficit", "none", "Supply Deficit penalty (lost from the aid): none (recorded only) or -1 initiative "
-           "while in deficit (placeholder)", ("none", "initiative"), "R3"),
-    Option("events", True, "draw and carry out an Event Card on a D10 of 3 or less in the Income / Event Phase", (), "TS.1"),
-    Option("initiative_bonus_scope", "highest", "how the declared units' experience initiative bonuses combine for a side",
-           ("highest", "sum", "lead"), "R5"),
-    Option("combat_round", "both-sides", "a combat round is both sides firing (initiative side first) or one side's volley",
-           ("both-sides", "single-volley"), "R6"),
-    Option("natural_19", "auto-hit", "a natural 19 always hits with Double Intensity, or doubles only a hit",
-           ("auto-hit", "if-hit"), "R7"),
-    Option("double_intensity", "intensity", "Double Intensity doubles the Intensity die, or Intensity + DI",
-           ("intensity", "total"), "R7"),
-    Option("retarget", True, "a unit whose target is destroyed fires at another enemy of the engagement", (), "R11"),
-    Option("multiple_secondaries", False, "a unit fires every declared secondary weapon, not just one", (), "R12"),
-    Option("crew_damage", "track", "pierced hits also hurt the crew (crew at 0: unit lost) — a placeholder for the lost rules",
-           ("track", "off"), "R15"),
-    Option("withdrawal", True, "either side may withdraw from an engagement (the other earns experience)", (), "R16"),
-    Option("auto_retaliate", False, "player defenders retaliate automatically with every unit in reach (solo play)", (), "OES.2"),
-    Option("surrender", True, "engaged units may surrender (conditional or unconditional) and be captured", (), "R35"),
+    Option(
+        "supply_rounding",
+        "half-up",
+        "how 10% of the Force Total rounds to the nearest 1 (halves up, half to even, or down)",
+        ("half-up", "half-even", "down"),
+        "R2",
+    ),
+    Option(
+        "supply_deficit",
+        "none",
+        "Supply Deficit penalty (lost from the aid): none (recorded only) or -1 initiative "
+        "while in deficit (placeholder)",
+        ("none", "initiative"),
+        "R3",
+    ),
+    Option(
+        "events",
+        True,
+        "draw and carry out an Event Card on a D10 of 3 or less in the Income / Event Phase",
+        (),
+        "TS.1",
+    ),
+    Option(
+        "initiative_bonus_scope",
+        "highest",
+        "how the declared units' experience initiative bonuses combine for a side",
+        ("highest", "sum", "lead"),
+        "R5",
+    ),
+    Option(
+        "combat_round",
+        "both-sides",
+        "a combat round is both sides firing (initiative side first) or one side's volley",
+        ("both-sides", "single-volley"),
+        "R6",
+    ),
+    Option(
+        "natural_19",
+        "auto-hit",
+        "a natural 19 always hits with Double Intensity, or doubles only a hit",
+        ("auto-hit", "if-hit"),
+        "R7",
+    ),
+    Option(
+        "double_intensity",
+        "intensity",
+        "Double Intensity doubles the Intensity die, or Intensity + DI",
+        ("intensity", "total"),
+        "R7",
+    ),
+    Option(
+        "retarget",
+        True,
+        "a unit whose target is destroyed fires at another enemy of the engagement",
+        (),
+        "R11",
+    ),
+    Option(
+        "multiple_secondaries",
+        False,
+        "a unit fires every declared secondary weapon, not just one",
+        (),
+        "R12",
+    ),
+    Option(
+        "crew_damage",
+        "track",
+        "pierced hits also hurt the crew (crew at 0: unit lost) — a placeholder for the lost rules",
+        ("track", "off"),
+        "R15",
+    ),
+    Option(
+        "withdrawal",
+        True,
+        "either side may withdraw from an engagement (the other earns experience)",
+        (),
+        "R16",
+    ),
+    Option(
+        "auto_retaliate",
+        False,
+        "player defenders retaliate automatically with every unit in reach (solo play)",
+        (),
+        "OES.2",
+    ),
+    Option(
+        "surrender",
+        True,
+        "engaged units may surrender (conditional or unconditional) and be captured",
+        (),
+        "R35",
+    ),
     Option("max_fight_rounds", 20, "the most rounds one 'fight' order resolves", (), "OES.10"),
-    Option("experience_checks", True, "surviving crews and infantry roll for experience after each engagement", (), "OES.11"),
-    Option("experience_stacking", True, "the same experience bonus can be earned twice and adds up", (), "R17"),
-    Option("surrender_bonus_to", "surrendering", "who scores the 50 for a conditional surrender negotiated when nearly defeated",
-           ("surrendering", "none"), "R19"),
-    Option("network_scope", "majority", "Command Network penalties apply when the majority, any, or the first of a side's "
-           "declared units is beyond the network", ("majority", "any", "lead"), "R25"),
-    Option("engineer_reading", "at-or-above", "how the engineer table reads: D10 at or above the number ('No Roll' = automatic "
-           "success) or at or under it ('No Roll' = no further attempt)", ("at-or-above", "roll-under"), "R21"),
-    Option("deployment_radius", 1, "staged units deploy within this many hexes of a friendly Command Post, Forward HQ or "
-           "controlled city", (), "R30"),
-    Option("open_unit_cards", True, "enemy Unit Cards are open (Endurance, crew, experience visible)", (), "R41"),
-    Option("sudden_death", True, "a player with no unit left (on the map, in transit or staged) loses at once", (), "R42"),
+    Option(
+        "experience_checks",
+        True,
+        "surviving crews and infantry roll for experience after each engagement",
+        (),
+        "OES.11",
+    ),
+    Option(
+        "experience_stacking",
+        True,
+        "the same experience bonus can be earned twice and adds up",
+        (),
+        "R17",
+    ),
+    Option(
+        "surrender_bonus_to",
+        "surrendering",
+        "who scores the 50 for a conditional surrender negotiated when nearly defeated",
+        ("surrendering", "none"),
+        "R19",
+    ),
+    Option(
+        "network_scope",
+        "majority",
+        "Command Network penalties apply when the majority, any, or the first of a side's "
+        "declared units is beyond the network",
+        ("majority", "any", "lead"),
+        "R25",
+    ),
+    Option(
+        "engineer_reading",
+        "at-or-above",
+        "how the engineer table reads: D10 at or above the number ('No Roll' = automatic "
+        "success) or at or under it ('No Roll' = no further attempt)",
+        ("at-or-above", "roll-under"),
+        "R21",
+    ),
+    Option(
+        "deployment_radius",
+        1,
+        "staged units deploy within this many hexes of a friendly Command Post, Forward HQ or "
+        "controlled city",
+        (),
+        "R30",
+    ),
+    Option(
+        "open_unit_cards",
+        True,
+        "enemy Unit Cards are open (Endurance, crew, experience visible)",
+        (),
+        "R41",
+    ),
+    Option(
+        "sudden_death",
+        True,
+        "a player with no unit left (on the map, in transit or staged) loses at once",
+        (),
+        "R42",
+    ),
 )
+
+
+HANDLERS = (
+    Buy(),
+    Move(),
+    Sortie(),
+    Embark(),
+    Disembark(),
+    SetUp(),
+    Pack(),
+    Recon(),
+    Engage(),
+    Retaliate(),
+    Round(),
+    Fight(),
+    Withdraw(),
+    Surrender(),
+    Play(),
+    Clear(),
+    Deploy(),
+    Award(),
+)
+"""One handler per order verb, from Production (TS.2) to Deployment (TS.6) and the umpire's."""
 
 
 class OpScale(RuleSet):
@@ -76,20 +236,86 @@ class OpScale(RuleSet):
     name = "opscale"
     title = "Operational Scale (player-aid engagement system)"
     version = "1"
-    sequence = SequenceOfPlay((
-        Phase("1", "Income / Event", (Step("1", "Collect income, draw a Command Card, event check", actors="none",
-                                           auto=True, rule="TS.1"),), rule="TS.1"),
-        Phase("2", "Production", (Step("2", "Purchase and stage units, fortifications, structures", actors="all",
-                                       verbs=("buy",), rule="TS.2"),), rule="TS.2"),
-        Phase("3", "Supply", (Step("3", "Pay 10% of Force Total", actors="none", auto=True, rule="TS.3"),), rule="TS.3"),
-        Phase("4", "Movement", (Step("4", "Move, declare sorties, transport, set up or pack artillery", actors="all",
-                                     verbs=("move", "sortie", "embark", "disembark", "setup", "pack", "recon"), rule="TS.4"),),
-              rule="TS.4"),
-        Phase("5", "Combat", (Step("5", "Engagements (Operational Engagement Sequence)", actors="all",
-                                   verbs=("engage", "retaliate", "round", "fight", "clear"), rule="TS.5"),), rule="TS.5"),
-        Phase("6", "Deployment", (Step("6", "Place staged units and structures", actors="all", verbs=("deploy",), rule="TS.6"),),
-              rule="TS.6"),
-    ))
+    sequence = SequenceOfPlay(
+        (
+            Phase(
+                "1",
+                "Income / Event",
+                (
+                    Step(
+                        "1",
+                        "Collect income, draw a Command Card, event check",
+                        actors="none",
+                        auto=True,
+                        rule="TS.1",
+                    ),
+                ),
+                rule="TS.1",
+            ),
+            Phase(
+                "2",
+                "Production",
+                (
+                    Step(
+                        "2",
+                        "Purchase and stage units, fortifications, structures",
+                        actors="all",
+                        verbs=("buy",),
+                        rule="TS.2",
+                    ),
+                ),
+                rule="TS.2",
+            ),
+            Phase(
+                "3",
+                "Supply",
+                (Step("3", "Pay 10% of Force Total", actors="none", auto=True, rule="TS.3"),),
+                rule="TS.3",
+            ),
+            Phase(
+                "4",
+                "Movement",
+                (
+                    Step(
+                        "4",
+                        "Move, declare sorties, transport, set up or pack artillery",
+                        actors="all",
+                        verbs=("move", "sortie", "embark", "disembark", "setup", "pack", "recon"),
+                        rule="TS.4",
+                    ),
+                ),
+                rule="TS.4",
+            ),
+            Phase(
+                "5",
+                "Combat",
+                (
+                    Step(
+                        "5",
+                        "Engagements (Operational Engagement Sequence)",
+                        actors="all",
+                        verbs=("engage", "retaliate", "round", "fight", "clear"),
+                        rule="TS.5",
+                    ),
+                ),
+                rule="TS.5",
+            ),
+            Phase(
+                "6",
+                "Deployment",
+                (
+                    Step(
+                        "6",
+                        "Place staged units and structures",
+                        actors="all",
+                        verbs=("deploy",),
+                        rule="TS.6",
+                    ),
+                ),
+                rule="TS.6",
+            ),
+        )
+    )
     option_list = OPTIONS
 
     def __init__(self) -> None:
@@ -99,18 +325,26 @@ class OpScale(RuleSet):
     def default_tables(self) -> dict[str, Any]:
         return {**load_tables(), "unit_types": {}, "production": {}}
 
-    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def validate_unit(
+        self, kind: str, data: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         return validate_unit_data(data, BONUSES)
 
     # -- scenario -----------------------------------------------------------------------------------
-    def _catalog(self, state: GameState, rules: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def _catalog(
+        self, state: GameState, rules: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         cat = rules.get("catalog")
         if cat is None:
             return {}, []
         if isinstance(cat, Mapping):
             types = dict(cat.get("types", cat))
         else:
-            base = Path(state.scenario.get("file") or ".").parent if state.scenario.get("file") else Path.cwd()
+            base = (
+                Path(state.scenario.get("file") or ".").parent
+                if state.scenario.get("file")
+                else Path.cwd()
+            )
             path = (base / str(cat)).resolve()
             try:
                 with open(path, encoding="utf-8") as fh:
@@ -122,19 +356,25 @@ class OpScale(RuleSet):
         out = {}
         for key, t in types.items():
             if not isinstance(t, Mapping):
-                problems.append((f"rules.catalog.{key}", "a unit type is a mapping (name, steps, data)"))
+                problems.append(
+                    (f"rules.catalog.{key}", "a unit type is a mapping (name, steps, data)")
+                )
                 continue
             norm, errs = validate_unit_data(t.get("data", {}), BONUSES)
             problems += [(f"rules.catalog.{key}.data.{p}", m) for p, m in errs]
             out[key] = {"name": t.get("name", key), "steps": int(t.get("steps", 1)), "data": norm}
         return out, problems
 
-    def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def validate_scenario(
+        self, state: GameState, rules: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
         problems: list[tuple[str, str]] = []
         known = {"neutral", "currency", "catalog", "production", "deployment_zones", "objectives"}
         for k in rules:
             if k not in known:
-                problems.append((f"rules.{k}", f"unknown key; opscale reads {', '.join(sorted(known))}"))
+                problems.append(
+                    (f"rules.{k}", f"unknown key; opscale reads {', '.join(sorted(known))}")
+                )
         for s in rules.get("neutral", ()):
             if s not in state.sides:
                 problems.append(("rules.neutral", f"no side {s!r}"))
@@ -145,7 +385,12 @@ class OpScale(RuleSet):
                 problems.append((f"rules.production.{side}", f"no side {side!r}"))
             for t in lst or ():
                 if t not in types:
-                    problems.append((f"rules.production.{side}", f"unknown unit type {t!r} (not in rules.catalog)"))
+                    problems.append(
+                        (
+                            f"rules.production.{side}",
+                            f"unknown unit type {t!r} (not in rules.catalog)",
+                        )
+                    )
         for side, lst in (rules.get("deployment_zones") or {}).items():
             for lab in lst or ():
                 try:
@@ -164,16 +409,25 @@ class OpScale(RuleSet):
         for i, u in enumerate(state.units.values()):
             half = int(u.data.get("half_endurance", 0))
             if half >= u.max_steps and u.max_steps > 1:
-                problems.append((f"units[{i}].data.half_endurance",
-                                 f"{u.id}: Half Endurance {half} must be below its Endurance {u.max_steps} (catalog 'steps')"))
+                problems.append(
+                    (
+                        f"units[{i}].data.half_endurance",
+                        f"{u.id}: Half Endurance {half} must be below its Endurance {u.max_steps} (catalog 'steps')",
+                    )
+                )
         return problems
 
     def setup(self, state: GameState, rules: Mapping[str, Any]) -> GameState:
         types, _ = self._catalog(state, rules)
         neutral = list(rules.get("neutral", ()))
         public = dict(thaw(state.public))
-        public.update(neutral=neutral, engagements=0, objectives=list(rules.get("objectives") or ()), objectives_done=[],
-                      deployment_zones={k: list(v) for k, v in (rules.get("deployment_zones") or {}).items()})
+        public.update(
+            neutral=neutral,
+            engagements=0,
+            objectives=list(rules.get("objectives") or ()),
+            objectives_done=[],
+            deployment_zones={k: list(v) for k, v in (rules.get("deployment_zones") or {}).items()},
+        )
         sides = {}
         for name, s in state.sides.items():
             pub = dict(thaw(s.public))
@@ -187,7 +441,9 @@ class OpScale(RuleSet):
             sides[name] = replace(s, public=freeze(pub), private=freeze(priv))
         tables = dict(state.tables)
         tables["unit_types"] = freeze(types)
-        tables["production"] = freeze({k: list(v or ()) for k, v in (rules.get("production") or {}).items()})
+        tables["production"] = freeze(
+            {k: list(v or ()) for k, v in (rules.get("production") or {}).items()}
+        )
         state = state.evolve(public=public, sides=sides, tables=tables)
         return self._start(state)
 
@@ -215,17 +471,38 @@ class OpScale(RuleSet):
             return ()
         ps = players(state)
         if step.key == "2":
-            return ps if is_production_turn(turn, int(state.table("economy").get("production_every", 5))) else ()
+            return (
+                ps
+                if is_production_turn(turn, int(state.table("economy").get("production_every", 5)))
+                else ()
+            )
         if step.key == "6":
             if not is_deployment_turn(turn, int(state.table("economy").get("deployment_every", 5))):
                 return ()
-            return tuple(p for p in ps if any(u.side == p and u.box == "staged" and int(u.data.get("purchased_turn", 0)) < turn
-                                              for u in state.units.values()))
+            return tuple(
+                p
+                for p in ps
+                if any(
+                    u.side == p
+                    and u.box == "staged"
+                    and int(u.data.get("purchased_turn", 0)) < turn
+                    for u in state.units.values()
+                )
+            )
         return ps
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
-        return Clock(turn=turn, phase=phase.key, step=step.key, phase_title=phase.title, step_title=step.title,
-                     active=self.step_actors(state, step, turn), done=frozenset(), mode=step.mode, date=state.clock.date)
+        return Clock(
+            turn=turn,
+            phase=phase.key,
+            step=step.key,
+            phase_title=phase.title,
+            step_title=step.title,
+            active=self.step_actors(state, step, turn),
+            done=frozenset(),
+            mode=step.mode,
+            date=state.clock.date,
+        )
 
     def check(self, state: GameState, order: Any) -> dict[str, Any]:
         args = super().check(state, order)
@@ -234,7 +511,11 @@ class OpScale(RuleSet):
             if rec is not None and rec["stage"] == "rounds":
                 raise IllegalOrderError(
                     f"engagement {rec['n']} at {rec['hex']} is open: order round or fight, withdraw, surrender, or play a "
-                    "Command Card that ends it", code="engagement-open", rule="OES.10", order=order)
+                    "Command Card that ends it",
+                    code="engagement-open",
+                    rule="OES.10",
+                    order=order,
+                )
         return args
 
     def legal_orders(self, state: GameState, side: str) -> list:
@@ -275,8 +556,13 @@ class OpScale(RuleSet):
         if not pile:
             table = t.state.table("cards")["command" if deck == "command" else "events"]
             held = {c for s in t.state.sides.values() for c in s.private.get("hand", ())}
-            pile = dice.shuffle([c for c in decks.build_deck(table) if c not in held], purpose=f"shuffle the {deck} deck",
-                                rule="TS.1", actor=None, visible_to=())
+            pile = dice.shuffle(
+                [c for c in decks.build_deck(table) if c not in held],
+                purpose=f"shuffle the {deck} deck",
+                rule="TS.1",
+                actor=None,
+                visible_to=(),
+            )
         card = pile.pop(0)
         decks_now[deck] = pile
         t.add(state_set("secret", {"decks": decks_now}, rule="TS.1"))
@@ -288,21 +574,38 @@ class OpScale(RuleSet):
         for side in players(state):
             amount, lines = income(t.state, side)
             cash = int(t.state.sides[side].private.get("currency", 0)) + amount
-            t.add(side_set(side, "private", {"currency": cash}, rule="TS.1"),
-                  note(f"{side} collects {amount} income ({'; '.join(f'{a} {n}' for a, n in lines)}): {cash} currency",
-                       visible_to=side, rule="TS.1"))
+            t.add(
+                side_set(side, "private", {"currency": cash}, rule="TS.1"),
+                note(
+                    f"{side} collects {amount} income ({'; '.join(f'{a} {n}' for a, n in lines)}): {cash} currency",
+                    visible_to=side,
+                    rule="TS.1",
+                ),
+            )
             for _ in range(int(econ.get("command_cards_per_turn", 1))):
                 card = self._draw(t, "command", dice)
                 hand = [*t.state.sides[side].private.get("hand", ()), card]
                 title = decks.card_def(state.table("cards"), "command", card)["title"]
-                t.add(side_set(side, "private", {"hand": hand}, rule="TS.1"),
-                      side_set(side, "public", {"hand_size": len(hand)}, rule="TS.1"),
-                      note(f"{side} draws Command Card {title}", visible_to=side, rule="TS.1"),
-                      note(f"{side} draws a Command Card", visible_to=[s for s in state.sides if s != side], rule="TS.1"))
+                t.add(
+                    side_set(side, "private", {"hand": hand}, rule="TS.1"),
+                    side_set(side, "public", {"hand_size": len(hand)}, rule="TS.1"),
+                    note(f"{side} draws Command Card {title}", visible_to=side, rule="TS.1"),
+                    note(
+                        f"{side} draws a Command Card",
+                        visible_to=[s for s in state.sides if s != side],
+                        rule="TS.1",
+                    ),
+                )
             if not state.options.get("events", True):
                 continue
             thr = int(econ.get("event_threshold", 3))
-            r = dice.roll(10, purpose=f"event check for {side} (Event Card on {thr} or less)", rule="TS.1", actor=side, visible_to=None)
+            r = dice.roll(
+                10,
+                purpose=f"event check for {side} (Event Card on {thr} or less)",
+                rule="TS.1",
+                actor=side,
+                visible_to=None,
+            )
             if r <= thr:
                 self._event(t, side, self._draw(t, "events", dice), dice)
         return t.events
@@ -319,14 +622,31 @@ class OpScale(RuleSet):
             t.add(side_set(side, "public", {"supply_relief": True}, rule="TS.1"))
         elif eff == "experience":
             xp = t.state.table("experience")
-            cands = [u.id for u in t.state.units.values() if u.side == side and alive_on_map(u) and eligible(u, xp)]
+            cands = [
+                u.id
+                for u in t.state.units.values()
+                if u.side == side and alive_on_map(u) and eligible(u, xp)
+            ]
             if cands:
-                uid = dice.choice(cands, purpose=f"unit gaining experience from {d['title']}", rule="EXP.2", actor=side,
-                                  visible_to=None)
+                uid = dice.choice(
+                    cands,
+                    purpose=f"unit gaining experience from {d['title']}",
+                    rule="EXP.2",
+                    actor=side,
+                    visible_to=None,
+                )
                 gained = list(t.state.units[uid].data.get("experience", ()))
                 for _ in range(max(1, value)):
-                    b = bonus_for(dice.roll(10, purpose=f"experience roll for {uid} (EXP.1)", rule="EXP.2", actor=side,
-                                            visible_to=None), xp)
+                    b = bonus_for(
+                        dice.roll(
+                            10,
+                            purpose=f"experience roll for {uid} (EXP.1)",
+                            rule="EXP.2",
+                            actor=side,
+                            visible_to=None,
+                        ),
+                        xp,
+                    )
                     if b != "none":
                         gained.append(b)
                 t.add(unit_set(uid, data={"experience": gained}, rule="EXP.2"))
@@ -339,17 +659,27 @@ class OpScale(RuleSet):
             cost = supply_cost(total, rate, state.options.get("supply_rounding", "half-up"))
             pub = t.state.sides[side].public
             if pub.get("supply_relief"):
-                t.add(side_set(side, "public", {"supply_relief": None, "deficit": 0}, rule="TS.3"),
-                      note(f"{side} pays no supply this turn (Event Card)", rule="TS.3"))
+                t.add(
+                    side_set(side, "public", {"supply_relief": None, "deficit": 0}, rule="TS.3"),
+                    note(f"{side} pays no supply this turn (Event Card)", rule="TS.3"),
+                )
                 continue
             cash = int(t.state.sides[side].private.get("currency", 0))
             paid = min(cash, cost)
             deficit = cost - paid
-            t.add(side_set(side, "private", {"currency": cash - paid}, rule="GS.1"),
-                  side_set(side, "public", {"deficit": deficit, "force_total": total}, rule="GS.1"),
-                  note(f"{side} pays {paid} supply ({rate}% of Force Total {total})"
-                       + (f"; SUPPLY DEFICIT of {deficit} (penalty: {state.options.get('supply_deficit', 'none')}, ruling R3)"
-                          if deficit else ""), rule="GS.1"))
+            t.add(
+                side_set(side, "private", {"currency": cash - paid}, rule="GS.1"),
+                side_set(side, "public", {"deficit": deficit, "force_total": total}, rule="GS.1"),
+                note(
+                    f"{side} pays {paid} supply ({rate}% of Force Total {total})"
+                    + (
+                        f"; SUPPLY DEFICIT of {deficit} (penalty: {state.options.get('supply_deficit', 'none')}, ruling R3)"
+                        if deficit
+                        else ""
+                    ),
+                    rule="GS.1",
+                ),
+            )
         return t.events
 
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
@@ -376,17 +706,27 @@ class OpScale(RuleSet):
             if self.holds(t.state, ob["side"], h):
                 done.append(name)
                 t.add(state_set("public", {"objectives_done": done}, rule="SC.9"))
-                t.score(ob["side"], action_points(f"{ob['kind']}_objective", t.state.table("scoring")),
-                        f"{ob['kind']} objective: {name}", "SC.10" if ob["kind"] == "primary" else "SC.9")
+                t.score(
+                    ob["side"],
+                    action_points(f"{ob['kind']}_objective", t.state.table("scoring")),
+                    f"{ob['kind']} objective: {name}",
+                    "SC.10" if ob["kind"] == "primary" else "SC.9",
+                )
 
     @staticmethod
     def holds(state: Any, side: str, h: Any) -> bool:
         """Does *side* hold hex *h*? (its ground unit there and no enemy's; for a city, its control)."""
-        here = [u for u in state.units.values() if alive_on_map(u) and u.hex == h and domain(u) == "ground"]
+        here = [
+            u
+            for u in state.units.values()
+            if alive_on_map(u) and u.hex == h and domain(u) == "ground"
+        ]
         if any(u.side != side for u in here):
             return False
         info = state.map.hexes[h]
-        return any(u.side == side for u in here) or ("city" in info.features and control_of(info) == side)
+        return any(u.side == side for u in here) or (
+            "city" in info.features and control_of(info) == side
+        )
 
     # -- end --------------------------------------------------------------------------------------
     def is_over(self, state: GameState) -> bool:
@@ -394,7 +734,10 @@ class OpScale(RuleSet):
             return True
         if state.options.get("sudden_death", True):
             for side in players(state):
-                if not any(u.side == side and (on_battlefield(u) or u.box == "staged") for u in state.units.values()):
+                if not any(
+                    u.side == side and (on_battlefield(u) or u.box == "staged")
+                    for u in state.units.values()
+                ):
                     return True
         return False
 
@@ -405,7 +748,11 @@ class OpScale(RuleSet):
             lead = "drawn"
         else:
             lead = f"{ranked[0][0]} leads" if not self.is_over(state) else f"{ranked[0][0]} wins"
-        return f"{lead}: " + ", ".join(f"{s} {v}" for s, v in ranked) + " (victory by score, ruling R42)"
+        return (
+            f"{lead}: "
+            + ", ".join(f"{s} {v}" for s, v in ranked)
+            + " (victory by score, ruling R42)"
+        )
 
     # -- view policy ------------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
@@ -417,8 +764,14 @@ class OpScale(RuleSet):
             return None
         if state.options.get("open_unit_cards", True):
             return unit
-        keep = {k: unit.data[k] for k in ("category", "cost", "domain", "half_endurance") if k in unit.data}
-        shown = unit.steps if unit.steps <= int(unit.data.get("half_endurance", 0)) else unit.max_steps
+        keep = {
+            k: unit.data[k]
+            for k in ("category", "cost", "domain", "half_endurance")
+            if k in unit.data
+        }
+        shown = (
+            unit.steps if unit.steps <= int(unit.data.get("half_endurance", 0)) else unit.max_steps
+        )
         return replace(unit, data=freeze(keep), steps=shown)
 
     # -- presentation -----------------------------------------------------------------------------
@@ -441,5 +794,8 @@ class OpScale(RuleSet):
         return present.dashboard(view)
 
     def observation_string(self, view: Any) -> str:
-        units = ", ".join(f"{u.id}@{view.map.label(u.hex) if u.hex is not None else u.box}:{u.steps}" for u in view.units.values())
+        units = ", ".join(
+            f"{u.id}@{view.map.label(u.hex) if u.hex is not None else u.box}:{u.steps}"
+            for u in view.units.values()
+        )
         return f"{view.side} | {view.clock} | {units}"

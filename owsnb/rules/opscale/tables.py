@@ -21,7 +21,16 @@ from owsnb.kernel.data import thaw
 __all__ = ["TABLE_DIR", "load_tables", "TABLE_NAMES"]
 
 TABLE_DIR = Path(__file__).with_name("tables")
-TABLE_NAMES = ("experience", "scoring", "engineers", "transit", "terrain", "economy", "command", "cards")
+TABLE_NAMES = (
+    "experience",
+    "scoring",
+    "engineers",
+    "transit",
+    "terrain",
+    "economy",
+    "command",
+    "cards",
+)
 
 
 @lru_cache(maxsize=1)

@@ -29,4 +29,6 @@ def survival(roll: int, table: Mapping[str, Any]) -> str:
 
 def survival_odds(table: Mapping[str, Any]) -> Distribution:
     """The exact distribution of the transit survival roll."""
-    return Distribution(((survival(r, table), Fraction(1, 10)) for r in range(1, 11)), label="transit survival (TR)")
+    return Distribution(
+        ((survival(r, table), Fraction(1, 10)) for r in range(1, 11)), label="transit survival (TR)"
+    )

@@ -22,12 +22,30 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 __all__ = [
-    "Weapon", "Profile", "Card", "card_of", "status_of", "DESTROYED", "validate_unit_data",
-    "UNIT_CATEGORIES", "STRUCTURES", "FORTIFICATIONS", "OBSTACLES", "CATEGORIES", "domain_of",
+    "Weapon",
+    "Profile",
+    "Card",
+    "card_of",
+    "status_of",
+    "DESTROYED",
+    "validate_unit_data",
+    "UNIT_CATEGORIES",
+    "STRUCTURES",
+    "FORTIFICATIONS",
+    "OBSTACLES",
+    "CATEGORIES",
+    "domain_of",
 ]
 
 UNIT_CATEGORIES = ("infantry", "vehicle", "artillery", "aircraft", "naval", "transport", "engineer")
-STRUCTURES = ("command-post", "forward-hq", "airfield", "engineered-bridge", "shipping-facility", "building")
+STRUCTURES = (
+    "command-post",
+    "forward-hq",
+    "airfield",
+    "engineered-bridge",
+    "shipping-facility",
+    "building",
+)
 FORTIFICATIONS = ("bunker", "pillbox", "emplacement")
 OBSTACLES = ("obstacle-infantry", "obstacle-vehicle")
 CATEGORIES = UNIT_CATEGORIES + STRUCTURES + FORTIFICATIONS + OBSTACLES
@@ -116,8 +134,10 @@ class Card:
         """The card side in force (B2.4: the damaged side applies at once, within the round)."""
         if not damaged:
             return Profile(self.defense, self.weapons)
-        return Profile(self.defense if self.damaged_defense is None else self.damaged_defense,
-                       self.weapons if self.damaged_weapons is None else self.damaged_weapons)
+        return Profile(
+            self.defense if self.damaged_defense is None else self.damaged_defense,
+            self.weapons if self.damaged_weapons is None else self.damaged_weapons,
+        )
 
     def bonus(self, name: str) -> int:
         """How many times the unit holds experience bonus *name*."""
@@ -139,10 +159,17 @@ class Card:
 def _weapons(raw: Any) -> tuple[Weapon, ...]:
     out = []
     for w in raw or ():
-        out.append(Weapon(slot=w.get("slot", "primary"), name=w.get("name", ""),
-                          attack_rating=int(w.get("attack_rating", 11)), di=int(w.get("di", 0)),
-                          ap=int(w.get("ap", 0) or 0), range=int(w.get("range", 1)),
-                          targets=tuple(w.get("targets", ()) or ())))
+        out.append(
+            Weapon(
+                slot=w.get("slot", "primary"),
+                name=w.get("name", ""),
+                attack_rating=int(w.get("attack_rating", 11)),
+                di=int(w.get("di", 0)),
+                ap=int(w.get("ap", 0) or 0),
+                range=int(w.get("range", 1)),
+                targets=tuple(w.get("targets", ()) or ()),
+            )
+        )
     return tuple(out)
 
 
@@ -151,13 +178,24 @@ def card_of(unit: Any) -> Card:
     d = unit.data
     dmg = d.get("damaged") or {}
     return Card(
-        id=unit.id, side=unit.side, category=d.get("category", "infantry"), endurance=unit.max_steps,
-        half=int(d.get("half_endurance", 0)), defense=int(d.get("defense", 0)), weapons=_weapons(d.get("weapons")),
-        damaged_defense=dmg.get("defense"), damaged_weapons=_weapons(dmg["weapons"]) if "weapons" in dmg else None,
-        crew=int(d.get("crew", 0) or 0), cost=int(d.get("cost", 0)),
+        id=unit.id,
+        side=unit.side,
+        category=d.get("category", "infantry"),
+        endurance=unit.max_steps,
+        half=int(d.get("half_endurance", 0)),
+        defense=int(d.get("defense", 0)),
+        weapons=_weapons(d.get("weapons")),
+        damaged_defense=dmg.get("defense"),
+        damaged_weapons=_weapons(dmg["weapons"]) if "weapons" in dmg else None,
+        crew=int(d.get("crew", 0) or 0),
+        cost=int(d.get("cost", 0)),
         domain=domain_of(d.get("category", "infantry"), d.get("domain")),
-        experience=tuple(d.get("experience", ()) or ()), setup_required=bool(d.get("setup_required", False)),
-        set_up="set-up" in unit.markers, on_sortie="sortie" in unit.markers, name=unit.name, extra=d,
+        experience=tuple(d.get("experience", ()) or ()),
+        setup_required=bool(d.get("setup_required", False)),
+        set_up="set-up" in unit.markers,
+        on_sortie="sortie" in unit.markers,
+        name=unit.name,
+        extra=d,
     )
 
 
@@ -219,7 +257,9 @@ class UnitDataSpec(_Strict):
     notes: str = ""
 
 
-def validate_unit_data(data: Mapping[str, Any], bonuses: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def validate_unit_data(
+    data: Mapping[str, Any], bonuses: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Check an opscale unit payload; returns the normalised payload and ``(path, problem)`` pairs.
 
     >>> validate_unit_data({"category": "tank"})[1][0][0]
@@ -243,7 +283,12 @@ def validate_unit_data(data: Mapping[str, Any], bonuses: tuple[str, ...] = ()) -
     if bonuses:
         for i, b in enumerate(spec.experience):
             if b not in bonuses:
-                problems.append((f"experience.{i}", f"unknown experience bonus {b!r}; known: {', '.join(bonuses)}"))
+                problems.append(
+                    (
+                        f"experience.{i}",
+                        f"unknown experience bonus {b!r}; known: {', '.join(bonuses)}",
+                    )
+                )
     norm = spec.model_dump(exclude_defaults=True)
     norm["category"] = spec.category
     return norm, problems

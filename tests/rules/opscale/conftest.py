@@ -18,20 +18,49 @@ ROOT = Path(__file__).resolve().parents[3]
 CATALOG = ROOT / "scenarios" / "catalogs" / "opscale-notional.yaml"
 
 
-def scenario(units: list[dict[str, Any]], *, features: list[dict[str, Any]] | None = None, terrain: dict[str, str] | None = None,
-             options: dict[str, Any] | None = None, rules: dict[str, Any] | None = None, turns: int = 10,
-             turn: int = 1) -> dict[str, Any]:
+def scenario(
+    units: list[dict[str, Any]],
+    *,
+    features: list[dict[str, Any]] | None = None,
+    terrain: dict[str, str] | None = None,
+    options: dict[str, Any] | None = None,
+    rules: dict[str, Any] | None = None,
+    turns: int = 10,
+    turn: int = 1,
+) -> dict[str, Any]:
     """A scenario dict on a 10 x 8 plains board (blue, red and a neutral green)."""
     return {
-        "owsnb": 1, "id": "opscale-test", "title": "opscale test", "ruleset": "opscale", "turns": turns,
-        "options": options or {}, "clock": {"turn": turn},
-        "map": {"layout": {"orientation": "flat", "size": 10, "unit": "km", "projection": "simple"}, "cols": 10, "rows": 8,
-                "terrain": {"default": "plains", "hexes": terrain or {}}, "features": features or []},
-        "sides": {"blue": {"color": "#1f5fbf"}, "red": {"color": "#c0392b"}, "green": {"color": "#2e7d32"}},
-        "catalogs": [str(CATALOG)], "units": units,
-        "rules": {"neutral": ["green"], "currency": {"blue": 100, "red": 100}, "catalog": str(CATALOG),
-                  "production": {"blue": ["infantry-bn", "armour-bn", "forward-hq", "artillery-bn"],
-                                 "red": ["infantry-bn", "armour-bn"]}, **(rules or {})},
+        "owsnb": 1,
+        "id": "opscale-test",
+        "title": "opscale test",
+        "ruleset": "opscale",
+        "turns": turns,
+        "options": options or {},
+        "clock": {"turn": turn},
+        "map": {
+            "layout": {"orientation": "flat", "size": 10, "unit": "km", "projection": "simple"},
+            "cols": 10,
+            "rows": 8,
+            "terrain": {"default": "plains", "hexes": terrain or {}},
+            "features": features or [],
+        },
+        "sides": {
+            "blue": {"color": "#1f5fbf"},
+            "red": {"color": "#c0392b"},
+            "green": {"color": "#2e7d32"},
+        },
+        "catalogs": [str(CATALOG)],
+        "units": units,
+        "rules": {
+            "neutral": ["green"],
+            "currency": {"blue": 100, "red": 100},
+            "catalog": str(CATALOG),
+            "production": {
+                "blue": ["infantry-bn", "armour-bn", "forward-hq", "artillery-bn"],
+                "red": ["infantry-bn", "armour-bn"],
+            },
+            **(rules or {}),
+        },
     }
 
 

@@ -8,8 +8,23 @@ from dataclasses import replace
 import pytest
 
 from owsnb.rules.opscale.combat import (
-    CombatRules, EngagementSpec, Fire, ap_mode, apply_hit, choose_target, hit_kind, initiative_bonus, is_pierced,
-    net_damage, pierce_weight, raw_damage, resolve_round, resolve_shot, roll_initiative, scripted, weapons_fired,
+    CombatRules,
+    EngagementSpec,
+    Fire,
+    ap_mode,
+    apply_hit,
+    choose_target,
+    hit_kind,
+    initiative_bonus,
+    is_pierced,
+    net_damage,
+    pierce_weight,
+    raw_damage,
+    resolve_round,
+    resolve_shot,
+    roll_initiative,
+    scripted,
+    weapons_fired,
 )
 from owsnb.rules.opscale.units import DESTROYED, Card, Weapon
 
@@ -114,15 +129,20 @@ def test_ap_2_ap_exceeds_defense_weapon_check_only():
     ap6 = Weapon("primary", attack_rating=12, di=4, ap=6)
     crewed = replace(TARGET, defense=4, crew=10)
     shot = resolve_shot(SHOOTER, ap6, crewed, (14, 10), scripted([13, 5, 6]))
-    assert shot.pierced and shot.armor_check is None and shot.net == 5 + 4 and shot.after == (14 - 9, 10 - 9)
+    assert (
+        shot.pierced
+        and shot.armor_check is None
+        and shot.net == 5 + 4
+        and shot.after == (14 - 9, 10 - 9)
+    )
     shot = resolve_shot(SHOOTER, ap6, crewed, (14, 10), scripted([13, 5, 7]))
     assert not shot.pierced and shot.net == 5 + 4 - 4 and shot.after == (9, 10)
 
 
 def test_ap_3_ap_not_above_defense_needs_both_checks():
     assert ap_mode(3, 5) == "both"
-    assert is_pierced(3, 5, 2, 8) is True      # weapon check passes, armor check fails
-    assert is_pierced(3, 5, 2, 5) is False     # armor check passes
+    assert is_pierced(3, 5, 2, 8) is True  # weapon check passes, armor check fails
+    assert is_pierced(3, 5, 2, 5) is False  # armor check passes
     assert is_pierced(3, 5, 4, None) is False  # weapon check fails; no armor check
     ap3 = Weapon("primary", attack_rating=12, di=4, ap=3)
     armoured = replace(TARGET, defense=5, crew=6)
@@ -145,13 +165,44 @@ def test_r15_crew_damage_option_off():
 
 # -- rounds (OES.4, OES.9, OES.10, R6, R11, R12) -------------------------------------------------------
 def _duel(**rules):
-    a = Card("A", "blue", "vehicle", endurance=10, half=5, defense=0,
-             weapons=(Weapon("primary", "gun", 12, 4), Weapon("secondary", "mg", 12, 1)))
-    b = Card("B", "red", "vehicle", endurance=10, half=5, defense=0, weapons=(Weapon("primary", "gun", 12, 4),))
-    c = Card("C", "red", "infantry", endurance=6, half=3, defense=0, weapons=(Weapon("primary", "rifles", 12, 2),))
-    return EngagementSpec("blue", "red", {"A": a, "B": b, "C": c}, attacks=(Fire("A", "B"),),
-                          retaliations=(Fire("B", "A"), Fire("C", "A")), attacking=("A",), defending=("B", "C"),
-                          distance={(x, y): 1 for x in "ABC" for y in "ABC"}, rules=CombatRules(**rules))
+    a = Card(
+        "A",
+        "blue",
+        "vehicle",
+        endurance=10,
+        half=5,
+        defense=0,
+        weapons=(Weapon("primary", "gun", 12, 4), Weapon("secondary", "mg", 12, 1)),
+    )
+    b = Card(
+        "B",
+        "red",
+        "vehicle",
+        endurance=10,
+        half=5,
+        defense=0,
+        weapons=(Weapon("primary", "gun", 12, 4),),
+    )
+    c = Card(
+        "C",
+        "red",
+        "infantry",
+        endurance=6,
+        half=3,
+        defense=0,
+        weapons=(Weapon("primary", "rifles", 12, 2),),
+    )
+    return EngagementSpec(
+        "blue",
+        "red",
+        {"A": a, "B": b, "C": c},
+        attacks=(Fire("A", "B"),),
+        retaliations=(Fire("B", "A"), Fire("C", "A")),
+        attacking=("A",),
+        defending=("B", "C"),
+        distance={(x, y): 1 for x in "ABC" for y in "ABC"},
+        rules=CombatRules(**rules),
+    )
 
 
 def test_oes_9_destroyed_unit_fires_no_more_that_round():
@@ -159,17 +210,21 @@ def test_oes_9_destroyed_unit_fires_no_more_that_round():
     st = {"A": (10, 0), "B": (10, 0), "C": (6, 0)}
     # blue first: A's gun 20 (critical on B), A's mg at C (retarget): 13 + intensity 9 -> 10 net on C: destroyed
     res = resolve_round(spec, st, (), "blue", scripted([20, 13, 9]))
-    assert res.winner == "blue" and res.statuses["B"] == DESTROYED and res.statuses["C"] == DESTROYED
+    assert (
+        res.winner == "blue" and res.statuses["B"] == DESTROYED and res.statuses["C"] == DESTROYED
+    )
     assert [s.shooter for s in res.shots] == ["A", "A"]
 
 
 def test_oes_5_malfunction_disables_that_weapon_next_round_but_not_the_secondary():
     spec = _duel()
     st = {"A": (10, 0), "B": (10, 0), "C": (6, 0)}
-    r1 = resolve_round(spec, st, (), "blue", scripted([1, 2, 2, 2]))   # A gun malfunctions, mg misses, B and C miss
+    r1 = resolve_round(
+        spec, st, (), "blue", scripted([1, 2, 2, 2])
+    )  # A gun malfunctions, mg misses, B and C miss
     assert r1.disabled_next == frozenset({"A/primary0"})
     r2 = resolve_round(spec, r1.statuses, r1.disabled_next, "blue", scripted([2, 2, 2]))
-    assert [s.weapon for s in r2.shots] == ["mg", "gun", "rifles"]     # the gun sat out round 2
+    assert [s.weapon for s in r2.shots] == ["mg", "gun", "rifles"]  # the gun sat out round 2
     r3 = resolve_round(spec, r2.statuses, r2.disabled_next, "blue", scripted([2, 2, 2, 2]))
     assert [s.weapon for s in r3.shots] == ["gun", "mg", "gun", "rifles"]
 
@@ -177,8 +232,12 @@ def test_oes_5_malfunction_disables_that_weapon_next_round_but_not_the_secondary
 def test_r6_single_volley_rounds_alternate():
     spec = _duel(combat_round="single-volley")
     st = {"A": (10, 0), "B": (10, 0), "C": (6, 0)}
-    assert [s.shooter for s in resolve_round(spec, st, (), "red", scripted([2, 2]), round_no=1).shots] == ["B", "C"]
-    assert [s.shooter for s in resolve_round(spec, st, (), "red", scripted([2, 2]), round_no=2).shots] == ["A", "A"]
+    assert [
+        s.shooter for s in resolve_round(spec, st, (), "red", scripted([2, 2]), round_no=1).shots
+    ] == ["B", "C"]
+    assert [
+        s.shooter for s in resolve_round(spec, st, (), "red", scripted([2, 2]), round_no=2).shots
+    ] == ["A", "A"]
 
 
 def test_r11_retargeting_can_be_switched_off():
@@ -189,20 +248,50 @@ def test_r11_retargeting_can_be_switched_off():
 
 
 def test_r12_one_primary_and_one_secondary_unless_option():
-    card = Card("X", "blue", "vehicle", weapons=(Weapon("primary", "p"), Weapon("secondary", "s1"), Weapon("secondary", "s2")))
+    card = Card(
+        "X",
+        "blue",
+        "vehicle",
+        weapons=(Weapon("primary", "p"), Weapon("secondary", "s1"), Weapon("secondary", "s2")),
+    )
     assert [w.name for _, w in weapons_fired(card, Fire("X", "Y"), False)] == ["p", "s1"]
-    assert [w.name for _, w in weapons_fired(card, Fire("X", "Y"), False, CombatRules(multiple_secondaries=True))] == ["p", "s1", "s2"]
+    assert [
+        w.name
+        for _, w in weapons_fired(
+            card, Fire("X", "Y"), False, CombatRules(multiple_secondaries=True)
+        )
+    ] == ["p", "s1", "s2"]
     assert [w.name for _, w in weapons_fired(card, Fire("X", "Y", ("secondary",)), False)] == ["s1"]
 
 
 def test_ts_4_packed_artillery_and_grounded_aircraft_do_not_fire():
-    arty = Card("G", "blue", "artillery", weapons=(Weapon("primary", range=3),), setup_required=True, set_up=False)
+    arty = Card(
+        "G",
+        "blue",
+        "artillery",
+        weapons=(Weapon("primary", range=3),),
+        setup_required=True,
+        set_up=False,
+    )
     plane = Card("P", "blue", "aircraft", domain="air", weapons=(Weapon("primary"),))
-    assert weapons_fired(arty, Fire("G", "Y"), False) == [] and weapons_fired(plane, Fire("P", "Y"), False) == []
+    assert (
+        weapons_fired(arty, Fire("G", "Y"), False) == []
+        and weapons_fired(plane, Fire("P", "Y"), False) == []
+    )
     assert weapons_fired(replace(arty, set_up=True), Fire("G", "Y"), False)
 
 
-@pytest.mark.parametrize("nat, expected", [(1, "malfunction"), (2, "miss"), (11, "miss"), (12, "hit"), (18, "hit"),
-                                           (19, "double"), (20, "critical")])
+@pytest.mark.parametrize(
+    "nat, expected",
+    [
+        (1, "malfunction"),
+        (2, "miss"),
+        (11, "miss"),
+        (12, "hit"),
+        (18, "hit"),
+        (19, "double"),
+        (20, "critical"),
+    ],
+)
 def test_oes_5_every_d20_result(nat, expected):
     assert hit_kind(nat, 0, 12) == expected

@@ -11,12 +11,27 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from owsnb.rules.opscale.combat import CombatRules, EngagementSpec, Fire, resolve_round, resolve_shot, roll_initiative, scripted
+from owsnb.rules.opscale.combat import (
+    CombatRules,
+    EngagementSpec,
+    Fire,
+    resolve_round,
+    resolve_shot,
+    roll_initiative,
+)
 from owsnb.rules.opscale.engineers import check, clearing_odds
 from owsnb.rules.opscale.experience import bonus_for, bonus_odds
 from owsnb.rules.opscale.forecast import (
-    SHOT_DENOMINATOR, ForecastTooLarge, binomial_stars, forecast_engagement, initiative_odds, kill_chance, pair_forecast,
-    shot_distribution, shot_outcomes, summarise,
+    SHOT_DENOMINATOR,
+    ForecastTooLarge,
+    binomial_stars,
+    forecast_engagement,
+    initiative_odds,
+    kill_chance,
+    pair_forecast,
+    shot_distribution,
+    shot_outcomes,
+    summarise,
 )
 from owsnb.rules.opscale.tables import load_tables
 from owsnb.rules.opscale.transit import survival, survival_odds
@@ -26,8 +41,19 @@ N = 100_000
 TABLES = load_tables()
 
 AP_GUN = Weapon("primary", "main gun", attack_rating=11, di=6, ap=4)
-TANK = Card("A", "blue", "vehicle", endurance=16, half=8, defense=5, crew=10, weapons=(AP_GUN, Weapon("secondary", "mg", 10, 2)),
-            damaged_weapons=(replace(AP_GUN, attack_rating=13),), damaged_defense=4, experience=("exploit-weakness",))
+TANK = Card(
+    "A",
+    "blue",
+    "vehicle",
+    endurance=16,
+    half=8,
+    defense=5,
+    crew=10,
+    weapons=(AP_GUN, Weapon("secondary", "mg", 10, 2)),
+    damaged_weapons=(replace(AP_GUN, attack_rating=13),),
+    damaged_defense=4,
+    experience=("exploit-weakness",),
+)
 ENEMY = replace(TANK, id="B", side="red", experience=())
 
 
@@ -57,7 +83,7 @@ def test_oes_shot_outcomes_equal_brute_force_enumeration_of_all_dice():
     counts: dict = {}
     for dice in itertools.product(range(1, 21), range(1, 11), range(1, 11), range(1, 11)):
         it = iter(dice)
-        shot = resolve_shot(TANK, AP_GUN, ENEMY, status, lambda *a: next(it))
+        shot = resolve_shot(TANK, AP_GUN, ENEMY, status, lambda *a, it=it: next(it))
         key = (shot.after, shot.kind == "malfunction")
         counts[key] = counts.get(key, 0) + 1
     exact = {(s, m): w for s, m, w in shot_outcomes(TANK, AP_GUN, ENEMY, status)}
@@ -78,9 +104,17 @@ def test_oes_shot_distribution_matches_100k_seeded_attacks():
     seen = {k: 0 for k in d}
     for _ in range(N):
         s = resolve_shot(TANK, AP_GUN, ENEMY, (12, 7), roll)
-        label = ("malfunction" if s.kind == "malfunction" else "destroyed" if s.after == DESTROYED else
-                 "no effect" if s.after == (12, 7) else "damaged" if ENEMY.damaged_at(s.after[0]) and not ENEMY.damaged_at(12)
-                 else "hurt")
+        label = (
+            "malfunction"
+            if s.kind == "malfunction"
+            else "destroyed"
+            if s.after == DESTROYED
+            else "no effect"
+            if s.after == (12, 7)
+            else "damaged"
+            if ENEMY.damaged_at(s.after[0]) and not ENEMY.damaged_at(12)
+            else "hurt"
+        )
         seen[label] += 1
     assert set(seen) == set(d)
     for k, p in d.items():
@@ -95,10 +129,25 @@ def test_oes_3_initiative_odds_match_100k_seeded_rolls(mods):
 
 
 def _small_engagement() -> EngagementSpec:
-    inf = Card("I", "red", "infantry", endurance=8, half=4, defense=1, weapons=(Weapon("primary", "rifles", 11, 3),))
-    return EngagementSpec("blue", "red", {"A": TANK, "B": ENEMY, "I": inf}, attacks=(Fire("A", "B"),),
-                          retaliations=(Fire("B", "A"), Fire("I", "A")), attacking=("A",), defending=("B", "I"),
-                          distance={(x, y): 1 for x in "ABI" for y in "ABI"})
+    inf = Card(
+        "I",
+        "red",
+        "infantry",
+        endurance=8,
+        half=4,
+        defense=1,
+        weapons=(Weapon("primary", "rifles", 11, 3),),
+    )
+    return EngagementSpec(
+        "blue",
+        "red",
+        {"A": TANK, "B": ENEMY, "I": inf},
+        attacks=(Fire("A", "B"),),
+        retaliations=(Fire("B", "A"), Fire("I", "A")),
+        attacking=("A",),
+        defending=("B", "I"),
+        distance={(x, y): 1 for x in "ABI" for y in "ABI"},
+    )
 
 
 @pytest.mark.slow
@@ -114,7 +163,11 @@ def test_oes_round_forecast_matches_100k_seeded_rounds():
         res = resolve_round(spec, st, (), "red", roll)
         for u in spec.order:
             dead[u] += res.statuses[u][0] <= 0
-        key = "engagement continues" if res.winner is None else f"{res.winner} wins ({'attacker' if res.winner == 'blue' else 'defender'})"
+        key = (
+            "engagement continues"
+            if res.winner is None
+            else f"{res.winner} wins ({'attacker' if res.winner == 'blue' else 'defender'})"
+        )
         outcome[key] += 1
     for k, p in fc.items():
         assert within_3_sigma(p, outcome[k]), (k, p, outcome[k])
@@ -126,8 +179,16 @@ def test_oes_round_forecast_matches_100k_seeded_rounds():
 def test_oes_kill_chance_within_3_rounds_matches_100k_seeded_rounds():
     """'The probability that a given unit destroys another within N rounds' (issue 12)."""
     d = kill_chance(TANK, ENEMY, rounds=3, target_status=(10, 6))
-    spec = EngagementSpec("blue", "red", {"A": TANK, "B": ENEMY}, attacks=(Fire("A", "B"),), retaliations=(),
-                          attacking=("A",), defending=("B",), distance={("A", "B"): 1, ("B", "A"): 1})
+    spec = EngagementSpec(
+        "blue",
+        "red",
+        {"A": TANK, "B": ENEMY},
+        attacks=(Fire("A", "B"),),
+        retaliations=(),
+        attacking=("A",),
+        defending=("B",),
+        distance={("A", "B"): 1, ("B", "A"): 1},
+    )
     roll = Sampler(3)
     by_round = {1: 0, 2: 0, 3: 0, "survives": 0}
     for _ in range(N):
@@ -177,9 +238,14 @@ def test_exp_2_purchased_stars_match_100k_seeded_triples():
         assert within_3_sigma(p, seen[k])
 
 
-@pytest.mark.parametrize("item, attempt, recon, reading", [("emplacement", 1, False, "at-or-above"),
-                                                           ("existing-bridge", 1, True, "at-or-above"),
-                                                           ("obstacle-infantry", 1, False, "roll-under")])
+@pytest.mark.parametrize(
+    "item, attempt, recon, reading",
+    [
+        ("emplacement", 1, False, "at-or-above"),
+        ("existing-bridge", 1, True, "at-or-above"),
+        ("obstacle-infantry", 1, False, "roll-under"),
+    ],
+)
 def test_eng_1_clearing_odds_match_100k_seeded_rolls(item, attempt, recon, reading):
     t = TABLES["engineers"]
     rolls = np.random.default_rng(attempt + len(item)).integers(1, 11, size=N).tolist()
@@ -189,11 +255,19 @@ def test_eng_1_clearing_odds_match_100k_seeded_rolls(item, attempt, recon, readi
 
 # -- guards and fallbacks ---------------------------------------------------------------------------
 def test_large_engagements_refuse_an_inexact_joint_forecast_and_fall_back_attack_by_attack():
-    cards = {f"A{i}": replace(TANK, id=f"A{i}") for i in range(4)} | {f"B{i}": replace(ENEMY, id=f"B{i}") for i in range(4)}
-    spec = EngagementSpec("blue", "red", cards, attacks=tuple(Fire(f"A{i}", f"B{i}") for i in range(4)),
-                          retaliations=tuple(Fire(f"B{i}", f"A{i}") for i in range(4)),
-                          attacking=tuple(f"A{i}" for i in range(4)), defending=tuple(f"B{i}" for i in range(4)),
-                          distance={(a, b): 1 for a in cards for b in cards})
+    cards = {f"A{i}": replace(TANK, id=f"A{i}") for i in range(4)} | {
+        f"B{i}": replace(ENEMY, id=f"B{i}") for i in range(4)
+    }
+    spec = EngagementSpec(
+        "blue",
+        "red",
+        cards,
+        attacks=tuple(Fire(f"A{i}", f"B{i}") for i in range(4)),
+        retaliations=tuple(Fire(f"B{i}", f"A{i}") for i in range(4)),
+        attacking=tuple(f"A{i}" for i in range(4)),
+        defending=tuple(f"B{i}" for i in range(4)),
+        distance={(a, b): 1 for a in cards for b in cards},
+    )
     st = {u: (16, 10) for u in cards}
     with pytest.raises(ForecastTooLarge):
         forecast_engagement(spec, st, rounds=2, work_limit=20_000)
@@ -205,7 +279,9 @@ def test_large_engagements_refuse_an_inexact_joint_forecast_and_fall_back_attack
 
 def test_oes_forecast_of_a_decided_engagement_stays_decided():
     spec = _small_engagement()
-    layers = forecast_engagement(spec, {"A": (16, 10), "B": DESTROYED, "I": DESTROYED}, first="blue", rounds=2)
+    layers = forecast_engagement(
+        spec, {"A": (16, 10), "B": DESTROYED, "I": DESTROYED}, first="blue", rounds=2
+    )
     assert [len(x) for x in layers] == [1, 1] and layers[-1].prob(lambda k: k[2] == "blue") == 1
 
 
@@ -214,5 +290,7 @@ def test_oes_rules_options_change_the_forecast():
     st = {"A": (16, 10), "B": (9, 4), "I": (5, 0)}
     # blue fires first: tracking the crew of a pierced target (R15) kills B more often
     base = forecast_engagement(spec, st, first="blue")[0]
-    off = forecast_engagement(replace(spec, rules=CombatRules(crew_damage="off")), st, first="blue")[0]
+    off = forecast_engagement(
+        replace(spec, rules=CombatRules(crew_damage="off")), st, first="blue"
+    )[0]
     assert base.prob(lambda k: k[0][1][0] <= 0) > off.prob(lambda k: k[0][1][0] <= 0)

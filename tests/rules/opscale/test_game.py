@@ -8,8 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from owsnb.kernel import Dice, IllegalOrderError, NotYourTurnError
-from owsnb.kernel.data import freeze
+from owsnb.kernel import IllegalOrderError, NotYourTurnError
 from owsnb.kernel.reduce import apply_all
 from owsnb.rules.opscale import RULESET
 from owsnb.rules.opscale.engagement import initiative_mods, record
@@ -43,18 +42,28 @@ def with_hand(state, side, *cards):
 # -- TS.1 income / event (digest test 2) ------------------------------------------------------------
 def test_ts_1_event_card_on_3_or_less_none_on_4():
     g = load(BASE, turn=2)
-    s = g.state.evolve(secret=g.state.secret.set(decks={"command": ["cease-fire#1", "requisition#1"],
-                                                         "events": ["windfall#1", "shortages#1"]}))
+    s = g.state.evolve(
+        secret=g.state.secret.set(
+            decks={
+                "command": ["cease-fire#1", "requisition#1"],
+                "events": ["windfall#1", "shortages#1"],
+            }
+        )
+    )
     phase, step = RULESET.sequence.find("1", "1")
     dice = fixed_dice([3, 4])
     events = RULESET.on_enter(s, phase, step, dice)
     after = apply_all(s, [*dice.take_events(), *events])
     texts = [e.data.get("text", "") for e in events if e.kind == "note"]
-    assert "Event for blue: Windfall (placeholder)" in texts and not any("Event for red" in t for t in texts)
+    assert "Event for blue: Windfall (placeholder)" in texts and not any(
+        "Event for red" in t for t in texts
+    )
     # income (placeholder base 20; no city) + windfall 15
     assert after.sides["blue"].private["currency"] == s.sides["blue"].private["currency"] + 20 + 15
     assert after.sides["red"].private["currency"] == s.sides["red"].private["currency"] + 20
-    assert after.sides["blue"].private["hand"] == ("cease-fire#1",) and after.sides["red"].private["hand"] == ("requisition#1",)
+    assert after.sides["blue"].private["hand"] == ("cease-fire#1",) and after.sides["red"].private[
+        "hand"
+    ] == ("requisition#1",)
     assert after.sides["blue"].public["hand_size"] == 1
 
 
@@ -65,7 +74,10 @@ def test_ts_1_no_income_on_turn_1_and_a_hand_is_private():
     blue = g.state.sides["blue"].private
     assert blue["currency"] > 100 - 9 and len(blue["hand"]) == 1
     red_view = g.view("red")
-    assert "hand" not in red_view.sides["blue"].private and red_view.sides["blue"].public["hand_size"] == 1
+    assert (
+        "hand" not in red_view.sides["blue"].private
+        and red_view.sides["blue"].public["hand_size"] == 1
+    )
     card = blue["hand"][0]
     assert not any(card in str(dict(e.data)) for e in red_view.events)
 
@@ -77,7 +89,7 @@ def test_ts_2_buy_stages_a_hidden_unit_and_exp_2_prices_experience():
     uid = next(u.id for u in g.state.units.values() if u.box == "staged")
     u = g.unit(uid)
     assert g.state.sides["blue"].private["currency"] == 100 - 40 - 15
-    assert u.data["cost"] == 40 and u.data["purchased_turn"] == 1          # ruling R26: Cost unchanged
+    assert u.data["cost"] == 40 and u.data["purchased_turn"] == 1  # ruling R26: Cost unchanged
     assert len([e for e in sub.events if e.kind == "die"]) == 3
     assert uid not in g.view("red").units and uid in g.view("blue").units
     assert not any(uid in str(dict(e.data)) for e in g.view("red").events)
@@ -86,7 +98,7 @@ def test_ts_2_buy_stages_a_hidden_unit_and_exp_2_prices_experience():
         g.submit("blue: buy infantry-bn xp=4")
     assert exc.value.rule == "EXP.2" and g.state_id == before
     with pytest.raises(IllegalOrderError) as exc:
-        g.submit("blue: buy armour-bn xp=2")              # 40 + 10 > 45
+        g.submit("blue: buy armour-bn xp=2")  # 40 + 10 > 45
     assert exc.value.code == "cannot-afford" and exc.value.rule == "TS.2"
     with pytest.raises(IllegalOrderError) as exc:
         g.submit("blue: buy forward-hq xp=1")
@@ -104,9 +116,15 @@ def test_ts_3_supply_is_paid_each_turn_and_staged_units_pay_none():
 
 
 def test_ts_6_deployment_turn_5_near_a_command_post():
-    staged = {"id": "B-NEW", "type": "infantry-bn", "side": "blue", "box": "staged", "data": {"purchased_turn": 1}}
+    staged = {
+        "id": "B-NEW",
+        "type": "infantry-bn",
+        "side": "blue",
+        "box": "staged",
+        "data": {"purchased_turn": 1},
+    }
     g = to_step(load([*BASE, staged], turn=5), "6")
-    assert g.state.clock.active == ("blue",)                  # red has nothing staged
+    assert g.state.clock.active == ("blue",)  # red has nothing staged
     with pytest.raises(IllegalOrderError) as exc:
         g.submit("blue: deploy B-NEW 0908")
     assert exc.value.rule == "TS.6" and exc.value.code == "bad-location"
@@ -138,16 +156,27 @@ def test_ts_4_enemy_hexes_impassable_and_one_move_per_turn():
 
 
 def test_sc_7_capturing_a_key_city_scores_25():
-    g = to_step(load(BASE, terrain={"0303": "small-city"},
-                     features=[{"hex": "0303", "type": "city", "name": "Keyton", "key": True, "control": "red"}]), "4")
+    g = to_step(
+        load(
+            BASE,
+            terrain={"0303": "small-city"},
+            features=[
+                {"hex": "0303", "type": "city", "name": "Keyton", "key": True, "control": "red"}
+            ],
+        ),
+        "4",
+    )
     g.submit("blue: move B-INF 0303")
     assert g.state.sides["blue"].public["score"] == 25
     assert g.state.map.hexes[g.hex("0303")].facts["control"] == "blue"
 
 
 def test_ts_4_artillery_sets_up_or_packs_and_aircraft_fly_sorties_then_return():
-    units = [*BASE, {"id": "B-ART", "type": "artillery-bn", "side": "blue", "hex": "0304"},
-             {"id": "B-HELO", "type": "attack-helo", "side": "blue", "hex": "0204"}]
+    units = [
+        *BASE,
+        {"id": "B-ART", "type": "artillery-bn", "side": "blue", "hex": "0304"},
+        {"id": "B-HELO", "type": "attack-helo", "side": "blue", "hex": "0204"},
+    ]
     g = to_step(load(units, rules={"production": {}}), "4")
     g.submit("blue: setup B-ART")
     with pytest.raises(IllegalOrderError):
@@ -168,17 +197,25 @@ def test_oes_engagement_declare_retaliate_initiative_rounds_destroy_score_experi
         RULESET.check(s, __import__("owsnb").Order.parse("blue: round"))
     # OES.3: 5 + 2 = 7 ties red's 7: re-roll; 6 + 2 beats 3
     s, rep = play(s, "red: retaliate R-INF:B-TANK:p", [5, 7, 6, 3])
-    assert rep.initiative == "blue" and s.clock.acting == ("blue",) and record(s)["stage"] == "rounds"
+    assert (
+        rep.initiative == "blue" and s.clock.acting == ("blue",) and record(s)["stage"] == "rounds"
+    )
     with pytest.raises(IllegalOrderError) as exc:
         RULESET.check(s, __import__("owsnb").Order.parse("blue: done"))
     assert exc.value.rule == "OES.10"
     # round 1: tank D20 13 hits, Intensity 6, AP weapon check 7 fails: 6 + 6 - 2 = 10 -> Endurance 2, damaged
     # R-INF (damaged side: rifles AR12) rolls 5: miss
     s, rep = play(s, "blue: round", [13, 6, 7, 5])
-    assert s.units["R-INF"].steps == 2 and "damaged" in s.units["R-INF"].markers and record(s)["rounds"] == 1
+    assert (
+        s.units["R-INF"].steps == 2
+        and "damaged" in s.units["R-INF"].markers
+        and record(s)["rounds"] == 1
+    )
     # round 2: a natural 20 destroys it (OES.5); blue scores its Cost 20 (SC.1); the tank rolls 9 for experience
     s, rep = play(s, "blue: round", [20, 9])
-    assert rep.winner == "blue" and s.units["R-INF"].box == "destroyed" and s.units["R-INF"].steps == 0
+    assert (
+        rep.winner == "blue" and s.units["R-INF"].box == "destroyed" and s.units["R-INF"].steps == 0
+    )
     assert s.sides["blue"].public["score"] == 20
     assert s.units["B-TANK"].data["experience"] == ("exploit-weakness",)
     assert record(s) is None and s.clock.acting == ("blue",) and s.clock.step == "5"
@@ -206,7 +243,9 @@ def test_oes_2_defender_done_means_no_retaliation():
     g.submit("blue: engage B-TANK:R-INF")
     g.submit("red: done")
     rec = record(g.state)
-    assert rec["stage"] == "rounds" and rec["retaliations"] == [] and g.state.clock.acting == ("blue",)
+    assert (
+        rec["stage"] == "rounds" and rec["retaliations"] == [] and g.state.clock.acting == ("blue",)
+    )
 
 
 def test_oes_neutral_defenders_retaliate_at_once():
@@ -214,8 +253,13 @@ def test_oes_neutral_defenders_retaliate_at_once():
     g = combat(units)
     sub = g.submit("blue: engage B-TANK:G-MIL")
     rec = record(g.state)
-    assert rec["stage"] == "rounds" and rec["retaliations"] == [["G-MIL", "B-TANK", ["primary", "secondary"]]]
-    assert [e.data["rule"] if "rule" in e.data else e.rule for e in sub.dice][:2] == ["OES.3", "OES.3"]
+    assert rec["stage"] == "rounds" and rec["retaliations"] == [
+        ["G-MIL", "B-TANK", ["primary", "secondary"]]
+    ]
+    assert [e.data["rule"] if "rule" in e.data else e.rule for e in sub.dice][:2] == [
+        "OES.3",
+        "OES.3",
+    ]
     assert g.state.clock.acting == ("blue",)
 
 
@@ -251,11 +295,11 @@ def test_cn_3_command_decisions_refused_beyond_the_network_played_inside():
     with pytest.raises(IllegalOrderError) as exc:
         RULESET.check(s, __import__("owsnb").Order.parse("blue: play cease-fire"))
     assert exc.value.rule == "CN.3"
-    s2, _ = play(s, "blue: play requisition")                      # not a Command Decision
+    s2, _ = play(s, "blue: play requisition")  # not a Command Decision
     assert s2.sides["blue"].private["currency"] == s.sides["blue"].private["currency"] + 10
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF")
     s = with_hand(s, "red", "cease-fire#2")
-    s, rep = play(s, "red: play cease-fire", [2])                  # OES.10; the tank's experience roll: 2
+    s, rep = play(s, "red: play cease-fire", [2])  # OES.10; the tank's experience roll: 2
     assert record(s) is None and s.sides["red"].private["hand"] == () and rep.ended
 
 
@@ -264,27 +308,44 @@ def test_oes_3_initiative_card_before_the_roll():
     s = with_hand(s, "red", "seize-initiative#1")
     s, _ = play(s, "red: play seize-initiative")
     assert initiative_mods(s, record(s))[:2] == (2, 2)
-    s, _ = play(s, "red: done", [6, 6, 2, 7])                      # 8 vs 8: re-roll; 4 vs 9: red fires first
+    s, _ = play(s, "red: done", [6, 6, 2, 7])  # 8 vs 8: re-roll; 4 vs 9: red fires first
     assert record(s)["first"] == "red"
-    with pytest.raises(IllegalOrderError) as exc:                  # too late once the initiative is rolled
-        RULESET.check(with_hand(s, "red", "seize-initiative#2"), __import__("owsnb").Order.parse("red: play seize-initiative"))
+    with pytest.raises(IllegalOrderError) as exc:  # too late once the initiative is rolled
+        RULESET.check(
+            with_hand(s, "red", "seize-initiative#2"),
+            __import__("owsnb").Order.parse("red: play seize-initiative"),
+        )
     assert exc.value.code == "too-late"
 
 
 # -- TR: transit survival -------------------------------------------------------------------------------
 def test_tr_destroyed_transport_carried_unit_rolls_and_survives_damaged():
-    units = [*BASE, {"id": "R-TRUCK", "type": "transport-coy", "side": "red", "hex": "0505"},
-             {"id": "R-RIDER", "type": "infantry-bn", "side": "red", "box": "carried", "data": {"carried_by": "R-TRUCK"}}]
+    units = [
+        *BASE,
+        {"id": "R-TRUCK", "type": "transport-coy", "side": "red", "hex": "0505"},
+        {
+            "id": "R-RIDER",
+            "type": "infantry-bn",
+            "side": "red",
+            "box": "carried",
+            "data": {"carried_by": "R-TRUCK"},
+        },
+    ]
     s, _ = play(combat(units).state, "blue: engage B-TANK:R-TRUCK:p")
     s, _ = play(s, "red: done", [9, 1])
     # critical hit on the truck; the rider rolls 7 (survives, damaged); the tank's experience roll 2 (none)
     s, rep = play(s, "blue: round", [20, 7, 2])
     assert s.units["R-TRUCK"].box == "destroyed"
     rider = s.units["R-RIDER"]
-    assert rider.hex == s.map.hex("0505") and rider.box is None and rider.steps == 6 and "damaged" in rider.markers
+    assert (
+        rider.hex == s.map.hex("0505")
+        and rider.box is None
+        and rider.steps == 6
+        and "damaged" in rider.markers
+    )
     assert s.sides["blue"].public["score"] == 10 and any("TR" in line for line in rep.lines)
     s2, _ = play(play(combat(units).state, "blue: engage B-TANK:R-TRUCK:p")[0], "red: done", [9, 1])
-    s2, _ = play(s2, "blue: round", [20, 3, 2])                    # the rider rolls 3: destroyed, scored too
+    s2, _ = play(s2, "blue: round", [20, 3, 2])  # the rider rolls 3: destroyed, scored too
     assert s2.units["R-RIDER"].box == "destroyed" and s2.sides["blue"].public["score"] == 10 + 20
 
 
@@ -307,29 +368,42 @@ def test_r35_unconditional_surrender_is_captured_and_scores_double():
     assert s.sides["blue"].public["score"] == 40 and s.sides["red"].public["score"] == 0
     from owsnb.rules.opscale.economy import force_total
 
-    assert "R-INF" not in [r["unit"] for r in force_total(s.units.values(), "blue")[1] if r["counts"]]
+    assert "R-INF" not in [
+        r["unit"] for r in force_total(s.units.values(), "blue")[1] if r["counts"]
+    ]
 
 
 def test_sc_6_conditional_surrender_when_nearly_defeated_scores_50_for_the_loser():
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF:p")
     s, _ = play(s, "red: done", [9, 1])
-    s, _ = play(s, "blue: round", [13, 6, 7])                      # R-INF down to 2: damaged
+    s, _ = play(s, "blue: round", [13, 6, 7])  # R-INF down to 2: damaged
     s, _ = play(s, "red: surrender conditional", [1])
     assert s.sides["blue"].public["score"] == 20 and s.sides["red"].public["score"] == 50
 
 
 # -- ENG: engineers -----------------------------------------------------------------------------------
 def test_eng_engineers_clear_an_existing_bridge_with_recon_bonus():
-    units = [u for u in BASE if u["id"] != "B-ENG"] + [{"id": "B-ENG", "type": "engineer-coy", "side": "blue", "hex": "0404"}]
-    g = load(units, terrain={"0405": "river"}, features=[{"hex": "0405", "type": "bridge", "name": "Old bridge"}])
+    units = [u for u in BASE if u["id"] != "B-ENG"] + [
+        {"id": "B-ENG", "type": "engineer-coy", "side": "blue", "hex": "0404"}
+    ]
+    g = load(
+        units,
+        terrain={"0405": "river"},
+        features=[{"hex": "0405", "type": "bridge", "name": "Old bridge"}],
+    )
     to_step(g, "4")
     g.submit("blue: recon B-ENG 0405")
     to_step(g, "5")
     assert g.preview("blue: clear B-ENG 0405 item=existing-bridge")[True] == Fraction(8, 10)
-    s, rep = play(g.state, "blue: clear B-ENG 0405 item=existing-bridge", [2])     # 2 + 2 < 5: fails, 1st attempt
+    s, rep = play(
+        g.state, "blue: clear B-ENG 0405 item=existing-bridge", [2]
+    )  # 2 + 2 < 5: fails, 1st attempt
     assert s.map.hexes[g.hex("0405")].facts["bridge_attempts"] == 1
-    s, rep = play(s.evolve(units=s.units.set(**{"B-ENG": s.units["B-ENG"].evolve(markers=frozenset())})),
-                  "blue: clear B-ENG 0405 item=existing-bridge", [1])          # 2nd attempt needs 3: 1 + 2 = 3
+    s, rep = play(
+        s.evolve(units=s.units.set(**{"B-ENG": s.units["B-ENG"].evolve(markers=frozenset())})),
+        "blue: clear B-ENG 0405 item=existing-bridge",
+        [1],
+    )  # 2nd attempt needs 3: 1 + 2 = 3
     assert s.map.hexes[g.hex("0405")].facts["bridge_destroyed"] is True
     with pytest.raises(IllegalOrderError) as exc:
         RULESET.check(s, __import__("owsnb").Order.parse("blue: clear B-ENG 0405"))
@@ -338,20 +412,35 @@ def test_eng_engineers_clear_an_existing_bridge_with_recon_bonus():
 
 # -- objectives, end, views --------------------------------------------------------------------------
 def test_sc_10_primary_objective_held_at_the_end():
-    g = load(BASE, turns=1, rules={"objectives": [{"name": "Hold 0404", "side": "blue", "kind": "primary", "hex": "0404"}]})
+    g = load(
+        BASE,
+        turns=1,
+        rules={
+            "objectives": [{"name": "Hold 0404", "side": "blue", "kind": "primary", "hex": "0404"}]
+        },
+    )
     for _ in range(20):
         if g.is_over():
             break
         g.submit(f"{g.state.clock.acting[0]}: done")
-    assert g.is_over() and g.state.sides["blue"].public["score"] == 100 and "blue wins" in g.outcome()
+    assert (
+        g.is_over() and g.state.sides["blue"].public["score"] == 100 and "blue wins" in g.outcome()
+    )
 
 
 def test_illegal_orders_are_refused_with_their_rule_and_change_nothing():
     g = combat()
     before = (g.state_id, g.state)
-    bad = {"blue: engage B-TANK:R-TANK": "OES.1", "blue: round": "OES.4", "red: retaliate R-INF:B-TANK": None,
-           "blue: deploy B-TANK 0404": "TS.5", "blue: clear B-TANK 0404": "ENG.1", "blue: play cease-fire": "TS.1",
-           "umpire: award blue capture_key_city_twice": "SC", "blue: surrender conditional": "R35"}
+    bad = {
+        "blue: engage B-TANK:R-TANK": "OES.1",
+        "blue: round": "OES.4",
+        "red: retaliate R-INF:B-TANK": None,
+        "blue: deploy B-TANK 0404": "TS.5",
+        "blue: clear B-TANK 0404": "ENG.1",
+        "blue: play cease-fire": "TS.1",
+        "umpire: award blue capture_key_city_twice": "SC",
+        "blue: surrender conditional": "R35",
+    }
     for text, rule in bad.items():
         with pytest.raises(IllegalOrderError) as exc:
             g.submit(text)
@@ -373,16 +462,22 @@ def test_views_hide_staged_units_hands_and_deck_order():
     from owsnb.testing import find_leaks, hidden_tokens
 
     tokens = hidden_tokens(g.state, "red", RULESET)
-    payload = {"dashboard": RULESET.dashboard(red), "counters": [RULESET.counter_svg(u, red) for u in red.units.values()],
-               "summaries": [RULESET.unit_summary(u, red) for u in red.units.values()],
-               "events": [dict(e.data) for e in red.events]}
+    payload = {
+        "dashboard": RULESET.dashboard(red),
+        "counters": [RULESET.counter_svg(u, red) for u in red.units.values()],
+        "summaries": [RULESET.unit_summary(u, red) for u in red.units.values()],
+        "events": [dict(e.data) for e in red.events],
+    }
     assert tokens and find_leaks(payload, tokens) == []
 
 
 def test_closed_unit_cards_option_hides_enemy_endurance_and_experience():
     g = load(BASE, options={"open_unit_cards": False})
     seen = g.view("red").units["B-TANK"]
-    assert set(seen.data) <= {"category", "cost", "domain", "half_endurance"} and "weapons" not in seen.data
+    assert (
+        set(seen.data) <= {"category", "cost", "domain", "half_endurance"}
+        and "weapons" not in seen.data
+    )
     assert g.view("blue").units["B-TANK"].data["weapons"]
 
 

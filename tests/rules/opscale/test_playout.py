@@ -26,9 +26,13 @@ def _no_open_engagement_left_behind(game):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_playout_river_valley(seed):
     game = owsnb.load("opscale-river-valley", seed=seed, save=False)
-    report = random_playout(game, max_orders=140, seed=seed, extra_checks=[_no_open_engagement_left_behind])
+    report = random_playout(
+        game, max_orders=140, seed=seed, extra_checks=[_no_open_engagement_left_behind]
+    )
     assert len(report.orders) >= 100
-    assert all("OES.10" in r and ": done" in r for r in report.refused)   # 'done' while an engagement is open
+    assert all(
+        "OES.10" in r and ": done" in r for r in report.refused
+    )  # 'done' while an engagement is open
     verbs = {o.split(":")[1].split()[0] for o in report.orders}
     assert {"buy", "move", "engage", "done"} <= verbs
     assert game.state.clock.turn >= 3
@@ -37,12 +41,20 @@ def test_random_playout_river_valley(seed):
 def test_scenario_campaign_reaches_deployment_and_the_end():
     game = owsnb.load("opscale-river-valley", seed=3, save=False)
     report = random_playout(game, max_orders=500, seed=4, check_views=False)
-    assert report.over and game.state.clock.turn == 11 and ("wins" in game.outcome() or "drawn" in game.outcome())
+    assert (
+        report.over
+        and game.state.clock.turn == 11
+        and ("wins" in game.outcome() or "drawn" in game.outcome())
+    )
     bought = [e for e in game.events if e.rule == "TS.2" and e.kind == "unit.add"]
     deployed = [e for e in game.events if e.rule == "TS.6" and e.kind == "unit.set"]
     assert bought and deployed
-    supply = [e for e in game.events if e.kind == "note" and e.rule in ("GS.1", "TS.3") and "supply" in e.data["text"]]
-    assert len(supply) == 2 * 10                       # both players paid supply (or were relieved of it) every turn
+    supply = [
+        e
+        for e in game.events
+        if e.kind == "note" and e.rule in ("GS.1", "TS.3") and "supply" in e.data["text"]
+    ]
+    assert len(supply) == 2 * 10  # both players paid supply (or were relieved of it) every turn
 
 
 def test_widgets_on_this_rule_set_never_show_blue_what_it_has_not_seen():
@@ -67,27 +79,38 @@ def test_widgets_on_this_rule_set_never_show_blue_what_it_has_not_seen():
         scanned.append(bool(tokens))
 
     random_playout(game, max_orders=40, seed=6, extra_checks=[scan])
-    assert find_leaks([m.data for m in log.messages], hidden_tokens(game.state, "red", game.ruleset)) == []
+    assert (
+        find_leaks([m.data for m in log.messages], hidden_tokens(game.state, "red", game.ruleset))
+        == []
+    )
     assert any(scanned)
     app.close()
 
 
 def test_importing_opscale_imports_no_other_rule_set():
-    code = ("import sys, owsnb.rules.opscale, owsnb\n"
-            "g = owsnb.load('opscale-river-valley', seed=1, save=False)\n"
-            "g.submit('blue: done'); g.preview('blue: buy infantry-bn xp=1')\n"
-            "other = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.opscale'))\n"
-            "print(','.join(other))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        "import sys, owsnb.rules.opscale, owsnb\n"
+        "g = owsnb.load('opscale-river-valley', seed=1, save=False)\n"
+        "g.submit('blue: done'); g.preview('blue: buy infantry-bn xp=1')\n"
+        "other = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.opscale'))\n"
+        "print(','.join(other))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == ""
 
 
 def test_the_app_on_this_scenario_imports_no_other_rule_set():
     pytest.importorskip("ipywidgets")
-    code = ("import sys, owsnb\nfrom owsnb.widgets import App\n"
-            "g = owsnb.load('opscale-river-valley', seed=1, save=False)\n"
-            "app = App(g, seat='blue'); app.table.pick(unit='B-TANK-1')\n"
-            "other = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.opscale'))\n"
-            "print(','.join(other))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        "import sys, owsnb\nfrom owsnb.widgets import App\n"
+        "g = owsnb.load('opscale-river-valley', seed=1, save=False)\n"
+        "app = App(g, seat='blue'); app.table.pick(unit='B-TANK-1')\n"
+        "other = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.opscale'))\n"
+        "print(','.join(other))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == ""

@@ -12,7 +12,12 @@ import yaml
 from owsnb.kernel import Unit
 from owsnb.kernel.data import freeze
 from owsnb.rules.opscale.economy import (
-    force_total, has_income, is_deployment_turn, is_production_turn, supply_cost, supply_exclusion,
+    force_total,
+    has_income,
+    is_deployment_turn,
+    is_production_turn,
+    supply_cost,
+    supply_exclusion,
 )
 from owsnb.rules.opscale.engineers import attempt_possible, check, check_number, needs_roll
 from owsnb.rules.opscale.experience import bonus_for, eligible, purchase_price, stars
@@ -23,7 +28,7 @@ from owsnb.rules.opscale.transit import survival
 from .conftest import ROOT
 
 T = load_tables()
-SOURCE = (ROOT.parent / "shared" / "seeds" / "operational-scale-player-aids.txt")
+SOURCE = ROOT.parent / "shared" / "seeds" / "operational-scale-player-aids.txt"
 
 
 # -- TS: the schedule (digest test 1) --------------------------------------------------------------
@@ -40,23 +45,45 @@ def test_ts_schedule_of_income_production_and_deployment():
 def _u(uid, cat, cost, *, hex=True, box=None, **data):
     from owsnb.kernel import Hex
 
-    return Unit(uid, "blue", hex=Hex(0, 0) if hex else None, box=box, steps=5, max_steps=5,
-                data=freeze({"category": cat, "cost": cost, **data}))
+    return Unit(
+        uid,
+        "blue",
+        hex=Hex(0, 0) if hex else None,
+        box=box,
+        steps=5,
+        max_steps=5,
+        data=freeze({"category": cat, "cost": cost, **data}),
+    )
 
 
 def test_gs_force_total_exclusions_and_10_percent_rounded_half_up():
     units = [
-        _u("a", "vehicle", 40), _u("b", "infantry", 35), _u("c", "infantry", 0), _u("d", "vehicle", 22),
+        _u("a", "vehicle", 40),
+        _u("b", "infantry", 35),
+        _u("c", "infantry", 0),
+        _u("d", "vehicle", 22),
         _u("staged", "vehicle", 50, hex=False, box="staged"),
-        _u("bunker", "bunker", 10), _u("pillbox", "pillbox", 8, weapons=[{"slot": "primary", "attack_rating": 11, "di": 3}]),
-        _u("cp", "command-post", 30), _u("mines", "obstacle-vehicle", 5), _u("bridge", "engineered-bridge", 10),
-        _u("prize", "vehicle", 40, captured=True, used=False), _u("prize2", "vehicle", 12, captured=True, used=True),
+        _u("bunker", "bunker", 10),
+        _u("pillbox", "pillbox", 8, weapons=[{"slot": "primary", "attack_rating": 11, "di": 3}]),
+        _u("cp", "command-post", 30),
+        _u("mines", "obstacle-vehicle", 5),
+        _u("bridge", "engineered-bridge", 10),
+        _u("prize", "vehicle", 40, captured=True, used=False),
+        _u("prize2", "vehicle", 12, captured=True, used=True),
     ]
     total, rows = force_total(units, "blue")
     assert total == 40 + 35 + 22 + 8 + 12
     why = {r["unit"]: r["why not"] for r in rows}
-    assert why["staged"] == "staged unit" and why["c"] == "cost 0" and why["bunker"] == "bunker without weapons"
-    assert why["cp"] == "building / structure" and why["mines"] == "fixed obstacle" and why["prize"] == "captured, not yet used"
+    assert (
+        why["staged"] == "staged unit"
+        and why["c"] == "cost 0"
+        and why["bunker"] == "bunker without weapons"
+    )
+    assert (
+        why["cp"] == "building / structure"
+        and why["mines"] == "fixed obstacle"
+        and why["prize"] == "captured, not yet used"
+    )
     total_digest = 40 + 35 + 22 + 8
     assert total_digest == 105 and supply_cost(105) == 11
     assert supply_cost(105, rounding="half-even") == 10 and supply_cost(105, rounding="down") == 10
@@ -65,7 +92,14 @@ def test_gs_force_total_exclusions_and_10_percent_rounded_half_up():
 
 def test_gs_2_carried_units_count_destroyed_do_not():
     carried = _u("x", "infantry", 20, hex=False, box="carried")
-    dead = Unit("y", "blue", box="destroyed", steps=0, max_steps=5, data=freeze({"category": "infantry", "cost": 20}))
+    dead = Unit(
+        "y",
+        "blue",
+        box="destroyed",
+        steps=0,
+        max_steps=5,
+        data=freeze({"category": "infantry", "cost": 20}),
+    )
     assert supply_exclusion(carried) is None and force_total([carried, dead], "blue")[0] == 20
 
 
@@ -79,8 +113,12 @@ def test_exp_1_rolls_and_exp_2_purchase_price():
 
 
 def test_exp_2_only_crews_and_infantry_earn_experience():
-    assert eligible(_u("i", "infantry", 5), T["experience"]) and eligible(_u("t", "vehicle", 5, crew=6), T["experience"])
-    assert not eligible(_u("p", "pillbox", 5), T["experience"]) and not eligible(_u("v", "vehicle", 5), T["experience"])
+    assert eligible(_u("i", "infantry", 5), T["experience"]) and eligible(
+        _u("t", "vehicle", 5, crew=6), T["experience"]
+    )
+    assert not eligible(_u("p", "pillbox", 5), T["experience"]) and not eligible(
+        _u("v", "vehicle", 5), T["experience"]
+    )
     assert stars(["none", "vigilant", "vigilant"]) == 2
 
 
@@ -90,9 +128,17 @@ def test_sc_scoring_values():
     assert destroy_points(30, 2, "vehicle", s) == 40
     assert capture_points(30, 2, False, s) == 70
     assert capture_points(30, 2, True, s) == 40
-    assert destroy_points(20, 0, "forward-hq", s) == 50 and destroy_points(30, 3, "command-post", s) == 50
-    assert action_points("capture_key_city", s) == 25 and action_points("capture_ruined_city", s) == 20
-    assert action_points("secondary_objective", s) == 75 and action_points("primary_objective", s) == 100
+    assert (
+        destroy_points(20, 0, "forward-hq", s) == 50
+        and destroy_points(30, 3, "command-post", s) == 50
+    )
+    assert (
+        action_points("capture_key_city", s) == 25 and action_points("capture_ruined_city", s) == 20
+    )
+    assert (
+        action_points("secondary_objective", s) == 75
+        and action_points("primary_objective", s) == 100
+    )
     assert action_points("negotiate_conditional_surrender", s) == 50
     with pytest.raises(KeyError, match="known"):
         action_points("destroy_unit", s)
@@ -103,46 +149,81 @@ def test_eng_1_emplacement_recon_bridge_and_no_roll():
     e = T["engineers"]
     assert not check("emplacement", 1, 5, e) and check("emplacement", 2, 5, e)
     assert check("existing-bridge", 1, 3, e, recon=True) and not check("existing-bridge", 1, 3, e)
-    assert check_number("engineered-bridge", 3, e) == "no-roll" and not needs_roll("engineered-bridge", 3, e)
+    assert check_number("engineered-bridge", 3, e) == "no-roll" and not needs_roll(
+        "engineered-bridge", 3, e
+    )
     assert check("engineered-bridge", 3, None, e)
 
 
 def test_r21_roll_under_reading():
     e = T["engineers"]
-    assert check("obstacle-infantry", 1, 3, e, reading="roll-under") and not check("obstacle-infantry", 1, 4, e, reading="roll-under")
+    assert check("obstacle-infantry", 1, 3, e, reading="roll-under") and not check(
+        "obstacle-infantry", 1, 4, e, reading="roll-under"
+    )
     assert check("obstacle-infantry", 1, 5, e, recon=True, reading="roll-under")
-    assert not attempt_possible("obstacle-infantry", 3, e, "roll-under") and attempt_possible("obstacle-infantry", 3, e)
+    assert not attempt_possible("obstacle-infantry", 3, e, "roll-under") and attempt_possible(
+        "obstacle-infantry", 3, e
+    )
 
 
 # -- TR (digest test 15) -------------------------------------------------------------------------------
 def test_tr_transit_survival():
     t = T["transit"]
-    assert [survival(r, t) for r in (1, 5, 6, 8, 9, 10)] == ["destroyed", "destroyed", "damaged", "damaged", "intact", "intact"]
+    assert [survival(r, t) for r in (1, 5, 6, 8, 9, 10)] == [
+        "destroyed",
+        "destroyed",
+        "damaged",
+        "damaged",
+        "intact",
+        "intact",
+    ]
 
 
 # -- the shipped tables ------------------------------------------------------------------------------------
 @pytest.mark.skipif(not SOURCE.is_file(), reason="the player-aid text is not beside the repository")
 def test_transcribed_tables_match_the_player_aid_text():
     text = SOURCE.read_text()
-    rows = {"existing-bridge": "Existing Bridge 5 3 2 No Roll", "engineered-bridge": "Engineered Bridge 4 2 No Roll N/A",
-            "obstacle-infantry": "Obstacle - Infantry 3 2 No Roll N/A", "obstacle-vehicle": "Obstacle - Vehicle 5 4 3 No Roll",
-            "emplacement": "Emplacement 6 5 4 No Roll", "airfield": "Airfield 4 2 No Roll N/A",
-            "shipping-facility": "Shipping Facility 4 2 No Roll N/A"}
+    rows = {
+        "existing-bridge": "Existing Bridge 5 3 2 No Roll",
+        "engineered-bridge": "Engineered Bridge 4 2 No Roll N/A",
+        "obstacle-infantry": "Obstacle - Infantry 3 2 No Roll N/A",
+        "obstacle-vehicle": "Obstacle - Vehicle 5 4 3 No Roll",
+        "emplacement": "Emplacement 6 5 4 No Roll",
+        "airfield": "Airfield 4 2 No Roll N/A",
+        "shipping-facility": "Shipping Facility 4 2 No Roll N/A",
+    }
     for item, line in rows.items():
         assert line in text
-        cells = [str(c).replace("no-roll", "No Roll").replace("n/a", "N/A") for c in T["engineers"]["items"][item]]
+        cells = [
+            str(c).replace("no-roll", "No Roll").replace("n/a", "N/A")
+            for c in T["engineers"]["items"][item]
+        ]
         assert " ".join(cells) in line, item
     assert "Check Roll Bonus 2" in text and T["engineers"]["recon_bonus"] == 2
-    for roll, name in ((5, "Marksman, Primary"), (6, "Marksman, Secondary"), (7, "Vigilant"), (8, "Stealthy"),
-                       (9, "Exploit Weakness"), (10, "Combat Veteran")):
+    for roll, name in (
+        (5, "Marksman, Primary"),
+        (6, "Marksman, Secondary"),
+        (7, "Vigilant"),
+        (8, "Stealthy"),
+        (9, "Exploit Weakness"),
+        (10, "Combat Veteran"),
+    ):
         assert f"Roll {roll}: {name}" in text
         assert T["experience"]["titles"][T["experience"]["bonuses"][roll]] == name
     assert "Roll 1-4: No Bonus" in text and "Up to 3 rolls, 5 Cost" in text
-    for phrase, points in (("Capture Key City 25", 25), ("Capture Ruined City 20", 20), ("Secondary Objective 75", 75),
-                           ("Primary Objective 100", 100), ("Add 5 Points/ Star", 5)):
-        assert phrase in text
+    for phrase, key in (
+        ("Capture Key City 25", "capture_key_city"),
+        ("Capture Ruined City 20", "capture_ruined_city"),
+        ("Secondary Objective 75", "secondary_objective"),
+        ("Primary Objective 100", "primary_objective"),
+    ):
+        assert phrase in text and T["scoring"][key]["points"] == int(phrase.split()[-1])
+    assert "Add 5 Points/ Star" in text and T["scoring"]["experienced_unit"]["per_star"] == 5
     assert "1-5 Crew/Unit in transit" in text and "9-10 Crew/Unit in transit" in text
-    assert "10% (rounded to the nearest 1 currency)" in text and T["economy"]["supply_rate_percent"] == 10
+    assert (
+        "10% (rounded to the nearest 1 currency)" in text
+        and T["economy"]["supply_rate_percent"] == 10
+    )
 
 
 def test_lost_tables_ship_as_labelled_placeholders():
@@ -157,9 +238,22 @@ def test_lost_tables_ship_as_labelled_placeholders():
 
 def test_terrain_key_names_every_type_of_the_aid():
     names = set(T["terrain"]["types"])
-    assert names == {"sea", "coastal", "coastal-poor-lz", "plains", "river", "swamp", "mountain", "impassable-mountain",
-                     "large-city", "small-city"}
-    assert T["terrain"]["types"]["impassable-mountain"]["cost"] is None and T["terrain"]["types"]["sea"]["cost"] is None
+    assert names == {
+        "sea",
+        "coastal",
+        "coastal-poor-lz",
+        "plains",
+        "river",
+        "swamp",
+        "mountain",
+        "impassable-mountain",
+        "large-city",
+        "small-city",
+    }
+    assert (
+        T["terrain"]["types"]["impassable-mountain"]["cost"] is None
+        and T["terrain"]["types"]["sea"]["cost"] is None
+    )
 
 
 def test_tables_are_plain_yaml():
