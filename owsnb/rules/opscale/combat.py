@@ -90,9 +90,11 @@ class CombatRules:
     """The options that change combat (see the rule set's options and README rulings).
 
     Attributes:
-        natural_19: ``"auto-hit"`` (R7: a 19 always hits, doubled) or ``"if-hit"`` (doubles only a hit).
+        natural_19: ``"auto-hit"`` (R7: a 19 always hits, doubled) or ``"if-hit"`` (doubles only a
+        hit).
         double_intensity: ``"intensity"`` (R7: the D10 is doubled, then DI added) or ``"total"``.
-        crew_damage: ``"track"`` (R15: pierced hits also hurt the crew; crew at 0 = unit lost) or ``"off"``.
+        crew_damage: ``"track"`` (R15: pierced hits also hurt the crew; crew at 0 = unit lost) or
+        ``"off"``.
         multiple_secondaries: fire every declared secondary weapon (R12 alternative), not just one.
         retarget: a unit whose target is gone fires at the next legal enemy (R11).
         combat_round: ``"both-sides"`` (R6: a round = both sides fire) or ``"single-volley"``.

@@ -143,7 +143,8 @@ class Engage(OrderHandler):
             hexes = hexes or t.hex
             if t.side != defender or t.hex != hexes:
                 raise refuse(
-                    "all initial targets of an engagement must be units of one side in one hex (ruling R33)",
+                    "all initial targets of an engagement must be units of one side in one hex "
+                    "(ruling R33)",
                     "targets-split",
                     "OES.1",
                     order,
@@ -792,7 +793,8 @@ class Clear(OrderHandler):
         t = Tally(state, dice)
         t.add(unit_set(u.id, markers=u.markers | {"attacked"}, rule="ENG.1"))
         text = (
-            f"{u.id} {'clears' if ok else 'fails to clear'} the {item} at {label(state, h)} (attempt {attempt}"
+            f"{u.id} {'clears' if ok else 'fails to clear'} the {item} at {label(state, h)} "
+            f"(attempt {attempt}"
             + (
                 f", roll {roll}{'+2' if recon else ''} vs {n})"
                 if roll is not None

@@ -132,7 +132,8 @@ def initiative_mods(state: Any, rec: Mapping[str, Any]) -> tuple[int, int, list[
     a, d, why = 0, 0, []
     if beyond_network(state, att_units, scope):
         why.append(
-            f"{rec['attacker']} attacks beyond the Command Network: no +{cmd['attack_initiative_bonus']} (CN.2)"
+            f"{rec['attacker']} attacks beyond the Command Network: no "
+            f"+{cmd['attack_initiative_bonus']} (CN.2)"
         )
     else:
         a += int(cmd["attack_initiative_bonus"])
@@ -434,8 +435,8 @@ def retaliation_events(
     report.lines += why
     for x, y in pairs:
         report.lines.append(
-            f"initiative: {rec['attacker']} {x}{a:+d} = {x + a} vs {rec['defender']} {y}{d:+d} = {y + d}"
-            + (" — tie, re-roll" if x + a == y + d else "")
+            f"initiative: {rec['attacker']} {x}{a:+d} = {x + a} vs {rec['defender']} {y}{d:+d} = "
+            f"{y + d}" + (" — tie, re-roll" if x + a == y + d else "")
         )
     report.lines.append(f"{winner} wins the initiative and fires first (OES.3)")
     report.initiative = winner
@@ -488,7 +489,8 @@ def round_events(
         if res.winner is not None:
             report.winner = res.winner
             report.lines.append(
-                f"{res.winner} wins engagement {rec['n']}: the other side's units are all destroyed (OES.10)"
+                f"{res.winner} wins engagement {rec['n']}: the other side's units are all "
+                "destroyed (OES.10)"
             )
             report.rules.append("OES.10")
             t.add(state_set("public", {"engagement": rec}, rule="OES.10"))
@@ -497,7 +499,8 @@ def round_events(
     t.add(
         state_set("public", {"engagement": rec}, rule="OES.10"),
         note(
-            f"Engagement {rec['n']}: round {rec['rounds']} fought; the engagement continues (OES.10)",
+            f"Engagement {rec['n']}: round {rec['rounds']} fought; the engagement continues "
+            "(OES.10)",
             rule="OES.10",
         ),
     )

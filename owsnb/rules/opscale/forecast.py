@@ -279,7 +279,8 @@ def _round_cached(
         _spend(len(nxt))
         if len(nxt) > MAX_STATES:
             raise ForecastTooLarge(
-                f"more than {MAX_STATES} possible states in one round: too large for an exact forecast; "
+                f"more than {MAX_STATES} possible states in one round: too large for an exact "
+                "forecast; "
                 "forecast a smaller group (kill_chance) instead"
             )
         cur = nxt
@@ -461,7 +462,8 @@ class Forecast(Distribution):
         )
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
         cite = (
-            f"<div style='color:#6b7280;font-size:11px'>rules: {html.escape(', '.join(self.rules))}</div>"
+            "<div style='color:#6b7280;font-size:11px'>rules: "
+            f"{html.escape(', '.join(self.rules))}</div>"
             if self.rules
             else ""
         )
@@ -594,7 +596,8 @@ def pair_forecast(
         details=rows,
         notes=[
             *notes,
-            "too many possible states for an exact joint forecast: each row is the exact odds of one "
+            "too many possible states for an exact joint forecast: each row is the exact odds "
+            "of one "
             "declared attack on its declared target this round, taken alone",
         ],
         rules=("OES.3", "OES.4", "OES.5", "OES.6", "OES.7", "OES.8", "OES.9", "AP.1-AP.6"),

@@ -98,7 +98,8 @@ class Move(OrderHandler):
             raise refuse(f"{u.id} is already in {args['to']}", "no-move", "TS.4", order)
         if to not in move_reach(state, u):
             raise refuse(
-                f"{args['to']} is out of {u.id}'s reach this turn (movement {float(u.data.get('move', 0)):g}; "
+                f"{args['to']} is out of {u.id}'s reach this turn (movement "
+                f"{float(u.data.get('move', 0)):g}; "
                 "enemy-occupied and impassable hexes cannot be entered)",
                 "out-of-reach",
                 "TS.4",

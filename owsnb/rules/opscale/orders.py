@@ -80,7 +80,8 @@ def parse_fire(text: str, order: Any, rule: str) -> tuple[str, str, tuple[str, .
         or (len(parts) == 3 and parts[2] not in SLOTS)
     ):
         raise refuse(
-            f"{text!r} is not a firing declaration: write UNIT:TARGET, or UNIT:TARGET:p / :s for the primary "
+            f"{text!r} is not a firing declaration: write UNIT:TARGET, or UNIT:TARGET:p / :s for "
+            "the primary "
             "or secondary weapon only",
             "bad-declaration",
             rule,
@@ -125,7 +126,8 @@ def require_no_engagement(state: Any, order: Any, rule: str) -> None:
     rec = record(state)
     if rec is not None:
         raise refuse(
-            f"engagement {rec['n']} at {rec['hex']} is still open: fight it out (round, fight), withdraw, "
+            f"engagement {rec['n']} at {rec['hex']} is still open: fight it out (round, fight), "
+            "withdraw, "
             "surrender or end it with a Command Card first",
             "engagement-open",
             "OES.10",
@@ -190,7 +192,8 @@ class Buy(OrderHandler):
         types = self._types(state, order.side)
         if args["type"] not in types:
             raise refuse(
-                f"{order.side} cannot buy {args['type']!r}; may buy: {', '.join(types) or 'nothing'}",
+                f"{order.side} cannot buy {args['type']!r}; may buy: "
+                f"{', '.join(types) or 'nothing'}",
                 "not-purchasable",
                 "TS.2",
                 order,
@@ -204,7 +207,8 @@ class Buy(OrderHandler):
             raise refuse(str(exc), "bad-experience", "EXP.2", order) from None
         if xp and not _eligible_type(types[args["type"]], state):
             raise refuse(
-                f"{args['type']} has no crew and is not infantry: only crews and infantry earn experience "
+                f"{args['type']} has no crew and is not infantry: only crews and infantry earn "
+                "experience "
                 "(EXP.2)",
                 "not-eligible",
                 "EXP.2",
@@ -342,8 +346,10 @@ class Deploy(OrderHandler):
         if to not in self._hexes(state, order.side, u):
             raise refuse(
                 f"{args['to']} is not a legal deployment location for {u.id}: within "
-                f"{state.options.get('deployment_radius', 1)} hex(es) of a friendly Command Post, Forward HQ or "
-                "controlled city (or a scenario deployment zone), free of enemy units, terrain it may enter "
+                f"{state.options.get('deployment_radius', 1)} hex(es) of a friendly Command "
+                "Post, Forward HQ or "
+                "controlled city (or a scenario deployment zone), free of enemy units, terrain "
+                "it may enter "
                 "(ruling R30)",
                 "bad-location",
                 "TS.6",

@@ -54,7 +54,8 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
         body = f"<circle cx='{cx}' cy='{cy}' r='{h * 0.18}' fill='#fff'/>"
     elif cat == "engineer":
         body = (
-            f"<path d='M{x + w * 0.2} {cy + 3} L{x + w * 0.2} {cy - 3} L{x + w * 0.8} {cy - 3} L{x + w * 0.8} {cy + 3} "
+            f"<path d='M{x + w * 0.2} {cy + 3} L{x + w * 0.2} {cy - 3} L{x + w * 0.8} {cy - 3} "
+            f"L{x + w * 0.8} {cy + 3} "
             f"M{cx} {cy - 3} L{cx} {cy + 3}' fill='none' stroke='#fff' stroke-width='1.2'/>"
         )
     elif cat == "aircraft":
@@ -65,7 +66,8 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
         body = f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * 0.3} {cy + 2} Q{cx} {y + h} {x + w * 0.7} {cy + 2}' fill='none' stroke='#fff'/>"
     elif cat == "transport":
         body = (
-            f"<circle cx='{x + w * 0.3}' cy='{cy + 2}' r='2' fill='#fff'/><circle cx='{x + w * 0.7}' cy='{cy + 2}' r='2' fill='#fff'/>"
+            f"<circle cx='{x + w * 0.3}' cy='{cy + 2}' r='2' fill='#fff'/><circle "
+            f"cx='{x + w * 0.7}' cy='{cy + 2}' r='2' fill='#fff'/>"
             f"<path d='M{x + 2} {cy - 2} L{x + w - 2} {cy - 2}' stroke='#fff'/>"
         )
     elif cat in ("command-post", "forward-hq"):
@@ -82,7 +84,8 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
     elif cat.startswith("obstacle"):
         frame = ""
         body = "".join(
-            f"<path d='M{x + i * w / 3} {cy - 3} l{w / 3} 6 M{x + i * w / 3} {cy + 3} l{w / 3} -6' stroke='#fff'/>"
+            f"<path d='M{x + i * w / 3} {cy - 3} l{w / 3} 6 M{x + i * w / 3} {cy + 3} l{w / 3} "
+            "-6' stroke='#fff'/>"
             for i in range(3)
         )
     else:
@@ -111,9 +114,11 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
     bar_w = s - 10
     parts = [
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{s}' height='{s}' viewBox='0 0 {s} {s}'>",
-        "<defs><pattern id='dmg' width='6' height='6' patternUnits='userSpaceOnUse' patternTransform='rotate(45)'>"
+        "<defs><pattern id='dmg' width='6' height='6' patternUnits='userSpaceOnUse' "
+        "patternTransform='rotate(45)'>"
         "<rect width='3' height='6' fill='#f59e0b' opacity='0.55'/></pattern></defs>",
-        f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='{fill}' stroke='#222'{dash}/>",
+        f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='{fill}' "
+        f"stroke='#222'{dash}/>",
     ]
     if damaged:
         parts.append(
@@ -121,18 +126,21 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
         )
     parts.append(_glyph(cat, s * 0.28, 5, s * 0.44, s * 0.28))
     parts.append(
-        f"<text x='{s / 2}' y='{s * 0.62}' font-size='{max(7, s // 6)}' text-anchor='middle' fill='#fff' "
+        f"<text x='{s / 2}' y='{s * 0.62}' font-size='{max(7, s // 6)}' text-anchor='middle' "
+        "fill='#fff' "
         f"font-family='sans-serif' font-weight='bold'>{label}</text>"
     )
     parts.append(
         f"<rect x='5' y='{s - 11}' width='{bar_w}' height='5' fill='#00000055'/>"
-        f"<rect x='5' y='{s - 11}' width='{bar_w * frac:.1f}' height='5' fill='{'#f59e0b' if damaged else '#fff'}'/>"
+        f"<rect x='5' y='{s - 11}' width='{bar_w * frac:.1f}' height='5' "
+        f"fill='{'#f59e0b' if damaged else '#fff'}'/>"
         f"<rect x='{5 + bar_w * half / max_e:.1f}' y='{s - 13}' width='1' height='9' fill='#111'/>"
     )
     n = stars(unit.data.get("experience", ()))
     if n:
         parts.append(
-            f"<text x='{s - 4}' y='{s * 0.3}' font-size='{max(6, s // 8)}' text-anchor='end' fill='#fde047'>{'★' * min(n, 4)}</text>"
+            f"<text x='{s - 4}' y='{s * 0.3}' font-size='{max(6, s // 8)}' text-anchor='end' "
+            f"fill='#fde047'>{'★' * min(n, 4)}</text>"
         )
     if "sortie" in unit.markers:
         parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>✈</text>")
@@ -140,7 +148,8 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
         parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>▲</text>")
     if destroyed:
         parts.append(
-            f"<path d='M4 4 L{s - 4} {s - 4} M{s - 4} 4 L4 {s - 4}' stroke='#7f1d1d' stroke-width='2'/>"
+            f"<path d='M4 4 L{s - 4} {s - 4} M{s - 4} 4 L4 {s - 4}' stroke='#7f1d1d' "
+            "stroke-width='2'/>"
         )
     parts.append("</svg>")
     return "".join(parts)

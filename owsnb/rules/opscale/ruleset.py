@@ -412,7 +412,8 @@ class OpScale(RuleSet):
                 problems.append(
                     (
                         f"units[{i}].data.half_endurance",
-                        f"{u.id}: Half Endurance {half} must be below its Endurance {u.max_steps} (catalog 'steps')",
+                        f"{u.id}: Half Endurance {half} must be below its Endurance "
+                        f"{u.max_steps} (catalog 'steps')",
                     )
                 )
         return problems
@@ -510,7 +511,8 @@ class OpScale(RuleSet):
             rec = record(state)
             if rec is not None and rec["stage"] == "rounds":
                 raise IllegalOrderError(
-                    f"engagement {rec['n']} at {rec['hex']} is open: order round or fight, withdraw, surrender, or play a "
+                    f"engagement {rec['n']} at {rec['hex']} is open: order round or fight, "
+                    "withdraw, surrender, or play a "
                     "Command Card that ends it",
                     code="engagement-open",
                     rule="OES.10",
@@ -577,7 +579,8 @@ class OpScale(RuleSet):
             t.add(
                 side_set(side, "private", {"currency": cash}, rule="TS.1"),
                 note(
-                    f"{side} collects {amount} income ({'; '.join(f'{a} {n}' for a, n in lines)}): {cash} currency",
+                    f"{side} collects {amount} income "
+                    f"({'; '.join(f'{a} {n}' for a, n in lines)}): {cash} currency",
                     visible_to=side,
                     rule="TS.1",
                 ),
@@ -673,7 +676,8 @@ class OpScale(RuleSet):
                 note(
                     f"{side} pays {paid} supply ({rate}% of Force Total {total})"
                     + (
-                        f"; SUPPLY DEFICIT of {deficit} (penalty: {state.options.get('supply_deficit', 'none')}, ruling R3)"
+                        f"; SUPPLY DEFICIT of {deficit} (penalty: "
+                        f"{state.options.get('supply_deficit', 'none')}, ruling R3)"
                         if deficit
                         else ""
                     ),

@@ -33,7 +33,8 @@ SHOOTER = Card("A", "blue", "vehicle", endurance=10, half=5, weapons=(GUN,))
 TARGET = Card("T", "red", "vehicle", endurance=14, half=7, defense=3)
 
 
-# -- OES.3 initiative (digest test 4) ---------------------------------------------------------------
+# -- OES.3 initiative (digest test 4)
+# ---------------------------------------------------------------
 def test_oes_3_attacker_plus_2_tie_is_rerolled():
     # attacker 5 + 2 = 7 vs defender 7: tie, re-roll; then 6 + 2 = 8 beats 3
     winner, pairs = roll_initiative("blue", "red", 2, 0, scripted([5, 7, 6, 3]))
@@ -98,7 +99,8 @@ def test_r13_marksman_adds_to_the_d20_but_naturals_use_the_bare_die():
     assert resolve_shot(sharp, secondary, TARGET, (14, 0), scripted([11])).kind == "miss"
 
 
-# -- OES.6-OES.9 damage (digest test 7) ---------------------------------------------------------------
+# -- OES.6-OES.9 damage (digest test 7)
+# ---------------------------------------------------------------
 def test_oes_9_hit_to_half_endurance_flips_the_card_then_second_hit_destroys():
     first = resolve_shot(SHOOTER, GUN, TARGET, (14, 0), scripted([13, 6]))
     assert (first.net, first.after, first.damaged) == (7, (7, 0), True)
@@ -163,7 +165,8 @@ def test_r15_crew_damage_option_off():
     assert apply_hit(crewed, (14, 2), 5, True, CombatRules(crew_damage="off")) == (9, 2)
 
 
-# -- rounds (OES.4, OES.9, OES.10, R6, R11, R12) -------------------------------------------------------
+# -- rounds (OES.4, OES.9, OES.10, R6, R11, R12)
+# -------------------------------------------------------
 def _duel(**rules):
     a = Card(
         "A",
@@ -208,7 +211,8 @@ def _duel(**rules):
 def test_oes_9_destroyed_unit_fires_no_more_that_round():
     spec = _duel()
     st = {"A": (10, 0), "B": (10, 0), "C": (6, 0)}
-    # blue first: A's gun 20 (critical on B), A's mg at C (retarget): 13 + intensity 9 -> 10 net on C: destroyed
+    # blue first: A's gun 20 (critical on B), A's mg at C (retarget): 13 + intensity 9 -> 10 net on
+    # C: destroyed
     res = resolve_round(spec, st, (), "blue", scripted([20, 13, 9]))
     assert (
         res.winner == "blue" and res.statuses["B"] == DESTROYED and res.statuses["C"] == DESTROYED

@@ -97,7 +97,8 @@ def test_oes_3_initiative_odds_by_enumeration():
     assert d["attacker"] == Fraction(wins, wins + losses) == Fraction(16, 23)
 
 
-# -- exact vs 100k seeded rolls ---------------------------------------------------------------------
+# -- exact vs 100k seeded rolls
+# ---------------------------------------------------------------------
 def test_oes_shot_distribution_matches_100k_seeded_attacks():
     d = shot_distribution(TANK, AP_GUN, ENEMY, (12, 7))
     roll = Sampler(11)
@@ -253,7 +254,8 @@ def test_eng_1_clearing_odds_match_100k_seeded_rolls(item, attempt, recon, readi
     assert within_3_sigma(clearing_odds(item, attempt, t, recon=recon, reading=reading)[True], ok)
 
 
-# -- guards and fallbacks ---------------------------------------------------------------------------
+# -- guards and fallbacks
+# ---------------------------------------------------------------------------
 def test_large_engagements_refuse_an_inexact_joint_forecast_and_fall_back_attack_by_attack():
     cards = {f"A{i}": replace(TANK, id=f"A{i}") for i in range(4)} | {
         f"B{i}": replace(ENEMY, id=f"B{i}") for i in range(4)

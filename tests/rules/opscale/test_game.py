@@ -39,7 +39,8 @@ def with_hand(state, side, *cards):
     return state.evolve(sides=sides)
 
 
-# -- TS.1 income / event (digest test 2) ------------------------------------------------------------
+# -- TS.1 income / event (digest test 2)
+# ------------------------------------------------------------
 def test_ts_1_event_card_on_3_or_less_none_on_4():
     g = load(BASE, turn=2)
     s = g.state.evolve(
@@ -110,7 +111,8 @@ def test_ts_3_supply_is_paid_each_turn_and_staged_units_pay_none():
     g = load(BASE)
     g.submit("blue: buy infantry-bn")
     to_step(g, "4")
-    # Force Total: tank 40 + infantry 20 + engineers 15 = 75 -> 7.5 -> 8 (half up); the staged unit pays nothing
+    # Force Total: tank 40 + infantry 20 + engineers 15 = 75 -> 7.5 -> 8 (half up); the staged unit
+    # pays nothing
     assert g.state.sides["blue"].public["force_total"] == 75
     assert g.state.sides["blue"].private["currency"] == 100 - 20 - 8
 
@@ -188,7 +190,8 @@ def test_ts_4_artillery_sets_up_or_packs_and_aircraft_fly_sorties_then_return():
     assert "set-up" in g.unit("B-ART").markers
 
 
-# -- OES end to end (digest test 7 in a game) ---------------------------------------------------------
+# -- OES end to end (digest test 7 in a game)
+# ---------------------------------------------------------
 def test_oes_engagement_declare_retaliate_initiative_rounds_destroy_score_experience():
     g = combat()
     s, _ = play(g.state, "blue: engage B-TANK:R-INF:p")
@@ -203,7 +206,8 @@ def test_oes_engagement_declare_retaliate_initiative_rounds_destroy_score_experi
     with pytest.raises(IllegalOrderError) as exc:
         RULESET.check(s, __import__("owsnb").Order.parse("blue: done"))
     assert exc.value.rule == "OES.10"
-    # round 1: tank D20 13 hits, Intensity 6, AP weapon check 7 fails: 6 + 6 - 2 = 10 -> Endurance 2, damaged
+    # round 1: tank D20 13 hits, Intensity 6, AP weapon check 7 fails: 6 + 6 - 2 = 10 -> Endurance
+    # 2, damaged
     # R-INF (damaged side: rifles AR12) rolls 5: miss
     s, rep = play(s, "blue: round", [13, 6, 7, 5])
     assert (
@@ -211,7 +215,8 @@ def test_oes_engagement_declare_retaliate_initiative_rounds_destroy_score_experi
         and "damaged" in s.units["R-INF"].markers
         and record(s)["rounds"] == 1
     )
-    # round 2: a natural 20 destroys it (OES.5); blue scores its Cost 20 (SC.1); the tank rolls 9 for experience
+    # round 2: a natural 20 destroys it (OES.5); blue scores its Cost 20 (SC.1); the tank rolls 9
+    # for experience
     s, rep = play(s, "blue: round", [20, 9])
     assert (
         rep.winner == "blue" and s.units["R-INF"].box == "destroyed" and s.units["R-INF"].steps == 0
@@ -276,7 +281,8 @@ def test_r11_targets_must_be_in_range_and_one_hex():
     assert exc.value.code == "bad-declaration"
 
 
-# -- CN: the Command Network (digest test 4 in a game) ---------------------------------------------------
+# -- CN: the Command Network (digest test 4 in a game)
+# ---------------------------------------------------
 def test_cn_1_cn_2_initiative_modifiers_beyond_the_network():
     inside = combat()
     s, _ = play(inside.state, "blue: engage B-TANK:R-INF")
@@ -318,7 +324,8 @@ def test_oes_3_initiative_card_before_the_roll():
     assert exc.value.code == "too-late"
 
 
-# -- TR: transit survival -------------------------------------------------------------------------------
+# -- TR: transit survival
+# -------------------------------------------------------------------------------
 def test_tr_destroyed_transport_carried_unit_rolls_and_survives_damaged():
     units = [
         *BASE,
@@ -333,7 +340,8 @@ def test_tr_destroyed_transport_carried_unit_rolls_and_survives_damaged():
     ]
     s, _ = play(combat(units).state, "blue: engage B-TANK:R-TRUCK:p")
     s, _ = play(s, "red: done", [9, 1])
-    # critical hit on the truck; the rider rolls 7 (survives, damaged); the tank's experience roll 2 (none)
+    # critical hit on the truck; the rider rolls 7 (survives, damaged); the tank's experience roll
+    # 2 (none)
     s, rep = play(s, "blue: round", [20, 7, 2])
     assert s.units["R-TRUCK"].box == "destroyed"
     rider = s.units["R-RIDER"]
@@ -349,7 +357,8 @@ def test_tr_destroyed_transport_carried_unit_rolls_and_survives_damaged():
     assert s2.units["R-RIDER"].box == "destroyed" and s2.sides["blue"].public["score"] == 10 + 20
 
 
-# -- R16 withdrawal, R35 surrender --------------------------------------------------------------------------
+# -- R16 withdrawal, R35 surrender
+# --------------------------------------------------------------------------
 def test_r16_defender_withdraws_and_the_attacker_earns_two_experience_rolls():
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF")
     with pytest.raises(IllegalOrderError):
@@ -410,7 +419,8 @@ def test_eng_engineers_clear_an_existing_bridge_with_recon_bonus():
     assert exc.value.code in ("nothing-to-clear", "attacked")
 
 
-# -- objectives, end, views --------------------------------------------------------------------------
+# -- objectives, end, views
+# --------------------------------------------------------------------------
 def test_sc_10_primary_objective_held_at_the_end():
     g = load(
         BASE,

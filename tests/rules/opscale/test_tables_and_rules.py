@@ -41,7 +41,8 @@ def test_ts_schedule_of_income_production_and_deployment():
     assert [t for t in range(1, 27) if is_deployment_turn(t)] == [5, 10, 15, 20, 25]
 
 
-# -- GS: supply (digest test 3) ----------------------------------------------------------------------
+# -- GS: supply (digest test 3)
+# ----------------------------------------------------------------------
 def _u(uid, cat, cost, *, hex=True, box=None, **data):
     from owsnb.kernel import Hex
 
@@ -122,7 +123,8 @@ def test_exp_2_only_crews_and_infantry_earn_experience():
     assert stars(["none", "vigilant", "vigilant"]) == 2
 
 
-# -- SC (digest test 13) ----------------------------------------------------------------------------
+# -- SC (digest test 13)
+# ----------------------------------------------------------------------------
 def test_sc_scoring_values():
     s = T["scoring"]
     assert destroy_points(30, 2, "vehicle", s) == 40
@@ -144,7 +146,8 @@ def test_sc_scoring_values():
         action_points("destroy_unit", s)
 
 
-# -- ENG (digest test 14) ------------------------------------------------------------------------------
+# -- ENG (digest test 14)
+# ------------------------------------------------------------------------------
 def test_eng_1_emplacement_recon_bridge_and_no_roll():
     e = T["engineers"]
     assert not check("emplacement", 1, 5, e) and check("emplacement", 2, 5, e)
@@ -166,7 +169,8 @@ def test_r21_roll_under_reading():
     )
 
 
-# -- TR (digest test 15) -------------------------------------------------------------------------------
+# -- TR (digest test 15)
+# -------------------------------------------------------------------------------
 def test_tr_transit_survival():
     t = T["transit"]
     assert [survival(r, t) for r in (1, 5, 6, 8, 9, 10)] == [
@@ -179,7 +183,8 @@ def test_tr_transit_survival():
     ]
 
 
-# -- the shipped tables ------------------------------------------------------------------------------------
+# -- the shipped tables
+# ------------------------------------------------------------------------------------
 @pytest.mark.skipif(not SOURCE.is_file(), reason="the player-aid text is not beside the repository")
 def test_transcribed_tables_match_the_player_aid_text():
     text = SOURCE.read_text()
