@@ -10,7 +10,8 @@ Extension protocol (see README.md): a module listed in :data:`MODULES` may defin
 * ``OPTIONS`` — extra :class:`~owsnb.kernel.ruleset.Option` entries;
 * ``REDUCERS`` — ``{event kind: fn(state, event) -> state}``;
 * ``UNIT_FIELDS`` — extra payload fields ``{name: (type, default)}``;
-* ``RULES_KEYS`` — extra keys the module reads from a scenario's ``rules:`` block.
+* ``RULES_KEYS`` — extra keys the module reads from a scenario's ``rules:`` block;
+* ``PRIVATE_KEYS`` — extra payload bookkeeping an enemy never sees (added to :data:`PRIVATE_KEYS`).
 """
 
 from __future__ import annotations
@@ -180,6 +181,8 @@ class OWS(RuleSet):
             for k, fn in getattr(m, "LEAVE_EFFECTS", {}).items():
                 self.leave_effects.setdefault(k, []).append(fn)
             self.turn_effects += list(getattr(m, "TURN_EFFECTS", ()))
+            global PRIVATE_KEYS
+            PRIVATE_KEYS = (*PRIVATE_KEYS, *(k for k in getattr(m, "PRIVATE_KEYS", ()) if k not in PRIVATE_KEYS))
         self.option_list = tuple(options)  # type: ignore[misc]
         self.reducers = reducers  # type: ignore[misc]
         super().__init__(handlers)
@@ -314,9 +317,19 @@ class OWS(RuleSet):
         return unit_summary(unit, view)
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        from owsnb.rules.ows.presentation import ranges
+        from owsnb.rules.ows.timedistance import rings
 
-        return ranges(view, unit_id)
+        return rings(view, unit_id) if unit_id in view.units else []
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        from owsnb.rules.ows.timedistance import reach
+
+        return reach(view, unit_id) if unit_id in view.units else None
+
+    def transit(self, view: Any, unit_id: str, to: Any) -> list[dict[str, Any]]:
+        from owsnb.rules.ows.timedistance import transit
+
+        return transit(view, unit_id, to) if unit_id in view.units else []
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         from owsnb.rules.ows.presentation import dashboard
