@@ -17,6 +17,8 @@ from owsnb.rules.opscale.units import OBSTACLES, STRUCTURES
 
 __all__ = [
     "is_production_turn",
+    "event_odds",
+    "event_drawn",
     "is_deployment_turn",
     "has_income",
     "on_battlefield",
@@ -42,6 +44,28 @@ def is_deployment_turn(turn: int, every: int = 5) -> bool:
 def has_income(turn: int) -> bool:
     """TS.1: the Income / Event Phase is played each turn except Turn 1."""
     return turn > 1
+
+
+def event_drawn(roll: int, threshold: int = 3) -> bool:
+    """TS.1: "Roll D10: If 3 or less, Draw and execute 1 Event Card."
+
+    >>> event_drawn(3), event_drawn(4)
+    (True, False)
+    """
+    return roll <= threshold
+
+
+def event_odds(threshold: int = 3, die: int = 10) -> Any:
+    """TS.1: the exact chance of drawing an Event Card (a D10 of *threshold* or less).
+
+    >>> event_odds()[True]
+    Fraction(3, 10)
+    """
+    from owsnb.kernel.dist import Distribution
+
+    return Distribution.die(die, label="event check (TS.1)").map(
+        lambda r: event_drawn(r, threshold)
+    )
 
 
 def on_battlefield(unit: Any) -> bool:

@@ -33,6 +33,7 @@ from owsnb.rules.opscale.combat_orders import (
 )
 from owsnb.rules.opscale.economy import (
     control_of,
+    event_drawn,
     force_total,
     has_income,
     income,
@@ -609,7 +610,7 @@ class OpScale(RuleSet):
                 actor=side,
                 visible_to=None,
             )
-            if r <= thr:
+            if event_drawn(r, thr):
                 self._event(t, side, self._draw(t, "events", dice), dice)
         return t.events
 

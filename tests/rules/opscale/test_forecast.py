@@ -207,6 +207,48 @@ def test_oes_kill_chance_within_3_rounds_matches_100k_seeded_rounds():
     assert d[1] + d[2] + d[3] + d["survives"] == 1 and d[1] > d[2] > 0
 
 
+def test_ts_1_event_check_matches_100k_seeded_rolls():
+    from owsnb.rules.opscale.economy import event_drawn, event_odds
+
+    rolls = np.random.default_rng(1).integers(1, 11, size=N).tolist()
+    assert within_3_sigma(event_odds()[True], sum(event_drawn(r) for r in rolls))
+
+
+def test_ti_move_odds_match_100k_seeded_checks():
+    """Where a move ends when it must ford a river and cross a swamp (placeholder checks)."""
+    import owsnb
+
+    from owsnb.rules.opscale.board import checks_on, move_odds, move_reach
+
+    from .conftest import scenario
+
+    walls = {
+        lab: "impassable-mountain"
+        for lab in ("0304", "0305", "0503", "0504", "0505", "0403", "0306", "0506")
+    }
+    g = owsnb.load(
+        scenario(
+            [{"id": "B", "type": "armour-bn", "side": "blue", "hex": "0404"}],
+            terrain={"0405": "river", "0406": "swamp", **walls},
+        ),
+        seed=1,
+        save=False,
+    )
+    unit = g.unit("B")
+    path = move_reach(g.state, unit).path_to(g.hex("0406"))
+    d = move_odds(g.state, unit, path)
+    checks = checks_on(g.state, unit, path)
+    assert [g.state.map.label(h) for h in path] == ["0404", "0405", "0406"] and [
+        n for _, n, _ in checks
+    ] == [4, 3]
+    seen = {k: 0 for k in d}
+    for a, b in np.random.default_rng(4).integers(1, 11, size=(N, 2)).tolist():
+        end = "0404" if a < 4 else ("0405" if b < 3 else "0406")
+        seen[end] += 1
+    for k, p in d.items():
+        assert within_3_sigma(p, seen[k])
+
+
 def test_tr_transit_survival_matches_100k_seeded_rolls():
     rolls = np.random.default_rng(15).integers(1, 11, size=N).tolist()
     seen = {}

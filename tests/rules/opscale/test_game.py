@@ -502,3 +502,62 @@ def test_unknown_rules_keys_and_types_are_scenario_problems():
         owsnb.load(bad, seed=1, save=False)
     text = str(exc.value)
     assert "rules.productoin" in text and "no-such-unit" in text
+
+
+def test_r44_an_engagement_open_when_the_combat_phase_ends_is_broken_off():
+    g = combat()
+    g.submit("blue: engage B-TANK:R-INF")
+    g.submit("red: done")
+    g.submit("umpire: advance")
+    assert record(g.state) is None and g.state.clock.step != "5"
+    assert any("broken off" in e.data.get("text", "") for e in g.events if e.kind == "note")
+
+
+def test_r29_enemy_obstacles_stop_movers_of_their_class():
+    walls = {lab: "impassable-mountain" for lab in ("0305", "0503", "0505", "0306", "0506")}
+    units = [
+        *BASE,
+        {"id": "R-MINES", "type": "minefield", "side": "red", "hex": "0405"},
+        {"id": "B-INF2", "type": "infantry-bn", "side": "blue", "hex": "0404"},
+    ]
+    g = to_step(load(units, terrain=walls), "4")
+    from owsnb.rules.opscale.board import move_reach
+
+    tank = move_reach(g.state, g.unit("B-TANK"))
+    assert (
+        g.hex("0405") in tank and g.hex("0406") not in tank
+    )  # vehicle obstacle: must stop in 0405
+    assert g.hex("0406") in move_reach(g.state, g.unit("B-INF2"))  # infantry pass a minefield
+    s, _ = play(g.state, "blue: move B-TANK 0405")
+    assert s.units["B-TANK"].hex == g.hex("0405")
+
+
+def test_ts_4_transport_embark_move_disembark():
+    units = [*BASE, {"id": "B-TRUCK", "type": "transport-coy", "side": "blue", "hex": "0403"}]
+    g = to_step(load(units), "4")
+    with pytest.raises(IllegalOrderError) as exc:
+        g.submit("blue: embark B-TANK B-TRUCK")
+    assert exc.value.code in ("not-together", "cannot-carry")
+    g.submit("blue: embark B-INF B-TRUCK")
+    assert g.unit("B-INF").box == "carried" and g.unit("B-INF").hex is None
+    g.submit("blue: move B-TRUCK 0303")
+    from owsnb.rules.opscale.board import position
+
+    assert position(g.state, g.unit("B-INF")) == g.hex("0303")
+    to_step(g, "4", turn=2)
+    g.submit("blue: disembark B-INF")
+    assert g.unit("B-INF").hex == g.hex("0303") and g.unit("B-INF").box is None
+
+
+def test_r3_supply_deficit_recorded_and_optional_initiative_penalty():
+    g = load(
+        BASE, options={"supply_deficit": "initiative"}, rules={"currency": {"blue": 3, "red": 100}}
+    )
+    to_step(g, "5")
+    assert (
+        g.state.sides["blue"].public["deficit"] == 8 - 3
+        and g.state.sides["blue"].private["currency"] == 0
+    )
+    s, _ = play(g.state, "blue: engage B-TANK:R-INF")
+    a, d, why = initiative_mods(s, record(s))
+    assert (a, d) == (1, 0) and any("deficit" in w for w in why)
