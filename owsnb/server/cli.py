@@ -53,6 +53,8 @@ def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"authority port (default {DEFAULT_PORT})")
     p.add_argument("--voila-port", type=int, help="dashboard port (default: authority port + 1)")
     p.add_argument("--no-voila", action="store_true", help="do not start the Voila dashboards")
+    p.add_argument("--voila-pool", type=int, default=2, metavar="N",
+                   help="kernels Voila keeps warm per dashboard (default 2; 0: start one per visit)")
     p.add_argument("--public-url", help="the authority's URL as seats reach it (behind a proxy, or "
                                         "with --host 0.0.0.0); default http://HOST:PORT")
     p.add_argument("--seed", type=int, help="dice seed of the new game")
@@ -115,6 +117,18 @@ def seat_links(api: str, game_id: str, tokens: dict[str, str], seats: dict[str, 
     return out
 
 
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Linux: the child gets SIGTERM if ``owsnb serve`` dies (even by ``kill -9``)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+
+
 class VoilaProcess:
     """Voila serving the seat dashboards, as a child process.
 
@@ -136,7 +150,7 @@ class VoilaProcess:
         pypath = [p for p in (os.getcwd(), env.get("PYTHONPATH", "")) if p]
         env["PYTHONPATH"] = os.pathsep.join(pypath)
         self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_die_with_parent)
 
     @property
     def url(self) -> str:
@@ -199,7 +213,8 @@ def run_serve(args: argparse.Namespace) -> int:
     root = dashboards_dir()
     if not args.no_voila and root is not None:
         vport = args.voila_port or port + 1
-        voila = VoilaProcess(root, args.host, vport, f"http://127.0.0.1:{port}" if args.host in ("0.0.0.0", "::") else api)
+        voila = VoilaProcess(root, args.host, vport, f"http://127.0.0.1:{port}" if args.host in ("0.0.0.0", "::") else api,
+                             preheat=args.voila_pool)
     elif not args.no_voila:
         print("owsnb serve: the seat dashboards (notebooks/seminar) are not installed; serving the API only",
               file=sys.stderr)
