@@ -23,7 +23,7 @@ from owsnb.kernel import (
     Unit,
 )
 from owsnb.kernel.data import FrozenDict, freeze
-from owsnb.kernel.events import note, side_set, state_set, unit_add, unit_set
+from owsnb.kernel.events import note, side_set, unit_add, unit_set
 from owsnb.rules.opscale.board import (
     alive_on_map,
     deploy_hexes,
@@ -233,7 +233,10 @@ class Buy(OrderHandler):
         t = state.table("unit_types")[args["type"]]
         xp = int(args.get("xp", 0))
         price = purchase_price(int(t["data"].get("cost", 0)), xp, state.table("experience"))
-        n = int(state.secret.get("purchases", 0)) + 1
+        # ids count each side's own purchases, so they reveal nothing of the other side's (R41)
+        n = int(state.sides[side].private.get("purchases", 0)) + 1
+        while f"{side}-new-{n:03d}" in state.units:
+            n += 1
         uid = f"{side}-new-{n:03d}"
         gained = list(t["data"].get("experience", ()))
         lines = []
@@ -255,7 +258,7 @@ class Buy(OrderHandler):
             id=uid,
             side=side,
             kind=args["type"],
-            name=f"{t.get('name') or args['type']} #{n:03d}",
+            name=f"{t.get('name') or args['type']} ({side} #{n:03d})",
             hex=None,
             box="staged",
             steps=int(t.get("steps", 1)),
@@ -265,8 +268,7 @@ class Buy(OrderHandler):
         cash = int(state.sides[side].private.get("currency", 0)) - price
         events = [
             unit_add(unit, visible_to=side, rule="TS.2"),
-            state_set("secret", {"purchases": n}, rule="TS.2"),
-            side_set(side, "private", {"currency": cash}, rule="TS.2"),
+            side_set(side, "private", {"currency": cash, "purchases": n}, rule="TS.2"),
             note(
                 f"{side} buys {unit.name} ({uid}) for {price}; {cash} currency left",
                 visible_to=side,
