@@ -116,3 +116,13 @@ def test_the_app_on_this_scenario_imports_no_other_rule_set():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert out.stdout.strip() == ""
+
+
+def test_a_saved_campaign_resumes_exactly(tmp_path):
+    path = tmp_path / "campaign.owsnb"
+    game = owsnb.load("opscale-river-valley", seed=4, save=path)
+    random_playout(game, max_orders=80, seed=2, check_views=False)
+    again = owsnb.resume(path)
+    assert again.seq == game.seq and again.state == game.state
+    side = again.state.clock.acting[0]
+    assert again.legal_orders(side).verbs == game.legal_orders(side).verbs
