@@ -38,10 +38,15 @@ def _esc(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+def _num(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
 def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
     head = "".join(f"<th>{_esc(c)}</th>" for c in cols)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in rows
+        "<tr>" + "".join(f"<td>{_esc(_num(r.get(c, '')))}</td>" for c in cols) + "</tr>"
+        for r in rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
 
@@ -113,6 +118,9 @@ class TimeDistancePanel(Panel):
                 "km": round(far * km, 1),
                 "nm": round(far * km / NM_KM, 1),
             }
+            rich = getattr(reach, "_repr_html_", None)
+            if callable(rich):
+                out["reach_html"] = rich()
         out["ranges"] = [
             {
                 "range": r.get("label", ""),
@@ -183,6 +191,8 @@ class TimeDistancePanel(Panel):
                     f"up to {rr['farthest']} hexes "
                     f"({rr['km']} km / {rr['nm']} nm)</div>"
                 )
+                if r.get("reach_html"):  # the rule set's own account (allowance, reasons, costs)
+                    parts.append(f"<details><summary>details</summary>{r['reach_html']}</details>")
             else:
                 parts.append("<div class='muted'>the rule set gives no reach for this unit</div>")
             if r["ranges"]:
@@ -195,13 +205,15 @@ class TimeDistancePanel(Panel):
                 if "in_reach" in r:
                     reach_txt = (
                         " · <span class='ok'>in reach this turn</span>"
-                        + (f" (cost {_esc(r['cost'])})" if "cost" in r else "")
+                        + (f" (cost {_esc(_num(r['cost']))})" if "cost" in r else "")
                         if r["in_reach"]
                         else " · <span class='bad'>out of reach this turn</span>"
                     )
+                by_hex = d["hexes"] * r["scale"]["km"]
                 parts.append(
-                    f"<div><b>to {_esc(r['to'])}</b>: {d['hexes']} hexes, {d['km']} km, "
-                    f"{d['nm']} nm{reach_txt}</div>"
+                    f"<div><b>to {_esc(r['to'])}</b>: {d['hexes']} hexes "
+                    f"({by_hex:.1f} km / {by_hex / NM_KM:.1f} nm by hexes; {d['km']} km / "
+                    f"{d['nm']} nm in a straight line){reach_txt}</div>"
                 )
             if r.get("transit"):
                 cols = list(dict.fromkeys(k for row in r["transit"] for k in row))
