@@ -104,7 +104,12 @@ class OwsnbAccessor:
         out.name = "first detection (turn)" if (in_turns or t == "turn") else "first detection (event seq)"
         return out
 
-    def plot_force_ratio(self, a: str | None = None, b: str | None = None, ax: Any = None) -> Any:
-        """Line plot of :meth:`force_ratio` against turn (matplotlib)."""
+    def plot_force_ratio(self, a: str | None = None, b: str | None = None, ax: Any = None, x: str = "turn") -> Any:
+        """Line plot of :meth:`force_ratio` against ``x`` (``"turn"`` or ``"seq"``, the event number;
+        one line per branch in a comparison) with matplotlib."""
         ratio = self.force_ratio(a, b)
-        return ratio.plot.line(x="turn", ax=ax, marker="o")
+        kw: dict[str, Any] = {"hue": "branch"} if "branch" in ratio.dims else {}
+        lines = ratio.plot.line(x=x, ax=ax, marker="o" if ratio.sizes.get("time", 0) <= 60 else None, **kw)
+        if x == "turn":
+            lines[0].axes.set_xticks(np.unique(ratio["turn"].values))
+        return lines

@@ -207,10 +207,12 @@ def plot_odds(ds: xr.Dataset, outcome: str = "killed", *, x: str | None = None, 
         _, ax = plt.subplots(figsize=(6, 3.5))
     xs = ds[x].values
     name = label or f"{outcome}"
-    ax.plot(xs, ex.values, "-", color="0.3", label=f"{name}: exact (rule code)")
-    ax.errorbar(xs, mc.values, yerr=3 * se.values, fmt="o", capsize=3,
-                label=f"{name}: Monte Carlo, n={ds.attrs.get('replications')} (±3σ)")
+    (line,) = ax.plot(xs, ex.values, "-", label=f"{name}: exact (rule code)")
+    ax.errorbar(xs, mc.values, yerr=3 * se.values, fmt="o", capsize=3, color=line.get_color(),
+                label=f"{name}: Monte Carlo, n={ds.attrs.get('replications'):,} (±3σ)")
     ax.set_xlabel(x.replace("_", " "))
+    if np.issubdtype(np.asarray(xs).dtype, np.integer) and len(xs) <= 20:
+        ax.set_xticks(xs)
     exd = ds[f"{outcome}_exact"].fillna(0)
     support = ds["outcome"].values[(exd.sum([d for d in exd.dims if d != "outcome"]) > 0).values]
     ax.set_ylabel(f"P({outcome})" if set(support.tolist()) <= {0, 1} else f"mean {outcome}")
