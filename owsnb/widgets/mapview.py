@@ -739,6 +739,7 @@ class MapView(W.VBox):
             self.table.unobserve(self._on_selection, ["hex", "stack"])
             self.table.unobserve(self._on_unit, ["unit", "show_reach", "show_ranges"])
             self.table.unobserve(self._on_order, ["order"])
+            self.table.unhold(self)
             for w in reversed([*widget_tree(self)[1:], *widget_tree(self.tray_control)]):
                 w.close()
         except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise

@@ -33,6 +33,7 @@ class Panel(W.VBox):
         try:
             for fn, names in getattr(self, "_watches", []):
                 self.table.unobserve(fn, names)
+            self.table.unhold(self)
             self._watches = []
             for w in reversed(
                 [*widget_tree(self)[1:], *(x for e in self.extra_widgets() for x in widget_tree(e))]

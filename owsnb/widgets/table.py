@@ -123,6 +123,11 @@ class Table(T.HasTraits):
         if root not in self._held:
             self._held.append(root)
 
+    def unhold(self, root: Any) -> None:
+        """Forget a widget registered with :meth:`hold` (it was closed)."""
+        if root in self._held:
+            self._held.remove(root)
+
     def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
         # walking the trees costs more than holding: walk again only when widgets came or went
         from ipywidgets.widgets import widget as _w

@@ -200,3 +200,16 @@ def test_forces_over_turns_asks_for_each_past_turn_once_and_survives_undo(pgame)
         pgame.submit(f"{pgame.clock.acting[0]}: done")
     fresh = forces_over_turns(seat)
     assert forces_over_turns(seat, cache=cache) == fresh
+
+
+def test_closing_the_app_closes_every_widget_and_stops_listening(pgame):
+    from owsnb.widgets.wire import widget_tree
+
+    app = App(pgame, seat="blue")
+    app.table.pick(unit="B-ARM-1")  # editors and overlays exist
+    made = widget_tree(app, *app.orders.extra_widgets())
+    assert len(made) > 100
+    app.close()
+    assert all(w.comm is None for w in made)
+    assert pgame._subs == []  # nothing listens any more
+    pgame.submit("blue: move B-ARM-1 0504")  # and nothing breaks when the game goes on
