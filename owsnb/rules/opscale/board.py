@@ -169,7 +169,7 @@ def step_cost(state: Any, unit: Any, h: Hex) -> float | None:
 
 
 def _stops(state: Any, unit: Any, h: Hex) -> bool:
-    """Enemy obstacles stop a mover of their class (PLACEHOLDER ruling R39)."""
+    """Enemy obstacles stop a mover of their class (ruling R29)."""
     cat = unit.data.get("category")
     for u in state.units.values():
         if u.side == unit.side or not alive_on_map(u) or u.hex != h:

@@ -447,7 +447,7 @@ class Recon(OrderHandler):
         u = own_unit(state, order, args["unit"], "ENG.2")
         if not (u.data.get("recon") or u.data.get("category") == "engineer") or not alive_on_map(u):
             raise refuse(
-                f"{u.id} cannot reconnoitre (recon units and engineers only, ruling R21)",
+                f"{u.id} cannot reconnoitre (recon units and engineers only, ruling R40)",
                 "not-recon",
                 "ENG.2",
                 order,

@@ -536,6 +536,7 @@ class OpScale(RuleSet):
         return super().done_events(state, side, dice)
 
     def on_leave(self, state: GameState, dice: Dice) -> list[Event]:
+        """R44: an engagement still open when the Combat step ends is broken off."""
         rec = record(state)
         if rec is None:
             return []
