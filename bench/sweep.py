@@ -140,10 +140,15 @@ def scaling(quick: bool, use_dask: bool) -> list[tuple[str, int, float, float]]:
     from owsnb.analysis import sweep
     from owsnb.rules.ows.examples import STRAIT
 
-    games = 4 if quick else 12
+    games = 4 if quick else 16
     kw: dict[str, Any] = dict(seeds=range(games), plans=["random"], turns=1, progress=False)
     rows = []
     cores = os.cpu_count() or 1
+    if cores > 1:  # the first local sweep of a session starts the forkserver (imports owsnb once)
+        t = time.perf_counter()
+        sweep(STRAIT, seeds=range(cores), plans=["pass"], turns=1, progress=False, workers=cores)
+        print(f"first local sweep of the session (forkserver start + {cores} pass games): "
+              f"{time.perf_counter() - t:.2f} s")
     for w in sorted({1, *range(2, cores + 1)}):
         t = time.perf_counter()
         sweep(STRAIT, workers=w, **kw)

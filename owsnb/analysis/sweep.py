@@ -188,9 +188,7 @@ def sweep(scenario: Any, seeds: Iterable[int] = range(10), *, options: Any = Non
                 results.append(run_one(sp))
                 bar.update()
         else:
-            import multiprocessing as mp
-
-            with ProcessPoolExecutor(max_workers=workers or os.cpu_count(), mp_context=mp.get_context("spawn")) as ex:
+            with _pool(workers or os.cpu_count() or 1) as ex:
                 futs = [ex.submit(run_one, sp) for sp in specs]
                 for f in as_completed(futs):
                     results.append(f.result())
@@ -198,6 +196,26 @@ def sweep(scenario: Any, seeds: Iterable[int] = range(10), *, options: Any = Non
     finally:
         bar.close()
     return _to_dataset(results, specs, scenario)
+
+
+def _worker_env(env: Mapping[str, str]) -> None:
+    """Give a worker the caller's environment as it is now (e.g. ``OWSNB_RULESETS``): forkserver
+    workers otherwise start from the server's, taken when it was first started."""
+    os.environ.clear()
+    os.environ.update(env)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Local worker processes: forked from a forkserver that has imported owsnb once (later sweeps
+    start their workers in milliseconds), or spawned where there is no forkserver (Windows)."""
+    import multiprocessing as mp
+
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["owsnb.analysis.sweep", "owsnb.rules"])
+    else:
+        ctx = mp.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_env, initargs=(dict(os.environ),))
 
 
 def _run_dask(client: Any, specs: list[RunSpec], bar: Any) -> list[dict[str, Any]]:
