@@ -22,8 +22,10 @@ __all__ = ["fixed_dice", "FixedDice"]
 class FixedDice(Dice):
     """Dice that return scripted results in order (and still record roll events)."""
 
-    def __init__(self, results: Iterable[int], **kwargs: Any):
-        super().__init__(None, **kwargs)
+    def __init__(self, results: Iterable[int], *, seed: int = 0, **kwargs: Any):
+        from owsnb.kernel.dice import rng_state_for_seed
+
+        super().__init__(rng_state_for_seed(seed), **kwargs)  # shuffles and draws stay reproducible
         self._script = list(results)
         self._given = len(self._script)
 
@@ -46,6 +48,7 @@ class FixedDice(Dice):
 
 
 def fixed_dice(results: Iterable[int], **kwargs: Any) -> FixedDice:
-    """Dice returning *results* in order; running out or an impossible result fails the test."""
+    """Dice returning *results* in order; running out or an impossible result fails the test.
+    Shuffles (which are not scripted) come from a generator seeded with ``seed`` (default 0)."""
     _ = _faces  # keep the validator import visible for rule authors
     return FixedDice(results, **kwargs)
