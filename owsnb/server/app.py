@@ -173,6 +173,11 @@ class _Server:
     async def seat(self, request: Request) -> Any:
         return await anyio.to_thread.run_sync(self.auth.seat, request.path_params["gid"], bearer(request.headers))
 
+    async def call(self, request: Request, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        """``fn(seat, *args)`` for the request's seat: token check and work in one worker thread."""
+        gid, token = request.path_params["gid"], bearer(request.headers)
+        return await anyio.to_thread.run_sync(lambda: fn(self.auth.seat(gid, token), *args, **kw))
+
 
 def _int(value: str | None, name: str, default: int | None = None) -> int | None:
     if value is None or value == "":
@@ -217,41 +222,41 @@ async def health(srv: _Server, request: Request) -> Any:
 
 @endpoint
 async def game_info(srv: _Server, request: Request) -> Any:
-    return await _run(srv.auth.seat_info, await srv.seat(request))
+    return await srv.call(request, srv.auth.seat_info)
 
 
 @endpoint
 async def view(srv: _Server, request: Request) -> Any:
     q = request.query_params
-    return await _run(srv.auth.view, await srv.seat(request), _int(q.get("at"), "at"), q.get("map"), q.get("side") or None)
+    return await srv.call(request, srv.auth.view, _int(q.get("at"), "at"), q.get("map"), q.get("side") or None)
 
 
 @endpoint
 async def events(srv: _Server, request: Request) -> Any:
-    return await _run(srv.auth.events, await srv.seat(request), _int(request.query_params.get("since"), "since", 0))
+    return await srv.call(request, srv.auth.events, _int(request.query_params.get("since"), "since", 0))
 
 
 @endpoint
 async def legal(srv: _Server, request: Request) -> Any:
-    return await _run(srv.auth.legal, await srv.seat(request), request.query_params.get("side") or None)
+    return await srv.call(request, srv.auth.legal, request.query_params.get("side") or None)
 
 
 @endpoint
 async def check(srv: _Server, request: Request) -> Any:
     data = await srv.body(request, {"order"}, {"order"})
-    return await _run(srv.auth.check, await srv.seat(request), data["order"])
+    return await srv.call(request, srv.auth.check, data["order"])
 
 
 @endpoint
 async def preview(srv: _Server, request: Request) -> Any:
     data = await srv.body(request, {"order"}, {"order"})
-    return await _run(srv.auth.preview, await srv.seat(request), data["order"])
+    return await srv.call(request, srv.auth.preview, data["order"])
 
 
 @endpoint
 async def submit(srv: _Server, request: Request) -> Any:
     data = await srv.body(request, {"order", "state_id"}, {"order"})
-    return await _run(srv.auth.submit, await srv.seat(request), data["order"], data.get("state_id"))
+    return await srv.call(request, srv.auth.submit, data["order"], data.get("state_id"))
 
 
 @endpoint
@@ -260,7 +265,7 @@ async def undo(srv: _Server, request: Request) -> Any:
     sid = data.get("state_id")
     if sid is not None and (isinstance(sid, bool) or not isinstance(sid, int)):
         raise HTTPError(400, "BadRequest", f"state_id is a whole number, not {sid!r}")
-    return await _run(srv.auth.undo, await srv.seat(request), sid)
+    return await srv.call(request, srv.auth.undo, sid)
 
 
 @endpoint

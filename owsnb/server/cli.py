@@ -31,9 +31,11 @@ DEFAULT_PORT = 8765
 
 
 def dashboards_dir() -> Path | None:
-    """Where the seat dashboards are: the repository's ``notebooks/seminar`` or the installed copy."""
+    """Where the seat dashboards are: ``$OWSNB_DASHBOARDS``, the repository's
+    ``notebooks/seminar`` or the installed copy."""
     here = Path(__file__).resolve().parent.parent
-    for d in (here.parent / "notebooks" / "seminar", here / "_notebooks" / "seminar"):
+    custom = [Path(os.environ["OWSNB_DASHBOARDS"])] if os.environ.get("OWSNB_DASHBOARDS") else []
+    for d in (*custom, here.parent / "notebooks" / "seminar", here / "_notebooks" / "seminar"):
         if (d / "seat.ipynb").exists():
             return d
     return None
