@@ -1,11 +1,12 @@
-"""``owsnb sweep``: run a scenario many times and save the results as NetCDF or Zarr."""
+"""``owsnb sweep``: run a scenario many times; ``owsnb engagements``: replicate one adjudication
+(vectorised) over a parameter grid. Both save their Dataset as NetCDF or Zarr."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-__all__ = ["add_sweep_command"]
+__all__ = ["add_sweep_command", "add_engagements_command"]
 
 
 def _seeds(text: str) -> range | list[int]:
@@ -39,6 +40,52 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _value(text: str) -> Any:
+    """A number, boolean or text (odds such as ``3:1`` stay text; YAML would read them base 60)."""
+    import yaml
+
+    return text if ":" in text else yaml.safe_load(text)
+
+
+def _params(items: list[str], *, lists: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, vals = item.partition("=")
+        if not eq or not key:
+            raise SystemExit(f"write NAME=VALUE (got {item!r})")
+        parts = [_value(v) for v in vals.split(",")]
+        out[key] = parts if (lists or len(parts) > 1) else parts[0]
+    return out
+
+
+def _run_engagements(args: argparse.Namespace) -> int:
+    from owsnb.analysis.engagements import engagement_sweep
+    from owsnb.analysis.io import save
+
+    ds = engagement_sweep(args.kind, grid=_params(args.grid, lists=True) or None, n=args.n, seed=args.seed,
+                          **_params(args.set, lists=False))
+    means = [v for v in ds.data_vars if v.endswith("_mean")]
+    table = ds[means + [f"{v}_exact" for v in means]].to_dataframe()
+    print(table.to_string(float_format=lambda x: f"{x:.4f}"))
+    if args.out:
+        print(f"saved {save(ds, args.out)}")
+    return 0
+
+
+def add_engagements_command(subparsers: Any) -> None:
+    """Add ``owsnb engagements`` to the CLI."""
+    p = subparsers.add_parser("engagements", help="replicate one adjudication (strike, detection, gcat) many times")
+    p.add_argument("kind", help="strike, detection or gcat")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a fixed parameter, e.g. salvos=d10,d10,d10 or red_shield=5 (repeatable)")
+    p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
+                   help="a grid dimension, e.g. grey_shields=0,1,2,3 (repeatable)")
+    p.add_argument("--n", type=int, default=10_000, help="replications per grid point (default 10000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="save results to FILE.nc or FILE.zarr")
+    p.set_defaults(func=_run_engagements)
+
+
 def add_sweep_command(subparsers: Any) -> None:
     """Add ``owsnb sweep`` to the CLI."""
     p = subparsers.add_parser("sweep", help="play a scenario many times (seeds x options x plans)")
@@ -51,3 +98,4 @@ def add_sweep_command(subparsers: Any) -> None:
     p.add_argument("--scheduler", help="Dask scheduler address (run on a cluster)")
     p.add_argument("--out", help="save results to FILE.nc or FILE.zarr")
     p.set_defaults(func=_run)
+    add_engagements_command(subparsers)

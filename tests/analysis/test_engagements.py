@@ -124,3 +124,17 @@ def test_gcat_sweep_over_odds_columns_and_die_changes():
         assert _within(ds, var), var
     d = ds["defender_steps_mean_exact"].isel(target=0)
     assert (d.diff("odds") >= 0).all() and (d.diff("die_change") >= 0).all()  # the table is monotone
+
+
+def test_engagements_cli_prints_odds_and_saves_a_dataset(tmp_path, capsys):
+    from owsnb.cli import main
+
+    out = tmp_path / "odds.nc"
+    assert main(["engagements", "strike", "--set", "salvos=d10,d10,d10", "--set", "red_shield=5", "--set", "steps=2",
+                 "--grid", "grey_shields=0,5", "--n", "5000", "--seed", "3", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "killed_mean_exact" in text and "saved" in text
+    ds = an.open_dataset(out)
+    assert list(ds["grey_shields"].values) == [0, 5] and ds.attrs["replications"] == 5_000
+    pv = strike.preview(None, "target", ["d10"] * 3, grey_shields=5, red_shield=5)
+    assert float(ds["hits_exact"].sel(grey_shields=5, target="target", outcome=0)) == pytest.approx(float(pv.hits[0]))

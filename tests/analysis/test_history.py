@@ -21,15 +21,17 @@ def played():
 
 def _fight(g):
     """Drive the skirmish to a firefight so the history has losses and detections."""
-    g.submit("blue: move B-ARM-1 0503"); g.submit("blue: done")
-    g.submit("red: move R-ARM-1 0603"); g.submit("red: done")
-    g.submit("blue: done"); g.submit("red: done")
-    for turn in range(3):
-        g.submit("blue: done"); g.submit("red: done")
+    for order in ("blue: move B-ARM-1 0503", "blue: done", "red: move R-ARM-1 0603", "red: done",
+                  "blue: done", "red: done"):
+        g.submit(order)
+    for _ in range(3):
+        g.submit("blue: done")
+        g.submit("red: done")
         for side, u, t in (("blue", "B-ARM-1", "R-ARM-1"), ("red", "R-ARM-1", "B-ARM-1")):
             if g.unit(u).steps and g.unit(t).steps:
                 g.submit(f"{side}: fire {u} {t}")
-        g.submit("blue: done"); g.submit("red: done")
+        g.submit("blue: done")
+        g.submit("red: done")
 
 
 def test_history_tracks_positions_steps_and_detections():

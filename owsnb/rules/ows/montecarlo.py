@@ -256,6 +256,7 @@ def strike_engagement(game: Any = None, target: str = "target", salvos: Sequence
     """
     from owsnb.rules.ows import strike
 
+    salvos = [salvos] if isinstance(salvos, str) else list(salvos)
     if game is None:
         vals = list(grey_shields) if isinstance(grey_shields, (list, tuple, range)) else [6] * int(grey_shields or 0)
         plans = strike.allocate([parse_die(d) for d in salvos], vals, excess=excess or "demote", red=int(red_shield),
@@ -339,6 +340,7 @@ def detection_engagement(game: Any = None, side: str | None = None, hex: str | N
     """
     from owsnb.rules.ows import isr
 
+    dice = [dice] if isinstance(dice, str) else list(dice)
     if game is None:
         lim = ("d12" if len(dice) > 1 else None) if limit == "auto" else limit
         die = isr.cooperative_die([parse_die(d) for d in dice], rule=sensing, limit=lim)
