@@ -233,7 +233,8 @@ def strike_engagement(game: Any = None, target: str = "target", salvos: Sequence
                       excess: str | None = None, critical: bool = True, steps: int | None = None,
                       countermeasures: bool = False, side: str | None = None, cap_die: str = "d10",
                       salvo_defence: int = 5) -> StrikeEngagement:
-    """A strike to replicate: what-if dice (``game=None``) or a strike read from a game.
+    """A strike to replicate: what-if dice (``game=None``) or a strike read from a game (through the
+    view of the side that strikes, as its preview is).
 
     Args:
         game: ``None`` for a what-if; else a Game (or a state/view) read exactly as
@@ -266,19 +267,22 @@ def strike_engagement(game: Any = None, target: str = "target", salvos: Sequence
         return StrikeEngagement(tuple(plans), {target: int(steps) if steps is not None else 99},
                                 {target: bool(countermeasures)})
     from owsnb.rules.ows.common import option
+    from owsnb.rules.ows.units import counter
 
     pv = strike.preview(game, target, list(salvos), grey_shields, cap=cap, side=side, excess=excess)
     truth = game.state if hasattr(game, "state") else game
+    if side is None:  # whose view the preview used: the first salvo source's owner (else the umpire's)
+        side = next((truth.units[t.split(":")[0]].side for t in salvos if ":" in t and t.split(":")[0] in truth.units),
+                    None)
+    seen = strike._state_of(game, side)
     st, cm, spare = {}, {}, {}
     for t in pv.targets:
-        u = truth.units.get(t)
+        u = seen.units.get(t)
         if u is not None:
             st[t], cm[t] = int(u.steps), "countermeasures" in u.markers
-            from owsnb.rules.ows.units import counter
-
-            spare[t] = bool(option(truth, "missiles_spare_last_step")) and counter(u).category == "ground"
+            spare[t] = bool(option(seen, "missiles_spare_last_step")) and counter(u).category == "ground"
         else:  # infrastructure (9.9.7): capacity left, as the preview reads it
-            tg = strike._target(truth, side or next(s for s in truth.sides), t)
+            tg = strike._target(seen, side or next(iter(seen.sides)), t)
             st[t], cm[t] = int(tg.steps), False
     return StrikeEngagement(tuple(pv.plans), st, cm, spare, pv)
 
@@ -333,7 +337,8 @@ def detection_engagement(game: Any = None, side: str | None = None, hex: str | N
     (8.5: one cooperative roll per undetected enemy unit they can sense) — the targets and dice the
     rule code would roll. What-if (``game=None``): sensors with *dice* cooperating against *targets*
     units of *signature* (8.5.3: ``isr.cooperative_die``; *limit* ``"auto"`` = the D12 cap when more
-    than one sensor cooperates).
+    than one sensor cooperates). A detection read from a game names undetected units: it is the
+    umpire's analysis (as ``isr.local_preview`` is), not something to show the searching side.
 
     >>> detection_engagement(dice=["d8", "d10", "d8"], signature=8).rolls
     (('target', 'd12', 8),)

@@ -284,3 +284,15 @@ def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolv
     for name, counts in per_event.items():
         assert two_sample_3_sigma(counts, n_event, _counts(vec[name][:, 0]), N) == [], name
         assert within_3_sigma({int(k): p for k, p in e.exact()[name][0].items()}, counts, n_event) == [], name
+
+
+def test_9_9_7_infrastructure_target_loses_capacity_as_the_preview_says():
+    shooter = {"id": "R-GLCM", "type": "df21", "side": "red", "hex": "0303",
+               "data": {"attacks": [{"id": "c", "die": "d12", "count": 2, "targets": ["ground"], "range": 2}]}}
+    g = at(load(add=[shooter], remove=("PATRIOT-1",)), "6.B.1")
+    e = mc.strike_engagement(g, "port:0203", ["R-GLCM:c", "R-GLCM:c"])
+    assert e.targets == ("port:0203",) and e.steps == {"port:0203": 4}  # capacity 4 (9.9.7)
+    pv = strike.preview(g, "port:0203", ["R-GLCM:c", "R-GLCM:c"])
+    assert e.exact()["steps_lost"][0] == pv.steps["port:0203"]
+    s = e.sample(N, seed=15)
+    assert _vs_exact(s["steps_lost"][:, 0], e.exact()["steps_lost"][0]) == []
