@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -243,8 +244,12 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"authority {api}" + (f"   dashboards {voila_url}" if voila_url else "") +
           "   — Ctrl-C stops (games are saved; `owsnb serve --resume` continues)", file=out, flush=True)
     server = uvicorn.Server(uvicorn_config(make_app(auth), args.host, port))
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: end quietly
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
     finally:
         if voila is not None:
             voila.stop()
