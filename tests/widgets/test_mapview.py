@@ -290,3 +290,30 @@ def test_a_map_without_a_coast_file_can_cut_one_from_the_world_file(pgame):
     assert (
         MapView(pgame, seat="blue").coast is None
     )  # off by default: the scenario has no coast file
+
+
+@pytest.mark.parametrize("projection", ["aeqd", "simple"])
+def test_each_label_sits_on_its_hex_where_leaflet_draws_it(projection):
+    """The label image is stretched linearly over its bounds in the plane Leaflet draws in (Web
+    Mercator, or the plane itself on an abstract board): a label's position in the image must be
+    its hex centre's position in that plane."""
+    import re
+
+    lay = GeoLayout.from_size(200, "nm", origin=(127.7, 26.3), projection=projection)
+    hexes = Hex(0, 0).disc(4)
+    url, ((s, w), (n, e)) = G.labels_image(lay, {h: f"{h.q},{h.r}" for h in hexes})
+    svg = base64.b64decode(url.split(",", 1)[1]).decode()
+    vb = [float(v) for v in re.search(r"viewBox='([^']+)'", svg).group(1).split()]
+    (x0, x1), (y0, y1) = G.lonlat_to_pixels(lay, [w, e], [s, n])
+    found = list(
+        re.finditer(r"<text x='([\d.]+)' y='([\d.]+)' font-size='([\d.]+)'>(-?\d+),(-?\d+)<", svg)
+    )
+    assert len(found) == len(hexes) == 61
+    for m in found:
+        h = Hex(int(m.group(4)), int(m.group(5)))
+        fx, fy = float(m.group(1)) / vb[2], float(m.group(2)) / vb[3]  # fractions of the image
+        cx, cy = G.lonlat_to_pixels(lay, *lay.centre(h))
+        assert fx == pytest.approx(float((cx - x0) / (x1 - x0)), abs=1e-3)
+        # the label is drawn 0.3 of a hex height above the centre
+        top = float((y1 - cy) / (y1 - y0))
+        assert 0 < top - fy < 0.6 / 9
