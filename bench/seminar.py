@@ -33,8 +33,14 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("OWSNB_RULESETS", "skirmish=tests.rulesets.skirmish:RULESET")
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:
@@ -57,16 +63,35 @@ def start_server(store: str, tmp: Path, voila: bool) -> tuple[subprocess.Popen, 
     scenario.write_text((src / "skirmish.yaml").read_text().replace("turns: 6", "turns: 100000"))
     shutil.copy(src / "skirmish-units.yaml", tmp / "skirmish-units.yaml")
     port, vport = free_port(), free_port()
-    cmd = [sys.executable, "-m", "owsnb", "serve", str(scenario), "--store", store, "--port", str(port),
-           "--links-file", str(tmp / "links.json"), "--observer", "none", "--seed", "3"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "owsnb",
+        "serve",
+        str(scenario),
+        "--store",
+        store,
+        "--port",
+        str(port),
+        "--links-file",
+        str(tmp / "links.json"),
+        "--observer",
+        "none",
+        "--seed",
+        "3",
+    ]
     cmd += ["--voila-port", str(vport), "--voila-pool", "1"] if voila else ["--no-voila"]
     env = {**os.environ, "PYTHONPATH": str(REPO), "OWSNB_HOME": str(tmp / "home")}
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     import httpx
 
     for _ in range(600):
         try:
-            if (tmp / "links.json").exists() and httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+            if (tmp / "links.json").exists() and httpx.get(
+                f"http://127.0.0.1:{port}/health", timeout=1
+            ).status_code == 200:
                 break
         except httpx.TransportError:
             pass
@@ -78,8 +103,10 @@ def latency(links: dict, orders: int, transport: str) -> dict[str, float]:
     """Milliseconds from submit() to the other seats' subscribers, for *orders* orders."""
     from owsnb.server.client import connect
 
-    seats = {s: connect(links["seats"][s]["api"], links["seats"][s]["token"], transport=transport)
-             for s in ("umpire", "blue", "red")}
+    seats = {
+        s: connect(links["seats"][s]["api"], links["seats"][s]["token"], transport=transport)
+        for s in ("umpire", "blue", "red")
+    }
     for s in seats.values():
         for _ in range(200):
             if s.connected:
@@ -93,6 +120,7 @@ def latency(links: dict, orders: int, transport: str) -> dict[str, float]:
             with cond:
                 heard[name].setdefault(change.state_id, time.perf_counter())
                 cond.notify_all()
+
         return cb
 
     for name, s in seats.items():
@@ -110,33 +138,49 @@ def latency(links: dict, orders: int, transport: str) -> dict[str, float]:
         sub = seat.submit(order, state_id=seat.state_id)
         submit_ms.append((time.perf_counter() - t0) * 1000)
         with cond:
-            cond.wait_for(lambda: all(sub.state_id in heard[n] for n in others), timeout=10)
+            rev, who = sub.state_id, others
+            cond.wait_for(lambda: all(rev in heard[n] for n in who), timeout=10)  # noqa: B023
         out += [(heard[n][sub.state_id] - t0) * 1000 for n in others if sub.state_id in heard[n]]
         # everyone must be current before the next order (else it would be refused as stale)
         for s in seats.values():
             s.wait(sub.state_id, 10)
     for s in seats.values():
         s.close()
-    return {"median": statistics.median(out), "p95": pct(out, 0.95), "submit": statistics.median(submit_ms), "n": len(out)}
+    return {
+        "median": statistics.median(out),
+        "p95": pct(out, 0.95),
+        "submit": statistics.median(submit_ms),
+        "n": len(out),
+    }
 
 
 def tti(vport: int, links: dict, tmp: Path, loads: int) -> tuple[list[float], list[float]]:
     """Seconds to interactive: the seat page (map counters shown) and a hello-world notebook."""
-    from playwright.sync_api import sync_playwright
-
     import httpx
+    from playwright.sync_api import sync_playwright
 
     seat_url = links["seats"]["blue"]["link"]
     hello_url = f"http://127.0.0.1:{vport}/voila/render/hello.ipynb"
     seat_t, hello_t = [], []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for i in range(loads):
-            for url, sel, acc in ((hello_url, "text=hello from Voila", hello_t),
-                                  (seat_url, ".owsnb-app .leaflet-marker-icon", seat_t)):
+        for _ in range(loads):
+            for url, sel, acc in (
+                (hello_url, "text=hello from Voila", hello_t),
+                (seat_url, ".owsnb-app .leaflet-marker-icon", seat_t),
+            ):
                 time.sleep(4)  # let Voila refill its pool of pre-heated kernels
                 page = browser.new_page(viewport={"width": 1300, "height": 900})
-                page.route("**/*", lambda r: r.abort() if not r.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:")) else r.continue_())
+                page.route(
+                    "**/*",
+                    lambda r: (
+                        r.abort()
+                        if not r.request.url.startswith(
+                            ("http://127.0.0.1", "ws://127.0.0.1", "data:")
+                        )
+                        else r.continue_()
+                    ),
+                )
                 t0 = time.perf_counter()
                 page.goto(url, wait_until="commit", timeout=180_000)
                 page.wait_for_selector(sel, timeout=180_000)
@@ -168,19 +212,29 @@ def main() -> int:
         os.environ["OWSNB_DASHBOARDS"] = str(dash)
     proc, links, port, vport = start_server(store, tmp, voila)
     try:
-        print(f"owsnb seminar benchmark — store {store.split('@')[-1]}, authority in its own process")
+        print(
+            f"owsnb seminar benchmark — store {store.split('@')[-1]}, authority in its own process"
+        )
         ws = latency(links, args.orders, "ws")
         poll = latency(links, max(10, args.orders // 3), "poll")
-        print(f"order -> other seats (WebSocket):  median {ws['median']:.1f} ms, p95 {ws['p95']:.1f} ms "
-              f"({ws['n']} deliveries; submit round trip median {ws['submit']:.1f} ms)")
-        print(f"order -> other seats (long-poll):  median {poll['median']:.1f} ms, p95 {poll['p95']:.1f} ms "
-              f"({poll['n']} deliveries)")
+        print(
+            f"order -> other seats (WebSocket):  median {ws['median']:.1f} ms, "
+            f"p95 {ws['p95']:.1f} ms "
+            f"({ws['n']} deliveries; submit round trip median {ws['submit']:.1f} ms)"
+        )
+        print(
+            f"order -> other seats (long-poll):  median {poll['median']:.1f} ms, "
+            f"p95 {poll['p95']:.1f} ms "
+            f"({poll['n']} deliveries)"
+        )
         print(f"ratio long-poll / WebSocket (median): {poll['median'] / ws['median']:.2f}")
         if voila:
             seat_t, hello_t = tti(vport, links, tmp, args.loads)
             s, h = statistics.median(seat_t), statistics.median(hello_t)
-            print(f"Voila time to interactive (pre-heated kernels, median of {args.loads}): "
-                  f"seat dashboard {s:.2f} s, hello-world {h:.2f} s; ratio seat / hello {s / h:.2f}")
+            print(
+                f"Voila time to interactive (pre-heated kernels, median of {args.loads}): "
+                f"seat dashboard {s:.2f} s, hello-world {h:.2f} s; ratio seat / hello {s / h:.2f}"
+            )
     finally:
         proc.terminate()
         proc.wait(30)

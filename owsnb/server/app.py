@@ -40,7 +40,7 @@ from typing import Any
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -71,7 +71,9 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _error(status: int, body: dict[str, Any]) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return Response(wire.dumps(body), status_code=status, media_type="application/json", headers=headers)
+    return Response(
+        wire.dumps(body), status_code=status, media_type="application/json", headers=headers
+    )
 
 
 def bearer(headers: Any) -> str:
@@ -119,8 +121,13 @@ class _Server:
         self.auth.on_change.append(self.changed)
         listen = getattr(self.auth.store, "listen", None)
         if listen is not None and self.auth.shared:
-            self._listener = threading.Thread(target=listen, args=(self.auth.reload, self._stop),
-                                              kwargs={"poll": 0.25}, name="owsnb-store-listener", daemon=True)
+            self._listener = threading.Thread(
+                target=listen,
+                args=(self.auth.reload, self._stop),
+                kwargs={"poll": 0.25},
+                name="owsnb-store-listener",
+                daemon=True,
+            )
             self._listener.start()
 
     def release(self) -> None:
@@ -139,20 +146,26 @@ class _Server:
             self._listener.join(timeout=3)
 
     # -- request helpers -----------------------------------------------------------------------
-    async def body(self, request: Request, fields: set[str], required: set[str] = frozenset()) -> dict[str, Any]:
-        """The request's JSON object, refusing bodies too large, malformed or with unknown fields."""
+    async def body(
+        self, request: Request, fields: set[str], required: set[str] = frozenset()
+    ) -> dict[str, Any]:
+        """The JSON object sent; refuses bodies too large, malformed or with unknown fields."""
         declared = request.headers.get("content-length")
         if declared is not None:
             try:
                 if int(declared) > self.max_body:
-                    raise HTTPError(413, "PayloadTooLarge", f"the body is larger than {self.max_body} bytes")
+                    raise HTTPError(
+                        413, "PayloadTooLarge", f"the body is larger than {self.max_body} bytes"
+                    )
             except ValueError:
                 raise HTTPError(400, "BadRequest", "Content-Length is not a number") from None
         raw = bytearray()
         async for chunk in request.stream():
             raw += chunk
             if len(raw) > self.max_body:
-                raise HTTPError(413, "PayloadTooLarge", f"the body is larger than {self.max_body} bytes")
+                raise HTTPError(
+                    413, "PayloadTooLarge", f"the body is larger than {self.max_body} bytes"
+                )
         if not raw.strip():
             data: Any = {}
         else:
@@ -161,17 +174,25 @@ class _Server:
             except (UnicodeDecodeError, ValueError) as exc:
                 raise HTTPError(400, "BadRequest", f"the body is not JSON: {exc}") from None
         if not isinstance(data, dict):
-            raise HTTPError(400, "BadRequest", f"the body must be a JSON object, not {type(data).__name__}")
+            raise HTTPError(
+                400, "BadRequest", f"the body must be a JSON object, not {type(data).__name__}"
+            )
         unknown = sorted(set(data) - fields)
         if unknown:
-            raise HTTPError(400, "BadRequest", f"unknown field(s) {unknown}; this request takes {sorted(fields)}")
+            raise HTTPError(
+                400,
+                "BadRequest",
+                f"unknown field(s) {unknown}; this request takes {sorted(fields)}",
+            )
         missing = sorted(required - set(data))
         if missing:
             raise HTTPError(400, "BadRequest", f"missing field(s) {missing}")
         return data
 
     async def seat(self, request: Request) -> Any:
-        return await anyio.to_thread.run_sync(self.auth.seat, request.path_params["gid"], bearer(request.headers))
+        return await anyio.to_thread.run_sync(
+            self.auth.seat, request.path_params["gid"], bearer(request.headers)
+        )
 
     async def call(self, request: Request, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         """``fn(seat, *args)`` for the request's seat: token check and work in one worker thread."""
@@ -185,10 +206,14 @@ def _int(value: str | None, name: str, default: int | None = None) -> int | None
     try:
         return int(value)
     except ValueError:
-        raise HTTPError(400, "BadRequest", f"{name} must be a whole number, not {value!r}") from None
+        raise HTTPError(
+            400, "BadRequest", f"{name} must be a whole number, not {value!r}"
+        ) from None
 
 
-def endpoint(fn: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+def endpoint(
+    fn: Callable[[_Server, Request], Awaitable[Any]],
+) -> Callable[[Request], Awaitable[Response]]:
     """Wrap a handler: JSON answer, errors mapped to statuses, internal errors logged not leaked."""
 
     async def handle(request: Request) -> Response:
@@ -202,7 +227,10 @@ def endpoint(fn: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[[Requ
             status, body = wire.error_body(exc)
             if status >= 500 and body.get("error") == "InternalError":
                 log.exception("internal error serving %s %s", request.method, request.url.path)
-                body = {"error": "InternalError", "message": "internal error; the server log has the details"}
+                body = {
+                    "error": "InternalError",
+                    "message": "internal error; the server log has the details",
+                }
             return _error(status, body)
 
     return handle
@@ -228,12 +256,16 @@ async def game_info(srv: _Server, request: Request) -> Any:
 @endpoint
 async def view(srv: _Server, request: Request) -> Any:
     q = request.query_params
-    return await srv.call(request, srv.auth.view, _int(q.get("at"), "at"), q.get("map"), q.get("side") or None)
+    return await srv.call(
+        request, srv.auth.view, _int(q.get("at"), "at"), q.get("map"), q.get("side") or None
+    )
 
 
 @endpoint
 async def events(srv: _Server, request: Request) -> Any:
-    return await srv.call(request, srv.auth.events, _int(request.query_params.get("since"), "since", 0))
+    return await srv.call(
+        request, srv.auth.events, _int(request.query_params.get("since"), "since", 0)
+    )
 
 
 @endpoint
@@ -284,8 +316,14 @@ async def seats(srv: _Server, request: Request) -> Any:
     if request.method == "GET":
         return await _run(srv.auth.list_seats, s)
     data = await srv.body(request, {"role", "side", "delay", "label"}, {"role"})
-    return await _run(srv.auth.issue_seat, s, data["role"], data.get("side") or "umpire",
-                      data.get("delay", 0), data.get("label", ""))
+    return await _run(
+        srv.auth.issue_seat,
+        s,
+        data["role"],
+        data.get("side") or "umpire",
+        data.get("delay", 0),
+        data.get("label", ""),
+    )
 
 
 @endpoint
@@ -304,7 +342,7 @@ async def changes(srv: _Server, request: Request) -> Any:
     q = request.query_params
     timeout = min(float(_int(q.get("timeout"), "timeout", int(LONG_POLL)) or 0), LONG_POLL)
     if srv.stopping:
-        timeout = 0.0
+        raise HTTPError(503, "Unavailable", "the server is stopping; reconnect in a moment")
     s = await srv.seat(request)
     gid = request.path_params["gid"]
     cursor, known = q.get("cursor"), q.get("map")
@@ -349,12 +387,22 @@ async def websocket(ws: WebSocket) -> None:
     reader = asyncio.create_task(receive())
     try:
         with srv.waiter(gid) as ev:
-            await ws.send_text(wire.dumps({"type": "hello", **await _run(srv.auth.seat_info, s)}).decode())
+            await ws.send_text(
+                wire.dumps({"type": "hello", **await _run(srv.auth.seat_info, s)}).decode()
+            )
             while not closed.is_set():
                 s = srv.auth.refreshed_seat(s)
                 if srv.auth.revoked(s):
-                    await ws.send_text(json.dumps({"type": "error", "status": 401, "error": "AuthError",
-                                                   "message": "this seat's token was revoked"}))
+                    await ws.send_text(
+                        json.dumps(
+                            {
+                                "type": "error",
+                                "status": 401,
+                                "error": "AuthError",
+                                "message": "this seat's token was revoked",
+                            }
+                        )
+                    )
                     await ws.close(code=4401, reason="revoked")
                     return
                 msgs, cursor, known = await _run(srv.auth.messages_since, s, cursor, known)
@@ -376,7 +424,9 @@ async def websocket(ws: WebSocket) -> None:
         reader.cancel()
 
 
-def make_app(authority: Authority, *, max_body: int = MAX_BODY, extra_routes: list[Any] = ()) -> Starlette:
+def make_app(
+    authority: Authority, *, max_body: int = MAX_BODY, extra_routes: list[Any] = ()
+) -> Starlette:
     """The ASGI app serving *authority* (run it with uvicorn, or any ASGI server)."""
     srv = _Server(authority, max_body)
 

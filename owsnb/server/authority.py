@@ -150,9 +150,15 @@ class Authority:
         return f"<Authority {self.store!r}: {len(self._games)} games loaded>"
 
     # -- games ---------------------------------------------------------------------------------
-    def create_game(self, scenario: Any, *, seed: int | None = None, game_id: str | None = None,
-                    options: Mapping[str, Any] | None = None,
-                    observers: Iterable[tuple[str, int]] = DEFAULT_OBSERVERS) -> CreatedGame:
+    def create_game(
+        self,
+        scenario: Any,
+        *,
+        seed: int | None = None,
+        game_id: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        observers: Iterable[tuple[str, int]] = DEFAULT_OBSERVERS,
+    ) -> CreatedGame:
         """Create a game from a scenario (file, bundled name, dict or ``Scenario``) with a seat
         for the umpire, one per side and the given observers (``(view, delay)`` pairs).
 
@@ -169,8 +175,15 @@ class Authority:
         plan = [("umpire", "umpire", UMPIRE, 0)] + [(s, "side", s, 0) for s in state.sides]
         obs = list(observers)
         for i, (view, delay) in enumerate(obs):
-            plan.append(("observer" if len(obs) == 1 else f"observer-{i + 1}", "observer", view, int(delay)))
-        meta: dict[str, Any] = {"seed": seed, "scenario": scn.spec.id, "title": created.title, "served": True}
+            plan.append(
+                ("observer" if len(obs) == 1 else f"observer-{i + 1}", "observer", view, int(delay))
+            )
+        meta: dict[str, Any] = {
+            "seed": seed,
+            "scenario": scn.spec.id,
+            "title": created.title,
+            "served": True,
+        }
         for label, role, side, delay in plan:
             seat, token = table.issue(role, side=side, delay=delay, label=label, sides=state.sides)
             created.seats[label], created.tokens[label] = seat, token
@@ -212,8 +225,15 @@ class Authority:
     def _load(self, game_id: str) -> ServedGame:
         rec = self.store.load(game_id)
         rs = get_ruleset(rec.ruleset)
-        game = Game(rs, rec.initial, rec.events, sink=self.store.sink(game_id), rev=rec.rev,
-                    annotations=rec.annotations, meta={k: v for k, v in rec.meta.items() if not k.startswith("seat:")})
+        game = Game(
+            rs,
+            rec.initial,
+            rec.events,
+            sink=self.store.sink(game_id),
+            rev=rec.rev,
+            annotations=rec.annotations,
+            meta={k: v for k, v in rec.meta.items() if not k.startswith("seat:")},
+        )
         return ServedGame(game_id, game, SeatTable(rec.meta))
 
     def _head(self, game_id: str) -> tuple[int, dict[str, Any]]:
@@ -262,7 +282,7 @@ class Authority:
             if len(new_ev) > n and new_ev[:n] == old_ev:
                 changes.append(Change("commit", new.state_id, new_ev[n:]))
             elif len(new_ev) < n and old_ev[: len(new_ev)] == new_ev:
-                changes.append(Change("undo", new.state_id, old_ev[len(new_ev):]))
+                changes.append(Change("undo", new.state_id, old_ev[len(new_ev) :]))
             else:
                 changes.append(Change("sync", new.state_id))
         known = {a.id: a for a in old.annotations}
@@ -311,9 +331,14 @@ class Authority:
         g = sg.game
         with sg.lock:
             return {
-                "game": sg.game_id, "title": g.meta.get("title", ""), "ruleset": g.ruleset.name,
-                "seat": seat.public(), "sides": list(g.state.sides), "state_id": g.state_id,
-                "seq": sg.horizon(seat), "cursor": f"{self.boot}:{sg.tick}",
+                "game": sg.game_id,
+                "title": g.meta.get("title", ""),
+                "ruleset": g.ruleset.name,
+                "seat": seat.public(),
+                "sides": list(g.state.sides),
+                "state_id": g.state_id,
+                "seq": sg.horizon(seat),
+                "cursor": f"{self.boot}:{sg.tick}",
             }
 
     def list_seats(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
@@ -321,13 +346,21 @@ class Authority:
         self._umpire(seat, "list the seats")
         return [x.public() for x in sg.seats]
 
-    def issue_seat(self, s: tuple[ServedGame, Seat], role: str, side: str = UMPIRE, delay: int = 0,
-                   label: str = "") -> dict[str, Any]:
+    def issue_seat(
+        self,
+        s: tuple[ServedGame, Seat],
+        role: str,
+        side: str = UMPIRE,
+        delay: int = 0,
+        label: str = "",
+    ) -> dict[str, Any]:
         """A new seat (umpire only); the answer holds its token, shown this once."""
         sg, seat = s
         self._umpire(seat, "create seats")
         with sg.lock:
-            new, token = sg.seats.issue(role, side=side, delay=delay, label=label, sides=sg.game.state.sides)
+            new, token = sg.seats.issue(
+                role, side=side, delay=delay, label=label, sides=sg.game.state.sides
+            )
             try:
                 self.store.set_meta(sg.game_id, sg.seats.meta_for(new))
             except Exception:
@@ -350,7 +383,9 @@ class Authority:
         self._wake(sg.game_id)
         return new.public()
 
-    def change_seat(self, s: tuple[ServedGame, Seat], seat_id: str, **changes: Any) -> dict[str, Any]:
+    def change_seat(
+        self, s: tuple[ServedGame, Seat], seat_id: str, **changes: Any
+    ) -> dict[str, Any]:
         """Change an observer's delay or view (umpire only)."""
         sg, seat = s
         self._umpire(seat, "change seats")
@@ -366,8 +401,13 @@ class Authority:
         return new.public()
 
     # -- reading -------------------------------------------------------------------------------
-    def view(self, s: tuple[ServedGame, Seat], at: int | None = None, known_map: str | None = None,
-             side: str | None = None) -> dict[str, Any]:
+    def view(
+        self,
+        s: tuple[ServedGame, Seat],
+        at: int | None = None,
+        known_map: str | None = None,
+        side: str | None = None,
+    ) -> dict[str, Any]:
         """The seat's view now, or after event *at* (rounded down to an event the seat saw); the
         umpire may ask for a *side*'s view."""
         sg, seat = s
@@ -396,7 +436,7 @@ class Authority:
         sg, seat = s
         with sg.lock:
             h = sg.horizon(seat)
-            evs = [e for e in sg.game.events[max(0, since):h] if e.visible(seat.view_side)]
+            evs = [e for e in sg.game.events[max(0, since) : h] if e.visible(seat.view_side)]
             return {"state_id": sg.game.state_id, "seq": h, "events": wire.encode_events(evs)}
 
     def annotations(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
@@ -435,17 +475,28 @@ class Authority:
         o = self._order(seat, order, "check")
         with sg.lock:
             args = sg.game.check(o)
-            return {"ok": True, "order": str(o), "state_id": sg.game.state_id, "args": codec.encode(args)}
+            return {
+                "ok": True,
+                "order": str(o),
+                "state_id": sg.game.state_id,
+                "args": codec.encode(args),
+            }
 
     def preview(self, s: tuple[ServedGame, Seat], order: Any) -> dict[str, Any]:
         """The order's exact outcome distribution, computed on the ordering side's view."""
         sg, seat = s
         o = self._order(seat, order, "preview")
         with sg.lock:
-            return {"order": str(o), "state_id": sg.game.state_id, "preview": wire.encode_value(sg.game.preview(o))}
+            return {
+                "order": str(o),
+                "state_id": sg.game.state_id,
+                "preview": wire.encode_value(sg.game.preview(o)),
+            }
 
     # -- changing ------------------------------------------------------------------------------
-    def submit(self, s: tuple[ServedGame, Seat], order: Any, state_id: int | None = None) -> dict[str, Any]:
+    def submit(
+        self, s: tuple[ServedGame, Seat], order: Any, state_id: int | None = None
+    ) -> dict[str, Any]:
         """Validate, adjudicate and commit *order* as the seat; answers with the events the seat
         may see and the rule set's result.
 
@@ -470,11 +521,17 @@ class Authority:
                     # the store moved on under us (another process): catch up, then decide
                     self._reload_locked(sg, force=True)
                     if state_id is not None or attempt:
-                        raise StaleStateError(before if state_id is None else state_id, sg.game.state_id) from None
+                        raise StaleStateError(
+                            before if state_id is None else state_id, sg.game.state_id
+                        ) from None
             self._record(sg, Change("commit", sub.state_id, sub.events))
             visible = [e for e in sub.events if e.visible(seat.view_side)]
-            return {"order": str(o), "state_id": sub.state_id, "events": wire.encode_events(visible),
-                    "result": wire.encode_value(sub.result)}
+            return {
+                "order": str(o),
+                "state_id": sub.state_id,
+                "events": wire.encode_events(visible),
+                "result": wire.encode_value(sub.result),
+            }
 
     def undo(self, s: tuple[ServedGame, Seat], state_id: int | None = None) -> dict[str, Any]:
         """Take back the last submission (umpire only)."""
@@ -491,7 +548,9 @@ class Authority:
             self._record(sg, Change("undo", sg.game.state_id, removed))
             return {"state_id": sg.game.state_id, "events": wire.encode_events(removed)}
 
-    def annotate(self, s: tuple[ServedGame, Seat], text: Any, anchors: Mapping[str, Any]) -> dict[str, Any]:
+    def annotate(
+        self, s: tuple[ServedGame, Seat], text: Any, anchors: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """Write an annotation. The umpire writes any; a side seat writes notes for its own side;
         observers write none."""
         sg, seat = s
@@ -500,12 +559,16 @@ class Authority:
         allowed = {"seq", "turn", "hex", "unit", "side", "tags"}
         bad = set(anchors) - allowed
         if bad:
-            raise ValueError(f"unknown annotation field(s) {sorted(bad)}; allowed: {sorted(allowed)}")
+            raise ValueError(
+                f"unknown annotation field(s) {sorted(bad)}; allowed: {sorted(allowed)}"
+            )
         kw = dict(anchors)
         if seat.role == "side":
             kw.setdefault("side", seat.side)
             if kw["side"] != seat.side:
-                raise auth_error(f"the {seat.side} seat writes annotations for {seat.side} only", 403)
+                raise auth_error(
+                    f"the {seat.side} seat writes annotations for {seat.side} only", 403
+                )
         if isinstance(kw.get("hex"), list):
             kw["hex"] = tuple(kw["hex"])
         if "tags" in kw:
@@ -514,7 +577,11 @@ class Authority:
             if self.shared:
                 self._reload_locked(sg)  # annotation ids are allocated from the current list
             unit = kw.get("unit")
-            if unit is not None and seat.view_side != UMPIRE and unit not in sg.game.view(seat.view_side).units:
+            if (
+                unit is not None
+                and seat.view_side != UMPIRE
+                and unit not in sg.game.view(seat.view_side).units
+            ):
                 raise KeyError(f"no unit {unit!r} visible to {seat.view_side}")
             ann = sg.game.annotate(text, author=seat.label, **kw)
             self._record(sg, Change("annotate", sg.game.state_id, annotation=ann))
@@ -524,8 +591,9 @@ class Authority:
     def cursor(self, sg: ServedGame) -> str:
         return f"{self.boot}:{sg.tick}"
 
-    def messages_since(self, s: tuple[ServedGame, Seat], cursor: str | None,
-                       known_map: str | None = None) -> tuple[list[dict[str, Any]], str, str | None]:
+    def messages_since(
+        self, s: tuple[ServedGame, Seat], cursor: str | None, known_map: str | None = None
+    ) -> tuple[list[dict[str, Any]], str, str | None]:
         """The changes the seat has not seen since *cursor*, cut down for it.
 
         Returns ``(messages, new cursor, map digest the receiver now holds)``. The last message
@@ -540,7 +608,12 @@ class Authority:
             except ValueError:
                 tick = -1
             oldest = sg.ring[0][0] if sg.ring else sg.tick + 1
-            if boot != self.boot or tick < 0 or tick > sg.tick or (tick < oldest - 1 and sg.tick > tick):
+            if (
+                boot != self.boot
+                or tick < 0
+                or tick > sg.tick
+                or (tick < oldest - 1 and sg.tick > tick)
+            ):
                 pending = [Change("sync", sg.game.state_id)]
             else:
                 pending = [c for k, c in sg.ring if k > tick]
@@ -550,10 +623,22 @@ class Authority:
                 if c.kind == "annotate":
                     if c.annotation is None or not may_read(seat, c.annotation, h):
                         continue
-                events = () if seat.role == "observer" else [e for e in c.events if e.visible(seat.view_side)]
-                msgs.append({"type": "change", "kind": c.kind, "state_id": c.state_id,
-                             "events": wire.encode_events(events),
-                             "annotation": None if c.annotation is None else wire.encode_annotation(c.annotation)})
+                events = (
+                    ()
+                    if seat.role == "observer"
+                    else [e for e in c.events if e.visible(seat.view_side)]
+                )
+                msgs.append(
+                    {
+                        "type": "change",
+                        "kind": c.kind,
+                        "state_id": c.state_id,
+                        "events": wire.encode_events(events),
+                        "annotation": None
+                        if c.annotation is None
+                        else wire.encode_annotation(c.annotation),
+                    }
+                )
             if msgs:
                 last = msgs[-1]
                 last["seq"] = h

@@ -45,29 +45,61 @@ def dashboards_dir() -> Path | None:
 def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``serve`` to an ``argparse`` sub-parser collection (``owsnb/cli.py`` calls this)."""
     p = subparsers.add_parser(
-        "serve", help="start the seminar server (authority + Voila seat dashboards) and print seat links",
-        description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("scenario", nargs="?", default=None,
-                   help="scenario file or bundled name for a new game (default: tutorial)")
-    p.add_argument("--store", help="game store: a file, sqlite:///path or postgresql://... "
-                                   "(default: $OWSNB_HOME/games/seminar.owsnb)")
-    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1; "
-                                                       "0.0.0.0 for a classroom network)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"authority port (default {DEFAULT_PORT})")
+        "serve",
+        help="start the seminar server (authority + Voila seat dashboards) and print seat links",
+        description=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "scenario",
+        nargs="?",
+        default=None,
+        help="scenario file or bundled name for a new game (default: tutorial)",
+    )
+    p.add_argument(
+        "--store",
+        help="game store: a file, sqlite:///path or postgresql://... "
+        "(default: $OWSNB_HOME/games/seminar.owsnb)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to listen on (default 127.0.0.1; 0.0.0.0 for a classroom network)",
+    )
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"authority port (default {DEFAULT_PORT})"
+    )
     p.add_argument("--voila-port", type=int, help="dashboard port (default: authority port + 1)")
     p.add_argument("--no-voila", action="store_true", help="do not start the Voila dashboards")
-    p.add_argument("--voila-pool", type=int, default=2, metavar="N",
-                   help="kernels Voila keeps warm per dashboard (default 2; 0: start one per visit)")
-    p.add_argument("--public-url", help="the authority's URL as seats reach it (behind a proxy, or "
-                                        "with --host 0.0.0.0); default http://HOST:PORT")
+    p.add_argument(
+        "--voila-pool",
+        type=int,
+        default=2,
+        metavar="N",
+        help="kernels Voila keeps warm per dashboard (default 2; 0: start one per visit)",
+    )
+    p.add_argument(
+        "--public-url",
+        help="the authority's URL as seats reach it (behind a proxy, or "
+        "with --host 0.0.0.0); default http://HOST:PORT",
+    )
     p.add_argument("--seed", type=int, help="dice seed of the new game")
     p.add_argument("--game", help="id of the new game (default: the scenario's id)")
     p.add_argument("--resume", action="store_true", help="create no game; serve those in the store")
-    p.add_argument("--observer", action="append", metavar="VIEW[:DELAY]",
-                   help="an observer seat watching VIEW (a side or 'umpire') DELAY events behind; "
-                        "repeatable (default umpire:20; 'none' for no observer)")
-    p.add_argument("--ruleset", action="append", default=[], metavar="NAME=MODULE:ATTR",
-                   help="register a rule set that is not installed as a package (also for Voila)")
+    p.add_argument(
+        "--observer",
+        action="append",
+        metavar="VIEW[:DELAY]",
+        help="an observer seat watching VIEW (a side or 'umpire') DELAY events behind; "
+        "repeatable (default umpire:20; 'none' for no observer)",
+    )
+    p.add_argument(
+        "--ruleset",
+        action="append",
+        default=[],
+        metavar="NAME=MODULE:ATTR",
+        help="register a rule set that is not installed as a package (also for Voila)",
+    )
     p.add_argument("--links-file", help="also write the links and tokens as JSON to this file")
     p.set_defaults(func=run_serve)
     return p
@@ -86,7 +118,9 @@ def _observers(specs: list[str] | None) -> list[tuple[str, int]]:
         try:
             out.append((view.strip() or "umpire", int(delay) if delay else 0))
         except ValueError:
-            raise SystemExit(f"owsnb serve: --observer {s!r}: the delay after ':' is a number of events") from None
+            raise SystemExit(
+                f"owsnb serve: --observer {s!r}: the delay after ':' is a number of events"
+            ) from None
     return out
 
 
@@ -107,15 +141,18 @@ def _register_rulesets(pairs: list[str]) -> None:
         sys.path.insert(0, os.getcwd())
 
 
-def seat_links(api: str, game_id: str, tokens: dict[str, str], seats: dict[str, Any],
-               voila: str | None) -> dict[str, dict[str, str]]:
+def seat_links(
+    api: str, game_id: str, tokens: dict[str, str], seats: dict[str, Any], voila: str | None
+) -> dict[str, dict[str, str]]:
     """One entry per seat: its token, its API URL and (with Voila) its dashboard link."""
     out = {}
     for label, token in tokens.items():
         entry = {"token": token, "api": f"{api}/games/{quote(game_id)}", "role": seats[label].role}
         if voila:
             nb = "umpire.ipynb" if seats[label].role == "umpire" else "seat.ipynb"
-            entry["link"] = f"{voila}/voila/render/{nb}?" + urlencode({"game": game_id, "token": token})
+            entry["link"] = f"{voila}/voila/render/{nb}?" + urlencode(
+                {"game": game_id, "token": token}
+            )
         out[label] = entry
     return out
 
@@ -142,18 +179,46 @@ class VoilaProcess:
         preheat: keep kernels warm with the notebook's imports done (faster time to interactive).
     """
 
-    def __init__(self, root: Path, host: str, port: int, server: str, *, preheat: int = 2,
-                 log: Any = subprocess.DEVNULL):
+    def __init__(
+        self,
+        root: Path,
+        host: str,
+        port: int,
+        server: str,
+        *,
+        preheat: int = 2,
+        log: Any = subprocess.DEVNULL,
+    ):
         self.root, self.host, self.port = root, host, port
-        cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}", f"--Voila.ip={host}",
-               "--show_tracebacks=False", "--Voila.log_level=WARN"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "voila",
+            str(root),
+            "--no-browser",
+            f"--port={port}",
+            f"--Voila.ip={host}",
+            "--show_tracebacks=False",
+            "--Voila.log_level=WARN",
+        ]
         if preheat:
-            cmd += ["--preheat_kernel=True", f"--pool_size={preheat}", "--progressive_rendering=False"]
+            cmd += [
+                "--preheat_kernel=True",
+                f"--pool_size={preheat}",
+                "--progressive_rendering=False",
+            ]
         env = {**os.environ, "OWSNB_SERVER": server}
         pypath = [p for p in (os.getcwd(), env.get("PYTHONPATH", "")) if p]
         env["PYTHONPATH"] = os.pathsep.join(pypath)
-        self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                     start_new_session=True, preexec_fn=_die_with_parent)
+        self.proc = subprocess.Popen(
+            cmd,
+            env=env,
+            stdout=log,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
 
     @property
     def url(self) -> str:
@@ -201,26 +266,41 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
-        print(f"owsnb serve: cannot listen on {args.host}:{args.port} ({exc.strerror}); try --port", file=sys.stderr)
+        print(
+            f"owsnb serve: cannot listen on {args.host}:{args.port} ({exc.strerror}); try --port",
+            file=sys.stderr,
+        )
         return 1
     port = sock.getsockname()[1]
     store = open_store(store_url)
     auth = Authority(store)
     created = None
     if not args.resume:
-        created = auth.create_game(args.scenario or "tutorial", seed=args.seed, game_id=args.game,
-                                   observers=_observers(args.observer))
+        created = auth.create_game(
+            args.scenario or "tutorial",
+            seed=args.seed,
+            game_id=args.game,
+            observers=_observers(args.observer),
+        )
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     api = (args.public_url or f"http://{shown_host}:{port}").rstrip("/")
     voila = None
     root = dashboards_dir()
     if not args.no_voila and root is not None:
         vport = args.voila_port or port + 1
-        voila = VoilaProcess(root, args.host, vport, f"http://127.0.0.1:{port}" if args.host in ("0.0.0.0", "::") else api,
-                             preheat=args.voila_pool)
+        voila = VoilaProcess(
+            root,
+            args.host,
+            vport,
+            f"http://127.0.0.1:{port}" if args.host in ("0.0.0.0", "::") else api,
+            preheat=args.voila_pool,
+        )
     elif not args.no_voila:
-        print("owsnb serve: the seat dashboards (notebooks/seminar) are not installed; serving the API only",
-              file=sys.stderr)
+        print(
+            "owsnb serve: the seat dashboards (notebooks/seminar) are not installed; "
+            "serving the API only",
+            file=sys.stderr,
+        )
     voila_url = None
     if voila is not None:
         voila_url = f"http://{shown_host}:{voila.port}"
@@ -233,16 +313,38 @@ def run_serve(args: argparse.Namespace) -> int:
         width = max(len(k) for k in links)
         for label, entry in links.items():
             seat = created.seats[label]
-            extra = f"  ({seat.side} view, {seat.delay} events behind)" if seat.role == "observer" else ""
-            print(f"  {label:<{width}}  {entry.get('link') or entry['api'] + '  token ' + entry['token']}{extra}", file=out)
-        print(f"in a notebook: owsnb.connect({links['umpire']['api']!r}, token=<seat token>)", file=out)
+            extra = (
+                f"  ({seat.side} view, {seat.delay} events behind)"
+                if seat.role == "observer"
+                else ""
+            )
+            print(
+                f"  {label:<{width}}  "
+                f"{entry.get('link') or entry['api'] + '  token ' + entry['token']}{extra}",
+                file=out,
+            )
+        print(
+            f"in a notebook: owsnb.connect({links['umpire']['api']!r}, token=<seat token>)",
+            file=out,
+        )
         if args.links_file:
-            Path(args.links_file).write_text(json.dumps({"game": created.game_id, "api": api, "seats": links}, indent=1))
+            Path(args.links_file).write_text(
+                json.dumps({"game": created.game_id, "api": api, "seats": links}, indent=1)
+            )
     others = [g for g in ids if created is None or g != created.game_id]
     if others:
-        print(f"also serving {len(others)} earlier game(s): {', '.join(others)} (their seats keep their links)", file=out)
-    print(f"authority {api}" + (f"   dashboards {voila_url}" if voila_url else "") +
-          "   — Ctrl-C stops (games are saved; `owsnb serve --resume` continues)", file=out, flush=True)
+        print(
+            f"also serving {len(others)} earlier game(s): {', '.join(others)} "
+            "(their seats keep their links)",
+            file=out,
+        )
+    print(
+        f"authority {api}"
+        + (f"   dashboards {voila_url}" if voila_url else "")
+        + "   — Ctrl-C stops (games are saved; `owsnb serve --resume` continues)",
+        file=out,
+        flush=True,
+    )
     server = uvicorn.Server(uvicorn_config(make_app(auth), args.host, port))
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: end quietly
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

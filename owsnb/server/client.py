@@ -33,7 +33,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
-from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, OwsnbError, UnknownRulesetError
+from owsnb.kernel.errors import (
+    AuthError,
+    HistoryError,
+    IllegalOrderError,
+    OwsnbError,
+    UnknownRulesetError,
+)
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Submission
 from owsnb.kernel.hexgrid import Hex
@@ -52,7 +58,7 @@ class ConnectionLost(OwsnbError):
 
 
 def _split_link(url: str, token: str | None) -> tuple[str, str]:
-    """Accept ``http://host/games/ID`` plus a token, or a seat link carrying ``url=`` and ``token=``."""
+    """``http://host/games/ID`` plus a token, or a seat link carrying ``url=`` and ``token=``."""
     parts = urlsplit(url)
     q = parse_qs(parts.query)
     if token is None and "token" in q:
@@ -67,8 +73,14 @@ def _split_link(url: str, token: str | None) -> tuple[str, str]:
     return base, token
 
 
-def connect(url: str, token: str | None = None, *, transport: str = "auto", timeout: float = 15.0,
-            listen: bool = True) -> RemoteGame:
+def connect(
+    url: str,
+    token: str | None = None,
+    *,
+    transport: str = "auto",
+    timeout: float = 15.0,
+    listen: bool = True,
+) -> RemoteGame:
     """A seat on a served game.
 
     Args:
@@ -110,7 +122,15 @@ class RemoteGame:
         game_id, title, sides: the game's.
     """
 
-    def __init__(self, url: str, token: str, *, transport: str = "auto", timeout: float = 15.0, listen: bool = True):
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        *,
+        transport: str = "auto",
+        timeout: float = 15.0,
+        listen: bool = True,
+    ):
         import httpx
 
         if transport not in ("auto", "ws", "poll"):
@@ -147,7 +167,9 @@ class RemoteGame:
         self._loop_thread = threading.current_thread()
         self._listener: threading.Thread | None = None
         if listen:
-            self._listener = threading.Thread(target=self._listen, name=f"owsnb-seat-{self.side}", daemon=True)
+            self._listener = threading.Thread(
+                target=self._listen, name=f"owsnb-seat-{self.side}", daemon=True
+            )
             self._listener.start()
 
     def _apply_info(self, info: dict[str, Any]) -> None:
@@ -167,26 +189,40 @@ class RemoteGame:
 
                 self.ruleset = get_ruleset(name)
             except UnknownRulesetError:
-                warnings.warn(f"rule set {name!r} is not installed here; using generic counters and styles",
-                              RuntimeWarning, stacklevel=3)
+                warnings.warn(
+                    f"rule set {name!r} is not installed here; using generic counters and styles",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
                 self.ruleset = _GenericRules(name)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed.is_set() else ("live" if self.connected else "connecting")
-        return f"<RemoteGame {self.game_id} as {self.seat.get('label', self.side)} ({self.role}), state {self._rev}, {state}>"
+        label = self.seat.get("label", self.side)
+        return f"<RemoteGame {self.game_id} as {label} ({self.role}), state {self._rev}, {state}>"
 
     def _repr_html_(self) -> str:
         import html
 
         dot = "#2e7d32" if self.connected else "#999"
-        return (f"<div class='owsnb-remote'><b>{html.escape(self.title or self.game_id)}</b> — seat "
-                f"<b>{html.escape(str(self.seat.get('label', self.side)))}</b> ({html.escape(self.role)}), "
-                f"state {self._rev} <span style='color:{dot}'>●</span> "
-                f"<span style='color:#666'>{html.escape(self.url)}</span></div>")
+        return (
+            f"<div class='owsnb-remote'><b>{html.escape(self.title or self.game_id)}</b> — seat "
+            f"<b>{html.escape(str(self.seat.get('label', self.side)))}</b> "
+            f"({html.escape(self.role)}), "
+            f"state {self._rev} <span style='color:{dot}'>●</span> "
+            f"<span style='color:#666'>{html.escape(self.url)}</span></div>"
+        )
 
     # -- HTTP ----------------------------------------------------------------------------------
-    def _request(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-                 body: dict[str, Any] | None = None, retries: int = 0) -> Any:
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        body: dict[str, Any] | None = None,
+        retries: int = 0,
+    ) -> Any:
         import httpx
 
         if self._closed.is_set():
@@ -194,12 +230,19 @@ class RemoteGame:
         p = {k: v for k, v in (params or {}).items() if v is not None}
         for attempt in range(retries + 1):
             try:
-                r = self._http.request(method, path, params=p, content=None if body is None else wire.dumps(body),
-                                       headers={"Content-Type": "application/json"} if body is not None else None)
+                r = self._http.request(
+                    method,
+                    path,
+                    params=p,
+                    content=None if body is None else wire.dumps(body),
+                    headers={"Content-Type": "application/json"} if body is not None else None,
+                )
                 break
             except httpx.TransportError as exc:
                 if attempt == retries:
-                    raise ConnectionLost(f"cannot reach the authority at {self.url}: {exc}") from None
+                    raise ConnectionLost(
+                        f"cannot reach the authority at {self.url}: {exc}"
+                    ) from None
                 time.sleep(0.3 * (attempt + 1))
         try:
             data = r.json()
@@ -273,7 +316,7 @@ class RemoteGame:
         return [e for e in evs if ks is None or e.kind in ks]
 
     def legal_orders(self, side: str | None = None) -> LegalOrders:
-        """What *side* (default: this seat's) may order now; ``order in legal`` asks the authority."""
+        """What *side* (default: this seat's) may order now (``order in legal`` asks the server)."""
         side = side or self.side
         key = (side, self._rev)
         hit = self._legal.get(key)
@@ -307,8 +350,10 @@ class RemoteGame:
         return dict(codec.decode(self._post("/check", {"order": self._order_text(order)})["args"]))
 
     def preview(self, order: Order | str) -> Any:
-        """The exact outcome distribution of *order*, computed by the authority on this seat's view."""
-        return wire.decode_value(self._post("/preview", {"order": self._order_text(order)})["preview"])
+        """The exact outcome distribution of *order*, computed by the authority on the view."""
+        return wire.decode_value(
+            self._post("/preview", {"order": self._order_text(order)})["preview"]
+        )
 
     def annotations(self) -> list[Annotation]:
         """Annotations this seat may read."""
@@ -326,7 +371,12 @@ class RemoteGame:
         text = self._order_text(order)
         data = self._post("/orders", {"order": text, "state_id": state_id})
         events = wire.decode_events(data["events"])
-        sub = Submission(Order.parse(data["order"]), events, wire.decode_value(data["result"]), int(data["state_id"]))
+        sub = Submission(
+            Order.parse(data["order"]),
+            events,
+            wire.decode_value(data["result"]),
+            int(data["state_id"]),
+        )
         self._advance(sub.state_id, Change("commit", sub.state_id, events))
         return sub
 
@@ -357,8 +407,10 @@ class RemoteGame:
 
     def fork(self, at: int | None = None) -> Any:
         """Refused: a seat never holds the truth, so it cannot branch the game locally."""
-        raise HistoryError("a remote seat cannot fork the game (it never holds the truth); "
-                           "ask the umpire for a what-if branch")
+        raise HistoryError(
+            "a remote seat cannot fork the game (it never holds the truth); "
+            "ask the umpire for a what-if branch"
+        )
 
     def step_to(self, n: int) -> SideView:
         """The view after event *n* (a seat never rewinds the shared game)."""
@@ -369,7 +421,9 @@ class RemoteGame:
         """Every seat of the game (umpire only; no tokens)."""
         return self._get("/seats")
 
-    def add_seat(self, role: str, side: str = UMPIRE, *, delay: int = 0, label: str = "") -> dict[str, Any]:
+    def add_seat(
+        self, role: str, side: str = UMPIRE, *, delay: int = 0, label: str = ""
+    ) -> dict[str, Any]:
         """A new seat (umpire only); the answer holds its token, shown this once."""
         return self._post("/seats", {"role": role, "side": side, "delay": delay, "label": label})
 
@@ -377,7 +431,9 @@ class RemoteGame:
         """Revoke a seat's token (umpire only)."""
         return self._request("DELETE", f"/seats/{seat_id}")
 
-    def set_observer(self, seat_id: str, *, delay: int | None = None, side: str | None = None) -> dict[str, Any]:
+    def set_observer(
+        self, seat_id: str, *, delay: int | None = None, side: str | None = None
+    ) -> dict[str, Any]:
         """Change an observer's delay (events behind) or the view it watches (umpire only)."""
         body = {k: v for k, v in {"delay": delay, "side": side}.items() if v is not None}
         return self._request("PATCH", f"/seats/{seat_id}", body=body)
@@ -419,7 +475,11 @@ class RemoteGame:
         self._emit(change)
 
     def _emit(self, change: Change) -> None:
-        if self._loop is not None and threading.current_thread() is not self._loop_thread and not self._loop.is_closed():
+        if (
+            self._loop is not None
+            and threading.current_thread() is not self._loop_thread
+            and not self._loop.is_closed()
+        ):
             try:
                 self._loop.call_soon_threadsafe(self._notify, change)
                 return
@@ -432,7 +492,9 @@ class RemoteGame:
             try:
                 fn(change)
             except Exception as exc:  # noqa: BLE001 - a broken display must not stop the seat
-                warnings.warn(f"owsnb subscriber {fn!r} failed: {exc!r}", RuntimeWarning, stacklevel=2)
+                warnings.warn(
+                    f"owsnb subscriber {fn!r} failed: {exc!r}", RuntimeWarning, stacklevel=2
+                )
 
     def _handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -444,8 +506,12 @@ class RemoteGame:
         if kind != "change":
             return
         rev = int(msg["state_id"])
-        change = Change(msg["kind"], rev, wire.decode_events(msg.get("events")),
-                        None if msg.get("annotation") is None else wire.decode_annotation(msg["annotation"]))
+        change = Change(
+            msg["kind"],
+            rev,
+            wire.decode_events(msg.get("events")),
+            None if msg.get("annotation") is None else wire.decode_annotation(msg["annotation"]),
+        )
         emit = True
         with self._lock:
             if "view" in msg:
@@ -507,11 +573,19 @@ class RemoteGame:
 
         parts = urlsplit(self.url)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        query = urlencode({k: v for k, v in {"cursor": self._cursor, "map": self._maps.latest}.items() if v})
+        query = urlencode(
+            {k: v for k, v in {"cursor": self._cursor, "map": self._maps.latest}.items() if v}
+        )
         url = urlunsplit((scheme, parts.netloc, parts.path + "/ws", query, ""))
         try:
-            ws = ws_connect(url, additional_headers=self._headers, open_timeout=self._timeout,
-                            max_size=64 * 2**20, ping_interval=20, ping_timeout=20)
+            ws = ws_connect(
+                url,
+                additional_headers=self._headers,
+                open_timeout=self._timeout,
+                max_size=64 * 2**20,
+                ping_interval=20,
+                ping_timeout=20,
+            )
         except InvalidStatus as exc:
             status = exc.response.status_code
             if status in (401, 403):
@@ -532,10 +606,22 @@ class RemoteGame:
     def _poll_session(self) -> None:
         import httpx
 
-        with httpx.Client(base_url=self.url, headers=self._headers, timeout=self._timeout + 30) as http:
+        with httpx.Client(
+            base_url=self.url, headers=self._headers, timeout=self._timeout + 30
+        ) as http:
             while not self._closed.is_set():
-                r = http.get("/changes", params={k: v for k, v in {
-                    "cursor": self._cursor, "map": self._maps.latest, "timeout": 20}.items() if v is not None})
+                r = http.get(
+                    "/changes",
+                    params={
+                        k: v
+                        for k, v in {
+                            "cursor": self._cursor,
+                            "map": self._maps.latest,
+                            "timeout": 20,
+                        }.items()
+                        if v is not None
+                    },
+                )
                 data = r.json()
                 if r.status_code >= 400:
                     wire.raise_error(r.status_code, data)

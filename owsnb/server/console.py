@@ -32,6 +32,10 @@ def _esc(x: Any) -> str:
     return html.escape(str(x))
 
 
+def _error(exc: BaseException) -> str:
+    return f"<span style='{_CSS};color:#c0392b'>{_esc(getattr(exc, 'reason', None) or exc)}</span>"
+
+
 class UmpireConsole(W.VBox):
     """The umpire's controls (see the module docstring).
 
@@ -44,39 +48,69 @@ class UmpireConsole(W.VBox):
         self.status = W.HTML()
         # phase
         self.clock = W.HTML()
-        self.advance_button = W.Button(description="Advance", icon="forward", button_style="primary",
-                                       tooltip="end the current step for everyone (umpire: advance)")
-        self.undo_button = W.Button(description="Undo last", icon="undo", button_style="warning",
-                                    tooltip="take back the last submission")
-        self.advance_button.on_click(lambda _: self._do(lambda: self.remote.submit("umpire: advance",
-                                                                                     state_id=self.remote.state_id)))
+        self.advance_button = W.Button(
+            description="Advance",
+            icon="forward",
+            button_style="primary",
+            tooltip="end the current step for everyone (umpire: advance)",
+        )
+        self.undo_button = W.Button(
+            description="Undo last",
+            icon="undo",
+            button_style="warning",
+            tooltip="take back the last submission",
+        )
+        self.advance_button.on_click(
+            lambda _: self._do(
+                lambda: self.remote.submit("umpire: advance", state_id=self.remote.state_id)
+            )
+        )
         self.undo_button.on_click(lambda _: self._do(self.remote.undo))
         phase = W.VBox([self.clock, W.HBox([self.advance_button, self.undo_button])])
         # adjudication
-        verbs = [v for v, t in remote.ruleset.order_types.items() if t.actors == "umpire" and v != "advance"]
+        verbs = [
+            v
+            for v, t in remote.ruleset.order_types.items()
+            if t.actors == "umpire" and v != "advance"
+        ]
         self.verb = W.Dropdown(options=verbs, description="order", layout=W.Layout(width="320px"))
         self.params = W.VBox()
         self.odds = W.HTML()
-        self.roll_button = W.Button(description="Roll / apply", icon="dice", button_style="danger",
-                                    disabled=not verbs)
+        self.roll_button = W.Button(
+            description="Roll / apply", icon="dice", button_style="danger", disabled=not verbs
+        )
         self.verb.observe(lambda _: self._build_params(), "value")
         self.roll_button.on_click(lambda _: self._adjudicate())
         self._editors: dict[str, W.Widget] = {}
-        adjudicate = W.VBox([self.verb, self.params, self.odds, self.roll_button] if verbs else
-                            [W.HTML(f"<i>{_esc(remote.ruleset.name)} has no umpire orders besides advance.</i>")])
+        adjudicate = W.VBox(
+            [self.verb, self.params, self.odds, self.roll_button]
+            if verbs
+            else [
+                W.HTML(f"<i>{_esc(remote.ruleset.name)} has no umpire orders besides advance.</i>")
+            ]
+        )
         # notes
-        self.note = W.Textarea(placeholder="what happened, why it matters…", layout=W.Layout(width="98%", height="70px"))
-        self.audience = W.Dropdown(options=[("everyone", None), *[(s, s) for s in remote.sides], ("umpire only", UMPIRE)],
-                                   description="for")
+        self.note = W.Textarea(
+            placeholder="what happened, why it matters…",
+            layout=W.Layout(width="98%", height="70px"),
+        )
+        self.audience = W.Dropdown(
+            options=[("everyone", None), *[(s, s) for s in remote.sides], ("umpire only", UMPIRE)],
+            description="for",
+        )
         self.note_hex = W.Text(placeholder="hex (optional)", layout=W.Layout(width="140px"))
         self.note_button = W.Button(description="Add note", icon="sticky-note")
         self.note_button.on_click(lambda _: self._add_note())
         self.notes = W.HTML()
-        notes = W.VBox([self.note, W.HBox([self.audience, self.note_hex, self.note_button]), self.notes])
+        notes = W.VBox(
+            [self.note, W.HBox([self.audience, self.note_hex, self.note_button]), self.notes]
+        )
         # assessment
         self.assessment = W.HTML()
-        self.assess_note = W.Textarea(placeholder="assessment for the discussion (OWS 12.1)…",
-                                      layout=W.Layout(width="98%", height="60px"))
+        self.assess_note = W.Textarea(
+            placeholder="assessment for the discussion (OWS 12.1)…",
+            layout=W.Layout(width="98%", height="60px"),
+        )
         self.assess_button = W.Button(description="Record assessment", icon="check")
         self.assess_button.on_click(lambda _: self._add_note(assessment=True))
         assess = W.VBox([self.assessment, self.assess_note, self.assess_button])
@@ -84,21 +118,40 @@ class UmpireConsole(W.VBox):
         self.seat_table = W.HTML()
         self.seat_pick = W.Dropdown(description="seat", layout=W.Layout(width="300px"))
         self.revoke_button = W.Button(description="Revoke", icon="ban", button_style="danger")
-        self.revoke_button.on_click(lambda _: self._do(lambda: self.remote.revoke(self.seat_pick.value)))
-        self.obs_view = W.Dropdown(options=[*remote.sides, UMPIRE], value=UMPIRE, description="view")
+        self.revoke_button.on_click(
+            lambda _: self._do(lambda: self.remote.revoke(self.seat_pick.value))
+        )
+        self.obs_view = W.Dropdown(
+            options=[*remote.sides, UMPIRE], value=UMPIRE, description="view"
+        )
         self.obs_delay = W.BoundedIntText(value=20, min=0, max=100000, description="delay")
         self.obs_apply = W.Button(description="Set observer", icon="eye")
-        self.obs_apply.on_click(lambda _: self._do(lambda: self.remote.set_observer(
-            self.seat_pick.value, delay=int(self.obs_delay.value), side=self.obs_view.value)))
+        self.obs_apply.on_click(
+            lambda _: self._do(
+                lambda: self.remote.set_observer(
+                    self.seat_pick.value, delay=int(self.obs_delay.value), side=self.obs_view.value
+                )
+            )
+        )
         self.obs_new = W.Button(description="New observer", icon="plus")
         self.obs_new.on_click(lambda _: self._new_observer())
         self.new_link = W.HTML()
-        seats = W.VBox([self.seat_table, W.HBox([self.seat_pick, self.revoke_button]),
-                        W.HBox([self.obs_view, self.obs_delay, self.obs_apply, self.obs_new]), self.new_link])
-        self.tabs = W.Tab(children=[phase, adjudicate, notes, assess, seats],
-                          titles=["Phase", "Adjudicate", "Notes", "Assessment", "Seats"])
-        super().__init__([W.HTML(f"<b style='{_CSS}'>Umpire</b>"), self.tabs, self.status],
-                         layout=W.Layout(width="100%"))
+        seats = W.VBox(
+            [
+                self.seat_table,
+                W.HBox([self.seat_pick, self.revoke_button]),
+                W.HBox([self.obs_view, self.obs_delay, self.obs_apply, self.obs_new]),
+                self.new_link,
+            ]
+        )
+        self.tabs = W.Tab(
+            children=[phase, adjudicate, notes, assess, seats],
+            titles=["Phase", "Adjudicate", "Notes", "Assessment", "Seats"],
+        )
+        super().__init__(
+            [W.HTML(f"<b style='{_CSS}'>Umpire</b>"), self.tabs, self.status],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-umpire-console")
         self._build_params()
         self._unsubscribe = remote.subscribe(lambda change: self.refresh())
@@ -109,7 +162,7 @@ class UmpireConsole(W.VBox):
         try:
             out = fn()
         except (OwsnbError, ValueError, KeyError) as exc:
-            self.status.value = f"<span style='{_CSS};color:#c0392b'>{_esc(getattr(exc, 'reason', None) or exc)}</span>"
+            self.status.value = _error(exc)
             return None
         self.status.value = ""
         self.refresh()
@@ -150,15 +203,21 @@ class UmpireConsole(W.VBox):
         try:
             dist = self.remote.preview(order)
         except (OwsnbError, ValueError) as exc:
-            self.odds.value = f"<span style='{_CSS};color:#c0392b'>{_esc(getattr(exc, 'reason', None) or exc)}</span>"
+            self.odds.value = _error(exc)
             return
-        body = dist._repr_html_() if hasattr(dist, "_repr_html_") and dist._repr_html_() else _esc(dist)
+        body = (
+            dist._repr_html_()
+            if hasattr(dist, "_repr_html_") and dist._repr_html_()
+            else _esc(dist)
+        )
         self.odds.value = f"<div style='{_CSS}'><code>{_esc(order)}</code>{body}</div>"
 
     def _adjudicate(self) -> None:
         order = self.order()
         if order is None:
-            self.status.value = f"<span style='{_CSS};color:#c0392b'>fill in the order's parameters first</span>"
+            self.status.value = (
+                f"<span style='{_CSS};color:#c0392b'>fill in the order's parameters first</span>"
+            )
             return
         sub = self._do(lambda: self.remote.submit(order, state_id=self.remote.state_id))
         if sub is not None:
@@ -179,10 +238,17 @@ class UmpireConsole(W.VBox):
             box.value = ""
 
     def _new_observer(self) -> None:
-        out = self._do(lambda: self.remote.add_seat("observer", self.obs_view.value, delay=int(self.obs_delay.value)))
+        out = self._do(
+            lambda: self.remote.add_seat(
+                "observer", self.obs_view.value, delay=int(self.obs_delay.value)
+            )
+        )
         if out is not None:
-            self.new_link.value = (f"<div style='{_CSS}'>New observer <b>{_esc(out['label'])}</b> — token (shown once): "
-                                   f"<code>{_esc(out['token'])}</code><br>game: <code>{_esc(self.remote.url)}</code></div>")
+            self.new_link.value = (
+                f"<div style='{_CSS}'>New observer <b>{_esc(out['label'])}</b> — "
+                f"token (shown once): <code>{_esc(out['token'])}</code><br>"
+                f"game: <code>{_esc(self.remote.url)}</code></div>"
+            )
 
     # -- display -------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -195,28 +261,40 @@ class UmpireConsole(W.VBox):
             return
         c = view.clock
         waiting = [s for s in c.active if s not in c.done]
-        self.clock.value = (f"<div style='{_CSS}'><b>{_esc(c)}</b><br>state {r.state_id}, event {view.seq}"
-                            f"<br>still to act: {_esc(', '.join(waiting) or 'nobody')}"
-                            f"{'; done: ' + _esc(', '.join(sorted(c.done))) if c.done else ''}</div>")
+        self.clock.value = (
+            f"<div style='{_CSS}'><b>{_esc(c)}</b><br>state {r.state_id}, event {view.seq}"
+            f"<br>still to act: {_esc(', '.join(waiting) or 'nobody')}"
+            f"{'; done: ' + _esc(', '.join(sorted(c.done))) if c.done else ''}</div>"
+        )
         try:
             anns = r.annotations()
         except OwsnbError:
             anns = []
-        rows = "".join(f"<li>{_esc(a.text)} <span style='color:#6b7280'>— turn {_esc(a.turn)}, for "
-                       f"{_esc(a.side or 'everyone')}{', ' + _esc(', '.join(a.tags)) if a.tags else ''}</span></li>"
-                       for a in anns[-12:])
+        rows = "".join(
+            f"<li>{_esc(a.text)} <span style='color:#6b7280'>— turn {_esc(a.turn)}, for "
+            f"{_esc(a.side or 'everyone')}"
+            f"{', ' + _esc(', '.join(a.tags)) if a.tags else ''}</span></li>"
+            for a in anns[-12:]
+        )
         self.notes.value = f"<ul style='{_CSS}'>{rows}</ul>" if rows else ""
         self.assessment.value = self._assessment_html(view, anns)
         try:
             seats = r.seats()
         except OwsnbError:
             seats = []
-        self.seat_pick.options = [(f"{s['label']} ({s['role']})", s["seat"]) for s in seats if not s["revoked"]]
-        trs = "".join(f"<tr><td>{_esc(s['label'])}</td><td>{_esc(s['role'])}</td><td>{_esc(s['side'])}</td>"
-                      f"<td>{_esc(s['delay']) if s['role'] == 'observer' else ''}</td>"
-                      f"<td>{'revoked' if s['revoked'] else 'valid'}</td></tr>" for s in seats)
-        self.seat_table.value = (f"<table style='{_CSS}'><tr><th>seat</th><th>role</th><th>view</th><th>delay</th>"
-                                 f"<th>token</th></tr>{trs}</table>")
+        self.seat_pick.options = [
+            (f"{s['label']} ({s['role']})", s["seat"]) for s in seats if not s["revoked"]
+        ]
+        trs = "".join(
+            f"<tr><td>{_esc(s['label'])}</td><td>{_esc(s['role'])}</td><td>{_esc(s['side'])}</td>"
+            f"<td>{_esc(s['delay']) if s['role'] == 'observer' else ''}</td>"
+            f"<td>{'revoked' if s['revoked'] else 'valid'}</td></tr>"
+            for s in seats
+        )
+        self.seat_table.value = (
+            f"<table style='{_CSS}'><tr><th>seat</th><th>role</th><th>view</th><th>delay</th>"
+            f"<th>token</th></tr>{trs}</table>"
+        )
 
     def _assessment_html(self, view: Any, anns: list[Any]) -> str:
         try:
@@ -229,14 +307,19 @@ class UmpireConsole(W.VBox):
             then = [u for u in start.units.values() if u.side == side]
             steps, steps0 = sum(u.steps for u in now), sum(u.steps for u in then)
             alive = sum(1 for u in now if u.alive)
-            rows.append(f"<tr><td>{_esc(side)}</td><td>{alive}/{len(then)}</td><td>{steps}/{steps0}</td></tr>")
+            rows.append(
+                f"<tr><td>{_esc(side)}</td><td>{alive}/{len(then)}</td><td>{steps}/{steps0}</td></tr>"
+            )
         try:
             outcome = self.remote.ruleset.outcome(view)
         except Exception as exc:  # noqa: BLE001 - a rule set may need the truth for its outcome
             outcome = f"(not available on a view: {type(exc).__name__})"
         notes = "".join(f"<li>{_esc(a.text)}</li>" for a in anns if "assessment" in a.tags)
-        return (f"<div style='{_CSS}'><table><tr><th>side</th><th>units</th><th>steps</th></tr>{''.join(rows)}</table>"
-                f"<p>outcome: {_esc(outcome)}</p>{'<ul>' + notes + '</ul>' if notes else ''}</div>")
+        return (
+            f"<div style='{_CSS}'><table><tr><th>side</th><th>units</th><th>steps</th></tr>"
+            f"{''.join(rows)}</table>"
+            f"<p>outcome: {_esc(outcome)}</p>{'<ul>' + notes + '</ul>' if notes else ''}</div>"
+        )
 
     def close(self) -> None:
         self._unsubscribe()

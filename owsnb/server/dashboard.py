@@ -21,11 +21,20 @@ import os
 from typing import Any
 from urllib.parse import parse_qs, quote
 
-__all__ = ["seat_query", "wait_for_voila", "connect_from_query", "seat_page", "umpire_page", "message"]
+__all__ = [
+    "seat_query",
+    "wait_for_voila",
+    "connect_from_query",
+    "seat_page",
+    "umpire_page",
+    "message",
+]
 
-HELP = ("Open this dashboard from a seat link: <code>owsnb serve</code> prints one per seat "
-        "(umpire, each side, observers). A link ends in <code>?game=…&amp;token=…</code> or "
-        "<code>?url=…&amp;token=…</code>.")
+HELP = (
+    "Open this dashboard from a seat link: <code>owsnb serve</code> prints one per seat "
+    "(umpire, each side, observers). A link ends in <code>?game=…&amp;token=…</code> or "
+    "<code>?url=…&amp;token=…</code>."
+)
 
 
 def seat_query(query: str | None = None, *, server: str | None = None) -> tuple[str, str] | None:
@@ -56,8 +65,10 @@ def message(title: str, body: str, colour: str = "#1f5fbf") -> Any:
     """A plain message panel (an ``ipywidgets.HTML``)."""
     import ipywidgets as W
 
-    return W.HTML(f"<div style='font:14px system-ui;border-left:4px solid {colour};padding:8px 14px;"
-                  f"background:#f8fafc;max-width:760px'><b>{html.escape(title)}</b><br>{body}</div>")
+    return W.HTML(
+        f"<div style='font:14px system-ui;border-left:4px solid {colour};padding:8px 14px;"
+        f"background:#f8fafc;max-width:760px'><b>{html.escape(title)}</b><br>{body}</div>"
+    )
 
 
 def connect_from_query(query: str | None = None) -> tuple[Any, Any]:
@@ -72,11 +83,18 @@ def connect_from_query(query: str | None = None) -> tuple[Any, Any]:
     try:
         return connect(url, token), None
     except AuthError as exc:
-        return None, message("This seat link is not valid", html.escape(str(exc)) +
-                             "<br>Ask the umpire for a new link.", "#c0392b")
+        return None, message(
+            "This seat link is not valid",
+            html.escape(str(exc)) + "<br>Ask the umpire for a new link.",
+            "#c0392b",
+        )
     except (OwsnbError, OSError) as exc:
-        return None, message("The game server does not answer", f"{html.escape(url)}: {html.escape(str(exc))}"
-                             "<br>It may be restarting: reload this page in a moment.", "#c0392b")
+        return None, message(
+            "The game server does not answer",
+            f"{html.escape(url)}: {html.escape(str(exc))}"
+            "<br>It may be restarting: reload this page in a moment.",
+            "#c0392b",
+        )
 
 
 def seat_page(query: str | None = None, **app_options: Any) -> Any:
@@ -100,8 +118,11 @@ def umpire_page(query: str | None = None, **app_options: Any) -> Any:
     if remote is None:
         return problem
     if remote.role != "umpire":
-        return message("This is not the umpire's link", "This link opens a player's seat: use the seat "
-                       "dashboard (seat.ipynb) instead.", "#c0392b")
+        return message(
+            "This is not the umpire's link",
+            "This link opens a player's seat: use the seat dashboard (seat.ipynb) instead.",
+            "#c0392b",
+        )
     from owsnb.server.console import UmpireConsole
     from owsnb.widgets import App
 

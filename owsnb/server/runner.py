@@ -40,9 +40,16 @@ def uvicorn_config(app: Any, host: str, port: int, **kw: Any) -> Any:
     import uvicorn
     from uvicorn.config import WS_PROTOCOLS
 
-    opts: dict[str, Any] = dict(host=host, port=port, log_level="warning", access_log=False, lifespan="on",
-                                ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
-                                ws_max_size=MAX_BODY, timeout_graceful_shutdown=2)
+    opts: dict[str, Any] = dict(
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
+        ws_max_size=MAX_BODY,
+        timeout_graceful_shutdown=2,
+    )
     opts.update(kw)
     return uvicorn.Config(app, **opts)
 
@@ -55,7 +62,9 @@ class ServerThread:
         host, port: where (port ``0``: a free one; read :attr:`url`).
     """
 
-    def __init__(self, authority: Authority | Any, host: str = "127.0.0.1", port: int = 0, **config: Any):
+    def __init__(
+        self, authority: Authority | Any, host: str = "127.0.0.1", port: int = 0, **config: Any
+    ):
         import uvicorn
 
         self.app = make_app(authority) if isinstance(authority, Authority) else authority
@@ -64,8 +73,12 @@ class ServerThread:
         self.host, self.port = host, self._sock.getsockname()[1]
         self.server = uvicorn.Server(uvicorn_config(self.app, host, self.port, **config))
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self._sock]},
-                                       name=f"owsnb-server-{self.port}", daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.run,
+            kwargs={"sockets": [self._sock]},
+            name=f"owsnb-server-{self.port}",
+            daemon=True,
+        )
 
     @property
     def url(self) -> str:

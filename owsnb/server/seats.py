@@ -49,7 +49,7 @@ def auth_error(message: str, status: int = 401) -> AuthError:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,9 @@ class Seat:
     revoked: str = ""
 
     @classmethod
-    def new(cls, role: str, *, side: str = UMPIRE, delay: int = 0, label: str = "") -> tuple[Seat, str]:
+    def new(
+        cls, role: str, *, side: str = UMPIRE, delay: int = 0, label: str = ""
+    ) -> tuple[Seat, str]:
         """A fresh seat and its token (the only time the token exists in clear)."""
         if role not in ROLES:
             raise ValueError(f"a seat's role is one of {', '.join(ROLES)}, not {role!r}")
@@ -87,8 +89,15 @@ class Seat:
         if role != "observer":
             delay = 0
         token = secrets.token_urlsafe(24)
-        seat = cls(f"s-{secrets.token_hex(4)}", role, side, delay, label or (side if role != "observer" else f"observer ({side})"),
-                   hash_token(token), _now())
+        seat = cls(
+            f"s-{secrets.token_hex(4)}",
+            role,
+            side,
+            delay,
+            label or (side if role != "observer" else f"observer ({side})"),
+            hash_token(token),
+            _now(),
+        )
         return seat, token
 
     # -- what the seat may do ------------------------------------------------------------------
@@ -116,12 +125,26 @@ class Seat:
 
     @classmethod
     def from_meta(cls, seat_id: str, d: Mapping[str, Any]) -> Seat:
-        return cls(seat_id=seat_id, **{k: d[k] for k in ("role", "side", "delay", "label", "token_sha256", "created", "revoked") if k in d})
+        return cls(
+            seat_id=seat_id,
+            **{
+                k: d[k]
+                for k in ("role", "side", "delay", "label", "token_sha256", "created", "revoked")
+                if k in d
+            },
+        )
 
     def public(self) -> dict[str, Any]:
         """What a seat list shows (no hash)."""
-        return {"seat": self.seat_id, "role": self.role, "side": self.side, "delay": self.delay,
-                "label": self.label, "created": self.created, "revoked": self.revoked}
+        return {
+            "seat": self.seat_id,
+            "role": self.role,
+            "side": self.side,
+            "delay": self.delay,
+            "label": self.label,
+            "created": self.created,
+            "revoked": self.revoked,
+        }
 
 
 class SeatTable:
@@ -144,8 +167,11 @@ class SeatTable:
 
     def load(self, meta: Mapping[str, Any]) -> None:
         """Replace the table with the seats recorded in *meta*."""
-        self.seats = {k[len(META_PREFIX):]: Seat.from_meta(k[len(META_PREFIX):], v)
-                      for k, v in meta.items() if k.startswith(META_PREFIX) and isinstance(v, Mapping)}
+        self.seats = {
+            k[len(META_PREFIX) :]: Seat.from_meta(k[len(META_PREFIX) :], v)
+            for k, v in meta.items()
+            if k.startswith(META_PREFIX) and isinstance(v, Mapping)
+        }
 
     def authenticate(self, token: str | None) -> Seat:
         """The seat holding *token*.
@@ -154,7 +180,10 @@ class SeatTable:
             AuthError: no token, an unknown token, or a revoked one.
         """
         if not token:
-            raise auth_error("no seat token: send 'Authorization: Bearer <token>' (the token from your seat link)")
+            raise auth_error(
+                "no seat token: send 'Authorization: Bearer <token>' "
+                "(the token from your seat link)"
+            )
         for seat in self.seats.values():
             if seat.matches(token):
                 if seat.revoked:
@@ -162,15 +191,24 @@ class SeatTable:
                 return seat
         raise auth_error("unknown seat token for this game")
 
-    def issue(self, role: str, *, side: str = UMPIRE, delay: int = 0, label: str = "",
-              sides: Iterable[str] | None = None) -> tuple[Seat, str]:
+    def issue(
+        self,
+        role: str,
+        *,
+        side: str = UMPIRE,
+        delay: int = 0,
+        label: str = "",
+        sides: Iterable[str] | None = None,
+    ) -> tuple[Seat, str]:
         """Create a seat (checking *side* against the game's *sides* if given)."""
         if sides is not None:
             known = list(sides)
             if role == "side" and side not in known:
                 raise ValueError(f"no side {side!r}; sides are {', '.join(known)}")
             if role == "observer" and side not in (*known, UMPIRE):
-                raise ValueError(f"an observer watches a side ({', '.join(known)}) or 'umpire', not {side!r}")
+                raise ValueError(
+                    f"an observer watches a side ({', '.join(known)}) or 'umpire', not {side!r}"
+                )
         seat, token = Seat.new(role, side=side, delay=delay, label=label)
         self.seats[seat.seat_id] = seat
         return seat, token
@@ -186,18 +224,31 @@ class SeatTable:
         self.seats[seat_id] = seat
         return seat
 
-    def change(self, seat_id: str, *, delay: int | None = None, side: str | None = None,
-               label: str | None = None, sides: Iterable[str] | None = None) -> Seat:
+    def change(
+        self,
+        seat_id: str,
+        *,
+        delay: int | None = None,
+        side: str | None = None,
+        label: str | None = None,
+        sides: Iterable[str] | None = None,
+    ) -> Seat:
         """Change an observer's delay or watched view, or any seat's label."""
         seat = self.get(seat_id)
         if (delay is not None or side is not None) and seat.role != "observer":
             raise ValueError("only an observer's delay and view can change")
-        if delay is not None and (isinstance(delay, bool) or not isinstance(delay, int) or delay < 0):
+        if delay is not None and (
+            isinstance(delay, bool) or not isinstance(delay, int) or delay < 0
+        ):
             raise ValueError(f"delay is a whole number of events >= 0, not {delay!r}")
         if side is not None and sides is not None and side not in (*sides, UMPIRE):
             raise ValueError(f"an observer watches a side or 'umpire', not {side!r}")
-        seat = replace(seat, delay=seat.delay if delay is None else delay, side=seat.side if side is None else side,
-                       label=seat.label if label is None else label)
+        seat = replace(
+            seat,
+            delay=seat.delay if delay is None else delay,
+            side=seat.side if side is None else side,
+            label=seat.label if label is None else label,
+        )
         self.seats[seat_id] = seat
         return seat
 

@@ -13,10 +13,10 @@
 >>> d = Distribution.die(6).map(lambda r: int(r >= 5), label="hits")
 >>> decode_value(encode_value(d)) == d
 True
->>> raise_error(409, {"error": "StaleStateError", "expected": 3, "actual": 4, "message": "stale"})
+>>> raise_error(401, {"error": "AuthError", "message": "unknown seat token for this game"})
 Traceback (most recent call last):
 ...
-owsnb.kernel.errors.StaleStateError: stale state: order was prepared against state 3, the game is at 4; refresh and resubmit
+owsnb.kernel.errors.AuthError: unknown seat token for this game
 """
 
 from __future__ import annotations
@@ -32,8 +32,14 @@ from owsnb.kernel import codec
 from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.errors import (
-    AuthError, HistoryError, IllegalOrderError, NotYourTurnError, OrderSyntaxError, OwsnbError,
-    StaleStateError, StoreError,
+    AuthError,
+    HistoryError,
+    IllegalOrderError,
+    NotYourTurnError,
+    OrderSyntaxError,
+    OwsnbError,
+    StaleStateError,
+    StoreError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
@@ -42,9 +48,21 @@ from owsnb.kernel.state import MapState
 from owsnb.kernel.view import SideView
 
 __all__ = [
-    "Rich", "MapCache", "encode_view", "decode_view", "encode_events", "decode_events",
-    "encode_legal", "decode_legal", "encode_value", "decode_value", "encode_annotation",
-    "decode_annotation", "error_body", "raise_error", "dumps",
+    "Rich",
+    "MapCache",
+    "encode_view",
+    "decode_view",
+    "encode_events",
+    "decode_events",
+    "encode_legal",
+    "decode_legal",
+    "encode_value",
+    "decode_value",
+    "encode_annotation",
+    "decode_annotation",
+    "error_body",
+    "raise_error",
+    "dumps",
 ]
 
 
@@ -79,7 +97,9 @@ def _map_entry(m: MapState) -> tuple[str, Any]:
         hit = None
     if hit is None:
         enc = codec.encode(m)
-        digest = hashlib.sha256(json.dumps(enc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(
+            json.dumps(enc, sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()[:16]
         hit = (digest, enc)
         try:
             _MAP_DIGESTS[m] = hit
@@ -132,20 +152,42 @@ def decode_view(msg: dict[str, Any], maps: MapCache) -> SideView:
 
 # -- legal orders --------------------------------------------------------------------------------
 def _encode_param(p: Param) -> dict[str, Any]:
-    return {"name": p.name, "kind": p.kind, "doc": p.doc, "positional": p.positional, "repeat": p.repeat,
-            "optional": p.optional, "choices": list(p.choices)}
+    return {
+        "name": p.name,
+        "kind": p.kind,
+        "doc": p.doc,
+        "positional": p.positional,
+        "repeat": p.repeat,
+        "optional": p.optional,
+        "choices": list(p.choices),
+    }
 
 
 def _encode_type(t: OrderType) -> dict[str, Any]:
-    return {"verb": t.verb, "params": [_encode_param(p) for p in t.params], "rule": t.rule, "doc": t.doc,
-            "actors": t.actors}
+    return {
+        "verb": t.verb,
+        "params": [_encode_param(p) for p in t.params],
+        "rule": t.rule,
+        "doc": t.doc,
+        "actors": t.actors,
+    }
 
 
 def encode_legal(legal: LegalOrders) -> dict[str, Any]:
     """Legal orders for the wire (the validity check stays on the authority)."""
-    return {"side": legal.side, "specs": [
-        {"side": s.side, "type": _encode_type(s.type), "candidates": codec.encode(s.candidates),
-         "examples": [str(o) for o in s.examples], "note": s.note} for s in legal.specs]}
+    return {
+        "side": legal.side,
+        "specs": [
+            {
+                "side": s.side,
+                "type": _encode_type(s.type),
+                "candidates": codec.encode(s.candidates),
+                "examples": [str(o) for o in s.examples],
+                "note": s.note,
+            }
+            for s in legal.specs
+        ],
+    }
 
 
 def decode_legal(data: dict[str, Any], check: Any = None) -> LegalOrders:
@@ -153,12 +195,34 @@ def decode_legal(data: dict[str, Any], check: Any = None) -> LegalOrders:
     specs = []
     for s in data["specs"]:
         t = s["type"]
-        otype = OrderType(t["verb"], tuple(Param(p["name"], p["kind"], p["doc"], p["positional"], p["repeat"],
-                                                 p["optional"], tuple(p["choices"])) for p in t["params"]),
-                          t["rule"], t["doc"], t["actors"])
+        otype = OrderType(
+            t["verb"],
+            tuple(
+                Param(
+                    p["name"],
+                    p["kind"],
+                    p["doc"],
+                    p["positional"],
+                    p["repeat"],
+                    p["optional"],
+                    tuple(p["choices"]),
+                )
+                for p in t["params"]
+            ),
+            t["rule"],
+            t["doc"],
+            t["actors"],
+        )
         cands = codec.decode(s["candidates"])
-        specs.append(OrderSpec(s["side"], otype, cands if isinstance(cands, FrozenDict) else FrozenDict(cands or {}),
-                               tuple(Order.parse(o) for o in s["examples"]), s["note"]))
+        specs.append(
+            OrderSpec(
+                s["side"],
+                otype,
+                cands if isinstance(cands, FrozenDict) else FrozenDict(cands or {}),
+                tuple(Order.parse(o) for o in s["examples"]),
+                s["note"],
+            )
+        )
     return LegalOrders(data["side"], tuple(specs), check)
 
 
@@ -206,7 +270,9 @@ def decode_value(data: Any) -> Any:
     if data is None:
         return None
     if "$dist" in data:
-        return Distribution([(codec.decode(k), Fraction(p)) for k, p in data["$dist"]], data.get("label", ""))
+        return Distribution(
+            [(codec.decode(k), Fraction(p)) for k, p in data["$dist"]], data.get("label", "")
+        )
     if "$rich" in data:
         return Rich(data["$rich"], data.get("html"))
     return codec.decode(data["$v"])
@@ -223,7 +289,10 @@ def decode_annotation(d: dict[str, Any]) -> Annotation:
 
 # -- errors --------------------------------------------------------------------------------------
 _STATUS = [
-    (AuthError, 403), (StaleStateError, 409), (HistoryError, 409), (IllegalOrderError, 422),
+    (AuthError, 403),
+    (StaleStateError, 409),
+    (HistoryError, 409),
+    (IllegalOrderError, 422),
     (StoreError, 503),
 ]
 
@@ -274,7 +343,9 @@ def raise_error(status: int, body: Any) -> None:
             raise OrderSyntaxError(msg, order=order)
         if kind == "NotYourTurnError":
             raise NotYourTurnError(msg, rule=body.get("rule", ""), order=order)
-        raise IllegalOrderError(msg, code=body.get("code", "illegal"), rule=body.get("rule", ""), order=order)
+        raise IllegalOrderError(
+            msg, code=body.get("code", "illegal"), rule=body.get("rule", ""), order=order
+        )
     if kind == "StaleStateError":
         raise StaleStateError(int(body.get("expected", -1)), int(body.get("actual", -1)))
     if kind == "AuthError" or status in (401, 403):

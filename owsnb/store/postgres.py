@@ -52,7 +52,9 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError:
-        raise StoreError("a postgresql:// store needs psycopg 3: pip install 'owsnb[postgres]'") from None
+        raise StoreError(
+            "a postgresql:// store needs psycopg 3: pip install 'owsnb[postgres]'"
+        ) from None
     return psycopg
 
 
@@ -82,13 +84,20 @@ class PostgresStore(EventStore):
             cur.execute("SELECT key, value FROM owsnb_meta")
             meta = dict(cur.fetchall())
             if not meta:
-                cur.execute("INSERT INTO owsnb_meta VALUES ('format', %s), ('schema', %s)",
-                            (FORMAT, str(SCHEMA_VERSION)))
+                cur.execute(
+                    "INSERT INTO owsnb_meta VALUES ('format', %s), ('schema', %s)",
+                    (FORMAT, str(SCHEMA_VERSION)),
+                )
                 meta = {"format": FORMAT, "schema": str(SCHEMA_VERSION)}
         if meta.get("format") != FORMAT:
-            raise StoreError(f"{self._where()} holds owsnb_meta of another format ({meta.get('format')!r})")
+            raise StoreError(
+                f"{self._where()} holds owsnb_meta of another format ({meta.get('format')!r})"
+            )
         if int(meta.get("schema", 0)) > SCHEMA_VERSION:
-            raise StoreError(f"{self._where()} was written by a newer owsnb (schema {meta['schema']}); upgrade owsnb")
+            raise StoreError(
+                f"{self._where()} was written by a newer owsnb (schema {meta['schema']}); "
+                "upgrade owsnb"
+            )
 
     def __repr__(self) -> str:
         return f"<PostgresStore {self._where()}>"
@@ -99,7 +108,8 @@ class PostgresStore(EventStore):
             from psycopg.conninfo import conninfo_to_dict
 
             d = conninfo_to_dict(self.url)
-            return f"postgresql://{d.get('user', '')}@{d.get('host', '')}:{d.get('port', '5432')}/{d.get('dbname', '')}"
+            user, host, port = d.get("user", ""), d.get("host", ""), d.get("port", "5432")
+            return f"postgresql://{user}@{host}:{port}/{d.get('dbname', '')}"
         except Exception:  # noqa: BLE001 - a message helper never fails
             return "postgresql://…"
 
@@ -136,11 +146,21 @@ class PostgresStore(EventStore):
         return int(cur.fetchone()[0])
 
     # -- writing -------------------------------------------------------------------------------
-    def create_game(self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None) -> None:
+    def create_game(
+        self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None
+    ) -> None:
         try:
             with self._tx() as cur:
-                cur.execute("INSERT INTO owsnb_games VALUES (%s, %s, %s, %s, %s::jsonb)",
-                            (game_id, initial.ruleset, now(), codec.dumps(initial), json.dumps(dict(meta or {}))))
+                cur.execute(
+                    "INSERT INTO owsnb_games VALUES (%s, %s, %s, %s, %s::jsonb)",
+                    (
+                        game_id,
+                        initial.ruleset,
+                        now(),
+                        codec.dumps(initial),
+                        json.dumps(dict(meta or {})),
+                    ),
+                )
         except self._pg.errors.UniqueViolation:
             raise StoreError(f"{self._where()}: a game {game_id!r} already exists") from None
 
@@ -150,8 +170,10 @@ class PostgresStore(EventStore):
                 last = self._lock_game(cur, game_id)
                 if rev != last + 1:
                     raise StaleStateError(rev - 1, last)
-                cur.execute("INSERT INTO owsnb_log VALUES (%s, %s, %s, %s, %s, %s)",
-                            (game_id, rev, op, seq, payload, now()))
+                cur.execute(
+                    "INSERT INTO owsnb_log VALUES (%s, %s, %s, %s, %s, %s)",
+                    (game_id, rev, op, seq, payload, now()),
+                )
                 self._notify(cur, game_id)
         except self._pg.errors.UniqueViolation:
             raise StaleStateError(rev - 1, self.revision(game_id)) from None
@@ -168,15 +190,18 @@ class PostgresStore(EventStore):
             cur.execute(
                 "INSERT INTO owsnb_annotations VALUES (%s, %s, %s) "
                 "ON CONFLICT (game_id, id) DO UPDATE SET data = EXCLUDED.data",
-                (game_id, annotation.id, json.dumps(annotation.to_dict())))
+                (game_id, annotation.id, json.dumps(annotation.to_dict())),
+            )
             self._notify(cur, game_id)
 
     def set_meta(self, game_id: str, changes: Mapping[str, Any]) -> None:
         put = {k: v for k, v in changes.items() if v is not None}
         drop = [k for k, v in changes.items() if v is None]
         with self._tx() as cur:
-            cur.execute("UPDATE owsnb_games SET meta = (meta || %s::jsonb) - %s::text[] WHERE id=%s",
-                        (json.dumps(put), drop, game_id))
+            cur.execute(
+                "UPDATE owsnb_games SET meta = (meta || %s::jsonb) - %s::text[] WHERE id=%s",
+                (json.dumps(put), drop, game_id),
+            )
             if cur.rowcount == 0:
                 raise StoreError(f"{self._where()}: no game {game_id!r}")
             self._notify(cur, game_id)
@@ -185,8 +210,11 @@ class PostgresStore(EventStore):
     def revision(self, game_id: str) -> int:
         """The game's last revision (one query, without loading the history)."""
         with self._tx() as cur:
-            cur.execute("SELECT (SELECT COALESCE(MAX(rev), 0) FROM owsnb_log WHERE game_id=%s), "
-                        "EXISTS (SELECT 1 FROM owsnb_games WHERE id=%s)", (game_id, game_id))
+            cur.execute(
+                "SELECT (SELECT COALESCE(MAX(rev), 0) FROM owsnb_log WHERE game_id=%s), "
+                "EXISTS (SELECT 1 FROM owsnb_games WHERE id=%s)",
+                (game_id, game_id),
+            )
             rev, exists = cur.fetchone()
         if not exists:
             raise StoreError(f"{self._where()}: no game {game_id!r}")
@@ -195,8 +223,11 @@ class PostgresStore(EventStore):
     def head(self, game_id: str) -> tuple[int, dict[str, Any]]:
         """The game's last revision and its metadata (one query)."""
         with self._tx() as cur:
-            cur.execute("SELECT (SELECT COALESCE(MAX(rev), 0) FROM owsnb_log WHERE game_id=%s), meta "
-                        "FROM owsnb_games WHERE id=%s", (game_id, game_id))
+            cur.execute(
+                "SELECT (SELECT COALESCE(MAX(rev), 0) FROM owsnb_log WHERE game_id=%s), meta "
+                "FROM owsnb_games WHERE id=%s",
+                (game_id, game_id),
+            )
             row = cur.fetchone()
         if row is None:
             raise StoreError(f"{self._where()}: no game {game_id!r}")
@@ -205,10 +236,15 @@ class PostgresStore(EventStore):
     def games(self) -> list[dict[str, Any]]:
         with self._tx() as cur:
             cur.execute(
-                "SELECT g.id, g.ruleset, g.created, g.meta, COALESCE(MAX(l.rev), 0) FROM owsnb_games g "
-                "LEFT JOIN owsnb_log l ON l.game_id = g.id GROUP BY g.id ORDER BY g.created, g.id")
+                "SELECT g.id, g.ruleset, g.created, g.meta, COALESCE(MAX(l.rev), 0) "
+                "FROM owsnb_games g "
+                "LEFT JOIN owsnb_log l ON l.game_id = g.id GROUP BY g.id ORDER BY g.created, g.id"
+            )
             rows = cur.fetchall()
-        return [{"id": r[0], "ruleset": r[1], "created": r[2], "meta": dict(r[3]), "rev": int(r[4])} for r in rows]
+        return [
+            {"id": r[0], "ruleset": r[1], "created": r[2], "meta": dict(r[3]), "rev": int(r[4])}
+            for r in rows
+        ]
 
     def load(self, game_id: str | None = None) -> GameRecord:
         with self._tx() as cur:
@@ -218,26 +254,39 @@ class PostgresStore(EventStore):
                 if not ids:
                     raise StoreError(f"{self._where()} holds no game")
                 if len(ids) > 1:
-                    raise StoreError(f"{self._where()} holds {len(ids)} games ({', '.join(ids)}); say which")
+                    raise StoreError(
+                        f"{self._where()} holds {len(ids)} games ({', '.join(ids)}); say which"
+                    )
                 game_id = ids[0]
-            cur.execute("SELECT ruleset, created, initial, meta FROM owsnb_games WHERE id=%s", (game_id,))
+            cur.execute(
+                "SELECT ruleset, created, initial, meta FROM owsnb_games WHERE id=%s", (game_id,)
+            )
             row = cur.fetchone()
             if row is None:
                 raise StoreError(f"{self._where()}: no game {game_id!r}")
-            cur.execute("SELECT rev, op, seq, events FROM owsnb_log WHERE game_id=%s ORDER BY rev", (game_id,))
+            cur.execute(
+                "SELECT rev, op, seq, events FROM owsnb_log WHERE game_id=%s ORDER BY rev",
+                (game_id,),
+            )
             log = cur.fetchall()
-            cur.execute("SELECT data FROM owsnb_annotations WHERE game_id=%s ORDER BY id", (game_id,))
+            cur.execute(
+                "SELECT data FROM owsnb_annotations WHERE game_id=%s ORDER BY id", (game_id,)
+            )
             anns_raw = [r[0] for r in cur.fetchall()]
         try:
             initial = codec.loads(row[2])
             anns = [Annotation.from_dict(json.loads(a)) for a in anns_raw]
-            events, rev = replay_log((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log)
+            events, rev = replay_log(
+                (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+            )
         except (ValueError, TypeError, KeyError) as exc:
             raise StoreError(f"{self._where()}: game {game_id!r} is damaged ({exc})") from None
         return GameRecord(game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1])
 
     # -- change notifications ------------------------------------------------------------------
-    def listen(self, callback: Callable[[str], Any], stop: threading.Event, *, poll: float = 1.0) -> None:
+    def listen(
+        self, callback: Callable[[str], Any], stop: threading.Event, *, poll: float = 1.0
+    ) -> None:
         """Call ``callback(game_id)`` whenever another connection writes to a game, until *stop*
         is set (this store's own writes are not reported).
 

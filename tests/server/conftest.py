@@ -22,7 +22,7 @@ RULESETS = "skirmish=tests.rulesets.skirmish:RULESET"
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
-    """Environment for a server subprocess: the skirmish rule set registered, the repo importable."""
+    """Environment for a server subprocess: skirmish registered, the repository importable."""
     env = dict(os.environ)
     env["OWSNB_RULESETS"] = RULESETS
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
@@ -93,7 +93,9 @@ class Served:
 
 
 @pytest.fixture(scope="module", params=STORES)
-def shared_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Authority, Any]]:
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Authority, Any]]:
     """One authority + server per test module and store kind; each test gets its own game on it."""
     from owsnb.server.runner import ServerThread
 

@@ -18,10 +18,14 @@ import tempfile
 import threading
 from pathlib import Path
 
+
 def _find_bin() -> Path:
     if os.environ.get("OWSNB_PG_BIN"):
         return Path(os.environ["OWSNB_PG_BIN"])
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0,
+    )
     return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
 
 
@@ -64,12 +68,39 @@ class _Server:
         self.as_root = os.geteuid() == 0
         if self.as_root:
             shutil.chown(self.dir, "postgres", "postgres")
-        self._run([str(BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                   "-E", "UTF8", "--no-sync", "--locale=C"])
-        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.dir} "
-                "-c fsync=on -c max_connections=100")
-        self._run([str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-w",
-                   "-t", "60", "-o", opts, "start"])
+        self._run(
+            [
+                str(BIN / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--locale=C",
+            ]
+        )
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.dir} "
+            "-c fsync=on -c max_connections=100"
+        )
+        self._run(
+            [
+                str(BIN / "pg_ctl"),
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.dir / "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                opts,
+                "start",
+            ]
+        )
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, cmd: list[str]) -> None:

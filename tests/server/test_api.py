@@ -9,19 +9,24 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from owsnb.kernel import codec
 from owsnb.server import wire
 from owsnb.server.authority import Authority
 from tests.server.conftest import SKIRMISH, Served
 
-
 HTTP = httpx.Client()  # one client: each new httpx client builds an SSL context (slow)
 
 
-def call(s: Served, method: str, path: str, seat: str | None = "blue", *, token: str | None = None,
-         **kw: Any) -> httpx.Response:
+def call(
+    s: Served,
+    method: str,
+    path: str,
+    seat: str | None = "blue",
+    *,
+    token: str | None = None,
+    **kw: Any,
+) -> httpx.Response:
     headers = kw.pop("headers", {})
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
@@ -74,11 +79,20 @@ def test_missing_wrong_foreign_and_revoked_tokens_are_refused(served: Served) ->
     r = call(served, "POST", "/orders", None, json=order)
     refused(r, 401, "AuthError", "no seat token")
     assert r.headers["www-authenticate"] == "Bearer"
-    refused(call(served, "POST", "/orders", token="not-a-token", json=order), 401, "AuthError", "unknown seat token")
-    refused(call(served, "GET", "/view", None, headers={"Authorization": "Basic abc"}), 401, "AuthError")
+    refused(
+        call(served, "POST", "/orders", token="not-a-token", json=order),
+        401,
+        "AuthError",
+        "unknown seat token",
+    )
+    refused(
+        call(served, "GET", "/view", None, headers={"Authorization": "Basic abc"}), 401, "AuthError"
+    )
     # a token of another game opens nothing here
     other = served.authority.create_game(SKIRMISH, seed=3)
-    refused(call(served, "POST", "/orders", token=other.tokens["blue"], json=order), 401, "AuthError")
+    refused(
+        call(served, "POST", "/orders", token=other.tokens["blue"], json=order), 401, "AuthError"
+    )
     # revoke blue, then blue's token is refused
     r = call(served, "DELETE", f"/seats/{served.created.seats['blue'].seat_id}", "umpire")
     assert r.status_code == 200 and r.json()["revoked"]
@@ -89,37 +103,72 @@ def test_missing_wrong_foreign_and_revoked_tokens_are_refused(served: Served) ->
 
 def test_a_seat_acts_only_for_its_side(served: Served) -> None:
     before = snapshot(served)
-    refused(call(served, "POST", "/orders", "red", json={"order": "blue: move B-INF-1 0303"}), 403, "AuthError",
-            "red seat cannot give blue's orders")
-    refused(call(served, "POST", "/orders", "blue", json={"order": "umpire: advance"}), 403, "AuthError")
-    refused(call(served, "POST", "/orders", "observer", json={"order": "blue: done"}), 403, "AuthError", "observer")
+    refused(
+        call(served, "POST", "/orders", "red", json={"order": "blue: move B-INF-1 0303"}),
+        403,
+        "AuthError",
+        "red seat cannot give blue's orders",
+    )
+    refused(
+        call(served, "POST", "/orders", "blue", json={"order": "umpire: advance"}), 403, "AuthError"
+    )
+    refused(
+        call(served, "POST", "/orders", "observer", json={"order": "blue: done"}),
+        403,
+        "AuthError",
+        "observer",
+    )
     refused(call(served, "POST", "/undo", "blue", json={}), 403, "AuthError", "only the umpire")
     refused(call(served, "GET", "/seats", "red"), 403, "AuthError", "only the umpire")
-    refused(call(served, "POST", "/seats", "blue", json={"role": "observer", "side": "red"}), 403, "AuthError")
+    refused(
+        call(served, "POST", "/seats", "blue", json={"role": "observer", "side": "red"}),
+        403,
+        "AuthError",
+    )
     refused(call(served, "GET", "/legal", "blue", params={"side": "red"}), 403, "AuthError")
     refused(call(served, "POST", "/preview", "red", json={"order": "blue: done"}), 403, "AuthError")
-    refused(call(served, "POST", "/annotations", "blue", json={"text": "x", "side": "red"}), 403, "AuthError")
+    refused(
+        call(served, "POST", "/annotations", "blue", json={"text": "x", "side": "red"}),
+        403,
+        "AuthError",
+    )
     refused(call(served, "POST", "/annotations", "observer", json={"text": "x"}), 403, "AuthError")
     assert snapshot(served) == before
 
 
 def test_bad_input_gets_clear_errors_and_changes_nothing(served: Served) -> None:
     before = snapshot(served)
-    post = lambda body, **kw: call(served, "POST", "/orders", "blue", content=body,  # noqa: E731
-                                   headers={"Content-Type": "application/json"}, **kw)
+
+    def post(body: bytes, **kw: Any) -> httpx.Response:
+        headers = {"Content-Type": "application/json"}
+        return call(served, "POST", "/orders", "blue", content=body, headers=headers, **kw)
+
     refused(post(b'{"order": "blue: done"'), 400, "BadRequest", "not JSON")
     refused(post(b"\xff\xfe"), 400, "BadRequest", "not JSON")
     refused(post(b'["blue: done"]'), 400, "BadRequest", "JSON object")
-    refused(post(b'{"order": "blue: done", "sneaky": 1}'), 400, "BadRequest", "unknown field", "sneaky")
+    refused(
+        post(b'{"order": "blue: done", "sneaky": 1}'), 400, "BadRequest", "unknown field", "sneaky"
+    )
     refused(post(b'{"state_id": 0}'), 400, "BadRequest", "missing", "order")
     refused(post(b'{"order": 42}'), 422, "BadRequest", "order is text")
     refused(post(b'{"order": "blue: done", "state_id": "zero"}'), 422, "BadRequest", "state_id")
     refused(post(b'{"order": ""}'), 422, "OrderSyntaxError")
     refused(post(b'{"order": "blue: move \'unclosed"}'), 422, "OrderSyntaxError")
-    body = refused(post(b'{"order": "blue: teleport B-INF-1 0909"}'), 422, "IllegalOrderError", "unknown order")
+    body = refused(
+        post(b'{"order": "blue: teleport B-INF-1 0909"}'), 422, "IllegalOrderError", "unknown order"
+    )
     assert body["code"] == "unknown-verb"
-    body = refused(post(b'{"order": "blue: move B-INF-1 0807"}'), 422, "IllegalOrderError", "out of B-INF-1's reach")
-    assert body["code"] == "out-of-reach" and body["rule"] == "S2" and body["order"] == "blue: move B-INF-1 0807"
+    body = refused(
+        post(b'{"order": "blue: move B-INF-1 0807"}'),
+        422,
+        "IllegalOrderError",
+        "out of B-INF-1's reach",
+    )
+    assert (
+        body["code"] == "out-of-reach"
+        and body["rule"] == "S2"
+        and body["order"] == "blue: move B-INF-1 0807"
+    )
     body = refused(post(b'{"order": "blue: move R-INF-1 0702"}'), 422, "IllegalOrderError")
     assert body["code"] == "not-your-unit"
     # oversized: declared, and streamed without a declared length
@@ -131,8 +180,12 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(served: Served) -> None
             yield b"x" * 1024
 
     refused(call(served, "POST", "/orders", "blue", content=chunks()), 413, "PayloadTooLarge")
-    refused(call(served, "GET", "/view", "blue", params={"at": "abc"}), 400, "BadRequest", "at must be")
-    refused(call(served, "GET", "/view", "blue", params={"at": "999"}), 409, "HistoryError", "outside")
+    refused(
+        call(served, "GET", "/view", "blue", params={"at": "abc"}), 400, "BadRequest", "at must be"
+    )
+    refused(
+        call(served, "GET", "/view", "blue", params={"at": "999"}), 409, "HistoryError", "outside"
+    )
     r = HTTP.get(f"{served.url}/games/no-such-game/view", headers=served.headers("blue"))
     refused(r, 404, "StoreError", "no game")
     assert snapshot(served) == before
@@ -140,11 +193,19 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(served: Served) -> None
 
 def test_stale_state_id_is_refused_never_merged(served: Served) -> None:
     sid = call(served, "GET", "", "blue").json()["state_id"]
-    ok = call(served, "POST", "/orders", "blue", json={"order": "move B-INF-1 0303", "state_id": sid})
+    ok = call(
+        served, "POST", "/orders", "blue", json={"order": "move B-INF-1 0303", "state_id": sid}
+    )
     assert ok.status_code == 200 and ok.json()["state_id"] == sid + 1
     before = snapshot(served)
-    body = refused(call(served, "POST", "/orders", "blue", json={"order": "move B-ARM-1 0304", "state_id": sid}),
-                   409, "StaleStateError", f"prepared against state {sid}")
+    body = refused(
+        call(
+            served, "POST", "/orders", "blue", json={"order": "move B-ARM-1 0304", "state_id": sid}
+        ),
+        409,
+        "StaleStateError",
+        f"prepared against state {sid}",
+    )
     assert body["expected"] == sid and body["actual"] == sid + 1
     refused(call(served, "POST", "/undo", "umpire", json={"state_id": sid}), 409, "StaleStateError")
     assert snapshot(served) == before
@@ -169,21 +230,37 @@ def test_legal_orders_check_and_preview_match_the_kernel(served: Served) -> None
     legal = wire.decode_legal(call(served, "GET", "/legal", "blue").json())
     local = g.legal_orders("blue")
     assert legal.verbs == local.verbs
-    assert [(s.type, s.candidates, s.examples) for s in legal] == [(s.type, s.candidates, s.examples) for s in local]
+    assert [(s.type, s.candidates, s.examples) for s in legal] == [
+        (s.type, s.candidates, s.examples) for s in local
+    ]
     ump = wire.decode_legal(call(served, "GET", "/legal", "umpire", params={"side": "red"}).json())
     assert ump.verbs == g.legal_orders("red").verbs
     obs = call(served, "GET", "/legal", "observer").json()
     assert obs["specs"] == []
     r = call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0303"})
-    assert r.json()["ok"] is True and dict(codec.decode(r.json()["args"])) == {"unit": "B-INF-1", "to": "0303"}
-    refused(call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0807"}), 422, "IllegalOrderError")
+    assert r.json()["ok"] is True and dict(codec.decode(r.json()["args"])) == {
+        "unit": "B-INF-1",
+        "to": "0303",
+    }
+    refused(
+        call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0807"}),
+        422,
+        "IllegalOrderError",
+    )
     # walk to turn 2's fire step with blue's recon next to a red unit, then compare the preview
     target = g.unit("R-INF-1").hex
     from tests.rulesets.skirmish import reach
 
     reachable = reach(g.state, g.unit("B-REC-1"))
-    spot = next(h for h in sorted(target.neighbours()) if h in reachable and not g.state.units_at(h))
-    assert call(served, "POST", "/orders", "blue", json={"order": f"move B-REC-1 {g.map.label(spot)}"}).status_code == 200
+    spot = next(
+        h for h in sorted(target.neighbours()) if h in reachable and not g.state.units_at(h)
+    )
+    assert (
+        call(
+            served, "POST", "/orders", "blue", json={"order": f"move B-REC-1 {g.map.label(spot)}"}
+        ).status_code
+        == 200
+    )
     walk_to(served, turn=2, step="2")
     fire = [s for s in g.legal_orders("blue") if s.verb == "fire"]
     assert fire, "blue's recon should see R-INF-1 by now"
@@ -213,21 +290,30 @@ def test_undo_by_the_umpire(served: Served) -> None:
     r = call(served, "POST", "/undo", "umpire", json={"state_id": served.game.state_id})
     assert r.status_code == 200
     assert len(wire.decode_events(r.json()["events"])) == n and served.game.seq == 0
-    refused(call(served, "POST", "/undo", "umpire", json={}), 409, "HistoryError", "nothing to undo")
+    refused(
+        call(served, "POST", "/undo", "umpire", json={}), 409, "HistoryError", "nothing to undo"
+    )
 
 
 def test_annotations_are_read_by_those_they_are_for(served: Served) -> None:
     def post(seat: str, **body: Any) -> httpx.Response:
         return call(served, "POST", "/annotations", seat, json=body)
 
-    assert post("umpire", text="Blue commits the reserve early", side="blue", hex="0303", tags=["aar"]).status_code == 200
+    assert (
+        post(
+            "umpire", text="Blue commits the reserve early", side="blue", hex="0303", tags=["aar"]
+        ).status_code
+        == 200
+    )
     assert post("umpire", text="for everyone", side=None).status_code == 200
     assert post("umpire", text="umpire's secret", side="umpire").status_code == 200
     assert post("red", text="red's own note", unit="R-INF-1").status_code == 200
     r = post("blue", text="about a hidden red unit", unit="R-INF-1")
     body = refused(r, 422, "BadRequest", "no unit 'R-INF-1' visible to blue")
     nonexistent = refused(post("blue", text="x", unit="R-NOPE-9"), 422, "BadRequest")
-    assert body["message"].replace("R-INF-1", "?") == nonexistent["message"].replace("R-NOPE-9", "?")
+    assert body["message"].replace("R-INF-1", "?") == nonexistent["message"].replace(
+        "R-NOPE-9", "?"
+    )
     refused(post("umpire", text="  "), 422, "BadRequest", "needs some text")
     refused(post("umpire", text="x", colour="red"), 400, "BadRequest", "unknown field")
     texts = lambda seat: sorted(a["text"] for a in call(served, "GET", "/annotations", seat).json())  # noqa: E731
@@ -235,21 +321,31 @@ def test_annotations_are_read_by_those_they_are_for(served: Served) -> None:
     assert texts("red") == ["for everyone", "red's own note"]
     assert len(texts("umpire")) == 4
     a = call(served, "GET", "/annotations", "blue").json()[0]
-    assert a["hex"] == list(served.game.map.hex("0303")) or a["hex"] == [served.game.map.hex("0303").q, served.game.map.hex("0303").r]
+    assert a["hex"] == list(served.game.map.hex("0303")) or a["hex"] == [
+        served.game.map.hex("0303").q,
+        served.game.map.hex("0303").r,
+    ]
     assert a["author"] == "umpire"
 
 
 def test_observer_is_delayed_and_the_umpire_changes_its_view(served: Served) -> None:
     obs = served.created.seats["observer"]
     assert (obs.role, obs.side, obs.delay) == ("observer", "umpire", 20)
-    for order, seat in (("blue: move B-INF-1 0303", "blue"), ("blue: move B-ARM-1 0304", "blue"),
-                        ("blue: done", "blue"), ("red: done", "red")):
+    for order, seat in (
+        ("blue: move B-INF-1 0303", "blue"),
+        ("blue: move B-ARM-1 0304", "blue"),
+        ("blue: done", "blue"),
+        ("red: done", "red"),
+    ):
         assert call(served, "POST", "/orders", seat, json={"order": order}).status_code == 200
     seq = served.game.seq
     assert seq < 20
     view = call(served, "GET", "/view", "observer").json()
-    assert view["seq"] == 0 and wire.decode_view(view, wire.MapCache()) == served.game.view_at(0) \
-        if hasattr(served.game, "view_at") else view["seq"] == 0
+    assert (
+        view["seq"] == 0 and wire.decode_view(view, wire.MapCache()) == served.game.view_at(0)
+        if hasattr(served.game, "view_at")
+        else view["seq"] == 0
+    )
     sid = obs.seat_id
     r = call(served, "PATCH", f"/seats/{sid}", "umpire", json={"delay": 2, "side": "red"})
     assert r.status_code == 200 and r.json()["delay"] == 2 and r.json()["side"] == "red"
@@ -257,13 +353,34 @@ def test_observer_is_delayed_and_the_umpire_changes_its_view(served: Served) -> 
     assert data["seq"] == seq - 2
     v = wire.decode_view(data, wire.MapCache())
     assert v.side == "red" and v.seq == seq - 2
-    refused(call(served, "PATCH", f"/seats/{sid}", "umpire", json={"delay": -1}), 422, "BadRequest", "delay")
-    refused(call(served, "PATCH", f"/seats/{served.created.seats['blue'].seat_id}", "umpire", json={"delay": 3}),
-            422, "BadRequest", "only an observer")
+    refused(
+        call(served, "PATCH", f"/seats/{sid}", "umpire", json={"delay": -1}),
+        422,
+        "BadRequest",
+        "delay",
+    )
+    refused(
+        call(
+            served,
+            "PATCH",
+            f"/seats/{served.created.seats['blue'].seat_id}",
+            "umpire",
+            json={"delay": 3},
+        ),
+        422,
+        "BadRequest",
+        "only an observer",
+    )
 
 
 def test_umpire_manages_seats(served: Served) -> None:
-    r = call(served, "POST", "/seats", "umpire", json={"role": "observer", "side": "blue", "delay": 0, "label": "press"})
+    r = call(
+        served,
+        "POST",
+        "/seats",
+        "umpire",
+        json={"role": "observer", "side": "blue", "delay": 0, "label": "press"},
+    )
     assert r.status_code == 200
     new = r.json()
     assert new["token"] and new["label"] == "press"
@@ -272,8 +389,15 @@ def test_umpire_manages_seats(served: Served) -> None:
     assert all("token" not in x and "token_sha256" not in x for x in listed)
     info = call(served, "GET", "", token=new["token"]).json()
     assert info["seat"]["role"] == "observer" and info["seat"]["side"] == "blue"
-    refused(call(served, "POST", "/seats", "umpire", json={"role": "side", "side": "green"}), 422, "BadRequest", "no side")
-    refused(call(served, "POST", "/seats", "umpire", json={"role": "king"}), 422, "BadRequest", "role")
+    refused(
+        call(served, "POST", "/seats", "umpire", json={"role": "side", "side": "green"}),
+        422,
+        "BadRequest",
+        "no side",
+    )
+    refused(
+        call(served, "POST", "/seats", "umpire", json={"role": "king"}), 422, "BadRequest", "role"
+    )
     # tokens are stored hashed only
     meta = served.authority.store.load(served.created.game_id).meta
     stored = str(meta)

@@ -11,7 +11,6 @@ names a unit its side did not detect. Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import time
@@ -27,8 +26,14 @@ from owsnb.testing import find_leaks, hidden_tokens
 from tests.server.conftest import PYTHON, REPO, SKIRMISH, subprocess_env
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = REPO / "test-artifacts"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -51,10 +56,32 @@ class Seminar:
         self.tmp = tmp
         self.store_url = store_url
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "owsnb", "serve", str(SKIRMISH), "--store", store_url, "--port", str(self.port),
-             "--voila-port", str(self.vport), "--voila-pool", "1", "--observer", "none", "--seed", "11",
-             "--links-file", str(self.links_file)],
-            cwd=REPO, env=subprocess_env(OWSNB_HOME=str(tmp / "home")), stdout=self.log, stderr=subprocess.STDOUT)
+            [
+                PYTHON,
+                "-m",
+                "owsnb",
+                "serve",
+                str(SKIRMISH),
+                "--store",
+                store_url,
+                "--port",
+                str(self.port),
+                "--voila-port",
+                str(self.vport),
+                "--voila-pool",
+                "1",
+                "--observer",
+                "none",
+                "--seed",
+                "11",
+                "--links-file",
+                str(self.links_file),
+            ],
+            cwd=REPO,
+            env=subprocess_env(OWSNB_HOME=str(tmp / "home")),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
 
     def wait(self, timeout: float = 120) -> dict[str, Any]:
         import httpx
@@ -64,12 +91,17 @@ class Seminar:
             if self.proc.poll() is not None:
                 raise AssertionError((self.tmp / "serve.log").read_text()[-3000:])
             try:
-                if self.links_file.exists() and httpx.get(f"http://127.0.0.1:{self.vport}/", timeout=2).status_code == 200:
+                if (
+                    self.links_file.exists()
+                    and httpx.get(f"http://127.0.0.1:{self.vport}/", timeout=2).status_code == 200
+                ):
                     return json.loads(self.links_file.read_text())
             except httpx.TransportError:
                 pass
             time.sleep(0.3)
-        raise AssertionError("the seminar server did not start: " + (self.tmp / "serve.log").read_text()[-3000:])
+        raise AssertionError(
+            "the seminar server did not start: " + (self.tmp / "serve.log").read_text()[-3000:]
+        )
 
     def truth(self, game_id: str) -> Any:
         with open_store(self.store_url, create=False) as st:
@@ -107,11 +139,15 @@ class Page:
         self.page.goto(link, wait_until="commit", timeout=120_000)
 
     def _frame(self, payload: Any) -> None:
-        self.received.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+        self.received.append(
+            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+        )
 
     def _response(self, r: Any) -> None:
         try:
-            if "json" in r.headers.get("content-type", "") or "text" in r.headers.get("content-type", ""):
+            if "json" in r.headers.get("content-type", "") or "text" in r.headers.get(
+                "content-type", ""
+            ):
                 self.received.append(r.text())
         except Exception:  # noqa: BLE001 - redirects and aborted requests have no body
             pass
@@ -137,7 +173,9 @@ class Page:
         panel.locator(".widget-toggle-buttons button:has-text('move')").first.click()
         select = panel.locator(f"select:has(option:text-matches('^{unit}'))").first
         select.wait_for(timeout=30_000)
-        select.select_option(label=next(t for t in select.locator("option").all_inner_texts() if t.startswith(unit)))
+        select.select_option(
+            label=next(t for t in select.locator("option").all_inner_texts() if t.startswith(unit))
+        )
         box = panel.locator("input[placeholder='click the map']").first
         box.fill(to)
         box.press("Enter")
@@ -154,7 +192,11 @@ def _moved(page: Page, unit: str, before: dict[str, float] | None, timeout: floa
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         now = page.box(unit)
-        if now is not None and before is not None and (abs(now["x"] - before["x"]) > 3 or abs(now["y"] - before["y"]) > 3):
+        if (
+            now is not None
+            and before is not None
+            and (abs(now["x"] - before["x"]) > 3 or abs(now["y"] - before["y"]) > 3)
+        ):
             return True
         time.sleep(0.1)
     return False
@@ -175,9 +217,14 @@ def test_three_browsers_play_a_turn(store_url: str, tmp_path: Path) -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             # all three open at once
-            pages = {s: Page(browser, s, links["seats"][s]["link"], allowed) for s in ("umpire", "blue", "red")}
+            pages = {
+                s: Page(browser, s, links["seats"][s]["link"], allowed)
+                for s in ("umpire", "blue", "red")
+            }
             for p in pages.values():
-                p.marker("B-ARM-1" if p.label != "red" else "R-ARM-1").first.wait_for(timeout=180_000)
+                p.marker("B-ARM-1" if p.label != "red" else "R-ARM-1").first.wait_for(
+                    timeout=180_000
+                )
             try:
                 play_a_turn(seminar, gid, kind, pages)
             except Exception:
@@ -221,7 +268,9 @@ def play_a_turn(seminar: Seminar, gid: str, kind: str, pages: dict[str, Page]) -
     from tests.rulesets.skirmish import reach
 
     reachable = reach(game.state, game.unit("B-REC-1"))
-    spot = next(h for h in sorted(target.neighbours()) if h in reachable and not game.state.units_at(h))
+    spot = next(
+        h for h in sorted(target.neighbours()) if h in reachable and not game.state.units_at(h)
+    )
     before_u, before_b = ump.box("B-REC-1"), blue.box("B-REC-1")
     order = blue.move("B-REC-1", game.map.label(spot))
     assert _moved(blue, "B-REC-1", before_b), "blue's own map did not show its move"
@@ -231,7 +280,11 @@ def play_a_turn(seminar: Seminar, gid: str, kind: str, pages: dict[str, Page]) -
     red.wait_text("Red acts")
     before_u = ump.box("R-ARM-1")
     arm = game.unit("R-ARM-1")
-    dest = next(h for h in sorted(reach(game.state, arm)) if h.distance(arm.hex) == 1 and not game.state.units_at(h))
+    dest = next(
+        h
+        for h in sorted(reach(game.state, arm))
+        if h.distance(arm.hex) == 1 and not game.state.units_at(h)
+    )
     red.move("R-ARM-1", game.map.label(dest))
     assert _moved(ump, "R-ARM-1", before_u), "the umpire's map did not show red's move"
     red.click("Done (red)")
@@ -246,7 +299,10 @@ def play_a_turn(seminar: Seminar, gid: str, kind: str, pages: dict[str, Page]) -
         if clock.turn == 2:
             break
         for p, side in ((blue, "blue"), (red, "red")):
-            if side in clock.acting and p.page.locator(".owsnb-orders").get_by_text("stale").count():
+            if (
+                side in clock.acting
+                and p.page.locator(".owsnb-orders").get_by_text("stale").count()
+            ):
                 p.click(f"Done ({side})")  # refused as stale: look again, click again
         time.sleep(0.3)
     for p in pages.values():

@@ -17,9 +17,17 @@ from owsnb.server.runner import bind
 from tests.server.conftest import PYTHON, REPO, SKIRMISH, subprocess_env
 
 
-def run_until_serving(args: list[str], env: dict[str, str], timeout: float = 60) -> tuple[subprocess.Popen, list[str]]:
-    proc = subprocess.Popen([PYTHON, "-m", "owsnb", "serve", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+def run_until_serving(
+    args: list[str], env: dict[str, str], timeout: float = 60
+) -> tuple[subprocess.Popen, list[str]]:
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "owsnb", "serve", *args],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines: list[str] = []
     deadline = time.monotonic() + timeout
     assert proc.stdout is not None
@@ -52,7 +60,9 @@ def test_serve_with_no_arguments_starts_the_tutorial_and_prints_seat_links(tmp_p
         assert seats == ["umpire", "blue", "red", "observer"], text
         api = lines[-1].split()[1]
         token = next(ln for ln in lines if ln.startswith("  blue")).split("token ")[1].split()[0]
-        info = httpx.get(f"{api}/games/tutorial", headers={"Authorization": f"Bearer {token}"}).json()
+        info = httpx.get(
+            f"{api}/games/tutorial", headers={"Authorization": f"Bearer {token}"}
+        ).json()
         assert info["seat"]["side"] == "blue" and info["ruleset"] == "ows"
         assert (tmp_path / "games" / "seminar.owsnb").exists()
     finally:
@@ -64,23 +74,45 @@ def test_serve_a_scenario_then_resume_it(tmp_path: Path) -> None:
     env = subprocess_env(OWSNB_HOME=str(tmp_path))
     store = f"sqlite:///{tmp_path / 'class.owsnb'}"
     links = tmp_path / "links.json"
-    proc, lines = run_until_serving([str(SKIRMISH), "--store", store, "--port", "0", "--no-voila",
-                                     "--observer", "red:5", "--observer", "umpire", "--links-file", str(links)], env)
+    proc, lines = run_until_serving(
+        [
+            str(SKIRMISH),
+            "--store",
+            store,
+            "--port",
+            "0",
+            "--no-voila",
+            "--observer",
+            "red:5",
+            "--observer",
+            "umpire",
+            "--links-file",
+            str(links),
+        ],
+        env,
+    )
     try:
         data = json.loads(links.read_text())
         assert set(data["seats"]) == {"umpire", "blue", "red", "observer-1", "observer-2"}
         assert "(red view, 5 events behind)" in "\n".join(lines)
         blue = data["seats"]["blue"]
-        r = httpx.post(f"{blue['api']}/orders", json={"order": "move B-INF-1 0303"},
-                       headers={"Authorization": f"Bearer {blue['token']}"})
+        r = httpx.post(
+            f"{blue['api']}/orders",
+            json={"order": "move B-INF-1 0303"},
+            headers={"Authorization": f"Bearer {blue['token']}"},
+        )
         assert r.status_code == 200 and r.json()["state_id"] == 1
     finally:
         stop(proc)
-    proc, lines = run_until_serving(["--resume", "--store", store, "--port", "0", "--no-voila"], env)
+    proc, lines = run_until_serving(
+        ["--resume", "--store", store, "--port", "0", "--no-voila"], env
+    )
     try:
         assert "also serving 1 earlier game(s): skirmish-test" in "\n".join(lines)
         api = lines[-1].split()[1]
-        r = httpx.get(f"{api}/games/skirmish-test", headers={"Authorization": f"Bearer {blue['token']}"})
+        r = httpx.get(
+            f"{api}/games/skirmish-test", headers={"Authorization": f"Bearer {blue['token']}"}
+        )
         assert r.json()["state_id"] == 1  # the same game, the same tokens
     finally:
         stop(proc)
@@ -89,19 +121,53 @@ def test_serve_a_scenario_then_resume_it(tmp_path: Path) -> None:
 def test_serve_refuses_a_busy_port_clearly(tmp_path: Path) -> None:
     sock = bind("127.0.0.1", 0)
     try:
-        out = subprocess.run([PYTHON, "-m", "owsnb", "serve", str(SKIRMISH), "--no-voila", "--port",
-                              str(sock.getsockname()[1])], cwd=REPO, env=subprocess_env(OWSNB_HOME=str(tmp_path)),
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [
+                PYTHON,
+                "-m",
+                "owsnb",
+                "serve",
+                str(SKIRMISH),
+                "--no-voila",
+                "--port",
+                str(sock.getsockname()[1]),
+            ],
+            cwd=REPO,
+            env=subprocess_env(OWSNB_HOME=str(tmp_path)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     finally:
         sock.close()
-    assert out.returncode == 1 and "cannot listen on 127.0.0.1" in out.stderr and "try --port" in out.stderr
+    assert (
+        out.returncode == 1
+        and "cannot listen on 127.0.0.1" in out.stderr
+        and "try --port" in out.stderr
+    )
 
 
 def test_parser_and_helpers() -> None:
     p = argparse.ArgumentParser()
     add_serve_command(p.add_subparsers(dest="command"))
-    a = p.parse_args(["serve", "tutorial", "--store", "postgresql://x@h/db", "--port", "9000", "--observer", "blue:3"])
-    assert (a.scenario, a.store, a.port, a.observer) == ("tutorial", "postgresql://x@h/db", 9000, ["blue:3"])
+    a = p.parse_args(
+        [
+            "serve",
+            "tutorial",
+            "--store",
+            "postgresql://x@h/db",
+            "--port",
+            "9000",
+            "--observer",
+            "blue:3",
+        ]
+    )
+    assert (a.scenario, a.store, a.port, a.observer) == (
+        "tutorial",
+        "postgresql://x@h/db",
+        9000,
+        ["blue:3"],
+    )
     assert _observers(["blue:3", "umpire"]) == [("blue", 3), ("umpire", 0)]
     assert _observers(["none"]) == [] and _observers(None) == [("umpire", 20)]
     with pytest.raises(SystemExit):

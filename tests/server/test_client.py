@@ -12,17 +12,24 @@ from typing import Any
 
 import pytest
 
-from owsnb.kernel.game import Game
 from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, StaleStateError
+from owsnb.kernel.game import Game
 from owsnb.server.client import RemoteGame, connect
 from owsnb.server.runner import ServerThread
 from owsnb.widgets.seat import LocalSeat, as_seat
 from tests.server.conftest import Served
 
 ORDERS = [
-    ("blue", "blue: move B-REC-1 0604"), ("blue", "blue: move B-ARM-1 0504"), ("blue", "blue: done"),
-    ("red", "red: move R-REC-1 0705"), ("red", "red: done"), ("blue", "blue: done"), ("red", "red: done"),
-    ("blue", "blue: move B-INF-1 0303"), ("blue", "blue: done"), ("red", "red: done"),
+    ("blue", "blue: move B-REC-1 0604"),
+    ("blue", "blue: move B-ARM-1 0504"),
+    ("blue", "blue: done"),
+    ("red", "red: move R-REC-1 0705"),
+    ("red", "red: done"),
+    ("blue", "blue: done"),
+    ("red", "red: done"),
+    ("blue", "blue: move B-INF-1 0303"),
+    ("blue", "blue: done"),
+    ("red", "red: done"),
 ]
 
 
@@ -80,7 +87,9 @@ def test_every_other_seat_hears_each_order(served: Served) -> None:
     time.sleep(0.2)
     # exactly one notification per seat for this commit (the submitter's own is not repeated)
     for name in heard:
-        assert [c.kind for c in heard[name].changes if c.state_id == sub.state_id] == ["commit"], name
+        assert [c.kind for c in heard[name].changes if c.state_id == sub.state_id] == ["commit"], (
+            name
+        )
     red_change = heard["red"].changes[-1]
     assert red_change.events == ()  # blue's move is hidden from red
     assert [e.kind for e in heard["umpire"].changes[-1].events] == ["unit.move", "unit.set"]

@@ -16,7 +16,9 @@ def q(served: Served, label: str, token: str | None = None) -> str:
     return urlencode({"url": served.game_url, "token": token or served.token(label)})
 
 
-def test_a_page_without_a_seat_explains_itself(served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_without_a_seat_explains_itself(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("QUERY_STRING", raising=False)
     assert "No seat in this link" in seat_page().value
     assert "not valid" in seat_page(q(served, "blue", "forged")).value

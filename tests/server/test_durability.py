@@ -36,11 +36,17 @@ def long_skirmish() -> Any:
 
 
 class Player(threading.Thread):
-    """Submits random orders for *sides* through one remote seat, against the state it last heard."""
+    """Submits random orders for *sides* through one remote seat, on the state it last heard."""
 
     def __init__(self, seat: Any, sides: list[str], seed: int, budget: Any, pause: float = 0.0):
         super().__init__(daemon=True)
-        self.seat, self.sides, self.rng, self.budget, self.pause = seat, sides, np.random.default_rng(seed), budget, pause
+        self.seat, self.sides, self.rng, self.budget, self.pause = (
+            seat,
+            sides,
+            np.random.default_rng(seed),
+            budget,
+            pause,
+        )
         self.acks: list[tuple[int, str, tuple]] = []
         self.stale = self.illegal = self.lost = 0
         self.errors: list[BaseException] = []
@@ -117,8 +123,11 @@ def test_100_concurrent_orders_none_lost_none_duplicated(store_url: str) -> None
         url = f"{srv.url}/games/{created.game_id}"
         seats = [connect(url, created.tokens[s]) for s in ("blue", "red", "umpire")]
         budget = Budget(100)
-        players = [Player(seats[0], ["blue"], 1, budget), Player(seats[1], ["red"], 2, budget),
-                   Player(seats[2], ["blue", "red", UMPIRE], 3, budget)]
+        players = [
+            Player(seats[0], ["blue"], 1, budget),
+            Player(seats[1], ["red"], 2, budget),
+            Player(seats[2], ["blue", "red", UMPIRE], 3, budget),
+        ]
         for p in players:
             p.start()
         for p in players:
@@ -128,11 +137,15 @@ def test_100_concurrent_orders_none_lost_none_duplicated(store_url: str) -> None
     errors = [e for p in players for e in p.errors]
     assert not errors, errors[:3]
     assert sum(len(p.acks) + p.stale + p.illegal for p in players) == 100
-    assert sum(p.stale for p in players) > 0, "no submission ever raced another: not a concurrency test"
+    assert sum(p.stale for p in players) > 0, (
+        "no submission ever raced another: not a concurrency test"
+    )
     assert sum(len(p.acks) for p in players) > 30
     print({p.seat.side: (len(p.acks), p.stale, p.illegal) for p in players})
     rec, acked, batches = check_committed(store_url, created.game_id, players)
-    assert acked == batches == set(range(1, rec.rev + 1)), "a revision nobody was told about, or a gap"
+    assert acked == batches == set(range(1, rec.rev + 1)), (
+        "a revision nobody was told about, or a gap"
+    )
     # the stored history replays to the authority's state
     game = auth.served(created.game_id).game
     s = rec.initial
@@ -143,8 +156,14 @@ def test_100_concurrent_orders_none_lost_none_duplicated(store_url: str) -> None
 
 
 def _start(args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([PYTHON, "-m", "owsnb", "serve", *args], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [PYTHON, "-m", "owsnb", "serve", *args],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
@@ -163,7 +182,9 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None
 
 
 @pytest.mark.slow
-def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: str, tmp_path: Path) -> None:
+def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(
+    store_url: str, tmp_path: Path
+) -> None:
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
     sock.close()
@@ -172,9 +193,24 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: 
     base = f"http://127.0.0.1:{port}"
     scenario = tmp_path / "long-skirmish.yaml"  # 60 turns, so the game does not end first
     scenario.write_text(SKIRMISH.read_text().replace("turns: 6", "turns: 60"))
-    (tmp_path / "skirmish-units.yaml").write_text((SKIRMISH.parent / "skirmish-units.yaml").read_text())
-    proc = _start([str(scenario), "--store", store_url, "--port", str(port), "--no-voila", "--seed", "4",
-                   "--links-file", str(links)], env)
+    (tmp_path / "skirmish-units.yaml").write_text(
+        (SKIRMISH.parent / "skirmish-units.yaml").read_text()
+    )
+    proc = _start(
+        [
+            str(scenario),
+            "--store",
+            store_url,
+            "--port",
+            str(port),
+            "--no-voila",
+            "--seed",
+            "4",
+            "--links-file",
+            str(links),
+        ],
+        env,
+    )
     try:
         _wait_healthy(base, proc)
         info = json.loads(links.read_text())
@@ -183,8 +219,11 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: 
         heard: list[Any] = []
         seats["red"].subscribe(heard.append)
         budget = Budget(10_000)
-        players = [Player(seats["blue"], ["blue"], 5, budget, 0.01), Player(seats["red"], ["red"], 6, budget, 0.01),
-                   Player(seats["umpire"], ["blue", "red"], 7, budget, 0.01)]
+        players = [
+            Player(seats["blue"], ["blue"], 5, budget, 0.01),
+            Player(seats["red"], ["red"], 6, budget, 0.01),
+            Player(seats["umpire"], ["blue", "red"], 7, budget, 0.01),
+        ]
         for p in players:
             p.start()
         deadline = time.monotonic() + 60
@@ -194,7 +233,9 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: 
         proc.wait(10)
         acked_before = sum(len(p.acks) for p in players)
         time.sleep(0.5)
-        assert sum(len(p.acks) for p in players) == acked_before  # nobody is answered by a dead server
+        assert (
+            sum(len(p.acks) for p in players) == acked_before
+        )  # nobody is answered by a dead server
         proc = _start(["--resume", "--store", store_url, "--port", str(port), "--no-voila"], env)
         _wait_healthy(base, proc)
         deadline = time.monotonic() + 20
@@ -207,7 +248,9 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: 
             p.join(30)
         errors = [e for p in players for e in p.errors]
         assert not errors, errors[:3]
-        assert any(p.lost for p in players), "no request hit the dead server: the kill was not mid-game"
+        assert any(p.lost for p in players), (
+            "no request hit the dead server: the kill was not mid-game"
+        )
         rec, acked, batches = check_committed(store_url, info["game"], players)
         assert acked <= batches
         # seats caught up with the store, and they heard a "sync" or the missed commits
@@ -216,7 +259,9 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(store_url: 
         assert any(c.kind == "sync" for c in heard)
         ump = seats["umpire"]
         acting = ump.view().clock.acting
-        after = ump.submit(f"{acting[0]}: done" if acting else "umpire: advance", state_id=ump.state_id)
+        after = ump.submit(
+            f"{acting[0]}: done" if acting else "umpire: advance", state_id=ump.state_id
+        )
         assert after.state_id == rec.rev + 1
         for s in seats.values():
             s.close()

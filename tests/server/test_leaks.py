@@ -29,8 +29,19 @@ from owsnb.store import open_store
 from owsnb.testing import find_leaks, hidden_tokens
 from tests.server.conftest import SKIRMISH
 
-SCANNED = ("seat_info", "view", "events", "annotations", "legal", "check", "preview", "submit", "undo",
-           "annotate", "messages_since")
+SCANNED = (
+    "seat_info",
+    "view",
+    "events",
+    "annotations",
+    "legal",
+    "check",
+    "preview",
+    "submit",
+    "undo",
+    "annotate",
+    "messages_since",
+)
 
 
 class ScanningAuthority(Authority):
@@ -41,13 +52,17 @@ class ScanningAuthority(Authority):
         self.leaks: list[str] = []
         self.scanned = 0
 
-    def _scan(self, name: str, s: Any, payload: Any, at: int | None = None, asked: str = "") -> None:
+    def _scan(
+        self, name: str, s: Any, payload: Any, at: int | None = None, asked: str = ""
+    ) -> None:
         sg, seat = s
         if seat.view_side == UMPIRE:
             return
         state = sg.game.state_at(sg.horizon(seat) if at is None else at)
         # an error may repeat what the seat itself typed: that tells it nothing
-        tokens = {t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked}
+        tokens = {
+            t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked
+        }
         found = find_leaks(payload, tokens)
         self.scanned += 1
         self.leaks += [f"{name} to {seat.label}: {x}" for x in found]
@@ -124,8 +139,9 @@ def scanning(store_url: str) -> Any:
     store.close()
 
 
-def play_randomly(auth: Any, created: Any, seats: dict[str, Any], steps: int, seed: int,
-                  after_commit: Any = None) -> int:
+def play_randomly(
+    auth: Any, created: Any, seats: dict[str, Any], steps: int, seed: int, after_commit: Any = None
+) -> int:
     """Random legal orders from whoever acts (about one in five a 'done'), a few probes of the
     refusal paths naming hidden enemies (from untapped handles), an umpire note now and then."""
     from owsnb.server.client import connect
@@ -144,7 +160,11 @@ def play_randomly(auth: Any, created: Any, seats: dict[str, Any], steps: int, se
             seat = seats[side] if side in seats else seats["umpire"]
             legal = seat.legal_orders(side if side != seat.side else None)
             others = [s for s in legal if s.verb != "done"]
-            order = others[int(rng.integers(len(others)))].sample(rng) if others and rng.random() > 0.2 else None
+            order = (
+                others[int(rng.integers(len(others)))].sample(rng)
+                if others and rng.random() > 0.2
+                else None
+            )
             order = order or f"{side}: {'done' if side != UMPIRE else 'advance'}"
             if side in probers and rng.random() < 0.1:
                 enemy = next(u.id for u in game.state.units.values() if u.side != side)
@@ -175,7 +195,7 @@ def test_no_payload_names_an_undetected_unit(scanning: Any) -> None:
     taps = {s: Tap(seat) for s, seat in seats.items()}
     game = auth.served(created.game_id).game
     try:
-        committed = play_randomly(auth, created, seats, 150, seed=7)
+        committed = play_randomly(auth, created, seats, 110, seed=7)
         assert committed > 40, f"only {committed} orders were committed"
         for s in seats.values():
             assert s.wait(game.state_id, 10)
@@ -246,7 +266,7 @@ def _maybe_json(text: str) -> Any:
 
 
 def test_the_net_catches_a_leaking_authority(tmp_path: Any) -> None:
-    """The scanner is not blind: an authority that (wrongly) shows red the umpire's view is caught."""
+    """The scanner is not blind: an authority that wrongly shows red the umpire's view is caught."""
     from owsnb.server.authority import ServedGame
 
     class Leaky(ScanningAuthority):

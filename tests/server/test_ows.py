@@ -16,7 +16,9 @@ from owsnb.server.client import connect
 from owsnb.server.runner import ServerThread
 from owsnb.store import open_store
 
-pytestmark = pytest.mark.skipif("ows" not in ruleset_names(), reason="the OWS rule set is not installed")
+pytestmark = pytest.mark.skipif(
+    "ows" not in ruleset_names(), reason="the OWS rule set is not installed"
+)
 
 
 @pytest.fixture
@@ -25,7 +27,10 @@ def tutorial(tmp_path: Path) -> Iterator[tuple[Authority, Any, Any]]:
     auth = Authority(store)
     created = auth.create_game("tutorial", seed=7)
     with ServerThread(auth) as srv:
-        seats = {s: connect(f"{srv.url}/games/{created.game_id}", created.tokens[s]) for s in ("umpire", "blue", "red")}
+        seats = {
+            s: connect(f"{srv.url}/games/{created.game_id}", created.tokens[s])
+            for s in ("umpire", "blue", "red")
+        }
         try:
             yield auth, created, seats
         finally:
@@ -34,7 +39,9 @@ def tutorial(tmp_path: Path) -> Iterator[tuple[Authority, Any, Any]]:
     store.close()
 
 
-def test_2_1_1_4_ad_hoc_adjudication_from_the_umpires_seat(tutorial: tuple[Authority, Any, Any]) -> None:
+def test_2_1_1_4_ad_hoc_adjudication_from_the_umpires_seat(
+    tutorial: tuple[Authority, Any, Any],
+) -> None:
     auth, created, seats = tutorial
     ump, blue = seats["umpire"], seats["blue"]
     game = auth.served(created.game_id).game
@@ -46,10 +53,14 @@ def test_2_1_1_4_ad_hoc_adjudication_from_the_umpires_seat(tutorial: tuple[Autho
     sub = ump.submit(order, state_id=ump.state_id)
     assert [e.kind for e in sub.events] == ["die", "note", "rng"]
     rng = sub.events[-1]
-    assert dict(rng.data) == {} and dict(game.events[-1].data)  # the dice state stays on the authority
+    assert dict(rng.data) == {} and dict(
+        game.events[-1].data
+    )  # the dice state stays on the authority
     assert blue.wait(sub.state_id, 10)
     seen = blue.log(kinds=["die", "note"])
-    assert [e.rule for e in seen] == ["2.1.1.4", "2.1.1.4"] and seen[0].data["result"] == sub.dice[0].data["result"]
+    assert [e.rule for e in seen] == ["2.1.1.4", "2.1.1.4"] and seen[0].data["result"] == sub.dice[
+        0
+    ].data["result"]
     assert all(dict(e.data) == {} for e in blue.events if e.kind == "rng")
     with pytest.raises(Exception) as exc:
         blue.submit(order)

@@ -93,12 +93,15 @@ def test_two_processes_one_game(two: Any) -> None:
 
 
 def test_a_write_that_loses_the_race_in_the_store_is_refused() -> None:
-    """Even without the pre-check, the store's unique revision refuses the loser, which catches up."""
+    """Without the pre-check, the store's unique revision refuses the loser, which catches up."""
     reason = pgserver.available()
     if reason:
         pytest.skip(reason)
     url = pgserver.fresh_url()
-    auth_a, auth_b = Authority(open_store(url)), Authority(open_store(url))  # no listeners: no NOTIFY
+    auth_a, auth_b = (
+        Authority(open_store(url)),
+        Authority(open_store(url)),
+    )  # no listeners: no NOTIFY
     created = auth_a.create_game(SKIRMISH, seed=11)
     gid = created.game_id
     sa = auth_a.seat(gid, created.tokens["umpire"])

@@ -96,7 +96,9 @@ def test_annotations_are_stored_and_replaced(store_url: str, initial) -> None:
         st.create_game("g1", initial)
         st.annotate("g1", a1)
         st.annotate("g1", Annotation(2, "second", seq=0))
-        st.annotate("g1", Annotation(1, "Blue commits the reserve too early", seq=0, turn=1, side="blue"))
+        st.annotate(
+            "g1", Annotation(1, "Blue commits the reserve too early", seq=0, turn=1, side="blue")
+        )
         anns = st.load("g1").annotations
     assert [a.id for a in anns] == [1, 2]
     assert anns[0].text == "Blue commits the reserve too early" and anns[0].side == "blue"
@@ -129,7 +131,7 @@ def test_games_lists_every_game_with_its_revision(store_url: str, initial) -> No
 
 
 def test_racing_writers_one_revision_one_winner(store_url: str, initial) -> None:
-    """Two connections race for each revision: exactly one wins it, the other gets StaleStateError."""
+    """Two connections race for each revision: one wins it, the other gets StaleStateError."""
     with open_store(store_url) as setup:
         setup.create_game("g1", initial)
     stores = [open_store(store_url) for _ in range(2)]
