@@ -32,11 +32,24 @@ from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, unit_set
-from owsnb.rules.ows.common import option, refuse, table, watchers
+from owsnb.rules.ows.common import option, refuse, watchers
+from owsnb.rules.ows.movement import ptable
 from owsnb.rules.ows.units import counter
 
-__all__ = ["use_munition", "fuel_needed_for", "fuel_needed", "css_radius", "suppliers", "check_fuel", "pay_fuel",
-           "check_munitions", "pay_munitions", "replenish", "STEP_EFFECTS", "munitions_left"]
+__all__ = [
+    "use_munition",
+    "fuel_needed_for",
+    "fuel_needed",
+    "css_radius",
+    "suppliers",
+    "check_fuel",
+    "pay_fuel",
+    "check_munitions",
+    "pay_munitions",
+    "replenish",
+    "STEP_EFFECTS",
+    "munitions_left",
+]
 
 
 def use_munition(counters: Sequence[str]) -> list[str]:
@@ -89,20 +102,27 @@ def fuel_needed(state: Any, unit: Any) -> int:
     kind = str(c.subtype or "")
     if c.category == "air-base":
         kind = "helo" if c.aircraft == "rotary" else "fighter"
-    return fuel_needed_for(c.nation or "", kind, table(state, "ground"))
+    return fuel_needed_for(c.nation or "", kind, ptable(state, "ground"))
 
 
 def css_radius(state: Any, css: Any) -> int:
     r = int(css.data.get("css_radius", -1) if css.data.get("css_radius") is not None else -1)
-    return r if r >= 0 else int(table(state, "ground").get("css_radius", 3))
+    return r if r >= 0 else int(ptable(state, "ground").get("css_radius", 3))
 
 
 def suppliers(state: Any, unit: Any) -> list[Any]:
     """Own CSS units whose distribution radius covers *unit* (10.13.2.4), nearest first."""
     if unit.hex is None:
         return []
-    out = [c for c in state.units.values() if c.side == unit.side and c.alive and c.hex is not None
-           and counter(c).category == "css" and c.hex.distance(unit.hex) <= css_radius(state, c)]
+    out = [
+        c
+        for c in state.units.values()
+        if c.side == unit.side
+        and c.alive
+        and c.hex is not None
+        and counter(c).category == "css"
+        and c.hex.distance(unit.hex) <= css_radius(state, c)
+    ]
     return sorted(out, key=lambda c: (c.hex.distance(unit.hex), c.id))
 
 
@@ -118,8 +138,13 @@ def check_fuel(state: Any, order: Any, unit: Any) -> None:
     if need <= 0:
         return
     if not any(int(c.data.get("fuel_points", 0) or 0) >= need for c in suppliers(state, unit)):
-        raise refuse(f"{unit.id} needs {need} fuel point(s) to move today and no CSS unit in radius holds them "
-                     "(10.13.2.1, 10.13.2.4)", "no-fuel", "10.13.2.1", order)
+        raise refuse(
+            f"{unit.id} needs {need} fuel point(s) to move today and no CSS unit in radius holds them "
+            "(10.13.2.1, 10.13.2.4)",
+            "no-fuel",
+            "10.13.2.1",
+            order,
+        )
 
 
 def pay_fuel(state: Any, unit: Any) -> list[Event]:
@@ -132,9 +157,12 @@ def pay_fuel(state: Any, unit: Any) -> list[Event]:
     for c in suppliers(state, unit):
         fp = int(c.data.get("fuel_points", 0) or 0)
         if fp >= need:
-            return [unit_set(c.id, data={"fuel_points": fp - need}, rule="10.13.2.1", visible_to=watchers(state, c)),
-                    unit_set(unit.id, data={"fuel_paid": state.clock.turn}, rule="10.13.2.1",
-                             visible_to=frozenset({unit.side}))]
+            return [
+                unit_set(c.id, data={"fuel_points": fp - need}, rule="10.13.2.1", visible_to=watchers(state, c)),
+                unit_set(
+                    unit.id, data={"fuel_paid": state.clock.turn}, rule="10.13.2.1", visible_to=frozenset({unit.side})
+                ),
+            ]
     return []
 
 
@@ -149,8 +177,12 @@ def check_munitions(state: Any, order: Any, firer: Any, missions: int) -> None:
         return
     have = sum(munitions_left(thaw(c.data.get("munitions") or [])) for c in suppliers(state, firer))
     if have < missions:
-        raise refuse(f"{firer.id} needs {missions} fire mission(s) of munitions; CSS in radius holds {have} (10.13.2.2)",
-                     "no-munitions", "10.13.2.2", order)
+        raise refuse(
+            f"{firer.id} needs {missions} fire mission(s) of munitions; CSS in radius holds {have} (10.13.2.2)",
+            "no-munitions",
+            "10.13.2.2",
+            order,
+        )
 
 
 def pay_munitions(state: Any, firer: Any, missions: int) -> list[Event]:
@@ -181,7 +213,10 @@ def replenish(state: Any, dice: Any) -> list[Event]:
     stock: dict[str, dict[str, Any]] = {}
     for d in state.units.values():
         if counter(d).category == "css" and d.data.get("echelon") == "depot" and d.alive and d.hex is not None:
-            stock[d.id] = {"fuel": int(d.data.get("fuel_points", 0) or 0), "munitions": list(thaw(d.data.get("munitions") or []))}
+            stock[d.id] = {
+                "fuel": int(d.data.get("fuel_points", 0) or 0),
+                "munitions": list(thaw(d.data.get("munitions") or [])),
+            }
     if not stock:
         return events
     for t in sorted(state.units.values(), key=lambda u: u.id):
@@ -201,13 +236,24 @@ def replenish(state: Any, dice: Any) -> list[Event]:
                 s["munitions"].remove("full")
                 mun.append("full")
         if fuel != int(t.data.get("fuel_points", 0) or 0) or mun != list(thaw(t.data.get("munitions") or [])):
-            events.append(unit_set(t.id, data={"fuel_points": fuel, "munitions": mun}, rule="10.13.2.4",
-                                   visible_to=watchers(state, t)))
+            events.append(
+                unit_set(
+                    t.id, data={"fuel_points": fuel, "munitions": mun}, rule="10.13.2.4", visible_to=watchers(state, t)
+                )
+            )
     for did, s in stock.items():
         d = state.units[did]
-        if s["fuel"] != int(d.data.get("fuel_points", 0) or 0) or s["munitions"] != list(thaw(d.data.get("munitions") or [])):
-            events.append(unit_set(did, data={"fuel_points": s["fuel"], "munitions": s["munitions"]}, rule="10.13.2.4",
-                                   visible_to=watchers(state, d)))
+        if s["fuel"] != int(d.data.get("fuel_points", 0) or 0) or s["munitions"] != list(
+            thaw(d.data.get("munitions") or [])
+        ):
+            events.append(
+                unit_set(
+                    did,
+                    data={"fuel_points": s["fuel"], "munitions": s["munitions"]},
+                    rule="10.13.2.4",
+                    visible_to=watchers(state, d),
+                )
+            )
     return events
 
 

@@ -49,21 +49,27 @@ Rulings of this module (documented in COVERAGE.md):
 
 from __future__ import annotations
 
-import html
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.errors import IllegalOrderError
-from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state_set, unit_move, unit_set
+from owsnb.kernel.events import (
+    Event,
+    clock_set,
+    hex_set,
+    note,
+    side_set,
+    state_set,
+    unit_move,
+    unit_set,
+)
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
-from owsnb.kernel.reduce import apply, apply_all
+from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import (
     Result,
@@ -75,31 +81,62 @@ from owsnb.rules.ows.common import (
     option,
     own_unit,
     refuse,
-    table,
     watchers,
 )
-from owsnb.rules.ows.dice import LADDER, parse_die, rung, shift, sides
 from owsnb.rules.ows.dice import hits as _hits
+from owsnb.rules.ows.dice import parse_die, rung, shift, sides
 from owsnb.rules.ows.movement import (
     GROUND_CATEGORIES,
-    exerts_zoc,
     ground_reach,
     is_mech,
     is_water,
     known_enemies,
     mobility,
+    ptable,
     stack_ok,
-    stack_steps,
     zoc_hexes,
 )
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "odds", "quality_points", "reaction_units", "column_index", "row_index", "parse_result", "gcat_cell",
-    "Combat", "combat", "gcat_distribution", "preview", "resolve", "fire_preview", "fire_on", "unit_dice",
-    "defence", "formation_of", "formations", "STAGES", "HANDLERS", "STEP_EFFECTS", "LEAVE_EFFECTS",
-    "check_may_act", "after_move", "Initiative", "Reserve", "MainEffort", "Defend", "Fortify", "Delay",
-    "TaskOrganize", "PrepFire", "Attack", "DefensiveFire", "React", "Exploit", "reaction_preview", "apply_result",
+    "odds",
+    "quality_points",
+    "reaction_units",
+    "column_index",
+    "row_index",
+    "parse_result",
+    "gcat_cell",
+    "Combat",
+    "combat",
+    "gcat_distribution",
+    "preview",
+    "resolve",
+    "fire_preview",
+    "fire_on",
+    "unit_dice",
+    "defence",
+    "formation_of",
+    "formations",
+    "STAGES",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "LEAVE_EFFECTS",
+    "check_may_act",
+    "after_move",
+    "Initiative",
+    "Reserve",
+    "MainEffort",
+    "Defend",
+    "Fortify",
+    "Delay",
+    "TaskOrganize",
+    "PrepFire",
+    "Attack",
+    "DefensiveFire",
+    "React",
+    "Exploit",
+    "reaction_preview",
+    "apply_result",
 ]
 
 STAGES = ("prep", "move", "combat", "exploit")
@@ -211,7 +248,9 @@ def reaction_units(roll: int, proficiency: int, disrupted: bool = False) -> int:
 
 def reaction_preview(proficiency: int, disrupted: bool = False) -> Distribution:
     """Exact distribution of the number of reserve counters that may react (10.4.1.1.1)."""
-    return Distribution.die(6).map(lambda r: reaction_units(r, proficiency, disrupted), label="reserve counters reacting")
+    return Distribution.die(6).map(
+        lambda r: reaction_units(r, proficiency, disrupted), label="reserve counters reacting"
+    )
 
 
 # =====================================================================================================
@@ -251,7 +290,7 @@ def _fortified(state: Any, unit: Any) -> bool:
 
 def defence(state: Any, unit: Any) -> tuple[int, list[str]]:
     """The red shield with Defend +1 / Fortified +2 (not +3, 10.7) / ACE +1 (R8)."""
-    mods = table(state, "gcat")["modifiers"]
+    mods = ptable(state, "gcat")["modifiers"]
     v = counter(unit).red_shield
     why = [f"red shield {v}"]
     if _fortified(state, unit):
@@ -299,7 +338,7 @@ def formations(state: Any, side: str) -> list[str]:
 
 
 def _proficiency(state: Any, hq: Any | None) -> tuple[int, bool]:
-    t = table(state, "ground")["proficiency"]
+    t = ptable(state, "ground")["proficiency"]
     if hq is None:
         return int(t.get("default", 4)), False
     p = int(hq.data.get("proficiency") or 0) or int(t.get(counter(hq).nation, t.get("default", 4)))
@@ -329,7 +368,7 @@ def _activation(state: Any, side: str) -> str | None:
     g = _g(state)
     if g.get("turn") != state.clock.turn:
         return "*"
-    return (thaw(state.sides[side].private.get("activation")) if side in state.sides else None)
+    return thaw(state.sides[side].private.get("activation")) if side in state.sides else None
 
 
 def _stage(state: Any, side: str) -> str:
@@ -358,19 +397,29 @@ def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: 
     w = _window(state)
     if react:
         if not w or w.get("defender") != side:
-            raise refuse("a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
-                         "no-attack-pending", "10.4.1.1.1", order)
+            raise refuse(
+                "a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
+                "no-attack-pending",
+                "10.4.1.1.1",
+                order,
+            )
         return
     if w:
-        raise refuse(f"an attack on {w.get('hex')} waits for {w.get('defender')}'s defensive fires (3.E)",
-                     "defender-answers", "10.3", order)
+        raise refuse(
+            f"an attack on {w.get('hex')} waits for {w.get('defender')}'s defensive fires (3.E)",
+            "defender-answers",
+            "10.3",
+            order,
+        )
     act = _activation(state, side)
     if act is None:
         raise refuse(f"{side} has no formation activated in this pass (10.2)", "not-activated", "10.2", order)
     if act != "*":
         f = formation_of(state, unit)
         if f is not None and f != act:
-            raise refuse(f"{unit.id} belongs to {f}; the activated formation is {act} (10.2)", "not-activated", "10.2", order)
+            raise refuse(
+                f"{unit.id} belongs to {f}; the activated formation is {act} (10.2)", "not-activated", "10.2", order
+            )
     from owsnb.rules.ows import orders as _orders
 
     _orders.check_orders(state, order, unit)
@@ -378,8 +427,12 @@ def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: 
     if what == "prep-fire" and stage != "prep":
         raise refuse("Prep Fires come first, before any move or attack (10.3 3.A)", "wrong-impulse", "10.3", order)
     if what == "move" and STAGES.index(stage) > STAGES.index("move"):
-        raise refuse("movement is over once combat has been resolved (10.3 3.C, G1); use exploitation (3.G)",
-                     "wrong-impulse", "10.3", order)
+        raise refuse(
+            "movement is over once combat has been resolved (10.3 3.C, G1); use exploitation (3.G)",
+            "wrong-impulse",
+            "10.3",
+            order,
+        )
     if what == "attack" and stage == "exploit":
         raise refuse("only the exploitation force attacks now (3.H)", "wrong-impulse", "10.3", order)
 
@@ -406,8 +459,10 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
         first = seize[0]
         lines.append(f"{first} seizes the ground initiative with a decision card (10.2.5)")
     elif len(seize) > 1:
-        rolls = {s: dice.roll(6, purpose=f"{s}: opposed roll for the seized initiative", rule="10.2.5", visible_to=None)
-                 for s in sorted(seize)}
+        rolls = {
+            s: dice.roll(6, purpose=f"{s}: opposed roll for the seized initiative", rule="10.2.5", visible_to=None)
+            for s in sorted(seize)
+        }
         best = max(rolls.values())
         tops = [s for s, v in rolls.items() if v == best]
         first = init if init in tops else tops[0]
@@ -433,9 +488,12 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
         cup = [[s, f] for s in order_sides for f in plans[s]]
         q = []
         while cup:
-            pick = dice.choice(list(range(len(cup))), purpose="ground activation chit draw", rule="10.2.3", visible_to=None)
+            pick = dice.choice(
+                list(range(len(cup))), purpose="ground activation chit draw", rule="10.2.3", visible_to=None
+            )
             q.append(cup.pop(pick))
         return q or [[s, "*"] for s in order_sides], lines
+
     # planned (10.2.4): each side's plan, sides drawn at random; disrupted/destroyed HQs last, at random
     def bad(f: str) -> bool:
         u = state.units.get(f)
@@ -446,12 +504,23 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
     tokens = [s for s in order_sides for _ in good[s]]
     q = []
     while tokens:
-        s = tokens.pop(dice.choice(list(range(len(tokens))), purpose="side chit draw (planned activation)",
-                                   rule="10.2.4", visible_to=None))
+        s = tokens.pop(
+            dice.choice(
+                list(range(len(tokens))), purpose="side chit draw (planned activation)", rule="10.2.4", visible_to=None
+            )
+        )
         q.append([s, good[s].pop(0)])
     while worse:
-        q.append(worse.pop(dice.choice(list(range(len(worse))), purpose="disrupted/destroyed HQs go last, at random",
-                                       rule="10.2.4", visible_to=None)))
+        q.append(
+            worse.pop(
+                dice.choice(
+                    list(range(len(worse))),
+                    purpose="disrupted/destroyed HQs go last, at random",
+                    rule="10.2.4",
+                    visible_to=None,
+                )
+            )
+        )
     return q or [[s, "*"] for s in order_sides], lines
 
 
@@ -465,8 +534,9 @@ def enter_ground(state: Any, dice: Any) -> list[Event]:
         saved = g.pop("resume")
         g.pop("resume_turn", None)
         events.append(state_set("public", {"ground": g}, rule="10.3"))
-        events.append(clock_set(replace(state.clock, active=tuple(saved["active"]), done=frozenset(saved["done"])),
-                                rule="10.3"))
+        events.append(
+            clock_set(replace(state.clock, active=tuple(saved["active"]), done=frozenset(saved["done"])), rule="10.3")
+        )
         return events
     if g.get("turn") != turn:
         q, lines = _build_queue(state, dice)
@@ -538,7 +608,7 @@ def _target_type(unit: Any) -> str:
 
 
 def _fet_row(state: Any, target: Any) -> dict[str, int]:
-    fet = table(state, "fet")
+    fet = ptable(state, "fet")
     terr = state.map.hexes[target.hex].terrain
     terr = fet.get("aliases", {}).get(terr, terr)
     row = fet["hits"].get(terr) or fet["hits"]["clear"]
@@ -556,7 +626,7 @@ def _is_pgm(u: Any, a: Any) -> bool:
 
 def _missions(state: Any, firer: Any, target: Any, limit: int | None = None) -> list[tuple[str, str, list[str]]]:
     """(group key, die, modifier notes) for each fire mission *firer* puts on *target* (FET)."""
-    fet = table(state, "fet")
+    fet = ptable(state, "fet")
     out = []
     for a in _ground_attacks(firer):
         for _ in range(a.left):
@@ -587,23 +657,33 @@ def _missions(state: Any, firer: Any, target: Any, limit: int | None = None) -> 
     return out
 
 
-def fire_preview(dice_: Sequence[str], shield: int, suppress: int, step: int, criticals: bool = False,
-                 max_steps: int = 99) -> Distribution:
+def fire_preview(
+    dice_: Sequence[str], shield: int, suppress: int, step: int, criticals: bool = False, max_steps: int = 99
+) -> Distribution:
     """Exact outcome of fire missions on the FET: ``(steps lost, suppressed)`` for dice rolled
     against *shield* needing *suppress* hits to suppress and *step* hits per step (10.15.4)."""
     total = Distribution.point(0)
     for d in dice_:
         total = total + Distribution.die(sides(d)).map(lambda r: _hits(r, shield, critical=criticals))
-    return total.map(lambda h: (min(h // max(step, 1), max_steps), h >= suppress),
-                     label=f"(steps lost, suppressed) vs defence {shield}")
+    return total.map(
+        lambda h: (min(h // max(step, 1), max_steps), h >= suppress),
+        label=f"(steps lost, suppressed) vs defence {shield}",
+    )
 
 
-def fire_on(state: Any, firers: Sequence[Any], target: Any, roll: Roller, rule: str = "10.15.4",
-            reveal: bool = False, limit: int | None = None) -> tuple[list[Event], dict[str, Any]]:
+def fire_on(
+    state: Any,
+    firers: Sequence[Any],
+    target: Any,
+    roll: Roller,
+    rule: str = "10.15.4",
+    reveal: bool = False,
+    limit: int | None = None,
+) -> tuple[list[Event], dict[str, Any]]:
     """Resolve *firers*' missions on *target* with the FET (10.15.4): each mission rolls against
     the target's defence, hits are counted, then suppression and step losses; the firers' missions
     are spent and artillery is marked Expended (10.15.5)."""
-    fet = table(state, "fet")
+    fet = ptable(state, "fet")
     shield, _ = defence(state, target)
     row = _fet_row(state, target)
     crit = bool(fet.get("criticals"))
@@ -615,8 +695,12 @@ def fire_on(state: Any, firers: Sequence[Any], target: Any, roll: Roller, rule: 
         ms = _missions(state, f, target, limit)
         spent = dict(counter(f).spent)
         for key, die, notes in ms:
-            r = roll(die, f"fire mission on {target.id} vs defence {shield}" + (f" ({'; '.join(notes)})" if notes else ""),
-                     rule, None if reveal else frozenset({f.side}) | (vis_t or frozenset(state.sides)))
+            r = roll(
+                die,
+                f"fire mission on {target.id} vs defence {shield}" + (f" ({'; '.join(notes)})" if notes else ""),
+                rule,
+                None if reveal else frozenset({f.side}) | (vis_t or frozenset(state.sides)),
+            )
             h = _hits(r, shield, critical=crit)
             hits += h
             spent[key] = int(spent.get(key, 0)) + 1
@@ -642,12 +726,17 @@ def fire_on(state: Any, firers: Sequence[Any], target: Any, roll: Roller, rule: 
         if counter(t2).category == "hq":  # 10.15.7: HQ effects come off at once
             for x in after.units.values():
                 if x.data.get("me_by") == t2.id and "main-effort" in x.markers:
-                    extra.append(unit_set(x.id, markers=x.markers - {"main-effort"}, rule="10.15.7",
-                                          visible_to=watchers(after, x)))
+                    extra.append(
+                        unit_set(
+                            x.id, markers=x.markers - {"main-effort"}, rule="10.15.7", visible_to=watchers(after, x)
+                        )
+                    )
         events.append(unit_set(t2.id, markers=frozenset(mk), rule="10.15.7", visible_to=vis_t))
         events += extra
-    res["lines"] = lines + [f"{hits} hit(s) on {target.id} (needs {row['suppress']} to suppress, {row['step']} per step): "
-                            f"{res['steps']} step(s) lost" + (", suppressed" if supp else "")]
+    res["lines"] = lines + [
+        f"{hits} hit(s) on {target.id} (needs {row['suppress']} to suppress, {row['step']} per step): "
+        f"{res['steps']} step(s) lost" + (", suppressed" if supp else "")
+    ]
     return events, res
 
 
@@ -661,7 +750,7 @@ def _in_range(state: Any, u: Any, h: Hex) -> bool:
 def _span_of_control(state: Any, order: Order | None, arts: Sequence[Any], bombardment: bool = False) -> None:
     """10.15.3: one fires action employs at most 2 artillery/rocket battalions or 1 BAG (up to 4
     in a Division/Corps Bombardment, 10.15.3.1)."""
-    soc = table(state, "ground")["span_of_control"]
+    soc = ptable(state, "ground")["span_of_control"]
     arts = [a for a in arts if counter(a).category == "artillery"]
     if not arts:
         return
@@ -669,15 +758,23 @@ def _span_of_control(state: Any, order: Order | None, arts: Sequence[Any], bomba
         raise refuse("a Brigade Artillery Group fires alone (10.15.3)", "span-of-control", "10.15.3", order)
     cap = int(soc["bombardment"]) if bombardment else int(soc["battalions"])
     if len(arts) > cap:
-        raise refuse(f"one fires action employs at most {cap} artillery/rocket units (10.15.3"
-                     + (".1)" if bombardment else ")"), "span-of-control", "10.15.3", order)
+        raise refuse(
+            f"one fires action employs at most {cap} artillery/rocket units (10.15.3" + (".1)" if bombardment else ")"),
+            "span-of-control",
+            "10.15.3",
+            order,
+        )
 
 
 def _can_fire(state: Any, order: Order | None, f: Any, h: Hex, rule: str, idf: bool = False) -> None:
     c = counter(f)
     if c.category not in ("artillery", "air-mission", "naval", "ground", "air-defence") or f.hex is None or not f.alive:
         raise refuse(f"{f.id} cannot deliver fires", "not-a-firer", rule, order)
-    if c.is_air and c.mission not in ("strike", "cas", "interdiction", "sucap", "sead", "bomber") and c.aircraft != "rotary":
+    if (
+        c.is_air
+        and c.mission not in ("strike", "cas", "interdiction", "sucap", "sead", "bomber")
+        and c.aircraft != "rotary"
+    ):
         raise refuse(f"{f.id} is not on an attack mission (6.5.10)", "not-a-firer", rule, order)
     if "expended" in f.markers or "idf-spt" in f.markers and not option(state, "fire_splitting"):
         raise refuse(f"{f.id} has already fired this turn (10.15.5)", "expended", "10.15.5", order)
@@ -730,21 +827,31 @@ class Combat:
         return gcat_distribution(self.gcat, self.column, self.die, self.shield)
 
     def rows(self) -> list[tuple[str, str]]:
-        out = [("odds", f"{self.att_steps}:{self.def_steps} manoeuvre steps -> {self.odds} (column "
-                        f"{self.columns[self.base_column]})"),
-               ("lead units", f"{self.lead_att.id} ({self.base_die}) vs {self.lead_def.id if self.lead_def else '-'} "
-                              f"(shield {self.shield}: {', '.join(self.shield_why)})"),
-               ("attacker supporting arms", f"{len(self.att_factors)}: {', '.join(self.att_factors) or 'none'}"),
-               ("defender supporting arms", f"{len(self.def_factors)}: {', '.join(self.def_factors) or 'none'}"),
-               ("quality points", f"attacker {self.quality[0]}, defender {self.quality[1]}")]
+        out = [
+            (
+                "odds",
+                f"{self.att_steps}:{self.def_steps} manoeuvre steps -> {self.odds} (column "
+                f"{self.columns[self.base_column]})",
+            ),
+            (
+                "lead units",
+                f"{self.lead_att.id} ({self.base_die}) vs {self.lead_def.id if self.lead_def else '-'} "
+                f"(shield {self.shield}: {', '.join(self.shield_why)})",
+            ),
+            ("attacker supporting arms", f"{len(self.att_factors)}: {', '.join(self.att_factors) or 'none'}"),
+            ("defender supporting arms", f"{len(self.def_factors)}: {', '.join(self.def_factors) or 'none'}"),
+            ("quality points", f"attacker {self.quality[0]}, defender {self.quality[1]}"),
+        ]
         out += [("column shift", f"{n:+d}: {why}") for n, why in self.shifts]
         out += [("die change", f"{n:+d}: {why}") for n, why in self.die_mods]
         out.append(("roll", f"{self.die.upper()} on column {self.columns[self.column]} vs shield {self.shield}"))
         return out
 
     def __repr__(self) -> str:
-        return (f"<Combat {self.attacker} on {self.label}: {self.odds} -> {self.columns[self.column]}, "
-                f"{self.die} vs {self.shield}>")
+        return (
+            f"<Combat {self.attacker} on {self.label}: {self.odds} -> {self.columns[self.column]}, "
+            f"{self.die} vs {self.shield}>"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import esc, wrap
@@ -752,14 +859,19 @@ class Combat:
         rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.rows())
         dist = self.distribution()
         res = "".join(f"<tr><td>{esc(k)}</td><td>{float(p):.1%}</td></tr>" for k, p in dist.items())
-        return wrap(f"<b>Ground combat on {esc(self.label)}</b> <span class='rule'>10.15.9</span>"
-                    f"<table>{rows}</table><b>results</b><table>{res}</table>", repr(self))
+        return wrap(
+            f"<b>Ground combat on {esc(self.label)}</b> <span class='rule'>10.15.9</span>"
+            f"<table>{rows}</table><b>results</b><table>{res}</table>",
+            repr(self),
+        )
 
 
 def gcat_distribution(gcat: Mapping[str, Any], column: int, die: str, shield: int) -> Distribution:
     """The exact distribution of GCAT cells for one roll of *die* on *column* against *shield*."""
-    return Distribution.die(sides(die)).map(lambda r: gcat_cell(gcat, column, r, shield),
-                                            label=f"GCAT {gcat['columns'][column]}, {parse_die(die)} vs {shield}")
+    return Distribution.die(sides(die)).map(
+        lambda r: gcat_cell(gcat, column, r, shield),
+        label=f"GCAT {gcat['columns'][column]}, {parse_die(die)} vs {shield}",
+    )
 
 
 def _manoeuvre(u: Any) -> bool:
@@ -773,12 +885,24 @@ def _supply_cols(units: Iterable[Any], mods: Mapping[str, Any]) -> tuple[int, st
             worst = max(worst, int(mods["out_of_supply_columns"]))
         elif "low-supply" in u.markers:
             worst = max(worst, int(mods["low_supply_columns"]))
-    return worst, ("out of supply (11.1.3)" if worst == int(mods["out_of_supply_columns"]) and worst else
-                   "low supply (11.1.2)" if worst else "")
+    return worst, (
+        "out of supply (11.1.3)"
+        if worst == int(mods["out_of_supply_columns"]) and worst
+        else "low supply (11.1.2)"
+        if worst
+        else ""
+    )
 
 
-def _factors(state: Any, side: str, h: Hex, units: Sequence[Any], support: Sequence[Any], enemy_units: Sequence[Any],
-             attacking: bool) -> tuple[list[str], int]:
+def _factors(
+    state: Any,
+    side: str,
+    h: Hex,
+    units: Sequence[Any],
+    support: Sequence[Any],
+    enemy_units: Sequence[Any],
+    attacking: bool,
+) -> tuple[list[str], int]:
     """Supporting-arms factors of one side (10.15.9.1.2): artillery per die (C3), CAS per mission,
     NGFS per ship, engineer or SOF each, SIGINT/EMSO/Disrupt C2 each, Main Effort; plus direct die
     changes when IDF support promotes directly (option ``idf_support``)."""
@@ -806,8 +930,13 @@ def _factors(state: Any, side: str, h: Hex, units: Sequence[Any], support: Seque
             out.append(f"{u.id} {'engineer' if counter(u).category == 'engineer' else 'SOF'}")
     if not attacking:
         for u in state.units.values():
-            if u.side == side and u.hex == h and u.alive and counter(u).category in ("engineer", "sof") \
-                    and not any(x.startswith(u.id + " ") for x in out):
+            if (
+                u.side == side
+                and u.hex == h
+                and u.alive
+                and counter(u).category in ("engineer", "sof")
+                and not any(x.startswith(u.id + " ") for x in out)
+            ):
                 out.append(f"{u.id} {'engineer' if counter(u).category == 'engineer' else 'SOF'}")
     for e in enemy_units:
         if "sigint" in e.markers:
@@ -826,15 +955,27 @@ def _thresholds(n: int, mods: Mapping[str, Any]) -> tuple[int, int]:
     return cols, die
 
 
-def combat(state: Any, attacker: str, target_hex: Hex, attackers: Sequence[Any], *, lead: Any | None = None,
-           support: Sequence[Any] = (), def_support: Sequence[Any] = (), defender_side: str | None = None,
-           side_knows: bool = False) -> Combat:
+def combat(
+    state: Any,
+    attacker: str,
+    target_hex: Hex,
+    attackers: Sequence[Any],
+    *,
+    lead: Any | None = None,
+    support: Sequence[Any] = (),
+    def_support: Sequence[Any] = (),
+    defender_side: str | None = None,
+    side_knows: bool = False,
+) -> Combat:
     """Set up a ground combat (10.15.9): odds, lead units, supporting arms, quality, supply and every
     die and column modifier. With ``side_knows`` only what the attacker has detected is counted."""
-    gcat = table(state, "gcat")
+    gcat = ptable(state, "gcat")
     mods = gcat["modifiers"]
-    defs = [u for u in state.units.values() if u.hex == target_hex and u.side != attacker and u.alive
-            and counter(u).category in DEFENDERS]
+    defs = [
+        u
+        for u in state.units.values()
+        if u.hex == target_hex and u.side != attacker and u.alive and counter(u).category in DEFENDERS
+    ]
     if side_knows:
         defs = [u for u in defs if detected(state, u, attacker)]
     dside = defender_side or (defs[0].side if defs else next(s for s in state.sides if s != attacker))
@@ -848,8 +989,15 @@ def combat(state: Any, attacker: str, target_hex: Hex, attackers: Sequence[Any],
     base_col = column_index(o, cols)
     # lead units (10.15.9.1, R8)
     me = [u for u in att_m if "main-effort" in u.markers]
-    la = me[0] if me else (lead if lead is not None and lead in att_m else
-                           max(att_m or att, key=lambda u: (rung(lead_die(u)), u.steps, u.id)))
+    la = (
+        me[0]
+        if me
+        else (
+            lead
+            if lead is not None and lead in att_m
+            else max(att_m or att, key=lambda u: (rung(lead_die(u)), u.steps, u.id))
+        )
+    )
     ld = max(defs, key=lambda u: (defence(state, u)[0], _manoeuvre(u), u.steps, u.id)) if defs else None
     shield, shield_why = defence(state, ld) if ld is not None else (0, ["no defender"])
     base_die = lead_die(la)
@@ -914,8 +1062,32 @@ def combat(state: Any, attacker: str, target_hex: Hex, attackers: Sequence[Any],
     col = min(max(base_col + net_shift, 0), len(cols) - 1)
     net = sum(n for n, _ in die_mods)
     die = shift(base_die, net)
-    return Combat(attacker, dside, target_hex, state.map.label(target_hex), att, defs, la, ld, a_steps, d_steps, o,
-                  base_col, col, cols, base_die, die, shield, shield_why, af, df, shifts, die_mods, q, gcat)
+    return Combat(
+        attacker,
+        dside,
+        target_hex,
+        state.map.label(target_hex),
+        att,
+        defs,
+        la,
+        ld,
+        a_steps,
+        d_steps,
+        o,
+        base_col,
+        col,
+        cols,
+        base_die,
+        die,
+        shield,
+        shield_why,
+        af,
+        df,
+        shifts,
+        die_mods,
+        q,
+        gcat,
+    )
 
 
 # =====================================================================================================
@@ -932,8 +1104,11 @@ def _loss_order(units: Sequence[Any], lead: Any | None) -> list[Any]:
 def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
     """R9/G2: *n* hexes away from *away*, never into enemy units, preferring hexes out of enemy ZOC,
     ending within stacking; ``None`` if it cannot."""
-    enemies = [e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive
-               and counter(e).category in DEFENDERS]
+    enemies = [
+        e
+        for e in state.units.values()
+        if e.side != u.side and e.hex is not None and e.alive and counter(e).category in DEFENDERS
+    ]
     e_hexes = {e.hex for e in enemies}
     zoc = zoc_hexes(state, enemies)
     path = [u.hex]
@@ -946,11 +1121,17 @@ def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
         for nb in cur.neighbours():
             if nb not in state.map.hexes or nb in e_hexes or nb in path or is_water(state, nb):
                 continue
-            if terrain_cost(state, state.map.hexes[nb].terrain, mode, str(state.public.get("weather") or "clear")) is None:
+            if (
+                terrain_cost(state, state.map.hexes[nb].terrain, mode, str(state.public.get("weather") or "clear"))
+                is None
+            ):
                 continue
             e = state.map.edge(cur, nb)
-            if "major-river" in e and "road" not in e and not (state.map.hexes[cur].facts.get("bridge")
-                                                               or state.map.hexes[nb].facts.get("bridge")):
+            if (
+                "major-river" in e
+                and "road" not in e
+                and not (state.map.hexes[cur].facts.get("bridge") or state.map.hexes[nb].facts.get("bridge"))
+            ):
                 continue
             if nb.distance(away) <= cur.distance(away):
                 continue
@@ -965,8 +1146,15 @@ def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
     return path
 
 
-def apply_result(state: Any, cell: str, cb: Combat, *, att_choice: Mapping[str, Any] | None = None,
-                 def_choice: Mapping[str, Any] | None = None, rule: str = "10.15.9.1.6") -> tuple[list[Event], list[str]]:
+def apply_result(
+    state: Any,
+    cell: str,
+    cb: Combat,
+    *,
+    att_choice: Mapping[str, Any] | None = None,
+    def_choice: Mapping[str, Any] | None = None,
+    rule: str = "10.15.9.1.6",
+) -> tuple[list[Event], list[str]]:
     """Apply a GCAT cell (10.15.9.1.6): step losses, retreats with their cancellations, Delay
     (10.8), Fortified R1 (10.7), EXP. Returns events and narration."""
     r = parse_result(cell)
@@ -976,8 +1164,9 @@ def apply_result(state: Any, cell: str, cb: Combat, *, att_choice: Mapping[str, 
     att_choice = dict(att_choice or {})
     def_choice = dict(def_choice or {})
     for who, loss, ret, units, lead, away, choice in (
-            ("defender", r["d"], r["dr"], cb.defenders, cb.lead_def, cb.lead_att.hex, def_choice),
-            ("attacker", r["a"], r["ar"], cb.attackers, cb.lead_att, cb.hex, att_choice)):
+        ("defender", r["d"], r["dr"], cb.defenders, cb.lead_def, cb.lead_att.hex, def_choice),
+        ("attacker", r["a"], r["ar"], cb.attackers, cb.lead_att, cb.hex, att_choice),
+    ):
         units = [cur.units[u.id] for u in units if cur.units[u.id].alive and cur.units[u.id].hex is not None]
         if not units:
             continue
@@ -986,8 +1175,10 @@ def apply_result(state: Any, cell: str, cb: Combat, *, att_choice: Mapping[str, 
         retreat = ret
         if delay and loss >= 1:
             # 10.8: ignore a 1-step loss; with 2+ losses one step is taken, the rest cancelled by the retreat
-            lines.append(f"{who} in Delay: {'the 1-step loss is ignored' if loss == 1 else f'{loss} losses -> 1 step'}, "
-                         "retreat 1 (10.8)")
+            lines.append(
+                f"{who} in Delay: {'the 1-step loss is ignored' if loss == 1 else f'{loss} losses -> 1 step'}, "
+                "retreat 1 (10.8)"
+            )
             loss = 0 if loss == 1 else 1
             retreat = max(retreat, 1)
         elif loss > 1 and choice.get("trade") == "yes":
@@ -1027,8 +1218,10 @@ def apply_result(state: Any, cell: str, cb: Combat, *, att_choice: Mapping[str, 
                     lines.append(f"{u.id} cannot retreat {retreat}: loses a step instead (G2)")
                     continue
                 vis = watchers(cur, u)
-                ev = [unit_move(u.id, path[-1], path=tuple(path), rule="R9", visible_to=vis),
-                      unit_set(u.id, markers=u.markers - {"defend", "fortified", "reserve"}, rule="R9", visible_to=vis)]
+                ev = [
+                    unit_move(u.id, path[-1], path=tuple(path), rule="R9", visible_to=vis),
+                    unit_set(u.id, markers=u.markers - {"defend", "fortified", "reserve"}, rule="R9", visible_to=vis),
+                ]
                 if "fortified" in u.markers:
                     ev.append(hex_set(u.hex, {"fortified": {"side": u.side, "turn": cur.clock.turn}}, rule="10.7"))
                 events += ev
@@ -1052,8 +1245,16 @@ def _units(state: Any, ids: Iterable[str]) -> list[Any]:
     return [state.units[i] for i in ids]
 
 
-def preview(game: Any, hex: str, with_: Sequence[str] = (), *, lead: str | None = None, support: Sequence[str] = (),
-            def_support: Sequence[str] = (), **kw: Any) -> Combat:
+def preview(
+    game: Any,
+    hex: str,
+    with_: Sequence[str] = (),
+    *,
+    lead: str | None = None,
+    support: Sequence[str] = (),
+    def_support: Sequence[str] = (),
+    **kw: Any,
+) -> Combat:
     """The GCAT set-up of an attack on *hex* by *with_* (``with`` also accepted), as the umpire sees
     it; ``.distribution()`` is exact.
 
@@ -1065,19 +1266,31 @@ def preview(game: Any, hex: str, with_: Sequence[str] = (), *, lead: str | None 
     s = game.state
     att = _units(s, units)
     h = s.map.hex(hex)
-    return combat(s, att[0].side, h, att, lead=s.units.get(lead) if lead else None, support=_units(s, support),
-                  def_support=_units(s, def_support))
+    return combat(
+        s,
+        att[0].side,
+        h,
+        att,
+        lead=s.units.get(lead) if lead else None,
+        support=_units(s, support),
+        def_support=_units(s, def_support),
+    )
 
 
-def resolve(game: Any, hex: str, with_: Sequence[str] = (), *, lead: str | None = None, support: Sequence[str] = (),
-            **kw: Any) -> Result:
+def resolve(
+    game: Any, hex: str, with_: Sequence[str] = (), *, lead: str | None = None, support: Sequence[str] = (), **kw: Any
+) -> Result:
     """Submit ``attack`` (and the defender's empty answer if it is waiting) and return the Result."""
     from owsnb.rules.ows.common import submit
 
     units = list(with_ or kw.get("with", ()))
     side = game.state.units[units[0]].side
-    o = Order(side, "attack", (hex,), {"with": tuple(units), **({"lead": lead} if lead else {}),
-                                       **({"support": tuple(support)} if support else {})})
+    o = Order(
+        side,
+        "attack",
+        (hex,),
+        {"with": tuple(units), **({"lead": lead} if lead else {}), **({"support": tuple(support)} if support else {})},
+    )
     r = submit(game, o)
     w = _window(game.state)
     if w and r.outcome.get("pending"):
@@ -1106,10 +1319,24 @@ class Initiative(OrderHandler):
     """10.2: declare the planned order of your formations (10.2.2, 10.2.4) and/or play a decision
     card that seizes the ground initiative (10.2.5)."""
 
-    type = OrderType("initiative", (
-        Param("order", "unit", "your formation HQs in the order they activate", positional=False, repeat=True, optional=True),
-        Param("seize", "card", "decision card that seizes the initiative (10.2.5)", positional=False, optional=True),
-    ), rule="10.2", doc="ground initiative: planned activation order, or seize the initiative with a card")
+    type = OrderType(
+        "initiative",
+        (
+            Param(
+                "order",
+                "unit",
+                "your formation HQs in the order they activate",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+            Param(
+                "seize", "card", "decision card that seizes the initiative (10.2.5)", positional=False, optional=True
+            ),
+        ),
+        rule="10.2",
+        doc="ground initiative: planned activation order, or seize the initiative with a card",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         vals: list[dict[str, Any]] = []
@@ -1128,8 +1355,12 @@ class Initiative(OrderHandler):
         mine = formations(state, order.side)
         for f in args.get("order", ()):
             if f not in mine:
-                raise refuse(f"{f!r} is not one of your formation HQs ({', '.join(mine) or 'none'})", "not-formation",
-                             "10.2.4", order)
+                raise refuse(
+                    f"{f!r} is not one of your formation HQs ({', '.join(mine) or 'none'})",
+                    "not-formation",
+                    "10.2.4",
+                    order,
+                )
         if args.get("seize"):
             if args["seize"] not in (hand(state, order.side).get("decision") or []):
                 raise refuse(f"{order.side} holds no decision card {args['seize']!r}", "no-card", "10.2.5", order)
@@ -1201,8 +1432,12 @@ class Reserve(_Organize):
     """10.4 (2.A): an HQ designates a unit in its command radius as Reserve (C2)."""
 
     marker, rule = "reserve", "10.4"
-    type = OrderType("reserve", (Param("unit", "unit", "unit to hold in reserve"),), rule="10.4",
-                     doc="designate a reserve (half MP; attacks only in exploitation)")
+    type = OrderType(
+        "reserve",
+        (Param("unit", "unit", "unit to hold in reserve"),),
+        rule="10.4",
+        doc="designate a reserve (half MP; attacks only in exploitation)",
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.4")
@@ -1218,8 +1453,12 @@ class MainEffort(_Organize):
     """10.5 (2.B): one Main Effort per Div/Corps HQ per turn; not from a disrupted or suppressed HQ."""
 
     marker, rule = "main-effort", "10.5"
-    type = OrderType("main-effort", (Param("unit", "unit", "unit (manoeuvre or fires) of the HQ"),), rule="10.5",
-                     doc="designate the Main Effort")
+    type = OrderType(
+        "main-effort",
+        (Param("unit", "unit", "unit (manoeuvre or fires) of the HQ"),),
+        rule="10.5",
+        doc="designate the Main Effort",
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.5")
@@ -1228,17 +1467,23 @@ class MainEffort(_Organize):
             raise refuse(f"{u.id} has no HQ within command radius (2.2.7.1)", "no-hq", "2.2.7.1", order)
         top = state.units.get(formation_of(state, u) or "") or hq
         if hq.markers & {"disrupted-c2", "suppressed"} or top.markers & {"disrupted-c2", "suppressed"}:
-            raise refuse(f"{hq.id} is disrupted or suppressed: no Main Effort (7.2.1.1, 10.15.7)", "hq-disrupted",
-                         "7.2.1.1", order)
+            raise refuse(
+                f"{hq.id} is disrupted or suppressed: no Main Effort (7.2.1.1, 10.15.7)",
+                "hq-disrupted",
+                "7.2.1.1",
+                order,
+            )
         if int(top.data.get("me_turn", 0) or 0) == state.clock.turn:
             raise refuse(f"{top.id} has already designated its Main Effort this turn", "one-main-effort", "10.5", order)
 
     def _events(self, state: Any, u: Any) -> list[Event]:
         hq = _hq_of(state, u)
         top = state.units.get(formation_of(state, u) or "") or hq
-        return [unit_set(u.id, markers=u.markers | {"main-effort"}, rule="10.5", visible_to=watchers(state, u)),
-                unit_set(u.id, data={"me_by": hq.id}, rule="10.5", visible_to=frozenset({u.side})),
-                unit_set(top.id, data={"me_turn": state.clock.turn}, rule="10.5", visible_to=frozenset({u.side}))]
+        return [
+            unit_set(u.id, markers=u.markers | {"main-effort"}, rule="10.5", visible_to=watchers(state, u)),
+            unit_set(u.id, data={"me_by": hq.id}, rule="10.5", visible_to=frozenset({u.side})),
+            unit_set(top.id, data={"me_turn": state.clock.turn}, rule="10.5", visible_to=frozenset({u.side})),
+        ]
 
 
 class Defend(_Organize):
@@ -1255,28 +1500,42 @@ class Defend(_Organize):
             raise refuse(f"{u.id} is already in Defend/Fortified", "already", "10.6", order)
 
     def _events(self, state: Any, u: Any) -> list[Event]:
-        return [unit_set(u.id, markers=(u.markers - {"delay"}) | {"defend"}, data={"defend_turn": state.clock.turn},
-                         rule="10.6", visible_to=watchers(state, u))]
+        return [
+            unit_set(
+                u.id,
+                markers=(u.markers - {"delay"}) | {"defend"},
+                data={"defend_turn": state.clock.turn},
+                rule="10.6",
+                visible_to=watchers(state, u),
+            )
+        ]
 
 
 class Fortify(_Organize):
     """10.7: a unit that started the Ground phase in Defend, with an engineer, becomes Fortified."""
 
     marker, rule = "fortified", "10.7"
-    type = OrderType("fortify", (Param("unit", "unit", "unit in Defend with an engineer"),), rule="10.7",
-                     doc="upgrade Defend to Fortified (+2)")
+    type = OrderType(
+        "fortify",
+        (Param("unit", "unit", "unit in Defend with an engineer"),),
+        rule="10.7",
+        doc="upgrade Defend to Fortified (+2)",
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.7")
         if "defend" not in u.markers or int(u.data.get("defend_turn", 0) or 0) >= state.clock.turn:
             raise refuse(f"{u.id} must start the Ground phase already in Defend (10.7)", "not-in-defend", "10.7", order)
-        if not any(x.side == u.side and x.hex == u.hex and x.alive and counter(x).category == "engineer"
-                   for x in state.units.values()):
+        if not any(
+            x.side == u.side and x.hex == u.hex and x.alive and counter(x).category == "engineer"
+            for x in state.units.values()
+        ):
             raise refuse(f"{u.id} needs an engineer in its hex (10.7)", "no-engineer", "10.7", order)
 
     def _events(self, state: Any, u: Any) -> list[Event]:
-        return [unit_set(u.id, markers=(u.markers - {"defend"}) | {"fortified"}, rule="10.7",
-                         visible_to=watchers(state, u))]
+        return [
+            unit_set(u.id, markers=(u.markers - {"defend"}) | {"fortified"}, rule="10.7", visible_to=watchers(state, u))
+        ]
 
 
 class Delay(_Organize):
@@ -1293,20 +1552,37 @@ class Delay(_Organize):
             raise refuse(f"{u.id} is already in Delay", "already", "10.8", order)
 
     def _events(self, state: Any, u: Any) -> list[Event]:
-        return [unit_set(u.id, markers=(u.markers - {"defend", "fortified"}) | {"delay"}, rule="10.8",
-                         visible_to=watchers(state, u))]
+        return [
+            unit_set(
+                u.id,
+                markers=(u.markers - {"defend", "fortified"}) | {"delay"},
+                rule="10.8",
+                visible_to=watchers(state, u),
+            )
+        ]
 
 
 class TaskOrganize(OrderHandler):
     """10.3 2.A: attach a unit to an HQ; 10.14 [ADV]: place Orders markers (secret, within the
     side's action points)."""
 
-    type = OrderType("task-organize", (
-        Param("unit", "unit", "unit to attach", optional=True),
-        Param("hq", "unit", "HQ it now answers to", optional=True),
-        Param("orders", "unit", "units or HQs given Orders markers (10.14, ADV)", positional=False, repeat=True,
-              optional=True),
-    ), rule="10.3", doc="task organisation; Orders markers (ADV)")
+    type = OrderType(
+        "task-organize",
+        (
+            Param("unit", "unit", "unit to attach", optional=True),
+            Param("hq", "unit", "HQ it now answers to", optional=True),
+            Param(
+                "orders",
+                "unit",
+                "units or HQs given Orders markers (10.14, ADV)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="10.3",
+        doc="task organisation; Orders markers (ADV)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step != "6.C.2":
@@ -1349,8 +1625,14 @@ class TaskOrganize(OrderHandler):
             ev.append(unit_set(u.id, data={"hq": args["hq"]}, rule="10.3", visible_to=frozenset({u.side})))
             lines.append(f"{u.id} attached to {args['hq']}")
         if args.get("orders"):
-            ev.append(side_set(order.side, "private", {"orders": {"turn": state.clock.turn, "units": list(args["orders"])}},
-                               rule="10.14.2"))
+            ev.append(
+                side_set(
+                    order.side,
+                    "private",
+                    {"orders": {"turn": state.clock.turn, "units": list(args["orders"])}},
+                    rule="10.14.2",
+                )
+            )
             lines.append(f"Orders markers on {', '.join(args['orders'])} (10.14.2)")
         return Adjudication(ev, Result("Task organisation", dict(args), ["10.3"], [], lines))
 
@@ -1359,17 +1641,30 @@ class PrepFire(OrderHandler):
     """10.3 3.A / 10.15.4: the actioning side fires artillery and air at a detected ground unit on
     the FET; artillery that fires is Expended (10.15.5)."""
 
-    type = OrderType("prep-fire", (
-        Param("target", "unit", "detected enemy ground unit"),
-        Param("with", "unit", "artillery, attack helicopters or air missions firing", positional=False, repeat=True),
-        Param("missions", "int", "fire missions to use (option fire_splitting)", positional=False, optional=True),
-    ), rule="10.15.4", doc="Prep Fire on the Fires Effects Table")
+    type = OrderType(
+        "prep-fire",
+        (
+            Param("target", "unit", "detected enemy ground unit"),
+            Param(
+                "with", "unit", "artillery, attack helicopters or air missions firing", positional=False, repeat=True
+            ),
+            Param("missions", "int", "fire missions to use (option fire_splitting)", positional=False, optional=True),
+        ),
+        rule="10.15.4",
+        doc="Prep Fire on the Fires Effects Table",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step != "6.C.3" or _stage(state, side) != "prep":
             return None
-        fs = [u for u in state.units_of(side) if u.hex is not None and counter(u).category in ("artillery",)
-              and _ground_attacks(u) and "expended" not in u.markers]
+        fs = [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None
+            and counter(u).category in ("artillery",)
+            and _ground_attacks(u)
+            and "expended" not in u.markers
+        ]
         ts = [e for e in known_enemies(state, side) if counter(e).category in GROUND_CATEGORIES]
         vals = [{"target": t.id, "with": [f.id]} for f in fs for t in ts if _in_range(state, f, t.hex)]
         ex = _examples(self, state, side, vals, 6)
@@ -1390,8 +1685,12 @@ class PrepFire(OrderHandler):
         lim = None
         if args.get("missions"):
             if not option(state, "fire_splitting"):
-                raise refuse("a counter fires all its missions at once (10.15.5); splitting is a scenario option",
-                             "no-splitting", "10.15.5", order)
+                raise refuse(
+                    "a counter fires all its missions at once (10.15.5); splitting is a scenario option",
+                    "no-splitting",
+                    "10.15.5",
+                    order,
+                )
             lim = int(args["missions"])
         from owsnb.rules.ows import css as _css
 
@@ -1407,7 +1706,9 @@ class PrepFire(OrderHandler):
         shield, _ = defence(state, t)
         row = _fet_row(state, t)
         ds = [d for f in firers for _, d, _ in _missions(state, f, t, lim)]
-        return fire_preview(ds, shield, row["suppress"], row["step"], bool(table(state, "fet").get("criticals")), t.steps)
+        return fire_preview(
+            ds, shield, row["suppress"], row["step"], bool(ptable(state, "fet").get("criticals")), t.steps
+        )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         t, firers, lim = self._read(state, order, args)
@@ -1419,8 +1720,13 @@ class PrepFire(OrderHandler):
             ev += _css.pay_munitions(state, f, len(_missions(state, f, t, lim)))
         fe, res = fire_on(state, firers, t, roll, rule="10.15.4", limit=lim)
         ev += fe + _set_stage(state, order.side, "prep")
-        r = Result(f"Prep Fire on {t.id}", {k: v for k, v in res.items() if k != "lines"}, ["10.3", "10.15.4", "10.15.5"],
-                   roll.rolls, res["lines"])
+        r = Result(
+            f"Prep Fire on {t.id}",
+            {k: v for k, v in res.items() if k != "lines"},
+            ["10.3", "10.15.4", "10.15.5"],
+            roll.rolls,
+            res["lines"],
+        )
         return Adjudication(ev, r)
 
 
@@ -1428,17 +1734,42 @@ class Attack(OrderHandler):
     """10.3 3.C/3.D: declare a ground attack on an adjacent hex with supporting fires; the defender
     answers (3.E), then the GCAT is rolled (3.F, 10.15.9)."""
 
-    type = OrderType("attack", (
-        Param("hex", "hex", "hex attacked"),
-        Param("with", "unit", "attacking units (at most 3 steps per hexside, 10.15.1)", positional=False, repeat=True),
-        Param("lead", "unit", "lead unit (a Main Effort leads if it takes part)", positional=False, optional=True),
-        Param("support", "unit", "artillery (IDF SPT), CAS, NGFS ships, engineers, SOF", positional=False, repeat=True,
-              optional=True),
-        Param("hold", "choice", "cancel a retreat by losing a step (10.15.9.1.6)", positional=False, optional=True,
-              choices=("yes", "no")),
-        Param("trade", "choice", "turn extra step losses into retreat (10.15.9.1.6)", positional=False, optional=True,
-              choices=("yes", "no")),
-    ), rule="10.15.9", doc="attack a hex (GCAT)")
+    type = OrderType(
+        "attack",
+        (
+            Param("hex", "hex", "hex attacked"),
+            Param(
+                "with", "unit", "attacking units (at most 3 steps per hexside, 10.15.1)", positional=False, repeat=True
+            ),
+            Param("lead", "unit", "lead unit (a Main Effort leads if it takes part)", positional=False, optional=True),
+            Param(
+                "support",
+                "unit",
+                "artillery (IDF SPT), CAS, NGFS ships, engineers, SOF",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+            Param(
+                "hold",
+                "choice",
+                "cancel a retreat by losing a step (10.15.9.1.6)",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+            Param(
+                "trade",
+                "choice",
+                "turn extra step losses into retreat (10.15.9.1.6)",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+        ),
+        rule="10.15.9",
+        doc="attack a hex (GCAT)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step != "6.C.3" or _window(state):
@@ -1446,8 +1777,11 @@ class Attack(OrderHandler):
         foes = [e for e in known_enemies(state, side) if counter(e).category in DEFENDERS]
         vals = []
         for e in foes:
-            adj = [u for u in state.units_of(side) if u.hex is not None and _manoeuvre(u)
-                   and (u.hex.distance(e.hex) == 1 or u.hex == e.hex)]
+            adj = [
+                u
+                for u in state.units_of(side)
+                if u.hex is not None and _manoeuvre(u) and (u.hex.distance(e.hex) == 1 or u.hex == e.hex)
+            ]
             if adj:
                 vals.append({"hex": state.map.label(e.hex), "with": [u.id for u in adj[:2]]})
                 vals.append({"hex": state.map.label(e.hex), "with": [adj[0].id]})
@@ -1475,12 +1809,17 @@ class Attack(OrderHandler):
             if "delay" in u.markers:
                 raise refuse(f"{u.id} is in Delay and cannot attack (10.8)", "delay", "10.8", order)
             if "reserve" in u.markers:
-                raise refuse(f"{u.id} is in reserve: reserves attack only as an exploitation force (10.4.1)", "reserve",
-                             "10.4.1", order)
+                raise refuse(
+                    f"{u.id} is in reserve: reserves attack only as an exploitation force (10.4.1)",
+                    "reserve",
+                    "10.4.1",
+                    order,
+                )
             m = u.data.get("moved") or {}
             if int(m.get("turn", 0) or 0) == turn and m.get("disorganized"):
-                raise refuse(f"{u.id} made a disorganized move and may not attack (10.10.2)", "disorganized", "10.10.2",
-                             order)
+                raise refuse(
+                    f"{u.id} made a disorganized move and may not attack (10.10.2)", "disorganized", "10.10.2", order
+                )
             att = u.data.get("attacked") or {}
             if int(att.get("turn", 0) or 0) == turn and (not exploit or att.get("exploit")):
                 raise refuse(f"{u.id} has already attacked this Ground phase", "already-attacked", "10.3", order)
@@ -1490,19 +1829,37 @@ class Attack(OrderHandler):
             if d > 1:
                 raise refuse(f"{u.id} is not next to {state.map.label(h)}", "not-adjacent", "10.15", order)
             if d == 0 and not (u.data.get("assault") or {}).get("delivered"):
-                raise refuse(f"{u.id} attacks from an adjacent hex (only a landing force assaults its own hex, 10.15.8.3)",
-                             "not-adjacent", "10.15.8.3", order)
+                raise refuse(
+                    f"{u.id} attacks from an adjacent hex (only a landing force assaults its own hex, 10.15.8.3)",
+                    "not-adjacent",
+                    "10.15.8.3",
+                    order,
+                )
             landed = int(u.data.get("landed", 0) or 0) == turn
-            advanced = int(m.get("turn", 0) or 0) == turn and int(m.get("hexes", 0) or 0) > 0 and m.get("step") == "6.C.3"
+            advanced = (
+                int(m.get("turn", 0) or 0) == turn and int(m.get("hexes", 0) or 0) > 0 and m.get("step") == "6.C.3"
+            )
             if landed and advanced and (not is_mech(u) or (u.data.get("assault") or {}).get("zoc")):
-                raise refuse(f"{u.id} advanced from its landing hex: only mechanised units whose landing hex was not in "
-                             "an enemy ZOC attack after advancing (10.15.8.1)", "landed-advance", "10.15.8.1", order)
-        enemies = [e for e in state.units.values() if e.hex == h and e.side != side and e.alive
-                   and counter(e).category in DEFENDERS and detected(state, e, side)]
+                raise refuse(
+                    f"{u.id} advanced from its landing hex: only mechanised units whose landing hex was not in "
+                    "an enemy ZOC attack after advancing (10.15.8.1)",
+                    "landed-advance",
+                    "10.15.8.1",
+                    order,
+                )
+        enemies = [
+            e
+            for e in state.units.values()
+            if e.hex == h
+            and e.side != side
+            and e.alive
+            and counter(e).category in DEFENDERS
+            and detected(state, e, side)
+        ]
         if not enemies:
             raise refuse(f"{state.map.label(h)} holds no detected enemy ground unit", "no-target", "10.15", order)
         # hexside limit (10.15.1) and landing waves (10.15.8.3)
-        lim = int(table(state, "movement").get("hexside_limit", 3))
+        lim = int(ptable(state, "movement").get("hexside_limit", 3))
         by_side: dict[Hex, int] = {}
         river = {}
         for u in units:
@@ -1513,15 +1870,24 @@ class Attack(OrderHandler):
             by_side[u.hex] = by_side.get(u.hex, 0) + (1 if counter(u).category == "engineer" else u.steps)
         for src, n in by_side.items():
             if src == h:
-                w = table(state, "ground")["landing"]
+                w = ptable(state, "ground")["landing"]
                 sea = sum(u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "sea")
                 air = sum(u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "air")
                 if sea > int(w["wave_sea"]) or air > int(w["wave_air"]):
-                    raise refuse(f"an assault wave is at most {w['wave_sea']} steps from the sea and {w['wave_air']} from "
-                                 "the air (10.15.8.3)", "wave-limit", "10.15.8.3", order)
+                    raise refuse(
+                        f"an assault wave is at most {w['wave_sea']} steps from the sea and {w['wave_air']} from "
+                        "the air (10.15.8.3)",
+                        "wave-limit",
+                        "10.15.8.3",
+                        order,
+                    )
             elif n > lim:
-                raise refuse(f"{n} steps attack across the hexside from {state.map.label(src)}: at most {lim} (10.15.1)",
-                             "hexside-limit", "10.15.1", order)
+                raise refuse(
+                    f"{n} steps attack across the hexside from {state.map.label(src)}: at most {lim} (10.15.1)",
+                    "hexside-limit",
+                    "10.15.1",
+                    order,
+                )
         lead = None
         if args.get("lead"):
             lead = state.units.get(args["lead"])
@@ -1533,8 +1899,9 @@ class Attack(OrderHandler):
             c = counter(s)
             if c.category in ("engineer", "sof"):
                 if s.hex.distance(h) > 1:
-                    raise refuse(f"{s.id} must be next to {state.map.label(h)} to support", "out-of-range", "10.15.9.1.2",
-                                 order)
+                    raise refuse(
+                        f"{s.id} must be next to {state.map.label(h)} to support", "out-of-range", "10.15.9.1.2", order
+                    )
             else:
                 _can_fire(state, order, s, h, "10.15.6", idf=True)
                 if c.is_air and c.mission != "cas" and c.aircraft != "rotary":
@@ -1563,8 +1930,11 @@ class Attack(OrderHandler):
         ev: list[Event] = []
         # the attackers are revealed by declaring (Combat marker); reserves attacked lose the marker later
         for u in r["units"]:
-            ev.append(unit_set(u.id, markers=u.markers | {"combat"}, seen_by=u.seen_by | {defender}, rule="10.3",
-                               visible_to=None))
+            ev.append(
+                unit_set(
+                    u.id, markers=u.markers | {"combat"}, seen_by=u.seen_by | {defender}, rule="10.3", visible_to=None
+                )
+            )
         from owsnb.rules.ows import css as _css
 
         for s in r["support"]:
@@ -1572,31 +1942,66 @@ class Attack(OrderHandler):
                 ev += _css.pay_munitions(state, s, sum(a.left for a in _ground_attacks(s)))
             ev.append(unit_set(s.id, markers=s.markers | {"idf-spt"}, rule="10.15.6", visible_to=watchers(state, s)))
         clock = state.clock
-        pend = {"attacker": side, "defender": defender, "hex": [h.q, h.r], "with": [u.id for u in r["units"]],
-                "lead": r["lead"].id if r["lead"] else None, "support": [s.id for s in r["support"]],
-                "exploit": r["exploit"], "att_choice": {k: args[k] for k in ("hold", "trade") if args.get(k)},
-                "clock": {"active": list(clock.active), "done": sorted(clock.done)}, "react_left": None}
-        ev += [state_set("secret", {"ground_pending": pend}, rule="10.3"),
-               state_set("public", {"ground_window": {"attacker": side, "defender": defender, "hex": state.map.label(h),
-                                                      "attackers": [u.id for u in r["units"]]}}, rule="10.3"),
-               clock_set(replace(clock, active=(defender,), done=frozenset()), rule="10.3"),
-               note(f"{side} attacks {state.map.label(h)} with {', '.join(u.id for u in r['units'])}; {defender} may "
-                    "answer with defensive fires (3.E)", rule="10.3")]
+        pend = {
+            "attacker": side,
+            "defender": defender,
+            "hex": [h.q, h.r],
+            "with": [u.id for u in r["units"]],
+            "lead": r["lead"].id if r["lead"] else None,
+            "support": [s.id for s in r["support"]],
+            "exploit": r["exploit"],
+            "att_choice": {k: args[k] for k in ("hold", "trade") if args.get(k)},
+            "clock": {"active": list(clock.active), "done": sorted(clock.done)},
+            "react_left": None,
+        }
+        ev += [
+            state_set("secret", {"ground_pending": pend}, rule="10.3"),
+            state_set(
+                "public",
+                {
+                    "ground_window": {
+                        "attacker": side,
+                        "defender": defender,
+                        "hex": state.map.label(h),
+                        "attackers": [u.id for u in r["units"]],
+                        "react_left": None,
+                    }
+                },
+                rule="10.3",
+            ),
+            clock_set(replace(clock, active=(defender,), done=frozenset()), rule="10.3"),
+            note(
+                f"{side} attacks {state.map.label(h)} with {', '.join(u.id for u in r['units'])}; {defender} may "
+                "answer with defensive fires (3.E)",
+                rule="10.3",
+            ),
+        ]
         ev += _set_stage(state, side, "exploit" if r["exploit"] else "move")
-        res = Result(f"Attack declared on {state.map.label(h)}", {"pending": True, "hex": state.map.label(h)},
-                     ["10.3", "10.15"], [], [f"waiting for {defender}'s defensive fires (3.E)"])
+        res = Result(
+            f"Attack declared on {state.map.label(h)}",
+            {"pending": True, "hex": state.map.label(h)},
+            ["10.3", "10.15"],
+            [],
+            [f"waiting for {defender}'s defensive fires (3.E)"],
+        )
         return Adjudication(ev, res)
 
 
-def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any], dice: Any,
-                     ) -> tuple[list[Event], Result]:
+def _resolve_pending(
+    state: Any,
+    p: Mapping[str, Any],
+    dargs: Mapping[str, Any],
+    dice: Any,
+) -> tuple[list[Event], Result]:
     """3.E and 3.F: defensive fires, the defender's supporting fires, then the GCAT (a second round
     at once for an inconclusive opposed landing, 10.15.8.3)."""
     roll = Roller(dice)
     h = Hex(*p["hex"])
     lab = state.map.label(h)
-    events: list[Event] = [state_set("secret", {"ground_pending": None}, rule="10.3"),
-                           state_set("public", {"ground_window": None}, rule="10.3")]
+    events: list[Event] = [
+        state_set("secret", {"ground_pending": None}, rule="10.3"),
+        state_set("public", {"ground_window": None}, rule="10.3"),
+    ]
     cur = apply_all(state, events)
     lines: list[str] = []
     rules = ["10.3", "10.15.9"]
@@ -1636,17 +2041,32 @@ def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any],
     outcome: dict[str, Any] = {"hex": lab}
     rounds = 2 if any(u.hex == h for u in att) else 1
     for rnd in range(rounds):
-        defs = [e for e in cur.units.values() if e.hex == h and e.side != p["attacker"] and e.alive
-                and counter(e).category in DEFENDERS]
+        defs = [
+            e
+            for e in cur.units.values()
+            if e.hex == h and e.side != p["attacker"] and e.alive and counter(e).category in DEFENDERS
+        ]
         att = [cur.units[x] for x in p["with"] if cur.units[x].alive and cur.units[x].hex is not None]
         if not defs or not [u for u in att if _manoeuvre(u)]:
             if rnd == 0:
-                lines.append("no combat: " + ("the defenders are gone" if not defs else "no attacking manoeuvre unit left"))
+                lines.append(
+                    "no combat: " + ("the defenders are gone" if not defs else "no attacking manoeuvre unit left")
+                )
             break
         lead = cur.units.get(p.get("lead") or "")
-        cb = combat(cur, p["attacker"], h, att, lead=lead if lead is not None and lead.alive else None, support=sup,
-                    def_support=dsup, defender_side=p["defender"])
-        r = roll(cb.die, f"GCAT {cb.columns[cb.column]}: {cb.lead_att.id} {cb.die} vs shield {cb.shield}", "10.15.9", None)
+        cb = combat(
+            cur,
+            p["attacker"],
+            h,
+            att,
+            lead=lead if lead is not None and lead.alive else None,
+            support=sup,
+            def_support=dsup,
+            defender_side=p["defender"],
+        )
+        r = roll(
+            cb.die, f"GCAT {cb.columns[cb.column]}: {cb.lead_att.id} {cb.die} vs shield {cb.shield}", "10.15.9", None
+        )
         cell = gcat_cell(cb.gcat, cb.column, r, cb.shield)
         lines += [f"{k}: {v}" for k, v in cb.rows()]
         lines.append(f"roll {r} -> row '{cb.gcat['rows'][row_index(r, cb.shield, cb.gcat['rows'])]['name']}': {cell}")
@@ -1654,11 +2074,22 @@ def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any],
         events += ev
         cur = apply_all(cur, ev)
         lines += more
-        outcome.update({"cell": cell, "roll": r, "odds": cb.odds, "column": cb.columns[cb.column], "die": cb.die,
-                        "shield": cb.shield})
+        outcome.update(
+            {
+                "cell": cell,
+                "roll": r,
+                "odds": cb.odds,
+                "column": cb.columns[cb.column],
+                "die": cb.die,
+                "shield": cb.shield,
+            }
+        )
         if rnd == 0 and rounds == 2:
-            still = [e for e in cur.units.values() if e.hex == h and e.side != p["attacker"] and e.alive
-                     and counter(e).category in DEFENDERS]
+            still = [
+                e
+                for e in cur.units.values()
+                if e.hex == h and e.side != p["attacker"] and e.alive and counter(e).category in DEFENDERS
+            ]
             if still:
                 lines.append("opposed landing inconclusive: a second round at once (10.15.8.3)")
                 rules.append("10.15.8.3")
@@ -1667,8 +2098,15 @@ def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any],
     # bookkeeping: attackers attacked; reserves attacked lose the marker (10.4.1); control
     for x in p["with"]:
         u = cur.units[x]
-        ev = [unit_set(u.id, data={"attacked": {"turn": cur.clock.turn, "exploit": bool(p.get("exploit"))}},
-                       markers=u.markers - {"combat"}, rule="10.3", visible_to=watchers(cur, u))]
+        ev = [
+            unit_set(
+                u.id,
+                data={"attacked": {"turn": cur.clock.turn, "exploit": bool(p.get("exploit"))}},
+                markers=u.markers - {"combat"},
+                rule="10.3",
+                visible_to=watchers(cur, u),
+            )
+        ]
         events += ev
         cur = apply_all(cur, ev)
     for e in cur.units.values():
@@ -1676,8 +2114,11 @@ def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any],
             ev = [unit_set(e.id, markers=e.markers - {"reserve"}, rule="10.4.1", visible_to=watchers(cur, e))]
             events += ev
             cur = apply_all(cur, ev)
-    left = [e for e in cur.units.values() if e.hex == h and e.side == p["defender"] and e.alive
-            and counter(e).category in DEFENDERS]
+    left = [
+        e
+        for e in cur.units.values()
+        if e.hex == h and e.side == p["defender"] and e.alive and counter(e).category in DEFENDERS
+    ]
     if not left and any(cur.units[x].hex == h and cur.units[x].alive for x in p["with"]):
         events.append(hex_set(h, {"control": p["attacker"]}, rule="10.15.8"))
         lines.append(f"{p['attacker']} takes {lab}")
@@ -1685,12 +2126,24 @@ def _resolve_pending(state: Any, p: Mapping[str, Any], dargs: Mapping[str, Any],
     if not left:  # 10.11.2: a river assault that forces the enemy out places the engineer's bridge
         for x in p["with"]:
             e = cur.units[x]
-            if (counter(e).category == "engineer" and e.data.get("bridging") and e.alive and e.hex is not None
-                    and len(e.data.get("bridges") or ()) < e.steps and "major-river" in cur.map.edge(e.hex, h)):
+            if (
+                counter(e).category == "engineer"
+                and e.data.get("bridging")
+                and e.alive
+                and e.hex is not None
+                and len(e.data.get("bridges") or ()) < e.steps
+                and "major-river" in cur.map.edge(e.hex, h)
+            ):
                 site = cur.map.label(e.hex)
-                events += [hex_set(e.hex, {"bridge": {"side": e.side, "turn": cur.clock.turn}}, rule="10.11.2"),
-                           unit_set(e.id, data={"bridges": [*(e.data.get("bridges") or ()), site]}, rule="10.11.2",
-                                    visible_to=frozenset({e.side}))]
+                events += [
+                    hex_set(e.hex, {"bridge": {"side": e.side, "turn": cur.clock.turn}}, rule="10.11.2"),
+                    unit_set(
+                        e.id,
+                        data={"bridges": [*(e.data.get("bridges") or ()), site]},
+                        rule="10.11.2",
+                        visible_to=frozenset({e.side}),
+                    ),
+                ]
                 lines.append(f"river assault succeeds: {e.id} bridges the river at {site} (10.11.2)")
                 rules.append("10.11.2")
                 break
@@ -1704,15 +2157,41 @@ class DefensiveFire(OrderHandler):
     supporting fires for the defence, recon switching to Delay (10.8.1), its retreat choices
     (G3); then the GCAT is rolled."""
 
-    type = OrderType("defensive-fire", (
-        Param("fire", "text", "FIRER:TARGET defensive fire missions", positional=False, repeat=True, optional=True),
-        Param("support", "unit", "artillery (IDF SPT), CAS, NGFS for the defence", positional=False, repeat=True,
-              optional=True),
-        Param("delay", "unit", "recon units switching to Delay (10.8.1)", positional=False, repeat=True, optional=True),
-        Param("hold", "choice", "cancel a retreat by losing a step", positional=False, optional=True, choices=("yes", "no")),
-        Param("trade", "choice", "turn extra step losses into retreat", positional=False, optional=True,
-              choices=("yes", "no")),
-    ), rule="10.3", doc="defender: defensive fires and supporting fires, then the GCAT is rolled")
+    type = OrderType(
+        "defensive-fire",
+        (
+            Param("fire", "text", "FIRER:TARGET defensive fire missions", positional=False, repeat=True, optional=True),
+            Param(
+                "support",
+                "unit",
+                "artillery (IDF SPT), CAS, NGFS for the defence",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+            Param(
+                "delay", "unit", "recon units switching to Delay (10.8.1)", positional=False, repeat=True, optional=True
+            ),
+            Param(
+                "hold",
+                "choice",
+                "cancel a retreat by losing a step",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+            Param(
+                "trade",
+                "choice",
+                "turn extra step losses into retreat",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+        ),
+        rule="10.3",
+        doc="defender: defensive fires and supporting fires, then the GCAT is rolled",
+    )
 
     def _p(self, state: Any, order: Order) -> dict[str, Any]:
         p = _pending(state)
@@ -1727,8 +2206,15 @@ class DefensiveFire(OrderHandler):
             return None
         h = Hex(*p["hex"])
         vals: list[dict[str, Any]] = [{}]
-        arts = [u for u in state.units_of(side) if counter(u).category == "artillery" and u.hex is not None
-                and _in_range(state, u, h) and "expended" not in u.markers and "idf-spt" not in u.markers]
+        arts = [
+            u
+            for u in state.units_of(side)
+            if counter(u).category == "artillery"
+            and u.hex is not None
+            and _in_range(state, u, h)
+            and "expended" not in u.markers
+            and "idf-spt" not in u.markers
+        ]
         if arts:
             vals.append({"support": [a.id for a in arts[:2]]})
             vals.append({"fire": [f"{arts[0].id}:{p['with'][0]}"]})
@@ -1773,10 +2259,13 @@ class DefensiveFire(OrderHandler):
         p = self._p(state, order)
         ev, res = _resolve_pending(state, p, args, dice)
         clock = state.clock
-        ev.insert(0, clock_set(replace(clock, active=tuple(p["clock"]["active"]), done=frozenset(p["clock"]["done"])),
-                               rule="10.3"))
+        ev.insert(
+            0,
+            clock_set(
+                replace(clock, active=tuple(p["clock"]["active"]), done=frozenset(p["clock"]["done"])), rule="10.3"
+            ),
+        )
         return Adjudication(ev, res)
-
 
 
 class React(OrderHandler):
@@ -1784,34 +2273,51 @@ class React(OrderHandler):
     formation react: d6 - HQ proficiency counters (-2 if the HQ is disrupted or suppressed) move
     up to half their MP and lose the Reserve marker."""
 
-    type = OrderType("react", (Param("unit", "unit", "reserve unit of the attacked formation"),
-                               Param("to", "hex", "where it moves (half MP)")),
-                     rule="10.4.1.1.1", doc="defender: reaction move by a reserve")
+    type = OrderType(
+        "react",
+        (
+            Param("unit", "unit", "reserve unit of the attacked formation"),
+            Param("to", "hex", "where it moves (half MP)"),
+        ),
+        rule="10.4.1.1.1",
+        doc="defender: reaction move by a reserve",
+    )
 
     def _ctx(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:
         if not option(state, "reaction_move"):
-            raise refuse("the reaction move is an optional rule this scenario does not use (10.4.1.1.1)", "option-off",
-                         "10.4.1.1.1", order)
-        p = _pending(state)
-        if not p or p["defender"] != order.side:
-            raise refuse("a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
-                         "no-attack-pending", "10.4.1.1.1", order)
-        h = Hex(*p["hex"])
+            raise refuse(
+                "the reaction move is an optional rule this scenario does not use (10.4.1.1.1)",
+                "option-off",
+                "10.4.1.1.1",
+                order,
+            )
+        w = _window(state)
+        if not w or w["defender"] != order.side:
+            raise refuse(
+                "a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
+                "no-attack-pending",
+                "10.4.1.1.1",
+                order,
+            )
+        h = state.map.hex(w["hex"])
+        p = {**w, **(_pending(state) or {})}
         u = own_unit(state, order, args["unit"], "10.4.1.1.1")
         if "reserve" not in u.markers:
             raise refuse(f"{u.id} is not in reserve", "not-reserve", "10.4.1.1.1", order)
         defs = [e for e in state.units.values() if e.hex == h and e.side == order.side and e.alive]
         forms = {formation_of(state, d) for d in defs}
         if formation_of(state, u) not in forms:
-            raise refuse(f"{u.id} is not in the attacked unit's Division/Corps formation", "other-formation",
-                         "10.4.1.1.1", order)
+            raise refuse(
+                f"{u.id} is not in the attacked unit's Division/Corps formation", "other-formation", "10.4.1.1.1", order
+            )
         if p.get("react_left") == 0:
             raise refuse("no more reserve counters may react this time", "no-reaction-left", "10.4.1.1.1", order)
         hq = state.units.get(formation_of(state, u) or "")
         return p, u, hq
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if not option(state, "reaction_move") or not _pending(state):
+        w = _window(state)
+        if not option(state, "reaction_move") or not w or w.get("defender") != side:
             return None
         vals = []
         for u in state.units_of(side):
@@ -1827,7 +2333,9 @@ class React(OrderHandler):
         to = state.map.hex(args["to"])
         r = ground_reach(state, u, react=True)
         if to not in r.ends or to == u.hex:
-            raise refuse(f"{state.map.label(to)} is not within half of {u.id}'s MP", "out-of-reach", "10.4.1.1.1", order)
+            raise refuse(
+                f"{state.map.label(to)} is not within half of {u.id}'s MP", "out-of-reach", "10.4.1.1.1", order
+            )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
         p, u, hq = self._ctx(state, order, args)
@@ -1844,34 +2352,63 @@ class React(OrderHandler):
         ev: list[Event] = []
         if left is None:
             prof, dis = _proficiency(state, hq)
-            r = roll("d6", f"reaction roll (HQ proficiency {prof}{', -2 disrupted' if dis else ''})", "10.4.1.1.1", None)
+            r = roll(
+                "d6", f"reaction roll (HQ proficiency {prof}{', -2 disrupted' if dis else ''})", "10.4.1.1.1", None
+            )
             left = reaction_units(r, prof, dis)
             lines.append(f"d6 = {r} - proficiency {prof}{' - 2' if dis else ''} = {left} reserve counter(s) may react")
+        w = _window(state)
         if left <= 0:
-            p2 = {**p, "react_left": 0}
-            ev.append(state_set("secret", {"ground_pending": p2}, rule="10.4.1.1.1"))
-            return Adjudication(ev, Result("Reaction failed", {"react_left": 0}, ["10.4.1.1.1"], roll.rolls,
-                                           lines + ["the reaction attempt fails"]))
+            ev.append(state_set("secret", {"ground_pending": {**_pending(state), "react_left": 0}}, rule="10.4.1.1.1"))
+            ev.append(state_set("public", {"ground_window": {**w, "react_left": 0}}, rule="10.4.1.1.1"))
+            return Adjudication(
+                ev,
+                Result(
+                    "Reaction failed",
+                    {"react_left": 0},
+                    ["10.4.1.1.1"],
+                    roll.rolls,
+                    lines + ["the reaction attempt fails"],
+                ),
+            )
         to = state.map.hex(args["to"])
         r = ground_reach(state, u, react=True)
         vis = watchers(state, u)
         m = dict(thaw(u.data.get("moved") or {}))
-        ev += [unit_move(u.id, to, path=r.path_to(to), rule="10.4.1.1.1", visible_to=vis),
-               unit_set(u.id, markers=u.markers - {"reserve", "defend", "fortified"},
-                        data={"moved": {**m, "turn": state.clock.turn, "react": True}}, rule="10.4.1.1.1", visible_to=vis),
-               state_set("secret", {"ground_pending": {**p, "react_left": left - 1}}, rule="10.4.1.1.1")]
+        ev += [
+            unit_move(u.id, to, path=r.path_to(to), rule="10.4.1.1.1", visible_to=vis),
+            unit_set(
+                u.id,
+                markers=u.markers - {"reserve", "defend", "fortified"},
+                data={"moved": {**m, "turn": state.clock.turn, "react": True}},
+                rule="10.4.1.1.1",
+                visible_to=vis,
+            ),
+            state_set("secret", {"ground_pending": {**_pending(state), "react_left": left - 1}}, rule="10.4.1.1.1"),
+            state_set("public", {"ground_window": {**w, "react_left": left - 1}}, rule="10.4.1.1.1"),
+        ]
         lines.append(f"{u.id} reacts to {state.map.label(to)}; Reserve removed")
-        return Adjudication(ev, Result(f"{u.id} reacts", {"react_left": left - 1, "to": state.map.label(to)},
-                                       ["10.4.1.1.1"], roll.rolls, lines))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} reacts", {"react_left": left - 1, "to": state.map.label(to)}, ["10.4.1.1.1"], roll.rolls, lines
+            ),
+        )
 
 
 class Exploit(OrderHandler):
     """10.3 3.G / 10.4.1.1: an exploitation move (half MP) by a reserve (activated: the marker comes
     off) or by units that won an EXP result; they may then attack again (3.H)."""
 
-    type = OrderType("exploit", (Param("unit", "unit", "reserve or unit with an EXP result"),
-                                 Param("to", "hex", "destination (half MP; may stay to attack)", optional=True)),
-                     rule="10.4.1.1", doc="exploitation move (half MP)")
+    type = OrderType(
+        "exploit",
+        (
+            Param("unit", "unit", "reserve or unit with an EXP result"),
+            Param("to", "hex", "destination (half MP; may stay to attack)", optional=True),
+        ),
+        rule="10.4.1.1",
+        doc="exploitation move (half MP)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step != "6.C.3" or _window(state):
@@ -1892,8 +2429,9 @@ class Exploit(OrderHandler):
             raise refuse("exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order)
         u = own_unit(state, order, args["unit"], "10.4.1.1")
         if not ("reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn):
-            raise refuse(f"{u.id} is neither a reserve nor a unit with an EXP result", "not-exploitation",
-                         "10.4.1.1", order)
+            raise refuse(
+                f"{u.id} is neither a reserve nor a unit with an EXP result", "not-exploitation", "10.4.1.1", order
+            )
         from owsnb.rules.ows.movement import _ground_checks
 
         _ground_checks(state, order, u, exploit=True)
@@ -1901,8 +2439,12 @@ class Exploit(OrderHandler):
         r = ground_reach(state, free, exploit=True)
         to = state.map.hex(args["to"]) if args.get("to") else u.hex
         if to not in r.ends:
-            raise refuse(f"{state.map.label(to)} is beyond half of {u.id}'s MP ({r.allowance.mp:g})", "out-of-reach",
-                         "10.4.1.1", order)
+            raise refuse(
+                f"{state.map.label(to)} is beyond half of {u.id}'s MP ({r.allowance.mp:g})",
+                "out-of-reach",
+                "10.4.1.1",
+                order,
+            )
         return u, to, r
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -1916,15 +2458,41 @@ class Exploit(OrderHandler):
         ev: list[Event] = []
         if to != u.hex:
             ev.append(unit_move(u.id, to, path=r.path_to(to), rule="10.4.1.1", visible_to=vis))
-        ev.append(unit_set(u.id, markers=u.markers - {"reserve", "defend", "fortified"},
-                           data={"moved": _moved(state, u, len(r.path_to(to)) - 1, "6.C.3", exploit=True)},
-                           rule="10.4.1.1", visible_to=vis))
+        ev.append(
+            unit_set(
+                u.id,
+                markers=u.markers - {"reserve", "defend", "fortified"},
+                data={"moved": _moved(state, u, len(r.path_to(to)) - 1, "6.C.3", exploit=True)},
+                rule="10.4.1.1",
+                visible_to=vis,
+            )
+        )
         ev += _set_stage(state, order.side, "exploit")
-        return Adjudication(ev, Result(f"{u.id} exploits to {state.map.label(to)}", {"to": state.map.label(to)},
-                                       ["10.3", "10.4.1.1"], [], ["may attack in exploitation combat (3.H)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} exploits to {state.map.label(to)}",
+                {"to": state.map.label(to)},
+                ["10.3", "10.4.1.1"],
+                [],
+                ["may attack in exploitation combat (3.H)"],
+            ),
+        )
 
 
-HANDLERS = [Initiative(), Reserve(), MainEffort(), Defend(), Fortify(), Delay(), TaskOrganize(), PrepFire(), Attack(),
-            DefensiveFire(), React(), Exploit()]
+HANDLERS = [
+    Initiative(),
+    Reserve(),
+    MainEffort(),
+    Defend(),
+    Fortify(),
+    Delay(),
+    TaskOrganize(),
+    PrepFire(),
+    Attack(),
+    DefensiveFire(),
+    React(),
+    Exploit(),
+]
 STEP_EFFECTS = {"6.C.3": enter_ground}
 LEAVE_EFFECTS = {"6.C.3": leave_ground}

@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from heapq import heappop, heappush
 from typing import Any
 
@@ -54,19 +53,64 @@ from owsnb.kernel.geo import NM_KM, GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.kernel.state import UMPIRE, edge_key
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, own_unit, refuse, table, watchers
+from owsnb.kernel.state import UMPIRE
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    apply_hits,
+    detected,
+    option,
+    own_unit,
+    refuse,
+    table,
+    watchers,
+)
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, sides
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "GROUND_CATEGORIES", "NAVAL_CATEGORIES", "least_mobile", "mobility", "movement_points", "naval_rate",
-    "scale_factor", "zone_of", "zone_distance", "zoc_hexes", "exerts_zoc", "stacking_limit", "stack_steps",
-    "stack_ok", "ground_reach", "naval_reach", "GroundReach", "known_enemies", "Move", "Bypass", "Disengage",
-    "SilentRunning", "Emcon", "AswMode", "Intercept", "LayMines", "SweepMines", "AmphibiousAssault",
-    "AirborneAssault", "AirAssault", "mine_preview", "deliver_landings", "HANDLERS", "STEP_EFFECTS",
-    "UNIT_FIELDS", "OPTIONS", "moved_this_turn", "is_water", "friendly_port", "terrain_cost", "path_cost",
+    "GROUND_CATEGORIES",
+    "NAVAL_CATEGORIES",
+    "least_mobile",
+    "mobility",
+    "movement_points",
+    "naval_rate",
+    "scale_factor",
+    "zone_of",
+    "zone_distance",
+    "zoc_hexes",
+    "exerts_zoc",
+    "stacking_limit",
+    "stack_steps",
+    "stack_ok",
+    "ground_reach",
+    "naval_reach",
+    "GroundReach",
+    "known_enemies",
+    "Move",
+    "Bypass",
+    "Disengage",
+    "SilentRunning",
+    "Emcon",
+    "AswMode",
+    "Intercept",
+    "LayMines",
+    "SweepMines",
+    "AmphibiousAssault",
+    "AirborneAssault",
+    "AirAssault",
+    "mine_preview",
+    "deliver_landings",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "UNIT_FIELDS",
+    "OPTIONS",
+    "moved_this_turn",
+    "is_water",
+    "friendly_port",
+    "terrain_cost",
+    "path_cost",
 ]
 
 GROUND_CATEGORIES = ("ground", "hq", "artillery", "air-defence", "engineer", "css", "transport")
@@ -76,58 +120,103 @@ SUBS = ("ssn", "ssgn", "ssbn", "ssk")
 MECH_MODES = ("tracked", "wheeled")
 
 UNIT_FIELDS: dict[str, tuple[Any, Any]] = {
-    "mobility": (str, ""),            # 10.10: wheeled / tracked / foot / ski; "tracked+foot" = mixed
-    "hq": (str, ""),                  # parent HQ (task organisation, 10.3 2.A)
-    "formation": (bool, False),       # a Div/Corps/Group Army/Front HQ that activates (10.2)
-    "proficiency": (int, 0),          # 10.4.1.1.1 HQ proficiency 1 (best) - 6 (worst); 0 = table
-    "step_dice": (list[str], []),     # 10.15.9.1.3 the die of each step, in damage order
-    "bridging": (bool, False),        # 10.11 engineer with the bridge symbol
-    "amphibious": (bool, False),      # 6.4.6 may swim ashore
-    "airborne": (bool, False),        # 6.5.11
-    "air_assault": (bool, False),     # 6.5.12 (units; and transports able to carry them)
-    "landing_craft": (bool, False),   # 6.4.6 LST/LSM/LCAC/causeway
-    "heavy_lift": (bool, False),      # 5.1.1.3 tank symbol
-    "mother_ship": (bool, False),     # 6.4.1.1
-    "mine_capable": (bool, False),    # 6.4.5.1
-    "minesweeper": (bool, False),     # 6.4.5.3
-    "mine_die": (str, ""),            # 6.4.5.2 D6 or D8 of the mines a ship lays
-    "intercept": (bool, True),        # 6.2 posture: halt detected enemy movers in its hex
-    "bag": (bool, False),             # 10.15.3 Brigade Artillery Group
-    "bridges": (list[str], []),       # 10.11 crossing sites where this engineer has placed its bridges
-    "cars": (int, 1),                 # 5.1.1.4 rail cars a rail-car counter holds (one step each)
-    "hold": (str, ""),                # 5.1.1.2 a ship's cargo tag (units aboard carry it in ``aboard``)
-    "aboard": (str, ""),              # the cargo tag of the ship a unit is aboard (no unit ids, so no leaks)
-    "moved": (dict, {}),              # bookkeeping: {"turn": t, "step": key, "hexes": n}
-    "assault": (dict, {}),            # bookkeeping of 6.4.6/6.5.11/6.5.12 placements
-    "landed": (int, 0),               # turn a landing force came ashore (10.15.8)
-    "fuel": (int, -1),                # 10.13.2.1 FP per day (-1 = from the table)
-    "fuel_points": (int, 0),          # CSS stocks (10.13.2)
+    "mobility": (str, ""),  # 10.10: wheeled / tracked / foot / ski; "tracked+foot" = mixed
+    "hq": (str, ""),  # parent HQ (task organisation, 10.3 2.A)
+    "formation": (bool, False),  # a Div/Corps/Group Army/Front HQ that activates (10.2)
+    "proficiency": (int, 0),  # 10.4.1.1.1 HQ proficiency 1 (best) - 6 (worst); 0 = table
+    "step_dice": (list[str], []),  # 10.15.9.1.3 the die of each step, in damage order
+    "bridging": (bool, False),  # 10.11 engineer with the bridge symbol
+    "amphibious": (bool, False),  # 6.4.6 may swim ashore
+    "airborne": (bool, False),  # 6.5.11
+    "air_assault": (bool, False),  # 6.5.12 (units; and transports able to carry them)
+    "landing_craft": (bool, False),  # 6.4.6 LST/LSM/LCAC/causeway
+    "heavy_lift": (bool, False),  # 5.1.1.3 tank symbol
+    "mother_ship": (bool, False),  # 6.4.1.1
+    "mine_capable": (bool, False),  # 6.4.5.1
+    "minesweeper": (bool, False),  # 6.4.5.3
+    "mine_die": (str, ""),  # 6.4.5.2 D6 or D8 of the mines a ship lays
+    "intercept": (bool, True),  # 6.2 posture: halt detected enemy movers in its hex
+    "bag": (bool, False),  # 10.15.3 Brigade Artillery Group
+    "me_by": (str, ""),  # 10.5 the HQ whose Main Effort the unit is
+    "bridges": (list[str], []),  # 10.11 crossing sites where this engineer has placed its bridges
+    "cars": (int, 1),  # 5.1.1.4 rail cars a rail-car counter holds (one step each)
+    "hold": (str, ""),  # 5.1.1.2 a ship's cargo tag (units aboard carry it in ``aboard``)
+    "aboard": (str, ""),  # the cargo tag of the ship a unit is aboard (no unit ids, so no leaks)
+    "moved": (dict, {}),  # bookkeeping: {"turn": t, "step": key, "hexes": n}
+    "assault": (dict, {}),  # bookkeeping of 6.4.6/6.5.11/6.5.12 placements
+    "landed": (int, 0),  # turn a landing force came ashore (10.15.8)
+    "fuel": (int, -1),  # 10.13.2.1 FP per day (-1 = from the table)
+    "fuel_points": (int, 0),  # CSS stocks (10.13.2)
     "fuel_capacity": (int, 0),
-    "munitions": (list[str], []),     # 10.13.2.2 munitions counters: "full" / "low"
+    "munitions": (list[str], []),  # 10.13.2.2 munitions counters: "full" / "low"
     "munitions_capacity": (int, 0),
-    "css_radius": (int, -1),          # 10.13.2.4 distribution radius in hexes (-1 = table)
-    "echelon": (str, ""),             # 10.13.1 tactical / depot
-    "supply_source": (str, ""),       # 11.1 the CSS unit (or hex label) this unit draws supply from
+    "css_radius": (int, -1),  # 10.13.2.4 distribution radius in hexes (-1 = table)
+    "echelon": (str, ""),  # 10.13.1 tactical / depot
+    "supply_source": (str, ""),  # 11.1 the CSS unit (or hex label) this unit draws supply from
 }
 """Payload fields this part of the rule set adds to every OWS counter."""
 
-PRIVATE_KEYS = ("moved", "assault", "attacked", "exp", "aboard", "hold", "rail", "airlifted", "lift_tag", "assault_tag",
-                "assault_from", "fuel_paid", "me_by", "me_turn", "defend_turn", "cargo_boxes_seen", "supply",
-                "partisan_zone", "mines_laid_turn", "landed", "intercept", "hq", "fuel_points", "munitions",
-                "supply_source", "suppressed_until")
+PRIVATE_KEYS = (
+    "moved",
+    "assault",
+    "attacked",
+    "exp",
+    "aboard",
+    "hold",
+    "rail",
+    "airlifted",
+    "lift_tag",
+    "assault_tag",
+    "assault_from",
+    "fuel_paid",
+    "me_by",
+    "me_turn",
+    "defend_turn",
+    "cargo_boxes_seen",
+    "supply",
+    "partisan_zone",
+    "mines_laid_turn",
+    "landed",
+    "intercept",
+    "hq",
+    "fuel_points",
+    "munitions",
+    "supply_source",
+    "suppressed_until",
+)
 """Bookkeeping of parts 2 an enemy never sees of a detected counter (it may name hidden units)."""
 
 from owsnb.kernel.ruleset import Option  # noqa: E402
 
 OPTIONS = (
-    Option("reaction_move", False, "10.4.1.1.1 [Optional]: defender reserves may react in the Defensive Fires impulse",
-           (), "10.4.1.1.1"),
-    Option("bombardment", False, "10.15.3.1 [Optional]: a Div/Corps Main Effort may mass up to 4 artillery units in one "
-           "Prep Fire", (), "10.15.3.1"),
-    Option("fire_splitting", False, "10.15.5: a counter may split its fire missions over several steps (never one twice)",
-           (), "10.15.5"),
-    Option("movement_scaling", True, "M1: scale Movement Chart costs by hex size on maps with hexes larger than 20 km",
-           (), "M1"),
+    Option(
+        "reaction_move",
+        False,
+        "10.4.1.1.1 [Optional]: defender reserves may react in the Defensive Fires impulse",
+        (),
+        "10.4.1.1.1",
+    ),
+    Option(
+        "bombardment",
+        False,
+        "10.15.3.1 [Optional]: a Div/Corps Main Effort may mass up to 4 artillery units in one Prep Fire",
+        (),
+        "10.15.3.1",
+    ),
+    Option(
+        "fire_splitting",
+        False,
+        "10.15.5: a counter may split its fire missions over several steps (never one twice)",
+        (),
+        "10.15.5",
+    ),
+    Option(
+        "movement_scaling",
+        True,
+        "M1: scale Movement Chart costs by hex size on maps with hexes larger than 20 km",
+        (),
+        "M1",
+    ),
 )
 
 
@@ -184,7 +273,9 @@ def is_light(unit: Any) -> bool:
 
 def is_water(state: Any, h: Hex) -> bool:
     info = state.map.hexes.get(h)
-    return info is not None and info.terrain in _movement_table(state).get("water", ("sea", "deep-sea", "littoral", "lake"))
+    return info is not None and info.terrain in _movement_table(state).get(
+        "water", ("sea", "deep-sea", "littoral", "lake")
+    )
 
 
 def friendly_port(state: Any, h: Hex, side: str) -> bool:
@@ -223,8 +314,28 @@ def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
     return step is None or m.get("step") == step
 
 
+_TABLES: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+
+def ptable(state: Any, name: str) -> Any:
+    """A data table in force, thawed once per table object (read-only: do not mutate the result)."""
+    try:
+        frozen = state.tables[name]
+    except (KeyError, TypeError, AttributeError):
+        return table(state, name)
+    key = (name, id(frozen))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is frozen:
+        return hit[1]
+    out = table(state, name)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[key] = (frozen, out)
+    return out
+
+
 def _movement_table(state: Any) -> dict[str, Any]:
-    return table(state, "movement")
+    return ptable(state, "movement")
 
 
 def hex_km(state: Any) -> float:
@@ -249,7 +360,11 @@ def naval_rate(subtype: str, *, hex_nm: float = 200.0, normal: bool = False, tab
 
         table_ = load_tables()["movement"]["naval"]
     sub = subtype if subtype in table_["rates"] else table_.get("default", "surface")
-    rate = int(table_["submarine_normal"][sub]) if normal and sub in table_.get("submarine_normal", {}) else int(table_["rates"][sub])
+    rate = (
+        int(table_["submarine_normal"][sub])
+        if normal and sub in table_.get("submarine_normal", {})
+        else int(table_["rates"][sub])
+    )
     op = float(table_.get("operational_hex_nm", 200))
     if hex_nm >= op:
         return rate
@@ -437,7 +552,7 @@ class _CostModel:
 
     map: Any
     hex_cost: dict[Hex, float | None]
-    edge_cost: dict[tuple[Hex, Hex], Any]   # (a, b) ordered -> cost of a->b replacing the hex cost, or None (NP)
+    edge_cost: dict[tuple[Hex, Hex], Any]  # (a, b) ordered -> cost of a->b replacing the hex cost, or None (NP)
 
 
 _COST_CACHE: list[tuple[tuple, Any, _CostModel]] = []
@@ -480,8 +595,11 @@ def _cost_model(state: Any, mode: str) -> _CostModel:
             if base is None:
                 continue
             if "major-river" in feats:
-                owners = frozenset(f["side"] for f in (state.map.hexes[x].facts.get("bridge"),
-                                                       state.map.hexes[y].facts.get("bridge")) if f)
+                owners = frozenset(
+                    f["side"]
+                    for f in (state.map.hexes[x].facts.get("bridge"), state.map.hexes[y].facts.get("bridge"))
+                    if f
+                )
                 edge_cost[(x, y)] = ("bridge", base + cross * scale, owners) if owners else None
             elif "river" in feats:
                 edge_cost[(x, y)] = base + (river_add if river_add is not None else 0.0) * scale
@@ -496,7 +614,7 @@ def path_cost(state: Any, unit: Any, path: Sequence[Hex]) -> float | None:
     """Terrain and hexside cost of a path for *unit* (no ZOC extras); ``None`` if a step is NP."""
     model = _cost_model(state, mobility(unit))
     total = 0.0
-    for a, b in zip(path, path[1:]):
+    for a, b in zip(path, path[1:], strict=False):
         c = _step(model, a, b, unit.side)
         if c is None:
             return None
@@ -532,8 +650,9 @@ class Allowance:
     reasons: tuple[str, ...] = ()
 
 
-def movement_points(state: Any, unit: Any, *, exploit: bool = False, disorganized: bool = False,
-                    react: bool = False) -> Allowance:
+def movement_points(
+    state: Any, unit: Any, *, exploit: bool = False, disorganized: bool = False, react: bool = False
+) -> Allowance:
     """10.10 MP of *unit* now, with the halvings of 10.4.1 (reserve, exploitation, reaction),
     11.1.3 (out of supply) and the one-hex limit of 10.15.7 (suppressed) and 10.15.8 (landing)."""
     t = _movement_table(state)
@@ -548,8 +667,10 @@ def movement_points(state: Any, unit: Any, *, exploit: bool = False, disorganize
         reasons = [f"disorganized movement at the wheeled rate {int(mp)} MP (10.10.2)"]
     if exploit or react or "reserve" in unit.markers:
         mp = math.floor(mp / 2)
-        reasons.append("half MP, rounded down: " + ("exploitation (3.G)" if exploit else "reaction (10.4.1.1.1)" if react
-                                                    else "reserve (10.4.1)"))
+        reasons.append(
+            "half MP, rounded down: "
+            + ("exploitation (3.G)" if exploit else "reaction (10.4.1.1.1)" if react else "reserve (10.4.1)")
+        )
     if "out-of-supply" in unit.markers:
         mp = math.floor(mp / 2)
         reasons.append("half MP: out of supply (11.1.3)")
@@ -631,8 +752,16 @@ def _partisan_zones(state: Any, side: str) -> set[Hex]:
     return out
 
 
-def ground_reach(state: Any, unit: Any, *, mp: float | None = None, exploit: bool = False, disorganized: bool = False,
-                 react: bool = False, side: str | None = None) -> GroundReach:
+def ground_reach(
+    state: Any,
+    unit: Any,
+    *,
+    mp: float | None = None,
+    exploit: bool = False,
+    disorganized: bool = False,
+    react: bool = False,
+    side: str | None = None,
+) -> GroundReach:
     """Every hex *unit* can reach this turn (10.10-10.10.3), as *side* (default its own) knows.
 
     Costs come from the Movement Chart for the weather in force; a unit may always move one hex
@@ -766,8 +895,11 @@ def naval_reach(state: Any, unit: Any, *, side: str | None = None, flank: bool |
 
 def _patrol_anchors(state: Any, unit: Any) -> list[Hex]:
     out = [h for h in state.map.hexes if friendly_port(state, h, unit.side)]
-    out += [u.hex for u in state.units.values() if u.side == unit.side and u.hex is not None and u.id != unit.id
-            and u.data.get("mother_ship")]
+    out += [
+        u.hex
+        for u in state.units.values()
+        if u.side == unit.side and u.hex is not None and u.id != unit.id and u.data.get("mother_ship")
+    ]
     return out
 
 
@@ -799,7 +931,9 @@ def mine_preview(die: str, red_shield: int) -> Distribution:
     {0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
     """
     n = sides(die)
-    return Distribution.die(n).map(lambda r: _hits(r, red_shield), label=f"mine hits ({parse_die(die)} vs {red_shield})")
+    return Distribution.die(n).map(
+        lambda r: _hits(r, red_shield), label=f"mine hits ({parse_die(die)} vs {red_shield})"
+    )
 
 
 def _minefields(state: Any) -> dict[str, dict]:
@@ -831,8 +965,12 @@ def _ground_checks(state: Any, order: Order | None, unit: Any, *, exploit: bool 
     if unit.data.get("aboard"):
         raise refuse(f"{unit.id} is aboard a ship", "aboard", "5.1.1", order)
     if "rsoi" in unit.markers:
-        raise refuse(f"{unit.id} is in RSO&I and cannot move until the marker comes off (5.1.1.2, 2.3.1)", "rsoi",
-                     "5.1.1.2", order)
+        raise refuse(
+            f"{unit.id} is in RSO&I and cannot move until the marker comes off (5.1.1.2, 2.3.1)",
+            "rsoi",
+            "5.1.1.2",
+            order,
+        )
     m = unit.data.get("moved") or {}
     if int(m.get("turn", 0) or 0) == state.clock.turn and m.get("step") == "6.C.3" and not exploit and not react:
         raise refuse(f"{unit.id} has already moved this Ground phase", "already-moved", "10.3", order)
@@ -847,24 +985,55 @@ class Move(OrderHandler):
     """6.3/6.4 naval movement in step 3.A.1; 10.10 ground movement in step 6.C.3."""
 
     verb = "move"
-    type = OrderType("move", (
-        Param("unit", "unit", "unit to move"),
-        Param("to", "hex", "destination hex"),
-        Param("flank", "choice", "submarines: move at flank speed (cavitates, 6.4.2.2)", positional=False, optional=True,
-              choices=("yes", "no")),
-        Param("disorganized", "choice", "light infantry: disorganized movement at the wheeled rate (10.10.2)",
-              positional=False, optional=True, choices=("yes",)),
-        Param("engineer", "choice", "engineers: place a bridge at the destination (+2 MP, 10.11.1) or an obstacle "
-              "in the hex it stays in (10.12)", positional=False, optional=True, choices=("bridge", "obstacle")),
-    ), rule="10.10", doc="move a ship (3.A.1) or a ground unit (6.C.3)")
+    type = OrderType(
+        "move",
+        (
+            Param("unit", "unit", "unit to move"),
+            Param("to", "hex", "destination hex"),
+            Param(
+                "flank",
+                "choice",
+                "submarines: move at flank speed (cavitates, 6.4.2.2)",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+            Param(
+                "disorganized",
+                "choice",
+                "light infantry: disorganized movement at the wheeled rate (10.10.2)",
+                positional=False,
+                optional=True,
+                choices=("yes",),
+            ),
+            Param(
+                "engineer",
+                "choice",
+                "engineers: place a bridge at the destination (+2 MP, 10.11.1) or an obstacle "
+                "in the hex it stays in (10.12)",
+                positional=False,
+                optional=True,
+                choices=("bridge", "obstacle"),
+            ),
+        ),
+        rule="10.10",
+        doc="move a ship (3.A.1) or a ground unit (6.C.3)",
+    )
 
     # -- candidates ----------------------------------------------------------------------------
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         step = state.clock.step
         ex: list[Order] = []
         if step == "3.A.1":
-            units = [u for u in state.units_of(side) if counter(u).category in NAVAL_CATEGORIES and u.hex is not None
-                     and u.alive and not moved_this_turn(state, u, "3.A.1") and "rsoi" not in u.markers]
+            units = [
+                u
+                for u in state.units_of(side)
+                if counter(u).category in NAVAL_CATEGORIES
+                and u.hex is not None
+                and u.alive
+                and not moved_this_turn(state, u, "3.A.1")
+                and "rsoi" not in u.markers
+            ]
             for u in units[:8]:
                 r = naval_reach(state, u)
                 for h in sorted(r, key=lambda x: (-r[x], x))[:3]:
@@ -890,8 +1059,9 @@ class Move(OrderHandler):
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(dict.fromkeys(o.args[0] for o in ex))), tuple(ex))
 
-    def _verb_checks(self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None,
-                     to: Hex | None = None) -> None:
+    def _verb_checks(
+        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+    ) -> None:
         """Extra conditions of the bypass/disengage variants."""
 
     # -- validation ----------------------------------------------------------------------------
@@ -913,8 +1083,12 @@ class Move(OrderHandler):
     def _naval_plan(self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex) -> dict[str, Any]:
         c = counter(u)
         if c.category not in NAVAL_CATEGORIES:
-            raise refuse(f"{u.id} is not a ship or submarine: ground units move in the Ground phase (6.C.3)",
-                         "not-naval", "6.3", order)
+            raise refuse(
+                f"{u.id} is not a ship or submarine: ground units move in the Ground phase (6.C.3)",
+                "not-naval",
+                "6.3",
+                order,
+            )
         if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0) or 0) > 0:
             raise refuse(f"{u.id} has already moved this turn", "already-moved", "6.3", order)
         if "rsoi" in u.markers:
@@ -927,9 +1101,11 @@ class Move(OrderHandler):
         if to not in r:
             nt = _movement_table(state)["naval"]
             rate = naval_rate(c.subtype or "surface", hex_nm=_hex_nm(state), table_=nt)
-            why = (f"{state.map.label(to)} is not a sea or port hex within {rate} hexes of {u.id} (6.4)"
-                   if c.subtype != "patrol" else
-                   f"patrol craft stay within {nt.get('patrol_leash', 2)} hexes of a friendly port or mother ship (6.4.1.1)")
+            why = (
+                f"{state.map.label(to)} is not a sea or port hex within {rate} hexes of {u.id} (6.4)"
+                if c.subtype != "patrol"
+                else f"patrol craft stay within {nt.get('patrol_leash', 2)} hexes of a friendly port or mother ship (6.4.1.1)"
+            )
             raise refuse(why, "out-of-reach", "6.4.1.1" if c.subtype == "patrol" else "6.4", order)
         path = _sea_path(state, u, to, r)
         return {"unit": u, "to": to, "path": path, "naval": True}
@@ -942,9 +1118,20 @@ class Move(OrderHandler):
             raise refuse(f"{u.id} is not an engineer", "not-engineer", "10.11" if eng == "bridge" else "10.12", order)
         if eng == "obstacle":
             if to != u.hex:
-                raise refuse("an engineer places an obstacle in the hex it stays in for the whole movement impulse "
-                             "(10.12)", "must-stay", "10.12", order)
-            return {"unit": u, "to": to, "path": [to], "reach": ground_reach(state, u), "obstacle": True, "naval": False}
+                raise refuse(
+                    "an engineer places an obstacle in the hex it stays in for the whole movement impulse (10.12)",
+                    "must-stay",
+                    "10.12",
+                    order,
+                )
+            return {
+                "unit": u,
+                "to": to,
+                "path": [to],
+                "reach": ground_reach(state, u),
+                "obstacle": True,
+                "naval": False,
+            }
         if dis and not is_light(u):
             raise refuse("only light infantry may use disorganized movement (10.10.2)", "not-light", "10.10.2", order)
         r = ground_reach(state, u, disorganized=dis)
@@ -954,20 +1141,40 @@ class Move(OrderHandler):
         if to not in r.cost:
             why = r.blocked.get(to)
             if why:
-                raise refuse(f"{u.id} cannot enter {state.map.label(to)}: {why}", "blocked",
-                             "10.10.1" if why.startswith("NP") else "10.10", order)
-            raise refuse(f"{state.map.label(to)} is beyond {u.id}'s {r.allowance.mp:g} MP this turn "
-                         f"({'; '.join(r.allowance.reasons)})", "out-of-reach", "10.10.1", order)
+                raise refuse(
+                    f"{u.id} cannot enter {state.map.label(to)}: {why}",
+                    "blocked",
+                    "10.10.1" if why.startswith("NP") else "10.10",
+                    order,
+                )
+            raise refuse(
+                f"{state.map.label(to)} is beyond {u.id}'s {r.allowance.mp:g} MP this turn "
+                f"({'; '.join(r.allowance.reasons)})",
+                "out-of-reach",
+                "10.10.1",
+                order,
+            )
         if to not in r.ends:
-            raise refuse(f"{u.id} may not end its move in {state.map.label(to)}: {r.blocked.get(to, 'stacking (10.9)')}",
-                         "overstacked", "10.9", order)
+            raise refuse(
+                f"{u.id} may not end its move in {state.map.label(to)}: {r.blocked.get(to, 'stacking (10.9)')}",
+                "overstacked",
+                "10.9",
+                order,
+            )
         if eng == "bridge":
             self._bridge_checks(state, order, u, r, to)
         from owsnb.rules.ows import css as _css
 
         _css.check_fuel(state, order, u)
-        return {"unit": u, "to": to, "path": list(r.path_to(to)), "reach": r, "disorganized": dis, "naval": False,
-                "bridge": eng == "bridge"}
+        return {
+            "unit": u,
+            "to": to,
+            "path": list(r.path_to(to)),
+            "reach": r,
+            "disorganized": dis,
+            "naval": False,
+            "bridge": eng == "bridge",
+        }
 
     def _bridge_checks(self, state: Any, order: Order, u: Any, r: GroundReach, to: Hex) -> None:
         """10.11/10.11.1: a bridging engineer with a bridge left enters a crossing site free of enemy
@@ -980,12 +1187,20 @@ class Move(OrderHandler):
         if not any("major-river" in state.map.edge(to, n) for n in to.neighbours() if n in state.map.hexes):
             raise refuse(f"{state.map.label(to)} is not on a major river", "not-a-crossing", "10.11", order)
         if to in r.zoc:
-            raise refuse(f"{state.map.label(to)} is in an enemy ZOC: a river assault is needed (10.11.2)", "opposed",
-                         "10.11.2", order)
+            raise refuse(
+                f"{state.map.label(to)} is in an enemy ZOC: a river assault is needed (10.11.2)",
+                "opposed",
+                "10.11.2",
+                order,
+            )
         place = float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
         if r.cost[to] + place > r.allowance.mp + 1e-9 and len(r.path_to(to)) > 2:
-            raise refuse(f"placing the bridge costs +{place:g} MP: {r.cost[to]:g} + {place:g} > {r.allowance.mp:g} (10.11.1)",
-                         "out-of-reach", "10.11.1", order)
+            raise refuse(
+                f"placing the bridge costs +{place:g} MP: {r.cost[to]:g} + {place:g} > {r.allowance.mp:g} (10.11.1)",
+                "out-of-reach",
+                "10.11.1",
+                order,
+            )
 
     # -- preview ---------------------------------------------------------------------------------
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
@@ -996,8 +1211,11 @@ class Move(OrderHandler):
         if plan["naval"]:
             u = plan["unit"]
             known = _visible_minefields(state)
-            dists = [mine_preview(known[state.map.label(h)].get("die", "d6"), counter(u).red_shield)
-                     for h in plan["path"][1:] if state.map.label(h) in known and known[state.map.label(h)].get("side") != u.side]
+            dists = [
+                mine_preview(known[state.map.label(h)].get("die", "d6"), counter(u).red_shield)
+                for h in plan["path"][1:]
+                if state.map.label(h) in known and known[state.map.label(h)].get("side") != u.side
+            ]
             if not dists:
                 return None
             return Distribution.sum(dists, label=f"mine hits on {u.id} along its route (6.4.5.2)")
@@ -1014,33 +1232,47 @@ class Move(OrderHandler):
 class Bypass(Move):
     """10.10.3.2: a move whose path goes through a ZOC hex held by a friendly unit (+2 MP)."""
 
-    type = OrderType("bypass", (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
-                     rule="10.10.3.2", doc="move through a friendly-held hex in an enemy ZOC (+2 MP)")
+    type = OrderType(
+        "bypass",
+        (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
+        rule="10.10.3.2",
+        doc="move through a friendly-held hex in an enemy ZOC (+2 MP)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return _variant_candidates(self, state, side)
 
-    def _verb_checks(self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None,
-                     to: Hex | None = None) -> None:
+    def _verb_checks(
+        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+    ) -> None:
         if r is None or to is None or to not in r.cost:
             return
         path = r.path_to(to)
         if not any(h in r.bypass for h in path[1:-1]):
-            raise refuse("this path does not pass through a friendly-held hex in an enemy ZOC: use 'move'",
-                         "not-a-bypass", "10.10.3.2", order)
+            raise refuse(
+                "this path does not pass through a friendly-held hex in an enemy ZOC: use 'move'",
+                "not-a-bypass",
+                "10.10.3.2",
+                order,
+            )
 
 
 class Disengage(Move):
     """10.10.3.3: leave a ZOC hex into a hex free of enemy ZOC (+2 MP)."""
 
-    type = OrderType("disengage", (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
-                     rule="10.10.3.3", doc="leave an enemy ZOC (+2 MP)")
+    type = OrderType(
+        "disengage",
+        (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
+        rule="10.10.3.3",
+        doc="leave an enemy ZOC (+2 MP)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return _variant_candidates(self, state, side)
 
-    def _verb_checks(self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None,
-                     to: Hex | None = None) -> None:
+    def _verb_checks(
+        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+    ) -> None:
         enemies = known_enemies(state, unit.side)
         if unit.hex not in zoc_hexes(state, enemies):
             raise refuse(f"{unit.id} is not in an enemy ZOC: use 'move'", "not-in-zoc", "10.10.3.3", order)
@@ -1048,8 +1280,12 @@ class Disengage(Move):
             return
         path = r.path_to(to)
         if len(path) > 1 and path[1] in r.zoc:
-            raise refuse("disengaging means moving into a hex free of enemy ZOC first (10.10.3.3)", "not-a-disengage",
-                         "10.10.3.3", order)
+            raise refuse(
+                "disengaging means moving into a hex free of enemy ZOC first (10.10.3.3)",
+                "not-a-disengage",
+                "10.10.3.3",
+                order,
+            )
 
 
 def _variant_candidates(h: Move, state: Any, side: str) -> OrderSpec | None:
@@ -1080,7 +1316,13 @@ def _moved(state: Any, u: Any, hexes: int, step: str, **extra: Any) -> dict[str,
     m = dict(thaw(u.data.get("moved") or {}))
     if int(m.get("turn", 0) or 0) != state.clock.turn:
         m = {}
-    m.update({"turn": state.clock.turn, "step": step, "hexes": int(m.get("hexes", 0) if m.get("step") == step else 0) + hexes})
+    m.update(
+        {
+            "turn": state.clock.turn,
+            "step": step,
+            "hexes": int(m.get("hexes", 0) if m.get("step") == step else 0) + hexes,
+        }
+    )
     m.update(extra)
     return m
 
@@ -1103,8 +1345,15 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         walked.append(h)
         lab = state.map.label(h)
         # 6.2: detected by enemy naval units with the intercept posture in the hex
-        interceptors = [e for e in state.units.values() if e.side != u.side and e.hex == h and e.alive
-                        and counter(e).category in NAVAL_CATEGORIES and e.data.get("intercept", True)]
+        interceptors = [
+            e
+            for e in state.units.values()
+            if e.side != u.side
+            and e.hex == h
+            and e.alive
+            and counter(e).category in NAVAL_CATEGORIES
+            and e.data.get("intercept", True)
+        ]
         if interceptors and (c.category == "naval" or any(x.side in u.seen_by for x in interceptors)):
             halted = f"intercepted in {lab} by {interceptors[0].side} (6.2)"
             foes = {x.side for x in interceptors}
@@ -1152,13 +1401,22 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         rules.append("6.4.4")
     revealed = any(e.kind == "unit.set" and e.data.get("id") == u.id and "seen_by" in e.data["changes"] for e in events)
     vis = None if revealed else watchers(state, u)
-    mv = [unit_move(u.id, final, path=tuple(walked), rule="6.4", visible_to=vis),
-          unit_set(u.id, markers=frozenset(markers), data={"moved": _moved(state, u, moved_hexes, "3.A.1")}, rule="6.4",
-                   visible_to=vis)]
+    mv = [
+        unit_move(u.id, final, path=tuple(walked), rule="6.4", visible_to=vis),
+        unit_set(
+            u.id,
+            markers=frozenset(markers),
+            data={"moved": _moved(state, u, moved_hexes, "3.A.1")},
+            rule="6.4",
+            visible_to=vis,
+        ),
+    ]
     # cargo moves with its ship (5.1.1.2)
     cargo = cargo_of(state, u)
     for x in cargo:
-        mv.append(unit_set(x.id, data={"moved": _moved(state, x, moved_hexes, "3.A.1")}, rule="5.1.1.2", visible_to=own))
+        mv.append(
+            unit_set(x.id, data={"moved": _moved(state, x, moved_hexes, "3.A.1")}, rule="5.1.1.2", visible_to=own)
+        )
     events = mv + events
     lines = [f"{u.id} moves {moved_hexes} hex(es) to {state.map.label(final)}", *gone, *lines]
     if halted:
@@ -1174,9 +1432,13 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         events += off
         lines += more
         rules.append("5.1.1.2")
-    res = Result(f"{u.id} moves to {state.map.label(final)}", {"to": state.map.label(final), "hexes": moved_hexes,
-                                                                "halted": halted, "mine_hits": hits_taken},
-                 list(dict.fromkeys(rules)), roll.rolls, lines)
+    res = Result(
+        f"{u.id} moves to {state.map.label(final)}",
+        {"to": state.map.label(final), "hexes": moved_hexes, "halted": halted, "mine_hits": hits_taken},
+        list(dict.fromkeys(rules)),
+        roll.rolls,
+        lines,
+    )
     return Adjudication(events, res)
 
 
@@ -1193,16 +1455,28 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     rules = ["10.10", "10.10.1"]
     if plan.get("obstacle"):
         vis = watchers(state, u)
-        ev = [hex_set(u.hex, {"obstacle": {"side": u.side, "turn": state.clock.turn}}, rule="10.12"),
-              unit_set(u.id, data={"moved": _moved(state, u, 0, "6.C.3")}, rule="10.12", visible_to=vis)]
-        return Adjudication(ev, Result(f"{u.id} places an obstacle in {state.map.label(u.hex)}",
-                                       {"obstacle": state.map.label(u.hex)}, ["10.12"], [],
-                                       ["an obstacle demotes the attacker's die on the GCAT (10.12)"]))
+        ev = [
+            hex_set(u.hex, {"obstacle": {"side": u.side, "turn": state.clock.turn}}, rule="10.12"),
+            unit_set(u.id, data={"moved": _moved(state, u, 0, "6.C.3")}, rule="10.12", visible_to=vis),
+        ]
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} places an obstacle in {state.map.label(u.hex)}",
+                {"obstacle": state.map.label(u.hex)},
+                ["10.12"],
+                [],
+                ["an obstacle demotes the attacker's die on the GCAT (10.12)"],
+            ),
+        )
     truth_enemies = [e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive]
     true_zoc = zoc_hexes(state, truth_enemies)
     blockers = {e.hex: e for e in truth_enemies if counter(e).category in GROUND_CATEGORIES + ("sof",)}
-    occupied = {x.hex for x in state.units.values() if x.side == u.side and x.id != u.id and x.hex is not None
-                and counter(x).category in GROUND_CATEGORIES}
+    occupied = {
+        x.hex
+        for x in state.units.values()
+        if x.side == u.side and x.id != u.id and x.hex is not None and counter(x).category in GROUND_CATEGORIES
+    }
     walked = [path[0]]
     halted = None
     model = _cost_model(state, r.allowance.mode)
@@ -1247,8 +1521,14 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     if plan.get("bridge") and final == path[-1]:
         lab = state.map.label(final)
         events.append(hex_set(final, {"bridge": {"side": u.side, "turn": state.clock.turn}}, rule="10.11.1"))
-        events.append(unit_set(u.id, data={"bridges": [*(u.data.get("bridges") or ()), lab]}, rule="10.11.1",
-                               visible_to=frozenset({u.side})))
+        events.append(
+            unit_set(
+                u.id,
+                data={"bridges": [*(u.data.get("bridges") or ()), lab]},
+                rule="10.11.1",
+                visible_to=frozenset({u.side}),
+            )
+        )
         extra_lines.append(f"bridge placed at {lab} (+2 MP, 10.11.1)")
         rules.append("10.11.1")
     if bridge_steps:
@@ -1256,18 +1536,28 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
         use = dict(thaw(state.sides[u.side].private.get("bridge_use") or {}))
         if int(use.get("turn", 0) or 0) != state.clock.turn:
             use = {"turn": state.clock.turn, "steps": {}}
-        for a, b in zip(walked, walked[1:]):
+        for a, b in zip(walked, walked[1:], strict=False):
             if _bridge_step(model, a, b):
                 site = state.map.label(a if state.map.hexes[a].facts.get("bridge") else b)
-                use["steps"][site] = int(use["steps"].get(site, 0)) + (1 if counter(u).category == "engineer" else u.steps)
+                use["steps"][site] = int(use["steps"].get(site, 0)) + (
+                    1 if counter(u).category == "engineer" else u.steps
+                )
         from owsnb.kernel.events import side_set
 
         events.append(side_set(u.side, "private", {"bridge_use": use}, rule="10.11"))
     vis = watchers(state, u)
-    moved = _moved(state, u, len(walked) - 1, "6.C.3", **({"exploit": True} if verb == "exploit" else {}),
-                   **({"disorganized": True} if plan.get("disorganized") else {}))
-    ev0 = [unit_move(u.id, final, path=tuple(walked), rule="10.10", visible_to=vis),
-           unit_set(u.id, markers=frozenset(markers), data={"moved": moved}, rule="10.10", visible_to=vis)]
+    moved = _moved(
+        state,
+        u,
+        len(walked) - 1,
+        "6.C.3",
+        **({"exploit": True} if verb == "exploit" else {}),
+        **({"disorganized": True} if plan.get("disorganized") else {}),
+    )
+    ev0 = [
+        unit_move(u.id, final, path=tuple(walked), rule="10.10", visible_to=vis),
+        unit_set(u.id, markers=frozenset(markers), data={"moved": moved}, rule="10.10", visible_to=vis),
+    ]
     from owsnb.rules.ows import css as _css
     from owsnb.rules.ows import ground as _g
 
@@ -1276,9 +1566,13 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     lines = [f"{u.id} moves to {state.map.label(final)} ({spent:g} of {r.allowance.mp:g} MP)", *extra_lines, *lines]
     if halted:
         lines.append(f"halted: {halted}")
-    res = Result(f"{u.id} moves to {state.map.label(final)}",
-                 {"to": state.map.label(final), "mp": spent, "halted": halted,
-                  "path": [state.map.label(h) for h in walked]}, list(dict.fromkeys(rules)), roll.rolls, lines)
+    res = Result(
+        f"{u.id} moves to {state.map.label(final)}",
+        {"to": state.map.label(final), "mp": spent, "halted": halted, "path": [state.map.label(h) for h in walked]},
+        list(dict.fromkeys(rules)),
+        roll.rolls,
+        lines,
+    )
     return Adjudication(events, res)
 
 
@@ -1299,8 +1593,12 @@ def _interdiction(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event]
         ev.insert(0, unit_set(u.id, seen_by=u.seen_by | {m.side}, rule="6.5.10.4", visible_to=None))
         ev.append(unit_set(m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)))
         stop = res.get("suppressed") or res.get("steps")
-        return ev, (f"interdicted by {m.id}: {res.get('steps', 0)} step(s) lost"
-                    f"{', suppressed' if res.get('suppressed') else ''}" if stop else None)
+        return ev, (
+            f"interdicted by {m.id}: {res.get('steps', 0)} step(s) lost"
+            f"{', suppressed' if res.get('suppressed') else ''}"
+            if stop
+            else None
+        )
     return [], None
 
 
@@ -1328,8 +1626,12 @@ class _UnitPosture(OrderHandler):
 class SilentRunning(_UnitPosture):
     """6.4.2.1: a submarine that stays in its hex may go to Silent Running."""
 
-    type = OrderType("silent-running", (Param("unit", "unit", "submarine that stays in its hex"),),
-                     rule="6.4.2.1", doc="place a submarine in Silent Running")
+    type = OrderType(
+        "silent-running",
+        (Param("unit", "unit", "submarine that stays in its hex"),),
+        rule="6.4.2.1",
+        doc="place a submarine in Silent Running",
+    )
 
     def _units(self, state: Any, side: str) -> list[Any]:
         return [u for u in state.units_of(side) if counter(u).category == "submarine" and u.hex is not None]
@@ -1339,28 +1641,48 @@ class SilentRunning(_UnitPosture):
         if counter(u).category != "submarine":
             raise refuse(f"{u.id} is not a submarine", "not-sub", "6.4.2.1", order)
         if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0)) > 0:
-            raise refuse(f"{u.id} has moved this turn: Silent Running is for a submarine that stays in its hex",
-                         "moved", "6.4.2.1", order)
+            raise refuse(
+                f"{u.id} has moved this turn: Silent Running is for a submarine that stays in its hex",
+                "moved",
+                "6.4.2.1",
+                order,
+            )
         if "silent-running" in u.markers:
             raise refuse(f"{u.id} is already in Silent Running", "already", "6.4.2.1", order)
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u = state.units[args["unit"]]
         ev = [unit_set(u.id, markers=u.markers | {"silent-running"}, rule="6.4.2.1", visible_to=watchers(state, u))]
-        return Adjudication(ev, Result(f"{u.id} in Silent Running", {"unit": u.id}, ["6.4.2.1"], [],
-                                       ["detection against it demoted; its own sensing promoted (6.4.2.1)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} in Silent Running",
+                {"unit": u.id},
+                ["6.4.2.1"],
+                [],
+                ["detection against it demoted; its own sensing promoted (6.4.2.1)"],
+            ),
+        )
 
 
 class Emcon(_UnitPosture):
     """6.4.3: decide per counter whether it emits (face up, detected, TACSIT 1) or stays silent."""
 
-    type = OrderType("emcon", (Param("unit", "unit", "ship, ground unit or aircraft"),
-                               Param("state", "choice", "emit (active) or silent", optional=True, choices=("emit", "silent"))),
-                     rule="6.4.3", doc="active EMCON: emit (face up, detected) or go silent")
+    type = OrderType(
+        "emcon",
+        (
+            Param("unit", "unit", "ship, ground unit or aircraft"),
+            Param("state", "choice", "emit (active) or silent", optional=True, choices=("emit", "silent")),
+        ),
+        rule="6.4.3",
+        doc="active EMCON: emit (face up, detected) or go silent",
+    )
     steps = ("3.A.1", "3.B.1")
 
     def _units(self, state: Any, side: str) -> list[Any]:
-        return [u for u in state.units_of(side) if u.hex is not None and (counter(u).sensors or counter(u).shields)][:10]
+        return [u for u in state.units_of(side) if u.hex is not None and (counter(u).sensors or counter(u).shields)][
+            :10
+        ]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.3")
@@ -1386,11 +1708,19 @@ class Emcon(_UnitPosture):
 class AswMode(_UnitPosture):
     """6.4.4: place a unit with an ASW die in ASW mode (lost if it moves more than 1 hex)."""
 
-    type = OrderType("asw-mode", (Param("unit", "unit", "unit with an ASW (submarine) die"),),
-                     rule="6.4.4", doc="place a unit in ASW mode")
+    type = OrderType(
+        "asw-mode",
+        (Param("unit", "unit", "unit with an ASW (submarine) die"),),
+        rule="6.4.4",
+        doc="place a unit in ASW mode",
+    )
 
     def _units(self, state: Any, side: str) -> list[Any]:
-        return [u for u in state.units_of(side) if u.hex is not None and counter(u).asw is not None and "asw" not in u.markers]
+        return [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and counter(u).asw is not None and "asw" not in u.markers
+        ]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.4")
@@ -1399,23 +1729,43 @@ class AswMode(_UnitPosture):
         if "asw" in u.markers:
             raise refuse(f"{u.id} is already in ASW mode", "already", "6.4.4", order)
         nt = _movement_table(state)["naval"]
-        if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0)) > int(nt.get("asw_max_hexes", 1)):
-            raise refuse(f"{u.id} moved more than {nt.get('asw_max_hexes', 1)} hex this turn: no ASW mode (6.4.4)",
-                         "moved", "6.4.4", order)
+        if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0)) > int(
+            nt.get("asw_max_hexes", 1)
+        ):
+            raise refuse(
+                f"{u.id} moved more than {nt.get('asw_max_hexes', 1)} hex this turn: no ASW mode (6.4.4)",
+                "moved",
+                "6.4.4",
+                order,
+            )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u = state.units[args["unit"]]
         ev = [unit_set(u.id, markers=u.markers | {"asw"}, rule="6.4.4", visible_to=watchers(state, u))]
-        return Adjudication(ev, Result(f"{u.id} in ASW mode", {"unit": u.id}, ["6.4.4"], [],
-                                       ["may roll to detect submarines in its hex in the ISR phase (6.4.4)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} in ASW mode",
+                {"unit": u.id},
+                ["6.4.4"],
+                [],
+                ["may roll to detect submarines in its hex in the ISR phase (6.4.4)"],
+            ),
+        )
 
 
 class Intercept(_UnitPosture):
     """6.2: set whether a unit halts detected enemy naval movers entering its hex (default: yes)."""
 
-    type = OrderType("intercept", (Param("unit", "unit", "own naval unit"),
-                                   Param("posture", "choice", "on (halt movers) or off", optional=True, choices=("on", "off"))),
-                     rule="6.2", doc="intercept posture: halt detected enemy movers in this unit's hex")
+    type = OrderType(
+        "intercept",
+        (
+            Param("unit", "unit", "own naval unit"),
+            Param("posture", "choice", "on (halt movers) or off", optional=True, choices=("on", "off")),
+        ),
+        rule="6.2",
+        doc="intercept posture: halt detected enemy movers in this unit's hex",
+    )
     steps = ("3.A.1", "3.B.1")
 
     def _units(self, state: Any, side: str) -> list[Any]:
@@ -1438,8 +1788,12 @@ class LayMines(_UnitPosture):
     """6.4.5.1: a mine-capable ship lays mines in its hex (noted secretly); an adversary detection
     asset in the hex rolls to see it."""
 
-    type = OrderType("lay-mines", (Param("unit", "unit", "mine-capable ship"),), rule="6.4.5.1",
-                     doc="lay a minefield in the ship's hex (secret)")
+    type = OrderType(
+        "lay-mines",
+        (Param("unit", "unit", "mine-capable ship"),),
+        rule="6.4.5.1",
+        doc="lay a minefield in the ship's hex (secret)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return super().candidates(state, side) if option(state, "mines") else None
@@ -1449,7 +1803,9 @@ class LayMines(_UnitPosture):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "mines"):
-            raise refuse("mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order)
+            raise refuse(
+                "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
+            )
         u = own_unit(state, order, args["unit"], "6.4.5.1")
         if not u.data.get("mine_capable"):
             raise refuse(f"{u.id} cannot lay mines", "not-mine-capable", "6.4.5.1", order)
@@ -1465,42 +1821,71 @@ class LayMines(_UnitPosture):
         die = parse_die(u.data.get("mine_die") or mt["die"])
         fields = _minefields(state)
         fields[lab] = {"side": u.side, "die": die}
-        ev: list[Event] = [state_set("secret", {"minefields": fields}, rule="6.4.5.1"),
-                           unit_set(u.id, data={"mines_laid_turn": state.clock.turn}, rule="6.4.5.1",
-                                    visible_to=watchers(state, u))]
+        ev: list[Event] = [
+            state_set("secret", {"minefields": fields}, rule="6.4.5.1"),
+            unit_set(u.id, data={"mines_laid_turn": state.clock.turn}, rule="6.4.5.1", visible_to=watchers(state, u)),
+        ]
         roll = Roller(dice)
         seen = False
-        for foe in sorted({e.side for e in state.units.values() if e.side != u.side and e.hex == u.hex and e.alive
-                           and (counter(e).sensors or counter(e).asw is not None)}):
-            r = roll(mt["detection_die"], f"{foe} detection of mine laying in {lab}", "6.4.5.1", frozenset({foe, u.side}))
+        for foe in sorted(
+            {
+                e.side
+                for e in state.units.values()
+                if e.side != u.side
+                and e.hex == u.hex
+                and e.alive
+                and (counter(e).sensors or counter(e).asw is not None)
+            }
+        ):
+            r = roll(
+                mt["detection_die"], f"{foe} detection of mine laying in {lab}", "6.4.5.1", frozenset({foe, u.side})
+            )
             if r >= int(mt["detection_target"]):
                 seen = True
         if seen:
             vis = _visible_minefields(state)
             vis[lab] = {"side": u.side, "die": die}
             ev.append(state_set("public", {"minefields": vis}, rule="6.4.5.1"))
-        return Adjudication(ev, Result(f"mines laid in {lab}", {"hex": lab, "detected": seen}, ["6.4.5.1"], roll.rolls,
-                                       ["the minefield is visible" if seen else "laid in secret"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"mines laid in {lab}",
+                {"hex": lab, "detected": seen},
+                ["6.4.5.1"],
+                roll.rolls,
+                ["the minefield is visible" if seen else "laid in secret"],
+            ),
+        )
 
 
 class SweepMines(OrderHandler):
     """6.4.5.3: a minesweeper in or next to a known minefield rolls to clear it."""
 
-    type = OrderType("sweep-mines", (Param("unit", "unit", "minesweeper"), Param("hex", "hex", "minefield hex")),
-                     rule="6.4.5.3", doc="sweep a known minefield")
+    type = OrderType(
+        "sweep-mines",
+        (Param("unit", "unit", "minesweeper"), Param("hex", "hex", "minefield hex")),
+        rule="6.4.5.3",
+        doc="sweep a known minefield",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "mines") or state.clock.step != "3.A.1":
             return None
         vis = _visible_minefields(state)
-        ex = [self.type.make(side, unit=u.id, hex=lab) for u in state.units_of(side) if u.hex is not None
-              and u.data.get("minesweeper") for lab, f in vis.items() if f.get("side") != side
-              and state.map.hex(lab).distance(u.hex) <= 1]
+        ex = [
+            self.type.make(side, unit=u.id, hex=lab)
+            for u in state.units_of(side)
+            if u.hex is not None and u.data.get("minesweeper")
+            for lab, f in vis.items()
+            if f.get("side") != side and state.map.hex(lab).distance(u.hex) <= 1
+        ]
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex]:
         if not option(state, "mines"):
-            raise refuse("mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order)
+            raise refuse(
+                "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
+            )
         u = own_unit(state, order, args["unit"], "6.4.5.3")
         if not u.data.get("minesweeper"):
             raise refuse(f"{u.id} is not a minesweeper", "not-sweeper", "6.4.5.3", order)
@@ -1519,7 +1904,9 @@ class SweepMines(OrderHandler):
         mt = _movement_table(state)["mines"]
         from owsnb.rules.ows.dice import success_probability
 
-        return Distribution.bernoulli(success_probability(mt["sweep_die"], int(mt["sweep_target"])), label="minefield cleared")
+        return Distribution.bernoulli(
+            success_probability(mt["sweep_die"], int(mt["sweep_target"])), label="minefield cleared"
+        )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, h = self._check(state, order, args)
@@ -1534,9 +1921,16 @@ class SweepMines(OrderHandler):
             f.pop(lab, None)
             v = _visible_minefields(state)
             v.pop(lab, None)
-            ev = [state_set("secret", {"minefields": f}, rule="6.4.5.3"), state_set("public", {"minefields": v}, rule="6.4.5.3")]
-        return Adjudication(ev, Result(f"sweep {lab}", {"cleared": ok}, ["6.4.5.3"], roll.rolls,
-                                       ["minefield cleared" if ok else "not cleared"]))
+            ev = [
+                state_set("secret", {"minefields": f}, rule="6.4.5.3"),
+                state_set("public", {"minefields": v}, rule="6.4.5.3"),
+            ]
+        return Adjudication(
+            ev,
+            Result(
+                f"sweep {lab}", {"cleared": ok}, ["6.4.5.3"], roll.rolls, ["minefield cleared" if ok else "not cleared"]
+            ),
+        )
 
 
 # -- assaults (6.4.6, 6.5.11, 6.5.12) ---------------------------------------------------------------
@@ -1548,9 +1942,15 @@ class AmphibiousAssault(OrderHandler):
     """6.4.6: place an embarked landing force in a beach hex next to its ship, under an Amphibious
     Assault marker; only amphibious units swim ashore, others need a landing ship (LST/LSM/LCAC)."""
 
-    type = OrderType("amphibious-assault", (Param("unit", "unit", "ground unit aboard the ship"),
-                                            Param("hex", "hex", "beach landing hex (land, next to the ship)")),
-                     rule="6.4.6", doc="place an amphibious assault")
+    type = OrderType(
+        "amphibious-assault",
+        (
+            Param("unit", "unit", "ground unit aboard the ship"),
+            Param("hex", "hex", "beach landing hex (land, next to the ship)"),
+        ),
+        rule="6.4.6",
+        doc="place an amphibious assault",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = []
@@ -1569,8 +1969,12 @@ class AmphibiousAssault(OrderHandler):
         if ship is None or ship.hex is None or not ship.alive:
             raise refuse(f"{u.id} is not aboard a ship at sea", "not-aboard", "6.4.6", order)
         if not (u.data.get("amphibious") or ship.data.get("landing_craft")):
-            raise refuse(f"{u.id} is not amphibious and {ship.id} is not a landing ship (LST/LSM/LCAC/causeway)",
-                         "no-landing-means", "6.4.6", order)
+            raise refuse(
+                f"{u.id} is not amphibious and {ship.id} is not a landing ship (LST/LSM/LCAC/causeway)",
+                "no-landing-means",
+                "6.4.6",
+                order,
+            )
         h = state.map.hex(args["hex"])
         if not _land(state, h) or h.distance(ship.hex) > 1:
             raise refuse(f"the beach hex must be a land hex next to {ship.id}", "bad-beach", "6.4.6", order)
@@ -1583,18 +1987,37 @@ class AmphibiousAssault(OrderHandler):
         u, ship, h = self._check(state, order, args)
         own = frozenset({u.side})
         tag = ship.data.get("assault_tag") or lift_tag(state, "assault")
-        ev = [unit_move(u.id, h, rule="6.4.6", visible_to=own),
-              unit_set(u.id, markers=(u.markers - {"rsoi"}) | {"amphibious-assault"},
-                       data={"aboard": "", "assault": {"mode": "sea", "tag": tag, "turn": state.clock.turn, "per_step": 1}},
-                       rule="6.4.6", visible_to=own),
-              unit_move(ship.id, h, rule="2.3.4", visible_to=watchers(state, ship)),
-              unit_set(ship.id, markers=ship.markers | {"amphibious-assault"},
-                       data={"assault_tag": tag, "assault_from": ship.data.get("assault_from") or [ship.hex.q, ship.hex.r]},
-                       rule="2.3.4", visible_to=watchers(state, ship))]
-        return Adjudication(ev, Result(f"{u.id} assaults {state.map.label(h)} from {ship.id}", {"hex": state.map.label(h)},
-                                       ["6.4.6", "2.3.4"], [],
-                                       ["ship and landing force are targets in the Combat phase; ashore in the Ground "
-                                        "phase if the ship survives (6.4.6, 10.15.8)"]))
+        ev = [
+            unit_move(u.id, h, rule="6.4.6", visible_to=own),
+            unit_set(
+                u.id,
+                markers=(u.markers - {"rsoi"}) | {"amphibious-assault"},
+                data={"aboard": "", "assault": {"mode": "sea", "tag": tag, "turn": state.clock.turn, "per_step": 1}},
+                rule="6.4.6",
+                visible_to=own,
+            ),
+            unit_move(ship.id, h, rule="2.3.4", visible_to=watchers(state, ship)),
+            unit_set(
+                ship.id,
+                markers=ship.markers | {"amphibious-assault"},
+                data={"assault_tag": tag, "assault_from": ship.data.get("assault_from") or [ship.hex.q, ship.hex.r]},
+                rule="2.3.4",
+                visible_to=watchers(state, ship),
+            ),
+        ]
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} assaults {state.map.label(h)} from {ship.id}",
+                {"hex": state.map.label(h)},
+                ["6.4.6", "2.3.4"],
+                [],
+                [
+                    "ship and landing force are targets in the Combat phase; ashore in the Ground "
+                    "phase if the ship survives (6.4.6, 10.15.8)"
+                ],
+            ),
+        )
 
 
 class AirborneAssault(OrderHandler):
@@ -1604,11 +2027,16 @@ class AirborneAssault(OrderHandler):
     verb = "airborne-assault"
     rule = "6.5.11"
     flag = "airborne"
-    type = OrderType("airborne-assault", (Param("unit", "unit", "airborne unit in an airfield hex"),
-                                          Param("hex", "hex", "drop zone (land hex)"),
-                                          Param("transports", "unit", "air transport missions", positional=False,
-                                                repeat=True)),
-                     rule="6.5.11", doc="place an airborne assault")
+    type = OrderType(
+        "airborne-assault",
+        (
+            Param("unit", "unit", "airborne unit in an airfield hex"),
+            Param("hex", "hex", "drop zone (land hex)"),
+            Param("transports", "unit", "air transport missions", positional=False, repeat=True),
+        ),
+        rule="6.5.11",
+        doc="place an airborne assault",
+    )
 
     def _transports_ok(self, t: Any) -> bool:
         c = counter(t)
@@ -1621,18 +2049,26 @@ class AirborneAssault(OrderHandler):
         ready = [t for t in state.units_of(side) if t.box == "base" and self._transports_ok(t)]
         ex = []
         for u in state.units_of(side):
-            if not (u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-")) or not self._start_ok(state, u):
+            if not (u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-")) or not self._start_ok(
+                state, u
+            ):
                 continue
             need = self._need(state, u)
             if len(ready) < need:
                 continue
             for n in u.hex.neighbours():
                 if _land(state, n):
-                    ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n), transports=[t.id for t in ready[:need]]))
+                    ex.append(
+                        self.type.make(side, unit=u.id, hex=state.map.label(n), transports=[t.id for t in ready[:need]])
+                    )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:8])) if ex else None
 
     def _need(self, state: Any, u: Any) -> int:
-        per = int(_movement_table(state)["strategic"].get("heavy_lift_per_mech_step", 2)) if (is_mech(u) and self.flag == "airborne") else 1
+        per = (
+            int(_movement_table(state)["strategic"].get("heavy_lift_per_mech_step", 2))
+            if (is_mech(u) and self.flag == "airborne")
+            else 1
+        )
         return u.steps * per
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Any]]:
@@ -1640,8 +2076,13 @@ class AirborneAssault(OrderHandler):
         if not (u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-")):
             raise refuse(f"{u.id} is not {self.flag.replace('_', ' ')} capable", "not-capable", self.rule, order)
         if not self._start_ok(state, u) or moved_this_turn(state, u):
-            raise refuse(f"{u.id} must start the turn in an airfield hex" + (" or with an LHD/LHA" if self.flag == "air_assault" else ""),
-                         "not-at-airfield", self.rule, order)
+            raise refuse(
+                f"{u.id} must start the turn in an airfield hex"
+                + (" or with an LHD/LHA" if self.flag == "air_assault" else ""),
+                "not-at-airfield",
+                self.rule,
+                order,
+            )
         h = state.map.hex(args["hex"])
         if not _land(state, h):
             raise refuse("the landing zone must be a land hex", "not-land", self.rule, order)
@@ -1653,12 +2094,21 @@ class AirborneAssault(OrderHandler):
             ts.append(t)
         need = self._need(state, u)
         if len(set(t.id for t in ts)) < need:
-            raise refuse(f"{u.id} has {u.steps} step(s): it needs {need} transport mission(s)"
-                         + (" (two per mechanised step)" if need > u.steps else ""), "too-few-transports", self.rule, order)
+            raise refuse(
+                f"{u.id} has {u.steps} step(s): it needs {need} transport mission(s)"
+                + (" (two per mechanised step)" if need > u.steps else ""),
+                "too-few-transports",
+                self.rule,
+                order,
+            )
         radius = max((int(counter(t).combat_radius or 0) for t in ts), default=0)
         if radius and u.hex.distance(h) > radius * 3:
-            raise refuse(f"{state.map.label(h)} is beyond the transports' reach ({radius * 3} hexes)", "out-of-radius",
-                         "6.5.3", order)
+            raise refuse(
+                f"{state.map.label(h)} is beyond the transports' reach ({radius * 3} hexes)",
+                "out-of-radius",
+                "6.5.3",
+                order,
+            )
         return u, h, ts
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -1668,19 +2118,44 @@ class AirborneAssault(OrderHandler):
         u, h, ts = self._check(state, order, args)
         own = frozenset({u.side})
         tag = lift_tag(state, "assault")
-        ev = [unit_move(u.id, h, rule=self.rule, visible_to=own),
-              unit_set(u.id, markers=u.markers | {"airborne-assault"},
-                       data={"assault": {"mode": "air", "tag": tag, "turn": state.clock.turn,
-                                         "per_step": self._need(state, u) // max(u.steps, 1)}},
-                       rule=self.rule, visible_to=own)]
+        ev = [
+            unit_move(u.id, h, rule=self.rule, visible_to=own),
+            unit_set(
+                u.id,
+                markers=u.markers | {"airborne-assault"},
+                data={
+                    "assault": {
+                        "mode": "air",
+                        "tag": tag,
+                        "turn": state.clock.turn,
+                        "per_step": self._need(state, u) // max(u.steps, 1),
+                    }
+                },
+                rule=self.rule,
+                visible_to=own,
+            ),
+        ]
         for t in ts:
             ev.append(unit_move(t.id, h, rule=self.rule, visible_to=frozenset({t.side})))
-            ev.append(unit_set(t.id, markers=t.markers | {"airborne-assault"}, data={"assault_tag": tag}, rule="2.3.4",
-                               visible_to=frozenset({t.side})))
-        return Adjudication(ev, Result(f"{u.id} {self.flag.replace('_', ' ')} assault on {state.map.label(h)}",
-                                       {"hex": state.map.label(h), "transports": [t.id for t in ts]}, [self.rule, "2.3.4"], [],
-                                       ["exposed to CAP and air defence in Air Combat; on the ground if the transports "
-                                        "survive (10.15.8)"]))
+            ev.append(
+                unit_set(
+                    t.id,
+                    markers=t.markers | {"airborne-assault"},
+                    data={"assault_tag": tag},
+                    rule="2.3.4",
+                    visible_to=frozenset({t.side}),
+                )
+            )
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} {self.flag.replace('_', ' ')} assault on {state.map.label(h)}",
+                {"hex": state.map.label(h), "transports": [t.id for t in ts]},
+                [self.rule, "2.3.4"],
+                [],
+                ["exposed to CAP and air defence in Air Combat; on the ground if the transports survive (10.15.8)"],
+            ),
+        )
 
 
 class AirAssault(AirborneAssault):
@@ -1689,11 +2164,18 @@ class AirAssault(AirborneAssault):
 
     rule = "6.5.12"
     flag = "air_assault"
-    type = OrderType("air-assault", (Param("unit", "unit", "air assault unit"),
-                                     Param("hex", "hex", "landing zone (land hex)"),
-                                     Param("transports", "unit", "air assault transports (helicopters, tilt-rotors)",
-                                           positional=False, repeat=True)),
-                     rule="6.5.12", doc="place an air assault")
+    type = OrderType(
+        "air-assault",
+        (
+            Param("unit", "unit", "air assault unit"),
+            Param("hex", "hex", "landing zone (land hex)"),
+            Param(
+                "transports", "unit", "air assault transports (helicopters, tilt-rotors)", positional=False, repeat=True
+            ),
+        ),
+        rule="6.5.12",
+        doc="place an air assault",
+    )
 
     def _transports_ok(self, t: Any) -> bool:
         c = counter(t)
@@ -1704,7 +2186,9 @@ class AirAssault(AirborneAssault):
             return False
         if "airfield" in state.map.hexes[u.hex].features:
             return True
-        return any(x.side == u.side and x.hex == u.hex and counter(x).subtype in ("lhd", "lha") for x in state.units.values())
+        return any(
+            x.side == u.side and x.hex == u.hex and counter(x).subtype in ("lhd", "lha") for x in state.units.values()
+        )
 
     def _need(self, state: Any, u: Any) -> int:
         return u.steps
@@ -1732,29 +2216,66 @@ def deliver_landings(state: Any, dice: Any) -> list[Event]:
                 if back is None:
                     back = next((n for n in u.hex.neighbours() if is_water(state, n)), None)
                 events.append(unit_move(t.id, back, rule="10.15.8", visible_to=watchers(state, t)))
-                events.append(unit_set(t.id, markers=t.markers - {"amphibious-assault"},
-                                       data={"assault_from": None, "assault_tag": None},
-                                       rule="10.15.8", visible_to=watchers(state, t)))
+                events.append(
+                    unit_set(
+                        t.id,
+                        markers=t.markers - {"amphibious-assault"},
+                        data={"assault_from": None, "assault_tag": None},
+                        rule="10.15.8",
+                        visible_to=watchers(state, t),
+                    )
+                )
             else:
-                events.append(unit_set(t.id, hex=None, box="base", markers=t.markers - {"airborne-assault"},
-                                       data={"assault_tag": None}, rule="10.15.8", visible_to=frozenset({t.side})))
+                events.append(
+                    unit_set(
+                        t.id,
+                        hex=None,
+                        box="base",
+                        markers=t.markers - {"airborne-assault"},
+                        data={"assault_tag": None},
+                        rule="10.15.8",
+                        visible_to=frozenset({t.side}),
+                    )
+                )
         rule = "R11" if a.get("mode") == "air" else "10.15.8"
         if lost_steps and (a.get("mode") == "sea" or option(state, "airborne_lost_with_transport")):
             per = int(a.get("per_step", 1) or 1)
             steps = u.steps if a.get("mode") == "sea" else min(u.steps, -(-lost_steps // per))
             ev, _, _ = apply_hits(state, u, steps, rule=rule, cause="ground", visible_to=vis)
             events += ev
-            events.append(note(f"{u.id}: {steps} step(s) lost with their transport ({rule})", rule=rule, visible_to=vis))
+            events.append(
+                note(f"{u.id}: {steps} step(s) lost with their transport ({rule})", rule=rule, visible_to=vis)
+            )
             if steps >= u.steps:
                 continue
         foes = [e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive]
         in_zoc = u.hex in zoc_hexes(state, foes)
-        events.append(unit_set(u.id, data={"landed": turn, "assault": {**thaw(a), "delivered": True, "at": [u.hex.q, u.hex.r],
-                                                                        "zoc": in_zoc}},
-                               rule="10.15.8", visible_to=vis))
+        events.append(
+            unit_set(
+                u.id,
+                data={
+                    "landed": turn,
+                    "assault": {**thaw(a), "delivered": True, "at": [u.hex.q, u.hex.r], "zoc": in_zoc},
+                },
+                rule="10.15.8",
+                visible_to=vis,
+            )
+        )
     return events
 
 
-HANDLERS = [Move(), Bypass(), Disengage(), SilentRunning(), Emcon(), AswMode(), Intercept(), LayMines(), SweepMines(),
-            AmphibiousAssault(), AirborneAssault(), AirAssault()]
+HANDLERS = [
+    Move(),
+    Bypass(),
+    Disengage(),
+    SilentRunning(),
+    Emcon(),
+    AswMode(),
+    Intercept(),
+    LayMines(),
+    SweepMines(),
+    AmphibiousAssault(),
+    AirborneAssault(),
+    AirAssault(),
+]
 STEP_EFFECTS = {"6.C.1": deliver_landings}

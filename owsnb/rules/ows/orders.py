@@ -38,12 +38,20 @@ def budget(state: Any, side: str) -> int:
 
 def validate_orders(state: Any, order: Any, ids: Sequence[str]) -> None:
     if not option(state, "action_points"):
-        raise refuse("Orders markers belong to the advanced action-point rule this scenario does not use (10.14)",
-                     "option-off", "10.14", order)
+        raise refuse(
+            "Orders markers belong to the advanced action-point rule this scenario does not use (10.14)",
+            "option-off",
+            "10.14",
+            order,
+        )
     n = budget(state, order.side)
     if len(set(ids)) > n:
-        raise refuse(f"{order.side} has {n} action point(s): at most {n} Orders markers (10.14.2)", "too-many-orders",
-                     "10.14.2", order)
+        raise refuse(
+            f"{order.side} has {n} action point(s): at most {n} Orders markers (10.14.2)",
+            "too-many-orders",
+            "10.14.2",
+            order,
+        )
     for i in ids:
         u = state.units.get(i)
         if u is None or u.side != order.side:
@@ -71,5 +79,6 @@ def has_orders(state: Any, unit: Any) -> bool:
 def check_orders(state: Any, order: Any, unit: Any) -> None:
     """Refuse a ground action by a unit without Orders or Reserve (10.14; option ``action_points``)."""
     if option(state, "action_points") and not has_orders(state, unit):
-        raise refuse(f"{unit.id} has no Orders marker (nor its HQ) and is not in reserve (10.14)", "no-orders", "10.14",
-                     order)
+        raise refuse(
+            f"{unit.id} has no Orders marker (nor its HQ) and is not in reserve (10.14)", "no-orders", "10.14", order
+        )

@@ -27,25 +27,45 @@ target their side has detected (no attack on what one cannot see, 9.9.4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.events import Event, note, side_set, state_set, unit_move, unit_set
+from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, apply_hits, enemy_unit, option, own_unit, refuse, table, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    apply_hits,
+    enemy_unit,
+    option,
+    own_unit,
+    refuse,
+    watchers,
+)
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, shift, sides
-from owsnb.rules.ows.movement import rear_zone
+from owsnb.rules.ows.movement import ptable, rear_zone
 from owsnb.rules.ows.units import counter
 
-__all__ = ["battle_outcome", "battle_preview", "partisan_attack_preview", "SecurityZone", "Partisans",
-           "SecurityBattle", "PartisanAttack", "Atgm", "HANDLERS", "STEP_EFFECTS", "LEAVE_EFFECTS", "zone_key"]
+__all__ = [
+    "battle_outcome",
+    "battle_preview",
+    "partisan_attack_preview",
+    "SecurityZone",
+    "Partisans",
+    "SecurityBattle",
+    "PartisanAttack",
+    "Atgm",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "LEAVE_EFFECTS",
+    "zone_key",
+]
 
 SUPPORT_TYPES = ("sof", "atgm")
 SZ_BONUS_TYPES = ("attack-helicopter", "light", "motorised", "motorized", "mech", "infantry")
@@ -61,8 +81,9 @@ def battle_outcome(security: int, partisans: int, destroy_at: int = 14, ratio: i
     return "none"
 
 
-def battle_preview(sec_die: str = "d10", sec_mod: int = 0, par_die: str = "d10", par_mod: int = 0,
-                   destroy_at: int = 14, ratio: int = 2) -> Distribution:
+def battle_preview(
+    sec_die: str = "d10", sec_mod: int = 0, par_die: str = "d10", par_mod: int = 0, destroy_at: int = 14, ratio: int = 2
+) -> Distribution:
     """Exact distribution of the battle for control (10.15.10.3)."""
     s = Distribution.die(sides(sec_die)).map(lambda r: r + sec_mod)
     p = Distribution.die(sides(par_die)).map(lambda r: r + par_mod)
@@ -90,13 +111,17 @@ def _secret(state: Any) -> dict[str, Any]:
 
 
 def _rt(state: Any) -> dict[str, Any]:
-    return table(state, "ground")["rear"]
+    return ptable(state, "ground")["rear"]
 
 
 def _need_option(state: Any, order: Any) -> None:
     if not option(state, "rear_area"):
-        raise refuse("the rear-area rules are an advanced option this scenario does not use (10.15.10)", "option-off",
-                     "10.15.10", order)
+        raise refuse(
+            "the rear-area rules are an advanced option this scenario does not use (10.15.10)",
+            "option-off",
+            "10.15.10",
+            order,
+        )
 
 
 def _commit(state: Any, order: Order, args: Mapping[str, Any], rule: str) -> tuple[Hex, list[Any], list[Any]]:
@@ -109,7 +134,9 @@ def _commit(state: Any, order: Order, args: Mapping[str, Any], rule: str) -> tup
         if counter(u).category != "ground":
             raise refuse(f"{u.id} is not a ground combat unit", "not-ground", rule, order)
     if steps != need:
-        raise refuse(f"a card takes exactly {need} steps of ground combat units; these have {steps}", "steps", rule, order)
+        raise refuse(
+            f"a card takes exactly {need} steps of ground combat units; these have {steps}", "steps", rule, order
+        )
     support = [own_unit(state, order, x, rule) for x in dict.fromkeys(args.get("support", ()))]
     return h, units, support
 
@@ -117,11 +144,23 @@ def _commit(state: Any, order: Order, args: Mapping[str, Any], rule: str) -> tup
 class SecurityZone(OrderHandler):
     """10.15.10.1: commit 3 steps to a Security Zone card and place its visible marker in a zone."""
 
-    type = OrderType("security-zone", (Param("zone", "hex", "a hex of the 100 km zone to secure"),
-                                       Param("units", "unit", "3 steps of ground combat units", positional=False, repeat=True),
-                                       Param("support", "unit", "attack helicopters, infantry, SOF or ATGM on the marker",
-                                             positional=False, repeat=True, optional=True)),
-                     rule="10.15.10.1", doc="establish a Security Zone")
+    type = OrderType(
+        "security-zone",
+        (
+            Param("zone", "hex", "a hex of the 100 km zone to secure"),
+            Param("units", "unit", "3 steps of ground combat units", positional=False, repeat=True),
+            Param(
+                "support",
+                "unit",
+                "attack helicopters, infantry, SOF or ATGM on the marker",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="10.15.10.1",
+        doc="establish a Security Zone",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
@@ -151,15 +190,31 @@ class SecurityZone(OrderHandler):
         zones = dict(rear.get("security") or {})
         z = rear_zone(state, h)
         bonus = sum(1 for s in support if counter(s).category == "sof" or counter(s).subtype == "atgm")
-        extra = 1 if any(counter(s).subtype in SZ_BONUS_TYPES or counter(s).aircraft == "rotary" for s in support) else 0
+        extra = (
+            1 if any(counter(s).subtype in SZ_BONUS_TYPES or counter(s).aircraft == "rotary" for s in support) else 0
+        )
         prev = zones.get(key)
-        zones[key] = {"side": order.side, "zone": [z.q, z.r], "label": state.map.label(h), "steps": 3,
-                      "support": bonus + (prev or {}).get("support", 0), "on_marker": max(extra, (prev or {}).get("on_marker", 0)),
-                      "markers": int((prev or {}).get("markers", 0)) + 1}
+        zones[key] = {
+            "side": order.side,
+            "zone": [z.q, z.r],
+            "label": state.map.label(h),
+            "steps": 3,
+            "support": bonus + (prev or {}).get("support", 0),
+            "on_marker": max(extra, (prev or {}).get("on_marker", 0)),
+            "markers": int((prev or {}).get("markers", 0)) + 1,
+        }
         ev: list[Event] = [state_set("public", {"rear": {**rear, "security": zones}}, rule="10.15.10.1")]
         for u in [*units, *support]:
-            ev.append(unit_set(u.id, hex=None, box="security-zone", seen_by=frozenset(), rule="10.15.10.1",
-                               visible_to=watchers(state, u)))
+            ev.append(
+                unit_set(
+                    u.id,
+                    hex=None,
+                    box="security-zone",
+                    seen_by=frozenset(),
+                    rule="10.15.10.1",
+                    visible_to=watchers(state, u),
+                )
+            )
         ev.append(note(f"{order.side} establishes a Security Zone around {state.map.label(h)}", rule="10.15.10.1"))
         return Adjudication(ev, Result(f"Security Zone at {state.map.label(h)}", {"zone": key}, ["10.15.10.1"]))
 
@@ -168,12 +223,18 @@ class Partisans(OrderHandler):
     """10.15.10.2: activate Partisans/Diversants with 3 steps, placed secretly in a zone; ATGM
     units join them on the map (10.15.10.5)."""
 
-    type = OrderType("partisans", (Param("zone", "hex", "a hex of the zone where they act (secret)"),
-                                   Param("units", "unit", "3 steps of ground combat units for the card", positional=False,
-                                         repeat=True),
-                                   Param("support", "unit", "SOF or ATGM units with the partisans", positional=False,
-                                         repeat=True, optional=True)),
-                     rule="10.15.10.2", doc="activate partisans (secret)")
+    type = OrderType(
+        "partisans",
+        (
+            Param("zone", "hex", "a hex of the zone where they act (secret)"),
+            Param("units", "unit", "3 steps of ground combat units for the card", positional=False, repeat=True),
+            Param(
+                "support", "unit", "SOF or ATGM units with the partisans", positional=False, repeat=True, optional=True
+            ),
+        ),
+        rule="10.15.10.2",
+        doc="activate partisans (secret)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return SecurityZone.candidates(self, state, side)  # type: ignore[arg-type]
@@ -189,23 +250,36 @@ class Partisans(OrderHandler):
         prev = mine.get(key) or {}
         z = rear_zone(state, h)
         atgms = [s.id for s in support if counter(s).subtype == "atgm"]
-        mine[key] = {"zone": [z.q, z.r], "label": state.map.label(h), "steps": 3, "markers": int(prev.get("markers", 0)) + 1,
-                     "card": [*prev.get("card", []), *[u.id for u in units]],
-                     "support": [*prev.get("support", []), *[s.id for s in support]]}
+        mine[key] = {
+            "zone": [z.q, z.r],
+            "label": state.map.label(h),
+            "steps": 3,
+            "markers": int(prev.get("markers", 0)) + 1,
+            "card": [*prev.get("card", []), *[u.id for u in units]],
+            "support": [*prev.get("support", []), *[s.id for s in support]],
+        }
         sec[order.side] = mine
         own = frozenset({order.side})
         ev: list[Event] = [state_set("secret", {"partisans": sec}, rule="10.15.10.2")]
         for u in units:
-            ev.append(unit_set(u.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2", visible_to=own))
+            ev.append(
+                unit_set(u.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2", visible_to=own)
+            )
         for s in support:
             if s.id in atgms:
                 ev.append(unit_move(s.id, h, rule="10.15.10.5", visible_to=own))
-                ev.append(unit_set(s.id, data={"partisan_zone": key}, seen_by=frozenset(), rule="10.15.10.5", visible_to=own))
+                ev.append(
+                    unit_set(s.id, data={"partisan_zone": key}, seen_by=frozenset(), rule="10.15.10.5", visible_to=own)
+                )
             else:
-                ev.append(unit_set(s.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2",
-                                   visible_to=own))
-        return Adjudication(ev, Result(f"Partisans activated near {state.map.label(h)} (secret)", {"zone": key},
-                                       ["10.15.10.2"]))
+                ev.append(
+                    unit_set(
+                        s.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2", visible_to=own
+                    )
+                )
+        return Adjudication(
+            ev, Result(f"Partisans activated near {state.map.label(h)} (secret)", {"zone": key}, ["10.15.10.2"])
+        )
 
 
 def _mods(state: Any, side: str, key: str, entry: Mapping[str, Any], security: bool) -> tuple[str, int, list[str]]:
@@ -213,7 +287,7 @@ def _mods(state: Any, side: str, key: str, entry: Mapping[str, Any], security: b
     die = parse_die(rt["battle_die"])
     mod = 0
     why = []
-    n = int(entry.get("support", 0)) if security else len(entry.get("support", ()))
+    n = int(entry.get("support", 0) or 0)
     if n:
         mod += n
         why.append(f"+{n} supporting SOF/ATGM (R10)")
@@ -230,10 +304,11 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
     rear = _rear(state)
     sec = _secret(state)
     sz = (rear.get("security") or {})[key]
-    pside = next(s for s, v in sec.items() if key in v and s != sz["side"])
+    pub = (rear.get("partisans") or {})[key]
+    pside = pub["side"]
     pe = sec[pside][key]
     sd, sm, sw = _mods(state, sz["side"], key, sz, True)
-    pd, pm, pw = _mods(state, pside, key, pe, False)
+    pd, pm, pw = _mods(state, pside, key, pub, False)
     rs = roll(sd, f"Security Zone {sz['label']}: {sd}{sm:+d}", "10.15.10.3", None) + sm
     rp = roll(pd, f"partisans in zone {pe['label']}: {pd}{pm:+d}", "10.15.10.3", None) + pm
     rt = _rt(state)
@@ -260,14 +335,25 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
         lines.append("14+ and double: the partisans, their card and their SOF/ATGM are destroyed (10.15.10.3)")
     elif out == "disrupted":
         dis = dict(rear.get("disrupted") or {})
-        dis[key] = {"side": pside, "zone": pe["zone"], "label": pe["label"], "turn": state.clock.turn, "attacked": False}
+        dis[key] = {
+            "side": pside,
+            "zone": pe["zone"],
+            "label": pe["label"],
+            "turn": state.clock.turn,
+            "attacked": False,
+        }
         ev.append(state_set("public", {"rear": {**rear, "disrupted": dis, "battled": bt}}, rule="10.15.10.4"))
         lines.append("the partisans roll equal or higher: DISRUPTED (10.15.10.4)")
     else:
         ev.append(state_set("public", {"rear": {**rear, "battled": bt}}, rule="10.15.10.3"))
         lines.append("no effect this turn (R10)")
-    return ev, Result(f"Battle for control of zone {sz['label']}", {"outcome": out, "security": rs, "partisans": rp},
-                      ["10.15.10.3", "R10"], roll.rolls, lines)
+    return ev, Result(
+        f"Battle for control of zone {sz['label']}",
+        {"outcome": out, "security": rs, "partisans": rp},
+        ["10.15.10.3", "R10"],
+        roll.rolls,
+        lines,
+    )
 
 
 def reveal(state: Any, dice: Any) -> list[Event]:
@@ -281,23 +367,41 @@ def reveal(state: Any, dice: Any) -> list[Event]:
     parts, dis = {}, {}
     for side, zones in sec.items():
         for key, e in zones.items():
-            parts[key] = {"side": side, "zone": e["zone"], "label": e["label"]}
+            parts[key] = {
+                "side": side,
+                "zone": e["zone"],
+                "label": e["label"],
+                "support": len(e.get("support", ())),
+                "markers": int(e.get("markers", 1)),
+            }
             if key not in sz or sz[key]["side"] == side:
-                dis[key] = {"side": side, "zone": e["zone"], "label": e["label"], "turn": state.clock.turn, "attacked": False}
-    ev: list[Event] = [state_set("public", {"rear": {**rear, "partisans": parts, "disrupted": dis, "battled": {}}},
-                                 rule="10.15.10.3")]
+                dis[key] = {
+                    "side": side,
+                    "zone": e["zone"],
+                    "label": e["label"],
+                    "turn": state.clock.turn,
+                    "attacked": False,
+                }
+    ev: list[Event] = [
+        state_set("public", {"rear": {**rear, "partisans": parts, "disrupted": dis, "battled": {}}}, rule="10.15.10.3")
+    ]
     if parts:
-        ev.append(note(f"partisans revealed in {len(parts)} zone(s); {len(dis)} disrupted at once (10.15.10.3)",
-                       rule="10.15.10.3"))
+        ev.append(
+            note(
+                f"partisans revealed in {len(parts)} zone(s); {len(dis)} disrupted at once (10.15.10.3)",
+                rule="10.15.10.3",
+            )
+        )
     return ev
 
 
 def _contested(state: Any) -> list[str]:
+    """Zones with revealed partisans and an enemy Security Zone whose battle is not fought yet."""
     rear = _rear(state)
     sz = rear.get("security") or {}
     done = rear.get("battled") or {}
-    sec = _secret(state)
-    return sorted(k for side, zones in sec.items() for k in zones if k in sz and sz[k]["side"] != side and k not in done)
+    parts = rear.get("partisans") or {}
+    return sorted(k for k, e in parts.items() if k in sz and sz[k]["side"] != e["side"] and k not in done)
 
 
 def finish(state: Any, dice: Any) -> list[Event]:
@@ -317,8 +421,12 @@ def finish(state: Any, dice: Any) -> list[Event]:
 class SecurityBattle(OrderHandler):
     """10.15.10.3: fight the battle for control of a zone holding both partisans and a Security Zone."""
 
-    type = OrderType("security-battle", (Param("zone", "hex", "a hex of the contested zone"),), rule="10.15.10.3",
-                     doc="battle for control of a zone")
+    type = OrderType(
+        "security-battle",
+        (Param("zone", "hex", "a hex of the contested zone"),),
+        rule="10.15.10.3",
+        doc="battle for control of a zone",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         keys = _contested(state) if option(state, "rear_area") else []
@@ -338,11 +446,10 @@ class SecurityBattle(OrderHandler):
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
         key = self._key(state, order, args)
-        rear, sec = _rear(state), _secret(state)
-        sz = rear["security"][key]
-        pside = next(s for s, v in sec.items() if key in v and s != sz["side"])
+        rear = _rear(state)
+        sz, pub = rear["security"][key], rear["partisans"][key]
         sd, sm, _ = _mods(state, sz["side"], key, sz, True)
-        pd, pm, _ = _mods(state, pside, key, sec[pside][key], False)
+        pd, pm, _ = _mods(state, pub["side"], key, pub, False)
         rt = _rt(state)
         return battle_preview(sd, sm, pd, pm, int(rt["destroy_at"]), int(rt["destroy_ratio"]))
 
@@ -354,8 +461,14 @@ class SecurityBattle(OrderHandler):
 
 def _defence(state: Any, target: Any) -> int:
     pa = _rt(state)["partisan_attack"]
-    stacked = any(u.id != target.id and u.side == target.side and u.hex == target.hex and u.alive
-                  and counter(u).category in ("ground", "artillery", "engineer", "air-defence") for u in state.units.values())
+    stacked = any(
+        u.id != target.id
+        and u.side == target.side
+        and u.hex == target.hex
+        and u.alive
+        and counter(u).category in ("ground", "artillery", "engineer", "air-defence")
+        for u in state.units.values()
+    )
     return int(pa["stacked_defence"] if stacked else pa["defence"])
 
 
@@ -363,8 +476,12 @@ class PartisanAttack(OrderHandler):
     """10.15.10.4: the partisans of a disrupted zone attack one detected enemy unit in it: 3D4 vs
     defence 3 (4 if stacked); 3 hits = a step, else Suppressed through the next turn (C8)."""
 
-    type = OrderType("partisan-attack", (Param("target", "unit", "detected enemy unit in the disrupted zone"),),
-                     rule="10.15.10.4", doc="partisan attack")
+    type = OrderType(
+        "partisan-attack",
+        (Param("target", "unit", "detected enemy unit in the disrupted zone"),),
+        rule="10.15.10.4",
+        doc="partisan attack",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
@@ -375,7 +492,12 @@ class PartisanAttack(OrderHandler):
         ex = []
         for e in known_enemies(state, side):
             k = zone_key(state, e.hex)
-            if k in dis and dis[k]["side"] == side and not dis[k].get("attacked") and counter(e).category != "air-mission":
+            if (
+                k in dis
+                and dis[k]["side"] == side
+                and not dis[k].get("attacked")
+                and counter(e).category != "air-mission"
+            ):
                 ex.append(self.type.make(side, target=e.id))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
@@ -385,9 +507,13 @@ class PartisanAttack(OrderHandler):
         key = zone_key(state, t.hex)
         d = (_rear(state).get("disrupted") or {}).get(key)
         if not d or d["side"] != order.side:
-            raise refuse("your partisans have not disrupted that zone (10.15.10.4)", "not-disrupted", "10.15.10.4", order)
+            raise refuse(
+                "your partisans have not disrupted that zone (10.15.10.4)", "not-disrupted", "10.15.10.4", order
+            )
         if d.get("attacked"):
-            raise refuse("the partisans of that zone have made their one attack this turn", "already", "10.15.10.4", order)
+            raise refuse(
+                "the partisans of that zone have made their one attack this turn", "already", "10.15.10.4", order
+            )
         return t, key
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -402,8 +528,13 @@ class PartisanAttack(OrderHandler):
         t, key = self._check(state, order, args)
         pa = _rt(state)["partisan_attack"]
         dfn = _defence(state, t)
-        rolls = dice.roll_many(int(pa["dice"]), pa["die"], purpose=f"partisan attack on {t.id} vs defence {dfn}",
-                               rule="10.15.10.4", visible_to=None)
+        rolls = dice.roll_many(
+            int(pa["dice"]),
+            pa["die"],
+            purpose=f"partisan attack on {t.id} vs defence {dfn}",
+            rule="10.15.10.4",
+            visible_to=None,
+        )
         n = sum(1 for r in rolls if r >= dfn)
         ev: list[Event] = []
         if n >= int(pa["hits_for_step"]):
@@ -412,25 +543,45 @@ class PartisanAttack(OrderHandler):
             line = f"{n} hits: {t.id} loses a step"
         else:
             until = state.clock.turn + (1 if option(state, "partisan_suppression_next_turn") else 0)
-            ev.append(unit_set(t.id, markers=t.markers | {"suppressed"}, data={"suppressed_until": until},
-                               rule="10.15.10.4", visible_to=watchers(state, t)))
+            ev.append(
+                unit_set(
+                    t.id,
+                    markers=t.markers | {"suppressed"},
+                    data={"suppressed_until": until},
+                    rule="10.15.10.4",
+                    visible_to=watchers(state, t),
+                )
+            )
             line = f"{n} hit(s): {t.id} Suppressed through turn {until} (C8)"
         rear = _rear(state)
         dis = dict(rear["disrupted"])
         dis[key] = {**dis[key], "attacked": True}
         ev.append(state_set("public", {"rear": {**rear, "disrupted": dis}}, rule="10.15.10.4"))
-        return Adjudication(ev, Result(f"Partisan attack on {t.id}", {"rolls": list(rolls), "hits": n, "defence": dfn},
-                                       ["10.15.10.4", "C8"], [(f"{len(rolls)}{pa['die']}", r, "partisan attack",
-                                                               "10.15.10.4") for r in rolls], [line]))
+        return Adjudication(
+            ev,
+            Result(
+                f"Partisan attack on {t.id}",
+                {"rolls": list(rolls), "hits": n, "defence": dfn},
+                ["10.15.10.4", "C8"],
+                [(f"{len(rolls)}{pa['die']}", r, "partisan attack", "10.15.10.4") for r in rolls],
+                [line],
+            ),
+        )
 
 
 class Atgm(OrderHandler):
     """10.15.10.5: an ATGM with the partisans attacks a detected combat unit in its zone with an
     unmodified D12; the target fires back demoted; simultaneous."""
 
-    type = OrderType("atgm", (Param("unit", "unit", "ATGM unit with the partisans"),
-                              Param("target", "unit", "detected enemy combat unit in the zone")),
-                     rule="10.15.10.5", doc="ATGM attack with the partisans")
+    type = OrderType(
+        "atgm",
+        (
+            Param("unit", "unit", "ATGM unit with the partisans"),
+            Param("target", "unit", "detected enemy combat unit in the zone"),
+        ),
+        rule="10.15.10.5",
+        doc="ATGM attack with the partisans",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
@@ -442,7 +593,11 @@ class Atgm(OrderHandler):
             if not a.data.get("partisan_zone") or a.hex is None or "expended" in a.markers:
                 continue
             for e in known_enemies(state, side):
-                if zone_key(state, e.hex) == a.data["partisan_zone"] and counter(e).category in ("ground", "artillery", "hq"):
+                if zone_key(state, e.hex) == a.data["partisan_zone"] and counter(e).category in (
+                    "ground",
+                    "artillery",
+                    "hq",
+                ):
                     ex.append(self.type.make(side, unit=a.id, target=e.id))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
@@ -471,17 +626,34 @@ class Atgm(OrderHandler):
         rdie = shift(lead_die(t), -1)
         r2 = roll(rdie, f"{t.id} returns fire (demoted) vs shield {counter(a).red_shield}", "10.15.10.5", None)
         h1, h2 = _hits(r1, counter(t).red_shield), _hits(r2, counter(a).red_shield)
-        ev: list[Event] = [unit_set(a.id, markers=a.markers | {"expended"}, seen_by=a.seen_by | {t.side},
-                                    rule="10.15.10.5", visible_to=None)]
+        ev: list[Event] = [
+            unit_set(
+                a.id, markers=a.markers | {"expended"}, seen_by=a.seen_by | {t.side}, rule="10.15.10.5", visible_to=None
+            )
+        ]
         cur = apply_all(state, ev)
         for u, n in ((t, h1), (cur.units[a.id], h2)):
             if n:
-                e, _, _ = apply_hits(cur, cur.units[u.id], n, rule="10.15.10.5", cause="missile",
-                                     visible_to=watchers(cur, cur.units[u.id]))
+                e, _, _ = apply_hits(
+                    cur,
+                    cur.units[u.id],
+                    n,
+                    rule="10.15.10.5",
+                    cause="missile",
+                    visible_to=watchers(cur, cur.units[u.id]),
+                )
                 ev += e
                 cur = apply_all(cur, e)
-        return Adjudication(ev, Result(f"ATGM {a.id} vs {t.id}", {"hits": {t.id: h1, a.id: h2}}, ["10.15.10.5"],
-                                       roll.rolls, [f"{t.id}: {h1} hit(s); {a.id}: {h2} hit(s) (simultaneous)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"ATGM {a.id} vs {t.id}",
+                {"hits": {t.id: h1, a.id: h2}},
+                ["10.15.10.5"],
+                roll.rolls,
+                [f"{t.id}: {h1} hit(s); {a.id}: {h2} hit(s) (simultaneous)"],
+            ),
+        )
 
 
 HANDLERS = [SecurityZone(), Partisans(), SecurityBattle(), PartisanAttack(), Atgm()]

@@ -35,24 +35,42 @@ from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, apply_hits, own_unit, refuse, table, watchers
+from owsnb.rules.ows.common import Result, apply_hits, own_unit, refuse, watchers
 from owsnb.rules.ows.movement import (
     _cost_model,
     cargo_of,
     carrier_of,
-    lift_tag,
     friendly_port,
-    is_mech,
     known_enemies,
+    lift_tag,
     moved_this_turn,
+    ptable,
     stack_ok,
     zoc_hexes,
 )
 from owsnb.rules.ows.units import counter
 
-__all__ = ["rail_turns", "port_capacity", "airfield_capacity", "offload", "rail_route", "road_route", "Sealift",
-           "Embark", "Disembark", "Airlift", "Rail", "Het", "cargo_losses", "rail_progress", "HANDLERS",
-           "STEP_EFFECTS", "TURN_EFFECTS", "lift_steps", "rsoi_turns"]
+__all__ = [
+    "rail_turns",
+    "port_capacity",
+    "airfield_capacity",
+    "offload",
+    "rail_route",
+    "road_route",
+    "Sealift",
+    "Embark",
+    "Disembark",
+    "Airlift",
+    "Rail",
+    "Het",
+    "cargo_losses",
+    "rail_progress",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "TURN_EFFECTS",
+    "lift_steps",
+    "rsoi_turns",
+]
 
 
 def rail_turns(km: float, km_per_turn: float) -> int:
@@ -63,7 +81,7 @@ def rail_turns(km: float, km_per_turn: float) -> int:
 
 def rsoi_turns(state: Any, mode: str) -> int:
     """C1: the RSO&I countdown set on arrival by *mode* (sealift, airlift, het, rail)."""
-    return int(table(state, "movement")["strategic"]["rsoi_turns"][mode])
+    return int(ptable(state, "movement")["strategic"]["rsoi_turns"][mode])
 
 
 def lift_steps(unit: Any) -> int:
@@ -112,12 +130,14 @@ def _use_event(state: Any, side: str, kind: str, label: str, n: int) -> Event:
 def _rsoi(state: Any, u: Any, mode: str, rule: str, **data: Any) -> Event:
     timers = dict(thaw(u.data.get("timers") or {}))
     timers["rsoi"] = rsoi_turns(state, mode)
-    return unit_set(u.id, markers=u.markers | {"rsoi"}, data={"timers": timers, **data}, rule=rule,
-                    visible_to=watchers(state, u))
+    return unit_set(
+        u.id, markers=u.markers | {"rsoi"}, data={"timers": timers, **data}, rule=rule, visible_to=watchers(state, u)
+    )
 
 
-def offload(state: Any, ship: Any, dice: Any = None, *, only: Sequence[str] | None = None,
-            rule: str = "5.1.1.2") -> tuple[list[Event], list[str]]:
+def offload(
+    state: Any, ship: Any, dice: Any = None, *, only: Sequence[str] | None = None, rule: str = "5.1.1.2"
+) -> tuple[list[Event], list[str]]:
     """5.1.1.2: offload a ship's cargo in a friendly port, within the port's capacity this turn
     (2.1.7.1); ship and offloaded units get RSO&I for one more full turn (C1)."""
     h = ship.hex
@@ -196,8 +216,14 @@ def rail_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float]
 def road_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:
     """The road from *a* to *b* and its cost in wheeled MP (5.1.1.5)."""
     model = _cost_model(state, "wheeled")
-    return _edge_route(state, a, b, "road", side,
-                       lambda x, y: (model.edge_cost.get((x, y)) if isinstance(model.edge_cost.get((x, y)), float) else 1.0))
+    return _edge_route(
+        state,
+        a,
+        b,
+        "road",
+        side,
+        lambda x, y: model.edge_cost.get((x, y)) if isinstance(model.edge_cost.get((x, y)), float) else 1.0,
+    )
 
 
 def _ground_lift_checks(state: Any, order: Order, u: Any, rule: str) -> None:
@@ -213,8 +239,12 @@ def _ground_lift_checks(state: Any, order: Order, u: Any, rule: str) -> None:
 class Sealift(OrderHandler):
     """5.1.1.2: embark a ground unit on a ship in the same port (both start the turn there)."""
 
-    type = OrderType("sealift", (Param("unit", "unit", "ground unit in port"), Param("ship", "unit", "ship in the same port")),
-                     rule="5.1.1.2", doc="embark a unit on a ship for sealift")
+    type = OrderType(
+        "sealift",
+        (Param("unit", "unit", "ground unit in port"), Param("ship", "unit", "ship in the same port")),
+        rule="5.1.1.2",
+        doc="embark a unit on a ship for sealift",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = []
@@ -242,13 +272,18 @@ class Sealift(OrderHandler):
         cap = counter(s).box_total("infantry")
         aboard = sum(lift_steps(c) for c in cargo_of(state, s))
         if aboard + lift_steps(u) > cap:
-            raise refuse(f"{s.id} carries {cap} ground step(s) (infantry silhouettes); {aboard} already aboard",
-                         "ship-full", "5.1.1.2", order)
+            raise refuse(
+                f"{s.id} carries {cap} ground step(s) (infantry silhouettes); {aboard} already aboard",
+                "ship-full",
+                "5.1.1.2",
+                order,
+            )
         lab = state.map.label(u.hex)
         left = port_capacity(state, u.hex) - _use(state, order.side, "port").get(lab, 0)
         if lift_steps(u) > left:
-            raise refuse(f"{lab} can embark {max(left, 0)} more step(s) this turn (2.1.7.1)", "port-capacity", "2.1.7.1",
-                         order)
+            raise refuse(
+                f"{lab} can embark {max(left, 0)} more step(s) this turn (2.1.7.1)", "port-capacity", "2.1.7.1", order
+            )
         return u, s
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -259,15 +294,33 @@ class Sealift(OrderHandler):
         vis = watchers(state, u)
         seen = list(counter(s).crossed_boxes)
         tag = s.data.get("hold") or lift_tag(state, "hold")
-        ev = [unit_set(u.id, hex=None, box="aboard", markers=u.markers | {"rsoi"}, seen_by=frozenset(),
-                       data={"aboard": tag, "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0}},
-                       rule="5.1.1.1", visible_to=vis),
-              unit_set(s.id, data={"hold": tag, "cargo_boxes_seen": seen}, rule="5.1.1.2",
-                       visible_to=watchers(state, s)),
-              _use_event(state, order.side, "port", state.map.label(s.hex), lift_steps(u))]
-        return Adjudication(ev, Result(f"{u.id} embarks on {s.id}", {"ship": s.id}, ["5.1.1.1", "5.1.1.2", "2.1.7.1"], [],
-                                       [f"{u.id} aboard {s.id} in RSO&I; {s.id} may sail in Naval Movement and offloads "
-                                        "in a friendly port (5.1.1.2)"]))
+        ev = [
+            unit_set(
+                u.id,
+                hex=None,
+                box="aboard",
+                markers=u.markers | {"rsoi"},
+                seen_by=frozenset(),
+                data={"aboard": tag, "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0}},
+                rule="5.1.1.1",
+                visible_to=vis,
+            ),
+            unit_set(s.id, data={"hold": tag, "cargo_boxes_seen": seen}, rule="5.1.1.2", visible_to=watchers(state, s)),
+            _use_event(state, order.side, "port", state.map.label(s.hex), lift_steps(u)),
+        ]
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} embarks on {s.id}",
+                {"ship": s.id},
+                ["5.1.1.1", "5.1.1.2", "2.1.7.1"],
+                [],
+                [
+                    f"{u.id} aboard {s.id} in RSO&I; {s.id} may sail in Naval Movement and offloads "
+                    "in a friendly port (5.1.1.2)"
+                ],
+            ),
+        )
 
 
 class Embark(Sealift):
@@ -279,8 +332,12 @@ class Embark(Sealift):
 class Disembark(OrderHandler):
     """5.1.1.2: offload a unit still aboard a ship in a friendly port (within port capacity)."""
 
-    type = OrderType("disembark", (Param("unit", "unit", "unit aboard a ship in port"),), rule="5.1.1.2",
-                     doc="offload a unit in port (RSO&I)")
+    type = OrderType(
+        "disembark",
+        (Param("unit", "unit", "unit aboard a ship in port"),),
+        rule="5.1.1.2",
+        doc="offload a unit in port (RSO&I)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = [self.type.make(side, unit=u.id) for u in state.units_of(side) if u.data.get("aboard")]
@@ -318,17 +375,25 @@ def _mech(u: Any) -> bool:
     """5.1.1.3 "a mechanized or armored unit": tracked manoeuvre units (mech, armour)."""
     from owsnb.rules.ows.movement import mobility
 
-    return counter(u).category == "ground" and (mobility(u) == "tracked" or counter(u).subtype in ("mech", "armour", "tank"))
+    return counter(u).category == "ground" and (
+        mobility(u) == "tracked" or counter(u).subtype in ("mech", "armour", "tank")
+    )
 
 
 class Airlift(OrderHandler):
     """5.1.1.3: fly a unit from its airfield to a friendly airfield with one transport per step
     (mechanised: one step, two heavy-lift transports); RSO&I until this turn's Regeneration."""
 
-    type = OrderType("airlift", (Param("unit", "unit", "ground unit in an airfield hex"),
-                                 Param("to", "hex", "destination airfield"),
-                                 Param("transports", "unit", "transport missions", positional=False, repeat=True)),
-                     rule="5.1.1.3", doc="airlift a unit")
+    type = OrderType(
+        "airlift",
+        (
+            Param("unit", "unit", "ground unit in an airfield hex"),
+            Param("to", "hex", "destination airfield"),
+            Param("transports", "unit", "transport missions", positional=False, repeat=True),
+        ),
+        rule="5.1.1.3",
+        doc="airlift a unit",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ts = [t for t in state.units_of(side) if t.box == "base" and counter(t).mission == "transport"]
@@ -352,7 +417,7 @@ class Airlift(OrderHandler):
 
     def _need(self, state: Any, u: Any) -> int:
         if _mech(u):
-            return int(table(state, "movement")["strategic"].get("heavy_lift_per_mech_step", 2))
+            return int(ptable(state, "movement")["strategic"].get("heavy_lift_per_mech_step", 2))
         return lift_steps(u)
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Any]]:
@@ -361,8 +426,12 @@ class Airlift(OrderHandler):
         if "airfield" not in state.map.hexes[u.hex].features:
             raise refuse(f"{u.id} must start the turn in an airfield hex", "not-at-airfield", "5.1.1.3", order)
         if _mech(u) and u.steps > 1:
-            raise refuse(f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
-                         "one-step-at-a-time", "5.1.1.3", order)
+            raise refuse(
+                f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
+                "one-step-at-a-time",
+                "5.1.1.3",
+                order,
+            )
         to = state.map.hex(args["to"])
         f = state.map.hexes[to].features.get("airfield")
         owner = state.map.hexes[to].facts.get("control") or (f or {}).get("owner") or (f or {}).get("side")
@@ -374,24 +443,40 @@ class Airlift(OrderHandler):
             if counter(t).mission != "transport" or t.box != "base":
                 raise refuse(f"{t.id} is not a transport mission ready at its base", "not-transport", "5.1.1.3", order)
             if _mech(u) and not t.data.get("heavy_lift"):
-                raise refuse(f"{t.id} is not heavy lift (tank symbol): mechanised and armoured units need it (5.1.1.3)",
-                             "not-heavy-lift", "5.1.1.3", order)
+                raise refuse(
+                    f"{t.id} is not heavy lift (tank symbol): mechanised and armoured units need it (5.1.1.3)",
+                    "not-heavy-lift",
+                    "5.1.1.3",
+                    order,
+                )
             ts.append(t)
         need = self._need(state, u)
         if len(ts) < need:
-            raise refuse(f"{u.id} needs {need} transport mission(s)" + (" (double heavy lift per mechanised step)"
-                                                                         if _mech(u) else " (one per step)"),
-                         "too-few-transports", "5.1.1.3", order)
-        st = table(state, "movement")["strategic"]
+            raise refuse(
+                f"{u.id} needs {need} transport mission(s)"
+                + (" (double heavy lift per mechanised step)" if _mech(u) else " (one per step)"),
+                "too-few-transports",
+                "5.1.1.3",
+                order,
+            )
+        st = ptable(state, "movement")["strategic"]
         reach = st.get("airlift_hexes") or 3 * min((int(counter(t).combat_radius or 0) for t in ts), default=0)
         if reach and u.hex.distance(to) > int(reach):
-            raise refuse(f"{state.map.label(to)} is beyond the transports' reach ({reach} hexes)", "out-of-radius",
-                         "5.1.1.3", order)
+            raise refuse(
+                f"{state.map.label(to)} is beyond the transports' reach ({reach} hexes)",
+                "out-of-radius",
+                "5.1.1.3",
+                order,
+            )
         for h in (u.hex, to):
             lab = state.map.label(h)
             if len(ts) > airfield_capacity(state, h) - _use(state, order.side, "airfield").get(lab, 0):
-                raise refuse(f"{lab} handles {airfield_capacity(state, h)} transport mission(s) a turn (SM1)",
-                             "airfield-capacity", "2.1.7.2", order)
+                raise refuse(
+                    f"{lab} handles {airfield_capacity(state, h)} transport mission(s) a turn (SM1)",
+                    "airfield-capacity",
+                    "2.1.7.2",
+                    order,
+                )
         if not stack_ok(state, u, to):
             raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
         return u, to, ts
@@ -402,24 +487,48 @@ class Airlift(OrderHandler):
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, to, ts = self._check(state, order, args)
         tag = lift_tag(state)
-        ev: list[Event] = [unit_move(u.id, to, rule="5.1.1.3", visible_to=watchers(state, u)),
-                           _rsoi(state, u, "airlift", "5.1.1.3",
-                                 airlifted={"turn": state.clock.turn, "tag": tag},
-                                 moved={"turn": state.clock.turn, "step": "2.1", "hexes": 0})]
+        ev: list[Event] = [
+            unit_move(u.id, to, rule="5.1.1.3", visible_to=watchers(state, u)),
+            _rsoi(
+                state,
+                u,
+                "airlift",
+                "5.1.1.3",
+                airlifted={"turn": state.clock.turn, "tag": tag},
+                moved={"turn": state.clock.turn, "step": "2.1", "hexes": 0},
+            ),
+        ]
         for t in ts:
             ev.append(unit_move(t.id, to, rule="5.1.1.3", visible_to=frozenset({t.side})))
             ev.append(_rsoi(state, t, "airlift", "5.1.1.3", lift_tag=tag))
         for h in (u.hex, to):
             ev.append(_use_event(state, order.side, "airfield", state.map.label(h), len(ts)))
-        return Adjudication(ev, Result(f"{u.id} airlifted to {state.map.label(to)}", {"to": state.map.label(to),
-                                       "transports": [t.id for t in ts]}, ["5.1.1.3", "C1"], [],
-                                       ["RSO&I on the unit and its transports until this turn's Regeneration (C1)",
-                                        "a transport destroyed this turn destroys the unit (5.1.1.3)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} airlifted to {state.map.label(to)}",
+                {"to": state.map.label(to), "transports": [t.id for t in ts]},
+                ["5.1.1.3", "C1"],
+                [],
+                [
+                    "RSO&I on the unit and its transports until this turn's Regeneration (C1)",
+                    "a transport destroyed this turn destroys the unit (5.1.1.3)",
+                ],
+            ),
+        )
 
 
 def _carriers(state: Any, u: Any, kind: str) -> list[Any]:
-    return [t for t in state.units.values() if t.side == u.side and t.hex == u.hex and t.alive
-            and counter(t).category == "transport" and counter(t).subtype == kind and not t.data.get("rail")]
+    return [
+        t
+        for t in state.units.values()
+        if t.side == u.side
+        and t.hex == u.hex
+        and t.alive
+        and counter(t).category == "transport"
+        and counter(t).subtype == kind
+        and not t.data.get("rail")
+    ]
 
 
 def _car_count(state: Any, u: Any) -> int:
@@ -432,8 +541,12 @@ class Rail(OrderHandler):
     """5.1.1.4: a unit at a railhead with rail cars (one per step) travels by rail: one turn
     embarking, transit, one turn offloading (RSO&I throughout)."""
 
-    type = OrderType("rail", (Param("unit", "unit", "ground unit at a railhead"), Param("to", "hex", "destination railhead")),
-                     rule="5.1.1.4", doc="move a unit by rail")
+    type = OrderType(
+        "rail",
+        (Param("unit", "unit", "ground unit at a railhead"), Param("to", "hex", "destination railhead")),
+        rule="5.1.1.4",
+        doc="move a unit by rail",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         heads = [h for h, i in state.map.hexes.items() if "railhead" in i.features]
@@ -457,15 +570,26 @@ class Rail(OrderHandler):
         if "railhead" not in state.map.hexes[u.hex].features:
             raise refuse(f"{u.id} must start the turn at a railhead", "not-at-railhead", "5.1.1.4", order)
         if _car_count(state, u) < lift_steps(u):
-            raise refuse(f"{u.id} needs {lift_steps(u)} rail car(s) at {state.map.label(u.hex)}; {_car_count(state, u)} "
-                         "there", "too-few-cars", "5.1.1.4", order)
+            raise refuse(
+                f"{u.id} needs {lift_steps(u)} rail car(s) at {state.map.label(u.hex)}; {_car_count(state, u)} there",
+                "too-few-cars",
+                "5.1.1.4",
+                order,
+            )
         to = state.map.hex(args["to"])
         if "railhead" not in state.map.hexes[to].features:
             raise refuse(f"{state.map.label(to)} is not a railhead", "not-railhead", "5.1.1.4", order)
+        if not stack_ok(state, u, to):
+            raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
         route = rail_route(state, u.hex, to, order.side)
         if route is None:
-            raise refuse(f"no rail line from {state.map.label(u.hex)} to {state.map.label(to)} free of known enemy units "
-                         "and ZOC", "no-rail-line", "5.1.1.4", order)
+            raise refuse(
+                f"no rail line from {state.map.label(u.hex)} to {state.map.label(to)} free of known enemy units "
+                "and ZOC",
+                "no-rail-line",
+                "5.1.1.4",
+                order,
+            )
         return u, to, route[0], route[1]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -473,7 +597,7 @@ class Rail(OrderHandler):
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, to, path, km = self._check(state, order, args)
-        kpt = float(table(state, "movement")["strategic"]["rail_km_per_turn"])
+        kpt = float(ptable(state, "movement")["strategic"]["rail_km_per_turn"])
         total = rail_turns(km, kpt)
         transit = total - 2
         t = state.clock.turn
@@ -487,18 +611,38 @@ class Rail(OrderHandler):
             cars.append(c)
             need -= max(int(c.data.get("cars", c.steps) or c.steps), 1)
         trip = {"to": [to.q, to.r], "transit_from": t + 1, "arrive": t + 1 + transit}
-        ev = [unit_set(u.id, markers=u.markers | {"rsoi"},
-                       data={"timers": timers, "rail": trip, "moved": {"turn": t, "step": "2.1", "hexes": 0}},
-                       rule="5.1.1.4", visible_to=watchers(state, u)),
-              *([_use_event(state, order.side, "rail", state.map.label(u.hex), need)] if need > 0 else [])]
+        ev = [
+            unit_set(
+                u.id,
+                markers=u.markers | {"rsoi"},
+                data={"timers": timers, "rail": trip, "moved": {"turn": t, "step": "2.1", "hexes": 0}},
+                rule="5.1.1.4",
+                visible_to=watchers(state, u),
+            ),
+            *([_use_event(state, order.side, "rail", state.map.label(u.hex), need)] if need > 0 else []),
+        ]
         for c in cars:
             ev.append(unit_set(c.id, data={"rail": trip}, rule="5.1.1.4", visible_to=watchers(state, c)))
-        return Adjudication(ev, Result(f"{u.id} entrains for {state.map.label(to)}",
-                                       {"to": state.map.label(to), "km": round(km), "embark": t,
-                                        "transit": list(range(t + 1, t + 1 + transit)), "offload": t + 1 + transit,
-                                        "free": t + total}, ["5.1.1.4", "C1"], [],
-                                       [f"embarking in turn {t}, in transit turn(s) {t + 1}-{t + transit}, offloading in "
-                                        f"turn {t + 1 + transit}, free in turn {t + total} (5.1.1.4)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} entrains for {state.map.label(to)}",
+                {
+                    "to": state.map.label(to),
+                    "km": round(km),
+                    "embark": t,
+                    "transit": list(range(t + 1, t + 1 + transit)),
+                    "offload": t + 1 + transit,
+                    "free": t + total,
+                },
+                ["5.1.1.4", "C1"],
+                [],
+                [
+                    f"embarking in turn {t}, in transit turn(s) {t + 1}-{t + transit}, offloading in "
+                    f"turn {t + 1 + transit}, free in turn {t + total} (5.1.1.4)"
+                ],
+            ),
+        )
 
 
 def rail_progress(state: Any, turn: int, dice: Any) -> list[Event]:
@@ -522,8 +666,12 @@ class Het(OrderHandler):
     """5.1.1.5: a unit on Heavy Equipment Transporters (one per step) moves by road this turn, then
     spends a full turn disembarking in RSO&I."""
 
-    type = OrderType("het", (Param("unit", "unit", "ground unit with HETs in its hex"), Param("to", "hex", "destination on the road net")),
-                     rule="5.1.1.5", doc="move a unit by HET")
+    type = OrderType(
+        "het",
+        (Param("unit", "unit", "ground unit with HETs in its hex"), Param("to", "hex", "destination on the road net")),
+        rule="5.1.1.5",
+        doc="move a unit by HET",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = []
@@ -546,30 +694,48 @@ class Het(OrderHandler):
         _ground_lift_checks(state, order, u, "5.1.1.5")
         hets = _carriers(state, u, "het")
         if len(hets) < lift_steps(u):
-            raise refuse(f"{u.id} needs {lift_steps(u)} HET(s) in its hex; {len(hets)} there (5.1.1.5)", "too-few-hets",
-                         "5.1.1.5", order)
+            raise refuse(
+                f"{u.id} needs {lift_steps(u)} HET(s) in its hex; {len(hets)} there (5.1.1.5)",
+                "too-few-hets",
+                "5.1.1.5",
+                order,
+            )
         to = state.map.hex(args["to"])
         route = road_route(state, u.hex, to, order.side)
-        mp = float(table(state, "movement")["strategic"]["het_road_mp"])
+        mp = float(ptable(state, "movement")["strategic"]["het_road_mp"])
         if route is None or route[1] > mp + 1e-9:
-            raise refuse(f"{state.map.label(to)} is not within {mp:g} road MP of {u.id} on roads free of known enemy "
-                         "units and ZOC (5.1.1.5)", "no-road", "5.1.1.5", order)
+            raise refuse(
+                f"{state.map.label(to)} is not within {mp:g} road MP of {u.id} on roads free of known enemy "
+                "units and ZOC (5.1.1.5)",
+                "no-road",
+                "5.1.1.5",
+                order,
+            )
         if not stack_ok(state, u, to):
             raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
-        return u, to, route[0], hets[:lift_steps(u)]
+        return u, to, route[0], hets[: lift_steps(u)]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, to, path, hets = self._check(state, order, args)
-        ev: list[Event] = [unit_move(u.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, u)),
-                           _rsoi(state, u, "het", "5.1.1.5", moved={"turn": state.clock.turn, "step": "2.1",
-                                                                    "hexes": len(path) - 1})]
+        ev: list[Event] = [
+            unit_move(u.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, u)),
+            _rsoi(state, u, "het", "5.1.1.5", moved={"turn": state.clock.turn, "step": "2.1", "hexes": len(path) - 1}),
+        ]
         for t in hets:
             ev.append(unit_move(t.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, t)))
-        return Adjudication(ev, Result(f"{u.id} moved by HET to {state.map.label(to)}", {"to": state.map.label(to)},
-                                       ["5.1.1.5", "C1"], [], ["a full turn disembarking in RSO&I follows (5.1.1.5)"]))
+        return Adjudication(
+            ev,
+            Result(
+                f"{u.id} moved by HET to {state.map.label(to)}",
+                {"to": state.map.label(to)},
+                ["5.1.1.5", "C1"],
+                [],
+                ["a full turn disembarking in RSO&I follows (5.1.1.5)"],
+            ),
+        )
 
 
 def cargo_losses(state: Any, dice: Any) -> list[Event]:
@@ -585,7 +751,11 @@ def cargo_losses(state: Any, dice: Any) -> list[Event]:
         seen = set(s.data.get("cargo_boxes_seen") or ())
         crossed = set(counter(s).crossed_boxes) if s.alive else set(range(len(boxes)))
         new = sorted(crossed - seen)
-        losses = len(cargo) * 99 if not s.alive else sum(1 for i in new if i < len(boxes) and int(boxes[i].get("infantry", 0)) > 0)
+        losses = (
+            len(cargo) * 99
+            if not s.alive
+            else sum(1 for i in new if i < len(boxes) and int(boxes[i].get("infantry", 0)) > 0)
+        )
         for u in cargo:
             if losses <= 0:
                 break
@@ -597,8 +767,11 @@ def cargo_losses(state: Any, dice: Any) -> list[Event]:
             cur = apply_all(cur, ev)
             losses -= lost
         if new:
-            events.append(unit_set(s.id, data={"cargo_boxes_seen": sorted(crossed)}, rule="5.1.1.2",
-                                   visible_to=frozenset({s.side})))
+            events.append(
+                unit_set(
+                    s.id, data={"cargo_boxes_seen": sorted(crossed)}, rule="5.1.1.2", visible_to=frozenset({s.side})
+                )
+            )
     for u in list(cur.units.values()):
         a = u.data.get("airlifted") or {}
         if not a or int(a.get("turn", 0)) != state.clock.turn or not u.alive:
@@ -606,8 +779,9 @@ def cargo_losses(state: Any, dice: Any) -> list[Event]:
         if any(not t.alive for t in cur.units.values() if a.get("tag") and t.data.get("lift_tag") == a.get("tag")):
             ev, _, _ = apply_hits(cur, u, u.steps, rule="5.1.1.3", cause="ground", visible_to=watchers(cur, u))
             events += ev
-            events.append(note(f"{u.id} destroyed with its air transport (5.1.1.3)", rule="5.1.1.3",
-                               visible_to=watchers(cur, u)))
+            events.append(
+                note(f"{u.id} destroyed with its air transport (5.1.1.3)", rule="5.1.1.3", visible_to=watchers(cur, u))
+            )
     return events
 
 

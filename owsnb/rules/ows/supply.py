@@ -21,12 +21,10 @@ hexes (and ports) free of enemy units.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from typing import Any
 
-from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.ows.common import watchers
@@ -36,6 +34,7 @@ from owsnb.rules.ows.movement import (
     _partisan_zones,
     _step,
     is_water,
+    ptable,
     rear_zone,
     zoc_hexes,
     zone_distance,
@@ -75,8 +74,10 @@ class SupplyTrace:
     def _repr_html_(self) -> str:
         import html
 
-        return (f"<div class='owsnb'><b>{html.escape(self.unit)}</b>: {html.escape(self.status)} supply "
-                f"<span class='rule'>11.1</span> — {html.escape(self.why)}</div>")
+        return (
+            f"<div class='owsnb'><b>{html.escape(self.unit)}</b>: {html.escape(self.status)} supply "
+            f"<span class='rule'>11.1</span> — {html.escape(self.why)}</div>"
+        )
 
 
 def sources(state: Any, unit: Any) -> list[Hex]:
@@ -90,15 +91,17 @@ def sources(state: Any, unit: Any) -> list[Hex]:
             return [state.map.hex(s)]
         except Exception:
             return []
-    css = [c.hex for c in state.units.values() if c.side == unit.side and c.alive and c.hex is not None
-           and counter(c).category == "css"]
+    css = [
+        c.hex
+        for c in state.units.values()
+        if c.side == unit.side and c.alive and c.hex is not None and counter(c).category == "css"
+    ]
     if css:
         return css
-    from owsnb.rules.ows.common import table
 
-    cfg = dict(table(state, "ground").get("supply_sources") or {})
+    cfg = dict(ptable(state, "ground").get("supply_sources") or {})
     hexes = []
-    for lab in (cfg.get(unit.side) or []):
+    for lab in cfg.get(unit.side) or []:
         try:
             hexes.append(state.map.hex(lab))
         except Exception:
@@ -125,9 +128,14 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
     foes = [e for e in state.units.values() if e.side != unit.side and e.hex is not None and e.alive]
     e_hexes = {e.hex for e in foes if counter(e).category in GROUND_CATEGORIES}
     zoc = zoc_hexes(state, foes)
-    friends = {u.hex for u in state.units.values() if u.side == unit.side and u.hex is not None and u.alive
-               and counter(u).category in GROUND_CATEGORIES}
+    friends = {
+        u.hex
+        for u in state.units.values()
+        if u.side == unit.side and u.hex is not None and u.alive and counter(u).category in GROUND_CATEGORIES
+    }
     pz = _partisan_zones(state, unit.side)
+    if pz and rear_zone(state, unit.hex) in pz:
+        return SupplyTrace(unit.id, "out", why="in a disrupted partisan zone: no trace through it (10.15.10.4, 11.1.3)")
     use_zones = zone_of(state, unit.hex) is not None
     model = _cost_model(state, "wheeled")
     start = unit.hex
@@ -168,18 +176,26 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
     if use_zones:
         z = zone_distance(state, start, found)
         st = status_for(z, True)
-        why = f"{z} zone(s) to {state.map.label(found)}" + (" (11.1)" if st == "normal" else ": beyond 2 zones (11.1.2)")
+        why = f"{z} zone(s) to {state.map.label(found)}" + (
+            " (11.1)" if st == "normal" else ": beyond 2 zones (11.1.2)"
+        )
         return SupplyTrace(unit.id, st, state.map.label(found), labels, z, best[found], why)
     mp = best[found]
     st = status_for(None, True, mp)
-    why = f"{mp:g} wheeled MP to {state.map.label(found)}" + (" (11.1)" if st == "normal" else ": beyond 15 MP (11.1.2)")
+    why = f"{mp:g} wheeled MP to {state.map.label(found)}" + (
+        " (11.1)" if st == "normal" else ": beyond 15 MP (11.1.2)"
+    )
     return SupplyTrace(unit.id, st, state.map.label(found), labels, None, mp, why)
 
 
 def _checked(unit: Any) -> bool:
     c = counter(unit)
-    return (unit.alive and unit.hex is not None and c.category in ("ground", "artillery", "engineer", "air-defence", "hq")
-            and c.subtype not in ("partisan", "security-zone"))
+    return (
+        unit.alive
+        and unit.hex is not None
+        and c.category in ("ground", "artillery", "engineer", "air-defence", "hq")
+        and c.subtype not in ("partisan", "security-zone")
+    )
 
 
 def check_supply(state: Any, dice: Any) -> list[Event]:
@@ -192,9 +208,15 @@ def check_supply(state: Any, dice: Any) -> list[Event]:
         want = {MARKERS[st]} if st in MARKERS else set()
         have = u.markers & set(MARKERS.values())
         if want != have:
-            events.append(unit_set(u.id, markers=(u.markers - set(MARKERS.values())) | want,
-                                   data={"supply": st}, rule={"normal": "11.1", "low": "11.1.2", "out": "11.1.3"}[st],
-                                   visible_to=watchers(state, u)))
+            events.append(
+                unit_set(
+                    u.id,
+                    markers=(u.markers - set(MARKERS.values())) | want,
+                    data={"supply": st},
+                    rule={"normal": "11.1", "low": "11.1.2", "out": "11.1.3"}[st],
+                    visible_to=watchers(state, u),
+                )
+            )
     return events
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from typing import Any
 
@@ -37,11 +36,25 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.ows.dice import COLOURS
 from owsnb.rules.ows.units import counter
 
-__all__ = ["reach", "transit", "rings", "Reach", "Transit", "command_radius_hexes", "turns_by_road", "sea_hexes",
-           "RING_COLOURS"]
+__all__ = [
+    "reach",
+    "transit",
+    "rings",
+    "Reach",
+    "Transit",
+    "command_radius_hexes",
+    "turns_by_road",
+    "sea_hexes",
+    "RING_COLOURS",
+]
 
-RING_COLOURS = {"weapon": "#c62828", "sensor": "#6a1b9a", "umbrella": "#757575", "radius": "#444444",
-                "command": "#000000"}
+RING_COLOURS = {
+    "weapon": "#c62828",
+    "sensor": "#6a1b9a",
+    "umbrella": "#757575",
+    "radius": "#444444",
+    "command": "#000000",
+}
 
 
 def _state_and_unit(game_or_view: Any, unit: Any) -> tuple[Any, Any]:
@@ -79,9 +92,19 @@ class Reach(Mapping):
     scale; ``_repr_html_`` summarises it for a notebook.
     """
 
-    def __init__(self, unit: str, kind: str, start: Hex | None, costs: Mapping[Hex, float], *, budget: float = 0.0,
-                 unit_of_cost: str = "MP", reasons: tuple[str, ...] = (), km_per_hex: float = 20.0,
-                 labels: Mapping[Hex, str] | None = None):
+    def __init__(
+        self,
+        unit: str,
+        kind: str,
+        start: Hex | None,
+        costs: Mapping[Hex, float],
+        *,
+        budget: float = 0.0,
+        unit_of_cost: str = "MP",
+        reasons: tuple[str, ...] = (),
+        km_per_hex: float = 20.0,
+        labels: Mapping[Hex, str] | None = None,
+    ):
         self.unit = unit
         self.kind = kind
         self.start = start
@@ -111,9 +134,16 @@ class Reach(Mapping):
     def summary(self) -> dict[str, Any]:
         """Plain figures: hexes in reach, farthest in hexes/km/nm, allowance."""
         far = self.farthest
-        return {"unit": self.unit, "kind": self.kind, "hexes": len(self), "farthest": far,
-                "km": round(far * self.km_per_hex, 1), "nm": round(far * self.km_per_hex / NM_KM, 1),
-                "allowance": f"{self.budget:g} {self.unit_of_cost}", "why": "; ".join(self.reasons)}
+        return {
+            "unit": self.unit,
+            "kind": self.kind,
+            "hexes": len(self),
+            "farthest": far,
+            "km": round(far * self.km_per_hex, 1),
+            "nm": round(far * self.km_per_hex / NM_KM, 1),
+            "allowance": f"{self.budget:g} {self.unit_of_cost}",
+            "why": "; ".join(self.reasons),
+        }
 
     def by_label(self) -> dict[str, float]:
         return {self._labels.get(h, repr(h)): c for h, c in sorted(self.costs.items(), key=lambda x: (x[1], x[0]))}
@@ -125,10 +155,14 @@ class Reach(Mapping):
     def _repr_html_(self) -> str:
         s = self.summary()
         rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in s.items())
-        near = "".join(f"<tr><td>{html.escape(k)}</td><td>{v:g}</td></tr>" for k, v in list(self.by_label().items())[:40])
-        return (f"<div class='owsnb'><b>Reach of {html.escape(self.unit)} this turn</b> <span class='rule'>10.10, 6.4</span>"
-                f"<table>{rows}</table><details><summary>hexes and costs</summary><table><tr><th>hex</th>"
-                f"<th>{html.escape(self.unit_of_cost)}</th></tr>{near}</table></details></div>")
+        near = "".join(
+            f"<tr><td>{html.escape(k)}</td><td>{v:g}</td></tr>" for k, v in list(self.by_label().items())[:40]
+        )
+        return (
+            f"<div class='owsnb'><b>Reach of {html.escape(self.unit)} this turn</b> <span class='rule'>10.10, 6.4</span>"
+            f"<table>{rows}</table><details><summary>hexes and costs</summary><table><tr><th>hex</th>"
+            f"<th>{html.escape(self.unit_of_cost)}</th></tr>{near}</table></details></div>"
+        )
 
 
 def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
@@ -146,22 +180,51 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
             return Reach(u.id, "air", u.hex, {}, km_per_hex=km)
         costs = {h: float(base.distance(h)) for h in base.disc(r) if h in state.map.hexes}
         labels = {h: state.map.label(h) for h in costs}
-        return Reach(u.id, "air", u.hex, costs, budget=r, unit_of_cost="hexes",
-                     reasons=(f"combat radius {r} from its fuel source (6.5.2)",), km_per_hex=km, labels=labels)
+        return Reach(
+            u.id,
+            "air",
+            u.hex,
+            costs,
+            budget=r,
+            unit_of_cost="hexes",
+            reasons=(f"combat radius {r} from its fuel source (6.5.2)",),
+            km_per_hex=km,
+            labels=labels,
+        )
     if u.hex is None:
         return Reach(u.id, "none", None, {}, km_per_hex=km)
     if c.category in mv.NAVAL_CATEGORIES:
         d = mv.naval_reach(state, u, flank=kw.get("flank"))
         labels = {h: state.map.label(h) for h in d}
         rate = max(d.values(), default=0)
-        return Reach(u.id, "naval", u.hex, {h: float(v) for h, v in d.items()}, budget=rate, unit_of_cost="hexes",
-                     reasons=(f"6.4 rate for {c.subtype or 'surface'}",), km_per_hex=km, labels=labels)
+        return Reach(
+            u.id,
+            "naval",
+            u.hex,
+            {h: float(v) for h, v in d.items()},
+            budget=rate,
+            unit_of_cost="hexes",
+            reasons=(f"6.4 rate for {c.subtype or 'surface'}",),
+            km_per_hex=km,
+            labels=labels,
+        )
     if c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
-        r = mv.ground_reach(state, u, **{k: v for k, v in kw.items() if k in ("mp", "exploit", "disorganized", "react")})
+        r = mv.ground_reach(
+            state, u, **{k: v for k, v in kw.items() if k in ("mp", "exploit", "disorganized", "react")}
+        )
         costs = r.costs()
         labels = {h: state.map.label(h) for h in costs}
-        return Reach(u.id, "ground", u.hex, costs, budget=r.allowance.mp, unit_of_cost="MP", reasons=r.allowance.reasons,
-                     km_per_hex=km, labels=labels)
+        return Reach(
+            u.id,
+            "ground",
+            u.hex,
+            costs,
+            budget=r.allowance.mp,
+            unit_of_cost="MP",
+            reasons=r.allowance.reasons,
+            km_per_hex=km,
+            labels=labels,
+        )
     return Reach(u.id, "none", u.hex, {}, km_per_hex=km)
 
 
@@ -262,22 +325,35 @@ class Transit(list):
     def _repr_html_(self) -> str:
         cols = ["mode", "feasible", "turns", "days", "hexes", "km", "nm", "overheads", "notes"]
         head = "".join(f"<th>{c}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in self)
-        return (f"<div class='owsnb'><b>{html.escape(self.title)}</b> <span class='rule'>5.1, 6.4, 10.10</span>"
-                f"<table><tr>{head}</tr>{body}</table></div>")
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in self
+        )
+        return (
+            f"<div class='owsnb'><b>{html.escape(self.title)}</b> <span class='rule'>5.1, 6.4, 10.10</span>"
+            f"<table><tr>{head}</tr>{body}</table></div>"
+        )
 
 
-def _row(state: Any, mode: str, turns: int | None, hexes: int | None, *, overheads: str = "", notes: str = "",
-         rule: str = "") -> dict[str, Any]:
+def _row(
+    state: Any, mode: str, turns: int | None, hexes: int | None, *, overheads: str = "", notes: str = "", rule: str = ""
+) -> dict[str, Any]:
     from owsnb.rules.ows.common import option
 
     hours = float(option(state, "turn_hours") or 24)
     km = _km(state)
     d = None if hexes is None else hexes * km
-    return {"mode": mode, "feasible": turns is not None, "turns": turns,
-            "days": None if turns is None else round(turns * hours / 24.0, 2),
-            "hexes": hexes, "km": None if d is None else round(d, 1), "nm": None if d is None else round(d / NM_KM, 1),
-            "overheads": overheads, "notes": notes, "rule": rule}
+    return {
+        "mode": mode,
+        "feasible": turns is not None,
+        "turns": turns,
+        "days": None if turns is None else round(turns * hours / 24.0, 2),
+        "hexes": hexes,
+        "km": None if d is None else round(d, 1),
+        "nm": None if d is None else round(d / NM_KM, 1),
+        "overheads": overheads,
+        "notes": notes,
+        "rule": rule,
+    }
 
 
 def _nearest(state: Any, frm: Hex, hexes: list[Hex]) -> list[Hex]:
@@ -311,11 +387,25 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
         r = int(c.combat_radius or 0)
         from owsnb.rules.ows.air import max_radius
 
-        for label, lim, note in (("air: combat radius", r, "no tanker or FARP (6.5.2)"),
-                                 (f"air: with tanker/FARP ({'3' if c.mission in ('strike', 'sead', 'bomber') else '2'}x)",
-                                  max_radius(r, c.mission or "cap"), "6.5.3")):
-            out.append(_row(state, label, 1 if d <= lim else None, d, overheads="placed in the ATO step (3.B.1)",
-                            notes=f"radius {lim} from {state.map.label(src)}; {note}", rule="6.5.2"))
+        for label, lim, note in (
+            ("air: combat radius", r, "no tanker or FARP (6.5.2)"),
+            (
+                f"air: with tanker/FARP ({'3' if c.mission in ('strike', 'sead', 'bomber') else '2'}x)",
+                max_radius(r, c.mission or "cap"),
+                "6.5.3",
+            ),
+        ):
+            out.append(
+                _row(
+                    state,
+                    label,
+                    1 if d <= lim else None,
+                    d,
+                    overheads="placed in the ATO step (3.B.1)",
+                    notes=f"radius {lim} from {state.map.label(src)}; {note}",
+                    rule="6.5.2",
+                )
+            )
         return out
     if start is None:
         return out
@@ -336,10 +426,16 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
     # tactical movement
     road = turns_by_road(state, u, to)
     mp = mv.movement_points(state, u)
-    out.append(_row(state, f"ground: {mp.mode} movement", None if road is None else road[0],
-                    None if road is None else len(road[1]) - 1,
-                    notes=f"{mp.mp:g} MP a turn (10.10)" + ("; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""),
-                    rule="10.10"))
+    out.append(
+        _row(
+            state,
+            f"ground: {mp.mode} movement",
+            None if road is None else road[0],
+            None if road is None else len(road[1]) - 1,
+            notes=f"{mp.mp:g} MP a turn (10.10)" + ("; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""),
+            rule="10.10",
+        )
+    )
 
     def leg(a: Hex, b: Hex) -> tuple[int, int] | None:
         r = turns_by_road(state, u.evolve(hex=a), b)
@@ -363,24 +459,56 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
                 best = cand
     if best is not None:
         total, l1, rr, l2, a, b = best
-        out.append(_row(state, "rail", total, l1[1] + len(rr[0]) - 1 + l2[1],
-                        overheads=f"embark 1 turn, transit {st.rail_turns(rr[1], float(stt['rail_km_per_turn'])) - 2}, "
-                                  "offload 1 (5.1.1.4)",
-                        notes=f"{state.map.label(a)} -> {state.map.label(b)}, {rr[1]:.0f} km of rail; one rail car per step",
-                        rule="5.1.1.4"))
+        out.append(
+            _row(
+                state,
+                "rail",
+                total,
+                l1[1] + len(rr[0]) - 1 + l2[1],
+                overheads=f"embark 1 turn, transit {st.rail_turns(rr[1], float(stt['rail_km_per_turn'])) - 2}, "
+                "offload 1 (5.1.1.4)",
+                notes=f"{state.map.label(a)} -> {state.map.label(b)}, {rr[1]:.0f} km of rail; one rail car per step",
+                rule="5.1.1.4",
+            )
+        )
     else:
-        out.append(_row(state, "rail", None, None, notes="no rail line between railheads near the unit and the target",
-                        rule="5.1.1.4"))
+        out.append(
+            _row(
+                state,
+                "rail",
+                None,
+                None,
+                notes="no rail line between railheads near the unit and the target",
+                rule="5.1.1.4",
+            )
+        )
     # HET (5.1.1.5)
     rd = st.road_route(state, start, to, u.side)
     if rd is not None:
         per = float(stt["het_road_mp"])
         moves = max(1, math.ceil(rd[1] / per - 1e-9))
-        out.append(_row(state, "HET", moves + 1, len(rd[0]) - 1, overheads="a full turn disembarking in RSO&I (5.1.1.5)",
-                        notes=f"{rd[1]:g} road MP at {per:g} a turn; one HET per step", rule="5.1.1.5"))
+        out.append(
+            _row(
+                state,
+                "HET",
+                moves + 1,
+                len(rd[0]) - 1,
+                overheads="a full turn disembarking in RSO&I (5.1.1.5)",
+                notes=f"{rd[1]:g} road MP at {per:g} a turn; one HET per step",
+                rule="5.1.1.5",
+            )
+        )
     else:
-        out.append(_row(state, "HET", None, None, notes="the unit and the target are not on one road net free of the enemy",
-                        rule="5.1.1.5"))
+        out.append(
+            _row(
+                state,
+                "HET",
+                None,
+                None,
+                notes="the unit and the target are not on one road net free of the enemy",
+                rule="5.1.1.5",
+            )
+        )
     # airlift (5.1.1.3)
     fields = [h for h, i in state.map.hexes.items() if "airfield" in i.features]
     owned = [h for h in fields if (state.map.hexes[h].features["airfield"].get("owner") in (None, u.side))]
@@ -391,13 +519,29 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
         heavy = st._mech(u)
         need = int(stt.get("heavy_lift_per_mech_step", 2)) if heavy else st.lift_steps(u)
         if heavy and u.steps > 1:
-            out.append(_row(state, "airlift", None, None, notes=f"a mechanised or armoured unit flies one step at a time: "
-                            f"{u.id} has {u.steps} (5.1.1.3)", rule="5.1.1.3"))
+            out.append(
+                _row(
+                    state,
+                    "airlift",
+                    None,
+                    None,
+                    notes=f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
+                    rule="5.1.1.3",
+                )
+            )
         elif l1 is not None and l2 is not None and a != b:
-            out.append(_row(state, "airlift", l1[0] + 1 + l2[0], l1[1] + a.distance(b) + l2[1],
-                            overheads="RSO&I until this turn's Regeneration (C1)",
-                            notes=f"{state.map.label(a)} -> {state.map.label(b)}; {need} transport mission(s)"
-                                  + (", heavy lift" if heavy else ""), rule="5.1.1.3"))
+            out.append(
+                _row(
+                    state,
+                    "airlift",
+                    l1[0] + 1 + l2[0],
+                    l1[1] + a.distance(b) + l2[1],
+                    overheads="RSO&I until this turn's Regeneration (C1)",
+                    notes=f"{state.map.label(a)} -> {state.map.label(b)}; {need} transport mission(s)"
+                    + (", heavy lift" if heavy else ""),
+                    rule="5.1.1.3",
+                )
+            )
     # sealift (5.1.1.2)
     ports = [h for h, i in state.map.hexes.items() if "port" in i.features]
     if len(ports) >= 2:
@@ -406,23 +550,46 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
         sea = sea_hexes(state, a, b) if a != b else None
         l1, l2 = leg(start, a), leg(b, to)
         ships = [s for s in state.units.values() if s.side == u.side and counter(s).box_total("infantry") > 0]
-        rate = max((mv.naval_rate(counter(s).subtype or "auxiliary", hex_nm=_km(state) / NM_KM,
-                                  table_=table(state, "movement")["naval"]) for s in ships),
-                   default=mv.naval_rate("auxiliary", hex_nm=_km(state) / NM_KM, table_=table(state, "movement")["naval"]))
+        rate = max(
+            (
+                mv.naval_rate(
+                    counter(s).subtype or "auxiliary",
+                    hex_nm=_km(state) / NM_KM,
+                    table_=table(state, "movement")["naval"],
+                )
+                for s in ships
+            ),
+            default=mv.naval_rate("auxiliary", hex_nm=_km(state) / NM_KM, table_=table(state, "movement")["naval"]),
+        )
         if sea is not None and l1 is not None and l2 is not None:
             sail = max(1, math.ceil((len(sea) - 1) / rate))
-            out.append(_row(state, "sealift", l1[0] + sail + 1 + l2[0], l1[1] + len(sea) - 1 + l2[1],
-                            overheads="embark in port at the start of a turn; offload + one full turn in RSO&I (5.1.1.2)",
-                            notes=f"{state.map.label(a)} -> {state.map.label(b)} at {rate} hexes a turn"
-                                  + ("" if ships else " (no sealift ship yet: auxiliary rate)"), rule="5.1.1.2"))
+            out.append(
+                _row(
+                    state,
+                    "sealift",
+                    l1[0] + sail + 1 + l2[0],
+                    l1[1] + len(sea) - 1 + l2[1],
+                    overheads="embark in port at the start of a turn; offload + one full turn in RSO&I (5.1.1.2)",
+                    notes=f"{state.map.label(a)} -> {state.map.label(b)} at {rate} hexes a turn"
+                    + ("" if ships else " (no sealift ship yet: auxiliary rate)"),
+                    rule="5.1.1.2",
+                )
+            )
     return out
 
 
 # -- rings ----------------------------------------------------------------------------------------------
 def _ring(state: Any, label: str, kind: str, hexes: int, colour: str, **extra: Any) -> dict[str, Any]:
     km = hexes * _km(state)
-    return {"label": label, "kind": kind, "hexes": int(hexes), "km": round(km, 1), "nm": round(km / NM_KM, 1),
-            "colour": colour, **extra}
+    return {
+        "label": label,
+        "kind": kind,
+        "hexes": int(hexes),
+        "km": round(km, 1),
+        "nm": round(km / NM_KM, 1),
+        "colour": colour,
+        **extra,
+    }
 
 
 def rings(game_or_view: Any, unit: Any) -> list[dict[str, Any]]:
@@ -435,19 +602,55 @@ def rings(game_or_view: Any, unit: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for a in c.attacks:
         flags = " ".join(sorted(a.flags))
-        out.append(_ring(state, f"{a.die.upper()} vs {'/'.join(a.targets)} ({a.id}, {a.left}/{a.count})"
-                         + (f" {flags}" if flags else ""), "weapon", a.range, COLOURS[a.die], centre=centre,
-                         rule="2.2.2.1"))
+        out.append(
+            _ring(
+                state,
+                f"{a.die.upper()} vs {'/'.join(a.targets)} ({a.id}, {a.left}/{a.count})"
+                + (f" {flags}" if flags else ""),
+                "weapon",
+                a.range,
+                COLOURS[a.die],
+                centre=centre,
+                rule="2.2.2.1",
+            )
+        )
     for g in c.shields:
         if g.range:
-            out.append(_ring(state, f"air-defence umbrella, grey {g.value}{' BMD' if g.bmd else ''}", "umbrella", g.range,
-                             RING_COLOURS["umbrella"], centre=centre, rule="2.2.7.4"))
+            out.append(
+                _ring(
+                    state,
+                    f"air-defence umbrella, grey {g.value}{' BMD' if g.bmd else ''}",
+                    "umbrella",
+                    g.range,
+                    RING_COLOURS["umbrella"],
+                    centre=centre,
+                    rule="2.2.7.4",
+                )
+            )
     for sn in c.d.get("sensors", ()):
-        out.append(_ring(state, f"{sn['kind']} sensor {sn['die'].upper()}", "sensor", int(sn["range"]),
-                         RING_COLOURS["sensor"], centre=centre, rule="6.5.9"))
+        out.append(
+            _ring(
+                state,
+                f"{sn['kind']} sensor {sn['die'].upper()}",
+                "sensor",
+                int(sn["range"]),
+                RING_COLOURS["sensor"],
+                centre=centre,
+                rule="6.5.9",
+            )
+        )
     if c.category == "naval" and not c.d.get("sensors") and c.anti_air:
-        out.append(_ring(state, "radar (anti-air missile range)", "sensor", max(a.range for a in c.anti_air),
-                         RING_COLOURS["sensor"], centre=centre, rule="6.5.9.4"))
+        out.append(
+            _ring(
+                state,
+                "radar (anti-air missile range)",
+                "sensor",
+                max(a.range for a in c.anti_air),
+                RING_COLOURS["sensor"],
+                centre=centre,
+                rule="6.5.9.4",
+            )
+        )
     if c.combat_radius:
         src = _fuel_source(state, u)
         from owsnb.rules.ows.air import max_radius
@@ -455,17 +658,65 @@ def rings(game_or_view: Any, unit: Any) -> list[dict[str, Any]]:
         r = int(c.combat_radius)
         mult = 3 if (c.mission or "") in ("strike", "sead", "bomber") else 2
         sc = state.map.label(src) if src is not None else centre
-        out.append(_ring(state, "combat radius (no tanker)", "radius", r, RING_COLOURS["radius"], centre=sc,
-                         source=c.base or "", rule="6.5.2"))
-        out.append(_ring(state, f"{mult}x with tanker or FARP", "radius", max_radius(r, c.mission or "cap"),
-                         RING_COLOURS["radius"], centre=sc, source=c.base or "", rule="6.5.3"))
+        out.append(
+            _ring(
+                state,
+                "combat radius (no tanker)",
+                "radius",
+                r,
+                RING_COLOURS["radius"],
+                centre=sc,
+                source=c.base or "",
+                rule="6.5.2",
+            )
+        )
+        out.append(
+            _ring(
+                state,
+                f"{mult}x with tanker or FARP",
+                "radius",
+                max_radius(r, c.mission or "cap"),
+                RING_COLOURS["radius"],
+                centre=sc,
+                source=c.base or "",
+                rule="6.5.3",
+            )
+        )
         if mult == 2 and c.aircraft == "fighter":
-            out.append(_ring(state, "3x (a Strike mission) with tanker", "radius", 3 * r, RING_COLOURS["radius"],
-                             centre=sc, source=c.base or "", rule="6.5.3"))
+            out.append(
+                _ring(
+                    state,
+                    "3x (a Strike mission) with tanker",
+                    "radius",
+                    3 * r,
+                    RING_COLOURS["radius"],
+                    centre=sc,
+                    source=c.base or "",
+                    rule="6.5.3",
+                )
+            )
     if c.tanker is not None and c.tanker.get("radius") is not None:
-        out.append(_ring(state, "tanker operating radius", "radius", int(c.tanker["radius"]), RING_COLOURS["radius"],
-                         centre=centre, rule="6.5.4"))
+        out.append(
+            _ring(
+                state,
+                "tanker operating radius",
+                "radius",
+                int(c.tanker["radius"]),
+                RING_COLOURS["radius"],
+                centre=centre,
+                rule="6.5.4",
+            )
+        )
     if c.category == "hq" and c.command_radius:
-        out.append(_ring(state, "command radius (HQ effects)", "command", command_radius_hexes(state, u),
-                         RING_COLOURS["command"], centre=centre, rule="2.2.7.1"))
+        out.append(
+            _ring(
+                state,
+                "command radius (HQ effects)",
+                "command",
+                command_radius_hexes(state, u),
+                RING_COLOURS["command"],
+                centre=centre,
+                rule="2.2.7.1",
+            )
+        )
     return out

@@ -14,9 +14,16 @@ DATA = Path(__file__).parents[2] / "data" / "ows-ground"
 BASE = yaml.safe_load((DATA / "ows-ground.yaml").read_text())
 
 
-def scenario(units: dict[str, dict[str, Any]] | None = None, add: list[dict] | None = None,
-             remove: tuple[str, ...] = (), keep: tuple[str, ...] | None = None, options: dict | None = None,
-             tables: dict | None = None, map_: dict | None = None, **top: Any) -> dict:
+def scenario(
+    units: dict[str, dict[str, Any]] | None = None,
+    add: list[dict] | None = None,
+    remove: tuple[str, ...] = (),
+    keep: tuple[str, ...] | None = None,
+    options: dict | None = None,
+    tables: dict | None = None,
+    map_: dict | None = None,
+    **top: Any,
+) -> dict:
     """The ground test scenario as a dict with per-unit overrides; ``keep`` keeps only these units."""
     d = copy.deepcopy(BASE)
     d["catalogs"] = [str(DATA / "ows-ground-units.yaml")]
@@ -57,15 +64,36 @@ def h(game: Any, label: str) -> Any:
     return game.state.map.hex(label)
 
 
-def blank(units: list[dict[str, Any]], *, terrain: dict[str, str] | None = None, edges: list[dict] | None = None,
-          size: float = 20, cols: int = 8, rows: int = 8, options: dict | None = None, tables: dict | None = None,
-          features: list[dict] | None = None, meta: dict | None = None, **top: Any) -> owsnb.Game:
+def blank(
+    units: list[dict[str, Any]],
+    *,
+    terrain: dict[str, str] | None = None,
+    edges: list[dict] | None = None,
+    size: float = 20,
+    cols: int = 8,
+    rows: int = 8,
+    options: dict | None = None,
+    tables: dict | None = None,
+    features: list[dict] | None = None,
+    meta: dict | None = None,
+    **top: Any,
+) -> owsnb.Game:
     """A clear cols x rows map of *size* km hexes with just these units (catalog of the ground tests)."""
     d = {
-        "owsnb": 1, "id": "ows-blank", "title": "blank test map", "ruleset": "ows", "initiative": "blue",
-        "map": {"layout": {"orientation": "flat", "size": size, "unit": "km"}, "cols": cols, "rows": rows,
-                "terrain": {"default": "clear", "hexes": dict(terrain or {})}, "features": list(features or []),
-                "edges": list(edges or []), "meta": {"scale": "tactical", **(meta if meta is not None else {"zone_km": 100})}},
+        "owsnb": 1,
+        "id": "ows-blank",
+        "title": "blank test map",
+        "ruleset": "ows",
+        "initiative": "blue",
+        "map": {
+            "layout": {"orientation": "flat", "size": size, "unit": "km"},
+            "cols": cols,
+            "rows": rows,
+            "terrain": {"default": "clear", "hexes": dict(terrain or {})},
+            "features": list(features or []),
+            "edges": list(edges or []),
+            "meta": {"scale": "tactical", **(meta if meta is not None else {"zone_km": 100})},
+        },
         "sides": {"blue": {"title": "Blue"}, "red": {"title": "Red"}},
         "catalogs": [str(DATA / "ows-ground-units.yaml")],
         "units": units,

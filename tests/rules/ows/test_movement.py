@@ -12,7 +12,7 @@ from owsnb.rules.ows import movement as mv
 from owsnb.rules.ows.timedistance import reach
 
 from .conftest import FastRoller, at, run, within_3_sigma
-from .ground_kit import blank, gload, line, nbrs, unit
+from .ground_kit import blank, gload, line, nbrs
 
 
 def U(i, t, side, hexlab, **data):
@@ -22,7 +22,7 @@ def U(i, t, side, hexlab, **data):
     return d
 
 
-# -- 10.10 modes and the Movement Chart ------------------------------------------------------------------
+# -- 10.10 modes and the Movement Chart -------------------------------------------------------------
 def test_10_10_modes_wheeled_15_tracked_10_foot_2_ski_4_and_mixed_uses_the_least_mobile():
     g = gload()
     s = g.state
@@ -39,22 +39,31 @@ def test_10_10_1_tracked_unit_with_1_mp_left_stops_before_a_hex_costing_3():
     g = blank([U("T", "mech-bn", "blue", path[0])], terrain={path[2]: "hills"})
     s = g.state
     r = mv.ground_reach(s, s.units["T"], mp=3)
-    assert r.cost[s.map.hex(path[1])] == 2          # 1 MP left after the first hex
-    assert s.map.hex(path[2]) not in r.cost          # the next hex costs 3: it must stop (10.10.1)
+    assert r.cost[s.map.hex(path[1])] == 2  # 1 MP left after the first hex
+    assert s.map.hex(path[2]) not in r.cost  # the next hex costs 3: it must stop (10.10.1)
 
 
 def test_10_10_1_a_unit_may_always_move_one_hex_unless_np():
     path = line("0204", 0, 3)
-    g = blank([U("T", "mech-bn", "blue", path[0]), U("W", "recon-bn", "blue", path[0])],
-              terrain={path[1]: "mountain", "0203": "marsh", "0303": "marsh", "0304": "marsh", "0104": "marsh",
-                       "0105": "marsh", "0205": "marsh"})
+    g = blank(
+        [U("T", "mech-bn", "blue", path[0]), U("W", "recon-bn", "blue", path[0])],
+        terrain={
+            path[1]: "mountain",
+            "0203": "marsh",
+            "0303": "marsh",
+            "0304": "marsh",
+            "0104": "marsh",
+            "0105": "marsh",
+            "0205": "marsh",
+        },
+    )
     s = g.state
     r = mv.ground_reach(s, s.units["T"], mp=1)
-    assert r.cost[s.map.hex(path[1])] == 6 and s.map.hex(path[2]) not in r.cost   # 6 MP mountain hex with 1 MP
+    assert r.cost[s.map.hex(path[1])] == 6 and s.map.hex(path[2]) not in r.cost  # 6 MP mountain hex with 1 MP
     w = mv.ground_reach(s, s.units["W"], mp=20)
     assert s.map.hex(path[1]) in w.cost
     np_hex = s.map.hex("0203")
-    assert np_hex not in w.cost and w.blocked[np_hex].startswith("NP")                # wheeled into marsh: NP
+    assert np_hex not in w.cost and w.blocked[np_hex].startswith("NP")  # wheeled into marsh: NP
     with pytest.raises(IllegalOrderError) as e:
         at(g, "6.C.3").submit("blue: move W 0203")
     assert e.value.rule == "10.10.1"
@@ -65,45 +74,80 @@ def test_10_10_1_weather_changes_costs_and_roads_replace_terrain():
     g = blank([U("W", "recon-bn", "blue", path[0])], edges=[{"type": "road", "hexes": path}])
     s = g.state
     r = mv.ground_reach(s, s.units["W"])
-    assert r.cost[s.map.hex(path[2])] == 2                      # road: 1 MP a hex
+    assert r.cost[s.map.hex(path[2])] == 2  # road: 1 MP a hex
     from owsnb.kernel.events import state_set
     from owsnb.kernel.reduce import apply
 
     mud = apply(s, state_set("public", {"weather": "mud"}))
-    assert mv.terrain_cost(mud, "clear", "wheeled", "mud") == 8 and mv.terrain_cost(mud, "clear", "wheeled", "clear") == 3
+    assert (
+        mv.terrain_cost(mud, "clear", "wheeled", "mud") == 8 and mv.terrain_cost(mud, "clear", "wheeled", "clear") == 3
+    )
     rm = mv.ground_reach(mud, mud.units["W"])
     off_road = next(s.map.hex(x) for x in nbrs(path[0]) if x not in path)
-    assert rm.cost[s.map.hex(path[2])] == 2                     # the road is unaffected
-    assert r.cost[off_road] == 3 and rm.cost[off_road] == 8    # off the road: clear 3, in mud 8
+    assert rm.cost[s.map.hex(path[2])] == 2  # the road is unaffected
+    assert r.cost[off_road] == 3 and rm.cost[off_road] == 8  # off the road: clear 3, in mud 8
 
 
 def test_M1_costs_scale_with_hex_size_on_operational_maps():
     g = blank([U("W", "recon-bn", "blue", "0404")], size=370.4)
     assert mv.scale_factor(g.state) == pytest.approx(370.4 / 20)
     r = mv.ground_reach(g.state, g.state.units["W"])
-    assert max(g.state.units["W"].hex.distance(x) for x in r.cost) == 1      # always one hex, no more
+    assert max(g.state.units["W"].hex.distance(x) for x in r.cost) == 1  # always one hex, no more
 
 
-# -- 10.10.3 zones of control ------------------------------------------------------------------------------
+# -- 10.10.3 zones of control -------------------------------------------------------------------------
 def test_10_10_3_zoc_20km_mech_two_steps_10km_any_mech_battalion_light_two_battalions_suppressed_none():
-    g = blank([U("M3", "mech-bde", "red", "0404"), U("M1", "mech-bn", "red", "0606"), U("L1", "light-bn", "red", "0208"),
-               U("L2", "light-bn", "red", "0208")])
+    g = blank(
+        [
+            U("M3", "mech-bde", "red", "0404"),
+            U("M1", "mech-bn", "red", "0606"),
+            U("L1", "light-bn", "red", "0208"),
+            U("L2", "light-bn", "red", "0208"),
+        ]
+    )
     s = g.state
     z = mv.zoc_hexes(s, [s.units[x] for x in ("M3", "M1", "L1", "L2")])
     assert s.map.hex("0404") in z and s.map.hex("0606") not in z and s.map.hex("0208") not in z
-    g10 = blank([U("M1", "mech-bn", "red", "0606"), U("L1", "light-bn", "red", "0208"), U("L2", "light-bn", "red", "0208"),
-                 U("L3", "light-bn", "red", "0404")], size=10)
+    g10 = blank(
+        [
+            U("M1", "mech-bn", "red", "0606"),
+            U("L1", "light-bn", "red", "0208"),
+            U("L2", "light-bn", "red", "0208"),
+            U("L3", "light-bn", "red", "0404"),
+        ],
+        size=10,
+    )
     s10 = g10.state
     z10 = mv.zoc_hexes(s10, list(s10.units.values()))
     assert s10.map.hex("0606") in z10 and s10.map.hex("0208") in z10 and s10.map.hex("0404") not in z10
-    sup = blank([U("M3", "mech-bde", "red", "0404", ), ], )
+    sup = blank(
+        [
+            U(
+                "M3",
+                "mech-bde",
+                "red",
+                "0404",
+            ),
+        ],
+    )
     u = sup.state.units["M3"].evolve(markers={"suppressed"})
-    assert not mv.exerts_zoc(sup.state, u)                                  # 10.15.7
+    assert not mv.exerts_zoc(sup.state, u)  # 10.15.7
 
 
 def _zoc_game(extra=()):
     # red mech brigade at 0606; blue recon one hex out of its ZOC
-    return blank([U("R", "mech-bde", "red", "0606", ), U("B", "recon-bn", "blue", "0404"), *extra])
+    return blank(
+        [
+            U(
+                "R",
+                "mech-bde",
+                "red",
+                "0606",
+            ),
+            U("B", "recon-bn", "blue", "0404"),
+            *extra,
+        ]
+    )
 
 
 def test_10_10_3_1_entering_an_enemy_zoc_stops_the_mover():
@@ -113,7 +157,7 @@ def test_10_10_3_1_entering_an_enemy_zoc_stops_the_mover():
     zoc = mv.zoc_hexes(s, [s.units["R"]])
     entered = [x for x in r.cost if x in zoc]
     assert entered and all(x in r.stops for x in entered)
-    assert all(r.parent.get(x) not in zoc for x in r.cost if x not in zoc)   # nothing reached through a ZOC hex
+    assert all(r.parent.get(x) not in zoc for x in r.cost if x not in zoc)  # nothing reached through a ZOC hex
 
 
 def test_10_10_3_3_leaving_a_zoc_into_a_non_zoc_hex_costs_2_more():
@@ -125,7 +169,7 @@ def test_10_10_3_3_leaving_a_zoc_into_a_non_zoc_hex_costs_2_more():
     zoc = mv.zoc_hexes(s, [s.units["R"]])
     out = s.map.hex(path[2])
     assert out not in zoc
-    assert r.cost[out] == 3 + 2                                   # clear 3 + disengage 2 (10.10.3.3)
+    assert r.cost[out] == 3 + 2  # clear 3 + disengage 2 (10.10.3.3)
     # one hex into another ZOC hex, then stop
     inside = [n for n in s.units["B"].hex.neighbours() if n in zoc and n != s.units["R"].hex]
     assert inside and all(r.cost[x] == 3 and x in r.stops for x in inside)
@@ -139,43 +183,63 @@ def test_10_10_3_2_bypass_through_a_friendly_held_zoc_hex_costs_2_more():
 
     o = OffsetSystem()
     rh = o.from_label("0505")
-    held = rh.neighbour(3)                      # next to the enemy
-    start, nxt = held.neighbour(2), held.neighbour(4)   # both two hexes from the enemy, not adjacent to each other
+    held = rh.neighbour(3)  # next to the enemy
+    start, nxt = held.neighbour(2), held.neighbour(4)  # both two hexes from the enemy, not adjacent to each other
     lab = o.to_label
     corridor = {lab(x) for x in (start, held, nxt, rh)}
     marsh = {f"{c:02d}{r:02d}": "marsh" for c in range(1, 9) for r in range(1, 9) if f"{c:02d}{r:02d}" not in corridor}
-    g = blank([U("R", "mech-bde", "red", lab(rh)), U("B", "recon-bn", "blue", lab(start)),
-               U("F", "light-bn", "blue", lab(held))], terrain=marsh)
+    g = blank(
+        [
+            U("R", "mech-bde", "red", lab(rh)),
+            U("B", "recon-bn", "blue", lab(start)),
+            U("F", "light-bn", "blue", lab(held)),
+        ],
+        terrain=marsh,
+    )
     s = g.state
     s = s.evolve(units={**s.units, "R": s.units["R"].evolve(seen_by={"blue"})})
     zoc = mv.zoc_hexes(s, [s.units["R"]])
     assert held in zoc and start not in zoc and nxt not in zoc
     r = mv.ground_reach(s, s.units["B"])
     assert held in r.bypass and held not in r.stops
-    assert r.cost[nxt] == r.cost[held] + 3 + 2 and nxt not in r.stops      # terrain + 2 to bypass (10.10.3.2)
+    assert r.cost[nxt] == r.cost[held] + 3 + 2 and nxt not in r.stops  # terrain + 2 to bypass (10.10.3.2)
     alone = blank([U("R", "mech-bde", "red", lab(rh)), U("B", "recon-bn", "blue", lab(start))], terrain=marsh)
     s2 = alone.state
     s2 = s2.evolve(units={**s2.units, "R": s2.units["R"].evolve(seen_by={"blue"})})
     r2 = mv.ground_reach(s2, s2.units["B"])
-    assert held in r2.stops and nxt not in r2.cost                           # without the friend: stop in the ZOC
+    assert held in r2.stops and nxt not in r2.cost  # without the friend: stop in the ZOC
 
 
-# -- 10.9 stacking, 10.15.7, 10.4.1, 11.1.3, 10.10.2 -----------------------------------------------------------
+# -- 10.9 stacking, 10.15.7, 10.4.1, 11.1.3, 10.10.2 ------------------------------------------------------
 def test_10_9_stacking_9_steps_on_20km_5_on_10km_hq_sof_free_light_in_urban_free_engineer_one():
     g = blank([])
     assert mv.stacking_limit(g.state) == 9
     assert mv.stacking_limit(blank([], size=10).state) == 5
     assert mv.stacking_limit(blank([], size=370).state) is None
-    g = blank([U("A", "mech-bde", "blue", "0404"), U("B", "mech-bde", "blue", "0404"), U("HQ", "hq-div", "blue", "0404"),
-               U("E", "engineer-bn", "blue", "0404"), U("L", "light-bn", "blue", "0505")], terrain={"0505": "urban"})
+    g = blank(
+        [
+            U("A", "mech-bde", "blue", "0404"),
+            U("B", "mech-bde", "blue", "0404"),
+            U("HQ", "hq-div", "blue", "0404"),
+            U("E", "engineer-bn", "blue", "0404"),
+            U("L", "light-bn", "blue", "0505"),
+        ],
+        terrain={"0505": "urban"},
+    )
     s = g.state
     assert mv.stack_steps(s, [s.units[x] for x in ("A", "B", "HQ", "E")], s.map.hex("0404")) == 7
     assert mv.stack_steps(s, [s.units["L"]], s.map.hex("0505")) == 0
     assert mv.stack_ok(s, s.units["E"], s.map.hex("0404"))
-    third = blank([U("A", "mech-bde", "blue", "0404"), U("B", "mech-bde", "blue", "0404"), U("C", "mech-bde", "blue", "0405"),
-                   U("D", "mech-bn", "blue", "0404")])
+    third = blank(
+        [
+            U("A", "mech-bde", "blue", "0404"),
+            U("B", "mech-bde", "blue", "0404"),
+            U("C", "mech-bde", "blue", "0405"),
+            U("D", "mech-bn", "blue", "0404"),
+        ]
+    )
     r = mv.ground_reach(third.state, third.state.units["C"])
-    assert third.state.map.hex("0404") in r.cost and third.state.map.hex("0404") not in r.ends   # 7 + 3 > 9
+    assert third.state.map.hex("0404") in r.cost and third.state.map.hex("0404") not in r.ends  # 7 + 3 > 9
     with pytest.raises(IllegalOrderError) as e:
         at(third, "6.C.3").submit("blue: move C 0404")
     assert e.value.rule == "10.9"
@@ -193,8 +257,12 @@ def test_10_15_7_suppressed_moves_one_hex_10_4_1_reserve_half_11_1_3_out_of_supp
 
 
 def test_10_10_2_disorganized_light_infantry_moves_at_the_wheeled_rate_ends_suppressed_and_cannot_attack():
-    g = at(blank([U("L", "light-bn", "blue", "0404"), U("R", "light-bn", "red", "0808"), U("W", "recon-bn", "blue", "0505")]),
-           "6.C.3")
+    g = at(
+        blank(
+            [U("L", "light-bn", "blue", "0404"), U("R", "light-bn", "red", "0808"), U("W", "recon-bn", "blue", "0505")]
+        ),
+        "6.C.3",
+    )
     far = line("0404", 0, 5)[-1]
     with pytest.raises(IllegalOrderError):
         g.check(f"blue: move L {far}")
@@ -205,7 +273,7 @@ def test_10_10_2_disorganized_light_infantry_moves_at_the_wheeled_rate_ends_supp
     assert e.value.rule == "10.10.2"
 
 
-# -- 10.11 bridges ------------------------------------------------------------------------------------------------
+# -- 10.11 bridges -------------------------------------------------------------------------------------------
 def _river_game(**kw):
     west = [f"04{r:02d}" for r in range(1, 9)]
     east = [f"05{r:02d}" for r in range(1, 9)]
@@ -214,22 +282,25 @@ def _river_game(**kw):
         for b in east:
             if b in nbrs(a):
                 edges.append({"type": "major-river", "hexes": [a, b]})
-    return blank([U("E", "engineer-bn", "blue", "0304"), U("T", "mech-bde", "blue", "0304"), *kw.pop("extra", [])],
-                 edges=edges, **kw)
+    return blank(
+        [U("E", "engineer-bn", "blue", "0304"), U("T", "mech-bde", "blue", "0304"), *kw.pop("extra", [])],
+        edges=edges,
+        **kw,
+    )
 
 
 def test_10_11_major_river_is_np_without_a_bridge_and_an_engineer_bridge_costs_2_to_place_and_2_to_cross():
     g = at(_river_game(), "6.C.3")
     s = g.state
     r = mv.ground_reach(s, s.units["T"])
-    assert not any(x.q >= 4 for x in r.cost)                     # nothing across the river
+    assert not any(x.q >= 4 for x in r.cost)  # nothing across the river
     res = g.submit("blue: move E 0404 engineer=bridge").result
     assert "10.11.1" in res.rules and g.state.map.info(g.hex("0404")).facts["bridge"]["side"] == "blue"
     r = mv.ground_reach(g.state, g.state.units["T"])
     across = [x for x in r.cost if x.q == 4 and g.hex("0404").distance(x) == 1]
-    assert across and all(r.cost[x] == r.cost[g.hex("0404")] + 2 + 2 for x in across)   # clear 2 + bridge 2
+    assert across and all(r.cost[x] == r.cost[g.hex("0404")] + 2 + 2 for x in across)  # clear 2 + bridge 2
     red = mv.ground_reach(g.state, g.state.units["T"].evolve(side="red"))
-    assert not any(x.q >= 4 for x in red.cost)                    # the bridge serves its own side
+    assert not any(x.q >= 4 for x in red.cost)  # the bridge serves its own side
 
 
 def test_10_11_1_no_bridge_in_an_enemy_zoc_10_11_2_river_assault_places_it():
@@ -241,33 +312,77 @@ def test_10_11_1_no_bridge_in_an_enemy_zoc_10_11_2_river_assault_places_it():
     assert e.value.rule in ("10.11.2", "10.10")
 
 
-# -- 6.4 naval movement ---------------------------------------------------------------------------------------------
+# -- 6.4 naval movement ----------------------------------------------------------------------------------------
 def _sea(units, **kw):
     feats = kw.pop("features", [{"hex": "0101", "type": "port", "name": "Home", "capacity": 4, "owner": "red"}])
-    return blank(units, terrain={f"{c:02d}{r:02d}": "deep-sea" for c in range(1, 9) for r in range(1, 9)},
-                 features=feats, size=370.4, meta={}, **kw)
+    return blank(
+        units,
+        terrain={f"{c:02d}{r:02d}": "deep-sea" for c in range(1, 9) for r in range(1, 9)},
+        features=feats,
+        size=370.4,
+        meta={},
+        **kw,
+    )
 
 
 def test_6_4_naval_rates_cvn_4_surface_3_auxiliary_2_subs_3_and_2_on_the_operational_map():
-    assert [mv.naval_rate(x) for x in ("cvn", "surface", "auxiliary", "patrol", "ssn", "ssgn", "ssbn", "ssk")] == \
-        [4, 3, 2, 2, 3, 3, 3, 2]
+    assert [mv.naval_rate(x) for x in ("cvn", "surface", "auxiliary", "patrol", "ssn", "ssgn", "ssbn", "ssk")] == [
+        4,
+        3,
+        2,
+        2,
+        3,
+        3,
+        3,
+        2,
+    ]
     assert mv.naval_rate("ssn", normal=True) == 2 and mv.naval_rate("ssk", normal=True) == 1
-    assert mv.naval_rate("surface", hex_nm=100) == 6                          # M2: regional 100 nm hexes
+    assert mv.naval_rate("surface", hex_nm=100) == 6  # M2: regional 100 nm hexes
 
 
 @pytest.mark.parametrize("sub, hexes, cav", [("ssn", 3, True), ("ssn", 2, False), ("ssk", 2, True), ("ssk", 1, False)])
 def test_6_4_2_2_cavitation_ssn_moving_3_ssk_moving_2(sub, hexes, cav):
-    g = at(_sea([{"id": "S", "type": "ddg", "side": "blue", "hex": "0404", "data": {"category": "submarine", "subtype": sub,
-                                                                                      "signature_type": "local"}}]), "3.A.1")
+    g = at(
+        _sea(
+            [
+                {
+                    "id": "S",
+                    "type": "ddg",
+                    "side": "blue",
+                    "hex": "0404",
+                    "data": {"category": "submarine", "subtype": sub, "signature_type": "local"},
+                }
+            ]
+        ),
+        "3.A.1",
+    )
     to = line("0404", 0, hexes + 1)[-1]
     g.submit(f"blue: move S {to}")
     assert ("cavitation" in g.state.units["S"].markers) is cav
 
 
 def test_6_4_1_1_houbei_patrol_craft_stays_within_2_hexes_of_a_chinese_controlled_port_6_4_1_2_diesel_subs_do_not():
-    g = at(_sea([{"id": "HOUBEI", "type": "ddg", "side": "red", "hex": "0202", "data": {"subtype": "patrol", "nation": "PRC"}},
-                 {"id": "SSK", "type": "ddg", "side": "red", "hex": "0202", "data": {"category": "submarine", "subtype": "ssk"}}]),
-           "3.A.1")
+    g = at(
+        _sea(
+            [
+                {
+                    "id": "HOUBEI",
+                    "type": "ddg",
+                    "side": "red",
+                    "hex": "0202",
+                    "data": {"subtype": "patrol", "nation": "PRC"},
+                },
+                {
+                    "id": "SSK",
+                    "type": "ddg",
+                    "side": "red",
+                    "hex": "0202",
+                    "data": {"category": "submarine", "subtype": "ssk"},
+                },
+            ]
+        ),
+        "3.A.1",
+    )
     s = g.state
     r = mv.naval_reach(s, s.units["HOUBEI"])
     port = s.map.hex("0101")
@@ -282,8 +397,20 @@ def test_6_4_1_1_houbei_patrol_craft_stays_within_2_hexes_of_a_chinese_controlle
 
 
 def test_6_4_2_1_silent_running_only_for_a_sub_that_stays_and_removed_when_it_moves():
-    g = at(_sea([{"id": "S", "type": "ddg", "side": "blue", "hex": "0404", "data": {"category": "submarine", "subtype": "ssn"}}]),
-           "3.A.1")
+    g = at(
+        _sea(
+            [
+                {
+                    "id": "S",
+                    "type": "ddg",
+                    "side": "blue",
+                    "hex": "0404",
+                    "data": {"category": "submarine", "subtype": "ssn"},
+                }
+            ]
+        ),
+        "3.A.1",
+    )
     g.submit("blue: silent-running S")
     assert "silent-running" in g.state.units["S"].markers
     g.submit("blue: move S 0505")
@@ -325,21 +452,30 @@ def test_6_2_a_detected_mover_is_halted_by_an_enemy_ship_with_the_intercept_post
 def test_6_4_5_mines_laid_in_secret_strike_a_ship_entering_with_criticals_and_can_be_swept():
     assert dict(mv.mine_preview("d6", 3)) == {0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
     path = line("0202", 0, 3)
-    g = at(_sea([U("M", "ddg", "red", path[1], mine_capable=True), U("D", "ddg", "blue", path[0]),
-                 U("SW", "ddg", "red", line(path[1], 0, 2)[1], minesweeper=True)], options={"mines": True}), "3.A.1")
+    g = at(
+        _sea(
+            [
+                U("M", "ddg", "red", path[1], mine_capable=True),
+                U("D", "ddg", "blue", path[0]),
+                U("SW", "ddg", "red", line(path[1], 0, 2)[1], minesweeper=True),
+            ],
+            options={"mines": True},
+        ),
+        "3.A.1",
+    )
     g.submit("blue: done")
     g.submit("red: lay-mines M")
     assert path[1] in g.state.secret["minefields"] and not g.view("blue").public.get("minefields")
     assert not g.view("blue").secret
     g.submit(f"red: move M {line(path[1], 3, 2)[1]}")
     g = at(g, "3.A.1") if g.clock.step == "3.A.1" else g
-    g.submit("umpire: advance 3.A.1")          # next turn's naval movement
+    g.submit("umpire: advance 3.A.1")  # next turn's naval movement
     assert g.clock.turn == 2
     # blue's destroyer sails through the minefield: d6 = 6 vs red shield 5 = 1 hit; halted in the minefield
     s, res, _ = run(g, f"blue: move D {path[2]}", [6])
     assert res.outcome["mine_hits"] == 1 and s.units["D"].hex == g.hex(path[1]) and s.units["D"].steps == 1
     assert path[1] in s.public["minefields"] and "6.4.5.2" in res.rules
-    s, res, _ = run(g, f"blue: move D {path[2]}", [2])          # d6 = 2 < 5: no hit, it sails on
+    s, res, _ = run(g, f"blue: move D {path[2]}", [2])  # d6 = 2 < 5: no hit, it sails on
     assert res.outcome["mine_hits"] == 0 and s.units["D"].hex == g.hex(path[2])
     from .conftest import with_events
 
@@ -372,10 +508,14 @@ def test_6_4_5_2_mine_strike_preview_matches_100k_seeded_rolls():
     assert within_3_sigma(dict(exact), counts, n) == []
 
 
-# -- 6.4.6, 6.5.11, 6.5.12, 10.15.8 assaults ------------------------------------------------------------------------------
+# -- 6.4.6, 6.5.11, 6.5.12, 10.15.8 assaults -------------------------------------------------------------------------
 def test_6_4_6_only_amphibious_units_swim_ashore_others_need_a_landing_ship_and_land_if_the_ship_survives():
-    d = gload(add=[{"id": "MAR-1", "type": "marine-bn", "side": "blue", "hex": "0305"},
-                   {"id": "LST-1", "type": "lst", "side": "blue", "hex": "0305"}])
+    d = gload(
+        add=[
+            {"id": "MAR-1", "type": "marine-bn", "side": "blue", "hex": "0305"},
+            {"id": "LST-1", "type": "lst", "side": "blue", "hex": "0305"},
+        ]
+    )
     d = at(d, "2.1")
     d.submit("blue: sealift MAR-1 LMSR-1")
     assert d.state.units["MAR-1"].data["aboard"] and d.state.units["MAR-1"].hex is None
@@ -387,7 +527,7 @@ def test_6_4_6_only_amphibious_units_swim_ashore_others_need_a_landing_ship_and_
     m = d.state.units["MAR-1"]
     assert m.hex == d.hex(beach) and "amphibious-assault" in m.markers
     assert d.state.units["LMSR-1"].hex == d.hex(beach) and "amphibious-assault" in d.state.units["LMSR-1"].markers
-    d.submit("umpire: advance 6.C.1")                               # the ship survived the Combat phase
+    d.submit("umpire: advance 6.C.1")  # the ship survived the Combat phase
     assert d.state.units["LMSR-1"].hex == d.hex("0204") and d.state.units["MAR-1"].data["landed"] == 1
     e = gload(add=[{"id": "AR-1", "type": "mech-bn", "side": "blue", "hex": "0305"}])
     e = at(e, "2.1")
@@ -401,9 +541,11 @@ def test_6_4_6_only_amphibious_units_swim_ashore_others_need_a_landing_ship_and_
 
 
 def test_6_5_11_airborne_mech_needs_two_transports_a_step_and_R11_lost_with_a_transport_shot_down():
-    add = [{"id": "PARA", "type": "airborne-bn", "side": "blue", "hex": "0404"},
-           {"id": "MPARA", "type": "mech-bn", "side": "blue", "hex": "0404", "data": {"airborne": True}},
-           {"id": "C17-3", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}}]
+    add = [
+        {"id": "PARA", "type": "airborne-bn", "side": "blue", "hex": "0404"},
+        {"id": "MPARA", "type": "mech-bn", "side": "blue", "hex": "0404", "data": {"airborne": True}},
+        {"id": "C17-3", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}},
+    ]
     g = at(gload(add=add), "3.B.3")
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: airborne-assault MPARA 0707 transports=C17-1")
@@ -424,21 +566,33 @@ def test_6_5_11_airborne_mech_needs_two_transports_a_step_and_R11_lost_with_a_tr
 
 
 def test_6_5_12_air_assault_from_an_lhd_hex_one_transport_per_step():
-    add = [{"id": "AA", "type": "airborne-bn", "side": "blue", "hex": "0204"},
-           {"id": "LHD", "type": "lst", "side": "blue", "hex": "0204", "data": {"subtype": "lhd"}},
-           {"id": "MV22", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT", "mission": "air-assault"}}]
+    add = [
+        {"id": "AA", "type": "airborne-bn", "side": "blue", "hex": "0204"},
+        {"id": "LHD", "type": "lst", "side": "blue", "hex": "0204", "data": {"subtype": "lhd"}},
+        {
+            "id": "MV22",
+            "type": "c17",
+            "side": "blue",
+            "box": "base",
+            "data": {"base": "AIRLIFT", "mission": "air-assault"},
+        },
+    ]
     g = at(gload(add=add), "3.B.3")
     res = g.submit("blue: air-assault AA 0304 transports=MV22").result
     assert "6.5.12" in res.rules and g.state.units["AA"].hex == g.hex("0304")
 
 
-# -- property tests ---------------------------------------------------------------------------------------------------------
+# -- property tests ----------------------------------------------------------------------------------------------------
 _PROP = gload()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(uid=st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1"]), a=st.integers(0, 20),
-       b=st.integers(0, 20), weather=st.sampled_from(["clear", "storm", "snow", "mud"]))
+@given(
+    uid=st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1"]),
+    a=st.integers(0, 20),
+    b=st.integers(0, 20),
+    weather=st.sampled_from(["clear", "storm", "snow", "mud"]),
+)
 def test_property_reach_is_monotone_in_movement_points(uid, a, b, weather):
     from owsnb.kernel.events import state_set
     from owsnb.kernel.reduce import apply
@@ -452,8 +606,11 @@ def test_property_reach_is_monotone_in_movement_points(uid, a, b, weather):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(uid=st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1"]), mp=st.integers(0, 30),
-       weather=st.sampled_from(["clear", "storm", "snow", "mud"]))
+@given(
+    uid=st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1"]),
+    mp=st.integers(0, 30),
+    weather=st.sampled_from(["clear", "storm", "snow", "mud"]),
+)
 def test_property_a_path_never_enters_np_terrain(uid, mp, weather):
     from owsnb.kernel.events import state_set
     from owsnb.kernel.reduce import apply
@@ -468,8 +625,16 @@ def test_property_a_path_never_enters_np_terrain(uid, mp, weather):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(moves=st.lists(st.tuples(st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1", "CSS-1", "HQ-1D"]),
-                                st.integers(0, 200)), min_size=1, max_size=6))
+@given(
+    moves=st.lists(
+        st.tuples(
+            st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1", "CSS-1", "HQ-1D"]),
+            st.integers(0, 200),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_property_stacking_is_never_exceeded_after_any_legal_move(moves):
     g = at(gload(), "6.C.3")
     for uid, k in moves:
@@ -485,4 +650,7 @@ def test_property_stacking_is_never_exceeded_after_any_legal_move(moves):
             continue
         lim = mv.stacking_limit(g.state)
         for hx in {x.hex for x in g.state.units.values() if x.hex is not None and x.side == "blue"}:
-            assert mv.stack_steps(g.state, [x for x in g.state.units.values() if x.hex == hx and x.side == "blue"], hx) <= lim
+            assert (
+                mv.stack_steps(g.state, [x for x in g.state.units.values() if x.hex == hx and x.side == "blue"], hx)
+                <= lim
+            )
