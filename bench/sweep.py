@@ -135,13 +135,37 @@ def engagements(quick: bool) -> list[tuple[str, str, float, str]]:
     return rows
 
 
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def parallel_ceiling(workers: int, n: int = 4_000_000) -> float:
+    """Speed-up of a pure-Python CPU burn on *workers* processes over serial: the most any sweep can
+    gain on this machine right now (other processes share the cores)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = time.perf_counter()
+    for _ in range(2 * workers):
+        _burn(n)
+    serial = time.perf_counter() - t
+    with ProcessPoolExecutor(workers) as ex:
+        list(ex.map(_burn, [1] * workers))
+        t = time.perf_counter()
+        list(ex.map(_burn, [n] * (2 * workers)))
+        par = time.perf_counter() - t
+    return serial / par
+
+
 def scaling(quick: bool, use_dask: bool) -> list[tuple[str, int, float, float]]:
     """Rows (backend, workers, seconds, games per second) for one sweep of the strait."""
     from owsnb.analysis import sweep
     from owsnb.rules.ows.examples import STRAIT
 
-    games = 4 if quick else 16
-    kw: dict[str, Any] = dict(seeds=range(games), plans=["random"], turns=1, progress=False)
+    games = 8 if quick else 48
+    kw: dict[str, Any] = dict(seeds=range(games), plans=["random"], progress=False)
     rows = []
     cores = os.cpu_count() or 1
     if cores > 1:  # the first local sweep of a session starts the forkserver (imports owsnb once)
@@ -192,7 +216,10 @@ def main() -> None:
           f"{'met' if vec >= 1e6 and vec / per_event >= 50 else 'NOT met'}")
     if a.skip_scaling:
         return
-    print("\nsweep scaling: the strait, random plans, turn 1")
+    cores = os.cpu_count() or 1
+    print(f"\nmachine check: a pure-Python CPU burn on {cores} processes runs {parallel_ceiling(cores):.2f}x "
+          "faster than serial (the ceiling for any sweep now; other processes share the cores)")
+    print("sweep scaling: the strait, random plans, whole games")
     srows = scaling(a.quick, a.dask)
     t1 = srows[0][2]
     print(f"{'backend':<18} {'workers':>7} {'seconds':>8} {'games/s':>8} {'speed-up':>8}")
