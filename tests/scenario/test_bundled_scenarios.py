@@ -554,3 +554,13 @@ def test_sandbox_is_empty_and_its_briefing_example_loads() -> None:
     state, _ = build_state(load_scenario({**spec, "units": units}, base=SCENARIOS), seed=1)
     assert set(state.units) == {u["id"] for u in units}
     assert counter(state.units["B-F35-1"]).base == "B-SQ-1"
+
+
+def test_10_2_5_the_planned_offensive_card_seizes_the_ground_initiative_in_baltic_ground() -> None:
+    game = load("baltic-ground")
+    game.submit("umpire: advance 6.C.1")
+    assert game.clock.acting == ("red",)
+    offered = [str(o) for spec in game.legal_orders("red").specs if spec.verb == "initiative" for o in spec.examples]
+    assert "red: initiative seize=planned-offensive" in offered
+    game.submit("red: initiative seize=planned-offensive")
+    assert "planned-offensive" not in game.view("red").sides["red"].private["hand"]["decision"]
