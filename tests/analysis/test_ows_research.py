@@ -133,3 +133,25 @@ def test_sweep_on_a_dask_cluster_matches_local_processes():
     import xarray as xr
 
     xr.testing.assert_equal(a, b)
+
+
+def test_the_bundled_tutorial_history_side_views_and_sweep():
+    """Items 1-3 of issue 8 on the OWS tutorial: facts, a leak-free side history, a sweep."""
+    from owsnb.testing import random_playout
+
+    g = owsnb.load("tutorial", seed=2, save=False)
+    random_playout(g, max_orders=120, seed=3, check_views=False)
+    ds = g.history()
+    assert set(ds["unit_domain"].isel(time=0).values) >= {"air", "land", "maritime", "sof"}
+    assert bool(ds["lon"].notnull().any())  # a geographic map: lon/lat filled
+    lost = ds.owsnb.losses("domain").isel(time=-1)
+    assert int(lost.sum()) == int(ds.owsnb.losses().isel(time=-1).sum())
+    for side in ("blue", "red"):
+        view = g.history(side=side)
+        tokens = hidden_tokens(g.state, side, g.ruleset)
+        never = sorted({u for u in g.units if g.unit(u).side != side} - set(map(str, view["unit"].values)))
+        assert not bool(ds["detected"].sel(by=side, unit=never).any())  # absent = never detected
+        assert find_leaks([list(map(str, view["unit"].values)), view["unit_kind"].values.tolist()], tokens - set(
+            map(str, view["unit"].values))) == []
+    sw = an.sweep("tutorial", seeds=range(2), plans=["random"], turns=1, workers=1, progress=False)
+    assert int(sw["refused"].sum()) == 0 and (sw["orders"] > 0).all()
