@@ -48,21 +48,12 @@ def snapshot_points(game: Any, every: str = "step") -> list[int]:
 
 
 def _unit_facts(rs: Any, unit: Any) -> dict[str, Any]:
-    fn = getattr(rs, "unit_facts", None)
-    if fn is not None:
-        return dict(fn(unit))
-    return {k: v for k, v in unit.data.items() if isinstance(v, (int, float, str, bool)) and not isinstance(v, bool)}
+    return dict(rs.unit_facts(unit))
 
 
 def _detected_by(rs: Any, state: Any, unit: Any, side: str) -> bool:
-    """Has *side* detected the enemy *unit*? The rule set's ``unit_detected(state, unit, side)`` hook
-    if it has one (e.g. OWS fixed installations and emitters are always detected), else ``seen_by``."""
-    if unit.side == side:
-        return False
-    fn = getattr(rs, "unit_detected", None)
-    if fn is not None:
-        return bool(fn(state, unit, side))
-    return side in unit.seen_by
+    """Has *side* detected the enemy *unit*? (the rule set's ``unit_detected`` hook)."""
+    return unit.side != side and bool(rs.unit_detected(state, unit, side))
 
 
 def _numeric(prefix: str, mapping: Mapping[str, Any], out: dict[str, float], depth: int = 1) -> dict[str, float]:

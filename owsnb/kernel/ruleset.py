@@ -369,6 +369,16 @@ class RuleSet:
             return unit
         return None
 
+    def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
+        """Has *side* detected the enemy *unit*? (default: ``side in unit.seen_by``; a rule set may
+        add units that are always known, such as fixed installations)."""
+        return unit.side != side and side in unit.seen_by
+
+    def unit_facts(self, unit: Unit) -> dict[str, Any]:
+        """Per-unit facts recorded in research datasets (numbers or text). Default: the payload's
+        top-level numbers and strings. A ``domain`` fact enables losses by domain."""
+        return {k: v for k, v in unit.data.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+
     def view_public(self, state: GameState, side: str) -> FrozenDict:
         """The game's public facts as *side* sees them (default: all of ``state.public``)."""
         return state.public
