@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import owsnb.rules  # noqa: F401  (registers the built-in rule sets, e.g. to resume an OWS game)
 from owsnb.kernel import codec
 from owsnb.kernel.errors import HistoryError, StaleStateError, StoreError
 from owsnb.kernel.events import Event
