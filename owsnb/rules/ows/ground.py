@@ -705,7 +705,14 @@ def fire_on(
             hits += h
             spent[key] = int(spent.get(key, 0)) + 1
         vis_f = watchers(state, f)
-        mk = f.markers | ({"expended"} if counter(f).category in ("artillery",) or counter(f).is_air else set())
+        left = sum(
+            max(a.count - int(spent.get(a.key, 0)), 0)
+            for a in counter(f).attacks
+            if a.can_hit("ground") and not a.air_to_air
+        )
+        done_firing = not option(state, "fire_splitting") or left <= 0
+        kinds = counter(f).category in ("artillery",) or counter(f).is_air
+        mk = f.markers | ({"expended"} if kinds and done_firing else set())
         events.append(unit_set(f.id, data={"spent": spent}, markers=mk, rule="10.15.5", visible_to=vis_f))
         lines.append(f"{f.id}: {len(ms)} fire mission(s)")
     steps = min(hits // max(row["step"], 1), target.steps)
@@ -1170,7 +1177,9 @@ def apply_result(
         units = [cur.units[u.id] for u in units if cur.units[u.id].alive and cur.units[u.id].hex is not None]
         if not units:
             continue
-        delay = who == "defender" and any("delay" in u.markers for u in units)
+        man = [u for u in units if _manoeuvre(u)] or units
+        delay = who == "defender" and all("delay" in u.markers for u in man)  # the whole defence delays (10.8)
+        delayers = {u.id for u in units if who == "defender" and "delay" in u.markers}
         fort = who == "defender" and any(_fortified(cur, u) for u in units)
         retreat = ret
         if delay and loss >= 1:
@@ -1192,8 +1201,6 @@ def apply_result(
             loss += 1
             lines.append(f"{who} cancels the retreat with an additional step loss (10.15.9.1.6)")
             retreat = 0
-        if delay:
-            retreat = max(retreat, 1)
         left = loss
         for u in _loss_order(units, lead):
             if left <= 0:
@@ -1205,17 +1212,16 @@ def apply_result(
             cur = apply_all(cur, ev)
             left -= lost
             lines.append(f"{u.id} loses {lost} step(s)")
-        if retreat:
-            for u in units:
-                u = cur.units[u.id]
-                if not u.alive or u.hex is None:
-                    continue
-                path = _retreat_path(cur, u, retreat, away)
+        for u in units:
+            u = cur.units[u.id]
+            n_ret = max(retreat, 1) if u.id in delayers else retreat  # 10.8: a delaying unit always retreats 1
+            if n_ret and u.alive and u.hex is not None:
+                path = _retreat_path(cur, u, n_ret, away)
                 if path is None:
                     ev, lost, _ = apply_hits(cur, u, 1, rule="R9", cause="ground", visible_to=watchers(cur, u))
                     events += ev
                     cur = apply_all(cur, ev)
-                    lines.append(f"{u.id} cannot retreat {retreat}: loses a step instead (G2)")
+                    lines.append(f"{u.id} cannot retreat {n_ret}: loses a step instead (G2)")
                     continue
                 vis = watchers(cur, u)
                 ev = [
@@ -1226,7 +1232,7 @@ def apply_result(
                     ev.append(hex_set(u.hex, {"fortified": {"side": u.side, "turn": cur.clock.turn}}, rule="10.7"))
                 events += ev
                 cur = apply_all(cur, ev)
-                lines.append(f"{u.id} retreats {retreat} to {cur.map.label(path[-1])}")
+                lines.append(f"{u.id} retreats {n_ret} to {cur.map.label(path[-1])}")
     if r["exp"]:
         for u in cb.attackers:
             x = cur.units[u.id]

@@ -972,7 +972,13 @@ def _ground_checks(state: Any, order: Order | None, unit: Any, *, exploit: bool 
             order,
         )
     m = unit.data.get("moved") or {}
-    if int(m.get("turn", 0) or 0) == state.clock.turn and m.get("step") == "6.C.3" and not exploit and not react:
+    if (
+        int(m.get("turn", 0) or 0) == state.clock.turn
+        and m.get("step") == "6.C.3"
+        and not exploit
+        and not react
+        and not m.get("bridge_continue")
+    ):
         raise refuse(f"{unit.id} has already moved this Ground phase", "already-moved", "10.3", order)
     if exploit and int(m.get("turn", 0) or 0) == state.clock.turn and m.get("exploit"):
         raise refuse(f"{unit.id} has already made its exploitation move", "already-moved", "10.3", order)
@@ -1134,7 +1140,17 @@ class Move(OrderHandler):
             }
         if dis and not is_light(u):
             raise refuse("only light infantry may use disorganized movement (10.10.2)", "not-light", "10.10.2", order)
-        r = ground_reach(state, u, disorganized=dis)
+        m = u.data.get("moved") or {}
+        follow_on = m.get("bridge_continue") and int(m.get("turn", 0) or 0) == state.clock.turn
+        if follow_on:  # 10.11.3: the engineer continues with the MP it has left
+            left = movement_points(state, u).mp - float(m.get("mp", 0) or 0)
+            r = ground_reach(state, u, mp=max(left, 0.0))
+            if to in r.cost and r.cost[to] > left + 1e-9:
+                raise refuse(
+                    f"{u.id} has {left:g} MP left after placing its bridge (10.11.3)", "out-of-reach", "10.11.3", order
+                )
+        else:
+            r = ground_reach(state, u, disorganized=dis)
         self._verb_checks(state, order, u, r, to)
         if to == u.hex and eng != "bridge":
             raise refuse(f"{u.id} is already in {state.map.label(to)}", "no-move", "10.10", order)
@@ -1478,6 +1494,7 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
         if x.side == u.side and x.id != u.id and x.hex is not None and counter(x).category in GROUND_CATEGORIES
     }
     walked = [path[0]]
+    used_missions: set[str] = set()
     halted = None
     model = _cost_model(state, r.allowance.mode)
     bridge_steps = 0
@@ -1495,7 +1512,7 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
             halted = f"entered an enemy ZOC in {lab} (10.10.3.1)"
             rules.append("10.10.3.1")
             break
-        ev, stop = _interdiction(state, u, h, roll)
+        ev, stop = _interdiction(state, u, h, roll, used_missions)
         events += ev
         if stop:
             halted = stop
@@ -1546,11 +1563,23 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
 
         events.append(side_set(u.side, "private", {"bridge_use": use}, rule="10.11"))
     vis = watchers(state, u)
+    prev = u.data.get("moved") or {}
+    before = (
+        float(prev.get("mp", 0) or 0)
+        if prev.get("bridge_continue") and int(prev.get("turn", 0) or 0) == state.clock.turn
+        else 0.0
+    )
+    spent = before + float(r.cost.get(final, 0.0))
+    placed = plan.get("bridge") and final == path[-1]
+    if placed:
+        spent += float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
     moved = _moved(
         state,
         u,
         len(walked) - 1,
         "6.C.3",
+        mp=spent,
+        bridge_continue=bool(placed and spent < movement_points(state, u).mp - 1e-9),
         **({"exploit": True} if verb == "exploit" else {}),
         **({"disorganized": True} if plan.get("disorganized") else {}),
     )
@@ -1576,7 +1605,9 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     return Adjudication(events, res)
 
 
-def _interdiction(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], str | None]:
+def _interdiction(
+    state: Any, u: Any, h: Hex, roll: Roller, used: set[str] | None = None
+) -> tuple[list[Event], str | None]:
     """6.5.10.4: a ground unit moving through an enemy Interdiction mission's zone is attacked
     once per mission and turn (Fires Effects Table); suppressed or damaged = halted."""
     zone = zone_of(state, h)
@@ -1584,11 +1615,15 @@ def _interdiction(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event]
         c = counter(m)
         if m.side == u.side or m.hex is None or not c.is_air or c.mission != "interdiction" or "expended" in m.markers:
             continue
+        if used is not None and m.id in used:
+            continue
         same = (zone is not None and zone_of(state, m.hex) == zone) or (zone is None and m.hex == h)
         if not same:
             continue
         from owsnb.rules.ows import ground as _g
 
+        if used is not None:
+            used.add(m.id)
         ev, res = _g.fire_on(state, [m], u, roll, rule="6.5.10.4", reveal=True)
         ev.insert(0, unit_set(u.id, seen_by=u.seen_by | {m.side}, rule="6.5.10.4", visible_to=None))
         ev.append(unit_set(m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)))

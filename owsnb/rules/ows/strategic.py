@@ -110,6 +110,20 @@ def airfield_capacity(state: Any, h: Hex) -> int:
     return max(int(f.get("capacity", 0) or 0) - _damage(state, h, "airfield"), 0)
 
 
+def basing_problems(state: Any) -> list[str]:
+    """6.5.5: an airbase's capacity in squadrons can never be exceeded — the airfields holding more
+    squadron base counters than their capacity (less damage)."""
+    out = []
+    for h, info in state.map.hexes.items():
+        if "airfield" not in info.features:
+            continue
+        n = sum(1 for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base")
+        cap = airfield_capacity(state, h)
+        if n > cap:
+            out.append(f"{state.map.label(h)}: {n} squadrons based, capacity {cap} (6.5.5)")
+    return out
+
+
 def _use(state: Any, side: str, kind: str) -> dict[str, int]:
     u = thaw(state.sides[side].private.get("lift_use") or {})
     if int(u.get("turn", 0) or 0) != state.clock.turn:

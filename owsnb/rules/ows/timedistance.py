@@ -356,6 +356,19 @@ def _row(
     }
 
 
+def _facilities(state: Any, kind: str, side: str) -> list[Hex]:
+    """Hexes with a *kind* feature (port, airfield, railhead) that are *side*'s or nobody's (2.1.7)."""
+    out = []
+    for h, info in state.map.hexes.items():
+        f = info.features.get(kind)
+        if f is None:
+            continue
+        owner = info.facts.get("control") or f.get("owner") or f.get("side")
+        if owner in (None, side):
+            out.append(h)
+    return out
+
+
 def _nearest(state: Any, frm: Hex, hexes: list[Hex]) -> list[Hex]:
     return sorted(hexes, key=lambda h: (h.distance(frm), h))
 
@@ -443,7 +456,7 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
 
     stt = table(state, "movement")["strategic"]
     # rail (5.1.1.4)
-    heads = [h for h, i in state.map.hexes.items() if "railhead" in i.features]
+    heads = _facilities(state, "railhead", u.side)
     best = None
     for a in _nearest(state, start, heads)[:3]:
         for b in _nearest(state, to, heads)[:3]:
@@ -510,8 +523,7 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
             )
         )
     # airlift (5.1.1.3)
-    fields = [h for h, i in state.map.hexes.items() if "airfield" in i.features]
-    owned = [h for h in fields if (state.map.hexes[h].features["airfield"].get("owner") in (None, u.side))]
+    owned = _facilities(state, "airfield", u.side)
     if len(owned) >= 2:
         a = _nearest(state, start, owned)[0]
         b = _nearest(state, to, [h for h in owned if h != a] or owned)[0]
@@ -543,7 +555,7 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
                 )
             )
     # sealift (5.1.1.2)
-    ports = [h for h, i in state.map.hexes.items() if "port" in i.features]
+    ports = _facilities(state, "port", u.side)
     if len(ports) >= 2:
         a = _nearest(state, start, ports)[0]
         b = _nearest(state, to, [p for p in ports if p != a] or ports)[0]
@@ -651,7 +663,11 @@ def rings(game_or_view: Any, unit: Any) -> list[dict[str, Any]]:
                 rule="6.5.9.4",
             )
         )
-    if c.combat_radius:
+    if (
+        c.combat_radius
+        and c.tanker is None
+        and (c.aircraft in ("fighter", "bomber") or c.mission in ("strike", "bomber"))
+    ):
         src = _fuel_source(state, u)
         from owsnb.rules.ows.air import max_radius
 
@@ -695,6 +711,20 @@ def rings(game_or_view: Any, unit: Any) -> list[dict[str, Any]]:
                     rule="6.5.3",
                 )
             )
+    elif c.combat_radius:
+        src = _fuel_source(state, u)
+        out.append(
+            _ring(
+                state,
+                "combat radius",
+                "radius",
+                int(c.combat_radius),
+                RING_COLOURS["radius"],
+                centre=state.map.label(src) if src is not None else centre,
+                source=c.base or "",
+                rule="6.5.2",
+            )
+        )
     if c.tanker is not None and c.tanker.get("radius") is not None:
         out.append(
             _ring(

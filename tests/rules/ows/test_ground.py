@@ -532,3 +532,103 @@ def test_10_15_8_3_opposed_landing_assaults_its_own_hex_with_an_immediate_second
     s, res, ev = run(g, "red: defensive-fire", [4, 1])  # 1:2, 4 vs 6: A1, inconclusive; at once 1:3, 1 vs 6: A2
     assert "10.15.8.3" in res.rules and len([e for e in ev if e.kind == "die"]) == 2
     assert not s.units["M1"].alive and not s.units["M2"].alive and s.units["R"].steps == 3
+
+
+def test_10_15_5_a_counter_fires_all_its_missions_at_once_unless_splitting_is_allowed():
+    g = duel(U("ART", "artillery-bn", "blue", "0403"))
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: prep-fire TR12 with=ART missions=1")
+    assert e.value.rule == "10.15.5"
+    sp = duel(U("ART", "artillery-bn", "blue", "0403"), options={"fire_splitting": True})
+    s, res, _ = run(sp, "blue: prep-fire TR12 with=ART missions=1", [1])
+    art = s.units["ART"]
+    assert "expended" not in art.markers and art.data["spent"]["fires"] == 1  # one mission left, never twice
+    from owsnb.rules.ows.units import counter
+
+    assert counter(art).attacks[0].left == 1
+
+
+def test_10_8_1_a_recon_unit_may_switch_to_delay_when_attacked():
+    g = duel(U("REC", "recon-bn", "red", D))
+    g.submit(f"blue: attack {D} with=ABCT")
+    s, res, _ = run(g, "red: defensive-fire delay=REC", [1])
+    rec = s.units["REC"]
+    assert "10.8.1" in res.rules and "delay" in rec.markers
+    assert rec.hex.distance(g.hex(D)) == 1 and s.units["TR12"].hex == g.hex(D)  # only the delaying unit falls back
+    alone = duel(U("REC", "recon-bn", "red", "0606"))
+    cb = gr.combat(alone.state, "blue", alone.hex(D), [alone.state.units["ABCT"]])
+    both = with_events(
+        alone, [__import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set("TR12", markers=frozenset({"delay"}))]
+    )
+    cb2 = gr.combat(both.state, "blue", both.hex(D), [both.state.units["ABCT"]])
+    assert (-1, "defender in Delay (10.8)") in cb2.die_mods and cb2.die == shift(cb.die, -1)
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("red: defensive-fire delay=TR12")
+    assert e.value.rule == "10.8.1"
+
+
+def test_10_15_3_1_a_division_bombardment_masses_up_to_4_artillery_units():
+    arts = [U(f"ART{i}", "artillery-bn", "blue", "0403") for i in range(4)]
+    me = [U("ARTME", "artillery-bn", "blue", "0403", markers=["main-effort"])]
+    g = duel(*arts[:3], *me, options={"bombardment": True})
+    g.check("blue: prep-fire TR12 with=ART0,ART1,ART2,ARTME")
+    with pytest.raises(IllegalOrderError):
+        g.check("blue: prep-fire TR12 with=ART0,ART1,ART2")  # without the Main Effort: 2 battalions
+
+
+def test_10_15_4_1_pgm_promotion_only_for_attack_helicopters_and_air_munitions():
+    g = duel(
+        {"id": "BASE", "type": "airlift-base", "side": "blue", "hex": "0101"},
+        {"id": "AH", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE", "aircraft": "rotary"}},
+        {"id": "JET", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE"}},
+    )
+    s = g.state
+    t = s.units["TR12"]
+    assert [d for _, d, _ in gr._missions(s, s.units["AH"], t)] == ["d12", "d12"]  # clear, armour: +1
+    assert [d for _, d, _ in gr._missions(s, s.units["JET"], t)] == ["d10", "d10"]  # no munitions counter
+
+
+def test_10_15_6_cas_and_idf_support_are_supporting_arms_C3():
+    g = duel(
+        {"id": "BASE", "type": "airlift-base", "side": "blue", "hex": "0101"},
+        {"id": "CAS", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE"}},
+        U("ART", "artillery-bn", "blue", "0403"),
+    )
+    s = g.state
+    cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]], support=[s.units["CAS"], s.units["ART"]])
+    assert cb.att_factors == ["CAS CAS", "ART IDF SPT die", "ART IDF SPT die"]
+    g.check(f"blue: attack {D} with=ABCT support=CAS,ART")
+    promote = duel(U("ART", "artillery-bn", "blue", "0403"), options={"idf_support": "promote"})
+    p = gr.combat(
+        promote.state, "blue", promote.hex(D), [promote.state.units["ABCT"]], support=[promote.state.units["ART"]]
+    )
+    assert p.att_factors == [] and (2, "attacker IDF support promotes directly (C3 option)") in p.die_mods
+
+
+def test_10_15_8_2_combined_assault_waves_of_6_from_the_sea_and_6_from_the_air_10_15_8_4_landed_artillery_idle():
+    sea = [U(f"M{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}) for i in range(7)]
+    g = at(blank([*sea, U("R", "mech-bde", "red", D)]), "6.C.3")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check(f"blue: attack {D} with={','.join(f'M{i}' for i in range(7))}")
+    assert e.value.rule == "10.15.8.3"
+    g.check(f"blue: attack {D} with={','.join(f'M{i}' for i in range(6))}")
+    art = at(
+        blank(
+            [
+                U("M", "marine-bn", "blue", A),
+                U("ART", "artillery-bn", "blue", A, landed=1),
+                U("R", "mech-bde", "red", D),
+            ]
+        ),
+        "6.C.3",
+    )
+    with pytest.raises(IllegalOrderError) as e:
+        art.check(f"blue: attack {D} with=M support=ART")
+    assert e.value.rule == "10.15.8.4"
+
+
+def test_10_15_9_1_4_the_alternative_rule_gives_one_side_quality_always():
+    g = duel(options={"quality_alternative": True}, tables={"gcat": {"modifiers": {"quality_side": "red"}}})
+    s = g.state
+    cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]])
+    assert cb.die == "d10" and (-1, "red always has quality (10.15.9.1.4)") in cb.die_mods

@@ -654,3 +654,59 @@ def test_property_stacking_is_never_exceeded_after_any_legal_move(moves):
                 mv.stack_steps(g.state, [x for x in g.state.units.values() if x.hex == hx and x.side == "blue"], hx)
                 <= lim
             )
+
+
+def test_10_11_3_follow_on_the_engineer_leaves_its_bridge_and_moves_on_with_the_mp_left():
+    g = at(_river_game(), "6.C.3")
+    g.submit("blue: move E 0404 engineer=bridge")  # 3 + 2 MP of 15: it may carry on
+    assert g.state.units["E"].data["moved"]["bridge_continue"]
+    far = line("0404", 0, 2)[1]
+    res = g.submit(f"blue: move E {far}").result
+    assert res.outcome["to"] == far and g.state.map.info(g.hex("0404")).facts["bridge"]
+
+
+def test_10_12_an_engineer_that_stays_places_an_obstacle_and_the_attacker_is_demoted():
+    from owsnb.rules.ows import ground as gr
+
+    g = at(
+        blank(
+            [
+                U("E", "engineer-bn", "red", "0505"),
+                U("R", "mech-bde", "red", "0505"),
+                U("B", "armour-bde", "blue", "0404"),
+            ]
+        ),
+        "6.C.3",
+    )
+    g.submit("blue: done")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("red: move E 0606 engineer=obstacle")
+    assert e.value.rule == "10.12"
+    g.submit("red: move E 0505 engineer=obstacle")
+    s = g.state
+    assert s.map.info(g.hex("0505")).facts["obstacle"]["side"] == "red"
+    cb = gr.combat(s, "blue", g.hex("0505"), [s.units["B"]])
+    assert (-1, "obstacle (10.12)") in cb.die_mods and "E engineer" in cb.def_factors
+
+
+def test_6_5_10_4_interdiction_attacks_a_ground_unit_moving_through_its_zone_and_halts_it_if_hit():
+    path = line("0101", 0, 8)
+    g = blank(
+        [
+            U("W", "recon-bn", "blue", path[0]),
+            {"id": "BASE", "type": "airlift-base", "side": "red", "hex": "0808"},
+            {
+                "id": "INT",
+                "type": "cas",
+                "side": "red",
+                "hex": path[4],
+                "data": {"base": "BASE", "mission": "interdiction"},
+            },
+        ],
+        edges=[{"type": "road", "hexes": path}],
+    )
+    g = at(g, "6.C.3")
+    s, res, _ = run(g, f"blue: move W {path[7]}", [10, 10])  # two bombs at d10 vs 3: hits, the recon is lost
+    assert res.outcome["halted"] and "6.5.10.4" in res.rules and not s.units["W"].alive
+    s, res, _ = run(g, f"blue: move W {path[7]}", [1, 1])  # missed: it drives on; the mission is expended
+    assert res.outcome["halted"] is None and s.units["W"].hex == g.hex(path[7]) and "expended" in s.units["INT"].markers

@@ -225,3 +225,10 @@ def test_5_1_strategic_moves_are_refused_in_other_steps_and_for_units_already_in
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: sealift 1-LI LMSR-1")
     assert e.value.code == "wrong-step"
+
+
+def test_6_5_5_an_airbase_capacity_can_never_be_exceeded():
+    g = gload()
+    assert st.basing_problems(g.state) == []
+    over = gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(3)])
+    assert st.basing_problems(over.state) == ["0309: 3 squadrons based, capacity 2 (6.5.5)"]

@@ -67,7 +67,10 @@ def test_rings_weapons_umbrella_sensor_command_radius_and_combat_radius_from_the
     hq = [r for r in td.rings(g, "HQ-1D") if r["kind"] == "command"][0]
     assert hq["hexes"] == 10 and hq["km"] == 200.0  # TAC 2 zones of 100 km on 20 km hexes
     c17 = [r for r in td.rings(g, "C17-1") if r["kind"] == "radius"]
-    assert [r["hexes"] for r in c17] == [10, 20] and all(r["centre"] == "0404" for r in c17)
+    assert [r["hexes"] for r in c17] == [10] and c17[0]["centre"] == "0404"           # transports: no 6.5.3 extension
+    cas = gload(add=[{"id": "CAS", "type": "cas", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}}])
+    rr = [r for r in td.rings(cas, "CAS") if r["kind"] == "radius"]
+    assert [r["hexes"] for r in rr] == [6, 12, 18] and all(r["centre"] == "0404" for r in rr)   # 1x, 2x CAS, 3x Strike
     assert g.ruleset.ranges(g.view("blue"), "ART-1") == art
 
 
