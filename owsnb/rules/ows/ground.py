@@ -586,6 +586,13 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
     if _queue(state) and _g(state).get("turn") == state.clock.turn:
         events.append(clock_set(replace(state.clock, step="6.C.2"), rule="10.2"))
         return events
+    return events + cleanup(state, dice)
+
+
+def cleanup(state: Any, dice: Any = None) -> list[Event]:
+    """The end of the Ground phase (also at 7.A, if the umpire jumped past it): Combat and Delay
+    markers come off, activations end, a forgotten defender's window closes."""
+    events: list[Event] = []
     for u in state.units.values():
         drop = u.markers & {"combat", "delay"}
         if drop:
@@ -593,6 +600,10 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
     for s in state.sides:
         if state.sides[s].private.get("activation") is not None:
             events.append(side_set(s, "private", {"activation": None}, rule="10.2"))
+    if state.public.get("ground_window"):
+        events.append(state_set("public", {"ground_window": None}, rule="10.3"))
+    if hasattr(state, "secret") and state.secret.get("ground_pending"):
+        events.append(state_set("secret", {"ground_pending": None}, rule="10.3"))
     return events
 
 
@@ -833,7 +844,18 @@ class Combat:
         """Exact distribution of the GCAT cell read (computed with Fractions)."""
         return gcat_distribution(self.gcat, self.column, self.die, self.shield)
 
-    def rows(self) -> list[tuple[str, str]]:
+    def rows(self, public: bool = False) -> list[tuple[str, str]]:
+        """(label, value) lines; ``public`` names supporting arms by kind only (no unit ids the other
+        side may not have seen)."""
+
+        def arms(fs: list[str]) -> str:
+            if not public:
+                return ", ".join(fs) or "none"
+            from collections import Counter
+
+            kinds = Counter(_factor_kind(f) for f in fs)
+            return ", ".join(f"{n} {k}" for k, n in kinds.items()) or "none"
+
         out = [
             (
                 "odds",
@@ -845,8 +867,8 @@ class Combat:
                 f"{self.lead_att.id} ({self.base_die}) vs {self.lead_def.id if self.lead_def else '-'} "
                 f"(shield {self.shield}: {', '.join(self.shield_why)})",
             ),
-            ("attacker supporting arms", f"{len(self.att_factors)}: {', '.join(self.att_factors) or 'none'}"),
-            ("defender supporting arms", f"{len(self.def_factors)}: {', '.join(self.def_factors) or 'none'}"),
+            ("attacker supporting arms", f"{len(self.att_factors)}: {arms(self.att_factors)}"),
+            ("defender supporting arms", f"{len(self.def_factors)}: {arms(self.def_factors)}"),
             ("quality points", f"attacker {self.quality[0]}, defender {self.quality[1]}"),
         ]
         out += [("column shift", f"{n:+d}: {why}") for n, why in self.shifts]
@@ -871,6 +893,16 @@ class Combat:
             f"<table>{rows}</table><b>results</b><table>{res}</table>",
             repr(self),
         )
+
+
+def _factor_kind(f: str) -> str:
+    for kind in ("IDF SPT die", "CAS", "NGFS", "SOF", "engineer"):
+        if f.endswith(" " + kind):
+            return kind
+    for kind in ("SIGINT/EMSO", "Disrupt C2"):
+        if f.startswith(kind):
+            return kind
+    return f
 
 
 def gcat_distribution(gcat: Mapping[str, Any], column: int, die: str, shield: int) -> Distribution:
@@ -2074,7 +2106,7 @@ def _resolve_pending(
             cb.die, f"GCAT {cb.columns[cb.column]}: {cb.lead_att.id} {cb.die} vs shield {cb.shield}", "10.15.9", None
         )
         cell = gcat_cell(cb.gcat, cb.column, r, cb.shield)
-        lines += [f"{k}: {v}" for k, v in cb.rows()]
+        lines += [f"{k}: {v}" for k, v in cb.rows(public=True)]
         lines.append(f"roll {r} -> row '{cb.gcat['rows'][row_index(r, cb.shield, cb.gcat['rows'])]['name']}': {cell}")
         ev, more = apply_result(cur, cell, cb, att_choice=p.get("att_choice"), def_choice=dargs)
         events += ev
@@ -2500,5 +2532,5 @@ HANDLERS = [
     React(),
     Exploit(),
 ]
-STEP_EFFECTS = {"6.C.3": enter_ground}
+STEP_EFFECTS = {"6.C.3": enter_ground, "7.A": cleanup}
 LEAVE_EFFECTS = {"6.C.3": leave_ground}

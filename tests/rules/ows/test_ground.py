@@ -632,3 +632,13 @@ def test_10_15_9_1_4_the_alternative_rule_gives_one_side_quality_always():
     s = g.state
     cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]])
     assert cb.die == "d10" and (-1, "red always has quality (10.15.9.1.4)") in cb.die_mods
+
+
+def test_10_3_the_defenders_result_names_no_hidden_attacking_unit():
+    g = duel(U("ART7", "artillery-bn", "blue", "0403", seen=False))
+    g.submit(f"blue: attack {D} with=ABCT support=ART7")
+    assert "ART7" not in str(g.view("red").public) and "ART7" not in str([e.data for e in g.view("red").events])
+    s, res, ev = run(g, "red: defensive-fire", [5])
+    text = " ".join(res.lines) + str(res.outcome)
+    assert "ART7" not in text and "IDF SPT die" in text
+    assert all("ART7" not in str(e.data) for e in ev if e.visible_to is None or "red" in e.visible_to)
