@@ -1,5 +1,5 @@
-"""Benchmark: the bundled OWS scenarios — hex counts, orders of battle, load time and one random turn
-(prints a table; no assertions).
+"""Benchmark: the bundled OWS scenarios — hex counts, orders of battle, load time and one random
+turn (prints a table; no assertions).
 
 Run: ``python bench/scenarios.py [--repeat 5]``. Load = ``owsnb.load(name, save=False)`` (read the
 YAML, validate, build the initial state), median of the repeats after a first warm-up load. A turn =
@@ -46,7 +46,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    print("| scenario | hexes | land / littoral / deep sea | units (blue / red) | load (median) | one random turn |")
+    print(
+        "| scenario | hexes | land / littoral / deep sea | units (blue / red) | load (median) "
+        "| one random turn |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for name in BUNDLED:
         game = owsnb.load(name, save=False)
@@ -59,8 +62,10 @@ def main() -> None:
         if s.units:
             n, secs = one_turn(name)
             turn = f"{n} orders, {secs:.1f} s"
-        print(f"| `{name}` | {len(s.map.hexes)} | {land} / {terr['littoral']} / {terr['deep-sea']} | "
-              f"{len(s.units)} ({sides['blue']} / {sides['red']}) | {lt:.2f} s | {turn} |")
+        print(
+            f"| `{name}` | {len(s.map.hexes)} | {land} / {terr['littoral']} / {terr['deep-sea']} | "
+            f"{len(s.units)} ({sides['blue']} / {sides['red']}) | {lt:.2f} s | {turn} |"
+        )
 
 
 if __name__ == "__main__":
