@@ -520,16 +520,14 @@ class MapView(W.VBox):
                 reach = rs.reach(view, u.id)
                 if reach:
                     hs = [h for h in reach if h in view.map.hexes]
-                    colour = getattr(view.sides.get(u.side), "color", "#2563eb")
                     reach_feats.append(
                         _feature(
                             G.dissolve(self.geo, hs),
-                            {
-                                "color": colour,
+                            {  # a light wash with a solid amber edge (contacts are red and dotted)
+                                "color": "#b45309",
                                 "weight": 2.5,
-                                "dashArray": "6 4",
-                                "fillColor": "#facc15",
-                                "fillOpacity": 0.4,
+                                "fillColor": "#fef08a",
+                                "fillOpacity": 0.35,
                                 "className": "owsnb-reach",
                             },
                             unit=u.id,

@@ -1,8 +1,9 @@
 """The table in a real browser: JupyterLab on loopback, headless Debian Chromium via Playwright.
 
-Opens ``notebooks/01-play.ipynb``, runs it, clicks a counter, sees its reach overlay, clicks a
-destination hex, submits the move and sees the counter move. A screenshot is saved under
-``test-artifacts/``. No request may leave the machine (offline first: no tiles, no CDN).
+Opens ``notebooks/01-play.ipynb`` (the OWS tutorial at the umpire's seat), runs it, plays the
+first turn up to naval movement with the Done button, clicks a ship, sees its reach overlay,
+clicks a destination hex, submits the move and sees the counter move. Screenshots are saved
+under ``test-artifacts/``. No request may leave the machine (offline first: no tiles, no CDN).
 """
 
 from __future__ import annotations
@@ -29,22 +30,34 @@ KERNEL_IDLE = """() => {
 }"""
 
 
+MOVE_STEP = "3.A.1"  # OWS naval movement: the first step of the tutorial with a move to make
+
+
 def _the_notebooks_game():
-    """The game the notebook opens (same scenario and seed), to know what to click."""
+    """The game the notebook opens (same scenario and seed), played on to the step where the
+    browser will move a ship, to know what to click."""
     text = NOTEBOOK.read_text()
-    scenario = re.search(r'SCENARIO = \\"([^\\"]+)\\"', text).group(1)
+    scenario = re.search(r'owsnb.load\(\\"([^\\"]+)\\"', text).group(1)
     seed = int(re.search(r"seed=(\d+)", text).group(1))
-    return owsnb.load(scenario, seed=seed, save=False)
+    game = owsnb.load(scenario, seed=seed, save=False)
+    dones = 0
+    while game.clock.step != MOVE_STEP:
+        game.submit(f"{game.clock.acting[0]}: done")
+        dones += 1
+    return game, dones
 
 
 def _plan(game):
+    """A unit alone on its hex (a click selects it) and an empty hex it may move to."""
     side = game.clock.acting[0]
-    view = game.view(side)
+    view = game.view("umpire")
     spec = game.legal_orders(side)["move"]
     for unit in spec.candidates["unit"]:
         here = view.units[unit].hex
+        if sum(u.hex == here for u in view.units.values()) > 1:
+            continue
         reach = game.ruleset.reach(view, unit) or {}
-        for h in sorted(reach, key=lambda h: (-h.distance(here), h)):
+        for h in sorted(reach, key=lambda h: (abs(h.distance(here) - 3), h)):
             if h == here or any(u.hex == h for u in view.units.values()):
                 continue
             order = spec.type.make(side, unit=unit, to=game.map.label(h))
@@ -65,7 +78,7 @@ def _centre(box):
 def test_play_notebook_in_jupyterlab(tmp_path):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian chromium is not installed")
-    game = _the_notebooks_game()
+    game, dones = _the_notebooks_game()
     unit, here, dest, order = _plan(game)
     lay = game.map.layout
     corners = np.asarray(lay.corners(here))
@@ -97,6 +110,21 @@ def test_play_notebook_in_jupyterlab(tmp_path):
         # every widget extension loaded (ipywidgets, jupyter-leaflet, bqplot): none failed to show
         assert page.locator("text=Error displaying widget").count() == 0
         assert page.locator(".owsnb-orders .widget-toggle-buttons").count() == 1
+        # the planning steps need no orders: Done, as the panel asks, until naval movement
+        orders = page.locator(".owsnb-orders").first
+        for _ in range(dones):
+            before = orders.inner_text()
+            page.click(".owsnb-orders button:has-text('Done')")
+            page.wait_for_function(
+                "([el, before]) => el.innerText !== before",
+                arg=[orders.element_handle(), before],
+                timeout=30_000,
+            )
+        page.wait_for_function(
+            "([el, step]) => el.innerText.includes('step ' + step)",
+            arg=[orders.element_handle(), MOVE_STEP],
+            timeout=30_000,
+        )
         counter.click()
         page.wait_for_selector("path.owsnb-reach", timeout=30_000)
         sel = page.wait_for_selector("path.owsnb-selection", timeout=30_000)
