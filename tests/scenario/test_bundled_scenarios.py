@@ -760,3 +760,29 @@ def test_10_2_5_the_planned_offensive_card_seizes_the_ground_initiative_in_balti
     assert "red: initiative seize=planned-offensive" in offered
     game.submit("red: initiative seize=planned-offensive")
     assert "planned-offensive" not in game.view("red").sides["red"].private["hand"]["decision"]
+
+
+def test_strategic_lift_examples_lmsr_c17_and_the_7th_marines() -> None:
+    cat = "ows-us-allied-200nm"
+    lmsr = types_of(SCENARIOS / "catalogs" / f"{cat}.yaml")["us-lmsr"]
+    assert lmsr["steps"] == 3 and [b["infantry"] for b in lmsr["data"]["boxes"]] == [
+        1,
+        1,
+        1,
+    ]  # 5.1.1.2
+    assert (
+        _t(cat, "us-c17")["heavy_lift"] and _t("ows-prc-200nm", "prc-y20")["heavy_lift"]
+    )  # 5.1.1.3
+    marines = types_of(SCENARIOS / "catalogs" / f"{cat}.yaml")["us-marine-regiment"]
+    assert marines["steps"] == 3  # 2.2.7: 7th Marines 3 steps (a battalion, 1/7, is `steps: 1`)
+    assert (
+        raw("western-pacific")["units"][
+            [u["id"] for u in raw("western-pacific")["units"]].index("B-MEU-31")
+        ]["steps"]
+        == 1
+    )
+    # 10.13.2.1: NATO heavy armour burns 2 FP a day, a Stryker brigade 1
+    assert (
+        _t("ows-us-allied-20km", "us-abct")["fuel"] == 2
+        and _t("ows-us-allied-20km", "us-sbct")["fuel"] == 1
+    )
