@@ -103,6 +103,7 @@ class Table(T.HasTraits):
         self._pick_callbacks: list[Callable[[Pick], Any]] = []
         self._legal: tuple[int, str, LegalOrders] | None = None
         self._held: list[Any] = []
+        self._moment: tuple = ()
         self._batching = False
         super().__init__(**kwargs)
         self.seat = seat
@@ -221,9 +222,13 @@ class Table(T.HasTraits):
         with self.hold_trait_notifications():
             self.view = view
             if seat.side == UMPIRE:
-                acting = list(view.clock.acting)
-                if self.actor not in (*acting, UMPIRE) or not self.actor:
+                # the umpire's panel follows whoever acts; a side chosen by hand ("act as") is
+                # kept only until the step or its actors change
+                acting = tuple(view.clock.acting)
+                moment = (view.clock.turn, view.clock.phase, view.clock.step, acting)
+                if moment != self._moment or self.actor not in (*acting, UMPIRE) or not self.actor:
                     self.actor = acting[0] if acting else UMPIRE
+                self._moment = moment
             if self.unit is not None and self.unit not in view.units:
                 self.unit = None
             if self.hex is not None:

@@ -155,3 +155,11 @@ def test_a_stale_table_is_refused_and_refreshed(pgame):
     t.submit("blue: done")
     assert t.refusal.code == "stale" and pgame.seq == 0
     assert t.state_id == pgame.state_id
+
+
+def test_the_umpires_panel_follows_who_acts_after_an_umpire_only_step(pgame):
+    t, mv, op = _table(pgame, "umpire")
+    op.actor.value = "umpire"  # chosen by hand: kept while the step lasts
+    assert t.actor == "umpire" and op.done_button.disabled
+    op.advance_button.click()  # movement ends: the fire step, both sides act
+    assert pgame.clock.phase == "2" and t.actor == "blue" and not op.done_button.disabled
