@@ -87,11 +87,19 @@ def test_the_umpire_sees_everything(pgame):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("face_down", [False, True], ids=["hidden", "face-down"])
-def test_ows_strait_blue_table_holds_nothing_blue_has_not_seen(face_down):
-    """The OWS teaching example: OWS counters, face-down "Unknown" counters (8.4.1), TACSIT 1."""
+@pytest.mark.parametrize(
+    ("scenario", "face_down"),
+    [("strait", False), ("strait", True), ("tutorial", False)],
+    ids=["strait-hidden", "strait-face-down", "tutorial"],
+)
+def test_ows_blue_table_holds_nothing_blue_has_not_seen(scenario, face_down):
+    """OWS: its counters, face-down "Unknown" counters (8.4.1), TACSIT 1; the teaching strait
+    and the bundled tutorial."""
+    import owsnb
+
     ows = pytest.importorskip("owsnb.rules.ows.examples")
-    game = ows.example(seed=1, options={"face_down": face_down})
+    where = ows.STRAIT if scenario == "strait" else scenario
+    game = owsnb.load(where, seed=1, save=False, options={"face_down": face_down})
     app = App(game, seat="blue", curtain=False)
     rng = np.random.default_rng(2)
     known: set[str] = set()  # a unit blue has seen once is no secret in its old events
