@@ -406,3 +406,20 @@ def test_umpire_manages_seats(served: Served) -> None:
     again = Authority(served.authority.store)
     _, seat = again.seat(served.created.game_id, new["token"])
     assert seat.label == "press"
+
+
+def test_answers_are_not_held_back(served: Served) -> None:
+    """Keep-alive answers leave at once (TCP_NODELAY): a Nagle/delayed-ACK stall costs ~40 ms."""
+    import http.client
+    import statistics
+    import time
+
+    conn = http.client.HTTPConnection("127.0.0.1", served.server.port, timeout=10)
+    times = []
+    for _ in range(15):
+        t = time.perf_counter()
+        conn.request("GET", f"/games/{served.created.game_id}/view", headers=served.headers("blue"))
+        assert conn.getresponse().read()
+        times.append(time.perf_counter() - t)
+    conn.close()
+    assert statistics.median(times) < 0.025, f"median {statistics.median(times) * 1000:.0f} ms"
