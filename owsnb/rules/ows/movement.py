@@ -1235,7 +1235,7 @@ class Move(OrderHandler):
             if not dists:
                 return None
             return Distribution.sum(dists, label=f"mine hits on {u.id} along its route (6.4.5.2)")
-        return None
+        return _interdiction_preview(state, plan)
 
     # -- adjudication --------------------------------------------------------------------------
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
@@ -1603,6 +1603,28 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
         lines,
     )
     return Adjudication(events, res)
+
+
+def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution | None:
+    """The exact outcome of the first known (detected) Interdiction mission on the route (6.5.10.4):
+    ``(steps lost, suppressed)`` on the Fires Effects Table; ``None`` if no known mission watches it."""
+    from owsnb.rules.ows import ground as _g
+
+    u = plan["unit"]
+    for h in plan["path"][1:]:
+        zone = zone_of(state, h)
+        for m in known_enemies(state, u.side):
+            c = counter(m)
+            if not c.is_air or c.mission != "interdiction" or "expended" in m.markers:
+                continue
+            if (zone is not None and zone_of(state, m.hex) == zone) or (zone is None and m.hex == h):
+                target = u.evolve(hex=h)
+                shield, _ = _g.defence(state, target)
+                row = _g._fet_row(state, target)
+                dice_ = [d for _, d, _ in _g._missions(state, m, target)]
+                crit = bool(ptable(state, "fet").get("criticals"))
+                return _g.fire_preview(dice_, shield, row["suppress"], row["step"], crit, u.steps)
+    return None
 
 
 def _interdiction(

@@ -97,6 +97,14 @@ def partisan_attack_preview(defence: int = 3, dice: int = 3, die: str = "d4", hi
     return total.map(lambda h: h >= hits_for_step, label="step lost (else Suppressed)")
 
 
+def atgm_preview(atgm_die: str, target_shield: int, return_die: str, atgm_shield: int) -> Distribution:
+    """10.15.10.5: exact ``(hits on the target, hits on the ATGM)`` of the simultaneous exchange:
+    the unmodified ATGM die against the target's shield, the target's die demoted against the ATGM's."""
+    a = Distribution.die(sides(atgm_die)).map(lambda r: _hits(r, target_shield))
+    b = Distribution.die(sides(return_die)).map(lambda r: _hits(r, atgm_shield))
+    return a.combine(b, lambda x, y: (x, y), label="(hits on the target, hits on the ATGM)")
+
+
 def zone_key(state: Any, h: Hex) -> str:
     z = rear_zone(state, h)
     return f"{z.q},{z.r}"
@@ -615,6 +623,14 @@ class Atgm(OrderHandler):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
+
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+        a, t = self._check(state, order, args)
+        from owsnb.rules.ows.ground import lead_die
+
+        return atgm_preview(
+            _rt(state)["atgm_die"], counter(t).red_shield, shift(lead_die(t), -1), counter(a).red_shield
+        )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         a, t = self._check(state, order, args)

@@ -642,3 +642,14 @@ def test_10_3_the_defenders_result_names_no_hidden_attacking_unit():
     text = " ".join(res.lines) + str(res.outcome)
     assert "ART7" not in text and "IDF SPT die" in text
     assert all("ART7" not in str(e.data) for e in ev if e.visible_to is None or "red" in e.visible_to)
+
+
+def test_10_4_1_1_1_reaction_preview_matches_100k_seeded_rolls():
+    exact = gr.reaction_preview(2, disrupted=False)
+    roll = FastRoller(29)
+    n = 100_000
+    counts: dict = {}
+    for _ in range(n):
+        k = gr.reaction_units(roll("d6"), 2)
+        counts[k] = counts.get(k, 0) + 1
+    assert within_3_sigma(dict(exact), counts, n) == []

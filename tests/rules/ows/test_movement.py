@@ -710,3 +710,26 @@ def test_6_5_10_4_interdiction_attacks_a_ground_unit_moving_through_its_zone_and
     assert res.outcome["halted"] and "6.5.10.4" in res.rules and not s.units["W"].alive
     s, res, _ = run(g, f"blue: move W {path[7]}", [1, 1])  # missed: it drives on; the mission is expended
     assert res.outcome["halted"] is None and s.units["W"].hex == g.hex(path[7]) and "expended" in s.units["INT"].markers
+
+
+def test_6_5_10_4_a_move_past_a_known_interdiction_mission_previews_its_fires_exactly():
+    path = line("0101", 0, 8)
+    g = blank(
+        [
+            U("W", "recon-bn", "blue", path[0]),
+            {"id": "BASE", "type": "airlift-base", "side": "red", "hex": "0808"},
+            {
+                "id": "INT",
+                "type": "cas",
+                "side": "red",
+                "hex": path[4],
+                "seen_by": ["blue"],
+                "data": {"base": "BASE", "mission": "interdiction"},
+            },
+        ],
+        edges=[{"type": "road", "hexes": path}],
+    )
+    g = at(g, "6.C.3")
+    d = g.preview(f"blue: move W {path[7]}")
+    assert d[(0, False)] == Fraction(2, 10) ** 2  # two d10 bombs both miss the recon's 3
+    assert g.preview(f"blue: move W {path[1]}") is None  # the route stays out of its zone

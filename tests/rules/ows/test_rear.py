@@ -201,3 +201,17 @@ def test_10_15_10_rear_area_orders_need_the_advanced_option():
     g = at(blank([U("S1", "mech-bde", "blue", "0202")]), "2.1")
     with pytest.raises(IllegalOrderError):
         g.check("blue: security-zone 0505 units=S1")
+
+
+def test_10_15_10_5_atgm_exchange_preview_matches_100k_seeded_rolls():
+    from owsnb.rules.ows.dice import hits
+
+    exact = rear.atgm_preview("d12", 3, "d6", 3)
+    assert exact[(2, 1)] == Fraction(3, 12) * Fraction(3, 6)  # 6-8 on the d12 (2 hits), 3-5 on the d6 (1 hit)
+    roll = FastRoller(3)
+    n = 100_000
+    counts: dict = {}
+    for _ in range(n):
+        k = (hits(roll("d12"), 3), hits(roll("d6"), 3))
+        counts[k] = counts.get(k, 0) + 1
+    assert within_3_sigma(dict(exact), counts, n) == []
