@@ -30,7 +30,10 @@ from owsnb.widgets import render
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Pick, Refusal, Table
 
-__all__ = ["OrderPanel"]
+__all__ = ["OrderPanel", "SUGGESTIONS"]
+
+SUGGESTIONS = 20
+"""At most this many ready-made orders are listed for the chosen verb (pick a value to narrow)."""
 
 
 def _agrees(example: Any, picked: Any) -> bool:
@@ -99,6 +102,7 @@ class OrderPanel(Panel):
         )
         self.quick_button = W.Button(description="Use", layout=W.Layout(width="60px"))
         self.quick_button.on_click(lambda _: self._use_quick())
+        self.quick_row = W.HBox([self.quick, self.quick_button], layout=W.Layout(display="none"))
         self.done_button = W.Button(
             description="Done",
             icon="forward",
@@ -123,7 +127,7 @@ class OrderPanel(Panel):
                 self.params,
                 self.info,
                 W.HBox([self.submit_button, self.clear_button, self.undo_button]),
-                W.HBox([self.suggest, self.quick, self.quick_button]),
+                W.HBox([self.suggest, self.quick_row]),
                 W.HBox([self.done_button, self.advance_button]),
             ],
             layout=W.Layout(width="100%"),
@@ -368,7 +372,8 @@ class OrderPanel(Panel):
         if legal is None:
             return []
         if spec is None:
-            return [str(o) for s in legal for o in s.examples][:200] if self.suggest.value else []
+            everything = [str(o) for s in legal for o in s.examples]
+            return everything[: 10 * SUGGESTIONS] if self.suggest.value else []
         out = []
         for o in spec.examples:
             try:
@@ -377,7 +382,7 @@ class OrderPanel(Panel):
                 continue
             if all(_agrees(args.get(k), v) for k, v in self.values.items()):
                 out.append(str(o))
-        return out[:100]
+        return out[:SUGGESTIONS]
 
     def _update_quick(self) -> None:
         examples = self.suggestions()
@@ -385,8 +390,8 @@ class OrderPanel(Panel):
         if list(self.quick.options) != options:
             self.quick.options = options
         shown = "" if examples else "none"
-        if self.quick.layout.display != shown:
-            self.quick.layout.display = self.quick_button.layout.display = shown
+        if self.quick_row.layout.display != shown:
+            self.quick_row.layout.display = shown
 
     def _on_eval(self, change: Any = None) -> None:
         t = self.table

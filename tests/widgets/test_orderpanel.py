@@ -131,7 +131,7 @@ def test_umpire_gives_every_sides_orders_and_advances(pgame):
 def test_quick_orders_fill_the_panel(pgame):
     t, mv, op = _table(pgame)
     assert (
-        op.quick.options == (("—", ""),) and op.quick.layout.display == "none"
+        op.quick.options == (("—", ""),) and op.quick_row.layout.display == "none"
     )  # off: nothing sent
     op.suggest.value = True
     first = op.quick.options[1][1]
