@@ -130,10 +130,15 @@ def test_umpire_gives_every_sides_orders_and_advances(pgame):
 
 def test_quick_orders_fill_the_panel(pgame):
     t, mv, op = _table(pgame)
-    assert (
-        op.quick.options == (("—", ""),) and op.quick_row.layout.display == "none"
-    )  # off: nothing sent
-    op.suggest.value = True
+    assert op.quick.options == (("—", ""),)  # nothing chosen: nothing offered, nothing sent
+    assert op.quick_row.layout.display == "none"
+    _click_counter(mv, "B-ARM-1")  # the move examples for this unit only
+    offered = [v for _, v in op.quick.options[1:]]
+    assert offered and all(o.startswith("blue: move B-ARM-1 ") for o in offered)
+    assert op.quick_row.layout.display == ""
+    op.reset()
+    op.suggest.value = True  # every ready-made order, when no verb is chosen
+    assert len(op.quick.options) > len(offered) + 1
     first = op.quick.options[1][1]
     op.quick.value = first
     op.quick_button.click()
