@@ -9,6 +9,7 @@ and honour every counter example of the rule text (digest §13).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import re
 import time
@@ -24,7 +25,7 @@ from owsnb.rules.ows import units as ows_units
 from owsnb.rules.ows.common import option
 from owsnb.rules.ows.sequence import SEQUENCE
 from owsnb.rules.ows.units import counter
-from owsnb.scenario import build_state, load_scenario
+from owsnb.scenario import Scenario, build_state, load_scenario
 from owsnb.testing import hidden_tokens, random_playout
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -56,15 +57,24 @@ def raw(name: str) -> dict:
     return copy.deepcopy(_parsed(name))
 
 
+@functools.cache
+def scenario(name: str) -> Scenario:
+    """A bundled scenario read and validated once (a game built from it never changes it)."""
+    return load_scenario(name)
+
+
 def load(name: str, seed: int = 1, **top) -> owsnb.Game:
-    """A fresh in-memory game of a bundled scenario, with top-level keys overridden."""
-    return owsnb.load(load_scenario({**raw(name), **top}, base=SCENARIOS), seed=seed, save=False)
+    """A fresh in-memory game of a bundled scenario, top-level keys (``turns=1``) overridden."""
+    scn = scenario(name)
+    if top:
+        scn = dataclasses.replace(scn, spec=scn.spec.model_copy(update=top))
+    return owsnb.load(scn, seed=seed, save=False)
 
 
 @pytest.fixture(scope="module")
 def states() -> dict:
     """The initial state of every bundled scenario (built once; states are immutable)."""
-    return {name: build_state(load_scenario(name), seed=1)[0] for name in BUNDLED}
+    return {name: build_state(scenario(name), seed=1)[0] for name in BUNDLED}
 
 
 def types_of(path: Path) -> dict:
