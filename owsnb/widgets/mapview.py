@@ -205,7 +205,7 @@ class MapView(W.VBox):
         self.table.hold(self)
 
         t = self.table
-        t.observe(self._on_view, ["view", "revision"])
+        t.observe(self._on_view, ["revision"])
         t.observe(self._on_selection, ["hex", "stack"])
         t.observe(self._on_unit, ["unit", "show_reach", "show_ranges"])
         t.observe(self._on_order, ["order"])
@@ -733,7 +733,7 @@ class MapView(W.VBox):
     def close(self) -> None:
         """Close the map and every widget it made (their browser models go too)."""
         try:
-            self.table.unobserve(self._on_view, ["view", "revision"])
+            self.table.unobserve(self._on_view, ["revision"])
             self.table.unobserve(self._on_selection, ["hex", "stack"])
             self.table.unobserve(self._on_unit, ["unit", "show_reach", "show_ranges"])
             self.table.unobserve(self._on_order, ["order"])
