@@ -36,7 +36,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "load": "owsnb.api", "resume": "owsnb.api", "load_ruleset": "owsnb.api", "games_dir": "owsnb.api",
     "new_game": "owsnb.api", "set_options": "owsnb.display.options", "connect": "owsnb.server.client",
-    "widgets": "owsnb.widgets", "analysis": "owsnb.analysis", "rules": "owsnb.rules",
+    "widgets": "owsnb.widgets", "analysis": "owsnb.analysis", "rules": "owsnb.rules", "App": "owsnb.widgets",
 }
 
 __all__ = [

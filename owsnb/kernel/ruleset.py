@@ -409,6 +409,12 @@ class RuleSet:
         command...), ``hexes`` (radius in hexes) and optional ``colour``."""
         return []
 
+    def transit(self, view: Any, unit_id: str, to: Any) -> list[dict[str, Any]]:
+        """Time and distance from *unit_id* to hex *to* by every mode it can use: one dict per
+        mode (``mode``, ``turns``, ``days``, ``hexes``, ``km``, ``nm``, ``note``); ``[]`` if the
+        rule set does not say."""
+        return []
+
     def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
         """Per-hex styles of a rule-set layer the map draws over the terrain (e.g. each hex's
         owner in TOCS, zones of control, supply state): hex -> Leaflet path style, optionally
