@@ -26,7 +26,7 @@ def read(name: str) -> dict:
 
 def skirmish_map(name: str):
     """The scenario's map built by the loader under the test rule set (units stripped)."""
-    data = {**read(name), "ruleset": "skirmish", "units": [], "catalogs": []}
+    data = {**read(name), "ruleset": "skirmish", "units": [], "catalogs": [], "options": {}, "rules": {}, "tables": {}}
     return build_state(load_scenario(data, base=SCENARIOS), seed=1)[0].map
 
 
@@ -54,8 +54,7 @@ def test_bundled_map_loads_with_its_background_layer(name: str, maps: dict) -> N
     data = read(name)
     m = maps[name]
     assert len(m.hexes) == data["map"]["cols"] * data["map"]["rows"]
-    assert data["units"] == []
-    assert "pending" in data["briefing"].lower() if name != "sandbox" else "no order of battle" in data["briefing"].lower()
+    assert data["briefing"].strip()
     assert set(data["sides"]) == {"blue", "red"}
     kinds = {i.terrain for i in m.hexes.values()}
     assert {"littoral", "clear"} <= kinds
@@ -128,5 +127,5 @@ def test_baltic_ground_has_rivers_roads_rail_cities_forests_and_zones(maps: dict
 
 def test_sandbox_is_an_empty_template() -> None:
     data = read("sandbox")
-    assert data["units"] == [] and data["catalogs"] == []
+    assert data["units"] == []
     assert data["map"]["layout"]["size"] == 100 and data["map"]["layout"]["unit"] == "nm"
