@@ -32,6 +32,7 @@ __all__ = ["Scenario", "load_scenario", "find_scenario", "scenario_dirs", "build
            "list_scenarios"]
 
 RESERVED_SIDES = {"umpire", "all", "none", "initiative"}
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def scenario_dirs() -> list[Path]:
@@ -76,10 +77,19 @@ class _Locator:
     """Maps key paths to line numbers using the YAML node tree."""
 
     def __init__(self, text: str):
-        try:
-            self.root = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
-            self.root = None
+        self._text: str | None = text
+        self._root: Any = None
+
+    @property
+    def root(self) -> Any:
+        """The YAML node tree, composed on first use (only when there is a problem to locate)."""
+        if self._text is not None:
+            try:
+                self._root = yaml.compose(self._text, Loader=_LOADER)
+            except yaml.YAMLError:
+                self._root = None
+            self._text = None
+        return self._root
 
     def line(self, path: Iterable[Any]) -> int | None:
         node = self.root
@@ -145,6 +155,15 @@ def _split(path: str) -> list[Any]:
     return parts
 
 
+def _parse(text: str) -> Any:
+    """Safe YAML, C-accelerated when available; on a syntax error the pure-Python parser re-reads
+    the text so the error is worded (and located) the same everywhere."""
+    try:
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506  (safe loaders only)
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506
+
+
 def read_yaml(path: Path, problems: _Problems) -> Any:
     """Parse a YAML file, recording syntax errors with their line."""
     try:
@@ -156,7 +175,7 @@ def read_yaml(path: Path, problems: _Problems) -> Any:
         problems.add([], "is not UTF-8 text")
         return None
     try:
-        data = yaml.safe_load(text)
+        data = _parse(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""

@@ -53,9 +53,10 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
             payload = json.loads(payload)
         except ValueError:
             pass
+    strings = list(iter_strings(payload))
+    blob = "\x00".join(strings)  # one search per token; only hits are traced back to their string
     found = []
-    for s in iter_strings(payload):
-        for t in toks:
-            if t in s:
-                found.append(f"{t!r} in {s[:120]!r}")
+    for t in toks:
+        if t in blob:
+            found += [f"{t!r} in {s[:120]!r}" for s in strings if t in s]
     return found
