@@ -96,6 +96,8 @@ from owsnb.rules.ows.movement import (
     stack_ok,
     zoc_hexes,
 )
+from owsnb.rules.ows.planning import check_card, play_card
+from owsnb.rules.ows.sequence import ground_round
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -452,7 +454,7 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
     sides_ = list(state.sides)
     init = state.public.get("initiative") or sides_[0]
     g = _g(state)
-    seize = list((g.get("seize") or {}).get(str(state.clock.turn), []))
+    seize = list((g.get("seize") or {}).get(ground_round(state), []))
     lines: list[str] = []
     first = init
     if len(seize) == 1:
@@ -1382,8 +1384,8 @@ class Initiative(OrderHandler):
         if f and option(state, "ground_initiative") in ("formation", "planned", "chits"):
             vals.append({"order": f})
             vals.append({"order": list(reversed(f))})
-        for c in hand(state, side).get("decision") or []:
-            vals.append({"seize": c})
+        for k in ("decision", "cards"):
+            vals += [{"seize": c} for c in hand(state, side).get(k) or []]
         ex = _examples(self, state, side, vals)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
@@ -1400,11 +1402,7 @@ class Initiative(OrderHandler):
                     order,
                 )
         if args.get("seize"):
-            if args["seize"] not in (hand(state, order.side).get("decision") or []):
-                raise refuse(f"{order.side} holds no decision card {args['seize']!r}", "no-card", "10.2.5", order)
-            g = _g(state)
-            if order.side in (g.get("seize") or {}).get(str(state.clock.turn), []):
-                raise refuse("you have already played a card for the initiative this turn", "already", "10.2.5", order)
+            check_card(state, order, args["seize"], seize=True)
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         ev: list[Event] = []
@@ -1413,18 +1411,9 @@ class Initiative(OrderHandler):
             ev.append(side_set(order.side, "private", {"ground_plan": list(args["order"])}, rule="10.2.4"))
             lines.append(f"activation order noted: {', '.join(args['order'])}")
         if args.get("seize"):
-            hd = hand(state, order.side)
-            cards = list(hd.get("decision") or [])
-            cards.remove(args["seize"])
-            ev.append(side_set(order.side, "private", {"hand": {**hd, "decision": cards}}, rule="10.2.5"))
-            g = _g(state)
-            sz = dict(g.get("seize") or {})
-            key = str(state.clock.turn)
-            sz[key] = [*sz.get(key, []), order.side]
-            g["seize"] = sz
-            ev.append(state_set("public", {"ground": g}, rule="10.2.5"))
-            ev.append(note(f"{order.side} plays {args['seize']} to seize the ground initiative", rule="10.2.5"))
-            lines.append(f"{args['seize']} played (10.2.5)")
+            played, more = play_card(state, order.side, args["seize"], rule="10.2.5")
+            ev += played
+            lines += more
         return Adjudication(ev, Result("Ground initiative", dict(args), ["10.2"], [], lines))
 
 

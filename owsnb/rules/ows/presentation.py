@@ -11,8 +11,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from owsnb.rules.ows.common import space
+from owsnb.kernel.data import thaw
+from owsnb.rules.ows.common import hand, space
 from owsnb.rules.ows.dice import COLOURS, TEXT_COLOURS
+from owsnb.rules.ows.planning import FIELDS, HAND_KEYS, orders_doc
 from owsnb.rules.ows.units import counter
 
 __all__ = ["terrain_style", "counter_svg", "unit_summary", "ranges", "dashboard", "nato_symbol"]
@@ -196,4 +198,15 @@ def dashboard(view: Any) -> dict[str, Any]:
         out[side] = {"space": space(view, side), "munitions": {"salvos_left": salvos, "salvos": salvos_max},
                      "forces": doms, "boxes": {b: sum(1 for u in units if u.box == b)
                                                for b in ("regeneration", "attrition")}}
+        played = thaw(view.sides[side].public.get("cards_played") or [])
+        if played:
+            out[side]["decision cards played"] = list(played)
+        own = view.sides[side].private
+        if own:  # the viewer's own side (the umpire sees every side's): orders (4.3) and hand (4.2)
+            doc = orders_doc(view, side)
+            if doc:
+                out[side]["orders"] = {FIELDS[k]: v for k, v in doc.items()}
+            held = [c for k in HAND_KEYS for c in (hand(view, side).get(k) or [])]
+            if held:
+                out[side]["decision cards in hand"] = held
     return out

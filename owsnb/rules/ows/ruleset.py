@@ -46,7 +46,7 @@ from owsnb.kernel.ruleset import DONE as DONE_T  # noqa: E402
 
 MODULES: tuple[str, ...] = (
     # part 1 (issue 3)
-    "information", "isr", "air", "strike", "sof", "regeneration",
+    "planning", "information", "isr", "air", "strike", "sof", "regeneration",
     # part 2 (issue 4): add or keep names here; missing modules are skipped
     "movement", "strategic", "timedistance", "ground", "supply", "css", "rear",
 )
@@ -276,7 +276,8 @@ class OWS(RuleSet):
 
     def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
         adj = super().adjudicate(state, order, args, dice)
-        if order.verb not in ("done", "advance", "defer", "adjudicate") and state.clock.step in DEFER_STEPS \
+        if order.verb not in ("done", "advance", "defer", "adjudicate", "card", "intent") \
+                and state.clock.step in DEFER_STEPS \
                 and state.public.get("acted") != state.clock.step:
             adj.events.insert(0, state_set("public", {"acted": state.clock.step}, rule="3.5"))
         return adj

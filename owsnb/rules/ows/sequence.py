@@ -11,17 +11,20 @@ to supply the handlers.
 ('strike', 'shields')
 >>> len([s for _, s in SEQUENCE.walk()])
 42
+>>> "card" in step("3.A.1").verbs and "card" not in step("6.A.4").verbs
+True
 """
 
 from __future__ import annotations
 
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
 
-__all__ = ["SEQUENCE", "step", "phase_of", "DEFER_STEPS", "PART2_VERBS"]
+__all__ = ["SEQUENCE", "step", "phase_of", "DEFER_STEPS", "PART2_VERBS", "ANYTIME_VERBS", "base_step", "ground_block",
+           "ground_round"]
 
 I, ALL, UMP, NONE, SIM = "initiative", "all", "umpire", "none", "simultaneous"  # noqa: E741
 
-SEQUENCE = SequenceOfPlay((
+_SEQUENCE = SequenceOfPlay((
     Phase("1", "Planning & Readiness Decisions", (
         Step("1.1", "Player planning & unit readiness", actors=ALL, mode=SIM, rule="4.1", verbs=("intent",)),
         Step("1.2", "Issue orders; play decision cards", actors=I, rule="4.2", verbs=("card", "intent")),
@@ -96,6 +99,25 @@ SEQUENCE = SequenceOfPlay((
         Step("8", "Facilitated assessment", actors=ALL, mode=SIM, rule="12.1", optional="assessment_phase"),
     ), rule="3.10", optional="assessment_phase"),
 ))
+
+
+ANYTIME_VERBS = ("card",)
+"""Verbs offered in every step a side acts in: decision cards, which "can be played in other phases
+of the turn" (4.2); the card's row of ``tables/decision_cards.yaml`` says where it may be played."""
+
+
+def _with_anytime_verbs(seq: SequenceOfPlay) -> SequenceOfPlay:
+    from dataclasses import replace
+
+    def fix(st: Step) -> Step:
+        if st.actors in (UMP, NONE) or st.auto:
+            return st
+        return replace(st, verbs=(*st.verbs, *(v for v in ANYTIME_VERBS if v not in st.verbs)))
+
+    return SequenceOfPlay(tuple(replace(p, steps=tuple(fix(st) for st in p.steps)) for p in seq.phases))
+
+
+SEQUENCE = _with_anytime_verbs(_SEQUENCE)
 """The whole turn (3.3–3.10)."""
 
 DEFER_STEPS = ("3.A.1", "3.B.1", "3.C.1")
@@ -130,3 +152,24 @@ def phase_of(key: str) -> Phase:
         if s.key == key:
             return p
     raise KeyError(f"no OWS step {key!r}")
+
+
+def base_step(key: str) -> str:
+    """The chart step a key stands for: the second Ground phase's ``6.C.3b`` is ``6.C.3``.
+
+    >>> base_step("6.C.3b"), base_step("6.C.3"), base_step("5.2")
+    ('6.C.3', '6.C.3', '5.2')
+    """
+    return key[:-1] if key.startswith("6.C.") and key.endswith("b") else key
+
+
+def ground_block(key: str) -> int:
+    """1 for the (first) Ground phase and every other step, 2 for the second one (``6.C.xb``)."""
+    return 2 if key.startswith("6.C.") and key.endswith("b") else 1
+
+
+def ground_round(state: object) -> str:
+    """Key of the Ground phase now (``"3"`` in turn 3, ``"3b"`` in its second Ground phase): per-phase
+    bookkeeping (activation queue, seized initiative) is kept under it."""
+    clock = state.clock  # type: ignore[attr-defined]
+    return f"{clock.turn}{'b' if ground_block(clock.step) == 2 else ''}"
