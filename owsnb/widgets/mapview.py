@@ -334,52 +334,46 @@ class MapView(W.VBox):
                 layer.data = data
 
     def _draw_units(self) -> None:
+        """One marker per stack. Leaflet redraws neither a DivIcon whose ``html`` changes nor a
+        marker's ``title``, so the tooltip lives inside the icon's HTML and a changed counter gets a
+        new icon (an old label could otherwise keep showing a unit the seat no longer sees)."""
         view = self.table.view
-        wanted: dict[tuple[str, ...], tuple[Hex, str, str]] = {}
+        wanted: dict[tuple[str, ...], tuple[Hex, str]] = {}
         for h in {u.hex for u in view.units.values() if u.hex is not None}:
             us = [view.units[uid] for uid in self.table.stack_ids(view.map.label(h))]
-            wanted[tuple(u.id for u in us)] = (h, self._stack_html(us), self._stack_title(us))
-        spare = [k for k in self._markers if k not in wanted]
+            title = html.escape(self._stack_title(us), quote=True)
+            wanted[tuple(u.id for u in us)] = (h, f"<div title=\"{title}\">{self._stack_html(us)}</div>")
         fresh: dict[tuple[str, ...], L.Marker] = {}
-        for key, (h, body, title) in wanted.items():
-            m = self._markers.get(key)
-            if m is None and spare:
-                m = self._markers[spare.pop()]
+        for key, (h, body) in wanted.items():
+            m = self._markers.pop(key, None)
+            loc = G.point(self.geo, h)
             if m is None:
-                icon = L.DivIcon(
-                    html=body,
-                    icon_size=[self.counter_size, self.counter_size],
-                    icon_anchor=[self.counter_size // 2, self.counter_size // 2],
-                )
-                m = L.Marker(
-                    location=G.point(self.geo, h),
-                    icon=icon,
-                    draggable=False,
-                    title=title,
-                    rise_on_hover=True,
-                    keyboard=False,
-                )
+                m = L.Marker(location=loc, icon=self._icon(body), draggable=False, rise_on_hover=True, keyboard=False)
                 m.on_click(self._marker_clicked(m))
                 self.units.add(m)
             else:
-                loc = G.point(self.geo, h)
                 with m.hold_sync():
                     if m.location != loc:
                         m.location = loc
-                    if m.title != title:
-                        m.title = title
-                if m.icon.html != body:
-                    m.icon.html = body
+                    if m.icon.html != body:
+                        old, m.icon = m.icon, self._icon(body)
+                        old.close()
             m._owsnb_hex = view.map.label(h)  # type: ignore[attr-defined]
             fresh[key] = m
-        for key in spare:
-            m = self._markers[key]
-            self.units.remove(m)
-            icon = m.icon
-            m.close()
-            if icon is not None:
-                icon.close()
+        for m in self._markers.values():
+            self._retire(m)
         self._markers = fresh
+
+    def _icon(self, body: str) -> L.DivIcon:
+        s = self.counter_size
+        return L.DivIcon(html=body, icon_size=[s, s], icon_anchor=[s // 2, s // 2])
+
+    def _retire(self, m: L.Marker) -> None:
+        self.units.remove(m)
+        icon = m.icon
+        m.close()
+        if icon is not None:
+            icon.close()
 
     def _marker_clicked(self, marker: L.Marker) -> Any:
         def clicked(**_: Any) -> None:

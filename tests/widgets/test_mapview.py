@@ -174,13 +174,34 @@ def test_a_move_changes_only_the_markers_location_never_the_grid(pgame):
     marker = next(m for m in mv.units.layers if "B-ARM-1" in m.icon.html)
     with MessageLog() as log:
         pgame.submit("blue: move B-ARM-1 0504")
+    assert marker in mv.units.layers  # the stack kept its marker
     assert marker.location == G.point(pgame.map.layout, pgame.hex("0504"))
     sent = {m.comm_id for m in log.messages}
     assert mv.grid.model_id not in sent and mv.labels.model_id not in sent
     marker_msgs = [m for m in log.messages if m.comm_id == marker.model_id]
-    assert marker_msgs and all(set(m.data["state"]) <= {"location", "title"} for m in marker_msgs)
-    assert marker.icon.model_id not in sent  # the counter did not change, so it was not re-sent
-    assert not any(m.msg_type == "comm_open" for m in log.messages)
+    assert marker_msgs and all(set(m.data["state"]) <= {"location", "icon"} for m in marker_msgs)
+    # the counter's tooltip now lists the marker the move added, so the icon was replaced, not edited
+    assert "moved" in marker.icon.html
+    assert sum(m.msg_type == "comm_open" for m in log.messages) == 1
+
+
+def test_a_counter_icon_is_never_edited_in_place(pgame):
+    """Leaflet does not redraw a DivIcon whose html changes: a stale counter could keep showing a
+    unit the seat no longer sees. Icons are replaced instead; their html never changes."""
+    import ipyleaflet as L
+
+    mv = MapView(pgame, seat="blue")
+    edited = []
+
+    def watch(icon):
+        icon.observe(lambda ch: edited.append(ch), names="html")
+
+    for m in mv.units.layers:
+        watch(m.icon)
+    mv.units.observe(lambda ch: [watch(m.icon) for m in ch["new"] if isinstance(m, L.Marker)], names="layers")
+    pgame.submit("blue: move B-ARM-1 0504")
+    pgame.submit("blue: move B-REC-1 0401")
+    assert not edited
 
 
 def test_selecting_sends_only_small_overlay_updates(pgame):
