@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set up, then open the table. (Offline once installed.)
+# The main job: set up, then start the seminar server on the bundled tutorial (embedded SQLite
+# store, no other server needed) and print the seat links. Arguments go to `owsnb serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
-if .venv/bin/python -c "import owsnb.server.cli" 2>/dev/null; then
-  exec .venv/bin/owsnb serve "$@"
-fi
-exec .venv/bin/jupyter lab notebooks/00-quickstart.ipynb --ServerApp.ip=127.0.0.1 "$@"
+exec .venv/bin/owsnb serve "$@"
