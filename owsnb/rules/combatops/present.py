@@ -224,7 +224,7 @@ def unit_summary(unit: Unit, view: Any) -> list[tuple[str, str]]:
 def reach(view: Any, unit_id: str) -> dict[Any, float] | None:
     """Hexes the unit can move to now (hex -> MP), as its side knows the map (8.0, 10.0)."""
     from owsnb.rules.combatops.movement import reach as _reach
-    from owsnb.rules.combatops.orders import _exploit_filter, step_no
+    from owsnb.rules.combatops.orders import exploit_filter, step_no
 
     u = view.units.get(unit_id)
     if (
@@ -234,7 +234,7 @@ def reach(view: Any, unit_id: str) -> dict[Any, float] | None:
         or (getattr(view, "viewer", UMPIRE) not in (u.side, UMPIRE))
     ):
         return None
-    allowed, ends = _exploit_filter(view, u) if step_no(view) == 5 else (None, None)
+    allowed, ends = exploit_filter(view, u) if step_no(view) == 5 else (None, None)
     cost, _ = _reach(view, u, allowed=allowed)
     return {h: float(c) for h, c in cost.items() if ends is None or h in ends}
 

@@ -1,0 +1,196 @@
+"""Engineer orders of Combat Operations: bridges built, placed at set-up and destroyed (9.7, 17.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.ruleset import OrderHandler
+from owsnb.kernel.state import Unit, edge_key
+from owsnb.rules.combatops import units as U
+from owsnb.rules.combatops.order_checks import (
+    order_hex,
+    own_unit,
+    step_no,
+    unit_types,
+)
+from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info, parse_hex
+
+__all__ = ["Build", "Demolish"]
+
+
+def _river_sides(state: Any, u: Unit) -> list[Hex]:
+    info = map_info(state.map)
+    return [n for n in info.neighbours[u.hex] if edge_key(u.hex, n) in info.rivers]
+
+
+class Build(OrderHandler):
+    type = OrderType(
+        "build",
+        (
+            Param("unit", "unit", "an engineer"),
+            Param("across", "hex", "the hex across the river"),
+            Param("kind", "choice", "bridge type", positional=False, choices=("infantry", "armor")),
+        ),
+        rule="9.7",
+        doc="start (or, by a scenario's set-up rule, place) a bridge across a river hexside",
+    )
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        ex = []
+        for u in state.units_of(side):
+            if (
+                u.hex is not None
+                and u.alive
+                and U.is_engineer(u, unit_types(state))
+                and not U.is_dummy(u)
+            ):
+                for n in _river_sides(state, u):
+                    if bridge_kind(state, u.hex, n) != "armor":
+                        for k in ("infantry", "armor"):
+                            ex.append(
+                                self.type.make(side, unit=u.id, across=state.map.label(n), kind=k)
+                            )
+        if not ex:
+            return None
+        units = tuple(dict.fromkeys(o.args[0] for o in ex))
+        return OrderSpec(
+            side, self.type, FrozenDict(unit=units, kind=("infantry", "armor")), tuple(ex[:8])
+        )
+
+    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"], "9.7")
+        if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
+            raise IllegalOrderError(
+                f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
+            )
+        n = order_hex(state, order, args["across"], "9.7")
+        if n.distance(u.hex) != 1 or edge_key(u.hex, n) not in map_info(state.map).rivers:
+            raise IllegalOrderError(
+                f"{u.id} is not beside a river hexside facing {hexid(state.map, n)}",
+                code="no-river",
+                rule="9.7",
+                order=order,
+            )
+        kind = args.get("kind", "infantry")
+        have = bridge_kind(state, u.hex, n)
+        if have == "armor" or have == kind:
+            raise IllegalOrderError(
+                f"there is already an {have} bridge there", code="bridged", rule="9.7", order=order
+            )
+        if step_no(state) == 0:
+            sb = state.public.get("setup_bridge", {})
+            if sb.get("side") != order.side or kind != "armor":
+                raise IllegalOrderError(
+                    "bridges are built during the movement phase; only a scenario set-up rule "
+                    "places one at the start",
+                    code="not-now",
+                    rule="9.7",
+                    order=order,
+                )
+            if u.id in state.sides[order.side].private.get("setup_bridges", ()):
+                raise IllegalOrderError(
+                    f"{u.id} has already placed its set-up bridge",
+                    code="used",
+                    rule=str(sb.get("rule", "17.2")),
+                    order=order,
+                )
+        elif u.has("moved") or u.has("attacked"):
+            raise IllegalOrderError(
+                f"{u.id} has moved or attacked this half-turn",
+                code="moved",
+                rule="9.7",
+                order=order,
+            )
+
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> list[Event]:
+        u = own_unit(state, order, args["unit"], "9.7")
+        n = parse_hex(state.map, args["across"])
+        kind = args.get("kind", "infantry")
+        eid = edge_id(state.map, u.hex, n)
+        if step_no(state) == 0:
+            rule = str(state.public.get("setup_bridge", {}).get("rule", "17.2"))
+            bridges = dict(state.public.get("bridges", {}))
+            bridges[eid] = {"kind": "armor", "side": order.side}
+            used = tuple(state.sides[order.side].private.get("setup_bridges", ())) + (u.id,)
+            return [
+                state_set("public", {"bridges": bridges}, rule=rule),
+                side_set(order.side, "private", {"setup_bridges": used}, rule=rule),
+                note(f"{order.side} places an armor bridge across {eid} ({rule})", rule=rule),
+            ]
+        return [
+            unit_set(
+                u.id, data={"task": {"kind": kind, "edge": eid}}, visible_to=u.side, rule="9.7"
+            ),
+            note(f"{u.id} starts an {kind} bridge across {eid}", visible_to=u.side, rule="9.7"),
+        ]
+
+
+class Demolish(OrderHandler):
+    type = OrderType(
+        "demolish",
+        (Param("unit", "unit", "an engineer"), Param("across", "hex", "the hex across the bridge")),
+        rule="9.7",
+        doc="destroy a bridge (the engineer spends the half-turn in the bridge hex)",
+    )
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        ex = []
+        for u in state.units_of(side):
+            if (
+                u.hex is not None
+                and u.alive
+                and U.is_engineer(u, unit_types(state))
+                and not U.is_dummy(u)
+            ):
+                for n in _river_sides(state, u):
+                    if bridge_kind(state, u.hex, n):
+                        ex.append(self.type.make(side, unit=u.id, across=state.map.label(n)))
+        if not ex:
+            return None
+        units = tuple(dict.fromkeys(o.args[0] for o in ex))
+        return OrderSpec(side, self.type, FrozenDict(unit=units), tuple(ex[:4]))
+
+    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"], "9.7")
+        if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
+            raise IllegalOrderError(
+                f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
+            )
+        n = order_hex(state, order, args["across"], "9.7")
+        if n.distance(u.hex) != 1 or not bridge_kind(state, u.hex, n):
+            raise IllegalOrderError(
+                f"no bridge between {hexid(state.map, u.hex)} and {hexid(state.map, n)}",
+                code="no-bridge",
+                rule="9.7",
+                order=order,
+            )
+        if u.has("moved") or u.has("attacked"):
+            raise IllegalOrderError(
+                f"{u.id} must spend the whole half-turn in the bridge hex (9.7)",
+                code="moved",
+                rule="9.7",
+                order=order,
+            )
+
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> list[Event]:
+        u = own_unit(state, order, args["unit"], "9.7")
+        n = parse_hex(state.map, args["across"])
+        eid = edge_id(state.map, u.hex, n)
+        return [
+            unit_set(
+                u.id, data={"task": {"kind": "destroy", "edge": eid}}, visible_to=u.side, rule="9.7"
+            ),
+            note(
+                f"{u.id} prepares to destroy the bridge across {eid}", visible_to=u.side, rule="9.7"
+            ),
+        ]
