@@ -36,6 +36,11 @@ Rulings of this module (documented in COVERAGE.md):
   hexes out of enemy ZOC, within stacking; a unit that cannot retreat loses a step instead.
 * **G3** a side's retreat-cancel (``hold=yes``) and loss-to-retreat (``trade=yes``) choices are
   given with its order (attacker: ``attack``; defender: ``defensive-fire``).
+* **G4** with two Ground phases a turn (option ``ground_phases: 2``, the 10.3 design note) the second
+  (steps ``6.C.1b``-``6.C.4b``) starts afresh: units move and attack again, Main Efforts are designated
+  again, a Defend of the first phase counts as held at the start of the second (10.7), landing
+  restrictions and the day's fuel start over; Reserve, Defend, Fortified, Suppressed and Expended
+  markers stay until Regeneration, so artillery fired in the first phase stays Expended.
 
 >>> odds(7, 3), odds(2, 5), odds(4, 0)
 ('2:1', '1:3', '99:1')
@@ -97,7 +102,7 @@ from owsnb.rules.ows.movement import (
     zoc_hexes,
 )
 from owsnb.rules.ows.planning import check_card, play_card
-from owsnb.rules.ows.sequence import ground_round
+from owsnb.rules.ows.sequence import base_step, ground_block, ground_round
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -368,14 +373,14 @@ def _window(state: Any) -> dict[str, Any] | None:
 def _activation(state: Any, side: str) -> str | None:
     """The formation *side* activates in this pass (``"*"`` = all), if any."""
     g = _g(state)
-    if g.get("turn") != state.clock.turn:
+    if g.get("turn") != ground_round(state):
         return "*"
     return thaw(state.sides[side].private.get("activation")) if side in state.sides else None
 
 
 def _stage(state: Any, side: str) -> str:
     g = _g(state)
-    if g.get("turn") != state.clock.turn:
+    if g.get("turn") != ground_round(state):
         return "prep"
     return (g.get("stage") or {}).get(side, "prep")
 
@@ -385,8 +390,8 @@ def _set_stage(state: Any, side: str, stage: str) -> list[Event]:
     if STAGES.index(stage) <= STAGES.index(cur):
         return []
     g = _g(state)
-    if g.get("turn") != state.clock.turn:
-        g = {"turn": state.clock.turn}
+    if g.get("turn") != ground_round(state):
+        g = {"turn": ground_round(state)}
     st = dict(g.get("stage") or {})
     st[side] = stage
     return [state_set("public", {"ground": {**g, "stage": st}}, rule="10.3")]
@@ -531,7 +536,7 @@ def enter_ground(state: Any, dice: Any) -> list[Event]:
     the next activation(s) the clock."""
     events: list[Event] = []
     g = _g(state)
-    turn = state.clock.turn
+    turn = ground_round(state)
     if g.get("resume"):
         saved = g.pop("resume")
         g.pop("resume_turn", None)
@@ -575,6 +580,7 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
     fires and the pass resumes; remaining activations re-enter the step; at the end the per-phase
     markers (Combat, Delay) come off."""
     events: list[Event] = []
+    organize = "6.C.2" if ground_block(state.clock.step) == 1 else "6.C.2b"  # re-entered for the next pass
     p = _pending(state)
     if p:
         ev, _ = _resolve_pending(state, p, {}, dice)
@@ -583,10 +589,10 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
         g = _g(s2)
         g["resume"] = p["clock"]
         events.append(state_set("public", {"ground": g}, rule="10.3"))
-        events.append(clock_set(replace(state.clock, step="6.C.2"), rule="10.3"))
+        events.append(clock_set(replace(state.clock, step=organize), rule="10.3"))
         return events
-    if _queue(state) and _g(state).get("turn") == state.clock.turn:
-        events.append(clock_set(replace(state.clock, step="6.C.2"), rule="10.2"))
+    if _queue(state) and _g(state).get("turn") == ground_round(state):
+        events.append(clock_set(replace(state.clock, step=organize), rule="10.2"))
         return events
     return events + cleanup(state, dice)
 
@@ -607,6 +613,25 @@ def cleanup(state: Any, dice: Any = None) -> list[Event]:
     if hasattr(state, "secret") and state.secret.get("ground_pending"):
         events.append(state_set("secret", {"ground_pending": None}, rule="10.3"))
     return events
+
+
+PHASE_DATA = ("moved", "attacked", "exp", "me_turn", "me_by", "defend_turn", "landed", "fuel_paid")
+"""Unit bookkeeping of one Ground phase, cleared when the second one begins (G4)."""
+
+
+def second_phase(state: Any, dice: Any = None) -> list[Event]:
+    """6.C.1b, the second Ground phase begins (option ``ground_phases: 2``, ruling G4): units may
+    move and attack again, Main Efforts are designated afresh, a Defend taken in the first phase
+    counts as held "at the start of the phase" (10.7), landing restrictions (10.15.8.1) and the
+    day's fuel (10.13.2.1) start over. Reserve, Defend, Fortified, Suppressed and Expended
+    markers stay until Regeneration."""
+    events: list[Event] = []
+    for u in state.units.values():
+        data = {k: None for k in PHASE_DATA if u.data.get(k) is not None}
+        if data or "main-effort" in u.markers:
+            events.append(unit_set(u.id, data=data, markers=u.markers - {"main-effort"}, rule="10.3",
+                                   visible_to=watchers(state, u)))
+    return events + [note("the second Ground phase of the turn begins (10.3 design note)", rule="10.3")]
 
 
 # =====================================================================================================
@@ -1418,7 +1443,7 @@ class Initiative(OrderHandler):
 
 
 def _organize_unit(state: Any, order: Order, uid: str, rule: str) -> Any:
-    if state.clock.step != "6.C.2":
+    if base_step(state.clock.step) != "6.C.2":
         raise refuse("this is done in the Organize step (6.C.2)", "wrong-step", rule, order)
     return own_unit(state, order, uid, rule)
 
@@ -1441,7 +1466,7 @@ class _Organize(OrderHandler):
     rule = ""
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if state.clock.step != "6.C.2":
+        if base_step(state.clock.step) != "6.C.2":
             return None
         us = [u for u in state.units_of(side) if u.hex is not None and counter(u).category in GROUND_CATEGORIES]
         ex = _examples(self, state, side, ({"unit": u.id} for u in us), 8)
@@ -1612,7 +1637,7 @@ class TaskOrganize(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if state.clock.step != "6.C.2":
+        if base_step(state.clock.step) != "6.C.2":
             return None
         vals: list[dict[str, Any]] = []
         hqs = [u.id for u in state.units_of(side) if counter(u).category == "hq" and u.alive]
@@ -1628,7 +1653,7 @@ class TaskOrganize(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
-        if state.clock.step != "6.C.2":
+        if base_step(state.clock.step) != "6.C.2":
             raise refuse("task organisation is done in the Organize step (6.C.2)", "wrong-step", "10.3", order)
         if bool(args.get("unit")) != bool(args.get("hq")):
             raise refuse("give both unit and hq to attach a unit", "bad-arguments", "10.3", order)
@@ -1682,7 +1707,7 @@ class PrepFire(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if state.clock.step != "6.C.3" or _stage(state, side) != "prep":
+        if base_step(state.clock.step) != "6.C.3" or _stage(state, side) != "prep":
             return None
         fs = [
             u
@@ -1698,7 +1723,7 @@ class PrepFire(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, list[Any], int | None]:
-        if state.clock.step != "6.C.3":
+        if base_step(state.clock.step) != "6.C.3":
             raise refuse("Prep Fire is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order)
         t = enemy_unit(state, order.side, args["target"], "10.15.2", order)
         if counter(t).category not in DEFENDERS:
@@ -1799,7 +1824,7 @@ class Attack(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if state.clock.step != "6.C.3" or _window(state):
+        if base_step(state.clock.step) != "6.C.3" or _window(state):
             return None
         foes = [e for e in known_enemies(state, side) if counter(e).category in DEFENDERS]
         vals = []
@@ -1816,7 +1841,7 @@ class Attack(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
-        if state.clock.step != "6.C.3":
+        if base_step(state.clock.step) != "6.C.3":
             raise refuse("ground combat is in the Ground phase (6.C.3)", "wrong-step", "10.3", order)
         h = state.map.hex(args["hex"])
         side = order.side
@@ -2438,7 +2463,7 @@ class Exploit(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if state.clock.step != "6.C.3" or _window(state):
+        if base_step(state.clock.step) != "6.C.3" or _window(state):
             return None
         vals = []
         for u in state.units_of(side):
@@ -2452,7 +2477,7 @@ class Exploit(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _plan(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, Any]:
-        if state.clock.step != "6.C.3":
+        if base_step(state.clock.step) != "6.C.3":
             raise refuse("exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order)
         u = own_unit(state, order, args["unit"], "10.4.1.1")
         if not ("reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn):
@@ -2521,5 +2546,5 @@ HANDLERS = [
     React(),
     Exploit(),
 ]
-STEP_EFFECTS = {"6.C.3": enter_ground, "7.A": cleanup}
+STEP_EFFECTS = {"6.C.1b": second_phase, "6.C.3": enter_ground, "7.A": cleanup}
 LEAVE_EFFECTS = {"6.C.3": leave_ground}

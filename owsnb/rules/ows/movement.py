@@ -67,6 +67,7 @@ from owsnb.rules.ows.common import (
 )
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, sides
+from owsnb.rules.ows.sequence import base_step
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -1028,7 +1029,7 @@ class Move(OrderHandler):
 
     # -- candidates ----------------------------------------------------------------------------
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        step = state.clock.step
+        step = base_step(state.clock.step)
         ex: list[Order] = []
         if step == "3.A.1":
             units = [
@@ -1082,7 +1083,7 @@ class Move(OrderHandler):
             raise refuse(f"no hex {args['to']!r} on this map", "bad-hex", self.type.rule, order) from None
         if state.clock.step == "3.A.1":
             return self._naval_plan(state, order, args, u, to)
-        if state.clock.step != "6.C.3":
+        if base_step(state.clock.step) != "6.C.3":
             raise refuse("units move in Naval Movement (3.A.1) or the Ground phase (6.C.3)", "wrong-step", "3", order)
         return self._ground_plan(state, order, args, u, to)
 
@@ -1305,7 +1306,7 @@ class Disengage(Move):
 
 
 def _variant_candidates(h: Move, state: Any, side: str) -> OrderSpec | None:
-    if state.clock.step != "6.C.3":
+    if base_step(state.clock.step) != "6.C.3":
         return None
     ex = []
     for u in _ground_movers(state, side)[:12]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from owsnb.kernel.ruleset import Option
 
-__all__ = ["OPTIONS", "OPTIONS_BY_NAME"]
+__all__ = ["OPTIONS", "OPTIONS_BY_NAME", "DERIVED"]
 
 OPTIONS: tuple[Option, ...] = (
     # -- rulings (digest §12) ------------------------------------------------------------------
@@ -76,7 +76,18 @@ OPTIONS: tuple[Option, ...] = (
     Option("tactical_map", False, "9.7.3 step 5: a tactical map is played with the operational map", (), "9.7.3"),
     Option("assessment_phase", False, "12.1: play the optional Assessment phase each turn", (), "12.1"),
     Option("turn_hours", 24, "3.1: hours per turn (6.6.1.2 SOF timing scales with it)", (), "3.1"),
+    Option("ground_phases", 1, "10.3 design note: Ground phases a turn (2: two back-to-back 6.C blocks, e.g. "
+           "3.5-day phases of a one-week turn)", (1, 2), "10.3"),
+    Option("first_ground_phase_free", False, "10.14 [Advanced]: with two Ground phases, every unit may move and "
+           "fight in the first without an Orders marker", (), "10.14"),
 )
 """Every OWS option, with its default."""
+
+DERIVED = {
+    "second_ground_phase": lambda o: o.get("ground_phases") == 2,
+    "second_ground_phase_rear_area": lambda o: o.get("ground_phases") == 2 and bool(o.get("rear_area")),
+}
+"""Switches the sequence of play reads (``Step.optional``), computed from the options above; a
+scenario sets ``ground_phases``, never these."""
 
 OPTIONS_BY_NAME = {o.name: o for o in OPTIONS}

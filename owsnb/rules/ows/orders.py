@@ -7,8 +7,10 @@ secretly in double-blind play, plus the free feints of head-to-head tabletop pla
 
 Ruling **AP1**: owsnb places Orders markers in the Ground Organize step (6.C.2, with
 ``task-organize orders=...``) rather than in the Planning phase, whose steps have no verb for them;
-they are kept in the side's private state (double blind) and hold for the turn they are placed in.
-An Orders marker on an HQ activates every unit under it.
+they are kept in the side's private state (double blind) and hold for the turn they are placed in
+(both Ground phases with ``ground_phases: 2``, unless placed anew in the second). An Orders marker on
+an HQ activates every unit under it. With two Ground phases and ``first_ground_phase_free``, every
+unit acts in the first without Orders (10.14).
 
 >>> from types import SimpleNamespace as NS
 >>> budget(NS(tables={"ground": {"action_points": {"blue": 4, "default": 6}, "feints": 2}}), "blue")
@@ -22,6 +24,7 @@ from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.rules.ows.common import option, refuse, table
+from owsnb.rules.ows.sequence import ground_block
 
 __all__ = ["budget", "validate_orders", "has_orders", "check_orders"]
 
@@ -62,6 +65,9 @@ def has_orders(state: Any, unit: Any) -> bool:
     """Does *unit* carry Orders (itself or an HQ above it) or a Reserve marker (10.14)?"""
     if "reserve" in unit.markers:
         return True
+    if option(state, "first_ground_phase_free") and option(state, "ground_phases") == 2 \
+            and ground_block(state.clock.step) == 1:
+        return True  # 10.14: "all units may move in the first Ground Phase"
     o = thaw(state.sides[unit.side].private.get("orders") or {}) if unit.side in state.sides else {}
     if int(o.get("turn", 0) or 0) != state.clock.turn:
         return False

@@ -38,7 +38,7 @@ from owsnb.kernel.view import masked
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
 from owsnb.rules.ows.options import OPTIONS
-from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE
+from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE, base_step
 
 __all__ = ["OWS", "MODULES", "load_tables", "loaded_modules"]
 
@@ -176,16 +176,28 @@ class OWS(RuleSet):
             fields = getattr(m, "UNIT_FIELDS", None)
             if fields:
                 _units.register_fields({k: v for k, v in fields.items() if k not in _units._EXTRA})
-            for k, fn in getattr(m, "STEP_EFFECTS", {}).items():
-                self.step_effects.setdefault(k, []).append(fn)
-            for k, fn in getattr(m, "LEAVE_EFFECTS", {}).items():
-                self.leave_effects.setdefault(k, []).append(fn)
+            for effects, table in ((getattr(m, "STEP_EFFECTS", {}), self.step_effects),
+                                   (getattr(m, "LEAVE_EFFECTS", {}), self.leave_effects)):
+                for k, fn in effects.items():
+                    for key in (k, f"{k}b") if k.startswith("6.C.") and base_step(k) == k else (k,):  # 2nd Ground
+                        table.setdefault(key, []).append(fn)
             self.turn_effects += list(getattr(m, "TURN_EFFECTS", ()))
             global PRIVATE_KEYS
             PRIVATE_KEYS = (*PRIVATE_KEYS, *(k for k in getattr(m, "PRIVATE_KEYS", ()) if k not in PRIVATE_KEYS))
         self.option_list = tuple(options)  # type: ignore[misc]
         self.reducers = reducers  # type: ignore[misc]
         super().__init__(handlers)
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+        """Options with defaults, plus the sequence switches derived from them (``options.DERIVED``:
+        the second Ground phase of ``ground_phases: 2``)."""
+        from owsnb.rules.ows.options import DERIVED
+
+        given = dict(given or {})
+        problems = [f"option {k!r} follows from ground_phases; set ground_phases: 2 instead" for k in DERIVED if k in given]
+        opts, more = super().resolve_options({k: v for k, v in given.items() if k not in DERIVED})
+        opts.update({k: fn(opts) for k, fn in DERIVED.items()})
+        return opts, problems + more
 
     # -- data ----------------------------------------------------------------------------------
     def default_tables(self) -> dict[str, Any]:

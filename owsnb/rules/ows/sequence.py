@@ -1,6 +1,6 @@
 """The OWS turn sequence (3, turn-sequence chart v2.1 of Feb 2023; the v2.3 prose governs) as data.
 
-Eight phases; every step of the chart is a :class:`~owsnb.kernel.sequence.Step` whose ``verbs``
+Eight phases (and an optional second Ground phase, option ``ground_phases``); every step of the chart is a :class:`~owsnb.kernel.sequence.Step` whose ``verbs``
 are the orders it allows. Steps whose handlers live in part 2 of the rule set (strategic and
 tactical movement, ground combat, supply) already list their verbs here, so a module only has
 to supply the handlers.
@@ -9,8 +9,8 @@ to supply the handlers.
 ['1', '2', '3', '4', '5', '6', '7', '8']
 >>> step("6.B.1").verbs[:2]
 ('strike', 'shields')
->>> len([s for _, s in SEQUENCE.walk()])
-42
+>>> len([s for _, s in SEQUENCE.walk()])  # with the optional second Ground phase (6.C.1b-6.C.4b)
+46
 >>> "card" in step("3.A.1").verbs and "card" not in step("6.A.4").verbs
 True
 """
@@ -23,6 +23,26 @@ __all__ = ["SEQUENCE", "step", "phase_of", "DEFER_STEPS", "PART2_VERBS", "ANYTIM
            "ground_round"]
 
 I, ALL, UMP, NONE, SIM = "initiative", "all", "umpire", "none", "simultaneous"  # noqa: E741
+
+def _second_ground_phase() -> tuple[Step, ...]:
+    """10.3 design note: "two back-to-back 3.5 day Ground Phases" — a second 6.C block (steps
+    ``6.C.1b``-``6.C.4b``) played when the option ``ground_phases`` is 2."""
+    first = (
+        ("6.C.1", "decision cards & initiative", None, ("card", "initiative")),
+        ("6.C.2", "organize (reserves, main effort, IO)", None,
+         ("reserve", "main-effort", "defend", "fortify", "delay", "task-organize", "io")),
+        ("6.C.3", "movement & combat by actioning unit", None,
+         ("move", "attack", "prep-fire", "defensive-fire", "react", "exploit", "bypass", "disengage")),
+        ("6.C.4", "security force battles & partisan attacks (ADV)", "rear_area",
+         ("security-battle", "partisan-attack", "atgm")),
+    )
+    out = []
+    for key, title, opt, verbs in first:
+        out.append(Step(f"{key}b", f"Second Ground phase: {title}", actors=I, rule="10.3",
+                        optional="second_ground_phase" if opt is None else f"second_ground_phase_{opt}",
+                        verbs=verbs))
+    return tuple(out)
+
 
 _SEQUENCE = SequenceOfPlay((
     Phase("1", "Planning & Readiness Decisions", (
@@ -81,6 +101,7 @@ _SEQUENCE = SequenceOfPlay((
              verbs=("move", "attack", "prep-fire", "defensive-fire", "react", "exploit", "bypass", "disengage")),
         Step("6.C.4", "Security force battles & partisan attacks (ADV)", actors=I, rule="10.15.10",
              optional="rear_area", verbs=("security-battle", "partisan-attack", "atgm")),
+        *_second_ground_phase(),
     ), rule="3.8"),
     Phase("7", "Regeneration & Logistics", (
         Step("7.A", "Check supply", actors=NONE, auto=True, rule="11.1"),

@@ -98,7 +98,7 @@ def test_4_2_a_card_is_played_in_its_step_and_its_effects_come_from_the_table():
     g.submit("blue: done")
     g.submit("red: card information-blockade")  # the enemy loses a theater ISR pawn this turn
     assert g.state.sides["blue"].public["space"]["isr_pawns"] == 1
-    g = at(g, "7.D")  # 11.3: dashboards reset
+    g = at(g, "7.I")  # 11.3: dashboards reset
     assert g.state.sides["blue"].public["space"]["c2"] == 3 and g.state.sides["blue"].public["space"]["isr_pawns"] == 2
 
 
