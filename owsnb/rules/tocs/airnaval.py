@@ -141,12 +141,12 @@ class Fly(OrderHandler):
             raise IllegalOrderError(f"no launches in {', '.join(bad)}", code="weather", rule="L567", order=order)
         if daypart(state) == "night" and args["mission"] not in state.tables["air"]["night_missions"]:
             raise IllegalOrderError(f"a {args['mission']} mission cannot fly at night", code="night", rule="L508", order=order)
-        from owsnb.rules.tocs.orders import _check_spend
+        from owsnb.rules.tocs.activation import check_spend
 
-        _check_spend(state, order.side, int(state.tables["air"]["missions"][args["mission"]]["op"]), order, "L575")
+        check_spend(state, order.side, int(state.tables["air"]["missions"][args["mission"]]["op"]), order, "L575")
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        from owsnb.rules.tocs.orders import spend
+        from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
         u = state.units[args["unit"]]

@@ -18,10 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import DISORDERED, exerts_zoc_class, ground_units, owner, state_of
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
-__all__ = ["engaged", "extended_hexes", "zoc_of", "ezoc_sources", "ezoc_at", "declared_against"]
+__all__ = ["engaged", "extended_hexes", "zoc_of", "ezoc_sources", "ezoc_at", "declared_against", "learn_ezoc"]
 
 
 def engaged(state: Any, h: Hex) -> bool:
@@ -109,3 +110,14 @@ def ezoc_at(state: Any, side: str, h: Hex) -> list[str]:
         if state.map.label(h) not in set(state.sides[enemy].private.get("zoc_declared", ())):
             return []
     return kinds
+
+
+def learn_ezoc(em: Emitter, side: str, h: Any, exists: bool, rule: str) -> None:
+    """What *side* learns of an EZOC in *h*: marked while it exists, unmarked (and told) once gone."""
+    known = set(em.state.sides[side].private.get("ezoc_known", ()))
+    lab = em.state.map.label(h)
+    if exists and lab not in known:
+        em.private(side, rule=rule, ezoc_known=sorted(known | {lab}))
+    elif not exists and lab in known:
+        em.private(side, rule=rule, ezoc_known=sorted(known - {lab}))
+        em.say(f"EZOC in {lab} no longer exists", rule=rule, visible_to=side)

@@ -1,0 +1,103 @@
+"""A unit's activation and what orders cost: OP spent by the side (B3.5, L786), AP and MP paid
+by the unit (L243), the HQ that issues an order (L240) and the end of an activation (L155, L241).
+
+Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
+rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from owsnb.kernel.events import state_set
+from owsnb.rules.tocs import economy
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import alive_on_map, degrade, hq_chain, state_of
+from owsnb.rules.tocs.order_checks import is_open, refusal
+from owsnb.rules.tocs.supply import in_loc
+
+__all__ = ["spend", "check_spend", "close_activation", "mp_available", "pay_mp", "order_hq", "hq_ap"]
+
+
+def mp_available(u: Any) -> float:
+    """MP *u* can still spend: what is left of this AP plus every AP left (L243)."""
+    return float(u.get("mp_left", 0)) + int(u.get("ap", 0)) * float(u.get("mp", 0))
+
+
+def spend(em: Emitter, side: str, cost: int, *, rule: str, what: str) -> None:
+    """Pay *cost* OP (economy ruling ``deficit_op``); OP spent is disclosed (L786)."""
+    s = em.state
+    priv = s.sides[side].private
+    plan = economy.spend_plan(
+        cost=cost, pool=int(priv.get("op_pool", 0)), earned_left=int(priv.get("earned_left", 0)),
+        deficit_used=int(priv.get("deficit_used", 0)), mode=s.options.get("deficit_op", "extra"),
+        deficit_max=int(s.tables["op"]["deficit_max"]), bank_locked=economy.bank_locked(s, side))
+    em.private(side, rule=rule, op_pool=plan["pool_after"],
+               earned_left=int(priv.get("earned_left", 0)) - plan["from_earned"],
+               deficit_used=int(priv.get("deficit_used", 0)) + plan["deficit"])
+    pub = dict(s.public.get("op_spent", {}))
+    pub[side] = int(pub.get(side, 0)) + cost
+    credit = dict(s.public.get("deficit_credit", {}))
+    if plan["deficit"]:
+        enemy = next(x for x in s.sides if x != side)
+        credit[enemy] = int(credit.get(enemy, 0)) + plan["deficit"]
+    em.emit(state_set("public", {"op_spent": pub, "deficit_credit": credit}, rule=rule))
+
+
+def check_spend(state: Any, side: str, cost: int, order: Any, rule: str) -> None:
+    """Refuse the order (``no-op``) if *side* cannot pay *cost* OP."""
+    priv = state.sides[side].private
+    try:
+        economy.spend_plan(cost=cost, pool=int(priv.get("op_pool", 0)), earned_left=int(priv.get("earned_left", 0)),
+                           deficit_used=int(priv.get("deficit_used", 0)), mode=state.options.get("deficit_op", "extra"),
+                           deficit_max=int(state.tables["op"]["deficit_max"]),
+                           bank_locked=economy.bank_locked(state, side))
+    except economy.SpendError as exc:
+        raise refusal(str(exc), "no-op", rule, order) from None
+
+
+def close_activation(em: Emitter, uid: str, *, rule: str = "L241") -> None:
+    """End a unit's activation: it degrades one state if it acted (L155, L241)."""
+    u = em.state.units[uid]
+    if not is_open(u):
+        return
+    changes: dict[str, Any] = {"act": "closed", "ap": 0, "mp_left": 0}
+    if u.get("acted") and not u.get("withdrew") and alive_on_map(u):
+        changes["state"] = degrade(state_of(u))
+    em.data(uid, rule=rule, **changes)
+
+
+def pay_mp(em: Emitter, u: Any, cost: float, rule: str) -> bool:
+    """Spend *cost* MP, buying further AP as needed (consecutive Moves pool MP, L243)."""
+    mp_left, ap = float(u.get("mp_left", 0)), int(u.get("ap", 0))
+    while mp_left + 1e-9 < cost and ap > 0:
+        ap -= 1
+        mp_left += float(u.get("mp", 0))
+    if mp_left + 1e-9 < cost:
+        return False
+    em.data(u.id, rule=rule, mp_left=mp_left - cost, ap=ap, acted=True)
+    return True
+
+
+def order_hq(state: Any, order: Any, u: Any, hq_id: str | None, rule: str) -> Any:
+    """The activated HQ that issues an order to *u* (L240): its own or a parent formation's HQ,
+    with an AP left, and *u* in LOC."""
+    chain = hq_chain(state, u)
+    if hq_id:
+        hq = state.units.get(hq_id)
+        if hq is None or hq.side != order.side or hq not in chain:
+            raise refusal(f"{hq_id!r} is not an HQ of {u.id}'s chain of command", "not-parent-hq", "L240", order)
+        cands = [hq]
+    else:
+        cands = chain
+    for hq in cands:
+        if is_open(hq) and int(hq.get("ap", 0)) >= 1 and alive_on_map(hq):
+            if not in_loc(state, u):
+                raise refusal(f"{u.id} is out of LOC: it cannot receive orders", "out-of-loc", "L187", order)
+            return hq
+    raise refusal(f"no activated HQ of {u.id}'s chain has an AP left to order it ({rule})", "no-hq", "L240", order)
+
+
+def hq_ap(em: Emitter, hq: Any, rule: str) -> None:
+    """The ordering HQ spends one AP (L240)."""
+    em.data(hq.id, rule=rule, ap=int(hq.get("ap", 0)) - 1)

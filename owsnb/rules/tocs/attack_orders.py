@@ -1,0 +1,101 @@
+"""Attack orders of TOCS: declaring an attack into an adjacent hex (10.6; resolved in 3.9).
+
+Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
+rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.data import FrozenDict
+from owsnb.rules.tocs.activation import close_activation
+from owsnb.rules.tocs.combat import result_distribution
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import alive_on_map, owner
+from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal
+from owsnb.rules.tocs.perimeter import announce
+from owsnb.rules.tocs.terrain import step_cost
+from owsnb.rules.tocs.zoc import engaged
+
+__all__ = ["Attack", "ATTACK_KINDS"]
+
+
+ATTACK_KINDS = ("intensive", "deliberate", "hasty")
+
+
+class Attack(OrderHandler):
+    type = OrderType("attack", (Param("unit", "unit"), Param("hex", "hex", "adjacent hex to attack"),
+                                Param("kind", "choice", "intensive (3 AP), deliberate (2), hasty (1)", positional=False,
+                                      optional=True, choices=ATTACK_KINDS),
+                                Param("pursue", "choice", "pursue a retreating defender", positional=False,
+                                      optional=True, choices=("yes", "no"))),
+                     rule="10.6", doc="declare an attack into an adjacent hex (the activation's last action; a Battle Marker is announced)")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.5":
+            return None
+        ex = []
+        for u in state.units.values():
+            if u.side != side or not alive_on_map(u) or not is_open(u) or int(u.get("attack", 0)) <= 0:
+                continue
+            if u.get("cls") in ("battery", "hq") or engaged(state, u.hex):
+                continue
+            for n in u.hex.neighbours():
+                if n in state.map.hexes and owner(state, n) != side:
+                    for k in ATTACK_KINDS:
+                        if int(u.get("ap", 0)) >= int(state.tables["attack_types"][k]["ap"]):
+                            ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n), kind=k))
+        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        if clock_step(state) != "3.5":
+            raise refusal("ground attacks are declared in your Operational Impulse only", "wrong-step", "L79", order)
+        need_open(u, order)
+        kind = args.get("kind", "hasty")
+        need = int(state.tables["attack_types"][kind]["ap"])
+        if int(u.get("ap", 0)) < need:
+            raise refusal(f"a {kind} attack needs {need} AP; {u.id} has {u.get('ap', 0)}", "no-ap", "L281", order)
+        if u.get("cls") == "battery":
+            raise refusal("batteries support battles; they never attack into the enemy perimeter", "battery-perimeter", "L234", order)
+        if int(u.get("attack", 0)) <= 0:
+            raise refusal(f"{u.id} has no attack strength", "no-attack", "L720", order)
+        if engaged(state, u.hex):
+            raise refusal(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
+        h = order_hex(state, order, args["hex"], "10.6")
+        if h.distance(u.hex) != 1:
+            raise refusal(f"{args['hex']} is not adjacent to {u.id}", "not-adjacent", "L281", order)
+        if owner(state, h) == u.side:
+            raise refusal(f"{args['hex']} is your own hex", "own-hex", "L283", order)
+        if engaged(state, h):
+            raise refusal(f"{args['hex']} is an Engagement Battle: units join it by moving in, they do not attack it",
+                       "engaged-hex", "L246", order)
+        if step_cost(state, u, u.hex, h) == float("inf"):
+            raise refusal(f"{u.id} could not enter {args['hex']}", "impassable", "L281", order)
+        lab = state.map.label(h)
+        n = sum(1 for x in state.units.values() if x.side == u.side and x.get("attack_hex") == lab
+                and x.get("cls") in ("company", "hqcompany", "vehicle", "battery"))
+        if n >= 4 and u.get("cls") in ("company", "hqcompany", "vehicle"):
+            raise refusal(f"four units already attack {lab} (stacking limit)", "stacking", "L281", order)
+
+    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> dict[str, Distribution]:
+        """The defender's strength is hidden: one exact distribution per CRT column."""
+        kind = args.get("kind", "hasty")
+        return {c: result_distribution(state, kind, i) for i, c in enumerate(state.tables["crt"]["columns"])}
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        u = state.units[args["unit"]]
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        kind = args.get("kind", "hasty")
+        em.data(u.id, rule="L242", attack_hex=lab, attack_type=kind, attack_from=state.map.label(u.hex),
+                pursue=args.get("pursue") == "yes", ap=0, mp_left=0, acted=True, ext_dir=None)
+        close_activation(em, u.id, rule="L282")
+        if not state.map.hexes[h].facts.get("battle"):
+            em.hexfact(h, rule="L67", battle=True)
+            announce(em, f"Battle Marker placed on {lab}", rule="L67", hex=lab)
+        return em.events

@@ -1,0 +1,58 @@
+"""What every TOCS order handler checks: its unit, its hex, an open activation, the step.
+
+Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
+rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from owsnb.kernel import IllegalOrderError
+from owsnb.rules.tocs.model import alive_on_map
+
+__all__ = ["refusal", "own_unit", "order_hex", "is_open", "need_open", "clock_step", "units_spec"]
+
+
+def refusal(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
+    """The refusal of *order*: an :class:`IllegalOrderError` with its code and rule."""
+    return IllegalOrderError(msg, code=code, rule=rule, order=order)
+
+
+def own_unit(state: Any, order: Any, uid: str, rule: str = "L238") -> Any:
+    """The ordering side's unit *uid*, alive on the map."""
+    u = state.units.get(uid)
+    if u is None or u.side != order.side:
+        raise refusal(f"{order.side} has no unit {uid!r}", "not-your-unit", rule, order)
+    if not alive_on_map(u):
+        raise refusal(f"{uid} is not on the map", "off-map", rule, order)
+    return u
+
+
+def order_hex(state: Any, order: Any, ref: str, rule: str) -> Any:
+    """The hex an order names, or its refusal (``bad-hex``) citing *rule*."""
+    try:
+        return state.map.hex(ref)
+    except ValueError as exc:
+        raise refusal(str(exc), "bad-hex", rule, order) from None
+
+
+def is_open(u: Any) -> bool:
+    """Is *u* activated this impulse (B3.5)?"""
+    return u.get("act") == "open"
+
+
+def need_open(u: Any, order: Any, rule: str = "B3.5") -> None:
+    """Refuse the order (``not-activated``) unless *u* is activated."""
+    if not is_open(u):
+        raise refusal(f"{u.id} is not activated (activate it first: 1 OP)", "not-activated", rule, order)
+
+
+def clock_step(state: Any) -> str:
+    """The step of the sequence of play now (``"3.5"``, ``"3.8"``...)."""
+    return state.clock.step
+
+
+def units_spec(state: Any, side: str, pred: Any) -> tuple[str, ...]:
+    """Ids of *side*'s units alive on the map that satisfy *pred* (an order's choices)."""
+    return tuple(u.id for u in state.units.values() if u.side == side and alive_on_map(u) and pred(u))

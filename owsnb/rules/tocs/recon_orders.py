@@ -1,0 +1,196 @@
+"""Orders that find things out in TOCS: reconnaissance chains (10.4), probes (10.5) and ZOC
+declarations (L170-L173).
+
+Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
+rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.data import FrozenDict
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import alive_on_map, owner, unit_types, units_in
+from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal
+from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
+from owsnb.rules.tocs.supply import facilities
+from owsnb.rules.tocs.terrain import step_cost
+from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, ezoc_sources, learn_ezoc, zoc_of
+
+__all__ = ["Recon", "Probe", "DeclareZoc"]
+
+
+class Recon(OrderHandler):
+    type = OrderType("recon", (Param("unit", "unit"), Param("hex", "hex", "next hex of the reconnaissance chain")),
+                     rule="10.4", doc="project reconnaissance into a chain of adjacent hexes (1 AP starts or extends the chain)")
+    _CLS = ("company", "hqcompany", "hq", "vehicle")
+
+    def _can(self, u: Any) -> bool:
+        return u.get("cls") in self._CLS or (u.get("cls") == "asset" and (u.get("recon") or u.get("mobility") == "armored"))
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        ex = []
+        for u in state.units.values():
+            if u.side != side or not alive_on_map(u) or not is_open(u) or not self._can(u) or engaged(state, u.hex):
+                continue
+            last = u.get("recon_last")
+            base = state.map.hex(last) if last else u.hex
+            for n in base.neighbours():
+                if n in state.map.hexes and owner(state, n) != side and step_cost(state, u, base, n, road=False) < float("inf"):
+                    ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n)))
+        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        need_open(u, order)
+        if not self._can(u):
+            raise refusal(f"{u.id} cannot perform reconnaissance (batteries, dozers and gun assets never do)", "no-recon", "L267", order)
+        if engaged(state, u.hex):
+            raise refusal(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
+        h = order_hex(state, order, args["hex"], "10.4")
+        last = u.get("recon_last")
+        base = state.map.hex(last) if last else u.hex
+        if h.distance(base) != 1:
+            raise refusal(f"{args['hex']} is not adjacent to {state.map.label(base)} (the chain goes hex by hex)", "not-adjacent", "L271", order)
+        if owner(state, h) == u.side:
+            raise refusal(f"{args['hex']} is inside your own perimeter", "own-hex", "L268", order)
+        cost = step_cost(state, u, base, h, road=False)
+        if cost == float("inf"):
+            raise refusal(f"reconnaissance cannot enter {args['hex']} (a Move could not)", "impassable", "L267", order)
+        have = float(u.get("recon_mp", 0)) + int(u.get("ap", 0)) * float(u.get("mp", 0))
+        if have + 1e-9 < cost:
+            raise refusal(f"{u.id} needs {cost:g} MP of reconnaissance for {args['hex']}; it has {have:g}", "no-mp", "L267", order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        enemy = next(x for x in state.sides if x != side)
+        u = state.units[args["unit"]]
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        last = u.get("recon_last")
+        base = state.map.hex(last) if last else u.hex
+        cost = step_cost(state, u, base, h, road=False)
+        mp, ap = float(u.get("recon_mp", 0)), int(u.get("ap", 0))
+        while mp + 1e-9 < cost:
+            ap -= 1
+            mp += float(u.get("mp", 0))
+        occupied = bool(units_in(state, h, enemy))
+        marks = set(state.sides[side].private.get("recon_marks", ()))
+        em.private(side, rule="L273", recon_marks=sorted(marks | {lab}))
+        em.data(u.id, rule="10.4", ap=ap, recon_mp=0 if occupied else mp - cost,
+                recon_last=None if occupied else lab, acted=True)
+        _reveal_fixed(em, side, h)
+        if occupied:
+            announce(em, f"Reconnaissance into {lab}: enemy occupied", rule="L270", hex=lab, answer="occupied")
+            return em.events
+        kinds = ezoc_at(state, side, h)
+        if kinds:
+            learn_ezoc(em, side, h, True, "L272")
+            announce(em, f"Reconnaissance into {lab}: empty, in EZOC", rule="L272", hex=lab, answer="empty, EZOC")
+        else:
+            if lab in declared_against(state, side):
+                learn_ezoc(em, side, h, False, "L172")
+            announce(em, f"Reconnaissance into {lab}: empty", rule="L272", hex=lab, answer="empty")
+            if connected_to_perimeter(em.state, side, h):
+                take_hex(em, side, h, rule="L272", why="reconnaissance found it empty")
+        return em.events
+
+
+def _reveal_fixed(em: Emitter, side: str, h: Any) -> None:
+    """Fixed features of a reconnoitred hex are announced (L269-L270): here, facilities."""
+    s = em.state
+    lab = s.map.label(h)
+    known = [dict(f) for f in s.sides[side].private.get("facilities_known", ())]
+    for f in facilities(s):
+        if f["hex"] == lab and f.get("side") != side and not any(k["hex"] == lab and k["type"] == f["type"] for k in known):
+            known.append({"hex": lab, "type": f["type"], "name": f.get("name", "")})
+            em.private(side, rule="L269", facilities_known=known)
+            em.say(f"A {f['type']} is found in {lab}", rule="L269", visible_to=None, hex=lab)
+
+
+class Probe(OrderHandler):
+    type = OrderType("probe", (Param("unit", "unit"), Param("hex", "hex", "an adjacent enemy hex")), rule="10.5",
+                     doc="1 AP: learn whether an adjacent enemy hex is empty, occupied (and by what types) or in EZOC")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        ex = [self.type.make(side, unit=u.id, hex=state.map.label(n))
+              for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u) and int(u.get("ap", 0)) >= 1
+              and Recon._can(Recon, u) and not engaged(state, u.hex)
+              for n in u.hex.neighbours() if n in state.map.hexes and owner(state, n) != side]
+        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        need_open(u, order)
+        if not Recon._can(Recon, u):
+            raise refusal(f"{u.id} cannot probe", "no-recon", "L277", order)
+        h = order_hex(state, order, args["hex"], "10.5")
+        if h.distance(u.hex) != 1 or owner(state, h) == u.side:
+            raise refusal(f"{args['hex']} is not an adjacent enemy hex", "not-adjacent", "L277", order)
+        if int(u.get("ap", 0)) < 1:
+            raise refusal(f"{u.id} has no AP left", "no-ap", "L277", order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        enemy = next(x for x in state.sides if x != side)
+        u = state.units[args["unit"]]
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        em.data(u.id, rule="10.5", ap=int(u.get("ap", 0)) - 1, acted=True)
+        marks = set(state.sides[side].private.get("probe_marks", ()))
+        em.private(side, rule="L278", probe_marks=sorted(marks | {lab}))
+        _reveal_fixed(em, side, h)
+        occ = units_in(state, h, enemy)
+        for x in occ:  # L337-338: a probe cancels reserve and refit
+            if x.get("reserve") or x.get("refit"):
+                em.data(x.id, rule="L337", reserve=False, refit=False)
+        kinds = ezoc_at(state, side, h)
+        if kinds:
+            learn_ezoc(em, side, h, True, "L277")
+        if occ:
+            types = ", ".join(unit_types(occ))
+            announce(em, f"Probe into {lab}: occupied by {types}" + ("; in EZOC" if kinds else ""), rule="L277",
+                     hex=lab, answer="occupied", types=unit_types(occ))
+        else:
+            announce(em, f"Probe into {lab}: empty" + (", in EZOC" if kinds else ""), rule="L277", hex=lab,
+                     answer="empty")
+            if not kinds:
+                take_hex(em, side, h, rule="L278", why="probe found it empty")
+        return em.events
+
+
+class DeclareZoc(OrderHandler):
+    type = OrderType("zoc", (Param("hex", "hex", "hex your Company projects ZOC into"),), rule="L170",
+                     doc="declare ZOC in a hex (any time); it stands until disproved", actors="any")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if side not in state.sides:
+            return None
+        hexes = sorted({state.map.label(h) for u in state.units.values() if u.side == side for h in zoc_of(state, u)}
+                       - set(state.sides[side].private.get("zoc_declared", ())))
+        return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), tuple(self.type.make(side, hex=x) for x in hexes[:6])) if hexes else None
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        if order.side not in state.sides:
+            raise refusal("only a side declares ZOC", "not-a-side", "L170", order)
+        h = order_hex(state, order, args["hex"], "L170")
+        enemy = next(x for x in state.sides if x != order.side)
+        if not ezoc_sources(state, enemy, h):
+            raise refusal(f"none of your Companies can exert ZOC into {args['hex']} (a false EZOC is a rules breach)",
+                       "no-zoc", "L173", order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        enemy = next(x for x in state.sides if x != side)
+        lab = state.map.label(state.map.hex(args["hex"]))
+        mine = set(state.sides[side].private.get("zoc_declared", ()))
+        em.private(side, rule="L170", zoc_declared=sorted(mine | {lab}))
+        learn_ezoc(em, enemy, state.map.hex(lab), True, "L170")
+        announce(em, f"{state.sides[side].title} declares ZOC in {lab}", rule="L170", hex=lab)
+        return em.events
