@@ -9,7 +9,10 @@ TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing 
 6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
 6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
 6.5.9.4 ship radar range; 6.5.9.5 ground radar; 7.2.1.3/7.2.1.4 SIGINT/countermeasures;
-8.5.1 SR promotion (the SOF module designates).
+8.5.1 SR promotion (the SOF module designates); 8.5.4 contested air ISR (an airborne ISR mission
+used as a sensor is first searched for by the defender; if detected, the defending CAP and air
+defences engage it at once; shot down, only the engaging assets count as detected; otherwise it
+senses normally); 8.6 contested air ISR goes first.
 
 >>> detection_probability("d10", 7)
 Fraction(2, 5)
@@ -20,6 +23,7 @@ Fraction(2, 5)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -28,18 +32,20 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, detected, option, own_unit, refuse, space
+from owsnb.rules.ows.common import Result, Roller, detected, option, own_unit, refuse, space, watchers
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = [
     "detection_probability", "aew_die", "cooperative_die", "sensor_die", "local_die", "theater_preview",
     "local_preview", "resolve_theater", "resolve_local", "auto_detections", "TheaterISR", "Detect",
-    "HANDLERS", "STEP_EFFECTS", "COVERED",
+    "HANDLERS", "STEP_EFFECTS", "COVERED", "ISR_MISSIONS", "is_air_isr", "Contest", "contest",
 ]
 
 COVERED = ("forest", "hills", "mountain", "urban", "woods", "jungle")
 """Covered terrain of 8.3.2.1."""
+ISR_MISSIONS = ("isr",)
+"""Air missions that are ISR platforms (8.5.4: "in most cases ... a stealthy drone")."""
 
 
 def detection_probability(die: str, signature: int) -> Fraction:
@@ -302,6 +308,129 @@ class TheaterISR(OrderHandler):
         return Adjudication(events, res)
 
 
+# -- contested air ISR (8.5.4) -------------------------------------------------------------------------
+def is_air_isr(unit: Any) -> bool:
+    """Is *unit* an airborne ISR platform (8.5.4)?"""
+    c = counter(unit)
+    return c.is_air and unit.hex is not None and unit.alive and c.mission in ISR_MISSIONS
+
+
+@dataclass(frozen=True)
+class Contest:
+    """8.5.4: what an airborne ISR platform meets: the defender's one cooperative detection roll
+    (``detect_die`` vs the platform's ``signature``; ``already``: detected before, no roll) and, if
+    detected, the shots of every defending CAP and air defence that can engage it, simultaneous."""
+
+    platform: str
+    defender: str
+    detect_die: str | None
+    signature: int
+    already: bool
+    shots: tuple[Any, ...]
+
+    @property
+    def p_detected(self) -> Fraction:
+        if self.already:
+            return Fraction(1)
+        return detection_probability(self.detect_die, self.signature) if self.detect_die else Fraction(0)
+
+    @property
+    def p_shot_down(self) -> Fraction:
+        """P(shot down | detected): at least one shot hits (9.7.4: one hit sends an air mission home)."""
+        miss = Fraction(1)
+        for e in self.shots:
+            miss *= 1 - e.p
+        return 1 - miss
+
+    def distribution(self) -> Distribution:
+        """Exact outcome: ``"not detected"``, ``"survives"`` (detected, not shot down), ``"shot down"``."""
+        pd, pk = self.p_detected, self.p_shot_down
+        return Distribution({"not detected": 1 - pd, "survives": pd * (1 - pk), "shot down": pd * pk},
+                            label=f"{self.platform} (8.5.4)")
+
+    def resolve(self, roll: Any, visible: Any = None) -> tuple[str, list[Any]]:
+        """Roll it (``roll(die, purpose, rule, visible_to)``; ``visible(shooter id or None for the
+        search roll)`` gives each roll's ``visible_to``): the outcome and the shots that hit."""
+        vis = visible or (lambda who: None)
+        if not self.already:
+            if self.detect_die is None:
+                return "not detected", []
+            r = roll(self.detect_die, f"{self.defender} searches for {self.platform} (signature {self.signature})",
+                     "8.5.4", vis(None))
+            if r < self.signature:
+                return "not detected", []
+        hits = [e for e in self.shots if roll(e.die, f"{e.shooter} engages {e.target} (defence {e.defence})",
+                                              "8.5.4", vis(e.shooter)) >= e.defence]
+        return ("shot down" if hits else "survives"), hits
+
+
+def contest(state: Any, platform: Any) -> Contest:
+    """The 8.5.4 contest of *platform* (a unit or id) as *state* knows it: a side's view gives the
+    contest as that side can foresee it (defenders it has not detected are not in it)."""
+    from owsnb.rules.ows import air
+
+    p = state.units[platform] if isinstance(platform, str) else platform
+    defender = next((s for s in state.sides if s != p.side), p.side)
+    enemies = [u for u in state.units.values() if u.side != p.side and u.alive and u.hex is not None]
+    already = detected(state, p, defender)
+    die = None if already else local_die(state, defender, enemies, p)[0]
+    shots = []
+    for s in sorted(enemies, key=lambda u: u.id):
+        c = counter(s)
+        d = s.hex.distance(p.hex)
+        if c.is_air:
+            if c.mission in air.CAP_MISSIONS and air._aa_die(s) and (d == 0 or (d == 1 and air._aa_range(s) >= 1)):
+                shots.append(air._engagement(state, "6.A.4" if d == 0 else "6.A.1", s, p))
+        elif "disrupted-c2" not in s.markers:
+            aa = [a for a in c.anti_air if not a.air_to_air and a.left > 0]
+            if aa and d <= aa[0].range:
+                shots.append(air._engagement(state, "6.A.7" if d == 0 else "6.A.3", s, p))
+    return Contest(p.id, defender, die, _signature(p), already, tuple(e for e in shots if e is not None))
+
+
+def _contest_events(state: Any, side: str, cont: Contest, roll: Roller) -> tuple[list[Event], str, list[str], list]:
+    """Resolve *cont* (8.5.4): events, outcome, lines and the rolls *side* may see."""
+    from owsnb.kernel.reduce import apply
+
+    p = state.units[cont.platform]
+    found = unit_set(p.id, seen_by=p.seen_by | {cont.defender}, markers=p.markers | {"tacsit1"}, rule="8.5.4",
+                     visible_to=None)
+    s_det = apply(state, found)  # the shots are rolled once the defender has found the platform
+
+    def vis(who: str | None) -> Any:
+        return frozenset({p.side}) if who is None else watchers(s_det, s_det.units[who], s_det.units[p.id])
+
+    first = len(roll.rolls)
+    outcome, _ = cont.resolve(roll, vis)
+    shown = [r for r, who in zip(roll.rolls[first:], [None, *[e.shooter for e in cont.shots]][(1 if cont.already else 0):],
+                                 strict=False) if side in (vis(who) or {side})]
+    if outcome == "not detected":
+        return [], outcome, [f"{p.id} is not detected by the defence (8.5.4)"], shown
+    events: list[Event] = [] if cont.already else [found]
+    cur = s_det
+    for e in cont.shots:  # air defence pools spent (2.2.7.4), aircraft engaged (9.7)
+        u = cur.units[e.shooter]
+        if e.key:
+            sp = dict(counter(u).spent)
+            sp[e.key] = int(sp.get(e.key, 0)) + 1
+            ev = unit_set(u.id, data={"spent": sp}, rule="2.2.7.4", visible_to=watchers(cur, u))
+        else:
+            ev = unit_set(u.id, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(cur, u))
+        cur = apply(cur, ev)
+        events.append(ev)
+    if outcome == "survives":
+        return events, outcome, [f"{p.id} is found and engaged but survives: it senses as usual (8.5.4)"], shown
+    events.append(unit_set(p.id, steps=0, hex=None, box="regeneration", markers=frozenset(), rule="9.7.4",
+                           visible_to=None))
+    for e in cont.shots:
+        u = cur.units[e.shooter]
+        if side not in u.seen_by:
+            events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5.4",
+                                   visible_to=frozenset({side, u.side})))
+    return events, outcome, [f"{p.id} is shot down (9.7.4); the assets that engaged it are detected: "
+                             + ", ".join(e.shooter for e in cont.shots) + " (8.5.4)"], shown
+
+
 # -- local detection (8.5) ----------------------------------------------------------------------------
 def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> Distribution:
     """Exact P(detect *target*) by one cooperative roll of *sensors* (8.5, 8.5.3), as the umpire
@@ -313,9 +442,34 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
     return Distribution.bernoulli(detection_probability(die, _signature(state.units[target])), label=f"detected ({die})")
 
 
+def _search(state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller) -> tuple[list[Event], list[str], list, set]:
+    """8.5: one cooperative roll by *sensors* per undetected enemy unit in *h* they can sense."""
+    events: list[Event] = []
+    found: list[str] = []
+    shown = []
+    rules = {"8.5"}
+    for u in state.units.values():
+        if u.side == side or u.hex != h or not u.alive or side in u.seen_by or detected(state, u, side):
+            continue
+        die, notes = local_die(state, side, sensors, u)
+        if die is None:
+            continue
+        sig = _signature(u)
+        r = roll(die, f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}", "8.5", frozenset({u.side}))
+        if r >= sig:
+            found.append(u.id)
+            shown.append(roll.rolls[-1])
+            rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
+            events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5",
+                                   visible_to=frozenset({side, u.side})))
+    return events, found, shown, rules
+
+
 class Detect(OrderHandler):
     """8.5: local detection by units on the map: one cooperative roll (8.5.3) per enemy unit in
-    the hex that the sensors can sense and have not detected; each sensor once per turn."""
+    the hex that the sensors can sense and have not detected; each sensor once per turn. An
+    airborne ISR mission among the sensors is contested first (8.5.4, 8.6: before the side's other
+    local detections)."""
 
     type = OrderType("detect", (
         Param("hex", "hex", "hex searched"),
@@ -329,7 +483,7 @@ class Detect(OrderHandler):
         done = self._sensed(state, side)
         ex = []
         for u in state.units_of(side):
-            if not u.alive or u.hex is None or u.id in done:
+            if not u.alive or u.hex is None or u.id in done or (done and is_air_isr(u)):
                 continue
             c = counter(u)
             rng = max([int(s["range"]) for s in c.d.get("sensors", ())] + [0])
@@ -345,50 +499,67 @@ class Detect(OrderHandler):
             raise refuse(f"no hex {args['hex']!r}", "bad-hex", "8.5", order) from None
         done = self._sensed(state, order.side)
         for sid in args.get("sensors", ()):
-            own_unit(state, order, sid, "8.5")
+            u = own_unit(state, order, sid, "8.5")
             if sid in done:
                 raise refuse(f"{sid} has already made its detection attempt this turn", "sensed", "8.5", order)
+            if done and is_air_isr(u):
+                raise refuse(f"{sid} is an air ISR platform: contested air ISR is resolved before the side's other "
+                             "local detections (8.6)", "contested-first", "8.6", order)
         if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
             raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
-        """P(detect) of a signature-7 and -8 target by these sensors' best die (for the planner)."""
+        """P(detect) of a signature-7 target by these sensors' best die (for the planner); with air
+        ISR platforms, the exact 8.5.4 contest of each as the side knows its defences."""
         sensors = [state.units[s] for s in args.get("sensors", ())]
+        platforms = [s for s in sensors if is_air_isr(s)]
+        if platforms:
+            d = Distribution.point(())
+            for p in platforms:
+                d = d.combine(contest(state, p).distribution(), lambda acc, o: (*acc, o))
+            if len(platforms) == 1:
+                d = d.map(lambda t: t[0])
+            d.label = "contested air ISR (8.5.4): " + ", ".join(p.id for p in platforms)
+            return d
         dice = [d["die"] for s in sensors for d in counter(s).d.get("sensors", ())] or ["d8"]
         die = cooperative_die(dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None)
         return Distribution.bernoulli(detection_probability(die, 7), label=f"detect signature 7 with {die}")
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+        from owsnb.kernel.reduce import apply_all
+
         side = order.side
         h = state.map.hex(args["hex"])
-        sensors = [state.units[s] for s in args["sensors"]]
         roll = Roller(dice)
         events: list[Event] = []
-        found: list[str] = []
-        shown = []
-        rules = {"8.5"}
-        for u in state.units.values():
-            if u.side == side or u.hex != h or not u.alive or side in u.seen_by or detected(state, u, side):
-                continue
-            die, notes = local_die(state, side, sensors, u)
-            if die is None:
-                continue
-            sig = _signature(u)
-            r = roll(die, f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}", "8.5",
-                     frozenset({u.side}))
-            if r >= sig:
-                found.append(u.id)
-                shown.append(roll.rolls[-1])
-                rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
-                events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5",
-                                       visible_to=frozenset({side, u.side})))
-        sensed = sorted(self._sensed(state, side) | {s.id for s in sensors})
+        lines: list[str] = []
+        rules = set()
+        cur = state
+        sensors = []
+        contest_rolls: list = []
+        for sid in args["sensors"]:
+            u = cur.units[sid]
+            if is_air_isr(u):  # 8.5.4 first
+                ev, outcome, ls, seen = _contest_events(cur, side, contest(cur, u), roll)
+                events += ev
+                cur = apply_all(cur, ev)
+                lines += ls
+                contest_rolls += seen
+                rules.add("8.5.4")
+                if outcome == "shot down":
+                    continue
+            sensors.append(cur.units[sid])
+        ev, found, shown, more = _search(cur, side, h, sensors, roll) if sensors else ([], [], [], set())
+        events += ev
+        rules |= more | {"8.5"}
+        sensed = sorted(self._sensed(state, side) | set(args["sensors"]))
         events.append(side_set(side, "private", {"sensed": sensed}, rule="8.5"))
         lab = state.map.label(h)
         events.append(note(f"{side} local detection in {lab}: " + (", ".join(found) if found else "nothing detected"),
                            rule="8.5", visible_to=side))
+        shown = contest_rolls + shown
         res = Result(f"Local detection in {lab}", {"detected": found}, sorted(rules), shown,
-                     [f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"])
+                     lines + ([f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"]))
         return Adjudication(events, res)
 
 
@@ -413,6 +584,12 @@ resolve = resolve_local
 def _enter_theater(state: Any, dice: Any) -> list[Event]:
     return [state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
             *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides]]
+
+
+def contest_preview(game: Any, platform: str) -> Distribution:
+    """Exact 8.5.4 outcome of *platform*'s contest as the umpire knows it."""
+    state = game.state if hasattr(game, "state") else game
+    return contest(state, platform).distribution()
 
 
 HANDLERS = [TheaterISR(), Detect()]

@@ -78,7 +78,8 @@ _SEQUENCE = SequenceOfPlay((
     ), rule="3.6"),
     Phase("5", "Theater ISR & Local Detections", (
         Step("5.1", "Place & resolve theater ISR", actors=I, rule="8.4", verbs=("isr",)),
-        Step("5.2", "Resolve local detections by hex", actors=I, rule="8.5", verbs=("detect",)),
+        Step("5.2", "Resolve local detections by hex (contested air ISR first, 8.5.4, 8.6)", actors=I, rule="8.5",
+             verbs=("detect",)),
         Step("5.3", "Finalize strike plans", actors=ALL, mode=SIM, rule="8.7", verbs=("plan",)),
     ), rule="3.7"),
     Phase("6", "Combat", (

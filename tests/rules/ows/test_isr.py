@@ -159,3 +159,79 @@ def test_8_4_a_detected_counter_shows_its_printed_values_not_its_owners_notes():
     seen = g.view("red").units["F35-STRIKE"]
     assert "escorts" not in seen.data and "base" not in seen.data and seen.data["red_shield"] == 6
     assert g.view("blue").units["F35-STRIKE"].data["escorts"] == ("F35-CAP",)
+
+
+# -- contested air ISR (8.5.4, 8.6) --------------------------------------------------------------------------
+DRONE = {"id": "MQ-9", "type": "e2d", "side": "blue", "hex": "0704",
+         "data": {"base": "F35-BASE", "mission": "isr", "stealth": True, "signature": 9, "signature_type": "local",
+                  "sensors": [{"kind": "eo", "die": "d10", "range": 0}]}}
+
+
+def _contested(drone=None, **units):
+    """Blue's stealthy ISR drone over 0704 (Red brigade), Red's J-20 CAP in the hex, HQ-9 next door."""
+    return at(load(add=[{**DRONE, **(drone or {})}],
+                   units={"J20-CAP": {"hex": "0704", "box": None}, "HQ9-1": {"hex": "0703"}, **units}), "5.2")
+
+
+def test_8_5_4_the_defender_detects_the_drone_then_engages_it_at_once_and_it_survives_to_sense():
+    g = _contested()
+    c = isr.contest(g.state, "MQ-9")
+    assert (c.detect_die, c.signature, [e.shooter for e in c.shots]) == ("d10", 9, ["HQ9-1", "J20-CAP"])
+    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2, 8])  # found; both miss (vs 4); BDE-R 8 >= 7
+    assert "red" in s.units["MQ-9"].seen_by and s.units["MQ-9"].hex is not None
+    assert res.outcome["detected"] == ["BDE-R"] and "8.5.4" in res.rules
+    assert s.units["HQ9-1"].data["spent"]["hq9"] == 1 and "engaged" in s.units["J20-CAP"].markers  # 2.2.7.4, 9.7
+    assert "blue" not in s.units["J20-CAP"].seen_by  # surviving reveals nothing of the shooters
+    shots = [e for e in ev if e.kind == "die" and "engages" in e.data["purpose"]]
+    assert shots and all(e.visible_to == frozenset({"red"}) for e in shots)
+    assert all("J20-CAP" not in str(r) for r in res.rolls)  # Blue's result shows none of the hidden shooters
+
+
+def test_8_5_4_shot_down_only_the_engaging_assets_are_detected():
+    g = _contested()
+    s, res, _ = run(g, "blue: detect 0704 sensors=MQ-9", [10, 5, 1])  # found; HQ-9 hits
+    assert s.units["MQ-9"].box == "regeneration" and s.units["MQ-9"].hex is None  # 9.7.4
+    assert {"HQ9-1", "J20-CAP"} <= {u for u in s.units if "blue" in s.units[u].seen_by}
+    assert "blue" not in s.units["BDE-R"].seen_by and res.outcome["detected"] == []
+
+
+def test_8_5_4_undetected_drone_senses_normally_and_an_already_detected_one_is_not_searched_for():
+    g = _contested()
+    s, res, _ = run(g, "blue: detect 0704 sensors=MQ-9", [8, 3])  # 8 < 9: not found; BDE-R: 3 < 7
+    assert "red" not in s.units["MQ-9"].seen_by and res.outcome["detected"] == []
+    g2 = _contested(drone={"seen_by": ["red"]})
+    assert isr.contest(g2.state, "MQ-9").already
+    s2, _, _ = run(g2, "blue: detect 0704 sensors=MQ-9", [3, 5])  # no search roll; HQ-9 misses, the J-20 hits
+    assert s2.units["MQ-9"].box == "regeneration"
+
+
+def test_8_6_contested_air_isr_goes_before_the_sides_other_local_detections():
+    g = _contested(**{"PATRIOT-1": {"hex": "0604"}})
+    g.submit("blue: detect 0604 sensors=PATRIOT-1")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: detect 0704 sensors=MQ-9")
+    assert (e.value.code, e.value.rule) == ("contested-first", "8.6")
+    assert not any("MQ-9" in str(o) for s in g.legal_orders("blue") for o in s.examples)
+
+
+def test_8_5_4_preview_is_exact_on_what_the_side_knows():
+    g = _contested()
+    assert dict(g.preview("blue: detect 0704 sensors=MQ-9")) == {"not detected": 1}  # Blue knows no defender
+    d = isr.contest_preview(g, "MQ-9")  # the umpire's: P(found) 2/10, P(kill | found) 1 - (3/10)^2
+    assert d["shot down"] == Fraction(2, 10) * Fraction(91, 100) and d["survives"] == Fraction(2, 10) * Fraction(9, 100)
+    known = _contested(drone={"seen_by": ["red"]}, **{"HQ9-1": {"seen_by": ["blue"]}})
+    p = known.preview("blue: detect 0704 sensors=MQ-9")  # Blue knows it is found and the HQ-9 it has detected
+    assert dict(p) == {"shot down": Fraction(7, 10), "survives": Fraction(3, 10)}
+
+
+def test_8_5_4_contest_preview_matches_100k_seeded_rolls():
+    g = _contested()
+    c = isr.contest(g.state, "MQ-9")
+    exact = dict(c.distribution())
+    roll = FastRoller(854)
+    n = 100_000
+    counts: dict = {}
+    for _ in range(n):
+        o, _ = c.resolve(roll)
+        counts[o] = counts.get(o, 0) + 1
+    assert within_3_sigma(exact, counts, n) == []
