@@ -130,6 +130,19 @@ def _div(v: int, d: int) -> int:
     return max(1, v // d)
 
 
+def _supplied(state: Any, printed: int, terr: int, oos: bool, divisor: int) -> int:
+    """*printed* strength plus terrain *terr*, at least 1, divided by *divisor* when out of supply
+    (7.2); option ``modifier_order`` says whether terrain or supply applies first."""
+    if _opt(state, "modifier_order", "terrain-then-supply") == "terrain-then-supply":
+        v = max(1, printed + terr)
+        if oos:
+            v = _div(v, divisor)
+    else:
+        v = _div(printed, divisor) if oos else printed
+        v = max(1, v + terr)
+    return v
+
+
 def attack_value(state: Any, u: Unit, target: Hex, group: Sequence[Unit] = ()) -> Contribution:
     """Attack strength of *u* attacking *target* alongside *group* (11.0, 9.x, 7.2, 13.1)."""
     info = map_info(state.map)
@@ -160,13 +173,7 @@ def attack_value(state: Any, u: Unit, target: Hex, group: Sequence[Unit] = ()) -
         terr += n * up
         notes.append(f"{n * up} attacking uphill (9.5)")
     oos = bool(u.data.get("oos"))
-    if _opt(state, "modifier_order", "terrain-then-supply") == "terrain-then-supply":
-        v = max(1, a + terr)
-        if oos:
-            v = _div(v, 4)
-    else:
-        v = _div(a, 4) if oos else a
-        v = max(1, v + terr)
+    v = _supplied(state, a, terr, oos, 4)
     if oos:
         notes.append("quartered: out of supply (7.2)")
     if u.hex is not None and edge_key(u.hex, target) in info.rivers:
@@ -205,13 +212,7 @@ def defense_value(state: Any, u: Unit, group: Sequence[Unit] = ()) -> Contributi
     else:
         notes.append("printed defense, no terrain (13.4, errata 7.0/9.1)")
     oos = bool(u.data.get("oos"))
-    if _opt(state, "modifier_order", "terrain-then-supply") == "terrain-then-supply":
-        v = max(1, d + terr)
-        if oos:
-            v = _div(v, 2)
-    else:
-        v = _div(d, 2) if oos else d
-        v = max(1, v + terr)
+    v = _supplied(state, d, terr, oos, 2)
     if oos:
         notes.append("halved: out of supply (7.2)")
     return Contribution(u.id, "defense", int(u.data.get("dfn") or 0), v, tuple(notes))

@@ -19,13 +19,7 @@ from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
 from owsnb.rules.combatops.movement import enemy_of, step_cost
-from owsnb.rules.combatops.order_checks import (
-    check_stack,
-    order_hex,
-    own_unit,
-    step_no,
-    unit_types,
-)
+from owsnb.rules.combatops.order_checks import check_stack, order_hex, own_unit, step_no, unit_types
 from owsnb.rules.combatops.terrain import hexid, map_info, occupied, parse_hex
 
 __all__ = ["Attack", "Occupy", "ArtilleryPolicy", "attack_eligible", "soak_off_owed"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
@@ -13,20 +13,59 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
 from owsnb.kernel.state import Unit, edge_key
 from owsnb.rules.combatops import units as U
-from owsnb.rules.combatops.order_checks import (
-    order_hex,
-    own_unit,
-    step_no,
-    unit_types,
-)
+from owsnb.rules.combatops.order_checks import order_hex, own_unit, step_no, unit_types
 from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info, parse_hex
 
 __all__ = ["Build", "Demolish"]
 
 
-def _river_sides(state: Any, u: Unit) -> list[Hex]:
+def _river_sides(state: Any, side: str) -> Iterator[tuple[Unit, Hex]]:
+    """Each real engineer of *side* on the map, with each hex across a river hexside from it."""
     info = map_info(state.map)
-    return [n for n in info.neighbours[u.hex] if edge_key(u.hex, n) in info.rivers]
+    for u in state.units_of(side):
+        if (
+            u.hex is not None
+            and u.alive
+            and U.is_engineer(u, unit_types(state))
+            and not U.is_dummy(u)
+        ):
+            for n in info.neighbours[u.hex]:
+                if edge_key(u.hex, n) in info.rivers:
+                    yield u, n
+
+
+def _engineer(state: Any, order: Order, args: Mapping[str, Any]) -> Unit:
+    """The engineer an order names, or its refusal (9.7)."""
+    u = own_unit(state, order, args["unit"], "9.7")
+    if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
+        raise IllegalOrderError(
+            f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
+        )
+    return u
+
+
+def _order_edge(state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Unit, str]:
+    """The (validated) engineer of an order and the id of the hexside it works on."""
+    u = own_unit(state, order, args["unit"], "9.7")
+    return u, edge_id(state.map, u.hex, parse_hex(state.map, args["across"]))
+
+
+def _unit_spec(
+    order_type: OrderType, side: str, ex: list[Order], k: int, **choices: Any
+) -> OrderSpec | None:
+    """The spec of an engineer verb from its examples (none: no spec); *k* examples shown."""
+    if not ex:
+        return None
+    units = tuple(dict.fromkeys(o.args[0] for o in ex))
+    return OrderSpec(side, order_type, FrozenDict(unit=units, **choices), tuple(ex[:k]))
+
+
+def _task_events(u: Unit, kind: str, eid: str, text: str) -> list[Event]:
+    """The engineer's task for the half-turn (9.7), told to its own side only."""
+    return [
+        unit_set(u.id, data={"task": {"kind": kind, "edge": eid}}, visible_to=u.side, rule="9.7"),
+        note(text, visible_to=u.side, rule="9.7"),
+    ]
 
 
 class Build(OrderHandler):
@@ -42,33 +81,16 @@ class Build(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ex = []
-        for u in state.units_of(side):
-            if (
-                u.hex is not None
-                and u.alive
-                and U.is_engineer(u, unit_types(state))
-                and not U.is_dummy(u)
-            ):
-                for n in _river_sides(state, u):
-                    if bridge_kind(state, u.hex, n) != "armor":
-                        for k in ("infantry", "armor"):
-                            ex.append(
-                                self.type.make(side, unit=u.id, across=state.map.label(n), kind=k)
-                            )
-        if not ex:
-            return None
-        units = tuple(dict.fromkeys(o.args[0] for o in ex))
-        return OrderSpec(
-            side, self.type, FrozenDict(unit=units, kind=("infantry", "armor")), tuple(ex[:8])
-        )
+        ex = [
+            self.type.make(side, unit=u.id, across=state.map.label(n), kind=k)
+            for u, n in _river_sides(state, side)
+            if bridge_kind(state, u.hex, n) != "armor"
+            for k in ("infantry", "armor")
+        ]
+        return _unit_spec(self.type, side, ex, 8, kind=("infantry", "armor"))
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "9.7")
-        if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
-            raise IllegalOrderError(
-                f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
-            )
+        u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
         if n.distance(u.hex) != 1 or edge_key(u.hex, n) not in map_info(state.map).rivers:
             raise IllegalOrderError(
@@ -111,10 +133,8 @@ class Build(OrderHandler):
     def adjudicate(
         self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "9.7")
-        n = parse_hex(state.map, args["across"])
+        u, eid = _order_edge(state, order, args)
         kind = args.get("kind", "infantry")
-        eid = edge_id(state.map, u.hex, n)
         if step_no(state) == 0:
             rule = str(state.public.get("setup_bridge", {}).get("rule", "17.2"))
             bridges = dict(state.public.get("bridges", {}))
@@ -125,12 +145,7 @@ class Build(OrderHandler):
                 side_set(order.side, "private", {"setup_bridges": used}, rule=rule),
                 note(f"{order.side} places an armor bridge across {eid} ({rule})", rule=rule),
             ]
-        return [
-            unit_set(
-                u.id, data={"task": {"kind": kind, "edge": eid}}, visible_to=u.side, rule="9.7"
-            ),
-            note(f"{u.id} starts an {kind} bridge across {eid}", visible_to=u.side, rule="9.7"),
-        ]
+        return _task_events(u, kind, eid, f"{u.id} starts an {kind} bridge across {eid}")
 
 
 class Demolish(OrderHandler):
@@ -142,28 +157,15 @@ class Demolish(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ex = []
-        for u in state.units_of(side):
-            if (
-                u.hex is not None
-                and u.alive
-                and U.is_engineer(u, unit_types(state))
-                and not U.is_dummy(u)
-            ):
-                for n in _river_sides(state, u):
-                    if bridge_kind(state, u.hex, n):
-                        ex.append(self.type.make(side, unit=u.id, across=state.map.label(n)))
-        if not ex:
-            return None
-        units = tuple(dict.fromkeys(o.args[0] for o in ex))
-        return OrderSpec(side, self.type, FrozenDict(unit=units), tuple(ex[:4]))
+        ex = [
+            self.type.make(side, unit=u.id, across=state.map.label(n))
+            for u, n in _river_sides(state, side)
+            if bridge_kind(state, u.hex, n)
+        ]
+        return _unit_spec(self.type, side, ex, 4)
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "9.7")
-        if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
-            raise IllegalOrderError(
-                f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
-            )
+        u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
         if n.distance(u.hex) != 1 or not bridge_kind(state, u.hex, n):
             raise IllegalOrderError(
@@ -183,14 +185,7 @@ class Demolish(OrderHandler):
     def adjudicate(
         self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "9.7")
-        n = parse_hex(state.map, args["across"])
-        eid = edge_id(state.map, u.hex, n)
-        return [
-            unit_set(
-                u.id, data={"task": {"kind": "destroy", "edge": eid}}, visible_to=u.side, rule="9.7"
-            ),
-            note(
-                f"{u.id} prepares to destroy the bridge across {eid}", visible_to=u.side, rule="9.7"
-            ),
-        ]
+        u, eid = _order_edge(state, order, args)
+        return _task_events(
+            u, "destroy", eid, f"{u.id} prepares to destroy the bridge across {eid}"
+        )

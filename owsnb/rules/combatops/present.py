@@ -55,6 +55,7 @@ def _symbol(utype: str, x: float, y: float, w: float, h: float) -> str:
     oval = f"<ellipse cx='{cx:.1f}' cy='{cy:.1f}' rx='{w * 0.32:.1f}' ry='{h * 0.28:.1f}' {s}/>"
     wheel = f"<path d='M{cx:.1f},{y:.1f}L{cx:.1f},{y + h:.1f}' {s}/>"
     dot = f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='{h * 0.18:.1f}' fill='#fff'/>"
+    bar = f"<path d='M{x + w * 0.1:.1f},{y:.1f}L{x + w * 0.1:.1f},{y + h:.1f}' {s}/>"
     base = utype.split("-")[-1]
     if base == "infantry":
         parts.append(cross)
@@ -79,18 +80,14 @@ def _symbol(utype: str, x: float, y: float, w: float, h: float) -> str:
             f"M{cx:.1f},{cy - h * 0.2:.1f}L{cx:.1f},{cy + h * 0.2:.1f}' {s}/>"
         )
         if utype == "motorized-engineer":
-            parts.append(
-                f"<path d='M{x + w * 0.1:.1f},{y:.1f}L{x + w * 0.1:.1f},{y + h:.1f}' {s}/>"
-            )
+            parts.append(bar)
     elif base == "hq":
         parts.append(
             f"<text x='{cx:.1f}' y='{cy + h * 0.18:.1f}' font-size='{h * 0.55:.1f}' text-anchor='middle' "
             f"fill='#fff' font-family='sans-serif'>HQ</text>"
         )
         if utype == "motorized-hq":
-            parts.append(
-                f"<path d='M{x + w * 0.1:.1f},{y:.1f}L{x + w * 0.1:.1f},{y + h:.1f}' {s}/>"
-            )
+            parts.append(bar)
     elif utype == "anti-tank":
         parts.append(
             f"<path d='M{x:.1f},{y + h:.1f}L{cx:.1f},{y:.1f}L{x + w:.1f},{y + h:.1f}' {s}/>"

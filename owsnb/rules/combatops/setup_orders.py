@@ -18,13 +18,7 @@ from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
 from owsnb.rules.combatops.movement import enemy_of
-from owsnb.rules.combatops.order_checks import (
-    alias_note,
-    check_stack,
-    order_hex,
-    own_unit,
-    rotate,
-)
+from owsnb.rules.combatops.order_checks import alias_note, check_stack, order_hex, own_unit, rotate
 from owsnb.rules.combatops.terrain import hexid, map_info, occupied, parse_hex
 
 __all__ = ["Place", "Breakdown", "north_of_river", "in_setup_area"]
