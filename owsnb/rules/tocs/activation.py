@@ -12,16 +12,17 @@ from typing import Any
 from owsnb.kernel.events import state_set
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import alive_on_map, degrade, hq_chain, state_of
+from owsnb.rules.tocs.model import alive_on_map, degrade, enemy_of, hq_chain, state_of
 from owsnb.rules.tocs.order_checks import is_open, refusal
 from owsnb.rules.tocs.supply import in_loc
 
 __all__ = ["spend", "check_spend", "close_activation", "mp_available", "pay_mp", "order_hq", "hq_ap"]
 
 
-def mp_available(u: Any) -> float:
-    """MP *u* can still spend: what is left of this AP plus every AP left (L243)."""
-    return float(u.get("mp_left", 0)) + int(u.get("ap", 0)) * float(u.get("mp", 0))
+def mp_available(u: Any, pool: str = "mp_left") -> float:
+    """MP *u* can still spend: what is left in *pool* (``mp_left`` for moves, ``recon_mp`` for a
+    reconnaissance chain) plus every AP left, each worth its MP (L243, L267)."""
+    return float(u.get(pool, 0)) + int(u.get("ap", 0)) * float(u.get("mp", 0))
 
 
 def spend(em: Emitter, side: str, cost: int, *, rule: str, what: str) -> None:
@@ -39,7 +40,7 @@ def spend(em: Emitter, side: str, cost: int, *, rule: str, what: str) -> None:
     pub[side] = int(pub.get(side, 0)) + cost
     credit = dict(s.public.get("deficit_credit", {}))
     if plan["deficit"]:
-        enemy = next(x for x in s.sides if x != side)
+        enemy = enemy_of(s, side)
         credit[enemy] = int(credit.get(enemy, 0)) + plan["deficit"]
     em.emit(state_set("public", {"op_spent": pub, "deficit_credit": credit}, rule=rule))
 

@@ -23,7 +23,7 @@ from typing import Any
 from owsnb.kernel import Distribution, IllegalOrderError, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import daypart, owner, unit_types, units_in
+from owsnb.rules.tocs.model import daypart, enemy_of, owner, unit_types, units_in
 from owsnb.rules.tocs.perimeter import announce
 
 __all__ = ["AIR_NAVAL_HANDLERS", "advance_aircraft", "end_of_turn_air_naval", "sea_box", "intercept_chance"]
@@ -52,7 +52,7 @@ def _execute(em: Emitter, u: Any, dice: Any) -> None:
     mission, lab = u.get("mission"), u.get("target")
     h = s.map.hex(lab)
     side = u.side
-    enemy = next(x for x in s.sides if x != side)
+    enemy = enemy_of(s, side)
     if mission == "recon":
         r = int(s.tables["air"].get("recon_radius", 1))
         found = []
@@ -200,7 +200,7 @@ class Sail(OrderHandler):
         new = args["zone"]
         em.unit(u.id, rule="L641", box=f"sea:{new}:{box - 1}", data={"sailed": True})
         announce(em, f"A naval unit enters sea zone {new}", rule="L635", zone=new)
-        enemy = next(x for x in state.sides if x != order.side)
+        enemy = enemy_of(state, order.side)
         boxes = [sea_box(x)[1] for x in state.units.values() if x.side == enemy and x.alive and sea_box(x)
                  and sea_box(x)[0] == new and sea_box(x)[1] > 0]
         if boxes:

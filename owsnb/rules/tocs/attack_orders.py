@@ -10,12 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
-from owsnb.kernel.data import FrozenDict
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.combat import result_distribution
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, owner
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
@@ -48,7 +55,7 @@ class Attack(OrderHandler):
                     for k in ATTACK_KINDS:
                         if int(u.get("ap", 0)) >= int(state.tables["attack_types"][k]["ap"]):
                             ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n), kind=k))
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+        return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])

@@ -31,6 +31,7 @@ from owsnb.rules.tocs.model import (
     DEAD,
     alive_on_map,
     degrade,
+    enemy_of,
     ground_units,
     hq_chain,
     owner,
@@ -123,7 +124,7 @@ def destroy(em: Emitter, uid: str, *, rule: str) -> None:
     u = em.state.units[uid]
     em.unit(uid, rule=rule, visible_to=None, steps=0, hex=None, box=DEAD,
             seen_by=frozenset(em.state.sides), data={"activated": False, "ap": 0})
-    enemy = next(s for s in em.state.sides if s != u.side)
+    enemy = enemy_of(em.state, u.side)
     killed = list(em.state.sides[enemy].private.get("killed", ()))
     em.private(enemy, rule=rule, killed=[*killed, uid])
 
@@ -188,7 +189,7 @@ def _retreat(em: Emitter, ids: list[str], battle: Hex, n: int, *, rule: str) -> 
                          hex=em.state.map.label(h))
                 destroy(em, uid, rule="L729")
                 break
-            if owner(em.state, h) != u.side and not units_in(em.state, h, next(s for s in em.state.sides if s != u.side)):
+            if owner(em.state, h) != u.side and not units_in(em.state, h, enemy_of(em.state, u.side)):
                 take_hex(em, u.side, h, rule="L729", why="retreat")
         else:
             if path:
@@ -216,7 +217,7 @@ def interrogate(em: Emitter, dice: Any, side: str, table: str, battle: Hex, abou
     r = dice.roll(6, purpose=f"{table} interrogation after the battle at {s.map.label(battle)}", rule=rule,
                   visible_to=side)
     kind = str(s.tables["interrogation"][table].get(r, s.tables["interrogation"][table].get(str(r), "nothing")))
-    enemy = next(x for x in s.sides if x != side)
+    enemy = enemy_of(s, side)
     if kind == "adjacent":
         hexes = sorted(s.map.label(h) for h in battle.neighbours() if units_in(s, h, enemy))
         answer = "enemy units adjacent to the battle in: " + (", ".join(hexes) or "none")
@@ -266,7 +267,7 @@ def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, i
 def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716") -> dict[str, Any]:
     """Resolve one battle on the CRT; returns a summary (public facts only)."""
     s = em.state
-    defender_side = next(x for x in s.sides if x != battle.attacker)
+    defender_side = enemy_of(s, battle.attacker)
     h = battle.hex
     lab = s.map.label(h)
     defenders = units_in(s, h, defender_side)
@@ -342,7 +343,7 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> None:
     s = em.state
     if s.map.hexes[into].facts.get("interdicted"):
         return  # L737
-    enemy = next(x for x in s.sides if x != battle.attacker)
+    enemy = enemy_of(s, battle.attacker)
     occupied = bool(units_in(s, into, enemy))
     if occupied and s.tables["rulings"].get("pursuit_into_occupied") != "engagement":
         return  # Basic L74: only into unoccupied hexes

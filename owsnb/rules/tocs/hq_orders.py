@@ -16,8 +16,26 @@ from owsnb.kernel.events import unit_move
 from owsnb.rules.tocs.activation import check_spend, hq_ap, order_hq, spend
 from owsnb.rules.tocs.combat import destroy
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import DISRUPTED, alive_on_map, hq_chain, improve, is_company, owner, state_of, units_in
-from owsnb.rules.tocs.order_checks import clock_step, is_open, order_hex, own_unit, refusal, units_spec
+from owsnb.rules.tocs.model import (
+    DISRUPTED,
+    alive_on_map,
+    enemy_of,
+    hq_chain,
+    improve,
+    is_company,
+    owner,
+    state_of,
+    units_in,
+)
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+    units_spec,
+)
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.supply import trace
 from owsnb.rules.tocs.terrain import enterable, step_cost
@@ -44,7 +62,7 @@ class Withdraw(OrderHandler):
         ex = [self.type.make(side, unit=u.id, to=state.map.label(n))
               for u in state.units.values() if u.side == side and alive_on_map(u) and engaged(state, u.hex) and not u.get("act")
               for n in u.hex.neighbours() if n in state.map.hexes and enterable(state, u, n)]
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:20])) if ex else None
+        return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
@@ -69,7 +87,7 @@ class Withdraw(OrderHandler):
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        enemy = next(x for x in state.sides if x != side)
+        enemy = enemy_of(state, side)
         u = state.units[args["unit"]]
         hq = order_hq(state, order, u, args.get("hq"), "10.3")
         hq_ap(em, hq, "L264")

@@ -11,13 +11,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
-from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import unit_move
 from owsnb.rules.tocs.activation import mp_available, pay_mp
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import alive_on_map, is_mech, owner, units_in
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal
+from owsnb.rules.tocs.model import alive_on_map, enemy_of, is_mech, owner, units_in
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.terrain import is_road_step, step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc
@@ -40,9 +47,7 @@ class Move(OrderHandler):
                     if u.get("cls") == "battery" and owner(state, n) != side:
                         continue
                     ex.append(self.type.make(side, unit=u.id, to=state.map.label(n)))
-        if not ex:
-            return None
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:40]))
+        return spec_from_examples(side, self.type, ex, 40)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
@@ -74,7 +79,7 @@ class Move(OrderHandler):
         side = order.side
         u = state.units[args["unit"]]
         frm, to = u.hex, state.map.hex(args["to"])
-        enemy = next(x for x in state.sides if x != side)
+        enemy = enemy_of(state, side)
         cost = step_cost(state, u, frm, to)
         road = is_road_step(state, frm, to)
         lab = state.map.label(to)

@@ -12,47 +12,61 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.rules.tocs.activation import mp_available
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import alive_on_map, owner, unit_types, units_in
-from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal
+from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, unit_types, units_in
+from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
 from owsnb.rules.tocs.supply import facilities
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, ezoc_sources, learn_ezoc, zoc_of
 
-__all__ = ["Recon", "Probe", "DeclareZoc"]
+__all__ = ["Recon", "Probe", "DeclareZoc", "can_reconnoitre"]
+
+
+_RECON_CLS = ("company", "hqcompany", "hq", "vehicle")
+
+
+def can_reconnoitre(u: Any) -> bool:
+    """May *u* reconnoitre or probe (L267, L277)? Batteries, dozers and gun assets never do."""
+    return u.get("cls") in _RECON_CLS or (u.get("cls") == "asset" and (u.get("recon") or u.get("mobility") == "armored"))
+
+
+def _chain_base(state: Any, u: Any) -> Any:
+    """The hex *u*'s reconnaissance chain goes on from: its last hex, else the unit's own (L271)."""
+    last = u.get("recon_last")
+    return state.map.hex(last) if last else u.hex
+
+
+def _add_mark(em: Emitter, side: str, key: str, lab: str, rule: str) -> None:
+    """Add hex *lab* to *side*'s secret recon or probe marks (*key*)."""
+    marks = set(em.state.sides[side].private.get(key, ()))
+    em.private(side, rule=rule, **{key: sorted(marks | {lab})})
 
 
 class Recon(OrderHandler):
     type = OrderType("recon", (Param("unit", "unit"), Param("hex", "hex", "next hex of the reconnaissance chain")),
                      rule="10.4", doc="project reconnaissance into a chain of adjacent hexes (1 AP starts or extends the chain)")
-    _CLS = ("company", "hqcompany", "hq", "vehicle")
-
-    def _can(self, u: Any) -> bool:
-        return u.get("cls") in self._CLS or (u.get("cls") == "asset" and (u.get("recon") or u.get("mobility") == "armored"))
-
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = []
         for u in state.units.values():
-            if u.side != side or not alive_on_map(u) or not is_open(u) or not self._can(u) or engaged(state, u.hex):
+            if u.side != side or not alive_on_map(u) or not is_open(u) or not can_reconnoitre(u) or engaged(state, u.hex):
                 continue
-            last = u.get("recon_last")
-            base = state.map.hex(last) if last else u.hex
+            base = _chain_base(state, u)
             for n in base.neighbours():
                 if n in state.map.hexes and owner(state, n) != side and step_cost(state, u, base, n, road=False) < float("inf"):
                     ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n)))
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+        return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         need_open(u, order)
-        if not self._can(u):
+        if not can_reconnoitre(u):
             raise refusal(f"{u.id} cannot perform reconnaissance (batteries, dozers and gun assets never do)", "no-recon", "L267", order)
         if engaged(state, u.hex):
             raise refusal(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
         h = order_hex(state, order, args["hex"], "10.4")
-        last = u.get("recon_last")
-        base = state.map.hex(last) if last else u.hex
+        base = _chain_base(state, u)
         if h.distance(base) != 1:
             raise refusal(f"{args['hex']} is not adjacent to {state.map.label(base)} (the chain goes hex by hex)", "not-adjacent", "L271", order)
         if owner(state, h) == u.side:
@@ -60,27 +74,25 @@ class Recon(OrderHandler):
         cost = step_cost(state, u, base, h, road=False)
         if cost == float("inf"):
             raise refusal(f"reconnaissance cannot enter {args['hex']} (a Move could not)", "impassable", "L267", order)
-        have = float(u.get("recon_mp", 0)) + int(u.get("ap", 0)) * float(u.get("mp", 0))
+        have = mp_available(u, "recon_mp")
         if have + 1e-9 < cost:
             raise refusal(f"{u.id} needs {cost:g} MP of reconnaissance for {args['hex']}; it has {have:g}", "no-mp", "L267", order)
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        enemy = next(x for x in state.sides if x != side)
+        enemy = enemy_of(state, side)
         u = state.units[args["unit"]]
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
-        last = u.get("recon_last")
-        base = state.map.hex(last) if last else u.hex
+        base = _chain_base(state, u)
         cost = step_cost(state, u, base, h, road=False)
         mp, ap = float(u.get("recon_mp", 0)), int(u.get("ap", 0))
         while mp + 1e-9 < cost:
             ap -= 1
             mp += float(u.get("mp", 0))
         occupied = bool(units_in(state, h, enemy))
-        marks = set(state.sides[side].private.get("recon_marks", ()))
-        em.private(side, rule="L273", recon_marks=sorted(marks | {lab}))
+        _add_mark(em, side, "recon_marks", lab, "L273")
         em.data(u.id, rule="10.4", ap=ap, recon_mp=0 if occupied else mp - cost,
                 recon_last=None if occupied else lab, acted=True)
         _reveal_fixed(em, side, h)
@@ -119,14 +131,14 @@ class Probe(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = [self.type.make(side, unit=u.id, hex=state.map.label(n))
               for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u) and int(u.get("ap", 0)) >= 1
-              and Recon._can(Recon, u) and not engaged(state, u.hex)
+              and can_reconnoitre(u) and not engaged(state, u.hex)
               for n in u.hex.neighbours() if n in state.map.hexes and owner(state, n) != side]
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:30])) if ex else None
+        return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         need_open(u, order)
-        if not Recon._can(Recon, u):
+        if not can_reconnoitre(u):
             raise refusal(f"{u.id} cannot probe", "no-recon", "L277", order)
         h = order_hex(state, order, args["hex"], "10.5")
         if h.distance(u.hex) != 1 or owner(state, h) == u.side:
@@ -137,13 +149,12 @@ class Probe(OrderHandler):
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        enemy = next(x for x in state.sides if x != side)
+        enemy = enemy_of(state, side)
         u = state.units[args["unit"]]
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         em.data(u.id, rule="10.5", ap=int(u.get("ap", 0)) - 1, acted=True)
-        marks = set(state.sides[side].private.get("probe_marks", ()))
-        em.private(side, rule="L278", probe_marks=sorted(marks | {lab}))
+        _add_mark(em, side, "probe_marks", lab, "L278")
         _reveal_fixed(em, side, h)
         occ = units_in(state, h, enemy)
         for x in occ:  # L337-338: a probe cancels reserve and refit
@@ -179,7 +190,7 @@ class DeclareZoc(OrderHandler):
         if order.side not in state.sides:
             raise refusal("only a side declares ZOC", "not-a-side", "L170", order)
         h = order_hex(state, order, args["hex"], "L170")
-        enemy = next(x for x in state.sides if x != order.side)
+        enemy = enemy_of(state, order.side)
         if not ezoc_sources(state, enemy, h):
             raise refusal(f"none of your Companies can exert ZOC into {args['hex']} (a false EZOC is a rules breach)",
                        "no-zoc", "L173", order)
@@ -187,7 +198,7 @@ class DeclareZoc(OrderHandler):
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        enemy = next(x for x in state.sides if x != side)
+        enemy = enemy_of(state, side)
         lab = state.map.label(state.map.hex(args["hex"]))
         mine = set(state.sides[side].private.get("zoc_declared", ()))
         em.private(side, rule="L170", zoc_declared=sorted(mine | {lab}))

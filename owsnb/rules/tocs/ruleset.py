@@ -32,6 +32,7 @@ from owsnb.rules.tocs.model import (
     alive_on_map,
     clock_hour,
     daypart,
+    enemy_of,
     ground_units,
     improve,
     state_of,
@@ -377,7 +378,7 @@ class Tocs(RuleSet):
     def _combat(self, em: Emitter, dice: Any) -> None:
         s = em.state
         p = s.public["phasing"]
-        enemy = next(x for x in s.sides if x != p)
+        enemy = enemy_of(s, p)
         for h in sorted((h for h, i in s.map.hexes.items() if i.facts.get("battle")), key=s.map.label):
             lab = s.map.label(h)
             att = [u for u in ground_units(em.state, p) if u.get("attack_hex") == lab]

@@ -19,7 +19,7 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import DISORDERED, exerts_zoc_class, ground_units, owner, state_of
+from owsnb.rules.tocs.model import DISORDERED, enemy_of, exerts_zoc_class, ground_units, owner, state_of
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = ["engaged", "extended_hexes", "zoc_of", "ezoc_sources", "ezoc_at", "declared_against", "learn_ezoc"]
@@ -66,7 +66,7 @@ def zoc_of(state: Any, company: Any) -> dict[Hex, str]:
         return {}
     if company.get("landed_impulses", 2) < 2:  # L625: paratroopers from their 2nd impulse
         return {}
-    enemy = next(s for s in state.sides if s != company.side)
+    enemy = enemy_of(state, company.side)
     ext = company.get("ext_dir")
     if ext is None:
         return {n: "normal" for n in company.hex.neighbours() if _can_project(state, company, company.hex, n)}
@@ -106,7 +106,7 @@ def ezoc_at(state: Any, side: str, h: Hex) -> list[str]:
     if not kinds:
         return []
     if state.options.get("ezoc_declaration", "always") == "declared":
-        enemy = next(s for s in state.sides if s != side)
+        enemy = enemy_of(state, side)
         if state.map.label(h) not in set(state.sides[enemy].private.get("zoc_declared", ())):
             return []
     return kinds
