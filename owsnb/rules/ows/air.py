@@ -8,7 +8,13 @@ basing; 6.5.6 carrier sorties (one per aircraft box; tanker/AEW not counted; a c
 source only for its own missions); 6.5.7 stealth; 6.5.8 SEAD/EW; 6.5.9 AEW; 6.5.9.1 AEW promotes
 air-to-air (advanced); 6.5.10 fighter missions; 9.7 the facilitator orders the hexes; 9.7.1
 pairing and advantage; 9.7.2 best die first (optional); 9.7.3 the seven steps; 9.7.4 hit missions
-to the Regeneration Box; 2.2.7.4 air defence defends or attacks, marking shield and die.
+to the Regeneration Box; 2.2.7.4 air defence defends or attacks, marking shield and die; 10.13.2.1
+a squadron's day of fuel is paid from a CSS unit in radius when its first mission flies (option
+``css``).
+
+Ruling **A1** (6.5.5, 9.9.7): an airfield's capacity counts squadron base counters; damage lowers it,
+and the squadrons beyond it (the last by id) generate no missions until it is repaired. A scenario
+that bases more squadrons than an airfield holds is refused when it loads.
 
 >>> tanker_support("KC-135", capacity=2, radius=None).capacity, max_radius(3, "strike"), max_radius(3, "cap")
 (2, 9, 6)
@@ -44,7 +50,7 @@ from owsnb.rules.ows.units import counter
 __all__ = [
     "ATTACK_MISSIONS", "HVAA", "FIGHTER_MISSIONS", "max_radius", "tanker_support", "Engagement", "AirPreview",
     "engagements", "air_preview", "Fly", "Package", "AirCombat", "HANDLERS", "LEAVE_EFFECTS", "preview",
-    "resolve",
+    "resolve", "airbase_capacity", "grounded_squadrons",
 ]
 
 ATTACK_MISSIONS = ("strike", "sead", "cas", "interdiction", "sucap", "bomber")
@@ -81,6 +87,27 @@ def tanker_support(name: str, capacity: int, radius: int | None) -> TankerSuppor
 
 
 # -- air tasking (6.5) --------------------------------------------------------------------------------
+def airbase_capacity(state: Any, h: Any) -> int | None:
+    """6.5.5: squadrons the airfield in *h* can base, less damage (9.9.7); ``None`` off an airfield
+    (a carrier is its own base, 6.5.6)."""
+    info = state.map.hexes.get(h)
+    f = info.features.get("airfield") if info is not None else None
+    if not f:
+        return None
+    dmg = int((info.facts.get("damage") or {}).get("airfield", 0) or 0)
+    return max(int(f.get("capacity", 0) or 0) - dmg, 0)
+
+
+def grounded_squadrons(state: Any, h: Any) -> list[str]:
+    """Squadron bases in *h* beyond its airfield's capacity (ruling A1: the last by id), which
+    generate no missions until repaired (6.5.5, 9.9.7)."""
+    cap = airbase_capacity(state, h)
+    if cap is None:
+        return []
+    based = sorted(u.id for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base")
+    return based[cap:]
+
+
 def _base_unit(state: Any, m: Any) -> Any | None:
     b = counter(m).base
     return state.units.get(b) if b else None
@@ -136,6 +163,14 @@ class Fly(OrderHandler):
         b = _base_unit(state, m)
         if b is None or b.hex is None or not b.alive:
             raise refuse(f"{m.id}'s base is gone: missions of a destroyed base are lost (2.2.4)", "no-base", "6.5.5", order)
+        grounded = grounded_squadrons(state, b.hex)
+        if b.id in grounded:
+            raise refuse(f"{b.id} is beyond the capacity of its damaged airfield ({airbase_capacity(state, b.hex)} "
+                         "squadron(s)): no missions until it is repaired (6.5.5, 9.9.7)", "airbase-capacity", "6.5.5",
+                         order)
+        from owsnb.rules.ows import css as _css
+
+        _css.check_fuel(state, order, b)  # 10.13.2.1: a squadron's day of fuel (option css)
         try:
             h = state.map.hex(args["hex"])
         except Exception:
@@ -190,6 +225,11 @@ class Fly(OrderHandler):
         if args.get("task"):
             data["mission"] = args["task"]
         ev: list[Event] = [unit_move(m.id, h, rule="6.5", visible_to=watchers(state, m))]
+        b = _base_unit(state, m)
+        if b is not None:
+            from owsnb.rules.ows import css as _css
+
+            ev += _css.pay_fuel(state, b)  # 10.13.2.1, paid when the squadron's first mission flies
         if data:
             ev.append(unit_set(m.id, data=data, rule="6.5.4" if "tanker_id" in data else "6.5.10",
                                visible_to=watchers(state, m)))

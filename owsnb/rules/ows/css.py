@@ -11,8 +11,10 @@ All of this applies only with the option ``css``.
 
 Rulings: **CS1** fuel is paid by each ground counter that needs it (a brigade counter is a brigade)
 once per turn, the first time it moves, from the nearest own CSS unit in radius holding enough;
-without it the counter cannot move. **CS2** air squadrons' fuel (10.13.2.1) is listed by
-:func:`fuel_needed` but not charged automatically (the air tasking step has no hook for it).
+without it the counter cannot move. **CS2** an air squadron (its squadron base counter) pays its day
+of fuel (10.13.2.1: helicopter 1, fighter 2) when its first mission of the turn flies (``fly``, step
+3.B.1), from a CSS unit whose radius covers the base; without it the mission cannot fly. Carrier
+squadrons are fuelled by their ship.
 **CS3** tactical CSS units are refilled from a depot in radius at step 7.I, up to their capacity.
 
 >>> use_munition(["full", "full"])

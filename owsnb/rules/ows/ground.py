@@ -1803,6 +1803,14 @@ class Attack(OrderHandler):
                 optional=True,
             ),
             Param(
+                "reserves",
+                "unit",
+                "opposed landing: reserves in the landing hex that top up the second wave (10.15.8.3)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+            Param(
                 "hold",
                 "choice",
                 "cancel a retreat by losing a step (10.15.9.1.6)",
@@ -1940,6 +1948,17 @@ class Attack(OrderHandler):
                     "10.15.1",
                     order,
                 )
+        reserves = []
+        for rid in dict.fromkeys(args.get("reserves", ())):
+            r = own_unit(state, order, rid, "10.15.8.3")
+            if h not in by_side:
+                raise refuse("only the second wave of an opposed landing is topped up with reserves (10.15.8.3)",
+                             "not-a-landing", "10.15.8.3", order)
+            if r.hex != h or "reserve" not in r.markers or not (r.data.get("assault") or {}).get("delivered") \
+                    or r.id in {u.id for u in units}:
+                raise refuse(f"{r.id} is not a landing-force reserve in {state.map.label(h)} (10.15.8.3, 10.4)",
+                             "not-a-reserve", "10.15.8.3", order)
+            reserves.append(r)
         lead = None
         if args.get("lead"):
             lead = state.units.get(args["lead"])
@@ -1965,7 +1984,8 @@ class Attack(OrderHandler):
         for s in support:
             if counter(s).category == "artillery":
                 _css.check_munitions(state, order, s, sum(a.left for a in _ground_attacks(s)))
-        return {"hex": h, "units": units, "lead": lead, "support": support, "exploit": exploit, "enemies": enemies}
+        return {"hex": h, "units": units, "lead": lead, "support": support, "exploit": exploit, "enemies": enemies,
+                "reserves": reserves}
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
@@ -2003,6 +2023,7 @@ class Attack(OrderHandler):
             "support": [s.id for s in r["support"]],
             "exploit": r["exploit"],
             "att_choice": {k: args[k] for k in ("hold", "trade") if args.get(k)},
+            "reserves": [u.id for u in r["reserves"]],
             "clock": {"active": list(clock.active), "done": sorted(clock.done)},
             "react_left": None,
         }
@@ -2037,6 +2058,34 @@ class Attack(OrderHandler):
             [f"waiting for {defender}'s defensive fires (3.E)"],
         )
         return Adjudication(ev, res)
+
+
+def _top_up(state: Any, p: Mapping[str, Any], h: Hex) -> tuple[list[Event], list[str]]:
+    """10.15.8.3: the attacker's named reserves in the landing hex join the immediate second round, in
+    the order given, while each wave stays within its limit (6 steps from the sea, 6 from the air);
+    they lose the Reserve marker (10.4.1) and are revealed like the first wave."""
+    w = ptable(state, "ground")["landing"]
+    limit = {"sea": int(w["wave_sea"]), "air": int(w["wave_air"])}
+    used = {"sea": 0, "air": 0}
+    for x in p["with"]:
+        u = state.units[x]
+        mode = (u.data.get("assault") or {}).get("mode")
+        if u.alive and u.hex == h and mode in used:
+            used[mode] += u.steps
+    events: list[Event] = []
+    joined: list[str] = []
+    for rid in p.get("reserves") or ():
+        r = state.units.get(rid)
+        mode = (r.data.get("assault") or {}).get("mode") if r is not None else None
+        if r is None or not r.alive or r.hex != h or "reserve" not in r.markers or mode not in used:
+            continue
+        if used[mode] + r.steps > limit[mode]:
+            continue
+        used[mode] += r.steps
+        joined.append(r.id)
+        events.append(unit_set(r.id, markers=(r.markers - {"reserve"}) | {"combat"}, seen_by=r.seen_by | {p["defender"]},
+                               rule="10.15.8.3", visible_to=None))
+    return events, joined
 
 
 def _resolve_pending(
@@ -2145,6 +2194,11 @@ def _resolve_pending(
             if still:
                 lines.append("opposed landing inconclusive: a second round at once (10.15.8.3)")
                 rules.append("10.15.8.3")
+                ev, joined = _top_up(cur, p, h)
+                events += ev
+                cur = apply_all(cur, ev)
+                p = {**p, "with": [*p["with"], *joined]}
+                lines += [f"{x} (reserve) joins the second wave (10.15.8.3)" for x in joined]
                 continue
         break
     # bookkeeping: attackers attacked; reserves attacked lose the marker (10.4.1); control

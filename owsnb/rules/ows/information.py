@@ -7,7 +7,9 @@ the red shield; effects by unit type; several tokens demote several times); 7.2.
 7.2.1.3 SIGINT/EMSO; 7.2.1.4 countermeasures (cancel with SIGINT without a roll); 7.3 cyber
 cards; 7.4/7.4.1 tactical nuke and plume; 7.5 space dashboard after IO and cyber; 7.5.1 C2 value =
 long-range strike actions (9.9.2); 7.5.2 PNT disrupted demotes strikes beyond one hex; 7.6 ISR die
-and pawn rows, one token hits one row only; 2.1.3; 2.1.4 hands are secret.
+and pawn rows, one token hits one row only; 2.1.3; 2.1.4 hands are secret; 11.2 a card with a
+recovery roll leaves an enduring effect (``public.cyber_effects``) that the Regeneration phase rolls
+to end (``regeneration.cyber_recovery``).
 
 >>> dict(disrupt_preview("d10", 5, assure=6))
 {False: Fraction(7, 10), True: Fraction(3, 10)}
@@ -20,7 +22,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.events import Event, hex_set, note, side_set, unit_set
+from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import (
@@ -41,7 +43,7 @@ from owsnb.rules.ows.dice import demote, parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = ["TOKENS", "ROWS", "disrupt_preview", "Io", "Cyber", "Nuke", "reveal_and_adjudicate", "space_step",
-           "HANDLERS", "STEP_EFFECTS", "preview", "resolve"]
+           "HANDLERS", "STEP_EFFECTS", "preview", "resolve", "recovery_preview", "demote_row"]
 
 TOKENS = ("disrupt-c2", "assure-c2", "sigint", "countermeasures")
 """IO tokens (7.2.1.1–7.2.1.4)."""
@@ -183,10 +185,11 @@ def _apply_token(state: Any, side: str, p: Mapping[str, Any], roll: Roller,
     r = roll(die, f"Disrupt C2 vs {who}'s {row} (shield {red})", "7.6", None)
     if r < red:
         return [], [f"Disrupt C2 on {who}'s {row}: no effect"]
-    return [_demote_row(state, who, row, "7.2.1.1")], [f"{who}'s {row} demoted (7.2.1.1, 7.5)"]
+    return [demote_row(state, who, row, "7.2.1.1")], [f"{who}'s {row} demoted (7.2.1.1, 7.5)"]
 
 
-def _demote_row(state: Any, who: str, row: str, rule: str) -> Event:
+def demote_row(state: Any, who: str, row: str, rule: str) -> Event:
+    """Demote *who*'s space row *row* one step (7.2.1.1, 7.5, 7.6)."""
     d = space(state, who)
     if row == "c2":
         d["c2"] = max(int(d["c2"]) - 1, 0)
@@ -243,16 +246,48 @@ def _apply_card(state: Any, side: str, c: Mapping[str, Any], roll: Roller) -> tu
     if spec.get("effect") == "space":
         who = target.split(":")[1] if target.startswith("space:") else next(s for s in state.sides if s != side)
         row = spec.get("row", "c2")
-        ev = _demote_row(state, who, row, spec.get("rule", "7.3"))
-        return [ev], [f"cyber card {c['card']}: {who}'s {row} demoted (7.3)"]
+        ev = [demote_row(state, who, row, spec.get("rule", "7.3"))]
+        if spec.get("recovery"):  # 11.2: the effect endures until a recovery roll succeeds
+            ev.append(_enduring(state, side, c["card"], f"space:{who}:{row}", spec))
+        return ev, [f"cyber card {c['card']}: {who}'s {row} demoted (7.3)"]
     if spec.get("effect") == "disrupt" and target:
         p = {"token": "disrupt-c2"}
         if target.startswith("space:"):
             p.update(space=target.split(":")[1], row=target.split(":")[2])
         else:
             p.update(unit=target)
-        return _apply_token(state, side, p, roll)
+        ev, lines = _apply_token(state, side, p, roll)
+        if ev and spec.get("recovery"):
+            ev.append(_enduring(state, side, c["card"], target, spec))
+        return ev, lines
     return [], [f"cyber card {c['card']}: effect per scenario rules (7.3)"]
+
+
+def _enduring(state: Any, side: str, card: str, target: str, spec: Mapping[str, Any]) -> Event:
+    """Record a cyber effect that stays in play until its recovery roll (11.2, 11.3)."""
+    rec = dict(spec["recovery"])
+    now = list(thaw(state.public.get("cyber_effects") or []))
+    now.append({"card": card, "by": side, "target": target, "die": rec["die"], "needs": int(rec["target"])})
+    return state_set("public", {"cyber_effects": now}, rule="11.2")
+
+
+def recovery_preview(card: str, tables: Any = None) -> Distribution:
+    """11.2: exact P(the victim recovers from *card*'s enduring effect) on its recovery roll
+    (the card's ``recovery`` die meets or beats its target; one-shot cards have none).
+
+    >>> recovery_preview("gps-spoofing")[True]
+    Fraction(1, 2)
+    """
+    if tables and "cyber_cards" in tables:
+        cards = thaw(tables["cyber_cards"])["cards"]
+    else:
+        from owsnb.rules.ows.ruleset import load_tables
+
+        cards = load_tables()["cyber_cards"]["cards"]
+    rec = (cards.get(card) or {}).get("recovery")
+    if not rec:
+        raise ValueError(f"cyber card {card!r} is one-shot: no recovery roll (11.2)")
+    return Distribution.bernoulli(success_probability(rec["die"], int(rec["target"])), label="recovered")
 
 
 def space_step(state: Any, dice: Any) -> list[Event]:

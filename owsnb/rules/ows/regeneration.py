@@ -1,7 +1,8 @@
 """Regeneration & logistics (11.2–11.10, with 6.6.1.2 SOF regeneration); supply (11.1) is part 2.
 
-Paragraphs: 11.2 remove offensive IO/cyber (defensive tokens may stay); 11.3 reset the space
-dashboard; 11.4 return air missions (CAP/OCA/DCA/Interdiction/SUCAP/CAS and their tankers may
+Paragraphs: 11.2 remove offensive IO/cyber (defensive tokens may stay) unless a cyber effect
+endures: its victim rolls the card's recovery die (``tables/cyber_cards.yaml``); 11.3 reset the space
+dashboard, except rows a cyber effect still holds down; 11.4 return air missions (CAP/OCA/DCA/Interdiction/SUCAP/CAS and their tankers may
 stay); 11.5 timers; 11.6 remove status markers (RSO&I, suppression, main effort, cavitation,
 TACSIT 1, assault markers C6; partisan suppression lasts through the next turn C8); 11.6.1 repair
 infrastructure (D6 = 1, 1–3 with an engineer); 11.7 air mission regeneration by a per-counter
@@ -31,7 +32,7 @@ from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
 __all__ = ["repair_preview", "air_regeneration_preview", "sof_regeneration_preview", "regen_rule", "Resupply",
-           "HANDLERS", "STEP_EFFECTS", "TURN_EFFECTS", "preview"]
+           "HANDLERS", "STEP_EFFECTS", "TURN_EFFECTS", "preview", "cyber_recovery"]
 
 STAY_IN_PLACE = ("cap", "dca", "oca", "interdiction", "sucap", "cas", "tanker")
 TURN_MARKERS = ("suppressed", "main-effort", "cavitation", "tacsit1", "engaged", "inserted", "sof-mission",
@@ -69,26 +70,55 @@ def regen_rule(state: Any, unit: Any) -> tuple[str, int]:
 
 
 # -- step effects ----------------------------------------------------------------------------------
+def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list[Event]]:
+    """11.2: each enduring cyber effect's victim rolls the card's recovery die; the effects that
+    stay in play, and the events (rolls are public: the effect is)."""
+    stay: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for e in thaw(state.public.get("cyber_effects") or []):
+        r = roll(e["die"], f"recovery from {e['card']} on {e['target']} ({e['needs']}+)", "11.2", None)
+        if r >= int(e["needs"]):
+            lines.append(f"{e['target']} recovers from {e['card']} ({r} vs {e['needs']}+)")
+        else:
+            stay.append(e)
+            lines.append(f"{e['card']} stays in play on {e['target']} ({r} vs {e['needs']}+)")
+    if not lines:
+        return stay, []
+    return stay, [state_set("public", {"cyber_effects": stay or None}, rule="11.2"),
+                  note("cyber recovery: " + "; ".join(lines), rule="11.2")]
+
+
 def reset_io(state: Any, dice: Any) -> list[Event]:
-    """7.B / 11.2: offensive IO effects come off; defensive tokens may stay; tokens come back."""
-    events: list[Event] = []
+    """7.B / 11.2: offensive IO effects come off unless a cyber effect endures (recovery rolls per
+    card); defensive tokens may stay; tokens come back."""
+    stay, events = cyber_recovery(state, Roller(dice))
+    held = {e["target"] for e in stay}
     for u in state.units.values():
-        if u.markers & {"sigint", "disrupted-c2"}:
-            events.append(unit_set(u.id, markers=u.markers - {"sigint", "disrupted-c2"}, rule="11.2",
-                                   visible_to=watchers(state, u)))
+        drop = u.markers & ({"sigint", "disrupted-c2"} if u.id not in held else {"sigint"})
+        if drop:
+            events.append(unit_set(u.id, markers=u.markers - drop, rule="11.2", visible_to=watchers(state, u)))
     for s in state.sides:
         events.append(side_set(s, "private", {"io_used": None, "io_revealed": None, "nuke_used": None}, rule="11.2"))
     return events
 
 
 def reset_space(state: Any, dice: Any) -> list[Event]:
-    """7.C / 11.3: dashboards back to their default values."""
-    out = []
+    """7.C / 11.3: dashboards back to their default values unless a cyber effect is still in play
+    (its row stays demoted, 11.2)."""
+    from owsnb.kernel.reduce import apply
+    from owsnb.rules.ows.information import demote_row
+
+    cur = state
     for s in state.sides:
         d = state.sides[s].public.get("space_default")
-        if d and thaw(d) != space(state, s):
-            out.append(side_set(s, "public", {"space": thaw(d)}, rule="11.3"))
-    return out
+        if d:
+            cur = apply(cur, side_set(s, "public", {"space": thaw(d)}))
+    for e in thaw(state.public.get("cyber_effects") or []):
+        if str(e["target"]).startswith("space:"):
+            _, who, row = e["target"].split(":")
+            cur = apply(cur, demote_row(cur, who, row, "11.3"))
+    return [side_set(s, "public", {"space": space(cur, s)}, rule="11.3") for s in state.sides
+            if space(cur, s) != space(state, s)]
 
 
 def reset_aviation(state: Any, dice: Any) -> list[Event]:

@@ -232,6 +232,9 @@ class OWS(RuleSet):
         for key in rules:
             if key not in known:
                 problems.append((f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}"))
+        from owsnb.rules.ows.strategic import basing_problems
+
+        problems += [("units", p) for p in basing_problems(state)]  # 6.5.5: capacity can never be exceeded
         for side, dash in dict(rules.get("space", {}) or {}).items():
             if side not in state.sides:
                 problems.append((f"rules.space.{side}", f"no side {side!r}"))

@@ -168,3 +168,38 @@ def test_9_7_3_step_2_stand_off_sead_on_a_non_emitting_target_uses_a_long_range_
     assert dict(g.state.public["sead_allocations"]) == {"blue": ("0703",)}
     g.submit("umpire: advance 6.B.1")
     assert g.state.public["strikes_left"]["blue"] == 3 - 1
+
+
+# -- 6.5.5 basing and 10.13.2.1 air fuel ------------------------------------------------------------------
+def test_6_5_5_a_damaged_airfield_grounds_the_squadrons_beyond_its_capacity_A1():
+    from owsnb.kernel.events import hex_set
+
+    from .conftest import with_events
+
+    two = load(add=[{"id": "F35-BASE2", "type": "f35-base", "side": "blue", "hex": "0102"},
+                    {"id": "F35-CAP2", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "F35-BASE2"}}])
+    g = at(two, "3.B.1")
+    g.check("blue: fly F35-CAP2 0202")
+    hit = at(with_events(two, [hex_set(two.state.map.hex("0102"), {"damage": {"airfield": 1}})]), "3.B.1")
+    assert air.grounded_squadrons(hit.state, hit.state.map.hex("0102")) == ["F35-BASE2"]
+    with pytest.raises(IllegalOrderError) as e:
+        hit.check("blue: fly F35-CAP2 0202")
+    assert (e.value.code, e.value.rule) == ("airbase-capacity", "6.5.5")
+    hit.check("blue: fly F35-CAP 0202")  # the first squadron still flies
+    assert not any("F35-CAP2" in str(o) for s in hit.legal_orders("blue") for o in s.examples)
+
+
+def test_10_13_2_1_a_fighter_squadron_pays_two_fuel_points_when_its_first_mission_flies_CS2():
+    css = {"id": "CSS-B", "type": "asp", "side": "blue", "hex": "0202",
+           "data": {"category": "css", "salvos": 0, "permanent": False, "fuel_points": 3, "css_radius": 1}}
+    g = at(load(add=[css], options={"css": True}), "3.B.1")
+    g.submit("blue: fly F35-CAP 0202")
+    assert g.unit("CSS-B").data["fuel_points"] == 1 and g.unit("F35-BASE").data["fuel_paid"] == 1
+    g.submit("blue: fly F35-STRIKE 0202")  # paid once a turn, however many missions fly
+    assert g.unit("CSS-B").data["fuel_points"] == 1
+    dry = at(load(add=[{**css, "data": {**css["data"], "fuel_points": 1}}], options={"css": True}), "3.B.1")
+    with pytest.raises(IllegalOrderError) as e:
+        dry.check("blue: fly F35-CAP 0202")
+    assert (e.value.code, e.value.rule) == ("no-fuel", "10.13.2.1")
+    free = at(load(add=[{**css, "data": {**css["data"], "fuel_points": 1}}]), "3.B.1")
+    free.check("blue: fly F35-CAP 0202")  # without the advanced CSS rule there is no fuel to pay

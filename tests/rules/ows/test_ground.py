@@ -653,3 +653,38 @@ def test_10_4_1_1_1_reaction_preview_matches_100k_seeded_rolls():
         k = gr.reaction_units(roll("d6"), 2)
         counts[k] = counts.get(k, 0) + 1
     assert within_3_sigma(dict(exact), counts, n) == []
+
+
+def test_10_15_8_3_the_second_wave_is_topped_up_with_landing_force_reserves_up_to_the_wave_limit():
+    def landing(*extra):
+        return at(
+            blank(
+                [
+                    U("M1", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
+                    U("M2", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
+                    U("M3", "marine-bn", "blue", D, markers=["reserve"], landed=1,
+                      assault={"mode": "sea", "delivered": True}),
+                    U("R", "mech-bde", "red", D, markers=["fortified"]),
+                    *extra,
+                ]
+            ),
+            "6.C.3",
+        )
+
+    g = landing()
+    g.submit(f"blue: attack {D} with=M1,M2 reserves=M3")
+    s, res, ev = run(g, "red: defensive-fire", [4, 1])  # 1:2 A1 inconclusive; M3 joins: 2 steps vs 3, 1:2 again
+    assert "M3 (reserve) joins the second wave (10.15.8.3)" in res.lines
+    assert "reserve" not in s.units["M3"].markers and "red" in s.units["M3"].seen_by  # committed and revealed
+    assert [x for x in res.lines if x.startswith("odds")][-1].startswith("odds: 2:3 manoeuvre steps")
+    g2 = landing()
+    with pytest.raises(IllegalOrderError) as e:  # only an opposed landing is topped up, only with reserves
+        g2.check(f"blue: attack {D} with=M1 reserves=M2")
+    assert (e.value.code, e.value.rule) == ("not-a-reserve", "10.15.8.3")
+    full = landing(
+        U("BIG", "mech-bde", "blue", D, markers=["reserve"], landed=1, assault={"mode": "sea", "delivered": True}),
+        *[U(f"W{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}) for i in range(4)],
+    )
+    full.submit(f"blue: attack {D} with=M1,M2,W0,W1,W2,W3 reserves=BIG,M3")  # 6 steps from the sea
+    s3, res3, _ = run(full, "red: defensive-fire", [4, 1])  # A1 D1: 5 steps left; BIG (3) would exceed 6, M3 (1) fits
+    assert "reserve" in s3.units["BIG"].markers and "M3 (reserve) joins the second wave (10.15.8.3)" in res3.lines

@@ -9,7 +9,7 @@ from owsnb.rules.ows import regeneration as regen
 from owsnb.rules.ows.common import space
 from owsnb.rules.ows.units import counter
 
-from .conftest import at, load, run, with_events
+from .conftest import FastRoller, at, load, run, with_events, within_3_sigma
 
 
 def _through_regeneration(g, rolls):
@@ -88,9 +88,9 @@ def test_11_5_timers_count_down_and_their_marker_goes_at_zero():
 def test_11_3_space_dashboard_resets_and_11_2_offensive_io_comes_off():
     g = load(units={"Type055-1": {"markers": ["disrupted-c2", "assured-c2", "sigint"]}},
              rules={"space": {"red": {"c2": 2}}})
-    from owsnb.rules.ows.information import _demote_row
+    from owsnb.rules.ows.information import demote_row
 
-    g2 = with_events(g, [_demote_row(g.state, "red", "c2", "7.2.1.1")])
+    g2 = with_events(g, [demote_row(g.state, "red", "c2", "7.2.1.1")])
     assert space(g2.state, "red")["c2"] == 1
     s, _, _ = _through_regeneration(g2, [])
     assert space(s, "red")["c2"] == 2
@@ -101,3 +101,44 @@ def test_11_10_turn_advances_and_weather_is_rolled():
     g = at(load(), "7.I")
     s, _, ev = run(g, "umpire: advance 1.1", [5])
     assert s.clock.turn == 2 and s.public["weather"] == "overcast"
+
+
+def _spoofed():
+    g = at(load(), "4.1")
+    g.submit("blue: cyber gps-spoofing target=space:red:pnt")
+    g.submit("blue: done")
+    g.submit("red: done")
+    return g
+
+
+def test_11_2_an_enduring_cyber_effect_stays_until_its_recovery_roll_and_11_3_keeps_its_row_down():
+    g = _spoofed()
+    assert g.state.sides["red"].public["space"]["pnt"] == "disrupted"
+    assert [e["card"] for e in g.state.public["cyber_effects"]] == ["gps-spoofing"]
+    g = at(g, "6.C.3")
+    s, _, ev = run(g, "umpire: advance 7.I", [3])  # recovery d6 3 < 4: still in play
+    assert s.sides["red"].public["space"]["pnt"] == "disrupted" and len(s.public["cyber_effects"]) == 1
+    rolls = [e for e in ev if e.kind == "die"]
+    assert [(e.rule, e.visible_to) for e in rolls] == [("11.2", None)]
+    s2, _, _ = run(g, "umpire: advance 7.I", [4])  # 4+: recovered, the dashboard resets (11.3)
+    assert s2.sides["red"].public["space"]["pnt"] == "normal" and not s2.public.get("cyber_effects")
+
+
+def test_11_2_one_shot_cards_have_no_recovery_roll():
+    from owsnb.rules.ows.information import recovery_preview
+
+    with pytest.raises(ValueError, match="one-shot"):
+        recovery_preview("grid-attack")
+    assert recovery_preview("c2-intrusion")[True] == Fraction(1, 2)
+
+
+def test_11_2_recovery_preview_matches_100k_seeded_rolls():
+    from owsnb.rules.ows.information import recovery_preview
+    from owsnb.rules.ows.regeneration import cyber_recovery
+
+    g = at(_spoofed(), "6.C.3")
+    roll = FastRoller(112)
+    n = 100_000
+    kept = sum(1 for _ in range(n) if cyber_recovery(g.state, roll)[0])
+    exact = recovery_preview("gps-spoofing")
+    assert within_3_sigma(dict(exact), {True: n - kept, False: kept}, n) == []

@@ -230,5 +230,10 @@ def test_5_1_strategic_moves_are_refused_in_other_steps_and_for_units_already_in
 def test_6_5_5_an_airbase_capacity_can_never_be_exceeded():
     g = gload()
     assert st.basing_problems(g.state) == []
-    over = gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(3)])
-    assert st.basing_problems(over.state) == ["0309: 3 squadrons based, capacity 2 (6.5.5)"]
+    with pytest.raises(ValueError, match=r"0309: 3 squadrons based, capacity 2 \(6\.5\.5\)"):  # refused at load
+        gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(3)])
+    two = gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(2)])
+    from owsnb.kernel.events import hex_set
+
+    hit = with_events(two, [hex_set(two.state.map.hex("0309"), {"damage": {"airfield": 1}})])
+    assert st.basing_problems(hit.state) == ["0309: 2 squadrons based, capacity 1 (6.5.5)"]
