@@ -84,6 +84,9 @@ RANGE_COLOURS: dict[str, str] = {
 }
 """Ring colours by range kind (a range's own ``colour`` wins)."""
 
+SPARE_ICONS = 4
+"""Counter icons kept for re-use (a redraw that changes more counters makes new ones)."""
+
 _MERCATOR_EQUATOR_M = 2 * math.pi * 6378137.0
 
 
@@ -135,6 +138,8 @@ class MapView(W.VBox):
         self.label_px = label_px
         self.hexes = list(view.map.hexes)
         self._markers: dict[tuple[str, ...], L.Marker] = {}
+        self._spares: list[L.DivIcon] = []  # counter icons given up, re-filled for the next change
+        self._spares_seat: Any = self.table.seat
         self._pins: dict[int, L.Marker] = {}
         self._basemap: L.TileLayer | None = None
 
@@ -335,20 +340,38 @@ class MapView(W.VBox):
 
     def _draw_units(self) -> None:
         """One marker per stack. Leaflet redraws neither a DivIcon whose ``html`` changes nor a
-        marker's ``title``, so the tooltip lives inside the icon's HTML and a changed counter gets a
-        new icon (an old label could otherwise keep showing a unit the seat no longer sees)."""
+        marker's ``title``, so the tooltip lives inside the icon's HTML and a changed counter gets
+        another icon (an old label could otherwise keep showing a unit the seat no longer sees).
+
+        The icon given up goes to a small pool of spares: the next changed counter re-fills a
+        spare (its new html reaches the browser before the marker that shows it, which Leaflet
+        then draws afresh), so a change costs the html, not a new widget and a closed one. A spare
+        only ever holds a counter this seat was shown; a change of seat closes them all."""
+        if self._spares_seat is not self.table.seat:
+            self._close_spares()
+            self._spares_seat = self.table.seat
         view = self.table.view
         wanted: dict[tuple[str, ...], tuple[Hex, str]] = {}
         for h in {u.hex for u in view.units.values() if u.hex is not None}:
             us = [view.units[uid] for uid in self.table.stack_ids(view.map.label(h))]
             title = html.escape(self._stack_title(us), quote=True)
-            wanted[tuple(u.id for u in us)] = (h, f"<div title=\"{title}\">{self._stack_html(us)}</div>")
+            wanted[tuple(u.id for u in us)] = (
+                h,
+                f'<div title="{title}">{self._stack_html(us)}</div>',
+            )
         fresh: dict[tuple[str, ...], L.Marker] = {}
+        given_up: list[L.DivIcon] = []
         for key, (h, body) in wanted.items():
             m = self._markers.pop(key, None)
             loc = G.point(self.geo, h)
             if m is None:
-                m = L.Marker(location=loc, icon=self._icon(body), draggable=False, rise_on_hover=True, keyboard=False)
+                m = L.Marker(
+                    location=loc,
+                    icon=self._icon(body),
+                    draggable=False,
+                    rise_on_hover=True,
+                    keyboard=False,
+                )
                 m.on_click(self._marker_clicked(m))
                 self.units.add(m)
             else:
@@ -356,17 +379,27 @@ class MapView(W.VBox):
                     if m.location != loc:
                         m.location = loc
                     if m.icon.html != body:
-                        old, m.icon = m.icon, self._icon(body)
-                        old.close()
+                        given_up.append(m.icon)
+                        m.icon = self._icon(body)
             m._owsnb_hex = view.map.label(h)  # type: ignore[attr-defined]
             fresh[key] = m
         for m in self._markers.values():
             self._retire(m)
         self._markers = fresh
+        self._spares += given_up  # reused from the next redraw on, never in the one that freed them
+        while len(self._spares) > SPARE_ICONS:
+            self._spares.pop(0).close()
 
     def _icon(self, body: str) -> L.DivIcon:
+        """A counter icon showing *body*: a spare re-filled, or a new one. Icons are never held by
+        :meth:`Table.batch`, so a re-filled spare's html is sent before the marker taking it."""
+        if self._spares:
+            icon = self._spares.pop()
+            icon.html = body
+            return icon
         s = self.counter_size
-        return L.DivIcon(html=body, icon_size=[s, s], icon_anchor=[s // 2, s // 2])
+        icon = L.DivIcon(html=body, icon_size=[s, s], icon_anchor=[s // 2, s // 2])
+        return self.table.unbatched(icon)
 
     def _retire(self, m: L.Marker) -> None:
         self.units.remove(m)
@@ -374,6 +407,11 @@ class MapView(W.VBox):
         m.close()
         if icon is not None:
             icon.close()
+
+    def _close_spares(self) -> None:
+        for icon in self._spares:
+            icon.close()
+        self._spares = []
 
     def _marker_clicked(self, marker: L.Marker) -> Any:
         def clicked(**_: Any) -> None:
@@ -732,6 +770,7 @@ class MapView(W.VBox):
             self.table.unobserve(self._on_unit, ["unit", "show_reach", "show_ranges"])
             self.table.unobserve(self._on_order, ["order"])
             self.table.unhold(self)
+            self._close_spares()
             for w in reversed([*widget_tree(self)[1:], *widget_tree(self.tray_control)]):
                 w.close()
         except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise

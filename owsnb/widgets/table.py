@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,7 @@ class Table(T.HasTraits):
         self._pick_callbacks: list[Callable[[Pick], Any]] = []
         self._legal: tuple[int, str, LegalOrders] | None = None
         self._held: list[Any] = []
+        self._unbatched: weakref.WeakSet = weakref.WeakSet()
         self._moment: tuple = ()
         self._batching = False
         super().__init__(**kwargs)
@@ -129,13 +131,21 @@ class Table(T.HasTraits):
         if root in self._held:
             self._held.remove(root)
 
+    def unbatched(self, widget: Any) -> Any:
+        """Let *widget* send at once even during :meth:`batch`: a widget whose new state must
+        reach the browser before the widgets that refer to it (a map counter's re-filled icon).
+        Returns *widget*."""
+        self._unbatched.add(widget)
+        self._held_key = None
+        return widget
+
     def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
         # walking the trees costs more than holding: walk again only when widgets came or went
         from ipywidgets.widgets import widget as _w
 
         key = (len(self._held), len(_w._instances))
         if getattr(self, "_held_key", None) != key:
-            self._held_cache = widget_tree(*self._held)
+            self._held_cache = [w for w in widget_tree(*self._held) if w not in self._unbatched]
             self._held_key = key
         return self._held_cache
 

@@ -180,28 +180,52 @@ def test_a_move_changes_only_the_markers_location_never_the_grid(pgame):
     assert mv.grid.model_id not in sent and mv.labels.model_id not in sent
     marker_msgs = [m for m in log.messages if m.comm_id == marker.model_id]
     assert marker_msgs and all(set(m.data["state"]) <= {"location", "icon"} for m in marker_msgs)
-    # the counter's tooltip now lists the marker the move added, so the icon was replaced, not edited
+    # the counter's tooltip now lists the marker the move added: the icon was replaced, not edited
     assert "moved" in marker.icon.html
     assert sum(m.msg_type == "comm_open" for m in log.messages) == 1
 
 
-def test_a_counter_icon_is_never_edited_in_place(pgame):
+def test_a_counter_icon_is_never_edited_while_shown(pgame):
     """Leaflet does not redraw a DivIcon whose html changes: a stale counter could keep showing a
-    unit the seat no longer sees. Icons are replaced instead; their html never changes."""
-    import ipyleaflet as L
-
+    unit the seat no longer sees. A changed counter gets another icon: a spare given up by an
+    earlier change, re-filled while no marker shows it, its html sent before the marker that takes
+    it (so the browser draws the new counter)."""
     mv = MapView(pgame, seat="blue")
-    edited = []
+    edits = []
 
-    def watch(icon):
-        icon.observe(lambda ch: edited.append(ch), names="html")
+    def edited(change):
+        shown = any(m.icon is change["owner"] for m in mv.units.layers)
+        edits.append((change["owner"].model_id, shown))
 
-    for m in mv.units.layers:
-        watch(m.icon)
-    mv.units.observe(lambda ch: [watch(m.icon) for m in ch["new"] if isinstance(m, L.Marker)], names="layers")
+    def watch_all():
+        for icon in [m.icon for m in mv.units.layers] + mv._spares:
+            if not getattr(icon, "_test_watched", False):
+                icon.observe(edited, names="html")
+                icon._test_watched = True
+
+    watch_all()
+    pgame.submit("blue: move B-ARM-1 0504")  # the counter's tooltip gains "moved": a new icon
+    watch_all()
+    assert len(mv._spares) == 1 and not edits
+    rec = next(m for m in mv.units.layers if "B-REC-1" in m.icon.html)
+    with MessageLog() as log:
+        pgame.submit("blue: move B-REC-1 0401")
+    assert edits and not any(shown for _, shown in edits)  # the spare was re-filled, unseen
+    (refill,) = [i for i, m in enumerate(log.messages) if m.comm_id == edits[0][0]]
+    took = [i for i, m in enumerate(log.messages) if m.comm_id == rec.model_id]
+    assert rec.icon.model_id == edits[0][0] and took and refill < took[0]
+    assert not any(m.msg_type in ("comm_open", "comm_close") for m in log.messages)
+
+
+def test_spare_icons_go_with_the_seat(pgame):
+    from owsnb.widgets import Table
+
+    t = Table.of(pgame, "blue")
+    mv = MapView(t)
     pgame.submit("blue: move B-ARM-1 0504")
-    pgame.submit("blue: move B-REC-1 0401")
-    assert not edited
+    (spare,) = mv._spares
+    t.switch("red")
+    assert mv._spares == [] and spare.comm is None  # closed: red's browser gets none of blue's
 
 
 def test_selecting_sends_only_small_overlay_updates(pgame):
