@@ -95,6 +95,8 @@ class App(Panel):
             titles=side_tabs,
             layout=W.Layout(width="100%"),
         )
+        self.tabs.observe(self._on_tab, "selected_index")
+        self._on_tab()
         self.curtain = curtain
         self.reveal = W.Button(
             description="Show the table",
@@ -162,6 +164,20 @@ class App(Panel):
         self.table.switch(side)
         if self.curtain:
             self._hide(side)
+
+    def _on_tab(self, change: Any = None) -> None:
+        # panels out of sight send nothing: they redraw (or send what changed) when shown
+        shown = self.tabs.selected_index
+        for i, part in enumerate(self.tabs.children):
+            if i != shown:
+                part.show(False)
+        if shown is not None:
+            self.tabs.children[shown].show(True)
+
+    def show_tab(self, name: str) -> None:
+        """Bring the tab *name* forward (``"orders"``, ``"distance"``, ``"dashboard"``, ``"dice"``,
+        ``"notes"``), as a click on its title does."""
+        self.tabs.selected_index = list(self.tabs.titles).index(name)
 
     def _on_seat_button(self, change: dict) -> None:
         if change["new"] and change["new"] != self.table.seat.side:

@@ -40,14 +40,15 @@ class History(Panel):
         self.table = Table.of(source, seat)
         self.points: list[int] = [0]
         self._quiet = False
-        self.slider = W.IntSlider(
+        self.slider = W.IntSlider(  # its description is the readout: one message per move
             min=0,
             max=0,
             value=0,
             description="event",
             readout=False,
             continuous_update=False,
-            layout=W.Layout(width="50%"),
+            style={"description_width": "190px"},
+            layout=W.Layout(width="60%"),
         )
         self.slider.observe(self._on_slider, "value")
         self.back_button = W.Button(
@@ -96,25 +97,29 @@ class History(Panel):
         self.points = [0, *(e.seq for e in present.events)]
         last = len(self.points) - 1
         idx = last if t.at is None else max(i for i, p in enumerate(self.points) if p <= t.at)
+        seq = self.points[idx]
         self._quiet = True
         try:
             with self.slider.hold_sync():
                 self.slider.max = last
                 self.slider.value = idx
+                self.slider.description = (
+                    f"{'present' if t.at is None else 'past'} · event {seq}/{self.points[-1]} · "
+                    f"turn {t.view.clock.turn}"
+                )
         finally:
             self._quiet = False
-        seq = self.points[idx]
-        event = next((e for e in present.events if e.seq == seq), None)
-        what = html.escape(str(event)) if event is not None else "the start of the game"
-        where = (
-            "<b>present</b>"
-            if t.at is None
-            else "<span style='color:#b45309'><b>the past</b> (orders off)</span>"
-        )
-        self.readout.value = (
-            f"<span style='font:12px system-ui'>{where} · event {seq} of {self.points[-1]} · "
-            f"turn {t.view.clock.turn} · {what}</span>"
-        )
+        # the moment shown, spelled out while in the past (in the present: the orders panel)
+        readout = ""
+        if t.at is not None:
+            event = next((e for e in present.events if e.seq == seq), None)
+            what = html.escape(str(event)) if event is not None else "the start of the game"
+            readout = (
+                "<span style='font:12px system-ui'><span style='color:#b45309'><b>the past</b> "
+                f"(orders off)</span> · {what}</span>"
+            )
+        if self.readout.value != readout:
+            self.readout.value = readout
         self.fork_button.disabled = not hasattr(t.seat, "fork")
 
     def _on_slider(self, change: dict) -> None:

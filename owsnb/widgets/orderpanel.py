@@ -4,8 +4,12 @@ an exact preview before submitting, refusals with their rule paragraph, and the 
 The panel holds no rule logic: the verbs, parameters and candidate values come from the rule
 set's :class:`~owsnb.kernel.orders.OrderSpec` list; legality from ``seat.check``; the preview from
 ``seat.preview``. A click on the map fills a parameter: a unit fills the first unit parameter
-whose candidates hold it (choosing the verb first if none is chosen), an empty hex fills the
-first hex parameter.
+that admits it — its candidates when the rule set lists them, else what its kind admits (own
+units; another side's for a target: :mod:`owsnb.widgets.params`) — choosing the verb first if
+none is chosen; an empty hex fills the first hex parameter.
+
+The rule set's ready-made orders are offered for the chosen verb when it needs a value that
+neither a click nor a list gives (salvos, text...), and for every verb on demand ("suggestions").
 
 Example:
     >>> from owsnb.widgets._doc import tiny_game
@@ -28,6 +32,7 @@ from owsnb.kernel.orders import Order, OrderSpec, Param
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets import render
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.params import admits, clickable
 from owsnb.widgets.table import Pick, Refusal, Table
 
 __all__ = ["OrderPanel", "SUGGESTIONS"]
@@ -53,6 +58,8 @@ class OrderPanel(Panel):
         source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
         seat: the side giving orders when *source* is a Game.
     """
+
+    lazy = False  # map clicks keep preparing orders while the panel is hidden (messages held)
 
     def __init__(self, source: Any, seat: str | None = None):
         self.table = Table.of(source, seat)
@@ -91,10 +98,10 @@ class OrderPanel(Panel):
         self.undo_button.on_click(lambda _: self.table.undo())
         self.suggest = W.ToggleButton(
             value=False,
-            description="all suggestions",
+            description="suggestions",
             icon="lightbulb-o",
-            tooltip="list every ready-made order the rule set offers now (else only those of the "
-            "chosen order that fit what is already picked)",
+            tooltip="list the ready-made orders the rule set offers now: those of the chosen "
+            "order that fit what is already picked, or every one when no order is chosen",
         )
         self.suggest.observe(lambda _: self._on_view(), "value")
         self.quick = W.Dropdown(
@@ -301,7 +308,7 @@ class OrderPanel(Panel):
         box._owsnb_input = ed  # type: ignore[attr-defined]
         ed.observe(lambda ch, n=p.name: self._edited(n, ch["new"]), "value")
         self._cache[key] = box
-        return box
+        return self.adopt(box)
 
     def _show_values(self) -> None:
         self._quiet = True
@@ -366,7 +373,8 @@ class OrderPanel(Panel):
 
     def suggestions(self) -> list[str]:
         """Ready-made orders offered by the rule set: those of the chosen verb that agree with
-        the values picked so far (or, with "all suggestions", every one when no verb is chosen)."""
+        the values picked so far — offered unasked only when the verb needs a value no click and
+        no list gives — or, with "suggestions" on and no verb chosen, every one."""
         legal = self.table.legal
         spec = self.spec
         if legal is None:
@@ -374,6 +382,8 @@ class OrderPanel(Panel):
         if spec is None:
             everything = [str(o) for s in legal for o in s.examples]
             return everything[: 10 * SUGGESTIONS] if self.suggest.value else []
+        if not self.suggest.value and not self.needs_suggestions(spec):
+            return []
         out = []
         for o in spec.examples:
             try:
@@ -383,6 +393,13 @@ class OrderPanel(Panel):
             if all(_agrees(args.get(k), v) for k, v in self.values.items()):
                 out.append(str(o))
         return out[:SUGGESTIONS]
+
+    def needs_suggestions(self, spec: OrderSpec) -> bool:
+        """Does *spec* need a value that neither a map click nor a list of choices gives?"""
+        return any(
+            not p.optional and not clickable(p) and not (spec.candidates.get(p.name) or p.choices)
+            for p in spec.type.params
+        )
 
     def _update_quick(self) -> None:
         examples = self.suggestions()
@@ -454,18 +471,14 @@ class OrderPanel(Panel):
             for s in t.legal:
                 if s.verb in _GENERIC:
                     continue
-                if any(p.kind == "unit" and self._accepts(s, p, pick.unit) for p in s.type.params):
+                if any(self._accepts(s, p, pick.unit) for p in s.type.params):
                     self.choose(s.verb)
                     break
         spec = self.spec
         if spec is None:
             return
         params = spec.type.params
-        units = [
-            p
-            for p in params
-            if p.kind == "unit" and pick.unit is not None and self._accepts(spec, p, pick.unit)
-        ]
+        units = [p for p in params if pick.unit is not None and self._accepts(spec, p, pick.unit)]
         hexes = [p for p in params if p.kind == "hex"]
         target = None
         if units:
@@ -488,11 +501,8 @@ class OrderPanel(Panel):
         self._update_order()
 
     def _accepts(self, spec: OrderSpec, p: Param, unit: str) -> bool:
-        cands = spec.candidates.get(p.name)
-        if cands:
-            return unit in cands
-        u = self.table.view.units.get(unit)
-        return u is not None
+        """May a click on *unit* fill *p* (the spec's candidates, else what its kind admits)?"""
+        return admits(self.table.view, spec.side, p, unit, spec.candidates.get(p.name))
 
     def submit(self) -> Any:
         """Submit the order being prepared (a refusal shows in the panel)."""
@@ -509,8 +519,9 @@ class OrderPanel(Panel):
             return None
         with self.table.batch():
             sub = self.table.submit(order)
-            if sub is not None:
+            if sub is not None:  # done with that unit: its reach goes, the panel awaits the next
                 self.values = {}
+                self.table.unit = None
                 self._on_view()
         return sub
 

@@ -55,3 +55,21 @@ def plus_game(seed: int = 11) -> Game:
     """The skirmish scenario (on the map near Wesel) played with :class:`SkirmishPlus`."""
     g = owsnb.load(DATA / "skirmish.yaml", seed=seed, save=False)
     return Game(PLUS, g.initial, meta=g.meta)
+
+
+class Unlisted(SkirmishPlus):
+    """Skirmish whose order specs list no candidates: the order panel falls back on what each
+    parameter's kind admits."""
+
+    def legal_orders(self, state: Any, side: str) -> list:
+        from dataclasses import replace
+
+        from owsnb.kernel.data import FrozenDict
+
+        return [replace(s, candidates=FrozenDict()) for s in super().legal_orders(state, side)]
+
+
+def unlisted_game(seed: int = 11) -> Game:
+    """The skirmish scenario played with :class:`Unlisted`."""
+    g = owsnb.load(DATA / "skirmish.yaml", seed=seed, save=False)
+    return Game(Unlisted(), g.initial, meta=g.meta)

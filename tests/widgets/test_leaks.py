@@ -66,6 +66,7 @@ def test_hot_seat_switch_back_leaves_nothing_of_the_other_side(pgame):
     red_view = app.table.view
     assert all(u.side == "red" for u in red_view.units.values())
     app.table.pick(unit="R-REC-1")  # red looks at its own units, opens overlays and notes
+    app.show_tab("notes")
     assert any(SECRET in str(s) for s in synced_state(app).values())
     app.switch("blue")
     app._show()

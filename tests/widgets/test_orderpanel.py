@@ -132,17 +132,35 @@ def test_quick_orders_fill_the_panel(pgame):
     t, mv, op = _table(pgame)
     assert op.quick.options == (("—", ""),)  # nothing chosen: nothing offered, nothing sent
     assert op.quick_row.layout.display == "none"
-    _click_counter(mv, "B-ARM-1")  # the move examples for this unit only
+    _click_counter(mv, "B-ARM-1")  # a move's unit and hex come from clicks: nothing offered unasked
+    assert op.quick.options == (("—", ""),) and op.quick_row.layout.display == "none"
+    op.suggest.value = True  # on demand: the move examples for this unit only
     offered = [v for _, v in op.quick.options[1:]]
     assert offered and all(o.startswith("blue: move B-ARM-1 ") for o in offered)
     assert op.quick_row.layout.display == ""
-    op.reset()
-    op.suggest.value = True  # every ready-made order, when no verb is chosen
+    op.reset()  # every ready-made order, when no verb is chosen
     assert len(op.quick.options) > len(offered) + 1
     first = op.quick.options[1][1]
     op.quick.value = first
     op.quick_button.click()
     assert t.order == Order.parse(first)
+
+
+def test_suggestions_come_unasked_when_no_click_or_list_gives_a_value(pgame):
+    from owsnb.kernel.data import FrozenDict
+    from owsnb.kernel.orders import OrderSpec, OrderType, Param
+
+    t, mv, op = _table(pgame)
+
+    def spec(*params, **candidates):
+        return OrderSpec("blue", OrderType("x", params), FrozenDict(candidates))
+
+    unit, to = Param("unit", "unit"), Param("to", "hex")
+    assert not op.needs_suggestions(spec(unit, to))  # two clicks
+    assert not op.needs_suggestions(spec(unit, Param("mode", "choice", choices=("a", "b"))))
+    assert not op.needs_suggestions(spec(unit, Param("card", "card"), card=("c1", "c2")))
+    assert not op.needs_suggestions(spec(unit, Param("note", "text", optional=True)))
+    assert op.needs_suggestions(spec(unit, Param("salvos", "salvo")))  # typed, or suggested
 
 
 def test_no_orders_while_showing_the_past(pgame):
@@ -168,3 +186,24 @@ def test_the_umpires_panel_follows_who_acts_after_an_umpire_only_step(pgame):
     assert t.actor == "umpire" and op.done_button.disabled
     op.advance_button.click()  # movement ends: the fire step, both sides act
     assert pgame.clock.phase == "2" and t.actor == "blue" and not op.done_button.disabled
+
+
+def test_without_candidates_a_click_fills_only_what_the_kind_admits_s3():
+    """A ``unit`` parameter takes own units, a ``target`` another side's seen units (the rule set
+    lists no candidates here)."""
+    from tests.widgets.plus import unlisted_game
+
+    game = unlisted_game()
+    target = to_fire_with_contact(game)
+    t, mv, op = _table(game)
+    assert all(s.candidates == {} for s in t.legal)
+    _click_counter(mv, target)  # an enemy: only the target takes it
+    assert op.verbs.value == "fire" and op.values == {"target": target}
+    _click_counter(mv, "B-REC-1")
+    assert op.values == {"target": target, "unit": "B-REC-1"}
+    _click_counter(mv, "B-INF-1")  # own, so not a target: it becomes the acting unit instead
+    assert op.values == {"unit": "B-INF-1"}
+    _click_counter(mv, "B-REC-1")
+    _click_counter(mv, target)
+    assert op.values == {"unit": "B-REC-1", "target": target}
+    assert t.order == Order.parse(f"blue: fire B-REC-1 {target}") and t.problem is None

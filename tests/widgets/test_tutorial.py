@@ -52,6 +52,7 @@ def test_the_tutorials_first_turn_with_the_mouse_only():
                 _click_hex(app, game, game.map.label(dest))
                 assert op.values.get("unit") == unit and op.values.get("to") == game.map.label(dest)
         else:  # parameters a click cannot give: the rule set's ready-made orders for this verb
+            op.suggest.value = True  # (offered unasked only when no click and no list gives one)
             offered = [v for _, v in op.quick.options[1:]]
             if not offered:
                 op.reset()
