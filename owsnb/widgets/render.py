@@ -15,10 +15,12 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.display.html import esc
+from owsnb.kernel.dist import Distribution
 
 __all__ = [
     "distribution_html",
     "preview_html",
+    "own_html",
     "refusal_html",
     "submission_html",
     "clock_html",
@@ -80,9 +82,29 @@ def distribution_html(dist: Mapping[Any, Any], title: str = "") -> str:
     )
 
 
+def own_html(obj: Any) -> Any:
+    """The object's own ``_repr_html_`` — a rich preview's, or a ``Distribution`` subclass's that
+    draws more than the plain table — else ``None`` (plain distributions are drawn here)."""
+    meth = getattr(type(obj), "_repr_html_", None)
+    if not callable(meth) or meth is Distribution._repr_html_:
+        return None
+    return obj._repr_html_
+
+
 def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
-    """What the order being prepared would do: its refusal, its exact distribution, or its rich
-    preview (the rule set's own HTML)."""
+    """What the order being prepared would do: its refusal, the rule set's own HTML for it when
+    the preview has one (a rich object, or a ``Distribution`` subclass such as a forecast with
+    per-unit rows), else its exact distribution.
+
+    Example:
+        >>> class Forecast(Distribution):
+        ...     def _repr_html_(self):
+        ...         return "<table><tr><td>per-unit rows</td></tr></table>"
+        >>> "per-unit rows" in preview_html(Forecast({0: 1}), order="blue: attack")
+        True
+        >>> "P (exact)" in preview_html(Distribution({0: 1}), order="blue: attack")
+        True
+    """
     if problem is not None:
         return refusal_html(problem, prefix="would be refused")
     if order is None:
@@ -92,16 +114,14 @@ def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
             f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code> "
             "<span class='muted'>— no dice: the outcome is certain</span>"
         )
-    head = f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code>"
+    head = _w(f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code>")
+    rich = own_html(preview)
+    if rich is not None:
+        return head + rich()
     dist = distribution_of(preview)
-    if dist is not None and dist is preview:
-        return _w(head) + distribution_html(dist)
-    rich = getattr(preview, "_repr_html_", None)
-    if callable(rich):
-        return _w(head) + rich()
     if dist is not None:
-        return _w(head) + distribution_html(dist)
-    return _w(f"{head}<pre>{esc(preview)}</pre>")
+        return head + distribution_html(dist)
+    return head + _w(f"<pre>{esc(preview)}</pre>")
 
 
 def refusal_html(refusal: Any, prefix: str = "refused") -> str:

@@ -207,3 +207,22 @@ def test_without_candidates_a_click_fills_only_what_the_kind_admits_s3():
     _click_counter(mv, target)
     assert op.values == {"unit": "B-REC-1", "target": target}
     assert t.order == Order.parse(f"blue: fire B-REC-1 {target}") and t.problem is None
+
+
+def test_a_preview_with_its_own_html_is_shown_as_the_rule_set_draws_it():
+    """A ``Distribution`` subclass with its own ``_repr_html_`` (opscale's engagement forecast,
+    per-unit rows) is drawn by its rule set; a plain distribution as the exact table."""
+    import pytest
+
+    from owsnb.kernel.dist import Distribution
+    from owsnb.widgets import render
+
+    forecast = pytest.importorskip("owsnb.rules.opscale.forecast")
+    half = Fraction(1, 2)
+    row = {"unit": "A-1", "side": "blue", "P(destroyed)": Fraction(1, 4)}
+    f = forecast.Forecast({"held": half, "lost": half}, label="engagement", details=[row])
+    order = Order.parse("blue: attack A-1 0101")
+    shown = render.preview_html(f, order=order)
+    assert "owsnb-forecast" in shown and "A-1" in shown and "P (exact)" not in shown
+    plain = render.preview_html(Distribution({"held": half, "lost": half}), order=order)
+    assert "P (exact)" in plain and "1/2" in plain
