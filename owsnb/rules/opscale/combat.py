@@ -330,20 +330,11 @@ def resolve_shot(
         shooter.side,
     )
     kind = hit_kind(nat, bonus, weapon.attack_rating, rules)
+    shot = (shooter.id, wname, target.id, nat, bonus, kind)
     if kind == "critical":
-        return Shot(
-            shooter.id,
-            wname,
-            target.id,
-            nat,
-            bonus,
-            kind,
-            before=status,
-            after=DESTROYED,
-            destroyed=True,
-        )
+        return Shot(*shot, before=status, after=DESTROYED, destroyed=True)
     if kind == "miss" or kind == "malfunction":
-        return Shot(shooter.id, wname, target.id, nat, bonus, kind, before=status, after=status)
+        return Shot(*shot, before=status, after=status)
     intensity = roll(
         10, lambda: f"intensity of {shooter.id}'s hit on {target.id}", "OES.6", shooter.side
     )
@@ -377,12 +368,7 @@ def resolve_shot(
     after = apply_hit(target, status, net, pierced, rules)
     destroyed = after == DESTROYED
     return Shot(
-        shooter.id,
-        wname,
-        target.id,
-        nat,
-        bonus,
-        kind,
+        *shot,
         intensity=intensity,
         weapon_check=wcheck,
         armor_check=acheck,

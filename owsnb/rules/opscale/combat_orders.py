@@ -73,6 +73,19 @@ __all__ = ["Engage", "Retaliate", "Round", "Fight", "Withdraw", "Surrender", "Pl
 
 
 # -- combat (TS.5, OES) ---------------------------------------------------------------------------
+def _declared_shooter(state: Any, order: Any, uid: str, seen: set[str], rule: str) -> Unit:
+    """The ordering side's unit *uid* declared to fire: declared once (*seen* collects the ids)
+    and able to fire (OES.1, OES.2)."""
+    u = own_unit(state, order, uid, rule)
+    if uid in seen:
+        raise refuse(f"{uid} is declared twice", "declared-twice", rule, order)
+    seen.add(uid)
+    why = shooter_problem(state, u)
+    if why:
+        raise refuse(why, "cannot-fire", rule, order)
+    return u
+
+
 class Engage(OrderHandler):
     type = OrderType(
         "engage",
@@ -117,13 +130,7 @@ class Engage(OrderHandler):
         defender = hexes = None
         out = []
         for a, tgt, slots in fires:
-            u = own_unit(state, order, a, "OES.1")
-            if a in seen:
-                raise refuse(f"{a} is declared twice", "declared-twice", "OES.1", order)
-            seen.add(a)
-            why = shooter_problem(state, u)
-            if why:
-                raise refuse(why, "cannot-fire", "OES.1", order)
+            u = _declared_shooter(state, order, a, seen, "OES.1")
             if "attacked" in u.markers:
                 raise refuse(
                     f"{a} has already attacked this Combat Phase (ruling R28)",
@@ -291,13 +298,7 @@ class Retaliate(OrderHandler):
         seen: set[str] = set()
         for text in args.get("fire", ()):
             d, a, slots = parse_fire(text, order, "OES.2")
-            u = own_unit(state, order, d, "OES.2")
-            if d in seen:
-                raise refuse(f"{d} is declared twice", "declared-twice", "OES.2", order)
-            seen.add(d)
-            why = shooter_problem(state, u)
-            if why:
-                raise refuse(why, "cannot-fire", "OES.2", order)
+            u = _declared_shooter(state, order, d, seen, "OES.2")
             if a not in rec["attacking"]:
                 raise refuse(
                     f"{a} is not an attacking unit of this engagement", "bad-target", "OES.2", order
@@ -410,6 +411,32 @@ class Fight(Round):
         )
 
 
+def _party_record(state: Any, side: str, option: str) -> dict[str, Any] | None:
+    """The open engagement if *side* fights in it and *option* (withdrawal, surrender) is on."""
+    rec = record(state)
+    if rec is None or side not in (rec["attacker"], rec["defender"]):
+        return None
+    return rec if state.options.get(option, True) else None
+
+
+def _require_party(
+    state: Any, order: Any, rule: str, option: str, stage: str | None = None
+) -> dict[str, Any]:
+    """The open engagement (at *stage*), or the refusal of an order that needs the ordering side
+    to fight in it with *option* (withdrawal, surrender) on."""
+    rec = require_engagement(state, order, rule, stage)
+    if not state.options.get(option, True):
+        raise refuse(
+            f"{option} is switched off in this scenario (option {option})",
+            f"no-{option}",
+            rule,
+            order,
+        )
+    if order.side not in (rec["attacker"], rec["defender"]):
+        raise refuse(f"{order.side} is not in the engagement", "not-engaged", rule, order)
+    return rec
+
+
 class Withdraw(OrderHandler):
     type = OrderType(
         "withdraw",
@@ -424,12 +451,8 @@ class Withdraw(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        rec = record(state)
-        if (
-            rec is None
-            or side not in (rec["attacker"], rec["defender"])
-            or not state.options.get("withdrawal", True)
-        ):
+        rec = _party_record(state, side, "withdrawal")
+        if rec is None:
             return None
         if side == rec["attacker"]:
             return OrderSpec(side, self.type, examples=(self.type.make(side),))
@@ -451,16 +474,7 @@ class Withdraw(OrderHandler):
         )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        rec = require_engagement(state, order, "R16")
-        if not state.options.get("withdrawal", True):
-            raise refuse(
-                "withdrawal is switched off in this scenario (option withdrawal)",
-                "no-withdrawal",
-                "R16",
-                order,
-            )
-        if order.side not in (rec["attacker"], rec["defender"]):
-            raise refuse(f"{order.side} is not in the engagement", "not-engaged", "R16", order)
+        rec = _require_party(state, order, "R16", "withdrawal")
         if order.side == rec["defender"]:
             if "to" not in args:
                 raise refuse(
@@ -518,27 +532,13 @@ class Surrender(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        rec = record(state)
-        if (
-            rec is None
-            or rec["stage"] != "rounds"
-            or side not in (rec["attacker"], rec["defender"])
-            or not state.options.get("surrender", True)
-        ):
+        rec = _party_record(state, side, "surrender")
+        if rec is None or rec["stage"] != "rounds":
             return None
         return OrderSpec(side, self.type)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        rec = require_engagement(state, order, "R35", "rounds")
-        if not state.options.get("surrender", True):
-            raise refuse(
-                "surrender is switched off in this scenario (option surrender)",
-                "no-surrender",
-                "R35",
-                order,
-            )
-        if order.side not in (rec["attacker"], rec["defender"]):
-            raise refuse(f"{order.side} is not in the engagement", "not-engaged", "R35", order)
+        _require_party(state, order, "R35", "surrender", "rounds")
 
     def adjudicate(
         self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
