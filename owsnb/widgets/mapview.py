@@ -6,6 +6,9 @@ Layers, bottom to top:
 * **grid** — one GeoJSON layer sent once: same-terrain hexes dissolved into one feature per
   terrain (styled by the rule set's ``terrain_style``), the hex edges as chained lines, and
   hexside features (rivers, roads) along their edges;
+* **hex overlay** — the rule set's own per-hex layer (``hex_overlay(view)``: each hex's owner in
+  TOCS, zones of control, supply...), hexes of the same style and label dissolved into one shape;
+  sent again only when it changes; a hex's label shows in the status line when it is selected;
 * **coast** — the scenario's offline coastline, when :mod:`owsnb.scenario.coast` provides one;
 * **labels** — printed hex labels and place names as one SVG image laid over the map, shown only
   when hexes are big enough on screen to read them;
@@ -160,7 +163,10 @@ class MapView(W.VBox):
         )
         self.home = (center, zoom)
         self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
-        layers: list[Any] = [self.grid]
+        self.hex_overlay = StaticGeoJSON(data=_collection([]), name="hex overlay")
+        self._hex_labels: dict[Hex, str] = {}
+        self._hex_styles: Any = None  # the hook's last answer: redrawn when it differs
+        layers: list[Any] = [self.grid, self.hex_overlay]
         self.coast = self._coast_layer(compute=coast)
         if self.coast is not None:
             layers.append(self.coast)
@@ -324,6 +330,7 @@ class MapView(W.VBox):
     # -- drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         """Bring every overlay up to date with the table (only changed layers send anything)."""
+        self._draw_hex_overlay()
         self._draw_units()
         self._draw_pins()
         self._draw_detections()
@@ -337,6 +344,37 @@ class MapView(W.VBox):
         if layer.data != data:
             with layer.hold_sync():
                 layer.data = data
+
+    def _draw_hex_overlay(self) -> None:
+        view = self.table.view
+        hook = getattr(self.table.seat.ruleset, "hex_overlay", None)
+        styles = dict(hook(view) or {}) if callable(hook) else {}
+        if styles == self._hex_styles:
+            return
+        self._hex_styles = styles
+        groups: dict[tuple[str, str], list[Hex]] = {}
+        labels: dict[Hex, str] = {}
+        for h, st in styles.items():
+            if h not in view.map.hexes:
+                continue
+            style = {k: v for k, v in st.items() if k != "label"}
+            label = str(st.get("label", "") or "")
+            if label:
+                labels[h] = label
+            groups.setdefault((json.dumps(style, sort_keys=True), label), []).append(h)
+        feats = [
+            _feature(
+                G.dissolve(self.geo, sorted(hs)),
+                {"className": "owsnb-hex-overlay", **json.loads(style)},
+                label=label,
+                hexes=len(hs),
+            )
+            for (style, label), hs in sorted(groups.items())
+        ]
+        self._hex_labels = labels
+        data = _collection(feats)
+        if self.hex_overlay.data != data:
+            self.hex_overlay.data = data
 
     def _draw_units(self) -> None:
         """One marker per stack. Leaflet redraws neither a DivIcon whose ``html`` changes nor a
@@ -703,9 +741,11 @@ class MapView(W.VBox):
             for k, v in info.features.items()
         )
         units = ", ".join(t.stack) or "no units seen"
+        mark = self._hex_labels.get(h)
         self.status.value = (
             f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
             + (f" · {html.escape(feats)}" if feats else "")
+            + (f" · <i>{html.escape(mark)}</i>" if mark else "")
             + f" · {html.escape(units)}"
         )
 

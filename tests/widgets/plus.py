@@ -73,3 +73,24 @@ def unlisted_game(seed: int = 11) -> Game:
     """The skirmish scenario played with :class:`Unlisted`."""
     g = owsnb.load(DATA / "skirmish.yaml", seed=seed, save=False)
     return Game(Unlisted(), g.initial, meta=g.meta)
+
+
+class Zoned(SkirmishPlus):
+    """Skirmish with a ``hex_overlay``: the hexes next to each side's units, in its colour."""
+
+    def hex_overlay(self, view: Any) -> dict:
+        out = {}
+        for u in view.units.values():
+            if u.hex is None:
+                continue
+            colour = view.sides[u.side].color
+            for h in u.hex.neighbours():
+                if h in view.map.hexes:
+                    out[h] = {"fillColor": colour, "fillOpacity": 0.3, "label": f"{u.side} zone"}
+        return out
+
+
+def zoned_game(seed: int = 11) -> Game:
+    """The skirmish scenario played with :class:`Zoned`."""
+    g = owsnb.load(DATA / "skirmish.yaml", seed=seed, save=False)
+    return Game(Zoned(), g.initial, meta=g.meta)

@@ -362,3 +362,30 @@ def test_each_label_sits_on_its_hex_where_leaflet_draws_it(projection):
         # the label is drawn 0.3 of a hex height above the centre
         top = float((y1 - cy) / (y1 - y0))
         assert 0 < top - fy < 0.6 / 9
+
+
+def test_the_rule_sets_hex_overlay_is_one_layer_sent_only_when_it_changes():
+    from tests.widgets.plus import zoned_game
+
+    game = zoned_game()
+    mv = MapView(game, seat="blue")
+    layer = mv.hex_overlay
+    assert mv.map.layers.index(layer) == mv.map.layers.index(mv.grid) + 1  # above the terrain
+    expected = game.ruleset.hex_overlay(game.view("blue"))
+    (zone,) = layer.data["features"]  # blue sees only its own units: one style, one shape
+    assert zone["properties"]["label"] == "blue zone"
+    assert zone["properties"]["hexes"] == len(expected)
+    assert zone["properties"]["style"]["fillColor"] == game.state.sides["blue"].color
+    with MessageLog() as log:
+        mv.table.pick(hex="0707")
+        game.submit("blue: done")  # the clock moves, the zones do not
+    assert layer.model_id not in log.comm_ids()
+    inside = game.map.label(next(iter(expected)))
+    mv.table.pick(hex=inside)
+    assert "blue zone" in mv.status.value
+    game.undo()
+    with MessageLog() as log:
+        game.submit("blue: move B-ARM-1 0504")
+    assert [m.comm_id for m in log.messages].count(layer.model_id) == 1
+    (zone,) = layer.data["features"]
+    assert zone["properties"]["hexes"] == len(game.ruleset.hex_overlay(game.view("blue")))

@@ -10,6 +10,7 @@ HQ staff, gun dot) and a state band; every string is XML-escaped.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
 from typing import Any
 
 from owsnb.kernel.hexgrid import reachable
@@ -17,8 +18,8 @@ from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.model import STATES, daypart, state_of
 from owsnb.rules.tocs.terrain import step_cost
 
-__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "perimeter_geojson",
-           "STATE_COLOURS"]
+__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "hex_overlay",
+           "perimeter_geojson", "STATE_COLOURS"]
 
 _PALETTE = {
     "clear": "#f4efd8", "farmland": "#ece5b8", "heath": "#e6d9b0", "polder": "#d7ecc0", "village": "#c9b79c",
@@ -158,20 +159,40 @@ def dashboard(view: Any) -> dict[str, Any]:
     return out
 
 
-def perimeter_geojson(view: Any, sides_colour: dict[str, str] | None = None) -> dict[str, Any]:
-    """The shared perimeter (hex owners) as a GeoJSON FeatureCollection for a map overlay:
-    each side's hexes in its colour, no man's land grey, Battle and Engagement markers outlined.
-    Only public facts (ownership is known to both sides, L229)."""
+def _perimeter(view: Any, sides_colour: dict[str, str] | None = None
+               ) -> Iterator[tuple[Any, str, str, dict[str, Any]]]:
+    """(hex, owner, marker, style) of every hex: each side's hexes in its colour, no man's land
+    grey, Battle and Engagement markers outlined in red."""
     colours = sides_colour or {s: getattr(x, "color", "#888") for s, x in view.sides.items()}
-    feats = []
     for h, info in view.map.hexes.items():
         own = info.facts.get("owner", "none")
+        marker = "engagement" if info.facts.get("engaged") else ("battle" if info.facts.get("battle") else "")
+        yield h, own, marker, {"fillColor": colours.get(own, "#bbbbbb"), "fillOpacity": 0.25,
+                               "color": "#b71c1c" if marker else colours.get(own, "#bbbbbb"),
+                               "weight": 3 if marker else 0.5}
+
+
+def hex_overlay(view: Any) -> dict[Any, dict[str, Any]]:
+    """The shared perimeter as the map's hex overlay (the ``hex_overlay`` hook): each hex in its
+    owner's colour, labelled with its owner and marker. Only public facts (ownership is known to
+    both sides, L229).
+
+    >>> import owsnb
+    >>> g = owsnb.load("tocs-nijmegen", seed=2, save=False)
+    >>> sorted({s["label"] for s in hex_overlay(g.view("allied")).values()})[:2]
+    ['allied', 'german']
+    """
+    return {h: {**style, "label": own + (f" · {marker}" if marker else "")}
+            for h, own, marker, style in _perimeter(view)}
+
+
+def perimeter_geojson(view: Any, sides_colour: dict[str, str] | None = None) -> dict[str, Any]:
+    """The shared perimeter (hex owners) as a GeoJSON FeatureCollection, one feature per hex
+    (the live map draws :func:`hex_overlay`). Only public facts (L229)."""
+    feats = []
+    for h, own, marker, style in _perimeter(view, sides_colour):
         ring = [list(map(float, c)) for c in view.map.layout.corners(h)]
         ring.append(ring[0])
-        marker = "engagement" if info.facts.get("engaged") else ("battle" if info.facts.get("battle") else "")
         feats.append({"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [ring]},
-                      "properties": {"hex": view.map.label(h), "owner": own, "marker": marker,
-                                     "style": {"fillColor": colours.get(own, "#bbbbbb"), "fillOpacity": 0.25,
-                                               "color": "#b71c1c" if marker else colours.get(own, "#bbbbbb"),
-                                               "weight": 3 if marker else 0.5}}})
+                      "properties": {"hex": view.map.label(h), "owner": own, "marker": marker, "style": style}})
     return {"type": "FeatureCollection", "features": feats}

@@ -492,6 +492,9 @@ class Tocs(RuleSet):
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)
 
+    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
+        return present.hex_overlay(view)
+
     def observation_string(self, view: Any) -> str:
         own = ", ".join(f"{u.id}@{view.map.label(u.hex)}" for u in view.units.values() if u.side == view.side and u.hex is not None)
         return f"{view.side} | {view.clock} | {own}"

@@ -52,3 +52,24 @@ def test_app_widget_state_for_a_seat_carries_no_hidden_ids():
     for side in g.state.sides:
         app = App(g, seat=side, seats=(side,))
         assert not scan_leaks(app, hidden_tokens(g.state, side, g.ruleset)), side
+
+
+def test_hex_overlay_is_the_perimeter_and_the_map_draws_it():
+    """L229: every hex has one owner, known to both sides; the map's hex overlay shows it."""
+    from owsnb.widgets import MapView
+
+    g = owsnb.load("tocs-nijmegen", seed=2, save=False)
+    allied, german = g.view("allied"), g.view("german")
+    overlay = g.ruleset.hex_overlay(allied)
+    assert overlay == g.ruleset.hex_overlay(german)  # public: the same for both sides
+    assert set(overlay) == set(g.map.hexes)
+    for h, style in overlay.items():
+        owner = g.state.map.hexes[h].facts.get("owner", "none")
+        assert style["label"].split(" · ")[0] == owner
+        if owner in g.state.sides:
+            assert style["fillColor"] == g.state.sides[owner].color
+    mv = MapView(g, seat="german")
+    owners = {f["properties"]["label"].split(" · ")[0] for f in mv.hex_overlay.data["features"]}
+    assert {"allied", "german"} <= owners
+    drawn = sum(f["properties"]["hexes"] for f in mv.hex_overlay.data["features"])
+    assert drawn == len(g.map.hexes)
