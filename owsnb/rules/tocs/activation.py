@@ -1,8 +1,7 @@
 """A unit's activation and what orders cost: OP spent by the side (B3.5, L786), AP and MP paid
 by the unit (L243), the HQ that issues an order (L240) and the end of an activation (L155, L241).
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations

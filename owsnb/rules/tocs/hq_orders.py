@@ -1,8 +1,7 @@
 """HQ-ordered actions of TOCS (1 AP of an activated HQ each): withdraw (10.3), extended deployment
 (10.15), reserve (10.21) and rally (10.19), with the morale check they roll (L151).
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations

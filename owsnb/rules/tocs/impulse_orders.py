@@ -1,7 +1,6 @@
 """Impulse verbs of TOCS: begin the impulse, pass, activate a unit (Basic 3.3-3.5).
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations

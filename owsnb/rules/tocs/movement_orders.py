@@ -1,8 +1,7 @@
 """Movement orders of TOCS: one hex at a time, EZOC to EZOC, ambush, joining an Engagement Battle
 (10.1, 10.1.2, L173-L174, L246).
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """What every TOCS order handler checks: its unit, its hex, an open activation, the step.
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Orders that find things out in TOCS: reconnaissance chains (10.4), probes (10.5) and ZOC
 declarations (L170-L173).
 
-Citations: ``B3.x`` are the Basic rules' own paragraph numbers, ``10.x``-``15.x`` the WWII
-rules' numbers, and ``Lnnn`` the line of the source text where the book's numbering was lost.
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
 from __future__ import annotations
