@@ -47,7 +47,7 @@ class History(Panel):
             description="event",
             readout=False,
             continuous_update=False,
-            style={"description_width": "190px"},
+            style={"description_width": "240px"},
             layout=W.Layout(width="60%"),
         )
         self.slider.observe(self._on_slider, "value")
@@ -104,8 +104,8 @@ class History(Panel):
                 self.slider.max = last
                 self.slider.value = idx
                 self.slider.description = (
-                    f"{'present' if t.at is None else 'past'} · event {seq}/{self.points[-1]} · "
-                    f"turn {t.view.clock.turn}"
+                    f"{'present' if t.at is None else 'the past'} · turn {t.view.clock.turn} · "
+                    f"event {seq}/{self.points[-1]}"
                 )
         finally:
             self._quiet = False
