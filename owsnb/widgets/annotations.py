@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
+from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Refusal, Table
 
@@ -40,20 +41,12 @@ class AnnotationPanel(Panel):
             placeholder="a note on this moment of the game…",
             layout=W.Layout(width="98%", height="60px"),
         )
-        self.on_hex = W.Checkbox(
-            value=True, description="selected hex", indent=False, layout=W.Layout(width="auto")
-        )
-        self.on_unit = W.Checkbox(
-            value=True, description="selected unit", indent=False, layout=W.Layout(width="auto")
-        )
-        self.public = W.Checkbox(
-            value=False, description="public", indent=False, layout=W.Layout(width="auto")
-        )
-        self.add_button = W.Button(description="Add note", icon="thumb-tack")
-        self.add_button.on_click(lambda _: self.add())
+        self.on_hex = checkbox("selected hex", True)
+        self.on_unit = checkbox("selected unit", True)
+        self.public = checkbox("public")
+        self.add_button = button("Add note", self.add, icon="thumb-tack")
         self.notes = W.Select(options=[], rows=8, layout=W.Layout(width="98%"))
-        self.jump_button = W.Button(description="Jump to note", icon="crosshairs")
-        self.jump_button.on_click(lambda _: self.jump())
+        self.jump_button = button("Jump to note", self.jump, icon="crosshairs")
         self.message = W.HTML()
         super().__init__(
             [

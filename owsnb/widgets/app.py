@@ -26,6 +26,7 @@ import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.annotations import AnnotationPanel
+from owsnb.widgets.controls import button
 from owsnb.widgets.dashboard import Dashboard
 from owsnb.widgets.dicelog import DiceLog
 from owsnb.widgets.history import History
@@ -98,13 +99,10 @@ class App(Panel):
         self.tabs.observe(self._on_tab, "selected_index")
         self._on_tab()
         self.curtain = curtain
-        self.reveal = W.Button(
-            description="Show the table",
-            button_style="primary",
-            icon="eye",
-            layout=W.Layout(width="220px", height="48px"),
+        self.reveal = button(
+            "Show the table", self._show, icon="eye", style="primary", width="220px"
         )
-        self.reveal.on_click(lambda _: self._show())
+        self.reveal.layout.height = "48px"
         self.curtain_box = W.VBox(
             [W.HTML(), self.reveal],
             layout=W.Layout(

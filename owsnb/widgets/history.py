@@ -22,6 +22,7 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.errors import HistoryError
+from owsnb.widgets.controls import button
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Refusal, Table
 
@@ -51,24 +52,21 @@ class History(Panel):
             layout=W.Layout(width="60%"),
         )
         self.slider.observe(self._on_slider, "value")
-        self.back_button = W.Button(
-            icon="step-backward", tooltip="one event back", layout=W.Layout(width="40px")
+        self.back_button = button(
+            "", self.back, icon="step-backward", tooltip="one event back", width="40px"
         )
-        self.back_button.on_click(lambda _: self.back())
-        self.forward_button = W.Button(
-            icon="step-forward", tooltip="one event forward", layout=W.Layout(width="40px")
+        self.forward_button = button(
+            "", self.forward, icon="step-forward", tooltip="one event forward", width="40px"
         )
-        self.forward_button.on_click(lambda _: self.forward())
-        self.present_button = W.Button(
-            description="Present", icon="fast-forward", tooltip="back to the present"
+        self.present_button = button(
+            "Present", self.present, icon="fast-forward", tooltip="back to the present"
         )
-        self.present_button.on_click(lambda _: self.present())
-        self.fork_button = W.Button(
-            description="Fork here",
+        self.fork_button = button(
+            "Fork here",
+            self.fork,
             icon="code-fork",
             tooltip="start a what-if branch from the moment shown",
         )
-        self.fork_button.on_click(lambda _: self.fork())
         self.readout = W.HTML()
         super().__init__(
             [

@@ -53,6 +53,8 @@ from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets import geometry as G
+from owsnb.widgets.controls import button, checkbox
+from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 from owsnb.widgets.wire import widget_tree
 
@@ -108,7 +110,7 @@ def _collection(features: list[dict]) -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": features}
 
 
-class MapView(W.VBox):
+class MapView(Panel):
     """The live hex map of one seat (see the module docstring).
 
     Args:
@@ -194,19 +196,15 @@ class MapView(W.VBox):
         self.tray = W.HBox(layout=W.Layout(flex_flow="row wrap", max_width="420px"))
         self.tray_control = L.WidgetControl(widget=self.tray, position="topright")
         self.status = W.HTML(layout=W.Layout(min_height="22px"))
-        self.basemap_toggle = W.Checkbox(
-            value=False,
-            description="online basemap",
-            indent=False,
+        self.basemap_toggle = checkbox(
+            "online basemap",
             tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
-            layout=W.Layout(width="auto"),
             disabled=simple,
         )
         self.basemap_toggle.observe(self._on_basemap, "value")
-        self.home_button = W.Button(
-            icon="home", tooltip="back to the whole map", layout=W.Layout(width="36px")
+        self.home_button = button(
+            "", self.reset_view, icon="home", tooltip="back to the whole map", width="36px"
         )
-        self.home_button.on_click(lambda _: self.reset_view())
         bar = W.HBox(
             [self.home_button, self.basemap_toggle, self.status],
             layout=W.Layout(align_items="center"),
@@ -214,12 +212,10 @@ class MapView(W.VBox):
         super().__init__([self.map, bar], layout=W.Layout(width="100%"))
         self.add_class("owsnb-map")
         self.table.hold(self)
-
-        t = self.table
-        t.observe(self._on_view, ["revision"])
-        t.observe(self._on_selection, ["hex", "stack"])
-        t.observe(self._on_unit, ["unit", "show_reach", "show_ranges"])
-        t.observe(self._on_order, ["order"])
+        self.watch(self._on_view, ["revision"])
+        self.watch(self._on_selection, ["hex", "stack"])
+        self.watch(self._on_unit, ["unit", "show_reach", "show_ranges"])
+        self.watch(self._on_order, ["order"])
         self.redraw()
         if basemap:
             self.basemap_toggle.value = True
@@ -422,7 +418,7 @@ class MapView(W.VBox):
             m._owsnb_hex = view.map.label(h)  # type: ignore[attr-defined]
             fresh[key] = m
         for m in self._markers.values():
-            self._retire(m)
+            self._retire(m, self.units)
         self._markers = fresh
         self._spares += given_up  # reused from the next redraw on, never in the one that freed them
         while len(self._spares) > SPARE_ICONS:
@@ -439,8 +435,10 @@ class MapView(W.VBox):
         icon = L.DivIcon(html=body, icon_size=[s, s], icon_anchor=[s // 2, s // 2])
         return self.table.unbatched(icon)
 
-    def _retire(self, m: L.Marker) -> None:
-        self.units.remove(m)
+    @staticmethod
+    def _retire(m: L.Marker, group: L.LayerGroup) -> None:
+        """Take marker *m* off the map and close it and its icon."""
+        group.remove(m)
         icon = m.icon
         m.close()
         if icon is not None:
@@ -502,12 +500,7 @@ class MapView(W.VBox):
             if h is not None and h in view.map.hexes:
                 wanted[a.id] = (h, a.text)
         for aid in [k for k in self._pins if k not in wanted]:
-            m = self._pins.pop(aid)
-            self.notes.remove(m)
-            icon = m.icon
-            m.close()
-            if icon is not None:
-                icon.close()
+            self._retire(self._pins.pop(aid), self.notes)
         for aid, (h, text) in wanted.items():
             loc = G.point(self.geo, h)
             title = f"note {aid}: {text}"
@@ -712,13 +705,13 @@ class MapView(W.VBox):
             if u is None:
                 continue
             svg = W.HTML(rs.counter_svg(u, view, 34))
-            b = W.Button(
-                description=uid,
+            b = button(
+                uid,
+                lambda uid=uid: t.pick(unit=uid),
                 tooltip=self._stack_title([u]),
-                layout=W.Layout(width="auto"),
-                button_style="warning" if uid == t.unit else "",
+                style="warning" if uid == t.unit else "",
+                width="auto",
             )
-            b.on_click(lambda _, uid=uid: t.pick(unit=uid))
             items.append(W.VBox([svg, b], layout=W.Layout(align_items="center", margin="2px")))
         old = self.tray.children
         self.tray.children = tuple(items)
@@ -802,17 +795,6 @@ class MapView(W.VBox):
             self.map.center = center
             self.map.zoom = zoom
 
-    def close(self) -> None:
-        """Close the map and every widget it made (their browser models go too)."""
-        try:
-            self.table.unobserve(self._on_view, ["revision"])
-            self.table.unobserve(self._on_selection, ["hex", "stack"])
-            self.table.unobserve(self._on_unit, ["unit", "show_reach", "show_ranges"])
-            self.table.unobserve(self._on_order, ["order"])
-            self.table.unhold(self)
-            self._close_spares()
-            for w in reversed([*widget_tree(self)[1:], *widget_tree(self.tray_control)]):
-                w.close()
-        except Exception:  # noqa: BLE001 - closing at interpreter exit must not raise
-            pass
-        super().close()
+    def extra_widgets(self) -> list[Any]:
+        """The stack tray (shown only for stacks) and the spare counter icons."""
+        return [self.tray_control, *self._spares]

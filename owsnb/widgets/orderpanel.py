@@ -31,6 +31,7 @@ from ipywidgets.widgets.widget_string import TextStyle
 from owsnb.kernel.orders import Order, OrderSpec, Param
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets import render
+from owsnb.widgets.controls import button
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.params import admits, clickable
 from owsnb.widgets.table import Pick, Refusal, Table
@@ -83,19 +84,17 @@ class OrderPanel(Panel):
             W.HTML()
         )  # the order, its preview or refusal, the last result: one widget, one message
         self.sections: dict[str, str] = {"order": "", "preview": "", "refusal": "", "result": ""}
-        self.submit_button = W.Button(
-            description="Submit",
-            button_style="primary",
+        self.submit_button = button(
+            "Submit",
+            self.submit,
             icon="check",
+            style="primary",
             tooltip="submit the order (an incomplete one is explained, not sent)",
         )
-        self.submit_button.on_click(lambda _: self.submit())
-        self.clear_button = W.Button(description="Clear", icon="times")
-        self.clear_button.on_click(lambda _: self.reset())
-        self.undo_button = W.Button(
-            description="Undo", icon="undo", tooltip="take back the last submission"
+        self.clear_button = button("Clear", self.reset, icon="times")
+        self.undo_button = button(
+            "Undo", self.table.undo, icon="undo", tooltip="take back the last submission"
         )
-        self.undo_button.on_click(lambda _: self.table.undo())
         self.suggest = W.ToggleButton(
             value=False,
             description="suggestions",
@@ -107,23 +106,18 @@ class OrderPanel(Panel):
         self.quick = W.Dropdown(
             layout=W.Layout(width="300px"), tooltip="ready-made orders offered by the rule set"
         )
-        self.quick_button = W.Button(description="Use", layout=W.Layout(width="60px"))
-        self.quick_button.on_click(lambda _: self._use_quick())
+        self.quick_button = button("Use", self._use_quick, width="60px")
         self.quick_row = W.HBox([self.quick, self.quick_button], layout=W.Layout(display="none"))
-        self.done_button = W.Button(
-            description="Done",
-            icon="forward",
-            button_style="success",
-            tooltip="finished with this step",
+        self.done_button = button(
+            "Done", self.done, icon="forward", style="success", tooltip="finished with this step"
         )
-        self.done_button.on_click(lambda _: self.done())
-        self.advance_button = W.Button(
-            description="Advance step",
+        self.advance_button = button(
+            "Advance step",
+            self.advance,
             icon="fast-forward",
-            button_style="warning",
+            style="warning",
             tooltip="umpire: end the current step now",
         )
-        self.advance_button.on_click(lambda _: self.advance())
         super().__init__(
             [
                 render.style_widget(),

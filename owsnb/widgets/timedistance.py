@@ -27,6 +27,7 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.geo import NM_KM
+from owsnb.widgets.controls import checkbox
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.render import style_widget
 from owsnb.widgets.table import Table
@@ -65,18 +66,8 @@ class TimeDistancePanel(Panel):
             description="unit", layout=W.Layout(width="98%"), style={"description_width": "60px"}
         )
         self.unit.observe(self._on_unit_choice, "value")
-        self.show_reach = W.Checkbox(
-            value=self.table.show_reach,
-            description="reach on map",
-            indent=False,
-            layout=W.Layout(width="auto"),
-        )
-        self.show_ranges = W.Checkbox(
-            value=self.table.show_ranges,
-            description="ranges on map",
-            indent=False,
-            layout=W.Layout(width="auto"),
-        )
+        self.show_reach = checkbox("reach on map", self.table.show_reach)
+        self.show_ranges = checkbox("ranges on map", self.table.show_ranges)
         self._links = [
             W.link((self.show_reach, "value"), (self.table, "show_reach")),
             W.link((self.show_ranges, "value"), (self.table, "show_ranges")),
