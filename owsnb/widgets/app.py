@@ -100,9 +100,8 @@ class App(Panel):
         self._on_tab()
         self.curtain = curtain
         self.reveal = button(
-            "Show the table", self._show, icon="eye", style="primary", width="220px"
+            "Show the table", self._show, icon="eye", style="primary", width="220px", height="48px"
         )
-        self.reveal.layout.height = "48px"
         self.curtain_box = W.VBox(
             [W.HTML(), self.reveal],
             layout=W.Layout(

@@ -28,11 +28,17 @@ def button(
     tooltip: str | None = None,
     style: str = "",
     width: str | None = None,
+    height: str | None = None,
 ) -> W.Button:
     """A button calling *action()* when clicked (*style*: ``"primary"``, ``"success"``...)."""
-    b = W.Button(description=description, icon=icon, tooltip=tooltip, button_style=style)
-    if width is not None:
-        b.layout.width = width
+    size = {k: v for k, v in (("width", width), ("height", height)) if v is not None}
+    b = W.Button(
+        description=description,
+        icon=icon,
+        tooltip=tooltip,
+        button_style=style,
+        layout=W.Layout(**size),  # made with its size: no update sent after it opens
+    )
     b.on_click(lambda _: action())
     return b
 
