@@ -5,7 +5,8 @@ notes and the history slider, all on one seat.
 takes a seat (e.g. the seminar client). Hot-seat play: switch the seat with the buttons at the
 top (a local game only; the map goes blank between seats so the next player does not see the
 last one's view until they click). Solo study: ``seat="umpire"`` sees everything and may give
-every side's orders.
+every side's orders. The side panels sit in tabs; those out of sight send nothing until their tab
+is chosen (by a click, or :meth:`App.show_tab`).
 
 Example:
     >>> from owsnb.widgets._doc import tiny_game
