@@ -19,7 +19,7 @@ from owsnb.rules.ows.units import counter
 
 __all__ = [
     "refuse", "own_unit", "enemy_unit", "detected", "watchers", "apply_hits", "spend", "space",
-    "Roller", "Result", "option", "table", "side_of_game", "submit", "hand", "dist_summary",
+    "Roller", "Result", "option", "table", "side_of_game", "submit", "hand", "dist_summary", "legal_examples",
 ]
 
 MANOEUVRE = ("ground",)
@@ -95,6 +95,24 @@ def watchers(state: Any, *units: Any) -> frozenset[str] | None:
             continue
         allowed &= {s for s in sides if detected(state, u, s)}
     return None if allowed == sides else frozenset(allowed)
+
+
+def legal_examples(handler: Any, state: Any, side: str, values: Iterable[Mapping[str, Any]],
+                   limit: int | None = None) -> list[Any]:
+    """Orders of *handler* for *side*, one per mapping of parameter values in *values*, kept only
+    if its validator accepts them now (the examples of a legal-order spec); at most *limit*.
+    *values* may be a lazy generator: it is read only until *limit* orders are found."""
+    out: list[Any] = []
+    for v in values:
+        o = handler.type.make(side, **v)
+        try:
+            handler.validate(state, o, handler.type.bind(o))
+        except (IllegalOrderError, KeyError, ValueError):
+            continue
+        out.append(o)
+        if limit is not None and len(out) >= limit:
+            break
+    return out
 
 
 def spend(unit: Any, key: str, n: int = 1, *, rule: str = "9.5", visible_to: Any = None) -> Event:

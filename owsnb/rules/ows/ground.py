@@ -83,6 +83,7 @@ from owsnb.rules.ows.common import (
     detected,
     enemy_unit,
     hand,
+    legal_examples,
     option,
     own_unit,
     refuse,
@@ -1367,17 +1368,16 @@ def resolve(
 # orders
 # =====================================================================================================
 def _examples(h: OrderHandler, state: Any, side: str, values: Iterable[dict[str, Any]], limit: int = 10) -> list[Order]:
-    out = []
-    for v in values:
-        o = h.type.make(side, **v)
-        try:
-            h.validate(state, o, h.type.bind(o))
-        except IllegalOrderError:
-            continue
-        out.append(o)
-        if len(out) >= limit:
-            break
-    return out
+    return legal_examples(h, state, side, values, limit)
+
+
+RESULT_CHOICES = (
+    Param("hold", "choice", "cancel a retreat by losing a step (10.15.9.1.6)", positional=False, optional=True,
+          choices=("yes", "no")),
+    Param("trade", "choice", "turn extra step losses into retreat (10.15.9.1.6)", positional=False, optional=True,
+          choices=("yes", "no")),
+)
+"""A side's choices on its GCAT result, given with its order (ruling G3)."""
 
 
 class Initiative(OrderHandler):
@@ -1461,7 +1461,14 @@ def _hq_in_radius(state: Any, u: Any) -> Any | None:
     return hq
 
 
+def _unit_order(verb: str, what: str, rule: str, doc: str) -> OrderType:
+    """An order on one unit: ``VERB UNIT``."""
+    return OrderType(verb, (Param("unit", "unit", what),), rule=rule, doc=doc)
+
+
 class _Organize(OrderHandler):
+    """An Organize-step order (10.3 2.A-2.C) on one unit; by default it places :attr:`marker`."""
+
     marker = ""
     rule = ""
 
@@ -1484,12 +1491,7 @@ class Reserve(_Organize):
     """10.4 (2.A): an HQ designates a unit in its command radius as Reserve (C2)."""
 
     marker, rule = "reserve", "10.4"
-    type = OrderType(
-        "reserve",
-        (Param("unit", "unit", "unit to hold in reserve"),),
-        rule="10.4",
-        doc="designate a reserve (half MP; attacks only in exploitation)",
-    )
+    type = _unit_order("reserve", "unit to hold in reserve", "10.4", "designate a reserve (half MP; attacks only in exploitation)")
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.4")
@@ -1505,12 +1507,7 @@ class MainEffort(_Organize):
     """10.5 (2.B): one Main Effort per Div/Corps HQ per turn; not from a disrupted or suppressed HQ."""
 
     marker, rule = "main-effort", "10.5"
-    type = OrderType(
-        "main-effort",
-        (Param("unit", "unit", "unit (manoeuvre or fires) of the HQ"),),
-        rule="10.5",
-        doc="designate the Main Effort",
-    )
+    type = _unit_order("main-effort", "unit (manoeuvre or fires) of the HQ", "10.5", "designate the Main Effort")
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.5")
@@ -1542,7 +1539,7 @@ class Defend(_Organize):
     """10.6 (2.C): a unit that will not move takes a Defend mission (+1 shield, lost on moving)."""
 
     marker, rule = "defend", "10.6"
-    type = OrderType("defend", (Param("unit", "unit", "unit that will not move"),), rule="10.6", doc="Defend mission")
+    type = _unit_order("defend", "unit that will not move", "10.6", "Defend mission")
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.6")
@@ -1567,12 +1564,7 @@ class Fortify(_Organize):
     """10.7: a unit that started the Ground phase in Defend, with an engineer, becomes Fortified."""
 
     marker, rule = "fortified", "10.7"
-    type = OrderType(
-        "fortify",
-        (Param("unit", "unit", "unit in Defend with an engineer"),),
-        rule="10.7",
-        doc="upgrade Defend to Fortified (+2)",
-    )
+    type = _unit_order("fortify", "unit in Defend with an engineer", "10.7", "upgrade Defend to Fortified (+2)")
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.7")
@@ -1594,7 +1586,7 @@ class Delay(_Organize):
     """10.8 (2.C): a Delay mission (cannot attack; the attacker is demoted; ignores a 1-step loss)."""
 
     marker, rule = "delay", "10.8"
-    type = OrderType("delay", (Param("unit", "unit", "unit to delay"),), rule="10.8", doc="Delay mission")
+    type = _unit_order("delay", "unit to delay", "10.8", "Delay mission")
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.8")
@@ -1810,22 +1802,7 @@ class Attack(OrderHandler):
                 repeat=True,
                 optional=True,
             ),
-            Param(
-                "hold",
-                "choice",
-                "cancel a retreat by losing a step (10.15.9.1.6)",
-                positional=False,
-                optional=True,
-                choices=("yes", "no"),
-            ),
-            Param(
-                "trade",
-                "choice",
-                "turn extra step losses into retreat (10.15.9.1.6)",
-                positional=False,
-                optional=True,
-                choices=("yes", "no"),
-            ),
+            *RESULT_CHOICES,
         ),
         rule="10.15.9",
         doc="attack a hex (GCAT)",
@@ -2278,22 +2255,7 @@ class DefensiveFire(OrderHandler):
             Param(
                 "delay", "unit", "recon units switching to Delay (10.8.1)", positional=False, repeat=True, optional=True
             ),
-            Param(
-                "hold",
-                "choice",
-                "cancel a retreat by losing a step",
-                positional=False,
-                optional=True,
-                choices=("yes", "no"),
-            ),
-            Param(
-                "trade",
-                "choice",
-                "turn extra step losses into retreat",
-                positional=False,
-                optional=True,
-                choices=("yes", "no"),
-            ),
+            *RESULT_CHOICES,
         ),
         rule="10.3",
         doc="defender: defensive fires and supporting fires, then the GCAT is rolled",

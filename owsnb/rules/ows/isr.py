@@ -32,7 +32,16 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, detected, option, own_unit, refuse, space, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    detected,
+    option,
+    own_unit,
+    refuse,
+    space,
+    watchers,
+)
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 

@@ -38,14 +38,24 @@ from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, hand, refuse, set_space, space, table, watchers
+from owsnb.rules.ows.common import Result, hand, refuse, set_space, space, watchers
 from owsnb.rules.ows.dice import shift
 from owsnb.rules.ows.sequence import base_step, ground_round
 from owsnb.rules.ows.units import MARKERS
 
 __all__ = [
-    "FIELDS", "HAND_KEYS", "card_spec", "playable", "check_card", "play_card", "seized", "orders_doc",
-    "OrdersDoc", "Intent", "Card", "HANDLERS",
+    "FIELDS",
+    "HAND_KEYS",
+    "card_spec",
+    "playable",
+    "check_card",
+    "play_card",
+    "seized",
+    "orders_doc",
+    "OrdersDoc",
+    "Intent",
+    "Card",
+    "HANDLERS",
 ]
 
 FIELDS: dict[str, str] = {
@@ -61,12 +71,12 @@ FIELDS: dict[str, str] = {
 """The fields of the 4.3 orders form (key -> label)."""
 
 HAND_KEYS = ("cards", "decision")
-"""Hand lists that hold decision cards: scenario decisions (4.2) and ground-initiative cards (10.2.5)."""
+"""Hand lists holding decision cards: scenario decisions (4.2), ground-initiative cards (10.2.5)."""
 
 MAX_TEXT = 1000
 
 
-# -- orders documentation (4.3) ---------------------------------------------------------------------
+# -- orders documentation (4.3) ----------------------------------------------------------------
 def orders_doc(state: Any, side: str) -> dict[str, list[str]]:
     """A side's documented orders (4.3) as ``{field: [entries]}`` — only what *state* may show
     (a side's view holds its own orders only)."""
@@ -82,7 +92,11 @@ class OrdersDoc:
         self.side, self.fields, self.turn = side, dict(fields), turn
 
     def __repr__(self) -> str:
-        return f"<OrdersDoc {self.side}: " + ", ".join(f"{k} {len(v)}" for k, v in self.fields.items()) + ">"
+        return (
+            f"<OrdersDoc {self.side}: "
+            + ", ".join(f"{k} {len(v)}" for k, v in self.fields.items())
+            + ">"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import wrap
@@ -92,7 +106,10 @@ class OrdersDoc:
         for k, label in FIELDS.items():
             entries = self.fields.get(k) or []
             items = "".join(f"<li>{e(x)}</li>" for x in entries) or "<li><i>—</i></li>"
-            rows.append(f"<tr><th style='text-align:left;vertical-align:top'>{e(label)}</th><td><ol>{items}</ol></td></tr>")
+            rows.append(
+                f"<tr><th style='text-align:left;vertical-align:top'>{e(label)}</th>"
+                f"<td><ol>{items}</ol></td></tr>"
+            )
         head = f"<b>{e(self.side)}: orders</b> <span class='rule'>4.3</span>"
         return wrap(f"{head}<table>{''.join(rows)}</table>", repr(self))
 
@@ -112,7 +129,13 @@ class Intent(OrderHandler):
         (
             Param("field", "choice", "field of the orders form (4.3)", choices=tuple(FIELDS)),
             Param("text", "text", "what you write", optional=True),
-            Param("slot", "int", "entry to rewrite or delete (1 = first)", positional=False, optional=True),
+            Param(
+                "slot",
+                "int",
+                "entry to rewrite or delete (1 = first)",
+                positional=False,
+                optional=True,
+            ),
         ),
         rule="4.3",
         doc="document your orders (commander's intent, PIRs, FFIRs, objectives...)",
@@ -125,7 +148,12 @@ class Intent(OrderHandler):
     def _new(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[list[str], str]:
         field = args["field"]
         if field not in FIELDS:
-            raise refuse(f"no field {field!r} on the orders form; fields: {', '.join(FIELDS)}", "bad-field", "4.3", order)
+            raise refuse(
+                f"no field {field!r} on the orders form; fields: {', '.join(FIELDS)}",
+                "bad-field",
+                "4.3",
+                order,
+            )
         entries = orders_doc(state, order.side).get(field, [])
         text = str(args.get("text") or "").strip()
         if len(text) > MAX_TEXT:
@@ -133,32 +161,51 @@ class Intent(OrderHandler):
         slot = args.get("slot")
         if slot is None:
             if not text:
-                raise refuse("write some text (or slot=N to delete entry N)", "nothing", "4.3", order)
+                raise refuse(
+                    "write some text (or slot=N to delete entry N)", "nothing", "4.3", order
+                )
             return [*entries, text], f"{FIELDS[field]} {len(entries) + 1}: {text}"
         if not str(slot).isdigit() or not 1 <= int(slot) <= len(entries) + (1 if text else 0):
-            raise refuse(f"{FIELDS[field]} has {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}: no slot {slot}",
-                         "bad-slot", "4.3", order)
+            raise refuse(
+                f"{FIELDS[field]} has {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}: "
+                f"no slot {slot}",
+                "bad-slot",
+                "4.3",
+                order,
+            )
         i = int(slot) - 1
         if not text:
-            return entries[:i] + entries[i + 1:], f"{FIELDS[field]} {i + 1} deleted"
-        return entries[:i] + [text] + entries[i + 1:], f"{FIELDS[field]} {i + 1}: {text}"
+            return entries[:i] + entries[i + 1 :], f"{FIELDS[field]} {i + 1} deleted"
+        return entries[:i] + [text] + entries[i + 1 :], f"{FIELDS[field]} {i + 1}: {text}"
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._new(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side = order.side
         entries, line = self._new(state, order, args)
         raw = dict(thaw(state.sides[side].private.get("orders_doc") or {}))
         raw[args["field"]] = entries
         raw["turn"] = state.clock.turn
-        ev = [side_set(side, "private", {"orders_doc": raw}, rule="4.3"),
-              note(f"{side} orders — {line}", rule="4.3", visible_to=side)]
-        return Adjudication(ev, Result(f"{side} orders: {FIELDS[args['field']]}", {args["field"]: entries}, ["4.3"],
-                                       [], [line]))
+        ev = [
+            side_set(side, "private", {"orders_doc": raw}, rule="4.3"),
+            note(f"{side} orders — {line}", rule="4.3", visible_to=side),
+        ]
+        return Adjudication(
+            ev,
+            Result(
+                f"{side} orders: {FIELDS[args['field']]}",
+                {args["field"]: entries},
+                ["4.3"],
+                [],
+                [line],
+            ),
+        )
 
 
-# -- decision cards (4.2, 10.2.5) --------------------------------------------------------------------
+# -- decision cards (4.2, 10.2.5) ---------------------------------------------------------------
 def card_spec(tables: Any, card: str, key: str = "cards") -> dict[str, Any]:
     """The row of *card* (PL1, PL2): the table's, else the default of its hand list *key*; with
     ``title``, ``rule``, ``steps``, ``turns``, ``public``, ``keep`` and ``effects`` filled in."""
@@ -208,7 +255,8 @@ def playable(state: Any, side: str, card: str) -> str | None:
     spec = card_spec(_tables(state), card, held[card])
     steps = spec["steps"]
     if "any" not in steps and base_step(state.clock.step) not in steps:
-        return f"{spec['title']} is played in step {', '.join(steps)}, not {state.clock.step} ({spec['rule']})"
+        where = ", ".join(steps)
+        return f"{spec['title']} is played in step {where}, not {state.clock.step} ({spec['rule']})"
     if spec["turns"] and state.clock.turn not in spec["turns"]:
         return f"{spec['title']} may be played on turn {', '.join(map(str, spec['turns']))} only"
     if _seizes(spec) and side in seized(state):
@@ -221,7 +269,12 @@ def check_card(state: Any, order: Any, card: str, *, seize: bool = False) -> dic
     ground initiative, 10.2.5); returns its row."""
     held = _held(state, order.side)
     if seize and card in held and not _seizes(spec := card_spec(_tables(state), card, held[card])):
-        raise refuse(f"{spec['title']} does not seize the ground initiative", "not-initiative-card", "10.2.5", order)
+        raise refuse(
+            f"{spec['title']} does not seize the ground initiative",
+            "not-initiative-card",
+            "10.2.5",
+            order,
+        )
     why = playable(state, order.side, card)
     if why is not None:
         code = "no-card" if "holds no" in why else "already" if "already" in why else "wrong-step"
@@ -230,7 +283,9 @@ def check_card(state: Any, order: Any, card: str, *, seize: bool = False) -> dic
     return card_spec(_tables(state), card, held[card])
 
 
-def _space_effect(state: Any, side: str, eff: Mapping[str, Any], rule: str) -> tuple[list[Event], list[str]]:
+def _space_effect(
+    state: Any, side: str, eff: Mapping[str, Any], rule: str
+) -> tuple[list[Event], list[str]]:
     target = eff.get("target", "self")
     who = side if target == "self" else next((s for s in state.sides if s != side), side)
     d = space(state, who)
@@ -243,11 +298,15 @@ def _space_effect(state: Any, side: str, eff: Mapping[str, Any], rule: str) -> t
             d[row] = shift(d[row], int(v))
         elif row == "pnt":
             d[row] = str(v)
-    return [set_space(state, who, d, rule)], [f"{who}'s space dashboard: C2 {d['c2']}, PNT {d['pnt']}, "
-                                             f"ISR {d['isr_die']} x {d['isr_pawns']} (2.1.3; until the 11.3 reset)"]
+    return [set_space(state, who, d, rule)], [
+        f"{who}'s space dashboard: C2 {d['c2']}, PNT {d['pnt']}, "
+        f"ISR {d['isr_die']} x {d['isr_pawns']} (2.1.3; until the 11.3 reset)"
+    ]
 
 
-def _readiness_effect(state: Any, side: str, eff: Mapping[str, Any], rule: str) -> tuple[list[Event], list[str]]:
+def _readiness_effect(
+    state: Any, side: str, eff: Mapping[str, Any], rule: str
+) -> tuple[list[Event], list[str]]:
     events: list[Event] = []
     lines: list[str] = []
     add = set(eff.get("add") or ()) & set(MARKERS)
@@ -262,7 +321,12 @@ def _readiness_effect(state: Any, side: str, eff: Mapping[str, Any], rule: str) 
         if markers != u.markers:
             changes["markers"] = markers
         if timers:
-            changes["data"] = {"timers": {**thaw(u.data.get("timers") or {}), **{k: int(v) for k, v in timers.items()}}}
+            changes["data"] = {
+                "timers": {
+                    **thaw(u.data.get("timers") or {}),
+                    **{k: int(v) for k, v in timers.items()},
+                }
+            }
             changes["markers"] = markers | set(timers) & set(MARKERS)
         if changes:
             events.append(unit_set(u.id, rule=rule, visible_to=watchers(state, u), **changes))
@@ -270,8 +334,10 @@ def _readiness_effect(state: Any, side: str, eff: Mapping[str, Any], rule: str) 
     return events, lines
 
 
-def play_card(state: Any, side: str, card: str, *, rule: str | None = None) -> tuple[list[Event], list[str]]:
-    """Events that play *card* from *side*'s hand (check it first with :func:`check_card`): it leaves
+def play_card(
+    state: Any, side: str, card: str, *, rule: str | None = None
+) -> tuple[list[Event], list[str]]:
+    """Events that play *card* from *side*'s hand (check it with :func:`check_card`): it leaves
     the hand (unless ``keep``), the play is recorded and announced, and its effects apply (PL1)."""
     key = _held(state, side)[card]
     spec = card_spec(_tables(state), card, key)
@@ -318,23 +384,42 @@ class Card(OrderHandler):
     """4.2: play a decision card from your hand (its row of ``tables/decision_cards.yaml`` says in
     which steps, and what it does); 10.2.5 a ground-initiative card in step 6.C.1."""
 
-    type = OrderType("card", (Param("card", "card", "decision card in hand"),), rule="4.2",
-                     doc="play a decision card")
+    type = OrderType(
+        "card",
+        (Param("card", "card", "decision card in hand"),),
+        rule="4.2",
+        doc="play a decision card",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         cards = [c for c in _held(state, side) if playable(state, side, c) is None]
         if not cards:
             return None
-        return OrderSpec(side, self.type, FrozenDict(card=tuple(cards)), tuple(self.type.make(side, card=c) for c in cards))
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(card=tuple(cards)),
+            tuple(self.type.make(side, card=c) for c in cards),
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         check_card(state, order, args["card"])
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         spec = check_card(state, order, args["card"])
         events, lines = play_card(state, order.side, args["card"])
-        return Adjudication(events, Result(f"Decision card {spec['title']}", {"card": args["card"]},
-                                           sorted({"4.2", spec["rule"]}), [], lines))
+        return Adjudication(
+            events,
+            Result(
+                f"Decision card {spec['title']}",
+                {"card": args["card"]},
+                sorted({"4.2", spec["rule"]}),
+                [],
+                lines,
+            ),
+        )
 
 
 HANDLERS = [Intent(), Card()]

@@ -42,6 +42,7 @@ from owsnb.rules.ows.common import (
     Roller,
     apply_hits,
     enemy_unit,
+    legal_examples,
     option,
     own_unit,
     refuse,
@@ -178,14 +179,7 @@ class SecurityZone(OrderHandler):
         for u in us:
             if u.steps == int(_rt(state)["security_steps"]):
                 vals.append({"zone": state.map.label(u.hex), "units": [u.id]})
-        ex = []
-        for v in vals[:3]:
-            o = self.type.make(side, **v)
-            try:
-                self.validate(state, o, self.type.bind(o))
-                ex.append(o)
-            except Exception:
-                pass
+        ex = legal_examples(self, state, side, vals[:3])
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:

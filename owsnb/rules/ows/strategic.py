@@ -35,7 +35,7 @@ from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, apply_hits, own_unit, refuse, watchers
+from owsnb.rules.ows.common import Result, apply_hits, legal_examples, own_unit, refuse, watchers
 from owsnb.rules.ows.movement import (
     _cost_model,
     cargo_of,
@@ -261,19 +261,10 @@ class Sealift(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ex = []
-        for s in state.units_of(side):
-            if s.hex is None or counter(s).box_total("infantry") <= 0:
-                continue
-            for u in state.units_of(side):
-                if u.hex == s.hex and u.id != s.id:
-                    o = self.type.make(side, unit=u.id, ship=s.id)
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                    except Exception:
-                        pass
-        return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:8])) if ex else None
+        ships = [s for s in state.units_of(side) if s.hex is not None and counter(s).box_total("infantry") > 0]
+        ex = legal_examples(self, state, side, ({"unit": u.id, "ship": s.id} for s in ships
+                                                for u in state.units_of(side) if u.hex == s.hex and u.id != s.id), 8)
+        return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = own_unit(state, order, args["unit"], "5.1.1.2")
@@ -354,14 +345,7 @@ class Disembark(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ex = [self.type.make(side, unit=u.id) for u in state.units_of(side) if u.data.get("aboard")]
-        ok = []
-        for o in ex:
-            try:
-                self.validate(state, o, self.type.bind(o))
-                ok.append(o)
-            except Exception:
-                pass
+        ok = legal_examples(self, state, side, ({"unit": u.id} for u in state.units_of(side) if u.data.get("aboard")))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ok)) if ok else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -414,20 +398,11 @@ class Airlift(OrderHandler):
         if not ts:
             return None
         fields = [h for h, i in state.map.hexes.items() if "airfield" in i.features]
-        ex = []
-        for u in state.units_of(side):
-            if u.hex is None or "airfield" not in state.map.hexes[u.hex].features:
-                continue
-            need = self._need(state, u)
-            for h in fields:
-                if h != u.hex:
-                    o = self.type.make(side, unit=u.id, to=state.map.label(h), transports=[t.id for t in ts[:need]])
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                    except Exception:
-                        pass
-        return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
+        movers = [u for u in state.units_of(side) if u.hex is not None and "airfield" in state.map.hexes[u.hex].features]
+        ex = legal_examples(self, state, side, (
+            {"unit": u.id, "to": state.map.label(h), "transports": [t.id for t in ts[:self._need(state, u)]]}
+            for u in movers for h in fields if h != u.hex), 6)
+        return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _need(self, state: Any, u: Any) -> int:
         if _mech(u):
@@ -564,19 +539,10 @@ class Rail(OrderHandler):
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         heads = [h for h, i in state.map.hexes.items() if "railhead" in i.features]
-        ex = []
-        for u in state.units_of(side):
-            if u.hex is None or "railhead" not in state.map.hexes[u.hex].features:
-                continue
-            for h in heads:
-                if h != u.hex:
-                    o = self.type.make(side, unit=u.id, to=state.map.label(h))
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                    except Exception:
-                        pass
-        return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
+        movers = [u for u in state.units_of(side) if u.hex is not None and "railhead" in state.map.hexes[u.hex].features]
+        ex = legal_examples(self, state, side, ({"unit": u.id, "to": state.map.label(h)} for u in movers
+                                                for h in heads if h != u.hex), 6)
+        return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Hex], float]:
         u = own_unit(state, order, args["unit"], "5.1.1.4")
@@ -692,15 +658,9 @@ class Het(OrderHandler):
         for u in state.units_of(side):
             if u.hex is None or len(_carriers(state, u, "het")) < lift_steps(u) or counter(u).category == "transport":
                 continue
-            for n in sorted(u.hex.disc(4), key=lambda h: (-h.distance(u.hex), h)):
-                if n in state.map.hexes and n != u.hex:
-                    o = self.type.make(side, unit=u.id, to=state.map.label(n))
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                        break
-                    except Exception:
-                        pass
+            far = sorted(u.hex.disc(4), key=lambda h: (-h.distance(u.hex), h))
+            ex += legal_examples(self, state, side, ({"unit": u.id, "to": state.map.label(n)} for n in far
+                                                     if n in state.map.hexes and n != u.hex), 1)  # the farthest
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Hex], list[Any]]:

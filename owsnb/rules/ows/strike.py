@@ -41,6 +41,7 @@ from owsnb.rules.ows.common import (
     apply_hits,
     detected,
     enemy_unit,
+    legal_examples,
     option,
     own_unit,
     refuse,
@@ -1191,19 +1192,10 @@ class Torpedo(OrderHandler):
     ), rule="9.9.5", doc="submarine torpedo attack")
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ex = []
-        for u in state.units_of(side):
-            c = counter(u)
-            if c.category != "submarine" or not u.alive or u.hex is None:
-                continue
-            for t in state.units_at(u.hex):
-                if t.side != side and t.alive and counter(t).category == "naval" and detected(state, t, side):
-                    o = self.type.make(side, sub=u.id, target=t.id)
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                    except IllegalOrderError:
-                        pass
+        subs = [u for u in state.units_of(side) if counter(u).category == "submarine" and u.alive and u.hex is not None]
+        ex = legal_examples(self, state, side, (
+            {"sub": u.id, "target": t.id} for u in subs for t in state.units_at(u.hex)
+            if t.side != side and t.alive and counter(t).category == "naval" and detected(state, t, side)))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:

@@ -171,60 +171,30 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
 
     state, u = _state_and_unit(game_or_view, unit)
     km = _km(state)
-    labels = {}
     c = counter(u)
+
+    def made(mode: str, costs: Mapping[Hex, float], budget: float, unit_of_cost: str, reasons: Any) -> Reach:
+        return Reach(u.id, mode, u.hex, dict(costs), budget=budget, unit_of_cost=unit_of_cost, reasons=tuple(reasons),
+                     km_per_hex=km, labels={h: state.map.label(h) for h in costs})
+
     if c.is_air:
         base = _fuel_source(state, u)
         r = int(c.combat_radius or 0)
         if base is None:
             return Reach(u.id, "air", u.hex, {}, km_per_hex=km)
         costs = {h: float(base.distance(h)) for h in base.disc(r) if h in state.map.hexes}
-        labels = {h: state.map.label(h) for h in costs}
-        return Reach(
-            u.id,
-            "air",
-            u.hex,
-            costs,
-            budget=r,
-            unit_of_cost="hexes",
-            reasons=(f"combat radius {r} from its fuel source (6.5.2)",),
-            km_per_hex=km,
-            labels=labels,
-        )
+        return made("air", costs, r, "hexes", (f"combat radius {r} from its fuel source (6.5.2)",))
     if u.hex is None:
         return Reach(u.id, "none", None, {}, km_per_hex=km)
     if c.category in mv.NAVAL_CATEGORIES:
         d = mv.naval_reach(state, u, flank=kw.get("flank"))
-        labels = {h: state.map.label(h) for h in d}
-        rate = max(d.values(), default=0)
-        return Reach(
-            u.id,
-            "naval",
-            u.hex,
-            {h: float(v) for h, v in d.items()},
-            budget=rate,
-            unit_of_cost="hexes",
-            reasons=(f"6.4 rate for {c.subtype or 'surface'}",),
-            km_per_hex=km,
-            labels=labels,
-        )
+        return made("naval", {h: float(v) for h, v in d.items()}, max(d.values(), default=0), "hexes",
+                    (f"6.4 rate for {c.subtype or 'surface'}",))
     if c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
         r = mv.ground_reach(
             state, u, **{k: v for k, v in kw.items() if k in ("mp", "exploit", "disorganized", "react")}
         )
-        costs = r.costs()
-        labels = {h: state.map.label(h) for h in costs}
-        return Reach(
-            u.id,
-            "ground",
-            u.hex,
-            costs,
-            budget=r.allowance.mp,
-            unit_of_cost="MP",
-            reasons=r.allowance.reasons,
-            km_per_hex=km,
-            labels=labels,
-        )
+        return made("ground", r.costs(), r.allowance.mp, "MP", r.allowance.reasons)
     return Reach(u.id, "none", u.hex, {}, km_per_hex=km)
 
 

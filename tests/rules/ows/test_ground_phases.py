@@ -20,7 +20,14 @@ def test_10_3_ground_phases_2_gives_the_turn_two_ground_blocks_with_unique_keys(
     one = blank([U("T", "mech-bde", "blue", A)])
     two = blank([U("T", "mech-bde", "blue", A)], options={"ground_phases": 2})
     assert [k for k in _keys(one) if k.startswith("6.C")] == ["6.C.1", "6.C.2", "6.C.3"]
-    assert [k for k in _keys(two) if k.startswith("6.C")] == ["6.C.1", "6.C.2", "6.C.3", "6.C.1b", "6.C.2b", "6.C.3b"]
+    assert [k for k in _keys(two) if k.startswith("6.C")] == [
+        "6.C.1",
+        "6.C.2",
+        "6.C.3",
+        "6.C.1b",
+        "6.C.2b",
+        "6.C.3b",
+    ]
     rear = blank([U("T", "mech-bde", "blue", A)], options={"ground_phases": 2, "rear_area": True})
     assert [k for k in _keys(rear) if k.startswith("6.C.4")] == ["6.C.4", "6.C.4b"]
     keys = [s.key for _, s in SEQUENCE.walk(None)]
@@ -32,8 +39,12 @@ def test_10_3_ground_phases_2_gives_the_turn_two_ground_blocks_with_unique_keys(
 
 
 def test_10_3_a_unit_moves_and_attacks_in_each_ground_phase_and_organizes_afresh_G4():
-    units = [U("T", "mech-bde", "blue", A), U("E", "engineer-bn", "blue", A), U("HQ", "hq-div", "blue", "0303"),
-             U("M", "mech-bde", "blue", "0304", hq="HQ")]
+    units = [
+        U("T", "mech-bde", "blue", A),
+        U("E", "engineer-bn", "blue", A),
+        U("HQ", "hq-div", "blue", "0303"),
+        U("M", "mech-bde", "blue", "0304", hq="HQ"),
+    ]
     g = at(blank(units, options={"ground_phases": 2}), "6.C.2")
     g.submit("blue: defend T")
     g.submit("blue: main-effort M")
@@ -63,8 +74,13 @@ def test_10_14_first_ground_phase_free_all_units_act_without_orders_in_the_first
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: move HET-1 0506")
     assert e.value.rule == "10.14"
-    off = at(gload(options={**base, "first_ground_phase_free": False}, tables={"ground": {"action_points": {"blue": 1}}}),
-             "6.C.3")
+    off = at(
+        gload(
+            options={**base, "first_ground_phase_free": False},
+            tables={"ground": {"action_points": {"blue": 1}}},
+        ),
+        "6.C.3",
+    )
     with pytest.raises(IllegalOrderError) as e:
         off.check("blue: move HET-1 0506")
     assert e.value.rule == "10.14"
@@ -72,7 +88,9 @@ def test_10_14_first_ground_phase_free_all_units_act_without_orders_in_the_first
 
 def test_10_2_5_a_card_seizes_the_initiative_of_one_ground_phase():
     hands = {"hands": {"blue": {"decision": ["planned-offensive", "planned-offensive"]}}}
-    g = at(blank([U("T", "mech-bde", "blue", A)], options={"ground_phases": 2}, rules=hands), "6.C.1")
+    g = at(
+        blank([U("T", "mech-bde", "blue", A)], options={"ground_phases": 2}, rules=hands), "6.C.1"
+    )
     g.submit("blue: card planned-offensive")
     with pytest.raises(IllegalOrderError) as e:
         g.submit("blue: card planned-offensive")

@@ -12,12 +12,21 @@ from .conftest import at, load
 CARDS = {
     "decision_cards": {
         "cards": {
-            "joint-fire-strike": {"title": "Joint Fire Strike", "turns": [1],
-                                  "effects": [{"space": {"c2": 1}}]},
+            "joint-fire-strike": {
+                "title": "Joint Fire Strike",
+                "turns": [1],
+                "effects": [{"space": {"c2": 1}}],
+            },
             "information-blockade": {"effects": [{"space": {"target": "enemy", "isr_pawns": -1}}]},
-            "mobilize": {"steps": ["1.2"], "public": False,
-                         "effects": [{"readiness": {"units": ["BDE-B", "DDG-1"], "remove": ["rsoi"]}}]},
-            "night-raid": {"steps": ["3.A.1", "3.C.1"], "effects": [{"facilitator": "a raid the umpire adjudicates"}]},
+            "mobilize": {
+                "steps": ["1.2"],
+                "public": False,
+                "effects": [{"readiness": {"units": ["BDE-B", "DDG-1"], "remove": ["rsoi"]}}],
+            },
+            "night-raid": {
+                "steps": ["3.A.1", "3.C.1"],
+                "effects": [{"facilitator": "a raid the umpire adjudicates"}],
+            },
         }
     }
 }
@@ -25,15 +34,26 @@ CARDS = {
 
 def _cards(**kw):
     return load(
-        rules={"hands": {"blue": {"cards": ["joint-fire-strike", "mobilize", "night-raid"],
-                                  "decision": ["planned-offensive"]},
-                         "red": {"cards": ["information-blockade"], "decision": ["planned-offensive"]}}},
-        tables=CARDS, units={"BDE-B": {"markers": ["rsoi"]}}, **kw)
+        rules={
+            "hands": {
+                "blue": {
+                    "cards": ["joint-fire-strike", "mobilize", "night-raid"],
+                    "decision": ["planned-offensive"],
+                },
+                "red": {"cards": ["information-blockade"], "decision": ["planned-offensive"]},
+            }
+        },
+        tables=CARDS,
+        units={"BDE-B": {"markers": ["rsoi"]}},
+        **kw,
+    )
 
 
-def test_4_3_orders_documentation_is_the_sides_private_fact_seen_by_the_umpire_and_its_own_history():
+def test_4_3_orders_are_the_sides_private_fact_seen_by_the_umpire_and_its_own_history():
     g = at(load(), "1.1")
-    g.submit("blue: intent intent 'Purpose: keep the strait open. End state: Red fleet fixed in port.'")
+    g.submit(
+        "blue: intent intent 'Purpose: keep the strait open. End state: Red fleet fixed in port.'"
+    )
     g.submit("blue: intent pir 'Where is the Type 055 group?'")
     g.submit("blue: intent pir 'Will Red close the port?'")
     sub = g.submit("blue: intent pir 'Which port will Red use?' slot=2")  # rewrite entry 2
@@ -41,10 +61,16 @@ def test_4_3_orders_documentation_is_the_sides_private_fact_seen_by_the_umpire_a
     g.submit("blue: intent target Type055-1")
     g.submit("blue: intent target slot=1")  # delete it
     doc = planning.orders_doc(g.state, "blue")
-    assert doc == {"intent": ["Purpose: keep the strait open. End state: Red fleet fixed in port."],
-                   "pir": ["Where is the Type 055 group?", "Which port will Red use?"]}
-    # the umpire and Blue see it, in the view, the dashboard and the event history; Red sees nothing of it
-    assert planning.orders_doc(g.view("umpire"), "blue") == doc == planning.orders_doc(g.view("blue"), "blue")
+    assert doc == {
+        "intent": ["Purpose: keep the strait open. End state: Red fleet fixed in port."],
+        "pir": ["Where is the Type 055 group?", "Which port will Red use?"],
+    }
+    # the umpire and Blue see it (view, dashboard, event history); Red sees nothing of it
+    assert (
+        planning.orders_doc(g.view("umpire"), "blue")
+        == doc
+        == planning.orders_doc(g.view("blue"), "blue")
+    )
     assert planning.orders_doc(g.view("red"), "blue") == {}
     dash = g.ruleset.dashboard(g.view("blue"))
     assert dash["blue"]["orders"]["PIR"] == doc["pir"]
@@ -60,8 +86,11 @@ def test_4_3_refusals_cite_the_paragraph_and_change_nothing():
     g = at(load(), "1.1")
     g.submit("blue: intent task 'Screen the strait'")
     before = g.state
-    for order, code in (("blue: intent task slot=3", "bad-slot"), ("blue: intent task", "nothing"),
-                        ("blue: intent task " + "x" * 1001, "too-long")):
+    for order, code in (
+        ("blue: intent task slot=3", "bad-slot"),
+        ("blue: intent task", "nothing"),
+        ("blue: intent task " + "x" * 1001, "too-long"),
+    ):
         with pytest.raises(IllegalOrderError) as e:
             g.submit(order)
         assert (e.value.code, e.value.rule) == (code, "4.3")
@@ -86,12 +115,17 @@ def test_4_2_a_card_is_played_in_its_step_and_its_effects_come_from_the_table():
     g = at(_cards(), "1.2")
     legal = g.legal_orders("blue")
     spec = next(s for s in legal if s.verb == "card")
-    assert {str(o) for o in spec.examples} == {"blue: card joint-fire-strike", "blue: card mobilize"}
+    assert {str(o) for o in spec.examples} == {
+        "blue: card joint-fire-strike",
+        "blue: card mobilize",
+    }
     sub = g.submit("blue: card joint-fire-strike")  # C2 +1 until the 11.3 reset
     assert g.state.sides["blue"].public["space"]["c2"] == 4 and "4.2" in sub.result.rules
     assert "joint-fire-strike" not in g.state.sides["blue"].private["hand"]["cards"]
     assert any("Joint Fire Strike" in t for t in events_table(g, "red")["text"])  # public play
-    g.submit("blue: card mobilize")  # a secret readiness card: RSO&I comes off BDE-B only (own units)
+    g.submit(
+        "blue: card mobilize"
+    )  # a secret readiness card: RSO&I comes off BDE-B only (own units)
     assert "rsoi" not in g.unit("BDE-B").markers
     assert not any("mobilize" in str(x) for x in events_table(g, "red")["data"])
     assert any("mobilize" in str(x) for x in events_table(g, "blue")["data"])
@@ -99,7 +133,10 @@ def test_4_2_a_card_is_played_in_its_step_and_its_effects_come_from_the_table():
     g.submit("red: card information-blockade")  # the enemy loses a theater ISR pawn this turn
     assert g.state.sides["blue"].public["space"]["isr_pawns"] == 1
     g = at(g, "7.I")  # 11.3: dashboards reset
-    assert g.state.sides["blue"].public["space"]["c2"] == 3 and g.state.sides["blue"].public["space"]["isr_pawns"] == 2
+    assert (
+        g.state.sides["blue"].public["space"]["c2"] == 3
+        and g.state.sides["blue"].public["space"]["isr_pawns"] == 2
+    )
 
 
 def test_4_2_some_cards_are_played_in_other_phases_and_playing_one_is_not_acting_for_deferral():
@@ -135,7 +172,9 @@ def test_10_2_5_card_and_initiative_seize_are_one_play_once_per_ground_phase():
     assert planning.seized(g.state) == ["blue"] and "10.2.5" in sub.result.rules
     assert "planned-offensive" not in g.state.sides["blue"].private["hand"]["decision"]
     g.submit("blue: done")
-    with pytest.raises(IllegalOrderError) as e:  # a scenario card that does not seize the initiative
+    with pytest.raises(
+        IllegalOrderError
+    ) as e:  # a scenario card that does not seize the initiative
         g.submit("red: initiative seize=information-blockade")
     assert (e.value.code, e.value.rule) == ("not-initiative-card", "10.2.5")
     g.submit("red: initiative seize=planned-offensive")
