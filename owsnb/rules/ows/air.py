@@ -10,11 +10,20 @@ air-to-air (advanced); 6.5.10 fighter missions; 9.7 the facilitator orders the h
 pairing and advantage; 9.7.2 best die first (optional); 9.7.3 the seven steps; 9.7.4 hit missions
 to the Regeneration Box; 2.2.7.4 air defence defends or attacks, marking shield and die; 10.13.2.1
 a squadron's day of fuel is paid from a CSS unit in radius when its first mission flies (option
-``css``).
+``css``); 9.9.6.1/9.9.6.2 a strike package flies a route (traced with ``fly ... route=``, else the
+straight line from its fuel source) to its release hex when the Strike Warfare steps begin, after
+air combat: in each hex entered where defensive CAP in range has a detection opportunity (same hex,
+or an active radar of its side covering the hex), the CAP intercepts — 1:1 against the unengaged
+escorts, the excess at the striker, and interceptors that down their escort go on at the striker;
+a CAP intercepts once a turn.
 
 Ruling **A1** (6.5.5, 9.9.7): an airfield's capacity counts squadron base counters; damage lowers it,
 and the squadrons beyond it (the last by id) generate no missions until it is repaired. A scenario
 that bases more squadrons than an airfield holds is refused when it loads.
+Ruling **A2** (9.9.6.2): the defender's CAP always intercepts when it may (as the umpire's automatic
+pairing of 9.7.1 does); the striker, on an attack mission, does not fire back en route; the route is
+secret (an enemy never sees it); a striker shot down en route goes to the Regeneration Box and makes
+no strike.
 
 >>> tanker_support("KC-135", capacity=2, radius=None).capacity, max_radius(3, "strike"), max_radius(3, "cap")
 (2, 9, 6)
@@ -29,7 +38,6 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution, bar_chart_html
-from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
@@ -38,6 +46,7 @@ from owsnb.rules.ows.common import (
     Roller,
     apply_hits,
     detected,
+    legal_examples,
     option,
     own_unit,
     refuse,
@@ -50,7 +59,8 @@ from owsnb.rules.ows.units import counter
 __all__ = [
     "ATTACK_MISSIONS", "HVAA", "FIGHTER_MISSIONS", "max_radius", "tanker_support", "Engagement", "AirPreview",
     "engagements", "air_preview", "Fly", "Package", "AirCombat", "HANDLERS", "LEAVE_EFFECTS", "preview",
-    "resolve", "airbase_capacity", "grounded_squadrons",
+    "resolve", "airbase_capacity", "grounded_squadrons", "ROUTED", "route_of", "route_plan", "route_preview",
+    "RoutePlan", "InterceptRound", "fly_strike_routes",
 ]
 
 ATTACK_MISSIONS = ("strike", "sead", "cas", "interdiction", "sucap", "bomber")
@@ -58,6 +68,8 @@ ATTACK_MISSIONS = ("strike", "sead", "cas", "interdiction", "sucap", "bomber")
 HVAA = ("aew", "tanker", "bomber", "transport", "isr", "asw", "ew")
 """High-value airborne assets CAP may engage once fighters are matched (9.7.1)."""
 FIGHTER_MISSIONS = ("cap", "dca", "oca", "strike", "sead", "cas", "interdiction", "sucap")
+ROUTED = ("strike", "sead", "bomber")
+"""Strike packages, which fly a route to their release hex past defensive CAP (9.9.6.1, 9.9.6.2)."""
 CAP_MISSIONS = ("cap", "dca", "oca")
 AIR_STEPS = ("6.A.1", "6.A.2", "6.A.3", "6.A.4", "6.A.6", "6.A.7")
 
@@ -132,24 +144,17 @@ class Fly(OrderHandler):
         Param("tanker", "unit", "supporting tanker mission (6.5.4)", positional=False, optional=True),
         Param("task", "choice", "fighter mission designation (6.5.10)", positional=False, optional=True,
               choices=FIGHTER_MISSIONS),
+        Param("route", "hex", "strike route: the hexes flown to the release hex (9.9.6.2; default: straight)",
+              positional=False, repeat=True, optional=True),
     ), rule="6.5", doc="place an air mission (air tasking order)")
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ready = [u for u in state.units_of(side) if counter(u).is_air and u.box == "base"]
-        ex = []
-        for m in ready:
-            b = _base_unit(state, m)
-            if b is None or b.hex is None:
-                continue
-            r = int(counter(m).combat_radius or 1)
-            for h in [b.hex, *b.hex.neighbours()]:
-                if h in state.map.hexes and h.distance(b.hex) <= r:
-                    o = self.type.make(side, mission=m.id, hex=state.map.label(h))
-                    try:
-                        self.validate(state, o, self.type.bind(o))
-                        ex.append(o)
-                    except IllegalOrderError:
-                        pass
+        bases = {m.id: _base_unit(state, m) for m in ready}
+        ex = legal_examples(self, state, side, (
+            {"mission": m.id, "hex": state.map.label(h)} for m in ready if (b := bases[m.id]) is not None
+            and b.hex is not None for h in [b.hex, *b.hex.neighbours()]
+            if h in state.map.hexes and h.distance(b.hex) <= int(counter(m).combat_radius or 1)))
         return OrderSpec(side, self.type, FrozenDict(mission=tuple(m.id for m in ready)), tuple(ex[:30])) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -176,6 +181,8 @@ class Fly(OrderHandler):
         except Exception:
             raise refuse(f"no hex {args['hex']!r}", "bad-hex", "6.5", order) from None
         mission = args.get("task") or c.mission
+        if args.get("route"):
+            self._route(state, order, args, b.hex, h, mission)
         if args.get("task") and c.aircraft != "fighter":
             raise refuse("only fighters change mission (6.5.10)", "not-fighter", "6.5.10", order)
         r = int(c.combat_radius or 0)
@@ -204,6 +211,35 @@ class Fly(OrderHandler):
                          "6.5.3", order)
         self._tanker(state, order, args, h, r)
 
+    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
+        """A strike package's exact odds of reaching its release hex past the defensive CAP the side
+        knows of (9.9.6.2); ``None`` for other missions."""
+        m = state.units[args["mission"]]
+        if (args.get("task") or counter(m).mission) not in ROUTED:
+            return None
+        data = {"route": list(args["route"])} if args.get("route") else {}
+        flown = m.evolve(hex=state.map.hex(args["hex"]), box=None, data=data)
+        from dataclasses import replace as _replace
+
+        return route_plan(_replace(state, units=state.units.set({m.id: flown})), m.id).distribution()
+
+    def _route(self, state: Any, order: Order, args: Mapping[str, Any], start: Any, h: Any, mission: str) -> None:
+        if mission not in ROUTED:
+            raise refuse("only strike packages trace a route (9.9.6.2)", "no-route", "9.9.6.2", order)
+        hexes = []
+        for lab in args["route"]:
+            try:
+                hexes.append(state.map.hex(lab))
+            except Exception:
+                raise refuse(f"no hex {lab!r} on this map", "bad-hex", "9.9.6.2", order) from None
+        if hexes[-1] != h or any(a.distance(b) != 1 for a, b in zip([start, *hexes], hexes, strict=False)):
+            raise refuse(f"a route is a chain of adjacent hexes from {state.map.label(start)} ending in "
+                         f"{state.map.label(h)} (9.9.6.2)", "bad-route", "9.9.6.2", order)
+        most = max_radius(int(counter(state.units[args["mission"]]).combat_radius or 0), mission)
+        if len(hexes) > most:
+            raise refuse(f"the route flies {len(hexes)} hexes: a {mission} mission flies at most {most} (6.5.3)",
+                         "route-too-long", "6.5.3", order)
+
     def _tanker(self, state: Any, order: Order, args: Mapping[str, Any], h: Any, r: int) -> None:
         t = own_unit(state, order, args["tanker"], "6.5.4")
         tc = counter(t)
@@ -224,6 +260,8 @@ class Fly(OrderHandler):
             data["tanker_id"] = args["tanker"]
         if args.get("task"):
             data["mission"] = args["task"]
+        if args.get("route"):
+            data["route"] = list(args["route"])
         ev: list[Event] = [unit_move(m.id, h, rule="6.5", visible_to=watchers(state, m))]
         b = _base_unit(state, m)
         if b is not None:
@@ -232,7 +270,7 @@ class Fly(OrderHandler):
             ev += _css.pay_fuel(state, b)  # 10.13.2.1, paid when the squadron's first mission flies
         if data:
             ev.append(unit_set(m.id, data=data, rule="6.5.4" if "tanker_id" in data else "6.5.10",
-                               visible_to=watchers(state, m)))
+                               visible_to=m.side if "route" in data else watchers(state, m)))
         return Adjudication(ev, Result(f"{m.id} flies to {state.map.label(h)}", {"hex": state.map.label(h), **data},
                                        ["6.5", "6.5.2"] + (["6.5.3", "6.5.4"] if data.get("tanker_id") else [])))
 
@@ -679,6 +717,214 @@ class AirCombat(OrderHandler):
         return Adjudication(events, res)
 
 
+# -- air strikes: route and en-route intercepts (9.9.6.1, 9.9.6.2) ----------------------------------------
+def route_of(state: Any, m: Any) -> list[Any]:
+    """The hexes a strike package flies through before its release hex: its traced ``route``, else
+    the straight line from its fuel source (9.9.6.2); neither end included."""
+    b = _base_unit(state, m)
+    start = b.hex if b is not None and b.hex is not None else m.hex
+    if m.hex is None or start is None:
+        return []
+    if m.data.get("route"):
+        path = [state.map.hex(x) for x in m.data["route"]]
+    else:
+        path = start.line(m.hex)[1:]
+    return [h for h in path[:-1] if h != start and h in state.map.hexes]
+
+
+def _radar_covers(state: Any, side: str, h: Any) -> bool:
+    """An active radar of *side* in range of *h*: an emitting radar, or an airborne AEW (9.9.6.2)."""
+    for u in state.units.values():
+        if u.side != side or u.hex is None or not u.alive:
+            continue
+        c = counter(u)
+        aew, radar = c.sensor("aew"), c.sensor("radar")
+        if aew is not None and c.is_air and u.hex.distance(h) <= int(aew["range"]):
+            return True
+        if radar is not None and "emitting" in u.markers and u.hex.distance(h) <= int(radar["range"]):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class InterceptRound:
+    """One round of 9.9.6.2 in hex *hex*: the defensive CAP intercepting there, paired 1:1 with the
+    package's unengaged escorts (in order); the excess engage the striker, and interceptors that
+    shoot down their escort go on to engage it. ``shots`` holds every possible engagement."""
+
+    hex: str
+    interceptors: tuple[str, ...]
+    shots: FrozenDict
+
+    def p(self, a: str, b: str) -> Fraction:
+        """P(*a* hits *b*): 0 if *a* has no air-to-air die."""
+        e = self.shots.get((a, b))
+        return e.p if e is not None else Fraction(0)
+
+    def pairs(self, escorts: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+        n = min(len(self.interceptors), len(escorts))
+        return list(zip(self.interceptors[:n], escorts[:n], strict=True)), list(self.interceptors[n:])
+
+    def distribution(self, escorts: tuple[str, ...], striker: str) -> Distribution:
+        """Exact ``(escorts alive, striker alive)`` after the round."""
+        pairs, excess = self.pairs(escorts)
+        d = Distribution.point((frozenset(), frozenset(), False))
+        for i, e in pairs:
+            d = d.combine(Distribution.bernoulli(self.p(i, e)), lambda a, h, e=e: (a[0] | {e} if h else a[0], *a[1:]))
+            d = d.combine(Distribution.bernoulli(self.p(e, i)), lambda a, h, i=i: (a[0], a[1] | {i} if h else a[1], a[2]))
+        for x in excess:
+            d = d.combine(Distribution.bernoulli(self.p(x, striker)), lambda a, h: (a[0], a[1], a[2] or h))
+
+        def second(a: tuple) -> Distribution:
+            miss = Fraction(1)
+            for i, e in pairs:
+                if e in a[0] and i not in a[1]:
+                    miss *= 1 - self.p(i, striker)
+            return Distribution.bernoulli(1 - miss).map(
+                lambda h: (tuple(x for x in escorts if x not in a[0]), not (a[2] or h)))
+
+        return d.bind(second)
+
+    def resolve(self, escorts: tuple[str, ...], striker: str, roll: Any, visible: Any = None
+                ) -> tuple[tuple[str, ...], bool, list[str]]:
+        """Roll the round: escorts alive, striker alive, units hit."""
+        vis = visible or (lambda a, b: None)
+        pairs, excess = self.pairs(escorts)
+
+        def fire(a: str, b: str) -> bool:
+            e = self.shots.get((a, b))
+            if e is None:  # no air-to-air die: it does not shoot
+                return False
+            return roll(e.die, f"{a} engages {b} (defence {e.defence}) en route", "9.9.6.2", vis(a, b)) >= e.defence
+
+        hit: list[str] = []
+        won = []
+        for i, e in pairs:
+            i_hits, e_hits = fire(i, e), fire(e, i)
+            hit += [e] if i_hits else []
+            hit += [i] if e_hits else []
+            if i_hits and not e_hits:
+                won.append(i)
+        striker_hit = any([fire(x, striker) for x in excess])
+        striker_hit = any([fire(i, striker) for i in won]) or striker_hit
+        if striker_hit:
+            hit.append(striker)
+        return tuple(x for x in escorts if x not in hit), not striker_hit, hit
+
+
+@dataclass(frozen=True)
+class RoutePlan:
+    """9.9.6.2: a strike package's flight to its release hex, one :class:`InterceptRound` per hex
+    entered where defensive CAP in range has a detection opportunity (each CAP intercepts once)."""
+
+    striker: str
+    escorts: tuple[str, ...]
+    rounds: tuple[InterceptRound, ...]
+
+    def distribution(self) -> Distribution:
+        """Exact outcome: ``"arrives"`` at the release hex or ``"shot down"`` en route."""
+        d = Distribution.point((self.escorts, True))
+        for rnd in self.rounds:
+            d = d.bind(lambda st, rnd=rnd: rnd.distribution(st[0], self.striker) if st[1] else Distribution.point(st))
+        return d.map(lambda st: "arrives" if st[1] else "shot down", label=f"{self.striker} en route (9.9.6.2)")
+
+    def resolve(self, roll: Any, visible: Any = None) -> tuple[bool, list[str], list[str]]:
+        """Fly it: arrived, units hit, hexes where a round was fought."""
+        escorts, alive, hit, fought = self.escorts, True, [], []
+        for rnd in self.rounds:
+            if not alive:
+                break
+            escorts, alive, h = rnd.resolve(escorts, self.striker, roll, visible)
+            hit += h
+            fought.append(rnd.hex)
+        return alive, hit, fought
+
+
+def route_plan(state: Any, mission: str) -> RoutePlan:
+    """The 9.9.6.2 flight of strike package *mission* as *state* knows it (a side's view holds only
+    the defensive CAP that side has detected): escorts unengaged so far fly with it 1:1."""
+    m = state.units[mission]
+    side = m.side
+    escorts = tuple(e for e in (m.data.get("escorts") or ()) if e in state.units and state.units[e].alive
+                    and state.units[e].hex is not None and "engaged" not in state.units[e].markers)
+    turn = state.clock.turn
+    used: set[str] = set()
+    rounds = []
+    for h in route_of(state, m):
+        caps = []
+        for c in sorted(state.units.values(), key=lambda u: u.id):
+            cc = counter(c)
+            if c.side == side or c.hex is None or not c.alive or cc.mission not in CAP_MISSIONS or not _aa_die(c):
+                continue
+            if c.id in used or int(c.data.get("intercepted", 0) or 0) == turn:
+                continue
+            d = c.hex.distance(h)
+            if d > (1 if _aa_range(c) >= 1 else 0) or not (d == 0 or _radar_covers(state, c.side, h)):
+                continue
+            caps.append(c)
+        if not caps:
+            continue
+        used |= {c.id for c in caps}
+        ids = tuple(c.id for c in caps)
+        shots = {}
+        for c in caps:
+            for t in (*escorts, m.id):
+                for a, b in ((c.id, t), (t, c.id)):
+                    e = _engagement(state, "6.A.4", state.units[a], state.units[b])
+                    if e is not None:
+                        shots[(a, b)] = e
+        rounds.append(InterceptRound(state.map.label(h), ids, FrozenDict(shots)))
+    return RoutePlan(m.id, escorts, tuple(rounds))
+
+
+def route_preview(game: Any, mission: str) -> Distribution:
+    """Exact odds that strike package *mission* reaches its release hex (9.9.6.2), as the umpire knows it."""
+    state = game.state if hasattr(game, "state") else game
+    return route_plan(state, mission).distribution()
+
+
+def fly_strike_routes(state: Any, dice: Any) -> list[Event]:
+    """6.B begins: every strike package flies its route to its release hex; defensive CAP with a
+    detection opportunity intercepts it hex by hex (9.9.6.1, 9.9.6.2) after the air-combat steps."""
+    from owsnb.kernel.reduce import apply
+
+    roll = Roller(dice)
+    events: list[Event] = []
+    cur = state
+    for m in sorted(state.units.values(), key=lambda u: u.id):
+        if m.hex is None or not m.alive or counter(m).mission not in ROUTED:
+            continue
+        m = cur.units[m.id]
+        if m.hex is None:
+            continue
+        plan = route_plan(cur, m.id)
+        if not plan.rounds:
+            continue
+        enemy = next(s for s in cur.sides if s != m.side)
+
+        # the aircraft that meet see each other (8.3.2): the rolls are public
+        arrived, hit, fought = plan.resolve(roll, lambda a, b: None)
+        ev: list[Event] = []
+        engaged = {*plan.escorts, m.id, *(i for r in plan.rounds if r.hex in fought for i in r.interceptors)}
+        for uid in sorted(engaged):
+            u = cur.units[uid]
+            changes: dict[str, Any] = {"markers": u.markers | {"engaged", "tacsit1"},
+                                       "seen_by": u.seen_by | {enemy if u.side == m.side else m.side}}
+            if u.side != m.side:
+                changes["data"] = {"intercepted": cur.clock.turn}  # once a turn
+            ev.append(unit_set(uid, rule="9.9.6.2", visible_to=None, **changes))
+        for uid in hit:
+            ev.append(unit_set(uid, steps=0, hex=None, box="regeneration", markers=frozenset(), rule="9.7.4",
+                               visible_to=None))
+        ev.append(note(f"{m.id} flies to {cur.map.label(m.hex)}: intercepted in {', '.join(fought)}; "
+                       + ("it arrives" if arrived else "shot down en route")
+                       + (f"; hit: {', '.join(hit)}" if hit else ""), rule="9.9.6.2"))
+        for e in ev:
+            cur = apply(cur, e)
+        events += ev
+    return events
+
+
 def _contested(state: Any, step: str) -> list[str]:
     done = set((thaw(state.public.get("air_resolved") or {})).get(step) or ())
     hexes = []
@@ -717,3 +963,9 @@ def resolve(game: Any, hex: str, pairs: Sequence[str] | None = None) -> Result:
 
 HANDLERS = [Fly(), Package(), AirCombat()]
 LEAVE_EFFECTS = {s: _leave(s) for s in AIR_STEPS}
+STEP_EFFECTS = {"6.B.1": fly_strike_routes}
+PRIVATE_KEYS = ("route",)
+UNIT_FIELDS: dict[str, tuple[Any, Any]] = {
+    "route": (list[str], []),  # 9.9.6.2 a strike package's traced route (hex labels), secret
+    "intercepted": (int, 0),  # 9.9.6.2 turn a defensive CAP last intercepted a package en route
+}

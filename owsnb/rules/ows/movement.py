@@ -18,7 +18,10 @@ movement; 10.10.3 zones of control; 10.10.3.1 entering a ZOC stops; 10.10.3.2 by
 ZOC hex held by a friendly unit (+2 MP); 10.10.3.3 leaving a ZOC (one hex into another ZOC, or +2
 MP to disengage); 10.4.1 reserves move half; 10.15.7 suppressed units move one hex; 11.1.3 out of
 supply halves MP; 10.11 bridges across major rivers (+2 MP to place and to cross, 10 steps a
-turn); 10.9 stacking; 10.15.1 hexside limit (used by ground.py).
+turn); 10.9 stacking; 10.15.1 hexside limit (used by ground.py); 6.5.10.4 Interdiction attacks a
+ground mover on the Fires Effects Table, SUCAP a ship moving through its zone by the naval combat
+rules (its salvos against the ship's own grey shields, then the red shield); either halts a unit it
+damages or suppresses and is then expended for the turn.
 
 Rulings of this module (options and table entries, defaults in brackets):
 
@@ -59,6 +62,7 @@ from owsnb.rules.ows.common import (
     Roller,
     apply_hits,
     detected,
+    legal_examples,
     option,
     own_unit,
     refuse,
@@ -306,6 +310,11 @@ def carrier_of(state: Any, unit: Any) -> Any | None:
     if not tag:
         return None
     return next((s for s in state.units.values() if s.data.get("hold") == tag), None)
+
+
+def _naval_hexes_moved(state: Any, unit: Any) -> int:
+    """Hexes *unit* moved in this turn's naval movement (6.4.2.1, 6.4.4)."""
+    return int((unit.data.get("moved") or {}).get("hexes", 0)) if moved_this_turn(state, unit, "3.A.1") else 0
 
 
 def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
@@ -1227,6 +1236,11 @@ class Move(OrderHandler):
             return None
         if plan["naval"]:
             u = plan["unit"]
+            seen = known_enemies(state, u.side)
+            for h in plan["path"][1:]:
+                m = _watching(state, u, h, "sucap", seen)
+                if m is not None:
+                    return sucap_preview(state, m, u)
             known = _visible_minefields(state)
             dists = [
                 mine_preview(known[state.map.label(h)].get("die", "d6"), counter(u).red_shield)
@@ -1246,63 +1260,60 @@ class Move(OrderHandler):
         return _ground_move(state, plan, dice, self.type.verb)
 
 
-class Bypass(Move):
+class _MoveVariant(Move):
+    """A ``move`` whose path must have a shape (:meth:`_path_ok`); +2 MP are in the reach already."""
+
+    code = ""
+    wrong_path = ""
+
+    @staticmethod
+    def _type(verb: str, rule: str, doc: str) -> OrderType:
+        return OrderType(verb, (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
+                         rule=rule, doc=doc)
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        return _variant_candidates(self, state, side)
+
+    def _unit_ok(self, state: Any, order: Order | None, unit: Any) -> None:
+        """Refuse a unit that cannot make this kind of move at all."""
+
+    def _path_ok(self, r: GroundReach, path: Sequence[Hex]) -> bool:
+        return True
+
+    def _verb_checks(
+        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+    ) -> None:
+        self._unit_ok(state, order, unit)
+        if r is None or to is None or to not in r.cost:
+            return
+        if not self._path_ok(r, r.path_to(to)):
+            raise refuse(self.wrong_path, self.code, self.type.rule, order)
+
+
+class Bypass(_MoveVariant):
     """10.10.3.2: a move whose path goes through a ZOC hex held by a friendly unit (+2 MP)."""
 
-    type = OrderType(
-        "bypass",
-        (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
-        rule="10.10.3.2",
-        doc="move through a friendly-held hex in an enemy ZOC (+2 MP)",
-    )
+    type = _MoveVariant._type("bypass", "10.10.3.2", "move through a friendly-held hex in an enemy ZOC (+2 MP)")
+    code = "not-a-bypass"
+    wrong_path = "this path does not pass through a friendly-held hex in an enemy ZOC: use 'move'"
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        return _variant_candidates(self, state, side)
-
-    def _verb_checks(
-        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
-    ) -> None:
-        if r is None or to is None or to not in r.cost:
-            return
-        path = r.path_to(to)
-        if not any(h in r.bypass for h in path[1:-1]):
-            raise refuse(
-                "this path does not pass through a friendly-held hex in an enemy ZOC: use 'move'",
-                "not-a-bypass",
-                "10.10.3.2",
-                order,
-            )
+    def _path_ok(self, r: GroundReach, path: Sequence[Hex]) -> bool:
+        return any(h in r.bypass for h in path[1:-1])
 
 
-class Disengage(Move):
+class Disengage(_MoveVariant):
     """10.10.3.3: leave a ZOC hex into a hex free of enemy ZOC (+2 MP)."""
 
-    type = OrderType(
-        "disengage",
-        (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
-        rule="10.10.3.3",
-        doc="leave an enemy ZOC (+2 MP)",
-    )
+    type = _MoveVariant._type("disengage", "10.10.3.3", "leave an enemy ZOC (+2 MP)")
+    code = "not-a-disengage"
+    wrong_path = "disengaging means moving into a hex free of enemy ZOC first (10.10.3.3)"
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        return _variant_candidates(self, state, side)
-
-    def _verb_checks(
-        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
-    ) -> None:
-        enemies = known_enemies(state, unit.side)
-        if unit.hex not in zoc_hexes(state, enemies):
+    def _unit_ok(self, state: Any, order: Order | None, unit: Any) -> None:
+        if unit.hex not in zoc_hexes(state, known_enemies(state, unit.side)):
             raise refuse(f"{unit.id} is not in an enemy ZOC: use 'move'", "not-in-zoc", "10.10.3.3", order)
-        if r is None or to is None or to not in r.cost:
-            return
-        path = r.path_to(to)
-        if len(path) > 1 and path[1] in r.zoc:
-            raise refuse(
-                "disengaging means moving into a hex free of enemy ZOC first (10.10.3.3)",
-                "not-a-disengage",
-                "10.10.3.3",
-                order,
-            )
+
+    def _path_ok(self, r: GroundReach, path: Sequence[Hex]) -> bool:
+        return not (len(path) > 1 and path[1] in r.zoc)
 
 
 def _variant_candidates(h: Move, state: Any, side: str) -> OrderSpec | None:
@@ -1380,6 +1391,15 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
                     events.append(unit_set(x.id, seen_by=x.seen_by | {u.side}, rule="8.3.2", visible_to=None))
             rules.append("6.2")
             break
+        sev, n, sucap = _sucap(state, u, h, roll)  # 6.5.10.4: SUCAP attacks a ship moving through its zone
+        if sucap is not None:
+            events += sev
+            rules.append("6.5.10.4")
+            hits_taken += n
+            if n:
+                halted = f"attacked by SUCAP {sucap.id} in {lab}: {n} hit(s)"
+                break
+            lines.append(f"SUCAP {sucap.id} attacks in {lab}: no hit")
         mf = mines.get(lab)
         if mf and mf.get("side") != u.side and option(state, "mines"):
             die = parse_die(mf.get("die") or table(state, "movement")["mines"]["die"])
@@ -1606,25 +1626,82 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     return Adjudication(events, res)
 
 
+def _watching(state: Any, mover: Any, h: Hex, mission: str, missions: Any = None, skip: Any = ()) -> Any | None:
+    """The first enemy *mission* (Interdiction or SUCAP) not yet expended whose zone (or hex, on maps
+    without zones) holds *h* (6.5.10.4); among *missions* if given (what the mover's side knows)."""
+    zone = zone_of(state, h)
+    for m in missions if missions is not None else state.units.values():
+        c = counter(m)
+        if m.side == mover.side or m.hex is None or not c.is_air or c.mission != mission or "expended" in m.markers:
+            continue
+        if m.id in skip:
+            continue
+        if (zone is not None and zone_of(state, m.hex) == zone) or (zone is None and m.hex == h):
+            return m
+    return None
+
+
+def sucap_plans(state: Any, sucap: Any, ship: Any) -> list[Any]:
+    """6.5.10.4 / 6.5.10.2: a SUCAP mission's attack on a ship moving through its zone, resolved by
+    the naval combat rules: its anti-ship salvos against the ship's own grey shields (9.2.1, every
+    shield committed) and then its red shield (criticals, 2.1.1.3)."""
+    from owsnb.rules.ows import strike as st
+
+    dice_ = [a.die for a in counter(sucap).attacks if not a.air_to_air and a.can_hit("naval") for _ in range(a.left)]
+    shields = [{"value": g.value, "bmd": g.bmd} for g in counter(ship).shields for _ in range(g.left)]
+    return st.allocate(dice_, shields, excess=option(state, "excess_shields"), red=counter(ship).red_shield,
+                       critical=option(state, "critical_hits") == "red-shield",
+                       hgv_defendable=option(state, "hgv_defendable"))
+
+
+def sucap_preview(state: Any, sucap: Any, ship: Any) -> Distribution:
+    """Exact hits a SUCAP mission scores on a ship moving through its zone (6.5.10.4)."""
+    from owsnb.rules.ows import strike as st
+
+    return st._sum(p.distribution() for p in sucap_plans(state, sucap, ship)).map(
+        lambda x: x, label=f"hits on {ship.id} by {sucap.id} (6.5.10.4)")
+
+
+def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, Any]:
+    """6.5.10.4: a ship entering an enemy SUCAP mission's zone is attacked once by it; the mission
+    is then expended; the ship's grey shields are spent. Returns events, hits and the mission."""
+    from owsnb.rules.ows import strike as st
+
+    m = _watching(state, u, h, "sucap")
+    if m is None:
+        return [], 0, None
+    hits = sum(st._roll_salvo(roll, p, None, f"{m.id} salvo at {u.id}") for p in sucap_plans(state, m, u))
+    cu, cm = counter(u), counter(m)
+    ev = [unit_set(u.id, seen_by=u.seen_by | {m.side}, data={"spent": {**cu.spent, **{g.key: g.count for g in cu.shields}}},
+                   rule="6.5.10.4", visible_to=None),
+          unit_set(m.id, seen_by=m.seen_by | {u.side}, markers=m.markers | {"expended"},
+                   data={"spent": {**cm.spent, **{a.key: a.count for a in cm.attacks if not a.air_to_air}}},
+                   rule="6.5.10.4", visible_to=None)]
+    if hits:
+        from owsnb.kernel.reduce import apply_all
+
+        after = apply_all(state, ev)
+        ev += apply_hits(after, after.units[u.id], hits, rule="6.5.10.4", cause="air", visible_to=None)[0]
+    return ev, hits, m
+
+
 def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution | None:
     """The exact outcome of the first known (detected) Interdiction mission on the route (6.5.10.4):
     ``(steps lost, suppressed)`` on the Fires Effects Table; ``None`` if no known mission watches it."""
     from owsnb.rules.ows import ground as _g
 
     u = plan["unit"]
+    seen = known_enemies(state, u.side)
     for h in plan["path"][1:]:
-        zone = zone_of(state, h)
-        for m in known_enemies(state, u.side):
-            c = counter(m)
-            if not c.is_air or c.mission != "interdiction" or "expended" in m.markers:
-                continue
-            if (zone is not None and zone_of(state, m.hex) == zone) or (zone is None and m.hex == h):
-                target = u.evolve(hex=h)
-                shield, _ = _g.defence(state, target)
-                row = _g._fet_row(state, target)
-                dice_ = [d for _, d, _ in _g._missions(state, m, target)]
-                crit = bool(ptable(state, "fet").get("criticals"))
-                return _g.fire_preview(dice_, shield, row["suppress"], row["step"], crit, u.steps)
+        m = _watching(state, u, h, "interdiction", seen)
+        if m is None:
+            continue
+        target = u.evolve(hex=h)
+        shield, _ = _g.defence(state, target)
+        row = _g._fet_row(state, target)
+        dice_ = [d for _, d, _ in _g._missions(state, m, target)]
+        crit = bool(ptable(state, "fet").get("criticals"))
+        return _g.fire_preview(dice_, shield, row["suppress"], row["step"], crit, u.steps)
     return None
 
 
@@ -1633,51 +1710,46 @@ def _interdiction(
 ) -> tuple[list[Event], str | None]:
     """6.5.10.4: a ground unit moving through an enemy Interdiction mission's zone is attacked
     once per mission and turn (Fires Effects Table); suppressed or damaged = halted."""
-    zone = zone_of(state, h)
-    for m in state.units.values():
-        c = counter(m)
-        if m.side == u.side or m.hex is None or not c.is_air or c.mission != "interdiction" or "expended" in m.markers:
-            continue
-        if used is not None and m.id in used:
-            continue
-        same = (zone is not None and zone_of(state, m.hex) == zone) or (zone is None and m.hex == h)
-        if not same:
-            continue
-        from owsnb.rules.ows import ground as _g
+    m = _watching(state, u, h, "interdiction", skip=used or ())
+    if m is None:
+        return [], None
+    from owsnb.rules.ows import ground as _g
 
-        if used is not None:
-            used.add(m.id)
-        ev, res = _g.fire_on(state, [m], u, roll, rule="6.5.10.4", reveal=True)
-        ev.insert(0, unit_set(u.id, seen_by=u.seen_by | {m.side}, rule="6.5.10.4", visible_to=None))
-        ev.append(unit_set(m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)))
-        stop = res.get("suppressed") or res.get("steps")
-        return ev, (
-            f"interdicted by {m.id}: {res.get('steps', 0)} step(s) lost"
-            f"{', suppressed' if res.get('suppressed') else ''}"
-            if stop
-            else None
-        )
-    return [], None
+    if used is not None:
+        used.add(m.id)
+    ev, res = _g.fire_on(state, [m], u, roll, rule="6.5.10.4", reveal=True)
+    ev.insert(0, unit_set(u.id, seen_by=u.seen_by | {m.side}, rule="6.5.10.4", visible_to=None))
+    ev.append(unit_set(m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)))
+    stop = res.get("suppressed") or res.get("steps")
+    return ev, (
+        f"interdicted by {m.id}: {res.get('steps', 0)} step(s) lost{', suppressed' if res.get('suppressed') else ''}"
+        if stop
+        else None
+    )
 
 
 # -- naval postures (6.4.2.1, 6.4.3, 6.4.4, 6.2) ------------------------------------------------------
 class _UnitPosture(OrderHandler):
+    """A posture order on one unit, offered in :attr:`steps`; by default it places :attr:`marker`."""
+
     steps: tuple[str, ...] = ("3.A.1",)
+    marker = ""
+    title = ""
+    effect = ""
 
     def _units(self, state: Any, side: str) -> list[Any]:
         return []
 
+    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+        u = state.units[args["unit"]]
+        rule = self.type.rule
+        ev = [unit_set(u.id, markers=u.markers | {self.marker}, rule=rule, visible_to=watchers(state, u))]
+        return Adjudication(ev, Result(f"{u.id} {self.title}", {"unit": u.id}, [rule], [], [self.effect]))
+
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step not in self.steps:
             return None
-        ex = []
-        for u in self._units(state, side):
-            o = self.type.make(side, unit=u.id)
-            try:
-                self.validate(state, o, self.type.bind(o))
-            except IllegalOrderError:
-                continue
-            ex.append(o)
+        ex = legal_examples(self, state, side, ({"unit": u.id} for u in self._units(state, side)))
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex[:10])) if ex else None
 
 
@@ -1690,6 +1762,8 @@ class SilentRunning(_UnitPosture):
         rule="6.4.2.1",
         doc="place a submarine in Silent Running",
     )
+    marker, title = "silent-running", "in Silent Running"
+    effect = "detection against it demoted; its own sensing promoted (6.4.2.1)"
 
     def _units(self, state: Any, side: str) -> list[Any]:
         return [u for u in state.units_of(side) if counter(u).category == "submarine" and u.hex is not None]
@@ -1698,7 +1772,7 @@ class SilentRunning(_UnitPosture):
         u = own_unit(state, order, args["unit"], "6.4.2.1")
         if counter(u).category != "submarine":
             raise refuse(f"{u.id} is not a submarine", "not-sub", "6.4.2.1", order)
-        if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0)) > 0:
+        if _naval_hexes_moved(state, u) > 0:
             raise refuse(
                 f"{u.id} has moved this turn: Silent Running is for a submarine that stays in its hex",
                 "moved",
@@ -1707,20 +1781,6 @@ class SilentRunning(_UnitPosture):
             )
         if "silent-running" in u.markers:
             raise refuse(f"{u.id} is already in Silent Running", "already", "6.4.2.1", order)
-
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
-        u = state.units[args["unit"]]
-        ev = [unit_set(u.id, markers=u.markers | {"silent-running"}, rule="6.4.2.1", visible_to=watchers(state, u))]
-        return Adjudication(
-            ev,
-            Result(
-                f"{u.id} in Silent Running",
-                {"unit": u.id},
-                ["6.4.2.1"],
-                [],
-                ["detection against it demoted; its own sensing promoted (6.4.2.1)"],
-            ),
-        )
 
 
 class Emcon(_UnitPosture):
@@ -1772,6 +1832,8 @@ class AswMode(_UnitPosture):
         rule="6.4.4",
         doc="place a unit in ASW mode",
     )
+    marker, title = "asw", "in ASW mode"
+    effect = "may roll to detect submarines in its hex in the ISR phase (6.4.4)"
 
     def _units(self, state: Any, side: str) -> list[Any]:
         return [
@@ -1787,29 +1849,13 @@ class AswMode(_UnitPosture):
         if "asw" in u.markers:
             raise refuse(f"{u.id} is already in ASW mode", "already", "6.4.4", order)
         nt = _movement_table(state)["naval"]
-        if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0)) > int(
-            nt.get("asw_max_hexes", 1)
-        ):
+        if _naval_hexes_moved(state, u) > int(nt.get("asw_max_hexes", 1)):
             raise refuse(
                 f"{u.id} moved more than {nt.get('asw_max_hexes', 1)} hex this turn: no ASW mode (6.4.4)",
                 "moved",
                 "6.4.4",
                 order,
             )
-
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
-        u = state.units[args["unit"]]
-        ev = [unit_set(u.id, markers=u.markers | {"asw"}, rule="6.4.4", visible_to=watchers(state, u))]
-        return Adjudication(
-            ev,
-            Result(
-                f"{u.id} in ASW mode",
-                {"unit": u.id},
-                ["6.4.4"],
-                [],
-                ["may roll to detect submarines in its hex in the ISR phase (6.4.4)"],
-            ),
-        )
 
 
 class Intercept(_UnitPosture):

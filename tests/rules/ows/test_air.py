@@ -203,3 +203,77 @@ def test_10_13_2_1_a_fighter_squadron_pays_two_fuel_points_when_its_first_missio
     assert (e.value.code, e.value.rule) == ("no-fuel", "10.13.2.1")
     free = at(load(add=[{**css, "data": {**css["data"], "fuel_points": 1}}]), "3.B.1")
     free.check("blue: fly F35-CAP 0202")  # without the advanced CSS rule there is no fuel to pay
+
+
+# -- 9.9.6.1 / 9.9.6.2 air strikes: route and en-route intercepts ------------------------------------------
+J2 = {"id": "J20-CAP2", "type": "j20-cap", "side": "red", "hex": "0303", "data": {"base": "J20-BASE"}}
+
+
+def _package(**units):
+    """Blue's F-35 strike on 0504 escorted by one F-35 CAP; its straight route from Blue Field
+    (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303."""
+    base = {"F35-STRIKE": {"hex": "0504", "box": None, "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]}},
+            "F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0303", "box": None}}
+    return load(add=[J2], units={**base, **units})
+
+
+def test_9_9_6_2_escorts_pair_1_to_1_the_excess_engage_the_striker_and_the_winners_follow():
+    g = _package()
+    assert [g.state.map.label(h) for h in air.route_of(g.state, g.unit("F35-STRIKE"))] == ["0202", "0303", "0403"]
+    plan = air.route_plan(g.state, "F35-STRIKE")
+    assert [(r.hex, r.interceptors) for r in plan.rounds] == [("0303", ("J20-CAP", "J20-CAP2"))]
+    # J20-CAP vs the escort (1/2), the escort back (d12 vs 5: 2/3), J20-CAP2 at the striker (1/2); a J-20
+    # that downs the escort and survives goes on at the striker (1/2): P(arrives) = 1/2 * (1 - 1/6 * 1/2)
+    assert plan.distribution()["arrives"] == Fraction(11, 24)
+    g = at(g, "6.A.7")
+    s, _, ev = run(g, "umpire: advance 6.B.1", [6, 3, 2, 7])  # J1 downs the escort, J2 misses, J1 downs the striker
+    assert s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"  # 9.7.4
+    assert s.units["J20-CAP"].data["intercepted"] == 1 and "blue" in s.units["J20-CAP2"].seen_by
+    s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1])  # everyone misses: the package flies on
+    assert s2.units["F35-STRIKE"].hex == g.hex("0504") and "engaged" in s2.units["F35-CAP"].markers
+
+
+def test_9_9_6_2_a_cap_intercepts_only_with_a_detection_opportunity_and_once_a_turn():
+    away = _package(**{"J20-CAP": {"hex": "0402", "box": None}}, )
+    assert [r.interceptors for r in air.route_plan(away.state, "F35-STRIKE").rounds] == [("J20-CAP2",)]
+    radar = _package(**{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}})
+    rounds = air.route_plan(radar.state, "F35-STRIKE").rounds  # Type 055's active radar covers 0403 (6.5.9.4)
+    assert [(r.hex, r.interceptors) for r in rounds] == [("0303", ("J20-CAP2",)), ("0403", ("J20-CAP",))]
+    used = _package(**{"J20-CAP": {"hex": "0303", "box": None, "data": {"base": "J20-BASE", "intercepted": 1}}})
+    assert [r.interceptors for r in air.route_plan(used.state, "F35-STRIKE").rounds] == [("J20-CAP2",)]
+
+
+def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the_side_knows():
+    far = {"data": {"base": "F35-BASE", "combat_radius": 4}}
+    g = at(load(add=[J2], units={"J20-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": far}), "3.B.1")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: fly F35-STRIKE 0504 route=0202,0404,0504")
+    assert (e.value.code, e.value.rule) == ("bad-route", "9.9.6.2")
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: fly F35-CAP 0303 route=0202,0303")
+    assert (e.value.code, e.value.rule) == ("no-route", "9.9.6.2")
+    with pytest.raises(IllegalOrderError) as e:  # 13 hexes flown: beyond 3x the combat radius of 4
+        g.check("blue: fly F35-STRIKE 0504 route=" + ",".join(["0202", "0102"] * 6 + ["0202", "0303", "0403", "0504"]))
+    assert (e.value.code, e.value.rule) == ("route-too-long", "6.5.3")
+    assert dict(g.preview("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")) == {"arrives": 1}  # none known
+    known = at(load(add=[{**J2, "seen_by": ["blue"]}], units={"J20-CAP": {"hex": "0303", "box": None},
+                                                               "F35-STRIKE": far}), "3.B.1")
+    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == Fraction(1, 2)  # J20-CAP2 on the line
+    known.submit("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")  # around the CAP
+    assert [known.state.map.label(h) for h in air.route_of(known.state, known.unit("F35-STRIKE"))] == \
+        ["0103", "0203", "0304", "0404"]
+    seen = known.unit("F35-STRIKE").evolve(seen_by=frozenset({"red"}))
+    assert "route" not in known.ruleset.view_unit(known.state, seen, "red").data  # the enemy never sees it
+
+
+def test_9_9_6_2_route_preview_matches_100k_seeded_rolls():
+    g = _package(**{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}})
+    plan = air.route_plan(g.state, "F35-STRIKE")  # two rounds: the escort's fate in 0303 matters in 0403
+    assert len(plan.rounds) == 2
+    exact = dict(plan.distribution())
+    roll = FastRoller(9962)
+    n = 100_000
+    counts = {"arrives": 0, "shot down": 0}
+    for _ in range(n):
+        counts["arrives" if plan.resolve(roll)[0] else "shot down"] += 1
+    assert within_3_sigma(exact, counts, n) == []

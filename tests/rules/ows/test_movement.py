@@ -733,3 +733,61 @@ def test_6_5_10_4_a_move_past_a_known_interdiction_mission_previews_its_fires_ex
     d = g.preview(f"blue: move W {path[7]}")
     assert d[(0, False)] == Fraction(2, 10) ** 2  # two d10 bombs both miss the recon's 3
     assert g.preview(f"blue: move W {path[1]}") is None  # the route stays out of its zone
+
+
+# -- 6.5.10.4 SUCAP against naval movers ----------------------------------------------------------------------
+SUCAP = {"id": "J20-SUCAP", "type": "j20-cap", "side": "red", "hex": "0504",
+         "data": {"base": "J20-BASE", "mission": "sucap",
+                  "attacks": [{"id": "yj12", "die": "d10", "count": 2, "targets": ["naval"], "range": 1,
+                               "flags": ["supersonic"]}]}}
+
+
+def _sucap(**sucap):
+    from .conftest import load
+
+    return at(load(add=[{**SUCAP, **sucap}], remove=("Type055-1", "Type054-1", "SSK-1")), "3.A.1")
+
+
+def test_6_5_10_4_a_sucap_attacks_a_ship_moving_through_its_zone_by_the_naval_combat_rules():
+    g = _sucap()
+    # 2 d10 salvos vs DDG-1's 5 grey shields (7, 7, 6, 6, 6): one layer each, the 3 excess demote them
+    # (R4 round-robin: d6 and d8, 9.2.1.1); a d6 never beats 7; the d8 passes 1 in 4, then hits red 5 half
+    # the time
+    plans = mv.sucap_plans(g.state, g.unit("J20-SUCAP"), g.unit("DDG-1"))
+    assert [(p.die, p.layers) for p in plans] == [("d6", (7,)), ("d8", (7,))]
+    assert dict(mv.sucap_preview(g.state, g.unit("J20-SUCAP"), g.unit("DDG-1"))) == {0: Fraction(7, 8),
+                                                                                     1: Fraction(1, 8)}
+    s, res, _ = run(g, "blue: move DDG-1 0504", [6, 7, 5])
+    assert res.outcome["halted"].startswith("attacked by SUCAP J20-SUCAP") and "6.5.10.4" in res.rules
+    assert s.units["DDG-1"].steps == 1 and "suppressed" in s.units["DDG-1"].markers  # damaged (9.6.1)
+    assert "expended" in s.units["J20-SUCAP"].markers and "red" in s.units["DDG-1"].seen_by
+    from owsnb.rules.ows.units import counter
+
+    assert counter(s.units["DDG-1"]).grey_left == 0  # every grey shield committed
+    s2, res2, _ = run(g, "blue: move DDG-1 0504", [1, 1])  # both stopped by the grey shields
+    assert res2.outcome["halted"] is None and s2.units["DDG-1"].steps == 2
+    assert "expended" in s2.units["J20-SUCAP"].markers  # it has used its attack for this turn
+
+
+def test_6_5_10_4_a_move_past_a_known_sucap_previews_its_attack_exactly():
+    hidden = _sucap()
+    assert hidden.preview("blue: move DDG-1 0504") is None  # Blue knows of no SUCAP
+    known = _sucap(seen_by=["blue"])
+    assert dict(known.preview("blue: move DDG-1 0504")) == {0: Fraction(7, 8), 1: Fraction(1, 8)}
+
+
+def test_6_5_10_4_sucap_preview_matches_100k_seeded_rolls():
+    from owsnb.rules.ows import strike
+
+    g = _sucap(data={**SUCAP["data"], "attacks": [{"id": "yj12", "die": "d12", "count": 3, "targets": ["naval"],
+                                                     "range": 1}]})
+    m, ship = g.unit("J20-SUCAP"), g.unit("DDG-1")
+    plans = mv.sucap_plans(g.state, m, ship)
+    exact = dict(mv.sucap_preview(g.state, m, ship))
+    roll = FastRoller(1)
+    n = 100_000
+    counts: dict = {}
+    for _ in range(n):
+        k = sum(strike._roll_salvo(roll, p, None, "s") for p in plans)
+        counts[k] = counts.get(k, 0) + 1
+    assert within_3_sigma(exact, counts, n) == []
