@@ -199,6 +199,9 @@ class App(Panel):
         if side in self.seats and self.seat_buttons.value != side:
             self.seat_buttons.value = side
         self._on_revision()
+        if change is not None:  # nothing of the last seat may stay in a hidden tab
+            for part in self.tabs.children:
+                part.catch_up()
 
     def _on_revision(self, change: Any = None) -> None:
         t = self.table

@@ -93,6 +93,19 @@ class Panel(W.VBox):
             with self.table.batch():
                 self.refresh()
 
+    def catch_up(self) -> None:
+        """Bring what the browser holds up to date now, even out of sight: after a change of
+        seat, a hidden tab must not keep the last seat's content (nor show it for a moment when
+        chosen)."""
+        if self.lazy:
+            if self._stale:
+                self._stale = False
+                with self.table.batch():
+                    self.refresh()
+        elif self._held is not None:
+            self._release()
+            self._hold()
+
     def refresh(self) -> None:
         """Redraw everything from the table (every watcher once)."""
         done: list[Callable[..., Any]] = []

@@ -19,7 +19,9 @@ def _tokens(game, side):
 
 
 def _poke(app, rng):
-    """Click around like a player: counters, hexes, reach, ranges, the history slider."""
+    """Click around like a player: counters, hexes, reach, ranges, the history slider, and a tab
+    (a panel out of sight draws nothing, so every one must come in sight to be scanned)."""
+    app.show_tab(app.tabs.titles[int(rng.integers(len(app.tabs.titles)))])
     t = app.table
     view = t.view
     units = [u for u in view.units.values() if u.hex is not None]
@@ -66,8 +68,10 @@ def test_hot_seat_switch_back_leaves_nothing_of_the_other_side(pgame):
     red_view = app.table.view
     assert all(u.side == "red" for u in red_view.units.values())
     app.table.pick(unit="R-REC-1")  # red looks at its own units, opens overlays and notes
-    app.show_tab("notes")
+    for tab in ("notes", "distance", "dashboard", "dice"):
+        app.show_tab(tab)
     assert any(SECRET in str(s) for s in synced_state(app).values())
+    app.show_tab("orders")  # red's notes go out of sight, but their widgets still hold them
     app.switch("blue")
     app._show()
     assert find_leaks(synced_state(app), _tokens(pgame, "blue")) == []

@@ -88,3 +88,16 @@ def test_a_submitted_move_sends_one_message_per_changed_widget(pgame):
     assert len(log.comm_ids()) == len(log)
     assert set(_senders(app, log)) <= {"map", "orders", "history", "?"}
     assert app.table.unit is None and app.map.overlays["reach"].data["features"] == []
+
+
+def test_a_new_seat_finds_nothing_of_the_last_in_hidden_tabs(pgame):
+    app = App(pgame, seat="red", curtain=False)
+    app.show_tab("dashboard")  # red's orders panel out of sight: its messages are held
+    app.table.pick(unit="R-REC-1")
+    with MessageLog() as log:
+        app.switch("blue")
+    sent = log.comm_ids()
+    assert app.orders.clock.model_id in sent  # blue's clock line now, not when the tab is chosen
+    assert "blue acts" in app.orders.clock.value
+    for name in ("distance", "dice", "notes"):
+        assert not app.parts[name].stale  # redrawn for blue although out of sight
