@@ -35,6 +35,7 @@ from owsnb.widgets.controls import button
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.params import admits, clickable
 from owsnb.widgets.table import Pick, Refusal, Table
+from owsnb.widgets.wire import widget_tree
 
 __all__ = ["OrderPanel", "SUGGESTIONS"]
 
@@ -67,6 +68,7 @@ class OrderPanel(Panel):
         self.values: dict[str, Any] = {}
         self._editors: dict[str, W.Widget] = {}
         self._cache: dict[tuple, W.Widget] = {}
+        self._cache_seat: Any = self.table.seat  # the seat the kept editors were made for
         # shared by every parameter editor: one browser model each instead of one per editor
         self._wide = W.Layout(width="98%")
         self._label_layout = W.Layout(width="94px")
@@ -165,6 +167,8 @@ class OrderPanel(Panel):
     # -- redraw --------------------------------------------------------------------------------
     def _on_view(self, change: Any = None) -> None:
         t = self.table
+        if t.seat is not self._cache_seat:
+            self._drop_editors()
         view = t.view
         seat = t.seat.side
         actor = t.actor or seat
@@ -229,6 +233,19 @@ class OrderPanel(Panel):
         self.doc.value = f"<b>{render.esc(ot.verb)}</b>: {render.esc(ot.doc)}{rule}{note}"
         self._set_editors({p.name: self._editor(ot.verb, p) for p in ot.params})
         self._show_values()
+
+    def _drop_editors(self) -> None:
+        """Close the kept editors (a new seat: their lists name the last seat's units)."""
+        self._set_editors({})
+        shared = {
+            id(x) for x in (self._wide, self._label_layout, self._drop_style, self._text_style)
+        }
+        for box in self._cache.values():
+            for w in reversed(widget_tree(box)):
+                if id(w) not in shared:
+                    w.close()
+        self._cache = {}
+        self._cache_seat = self.table.seat
 
     def _set_editors(self, editors: dict[str, W.Widget]) -> None:
         self._editors = editors
