@@ -3,7 +3,7 @@
 Each turn: 1 Movement (initiative side first; each unit moves once up to its ``move`` hexes, never
 into or through enemy-occupied hexes), 2 Fire (simultaneous; each unit may fire once at an
 adjacent, detected enemy: roll its ``attack`` die, meet or beat the target's ``defence`` for one
-step loss), 3 End (automatic: markers cleared; units adjacent to an enemy are detected by it).
+step loss; firing reveals the shooter to the target's side), 3 End (automatic: markers cleared; units adjacent to an enemy are detected by it).
 """
 
 from __future__ import annotations
@@ -96,7 +96,10 @@ class Fire(OrderHandler):
         u, t = state.unit(args["unit"]), state.unit(args["target"])
         roll = dice.roll(u.get("attack"), purpose=f"{u.id} fires at {t.id} (defence {t.get('defence')})",
                          rule="S3", visible_to=None)
-        events = [unit_set(u.id, markers=u.markers | {"fired"}, visible_to=u.side, rule="S3")]
+        # firing gives the shooter away: the target's side detects it (so the public note names
+        # nothing that side has not seen)
+        events = [unit_set(u.id, markers=u.markers | {"fired"}, seen_by=u.seen_by | {t.side},
+                           visible_to={u.side, t.side}, rule="S3")]
         hit = roll >= t.get("defence")
         if hit:
             steps = t.steps - 1

@@ -3,7 +3,7 @@
 A random game is played through remote seats. Three nets catch leaks:
 
 * the authority scans every answer it gives a seat, at the moment it gives it, against the units
-  that seat's side may not see then (``owsnb.testing.hidden_tokens``), errors included;
+  that seat's side has not seen so far (``owsnb.testing.hidden_tokens``), errors included;
 * each client records every HTTP body and WebSocket message it received; these are scanned
   against the units its side never detected during the whole game;
 * an ``owsnb.widgets.App`` on the remote seat is kept up to date, and every widget's state (what
@@ -51,6 +51,20 @@ class ScanningAuthority(Authority):
         super().__init__(*a, **kw)
         self.leaks: list[str] = []
         self.scanned = 0
+        self._known: dict[tuple[int, str], tuple[int, set[str]]] = {}
+
+    def _seen_so_far(self, game: Any, side: str, n: int) -> set[str]:
+        """Ids and names of units *side* has seen at some point of the first *n* events: once seen,
+        a unit is no secret, so old events naming it are no leak."""
+        last, seen = self._known.get((id(game), side), (-1, set()))
+        for k in range(last + 1, n + 1):
+            st = game.state_at(k)
+            for u in st.units.values():
+                v = game.ruleset.view_unit(st, u, side) if u.side != side else u
+                if v is not None and v.id == u.id:
+                    seen |= {u.id, u.name}
+        self._known[(id(game), side)] = (max(last, n), seen)
+        return seen
 
     def _scan(
         self, name: str, s: Any, payload: Any, at: int | None = None, asked: str = ""
@@ -58,10 +72,12 @@ class ScanningAuthority(Authority):
         sg, seat = s
         if seat.view_side == UMPIRE:
             return
-        state = sg.game.state_at(sg.horizon(seat) if at is None else at)
+        n = sg.horizon(seat) if at is None else at
+        state = sg.game.state_at(n)
+        seen = self._seen_so_far(sg.game, seat.view_side, n)
         # an error may repeat what the seat itself typed: that tells it nothing
         tokens = {
-            t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked
+            t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked and t not in seen
         }
         found = find_leaks(payload, tokens)
         self.scanned += 1
