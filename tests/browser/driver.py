@@ -468,9 +468,12 @@ class Table:
 
     @contextlib.contextmanager
     def recorded(self, name: str) -> Iterator[Table]:
-        """On failure, keep a screenshot and the orders given so far (``<name>-FAILED.*``)."""
+        """Keep the orders given (``<name>-orders.txt``, to replay the game); on failure also a
+        screenshot and the clock (``<name>-FAILED.*``)."""
         try:
             yield self
+            ARTIFACTS.mkdir(exist_ok=True)
+            (ARTIFACTS / f"{name}-orders.txt").write_text("\n".join(self.submitted) + "\n")
         except BaseException:
             ARTIFACTS.mkdir(exist_ok=True)
             (ARTIFACTS / f"{name}-FAILED.txt").write_text(

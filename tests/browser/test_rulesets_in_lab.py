@@ -318,3 +318,28 @@ def test_opscale_a_campaign_of_three_turns(lab: Any, page: Any) -> None:
         f"{t.clicks} clicks)",
         orders=n,
     )
+
+
+# -- what the page offers ----------------------------------------------------------------------
+@pytest.mark.xfail(
+    strict=True,
+    reason="ipywidgets' ToggleButtonsView.update re-renders only when a label differs within "
+    "the new options' length: options shrinking to () or to a prefix leave the old buttons "
+    "(OrderPanel.verbs keeps showing verbs the seat may no longer give)",
+)
+def test_the_verb_buttons_are_the_orders_offered(lab: Any, page: Any) -> None:
+    """The umpire hands the panel to the side that does not act: the kernel offers it no order,
+    and the page must show no verb button."""
+    t = _table(page, "opart-play.ipynb", "game")
+    open_notebook(page, lab, "opart-play.ipynb")
+    t.wait_clock()
+    buttons = t.orders.locator(".widget-toggle-buttons button")
+    acting = t.mirror.clock.acting[0]
+    offered = [v for v in t.mirror.legal_orders(acting).verbs if v not in ("done", "advance")]
+    assert buttons.all_inner_texts() == offered
+    idle = next(s for s in t.mirror.state.sides if s != acting)
+    t.select("act as", idle)
+    t.orders.get_by_role("button", name=f"Done ({idle})").wait_for(timeout=30_000)
+    assert t.mirror.legal_orders(idle).verbs == []
+    t.shot("verbs-after-act-as.png")
+    assert [b.strip() for b in buttons.all_inner_texts()] == []
