@@ -18,7 +18,7 @@ from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
 
-__all__ = ["Unit", "HexInfo", "MapState", "SideState", "Clock", "GameState", "UMPIRE", "edge_key"]
+__all__ = ["Unit", "HexInfo", "MapState", "SideState", "Clock", "StateReader", "GameState", "UMPIRE", "edge_key"]
 
 UMPIRE = "umpire"
 """The seat that sees the whole truth and may act in every step."""
@@ -241,8 +241,59 @@ class Clock:
         return f"<span class='owsnb-clock'><b>{html.escape(str(self))}</b></span>"
 
 
+class StateReader:
+    """The read API shared by :class:`GameState` (the truth) and
+    :class:`~owsnb.kernel.view.SideView` (one side's knowledge), so rule code that only reads —
+    previews, reach, rings — runs on either."""
+
+    units: FrozenDict
+    sides: FrozenDict
+    options: FrozenDict
+    tables: FrozenDict
+    viewer: str
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with that id (``KeyError`` if unknown — or, in a view, not visible: the two
+        are deliberately indistinguishable)."""
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            where = "in this game" if self.viewer == UMPIRE else f"visible to {self.viewer}"
+            raise KeyError(f"no unit {unit_id!r} {where}") from None
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        """Units on hex *h*, in order of insertion."""
+        return [u for u in self.units.values() if u.hex == h]
+
+    def units_of(self, side: str) -> list[Unit]:
+        """Units of *side*."""
+        return [u for u in self.units.values() if u.side == side]
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """An option value."""
+        return self.options.get(name, default)
+
+    def table(self, name: str) -> Any:
+        """A data table in force (``KeyError`` if the rule set has none by that name)."""
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise KeyError(f"no data table {name!r}; known: {sorted(self.tables)}") from None
+
+    def side_state(self, name: str) -> SideState:
+        """The :class:`SideState` of *name*."""
+        try:
+            return self.sides[name]
+        except KeyError:
+            raise KeyError(f"no side {name!r}; sides are {list(self.sides)}") from None
+
+    def enemies_of(self, side: str) -> list[str]:
+        """Every other side."""
+        return [s for s in self.sides if s != side]
+
+
 @dataclass(frozen=True)
-class GameState:
+class GameState(StateReader):
     """The whole truth of a game at one point of its history.
 
     Attributes:
@@ -273,48 +324,14 @@ class GameState:
     rng: FrozenDict = EMPTY
     seq: int = 0
 
-    # -- read API shared with SideView ---------------------------------------------------------
     @property
     def viewer(self) -> str:
         """Who this is the view of: the truth is the umpire's."""
         return UMPIRE
 
-    def unit(self, unit_id: str) -> Unit:
-        """The unit with that id (``KeyError`` with a helpful message if unknown)."""
-        try:
-            return self.units[unit_id]
-        except KeyError:
-            raise KeyError(f"no unit {unit_id!r} in this game") from None
-
-    def units_at(self, h: Hex) -> list[Unit]:
-        """Units on hex *h*, in id order of insertion."""
-        return [u for u in self.units.values() if u.hex == h]
-
-    def units_of(self, side: str) -> list[Unit]:
-        """Units of *side*."""
-        return [u for u in self.units.values() if u.side == side]
-
-    def option(self, name: str, default: Any = None) -> Any:
-        """An option value."""
-        return self.options.get(name, default)
-
-    def table(self, name: str) -> Any:
-        """A data table in force (``KeyError`` if the rule set has none by that name)."""
-        try:
-            return self.tables[name]
-        except KeyError:
-            raise KeyError(f"no data table {name!r}; known: {sorted(self.tables)}") from None
-
     def side(self, name: str) -> SideState:
-        """The :class:`SideState` of *name*."""
-        try:
-            return self.sides[name]
-        except KeyError:
-            raise KeyError(f"no side {name!r}; sides are {list(self.sides)}") from None
-
-    def enemies_of(self, side: str) -> list[str]:
-        """Every other side."""
-        return [s for s in self.sides if s != side]
+        """The :class:`SideState` of *name* (``side_state`` on views, whose ``side`` is the viewer)."""
+        return self.side_state(name)
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with fields replaced (mappings are frozen)."""

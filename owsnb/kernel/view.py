@@ -16,17 +16,18 @@ from typing import Any
 from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, SideState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateReader, Unit
 
 __all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
 
 
 @dataclass(frozen=True)
-class SideView:
+class SideView(StateReader):
     """What one side (or the umpire) may know at one point of the game.
 
-    Read-only, with the same read API as ``GameState`` (``unit``, ``units_at``, ``units_of``,
-    ``option``, ``table``, ``side``...), so previews and reach computations work on either.
+    Read-only, with the same read API as ``GameState`` (:class:`~owsnb.kernel.state.StateReader`:
+    ``unit``, ``units_at``, ``units_of``, ``option``, ``table``, ``side_state``...), so previews
+    and reach computations work on either.
     """
 
     side: str
@@ -51,20 +52,6 @@ class SideView:
     def is_umpire(self) -> bool:
         return self.side == UMPIRE
 
-    def unit(self, unit_id: str) -> Unit:
-        """A unit visible in this view (``KeyError`` if not visible or unknown — the two are
-        deliberately indistinguishable)."""
-        try:
-            return self.units[unit_id]
-        except KeyError:
-            raise KeyError(f"no unit {unit_id!r} visible to {self.side}") from None
-
-    def units_at(self, h: Hex) -> list[Unit]:
-        return [u for u in self.units.values() if u.hex == h]
-
-    def units_of(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side == side]
-
     @property
     def own_units(self) -> list[Unit]:
         return self.units_of(self.side)
@@ -72,21 +59,6 @@ class SideView:
     @property
     def enemy_units(self) -> list[Unit]:
         return [u for u in self.units.values() if u.side != self.side]
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return self.options.get(name, default)
-
-    def table(self, name: str) -> Any:
-        try:
-            return self.tables[name]
-        except KeyError:
-            raise KeyError(f"no data table {name!r}") from None
-
-    def side_state(self, name: str) -> SideState:
-        return self.sides[name]
-
-    def enemies_of(self, side: str) -> list[str]:
-        return [s for s in self.sides if s != side]
 
     def __repr__(self) -> str:
         return (f"<SideView {self.side} seq={self.seq}: {len(self.own_units)} own units, "
