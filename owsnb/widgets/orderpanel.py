@@ -78,8 +78,8 @@ class OrderPanel(Panel):
         self.clock = W.HTML()
         self.actor = W.Dropdown(description="act as", layout=W.Layout(width="220px"))
         self.actor.observe(self._on_actor, "value")
-        self.verbs = W.ToggleButtons(options=(), value=None, style={"button_width": "auto"})
-        self.verbs.observe(self._on_verb, "value")
+        self._verb_style = W.ToggleButtonsStyle(button_width="auto")  # shared by each new row
+        self.verbs = self._verb_buttons([], [], None)
         self.doc = W.HTML()
         self.params = W.VBox()
         self.info = (
@@ -194,12 +194,17 @@ class OrderPanel(Panel):
             if s.verb not in _GENERIC
         ]
         keep = self.verbs.value if self.verbs.value in verbs else None
-        if tuple(verbs) != tuple(self.verbs.options):
+        old = tuple(self.verbs.options)
+        if tuple(verbs) != old:
             self._quiet = True
             try:
-                self.verbs.options = verbs
-                self.verbs.tooltips = tips
-                self.verbs.value = keep
+                if len(verbs) < len(old):
+                    self._replace_verbs(verbs, tips, keep)
+                else:
+                    self.verbs.options = verbs
+                    self.verbs.tooltips = tips
+                    self.verbs.value = keep
+                    self.verbs.layout.display = "" if verbs else "none"
             finally:
                 self._quiet = False
             if keep is None:
@@ -212,6 +217,28 @@ class OrderPanel(Panel):
         self.undo_button.disabled = not t.live
         self._build_params()
         self._update_order()
+
+    def _verb_buttons(self, verbs: list[str], tips: list[str], value: Any) -> W.ToggleButtons:
+        """A row of verb buttons (hidden when there is no verb)."""
+        w = W.ToggleButtons(
+            options=verbs,
+            tooltips=tips,
+            value=value,
+            style=self._verb_style,
+            layout=W.Layout(display="" if verbs else "none"),
+        )
+        w.observe(self._on_verb, "value")
+        return w
+
+    def _replace_verbs(self, verbs: list[str], tips: list[str], value: Any) -> None:
+        """Put a new row of verb buttons in place of the old one (closed): the browser's
+        ToggleButtons redraws only when a label among the new options changes, so a list that
+        shrinks (to nothing, or to a prefix of the old one) would keep showing the old buttons."""
+        old, self.verbs = self.verbs, self.adopt(self._verb_buttons(verbs, tips, value))
+        self.children = tuple(self.verbs if c is old else c for c in self.children)
+        for w in widget_tree(old):
+            if w is not self._verb_style:
+                w.close()
 
     def _build_params(self) -> None:
         spec = self.spec

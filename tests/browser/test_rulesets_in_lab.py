@@ -321,12 +321,6 @@ def test_opscale_a_campaign_of_three_turns(lab: Any, page: Any) -> None:
 
 
 # -- what the page offers ----------------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="ipywidgets' ToggleButtonsView.update re-renders only when a label differs within "
-    "the new options' length: options shrinking to () or to a prefix leave the old buttons "
-    "(OrderPanel.verbs keeps showing verbs the seat may no longer give)",
-)
 def test_the_verb_buttons_are_the_orders_offered(lab: Any, page: Any) -> None:
     """The umpire hands the panel to the side that does not act: the kernel offers it no order,
     and the page must show no verb button."""

@@ -226,3 +226,65 @@ def test_a_preview_with_its_own_html_is_shown_as_the_rule_set_draws_it():
     assert "owsnb-forecast" in shown and "A-1" in shown and "P (exact)" not in shown
     plain = render.preview_html(Distribution({"held": half, "lost": half}), order=order)
     assert "P (exact)" in plain and "1/2" in plain
+
+
+def _rows_of_verbs(op):
+    """The verb buttons the panel shows (the browser draws its children)."""
+    import ipywidgets as W
+
+    return [c for c in op.children if isinstance(c, W.ToggleButtons)]
+
+
+def test_no_verb_buttons_stay_when_the_side_may_give_no_order(pgame):
+    """Done: blue may give no order; the old row of buttons is closed (a browser would keep
+    drawing it) and an empty, hidden one takes its place."""
+    t, mv, op = _table(pgame)
+    before = op.verbs
+    assert before.options == ("move",) and before.layout.display == ""
+    op.done_button.click()
+    assert op.verbs.options == () and op.verbs.layout.display == "none"
+    assert before.comm is None and op.verbs is not before
+    assert _rows_of_verbs(op) == [op.verbs]
+    op.done_button.click()  # not blue's step: still nothing (no new row when nothing changes)
+    assert _rows_of_verbs(op) == [op.verbs] and op.verbs.comm is not None
+
+
+def test_verb_buttons_shrinking_to_a_prefix_are_redrawn():
+    """The verbs offered shrink to a prefix of the old list (``move, hurry`` -> ``move``): a new
+    row of buttons shows exactly ``move`` and still answers clicks; a longer list reuses it."""
+    from dataclasses import replace
+
+    import owsnb
+    from owsnb.kernel import Game
+    from owsnb.kernel.orders import OrderType
+    from tests.conftest import DATA
+    from tests.widgets.plus import SkirmishPlus
+
+    class Hurry(SkirmishPlus):
+        hurry = True
+
+        def legal_orders(self, state, side):
+            specs = super().legal_orders(state, side)
+            extra = [
+                replace(s, type=OrderType("hurry", s.type.params, "S2", "move at the double"))
+                for s in specs
+                if s.verb == "move" and self.hurry
+            ]
+            return [*specs, *extra]
+
+    rules = Hurry()
+    g = owsnb.load(DATA / "skirmish.yaml", seed=11, save=False)
+    t, mv, op = _table(Game(rules, g.initial, meta=g.meta))
+    first = op.verbs
+    assert first.options == ("move", "hurry")
+    rules.hurry = False
+    t.refresh()
+    assert op.verbs.options == ("move",) and first.comm is None
+    assert _rows_of_verbs(op) == [op.verbs] and op.verbs.layout.display == ""
+    op.verbs.value = "move"  # the new row is observed
+    assert op.spec is not None and op.spec.verb == "move" and "unit" in op._editors
+    second = op.verbs
+    rules.hurry = True
+    t.refresh()
+    assert op.verbs is second and op.verbs.options == ("move", "hurry")
+    assert op.verbs.value == "move"
