@@ -265,10 +265,11 @@ def test_tocs_a_full_turn_with_the_mouse(lab: Any, page: Any) -> None:
 
 
 # -- Operational Scale -------------------------------------------------------------------------
-def test_opscale_a_campaign_of_three_turns(lab: Any, page: Any) -> None:
+def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
     """River Valley, seed 3: West buys an armour battalion with two experience rolls
     (previewed, TS.2), both sides move in each of three turns (TS.4), West engages the enemy
-    and fights it out (OES), and Done moves the clock through turns 1-3."""
+    and fights it out (OES), and Done moves the clock through turns 1-3; then Done to the end
+    of the campaign (turn 10; the command deck runs out on the way, TS.1)."""
     t = _table(page, "opscale-play.ipynb", "game")
     first_paint = open_notebook(page, lab, "opscale-play.ipynb")
     with t.recorded("opscale-play"):
@@ -311,12 +312,22 @@ def test_opscale_a_campaign_of_three_turns(lab: Any, page: Any) -> None:
         t.assert_in_step()
         assert n["buy"] == 1 and n["move"] >= 4 and n["engage"] == 1 and n["fight"] >= 1, n
         t.shot("opscale-turn-4.png")
+        three_turns = time.monotonic() - started
+        while not t.mirror.is_over():
+            t.done()
+        assert t.assert_in_step()["over"]
+        assert any("deck is exhausted" in str(e.data.get("text")) for e in t.mirror.events)
+        outcome = t.mirror.outcome()
+        t.root.get_by_text(f"the game is over: {outcome}").wait_for(timeout=30_000)
+        t.shot("opscale-end.png")
     _figures(
         "opscale-play",
         first_paint_s=f"{first_paint:.1f}",
-        three_turns_s=f"{time.monotonic() - started:.1f} ({len(t.submitted)} orders, "
+        three_turns_s=f"{three_turns:.1f}",
+        whole_campaign_s=f"{time.monotonic() - started:.1f} ({len(t.submitted)} orders, "
         f"{t.clicks} clicks)",
         orders=n,
+        outcome=outcome,
     )
 
 

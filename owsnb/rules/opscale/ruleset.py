@@ -554,14 +554,20 @@ class OpScale(RuleSet):
             return self._supply_phase(state)
         return []
 
-    def _draw(self, t: Tally, deck: str, dice: Dice) -> str:
+    def _draw(self, t: Tally, deck: str, dice: Dice) -> str | None:
+        """The top card of *deck*; an empty pile is reshuffled from the cards in no hand (TS.1).
+        ``None`` when none is left (every command card held): nothing is drawn."""
         decks_now = dict(thaw(t.state.secret.get("decks", {})))
         pile = list(decks_now.get(deck, ()))
         if not pile:
             table = t.state.table("cards")["command" if deck == "command" else "events"]
             held = {c for s in t.state.sides.values() for c in s.private.get("hand", ())}
+            rest = [c for c in decks.build_deck(table) if c not in held]
+            if not rest:
+                t.add(note(f"the {deck} deck is exhausted: no card is drawn", rule="TS.1"))
+                return None
             pile = dice.shuffle(
-                [c for c in decks.build_deck(table) if c not in held],
+                rest,
                 purpose=f"shuffle the {deck} deck",
                 rule="TS.1",
                 actor=None,
@@ -589,6 +595,8 @@ class OpScale(RuleSet):
             )
             for _ in range(int(econ.get("command_cards_per_turn", 1))):
                 card = self._draw(t, "command", dice)
+                if card is None:  # every command card is in a hand (TS.1)
+                    break
                 hand = [*t.state.sides[side].private.get("hand", ()), card]
                 title = decks.card_def(state.table("cards"), "command", card)["title"]
                 t.add(
@@ -612,7 +620,9 @@ class OpScale(RuleSet):
                 visible_to=None,
             )
             if event_drawn(r, thr):
-                self._event(t, side, self._draw(t, "events", dice), dice)
+                card = self._draw(t, "events", dice)
+                if card is not None:
+                    self._event(t, side, card, dice)
         return t.events
 
     def _event(self, t: Tally, side: str, card: str, dice: Dice) -> None:
