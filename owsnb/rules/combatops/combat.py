@@ -41,6 +41,7 @@ __all__ = [
     "defense_value",
     "support_value",
     "column_shifts",
+    "defense_band",
     "allocate_losses",
     "loss_events",
     "retreat_events",
@@ -711,6 +712,17 @@ def resolve(
 
 
 # -- preview --------------------------------------------------------------------------------------
+def defense_band(lo: int, hi: int | None) -> str:
+    """A band of defense strengths as printed: one value, a range, or open-ended.
+
+    >>> defense_band(7, 7), defense_band(7, 12), defense_band(19, None)
+    ('7', '7–12', '19+')
+    """
+    if hi is None:
+        return f"{lo}+"
+    return str(lo) if hi == lo else f"{lo}–{hi}"
+
+
 @dataclass
 class CombatPreview:
     """What the attacker can know before attacking: its own strength, the visible shifts, and
@@ -728,7 +740,7 @@ class CombatPreview:
         if self.result is not None:
             return f"<CombatPreview exact: {self.result.summary()}>"
         bands = ", ".join(
-            f"{c} if defense {lo}-{hi if hi is not None else '...'}" for c, lo, hi in self.bands
+            f"{c} if defense {defense_band(lo, hi)}" for c, lo, hi in self.bands
         )
         return f"<CombatPreview {self.hex}: attack {self.attack_total}; {bands}>"
 
@@ -741,7 +753,7 @@ class CombatPreview:
             for c in self.attack
         )
         bands = "".join(
-            f"<tr><td>{lo}{'–' + str(hi) if hi != lo else ''}{'+' if hi is None else ''}</td><td><b>{e(c)}</b></td></tr>"
+            f"<tr><td>{defense_band(lo, hi)}</td><td><b>{e(c)}</b></td></tr>"
             for c, lo, hi in self.bands
         )
         shifts = "".join(f"<li>{'+' if s > 0 else ''}{s}: {e(w)}</li>" for s, w in self.shifts)

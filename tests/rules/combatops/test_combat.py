@@ -266,6 +266,34 @@ def test_preview_shows_bands_without_revealing_the_defender():
     assert "blue" not in g.unit("R-I").seen_by  # previewing reveals nothing
 
 
+def test_preview_html_prints_each_defense_band_as_read():
+    """One value ("1"), a range ("4–6") and the open-ended last band ("19+")."""
+    import re
+
+    g = to_step(
+        game(
+            [
+                U("B-I1", "b-inf-bn-36", "blue", "D2"),
+                U("B-I2", "b-inf-bn-36", "blue", "D3"),
+                U("R-I", "r-inf-bn-49", "red", "E3"),
+            ]
+        ),
+        "A4",
+    )
+    shown = g.preview("blue: attack E3 with=B-I1,B-I2")._repr_html_()
+    rows = re.findall(r"<tr><td>([^<]*)</td><td><b>([^<]*)</b></td></tr>", shown)
+    assert rows == [
+        ("1", "4-1"),
+        ("2", "3-1"),
+        ("3", "2-1"),
+        ("4–6", "1-1"),
+        ("7–12", "1-2"),
+        ("13–18", "1-3"),
+        ("19+", "1-4"),
+    ]
+    assert "None" not in shown
+
+
 def test_13_2_example_armor_turns_two_to_one_into_three_to_one():
     g = to_step(
         game(
