@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.rules.tocs.attack_preview import AttackPreview
 from tests.browser.driver import Table, mouse_move, mouse_unit_order, mouse_verb_only, next_to
 
 
@@ -56,7 +57,12 @@ def tocs_impulse(t: Table, side: str, attack: str | None = None) -> dict[str, An
             t.select("kind", attack)
             order = spec.type.make(side, unit=a["unit"], hex=a["hex"], kind=attack)
             t.wait_order(order)
-            t.assert_preview_shown(order)
+            shown = t.assert_preview_shown(order)  # the page shows exactly what it would draw
+            # exact through the server too (a registered dataclass, not text): a table with one
+            # row per CRT column
+            assert isinstance(shown, AttackPreview), type(shown)
+            rows = t.orders.locator("table.owsnb-attack-preview tr")
+            assert rows.count() == 1 + len(t.mirror.state.tables["crt"]["columns"])
             t.shot(f"tocs-{t.seat}-attack-preview.png")
             t.submit(order)
             n["attack"] += 1

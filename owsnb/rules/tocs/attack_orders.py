@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import close_activation
-from owsnb.rules.tocs.combat import result_distribution
+from owsnb.rules.tocs.attack_preview import AttackPreview, attack_preview
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, owner
 from owsnb.rules.tocs.order_checks import (
@@ -87,10 +87,9 @@ class Attack(OrderHandler):
         if n >= 4 and u.get("cls") in ("company", "hqcompany", "vehicle"):
             raise refusal(f"four units already attack {lab} (stacking limit)", "stacking", "L281", order)
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> dict[str, Distribution]:
+    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> AttackPreview:
         """The defender's strength is hidden: one exact distribution per CRT column."""
-        kind = args.get("kind", "hasty")
-        return {c: result_distribution(state, kind, i) for i, c in enumerate(state.tables["crt"]["columns"])}
+        return attack_preview(state, args.get("kind", "hasty"))
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from collections import Counter
 
@@ -9,6 +10,7 @@ import pytest
 
 from owsnb.kernel import Dice, Distribution
 from owsnb.rules.tocs import economy
+from owsnb.rules.tocs.attack_preview import AttackPreview
 from owsnb.rules.tocs.airnaval import intercept_chance
 from owsnb.rules.tocs.combat import (
     crt_row,
@@ -67,8 +69,36 @@ def test_crt_result_preview(kind, col):
 def test_attack_preview_gives_each_column_exactly():
     g = board()
     pv = g.ruleset.handler("attack").preview(g.state, None, {"kind": "intensive"})
+    assert isinstance(pv, AttackPreview) and pv.kind == "intensive"
     assert list(pv) == list(g.state.tables["crt"]["columns"])
     assert pv["3:1"] == result_distribution(g.state, "intensive", 4)
+
+
+def test_10_6_attack_preview_html_has_one_row_per_column_with_exact_probabilities():
+    import re
+
+    g = board()
+    pv = g.ruleset.handler("attack").preview(g.state, None, {"kind": "hasty"})
+    shown = pv._repr_html_()
+    rows = re.findall(r"<tr><td><b>([^<]*)</b></td><td>(.*?)</td></tr>", shown)
+    assert [c for c, _ in rows] == [html.escape(c) for c in g.state.tables["crt"]["columns"]]
+    for (_, cells), d in zip(rows, pv.columns.values(), strict=True):
+        got = re.findall(r"<code>([^<]*)</code> ([0-9/]+)</span>", cells)
+        assert got == [(html.escape(r), str(p)) for r, p in d.rows()]
+    assert sum(d[r] for d in pv.columns.values() for r in d) == len(rows)  # each row sums to 1
+    evil = AttackPreview("<b>x</b>", {"<i>": Distribution({"<s>": 1})})._repr_html_()
+    assert "<i>" not in evil and "<s>" not in evil and "&lt;b&gt;x&lt;/b&gt;" in evil
+
+
+def test_attack_preview_travels_exactly_through_the_codec_and_the_server_wire():
+    from owsnb.kernel import codec
+    from owsnb.server.wire import decode_value, encode_value
+
+    g = board()
+    pv = g.ruleset.handler("attack").preview(g.state, None, {"kind": "deliberate"})
+    assert codec.loads(codec.dumps(pv)) == pv
+    back = decode_value(encode_value(pv))
+    assert type(back) is AttackPreview and back == pv and back._repr_html_() == pv._repr_html_()
 
 
 def test_l151_morale_check_preview():
