@@ -105,11 +105,18 @@ class OrderPanel(Panel):
             "order that fit what is already picked, or every one when no order is chosen",
         )
         self.suggest.observe(lambda _: self._on_view(), "value")
+        # the list takes the room the panel has (never less than 120 px), "Use" keeps its size,
+        # and the row goes under the suggestions button when the panel is narrower still
         self.quick = W.Dropdown(
-            layout=W.Layout(width="300px"), tooltip="ready-made orders offered by the rule set"
+            layout=W.Layout(width="auto", flex="1 1 120px", min_width="120px"),
+            tooltip="ready-made orders offered by the rule set",
         )
         self.quick_button = button("Use", self._use_quick, width="60px")
-        self.quick_row = W.HBox([self.quick, self.quick_button], layout=W.Layout(display="none"))
+        self.quick_button.layout.flex = "0 0 auto"
+        self.quick_row = W.HBox(
+            [self.quick, self.quick_button],
+            layout=W.Layout(display="none", flex="1 1 200px", min_width="190px"),
+        )
         self.done_button = button(
             "Done", self.done, icon="forward", style="success", tooltip="finished with this step"
         )
@@ -130,7 +137,7 @@ class OrderPanel(Panel):
                 self.params,
                 self.info,
                 W.HBox([self.submit_button, self.clear_button, self.undo_button]),
-                W.HBox([self.suggest, self.quick_row]),
+                W.HBox([self.suggest, self.quick_row], layout=W.Layout(flex_flow="row wrap")),
                 W.HBox([self.done_button, self.advance_button]),
             ],
             layout=W.Layout(width="100%"),

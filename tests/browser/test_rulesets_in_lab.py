@@ -299,6 +299,7 @@ def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
             if c.phase == "5" and "engage" in legal.verbs and n["engage"] == 0:
                 order = mouse_suggested(t, side, "engage")
                 t.shot("opscale-engage-preview.png")
+                assert_fits(t, t.orders.get_by_role("button", name="Use", exact=True))
                 t.submit(order)
                 n["engage"] += 1
                 continue  # the defender declares its retaliating units (OES.2): Done, none
@@ -332,6 +333,18 @@ def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
 
 
 # -- what the page offers ----------------------------------------------------------------------
+def assert_fits(t: Table, control: Any) -> None:
+    """*control* is drawn whole inside the order panel: not squeezed (its label fits in it) nor
+    cut off at the panel's right edge; the panel is saved as ``orders-panel.png``."""
+    control.scroll_into_view_if_needed()
+    box, panel = control.bounding_box(), t.orders.bounding_box()
+    assert box is not None and panel is not None
+    ARTIFACTS.mkdir(exist_ok=True)
+    t.orders.screenshot(path=str(ARTIFACTS / "orders-panel.png"))
+    squeezed = control.evaluate("el => el.scrollWidth > el.clientWidth")
+    assert not squeezed and box["x"] + box["width"] <= panel["x"] + panel["width"], (box, panel)
+
+
 def test_the_verb_buttons_are_the_orders_offered(lab: Any, page: Any) -> None:
     """The umpire hands the panel to the side that does not act: the kernel offers it no order,
     and the page must show no verb button."""
