@@ -80,6 +80,7 @@ class OrderPanel(Panel):
         self.actor.observe(self._on_actor, "value")
         self._verb_style = W.ToggleButtonsStyle(button_width="auto")  # shared by each new row
         self.verbs = self._verb_buttons([], [], None)
+        self._verbs_box = W.Box([self.verbs])  # a new row replaces it here, nowhere else
         self.doc = W.HTML()
         self.params = W.VBox()
         self.info = (
@@ -132,7 +133,7 @@ class OrderPanel(Panel):
                 render.style_widget(),
                 self.clock,
                 self.actor,
-                self.verbs,
+                self._verbs_box,
                 self.doc,
                 self.params,
                 self.info,
@@ -240,9 +241,11 @@ class OrderPanel(Panel):
     def _replace_verbs(self, verbs: list[str], tips: list[str], value: Any) -> None:
         """Put a new row of verb buttons in place of the old one (closed): the browser's
         ToggleButtons redraws only when a label among the new options changes, so a list that
-        shrinks (to nothing, or to a prefix of the old one) would keep showing the old buttons."""
+        shrinks (to nothing, or to a prefix of the old one) would keep showing the old buttons.
+        The row sits alone in its box: a browser redraws every child of a box after the first
+        one that changed, so the panel's other controls are left alone."""
         old, self.verbs = self.verbs, self.adopt(self._verb_buttons(verbs, tips, value))
-        self.children = tuple(self.verbs if c is old else c for c in self.children)
+        self._verbs_box.children = (self.verbs,)
         for w in widget_tree(old):
             if w is not self._verb_style:
                 w.close()

@@ -228,25 +228,29 @@ def test_a_preview_with_its_own_html_is_shown_as_the_rule_set_draws_it():
     assert "P (exact)" in plain and "1/2" in plain
 
 
-def _rows_of_verbs(op):
-    """The verb buttons the panel shows (the browser draws its children)."""
+def _rows_of_verbs(op, children):
+    """The verb buttons the panel shows (the browser draws its children); the panel's own
+    *children* are still those it had (a browser redraws every child after a changed one)."""
     import ipywidgets as W
 
-    return [c for c in op.children if isinstance(c, W.ToggleButtons)]
+    assert op.children == children
+    return [
+        c for w in op.children for c in getattr(w, "children", ()) if isinstance(c, W.ToggleButtons)
+    ]
 
 
 def test_no_verb_buttons_stay_when_the_side_may_give_no_order(pgame):
     """Done: blue may give no order; the old row of buttons is closed (a browser would keep
     drawing it) and an empty, hidden one takes its place."""
     t, mv, op = _table(pgame)
-    before = op.verbs
+    before, children = op.verbs, op.children
     assert before.options == ("move",) and before.layout.display == ""
     op.done_button.click()
     assert op.verbs.options == () and op.verbs.layout.display == "none"
     assert before.comm is None and op.verbs is not before
-    assert _rows_of_verbs(op) == [op.verbs]
+    assert _rows_of_verbs(op, children) == [op.verbs]
     op.done_button.click()  # not blue's step: still nothing (no new row when nothing changes)
-    assert _rows_of_verbs(op) == [op.verbs] and op.verbs.comm is not None
+    assert _rows_of_verbs(op, children) == [op.verbs] and op.verbs.comm is not None
 
 
 def test_verb_buttons_shrinking_to_a_prefix_are_redrawn():
@@ -275,12 +279,12 @@ def test_verb_buttons_shrinking_to_a_prefix_are_redrawn():
     rules = Hurry()
     g = owsnb.load(DATA / "skirmish.yaml", seed=11, save=False)
     t, mv, op = _table(Game(rules, g.initial, meta=g.meta))
-    first = op.verbs
+    first, children = op.verbs, op.children
     assert first.options == ("move", "hurry")
     rules.hurry = False
     t.refresh()
     assert op.verbs.options == ("move",) and first.comm is None
-    assert _rows_of_verbs(op) == [op.verbs] and op.verbs.layout.display == ""
+    assert _rows_of_verbs(op, children) == [op.verbs] and op.verbs.layout.display == ""
     op.verbs.value = "move"  # the new row is observed
     assert op.spec is not None and op.spec.verb == "move" and "unit" in op._editors
     second = op.verbs
