@@ -9,7 +9,7 @@ from typing import Any
 
 from owsnb.display.options import OPTIONS
 
-__all__ = ["esc", "table_html", "unit_html", "legal_orders_html", "view_html", "submission_html",
+__all__ = ["esc", "cell", "NONE", "table_html", "unit_html", "legal_orders_html", "view_html", "submission_html",
            "game_html", "wrap"]
 
 CSS = """<style>
@@ -23,9 +23,26 @@ CSS = """<style>
 </style>"""
 
 
+NONE = "—"
+"""What a missing value (``None``) reads as in a table: an em dash, never the word ``None``."""
+
+
+def cell(x: Any) -> str:
+    """The text of a table cell: ``str(x)``, an em dash for ``None``.
+
+    >>> cell(None), cell(0), cell("halted")
+    ('—', '0', 'halted')
+    """
+    return NONE if x is None else str(x)
+
+
 def esc(x: Any) -> str:
-    """HTML-escape anything's ``str``."""
-    return html.escape(str(x), quote=True)
+    """HTML-escape anything's ``str`` (``None`` reads as an em dash: a blank cell, not a word).
+
+    >>> esc("<b>"), esc(None)
+    ('&lt;b&gt;', '—')
+    """
+    return html.escape(cell(x), quote=True)
 
 
 def wrap(body: str, text: str) -> str:
@@ -46,7 +63,7 @@ def table_html(rows: Sequence[Mapping[str, Any]], caption: str = "", columns: It
     )
     more = f"<tr><td colspan='{len(cols)}' class='muted'>… {len(rows) - limit} more</td></tr>" if len(rows) > limit else ""
     cap = f"<caption style='text-align:left'><b>{esc(caption)}</b></caption>" if caption else ""
-    text = "\n".join(" | ".join(str(r.get(c, "")) for c in cols) for r in rows[:limit])
+    text = "\n".join(" | ".join(cell(r.get(c, "")) for c in cols) for r in rows[:limit])
     return wrap(f"<table>{cap}<tr>{head}</tr>{body}{more}</table>", f"{caption}\n{text}")
 
 

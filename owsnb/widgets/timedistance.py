@@ -20,12 +20,12 @@ Example:
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as W
 
+from owsnb.display.html import esc
 from owsnb.kernel.geo import NM_KM
 from owsnb.widgets.controls import checkbox
 from owsnb.widgets.panel import Panel
@@ -35,18 +35,14 @@ from owsnb.widgets.table import Table
 __all__ = ["TimeDistancePanel"]
 
 
-def _esc(x: Any) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _num(v: Any) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+def _num(v: Any) -> Any:
+    return f"{v:.4g}" if isinstance(v, float) else v
 
 
 def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
-    head = "".join(f"<th>{_esc(c)}</th>" for c in cols)
+    head = "".join(f"<th>{esc(c)}</th>" for c in cols)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_esc(_num(r.get(c, '')))}</td>" for c in cols) + "</tr>"
+        "<tr>" + "".join(f"<td>{esc(_num(r.get(c, '')))}</td>" for c in cols) + "</tr>"
         for r in rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
@@ -196,13 +192,13 @@ class TimeDistancePanel(Panel):
                 if "in_reach" in r:
                     reach_txt = (
                         " · <span class='ok'>in reach this turn</span>"
-                        + (f" (cost {_esc(_num(r['cost']))})" if "cost" in r else "")
+                        + (f" (cost {esc(_num(r['cost']))})" if "cost" in r else "")
                         if r["in_reach"]
                         else " · <span class='bad'>out of reach this turn</span>"
                     )
                 by_hex = d["hexes"] * r["scale"]["km"]
                 parts.append(
-                    f"<div><b>to {_esc(r['to'])}</b>: {d['hexes']} hexes "
+                    f"<div><b>to {esc(r['to'])}</b>: {d['hexes']} hexes "
                     f"({by_hex:.1f} km / {by_hex / NM_KM:.1f} nm by hexes; {d['km']} km / "
                     f"{d['nm']} nm in a straight line){reach_txt}</div>"
                 )
@@ -210,7 +206,7 @@ class TimeDistancePanel(Panel):
                 cols = list(dict.fromkeys(k for row in r["transit"] for k in row))
                 parts.append("<b>transit</b>" + _table(r["transit"], cols))
             if r.get("transit_error"):
-                parts.append(f"<div class='bad'>transit: {_esc(r['transit_error'])}</div>")
+                parts.append(f"<div class='bad'>transit: {esc(r['transit_error'])}</div>")
         self.out.value = f"<div class='owsnb-w'>{''.join(parts)}</div>"
 
     def close(self) -> None:

@@ -293,11 +293,11 @@ class Transit(list):
     title: str = ""
 
     def _repr_html_(self) -> str:
+        from owsnb.display.html import esc  # None reads as an em dash
+
         cols = ["mode", "feasible", "turns", "days", "hexes", "km", "nm", "overheads", "notes"]
         head = "".join(f"<th>{c}</th>" for c in cols)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in self
-        )
+        body = "".join("<tr>" + "".join(f"<td>{esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in self)
         return (
             f"<div class='owsnb'><b>{html.escape(self.title)}</b> <span class='rule'>5.1, 6.4, 10.10</span>"
             f"<table><tr>{head}</tr>{body}</table></div>"
