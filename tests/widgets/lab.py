@@ -4,6 +4,7 @@ headless Debian Chromium driven by Playwright (never a downloaded browser)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import shutil
@@ -43,6 +44,19 @@ class Lab:
         return f"{self.url}/lab/tree/{name}?token={self.token}"
 
 
+NOTIFICATION_SETTINGS = "@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+
+
+def quiet_notifications(settings_dir: Path) -> Path:
+    """Answer JupyterLab 4's news question in advance (``fetchNews: "false"``, no update check)
+    in the lab's own user settings, so the toast "Would you like to get notified about official
+    Jupyter news?" never covers the page (``--LabApp.news_url=`` alone still asks)."""
+    path = settings_dir / NOTIFICATION_SETTINGS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+    return path
+
+
 @contextlib.contextmanager
 def jupyter_lab(root: Path, timeout: float = 90.0) -> Iterator[Lab]:
     """Start JupyterLab serving *root*; stop it (and its kernels) on exit."""
@@ -52,6 +66,7 @@ def jupyter_lab(root: Path, timeout: float = 90.0) -> Iterator[Lab]:
     token = secrets.token_hex(16)
     for d in ("runtime", "config", "ipython", "workspaces", "settings", "home"):
         (root / f".{d}").mkdir(parents=True, exist_ok=True)
+    quiet_notifications(root / ".settings")
     env = {
         **os.environ,
         "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
