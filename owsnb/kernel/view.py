@@ -60,6 +60,53 @@ class SideView(StateReader):
     def enemy_units(self) -> list[Unit]:
         return [u for u in self.units.values() if u.side != self.side]
 
+    def unused_id(self, stem: str) -> str:
+        """*stem*, or *stem* with a number added, naming no unit of this view.
+
+        >>> from owsnb.kernel.state import MapState
+        >>> v = SideView("blue", "demo", MapState(FrozenDict()), FrozenDict(blue=None),
+        ...              FrozenDict({"what-if": Unit("what-if", "blue")}), Clock())
+        >>> v.unused_id("what-if"), v.unused_id("probe")
+        ('what-if-2', 'probe')
+        """
+        uid, n = stem, 1
+        while uid in self.units:
+            n += 1
+            uid = f"{stem}-{n}"
+        return uid
+
+    def with_unit(self, unit: Unit) -> SideView:
+        """A what-if copy of this view holding one more unit of the viewer's own side (the
+        umpire's view: of any side), for questions such as "how far could a unit of this type
+        reach from here?": the rule set's read-only hooks (``reach``, ``ranges``, ``transit``,
+        previews) run on it unchanged. The unit is never in the game: nothing is stored,
+        submitted or shown to another side, and the game is the same afterwards.
+
+        Raises:
+            ValueError: the unit is another side's, or its id names a unit of this view (take
+                one from :meth:`unused_id`).
+            KeyError: no such side.
+
+        >>> from owsnb.kernel.state import MapState
+        >>> from owsnb.kernel.hexgrid import Hex
+        >>> v = SideView("blue", "demo", MapState(FrozenDict()), FrozenDict(blue=None, red=None),
+        ...              FrozenDict(), Clock())
+        >>> w = v.with_unit(Unit("what-if", "blue", hex=Hex(0, 0)))
+        >>> list(w.units), list(v.units)
+        (['what-if'], [])
+        >>> v.with_unit(Unit("spy", "red"))
+        Traceback (most recent call last):
+        ...
+        ValueError: a what-if unit of blue's view must be blue's, not red's
+        """
+        if unit.side not in self.sides:
+            raise KeyError(f"no side {unit.side!r}; sides are {list(self.sides)}")
+        if not self.is_umpire and unit.side != self.side:
+            raise ValueError(f"a what-if unit of {self.side}'s view must be {self.side}'s, not {unit.side}'s")
+        if unit.id in self.units:
+            raise ValueError(f"unit id {unit.id!r} is taken in this view; try {self.unused_id(unit.id)!r}")
+        return replace(self, units=FrozenDict({**self.units, unit.id: unit}))
+
     def __repr__(self) -> str:
         return (f"<SideView {self.side} seq={self.seq}: {len(self.own_units)} own units, "
                 f"{len(self.enemy_units)} enemy seen; {self.clock}>")
