@@ -1688,7 +1688,7 @@ def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, 
 def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution | None:
     """The exact outcome of the first known (detected) Interdiction mission on the route (6.5.10.4):
     ``(steps lost, suppressed)`` on the Fires Effects Table; ``None`` if no known mission watches it."""
-    from owsnb.rules.ows import ground as _g
+    from owsnb.rules.ows.ground import fires as _g
 
     u = plan["unit"]
     seen = known_enemies(state, u.side)

@@ -7,6 +7,7 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError, NotYourTurnError
 from owsnb.rules.ows import ground as gr
+from owsnb.rules.ows.ground import fires
 from owsnb.rules.ows.dice import shift
 
 from .conftest import FastRoller, at, run, with_events, within_3_sigma
@@ -584,8 +585,8 @@ def test_10_15_4_1_pgm_promotion_only_for_attack_helicopters_and_air_munitions()
     )
     s = g.state
     t = s.units["TR12"]
-    assert [d for _, d, _ in gr._missions(s, s.units["AH"], t)] == ["d12", "d12"]  # clear, armour: +1
-    assert [d for _, d, _ in gr._missions(s, s.units["JET"], t)] == ["d10", "d10"]  # no munitions counter
+    assert [d for _, d, _ in fires._missions(s, s.units["AH"], t)] == ["d12", "d12"]  # clear, armour: +1
+    assert [d for _, d, _ in fires._missions(s, s.units["JET"], t)] == ["d10", "d10"]  # no munitions counter
 
 
 def test_10_15_6_cas_and_idf_support_are_supporting_arms_C3():
