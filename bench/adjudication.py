@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from owsnb.rules import ows
-from owsnb.rules.ows import air, isr, sof, strike
+from owsnb.rules.ows import air, isr, sof, strike, torpedo
 
 
 def timeit(fn: Callable[[], object], n: int) -> tuple[float, float]:
@@ -54,7 +54,7 @@ def main() -> None:
     rows.append(("strike resolve (declare + shields, roll, commit) + 2 undo", *timeit(resolve_and_undo, 50)))
     t = game_at("6.B.2", **seen, **{"SSN-1": {"hex": g.hex("0504")}})
     rows.append(("torpedo exact preview with re-attack", *timeit(
-        lambda: strike.torpedo_preview(t, "SSN-1", "Type055-1", ["Type054-1"]), 50)))
+        lambda: torpedo.torpedo_preview(t, "SSN-1", "Type055-1", ["Type054-1"]), 50)))
     a = ows.example(seed=7)
     from owsnb.kernel.events import unit_set
     from owsnb.kernel.game import Game

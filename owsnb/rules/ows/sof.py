@@ -201,7 +201,8 @@ class DirectAction(OrderHandler):
         events: list[Event] = [unit_set(u.id, markers=u.markers | {"sof-mission"}, rule="6.6.1", visible_to=frozenset({u.side}))]
         lost = 0
         if isinstance(t, str):
-            from owsnb.rules.ows.strike import _infra_damage, _target
+            from owsnb.rules.ows.strike import _infra_damage
+            from owsnb.rules.ows.targeting import _target
 
             tt = _target(state, u.side, t)
             evs, lost = _infra_damage(state, tt, n)

@@ -1,23 +1,22 @@
-"""Strike warfare (9.2–9.9): layered air defence, the shot calculus, salvos, damage, strike
-sequencing, missile attacks, torpedo attacks and infrastructure.
+"""Strike warfare (9.2–9.9): the strike action — previews, resolution, damage and sequencing.
 
-Paragraphs: 9.2 layered air defence; 9.2.1 shot calculus (defender allocates grey shields after
-the attacker assigns salvos, before any roll); 9.2.1.1 excess shields demote (basic, R4
-round-robin); 9.2.1.2 layered (advanced, at most two layers); 2.2.2.7 BMD/HGV/H/ballistic;
-2.2.2.8 multi-role pools; 6.5.9.3 CEC; 9.5 generating salvos; 9.6/9.6.1 damage; 9.8/9.9/9.9.1
-many-to-one, one-to-many, long-range vs local; 9.9.2 C2 value = long-range strike actions; 9.9.3
-I-GO-U-GO or chit draw; 9.9.4 no strike on undetected targets; 9.9.4.1 CAP intercept (5/7);
-9.9.4.2 TACSIT 1 on launch; 9.9.4.3 submarine launch exposure; 9.9.5 torpedo sequence; 9.9.7
-infrastructure and ASPs; 2.1.1.3 criticals; 7.2.1.3/7.2.1.4 SIGINT/countermeasures; 7.5.2 PNT.
+Paragraphs: 9.2.1 the shot calculus as two orders (the defender allocates grey shields after the
+attacker assigns salvos, before any roll); 9.5 salvos spent; 9.6/9.6.1 damage; 9.8/9.9/9.9.1
+many-to-one, one-to-many, long-range vs local and return fire; 9.9.2 C2 value = long-range strike
+actions; 9.9.3 I-GO-U-GO or chit draw; 9.9.4.1 CAP intercept; 9.9.4.2 TACSIT 1 on launch; 9.9.4.3
+submarine launch exposure; 9.9.7 infrastructure and ASPs (2.2.2.6); 7.2.1.4 countermeasures absorb
+a step. The pure shot mechanics (9.2–9.2.1.2, 2.2.2.7, 2.1.1.3) are in
+:mod:`~owsnb.rules.ows.salvos`, reading a strike from the state (targets, salvos, modifiers,
+shields, CEC, CAP) in :mod:`~owsnb.rules.ows.targeting`, torpedo attacks (9.9.5) in
+:mod:`~owsnb.rules.ows.torpedo`.
 
 A strike is two orders: the attacker's ``strike`` (salvos assigned), then — if the defender has
 anything to answer with — the defender's ``shields`` (grey shields, CAP interceptors, and return
-fire for local strikes), which resolves it. :func:`resolve` does both in one call.
+fire for local strikes), which resolves it. :func:`resolve` does both in one call; :func:`preview`
+gives the exact outcome first.
 
->>> plan = allocate(["d10", "d10", "d10"], [6, 6, 6, 6, 6], excess="demote")
->>> [(p.die, p.layers) for p in plan]
-[('d8', (6,)), ('d8', (6,)), ('d10', (6,))]
->>> [(p.die, p.layers) for p in allocate(["d10"] * 3, [6] * 5, excess="layered")]
+>>> p = preview(None, "T", ["d10"] * 3, grey_shields=[6] * 5, red_shield=5, excess="layered")
+>>> [(s.die, s.layers) for s in p.plans]
 [('d10', (6, 6)), ('d10', (6, 6)), ('d10', (6,))]
 """
 
@@ -40,409 +39,36 @@ from owsnb.rules.ows.common import (
     Roller,
     apply_hits,
     detected,
-    enemy_unit,
-    legal_examples,
     option,
     own_unit,
     refuse,
     space,
-    table,
     watchers,
 )
-from owsnb.rules.ows.dice import demote, parse_die, shift, success_probability
-from owsnb.rules.ows.dice import hits as _hits
-from owsnb.rules.ows.units import Attack, counter, target_type
+from owsnb.rules.ows.dice import parse_die, shift
+from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate
+from owsnb.rules.ows.targeting import (
+    _air_reach,
+    _available_shields,
+    _cap_candidates,
+    _cap_defence,
+    _check_shape,
+    _long_range,
+    _modifiers,
+    _parse_salvo,
+    _pending,
+    _plans,
+    _read_salvos,
+    _return_fire_options,
+    _Salvo,
+    _Target,
+    _target,
+    _unit_target,
+)
+from owsnb.rules.ows.torpedo import Torpedo
+from owsnb.rules.ows.units import counter, target_type
 
-__all__ = [
-    "SalvoPlan", "allocate", "salvo_distribution", "StrikePreview", "preview", "resolve", "torpedo_preview",
-    "torpedo", "Strike", "Shields", "Torpedo", "HANDLERS", "STEP_EFFECTS", "INFRA",
-]
-
-INFRA = ("port", "airfield", "rail")
-"""Infrastructure targets named ``port:HEX`` (9.9.7)."""
-
-
-# -- pure mechanics --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SalvoPlan:
-    """One salvo as it will be rolled: final die, grey layers to beat, red shield, CAP intercept.
-
-    Attributes:
-        die: the die rolled (all modifiers and excess-shield demotions applied).
-        layers: grey shield values to beat, in order (9.2, 9.2.1.2).
-        red: the target's red shield (2.2.2.3.1).
-        critical: criticals against the red shield (2.1.1.3, R2).
-        cap: ``(cap die, salvo defence)`` if an unengaged CAP intercepts it (9.9.4.1).
-        source, group, target: ids (``None`` in what-if plans).
-        notes: modifiers applied, with their paragraphs.
-    """
-
-    die: str
-    layers: tuple[int, ...] = ()
-    red: int = 0
-    critical: bool = True
-    cap: tuple[str, int] | None = None
-    source: str | None = None
-    group: str | None = None
-    target: str | None = None
-    base_die: str = ""
-    notes: tuple[str, ...] = ()
-    flags: frozenset[str] = frozenset()
-
-    def distribution(self) -> Distribution:
-        """Exact distribution of the hits this salvo scores."""
-        return salvo_distribution(self)
-
-
-def salvo_distribution(p: SalvoPlan) -> Distribution:
-    """Hits of one salvo: survive the CAP (9.9.4.1), beat each grey layer (9.2), then the red shield
-    with criticals (2.1.1.3).
-
-    >>> dict(salvo_distribution(SalvoPlan("d10", layers=(7,), red=5)))
-    {0: Fraction(19, 25), 1: Fraction(1, 5), 2: Fraction(1, 25)}
-    """
-    survive = Fraction(1)
-    if p.cap is not None:
-        survive *= 1 - success_probability(p.cap[0], p.cap[1])
-    for v in p.layers:
-        survive *= success_probability(p.die, v)
-    n = int(p.die[1:])
-    acc: dict[int, Fraction] = {0: 1 - survive}
-    for r in range(1, n + 1):
-        h = _hits(r, p.red, critical=p.critical) if p.red > 0 else 1
-        acc[h] = acc.get(h, Fraction(0)) + survive * Fraction(1, n)
-    return Distribution(acc, label=f"hits, {p.die}")
-
-
-def _eligible(flags: Iterable[str], bmd: bool, hgv_ok: bool) -> bool:
-    fl = set(flags)
-    if "HGV" in fl:
-        return hgv_ok and bmd
-    if fl & {"SRBM", "MRBM", "IRBM", "H"}:
-        return bmd
-    return True
-
-
-def allocate(salvos: Sequence[Any], shields: Sequence[Any], *, excess: str = "demote", red: int = 0,
-             critical: bool = True, hgv_defendable: bool = False) -> list[SalvoPlan]:
-    """Match grey shields to the salvos aimed at one target (9.2.1).
-
-    Args:
-        salvos: dice (``"d10"``) or :class:`SalvoPlan` objects (their ``flags`` decide eligibility).
-        shields: values (``7``) or dicts ``{"value", "bmd", "red_arrow"}``, best first.
-        excess: ``"demote"`` (9.2.1.1, basic: each extra shield demotes a salvo, round-robin R4) or
-            ``"layered"`` (9.2.1.2, advanced: a second layer, at most two per salvo, no demotion).
-
-    Ballistic and ``H`` salvos face only BMD shields and skip grey shields when none is BMD;
-    HGVs bypass grey shields (2.2.2.7); a BMD shield with a red down arrow demotes ballistic salvos.
-    """
-    plans = [s if isinstance(s, SalvoPlan) else SalvoPlan(parse_die(s), red=red, critical=critical, base_die=parse_die(s))
-             for s in salvos]
-    sh = [s if isinstance(s, Mapping) else {"value": int(s)} for s in shields]
-    sh = sorted(sh, key=lambda s: -int(s["value"]))
-    layers: list[list[int]] = [[] for _ in plans]
-    dem = [0] * len(plans)
-    notes: list[list[str]] = [list(p.notes) for p in plans]
-    # red down arrow: a BMD unit with the arrow demotes inbound ballistic salvos (2.2.2.7)
-    if any(s.get("bmd") and s.get("red_arrow") for s in sh):
-        for i, p in enumerate(plans):
-            if p.flags & {"SRBM", "MRBM", "IRBM"}:
-                dem[i] += 1
-                notes[i].append("BMD red arrow: ballistic salvo demoted (2.2.2.7)")
-    pool = list(sh)
-    # first layer, 1:1 (9.2.1)
-    for i, p in enumerate(plans):
-        for k, s in enumerate(pool):
-            if _eligible(p.flags, bool(s.get("bmd")), hgv_defendable):
-                layers[i].append(int(s["value"]))
-                pool.pop(k)
-                break
-        else:
-            if p.flags & {"SRBM", "MRBM", "IRBM", "H", "HGV"}:
-                notes[i].append("no eligible (BMD) grey shield: goes straight at the red shield (2.2.2.7)")
-    # excess shields
-    if excess == "layered":
-        for i, p in enumerate(plans):
-            if len(layers[i]) != 1:
-                continue
-            for k, s in enumerate(pool):
-                if _eligible(p.flags, bool(s.get("bmd")), hgv_defendable):
-                    layers[i].append(int(s["value"]))
-                    pool.pop(k)
-                    notes[i].append("second grey layer (9.2.1.2)")
-                    break
-    else:
-        excess_dem = [0] * len(plans)
-        while pool:
-            sh_ = pool.pop(0)
-            cands = [i for i, p in enumerate(plans) if _eligible(p.flags, bool(sh_.get("bmd")), hgv_defendable)]
-            if not cands:
-                continue
-            i = min(cands, key=lambda i: (excess_dem[i], i))  # round-robin: each once before any twice (R4)
-            excess_dem[i] += 1
-            dem[i] += 1
-            notes[i].append("excess grey shield: demoted (9.2.1.1)")
-    out = []
-    for i, p in enumerate(plans):
-        out.append(replace(p, die=demote(p.die, dem[i]), layers=tuple(layers[i]), notes=tuple(notes[i])))
-    return out
-
-
-def _sum(dists: Iterable[Distribution]) -> Distribution:
-    out = Distribution.point(0)
-    for d in dists:
-        out = out + d
-    return out
-
-
-# -- reading a strike from the state ---------------------------------------------------------------
-@dataclass
-class _Target:
-    key: str                  # unit id or "port:0203"
-    side: str
-    hex: Any
-    red: int
-    steps: int
-    ttype: str
-    unit: Any = None
-    infra: str = ""
-    countermeasures: bool = False
-
-    @property
-    def label(self) -> str:
-        return self.key
-
-
-def _target(state: Any, side: str, ref: str, order: Any = None) -> _Target:
-    kind, sep, where = ref.partition(":")
-    if sep and kind in INFRA:
-        try:
-            h = state.map.hex(where)
-        except Exception:
-            raise refuse(f"no hex {where!r}", "bad-hex", "9.9.7", order) from None
-        feat = state.map.info(h).features.get(kind if kind != "rail" else "railhead")
-        if feat is None:
-            raise refuse(f"there is no {kind} in {where}", "no-infrastructure", "9.9.7", order)
-        owner = feat.get("side") or state.map.info(h).facts.get("control") or ""
-        dmg = int(state.map.info(h).facts.get("damage", {}).get(kind, 0))
-        cap = int(feat.get("capacity", 1) or 1)
-        d = int(feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"])
-        return _Target(f"{kind}:{where}", owner, h, d, max(cap - dmg, 0), "ground", infra=kind)
-    u = enemy_unit(state, side, ref, rule="9.9.4", order=order)
-    c = counter(u)
-    return _Target(u.id, u.side, u.hex, c.red_shield, u.steps, target_type(u), u,
-                   countermeasures="countermeasures" in u.markers)
-
-
-def _parse_salvo(tok: str) -> tuple[str, str, str | None]:
-    parts = tok.split(":")
-    if len(parts) == 2:
-        return parts[0], parts[1], None
-    if len(parts) == 3:
-        return parts[0], parts[1], parts[2]
-    raise ValueError(tok)
-
-
-def _is_local(state: Any, src: Any, grp: Attack, tgt: _Target) -> bool:
-    """9.9.1: within one hex, or naval surface-to-surface fire into an adjacent hex."""
-    d = src.hex.distance(tgt.hex)
-    if d == 0:
-        return True
-    return d == 1 and counter(src).category == "naval" and tgt.ttype == "naval"
-
-
-def _air_reach(state: Any, src: Any) -> int:
-    c = counter(src)
-    r = int(c.combat_radius or 0)
-    return r * 3  # 6.5.3: strike missions up to 3x with tanker/FARP support
-
-
-@dataclass
-class _Salvo:
-    src: Any
-    grp: Attack
-    tgt: _Target
-    local: bool
-
-
-def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tuple[int, list[str]]:
-    mods = table(state, "missile_modifiers")["modifiers"]
-    shiftn = 0
-    notes: list[str] = []
-
-    def add(name: str, why: str) -> None:
-        nonlocal shiftn
-        m = mods.get(name) or {}
-        k = int(m.get("shift", 0))
-        if k:
-            shiftn += k
-            notes.append(f"{why} ({'+' if k > 0 else ''}{k}, {m.get('rule', '')})")
-
-    u = tgt.unit
-    if u is not None:
-        sig, cm = "sigint" in u.markers, "countermeasures" in u.markers
-        if sig and cm:
-            notes.append("SIGINT and countermeasures cancel (7.2.1.3)")
-        elif sig:
-            add("sigint_on_target", "SIGINT/EMSO on the target")
-        elif cm:
-            add("countermeasures_on_target", "countermeasures on the target")
-        if "rsoi" in u.markers:
-            add("rsoi_target", "target in RSO&I")
-        sr = state.sides[side].private.get("sr_hexes") or ()
-        if state.map.label(u.hex) in sr and side in u.seen_by:
-            add("sof_target_acquisition", "SOF special reconnaissance on the target")
-    if space(state, side).get("pnt") == "disrupted" and src.hex.distance(tgt.hex) > 1:
-        add("pnt_disrupted_beyond_1_hex", "PNT disrupted, strike beyond one hex")
-    if counter(src).is_air and "disrupted-c2" in src.markers:
-        add("attacker_disrupted_c2_air", "air mission with Disrupted C2")
-    for e in state.units.values():
-        if e.side == side and e.hex == tgt.hex and e.alive and counter(e).ew == "promote-strike":
-            add("ew_promote_strike", f"EW aircraft {e.id} over the target")
-            break
-    return shiftn, notes
-
-
-def _read_salvos(state: Any, side: str, target_ref: str, tokens: Sequence[str], order: Any = None) -> tuple[list[_Salvo], dict[str, _Target]]:
-    if not tokens:
-        raise refuse("a strike needs salvos, e.g. salvos=DDG-1:tlam", "no-salvos", "9.5", order)
-    targets: dict[str, _Target] = {}
-    main = _target(state, side, target_ref, order)
-    targets[main.key] = main
-    use: dict[tuple[str, str], int] = {}
-    out: list[_Salvo] = []
-    for tok in tokens:
-        try:
-            sid, gref, tref = _parse_salvo(tok)
-        except ValueError:
-            raise refuse(f"salvo {tok!r}: write SOURCE:GROUP or SOURCE:GROUP:TARGET (e.g. DDG-1:tlam)",
-                         "bad-salvo", "9.5", order) from None
-        src = own_unit(state, order, sid, "9.5") if order is not None else state.units[sid]
-        c = counter(src)
-        try:
-            grp = c.attack(gref)
-        except KeyError:
-            raise refuse(f"{sid} has no attack {gref!r}; it has {', '.join(a.id + '=' + a.die for a in c.attacks)}",
-                         "no-such-attack", "2.2.2.1", order) from None
-        if grp.air_to_air:
-            raise refuse(f"{sid}:{grp.id} is an air-to-air die (air combat, 9.7)", "air-to-air-only", "9.7", order)
-        if tref is not None and tref not in targets:
-            targets[tref] = _target(state, side, tref, order)
-        tgt = targets[tref] if tref is not None else main
-        k = (src.id, grp.key)
-        use[k] = use.get(k, 0) + 1
-        if use[k] > grp.left:
-            raise refuse(f"{src.id} has only {grp.left} {grp.die} salvo(s) left in {grp.id} (9.5)", "magazine-empty",
-                         "2.2.2.1", order)
-        if tgt.ttype == "sub":
-            raise refuse("submarines can only be attacked by ASW (red submarine silhouette)", "not-asw", "8.5.2", order)
-        if tgt.ttype == "air":
-            raise refuse("aircraft are engaged in air combat (9.7), not by strikes", "air-target", "9.7", order)
-        if not grp.can_hit(tgt.ttype):
-            raise refuse(f"{src.id}:{grp.id} cannot engage {tgt.ttype} targets (its silhouettes: {', '.join(grp.targets)})",
-                         "wrong-target-type", "2.2.2", order)
-        if "suppressed" in src.markers and c.category == "naval":
-            raise refuse(f"{src.id} is damaged and suppressed this turn: no strikes (9.6.1)", "suppressed", "9.6.1", order)
-        if "disrupted-c2" in src.markers and c.category in ("naval", "artillery", "air-defence", "submarine"):
-            raise refuse(f"{src.id} has Disrupted C2 and cannot fire (7.2.1.1)", "disrupted-c2", "7.2.1.1", order)
-        dist = src.hex.distance(tgt.hex)
-        reach = grp.range + (_air_reach(state, src) if c.is_air else 0)
-        if dist > reach:
-            raise refuse(f"{tgt.key} is {dist} hexes from {src.id}; {grp.id} reaches {reach} (2.2.2.1)", "out-of-range",
-                         "2.2.2.1", order)
-        out.append(_Salvo(src, grp, tgt, _is_local(state, src, grp, tgt)))
-    return out, targets
-
-
-def _check_shape(state: Any, salvos: Sequence[_Salvo], order: Any) -> None:
-    """9.8 many-to-one (one target hex) or 9.9 one-to-many (one source hex, option)."""
-    thexes = {s.tgt.hex for s in salvos}
-    if len(thexes) > 1:
-        shexes = {s.src.hex for s in salvos}
-        if not (option(state, "one_to_many") and len(shexes) == 1):
-            raise refuse("a strike action has one target hex (many-to-one, 9.8); one-to-many needs the 9.9 option "
-                         "and a single source hex", "several-target-hexes", "9.8", order)
-
-
-def _available_shields(state: Any, tgt: _Target) -> list[dict[str, Any]]:
-    """Grey shields of the defender that may cover *tgt* (9.2: within the provider's range)."""
-    out = []
-    for u in state.units.values():
-        if u.side != tgt.side or not u.alive or u.hex is None:
-            continue
-        if "disrupted-c2" in u.markers or ("suppressed" in u.markers and counter(u).category == "air-defence"):
-            continue
-        for g in counter(u).shields:
-            if g.left <= 0:
-                continue
-            if u.id == (tgt.unit.id if tgt.unit is not None else None) or u.hex.distance(tgt.hex) <= g.range:
-                out.extend({"value": g.value, "bmd": g.bmd, "red_arrow": g.red_arrow, "provider": u.id, "key": g.key,
-                            "cec": counter(u).cec} for _ in range(g.left))
-    out.sort(key=lambda s: (-(s["provider"] == (tgt.unit.id if tgt.unit else "")), -s["value"]))
-    return out
-
-
-def _cec_active(state: Any, tgt: _Target, providers: Iterable[str]) -> bool:
-    if not option(state, "cec"):
-        return False
-    provs = [state.units[p] for p in providers if counter(state.units[p]).cec and counter(state.units[p]).category == "naval"]
-    for e in state.units.values():
-        if e.side == tgt.side and e.alive and e.hex is not None and counter(e).cec_provider:
-            if any(e.hex.distance(p.hex) <= 1 for p in provs):
-                return True
-    return False
-
-
-def _cap_candidates(state: Any, tgt: _Target) -> list[Any]:
-    return [u for u in state.units.values()
-            if u.side == tgt.side and u.alive and u.hex == tgt.hex and counter(u).is_air
-            and counter(u).mission in ("cap", "dca") and "engaged" not in u.markers
-            and any(a.air_to_air for a in counter(u).attacks)]
-
-
-def _cap_defence(state: Any, grp: Attack) -> int | None:
-    """Salvo defence against an intercepting CAP (9.9.4.1); ``None`` = cannot be intercepted."""
-    if grp.flags & {"H", "HGV", "SRBM", "MRBM", "IRBM"}:
-        return None
-    if grp.cap_defence:
-        return int(grp.cap_defence)
-    d = table(state, "missile_modifiers")["cap_intercept"]
-    return int(d["supersonic"] if "supersonic" in grp.flags else d["subsonic"])
-
-
-def _plans(state: Any, side: str, salvos: Sequence[_Salvo], alloc: Mapping[str, Sequence[Mapping[str, Any]]],
-           caps: Sequence[Any] = ()) -> list[SalvoPlan]:
-    crit = option(state, "critical_hits") != "off"
-    excess = option(state, "excess_shields")
-    by_t: dict[str, list[int]] = {}
-    base: list[SalvoPlan] = []
-    for i, s in enumerate(salvos):
-        k, notes = _modifiers(state, side, s.src, s.grp, s.tgt)
-        die = shift(s.grp.die, k)
-        base.append(SalvoPlan(die, (), s.tgt.red, crit, None, s.src.id, s.grp.id, s.tgt.key, s.grp.die, tuple(notes),
-                              s.grp.flags))
-        by_t.setdefault(s.tgt.key, []).append(i)
-    out = list(base)
-    for tkey, idx in by_t.items():
-        shields = list(alloc.get(tkey, ()))
-        plans = allocate([base[i] for i in idx], shields, excess=excess, hgv_defendable=option(state, "hgv_defendable"))
-        if shields and _cec_active(state, salvos[idx[0]].tgt, {s["provider"] for s in shields if "provider" in s}):
-            plans = [replace(p, die=demote(p.die, 2), notes=(*p.notes, "CEC: cruise missile demoted twice (6.5.9.3)"))
-                     if p.layers and not (p.flags & {"SRBM", "MRBM", "IRBM", "H", "HGV"}) else p for p in plans]
-        for i, p in zip(idx, plans, strict=True):
-            out[i] = p
-    # CAP interceptors: one CAP per salvo, in order of the interceptable salvos (9.9.4.1)
-    caps = list(caps)
-    for i, s in enumerate(salvos):
-        if not caps:
-            break
-        d = _cap_defence(state, s.grp)
-        if d is None:
-            continue
-        cap_unit = caps.pop(0)
-        aa = next(a for a in counter(cap_unit).attacks if a.air_to_air)
-        out[i] = replace(out[i], cap=(aa.die, d), notes=(*out[i].notes, f"intercepted by CAP {cap_unit.id} (9.9.4.1)"))
-    return out
+__all__ = ["StrikePreview", "preview", "resolve", "Strike", "Shields", "HANDLERS", "STEP_EFFECTS"]
 
 
 # -- previews --------------------------------------------------------------------------------------
@@ -616,22 +242,6 @@ def _pick_shields(avail: list[dict], grey: Any, t: _Target) -> list[dict]:
 
 
 # -- resolution ------------------------------------------------------------------------------------
-def _roll_salvo(roll: Any, p: SalvoPlan, vis: Any, label: str) -> int:
-    """Roll one salvo through *roll* (a :class:`Roller` or ``fn(die, purpose, rule, vis)``)."""
-    if p.cap is not None:
-        r = roll(p.cap[0], f"CAP intercept of {label} (salvo defends {p.cap[1]})", "9.9.4.1", vis)
-        if r >= p.cap[1]:
-            return 0
-    for k, v in enumerate(p.layers, 1):
-        r = roll(p.die, f"{label} vs grey shield {v} (layer {k})", "9.2", vis)
-        if r < v:
-            return 0
-    r = roll(p.die, f"{label} vs red shield {p.red}", "2.1.1.3", vis)
-    if p.red <= 0:
-        return 1
-    return _hits(r, p.red, critical=p.critical)
-
-
 def _exposure_events(state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
     lets airborne ASW in its hex roll once. Returns events and the ids now seen by *defender*."""
@@ -724,7 +334,7 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     outcome: dict[str, Any] = {"hits": dict(hits_on), "steps_lost": {}}
     for key in dict.fromkeys([*hits_on, *rf_hits]):
         total = hits_on.get(key, 0) + rf_hits.get(key, 0)
-        t = targets.get(key) or _rf_target(s2, key)
+        t = targets.get(key) or _unit_target(s2.units[key])
         if t.infra:
             evs, lost = _infra_damage(s2, t, total)
         elif t.unit is not None and counter(s2.units[t.unit.id]).category == "asp":
@@ -750,12 +360,6 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     events.append(note(f"Strike on {', '.join(targets)}: " + ", ".join(f"{k} {v} hit(s)" for k, v in hits_on.items()),
                        rule="9.8"))
     return events, res
-
-
-def _rf_target(state: Any, key: str) -> _Target:
-    u = state.units[key]
-    c = counter(u)
-    return _Target(u.id, u.side, u.hex, c.red_shield, u.steps, target_type(u), u, countermeasures="countermeasures" in u.markers)
 
 
 def _infra_damage(state: Any, t: _Target, n: int) -> tuple[list[Event], int]:
@@ -830,15 +434,6 @@ def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Ev
 
 
 # -- handlers --------------------------------------------------------------------------------------
-def _pending(state: Any) -> dict[str, Any] | None:
-    p = state.secret.get("pending_strike") if hasattr(state, "secret") else None
-    return thaw(p) if p else None
-
-
-def _long_range(salvos: Sequence[_Salvo]) -> bool:
-    return any(not s.local for s in salvos)
-
-
 class Strike(OrderHandler):
     """9.8/9.9: a strike action — one target hex, salvos from any sources in range."""
 
@@ -940,23 +535,6 @@ class Strike(OrderHandler):
         return Adjudication(events, res)
 
 
-def _return_fire_options(state: Any, salvos: Sequence[_Salvo]) -> list[str]:
-    """Return-fire tokens the defender could use against the local attackers (9.9.1)."""
-    out = []
-    defender = salvos[0].tgt.side
-    srcs = {s.src.id: s.src for s in salvos if s.local}
-    for u in state.units.values():
-        if u.side != defender or not u.alive or u.hex is None or "disrupted-c2" in u.markers:
-            continue
-        for a in counter(u).attacks:
-            if a.left <= 0 or a.air_to_air:
-                continue
-            for src in srcs.values():
-                if a.can_hit(target_type(src)) and u.hex.distance(src.hex) <= a.range and detected(state, src, defender):
-                    out.append(f"{u.id}:{a.id}:{src.id}")
-    return out
-
-
 class Shields(OrderHandler):
     """9.2.1 shot calculus: the defender commits grey shields (``TARGET:N``), CAP interceptors
     (9.9.4.1) and, against a local strike, return fire (9.9.1); the strike is then rolled."""
@@ -1053,7 +631,7 @@ class Shields(OrderHandler):
                 use[(sid, grp.key)] = use.get((sid, grp.key), 0) + 1
                 if use[(sid, grp.key)] > grp.left:
                     raise refuse(f"{sid} has only {grp.left} salvo(s) in {grp.id}", "magazine-empty", "2.2.2.1", order)
-                rf.append(_Salvo(src, grp, _rf_target(state, tid), True))
+                rf.append(_Salvo(src, grp, _unit_target(state.units[tid]), True))
         return p, salvos, targets, alloc, caps, rf
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -1078,251 +656,6 @@ class Shields(OrderHandler):
         events += _after_action(s2, p["attacker"], p["long_range"], dice)
         res.rules = list(dict.fromkeys(["9.2.1", *res.rules]))
         return Adjudication(events, res)
-
-
-# -- torpedoes (9.9.5) -------------------------------------------------------------------------------
-def _asw_assets(state: Any, sub: Any, all_capable: bool = False) -> list[Any]:
-    """ASW assets of the other side in the sub's hex: in ASW mode (or any ASW-capable one after a
-    hit, 9.9.5.5); subs in Silent Running count (C4)."""
-    out = []
-    for u in state.units.values():
-        if u.side == sub.side or not u.alive or u.hex != sub.hex:
-            continue
-        c = counter(u)
-        if c.asw is None:
-            continue
-        if c.category == "submarine":
-            if "silent-running" in u.markers and option(state, "sub_detectors") == "asw-and-silent":
-                out.append(u)
-            continue
-        if all_capable or "asw" in u.markers:
-            out.append(u)
-    return out
-
-
-def _asw_die(state: Any, sub: Any, assets: Sequence[Any], bonus: int = 0) -> str:
-    """Cooperative ASW detection die (8.5.3, R3, 6.4.4): best die promoted per extra asset, then
-    littoral demotion (2.1.9), cavitation (6.4.2.2), the D12 cap (D16 by the exception clause)."""
-    from owsnb.rules.ows.dice import net_die, rung
-
-    best = max((counter(a).asw.die for a in assets), key=rung)
-    n = len(assets)
-    prom = (n - 1) if option(state, "cooperative_sensing") == "n-1" else n
-    prom += bonus
-    dem = 0
-    if state.map.info(sub.hex).terrain == "littoral":
-        dem += 1
-    if "silent-running" in sub.markers:
-        dem += 1
-    if "cavitation" in sub.markers:
-        prom += 1
-    cap = "d16" if option(state, "asw_d16_exception") else "d12"
-    return net_die(best, prom, dem, limit=cap)
-
-
-@dataclass
-class _TorpState:
-    alive: bool = True
-    over: bool = False
-
-
-def torpedo_preview(game: Any, sub: str, target: str, reattack: Sequence[str] = ()) -> Distribution:
-    """Exact distribution of ``(hits per target..., sub lost)`` for a torpedo attack sequence
-    (9.9.5.1–9.9.5.5), as the umpire knows it.
-
-    Outcomes are tuples ``(total hits on targets, sub lost)``.
-    """
-    state = game.state if hasattr(game, "state") else game
-    s = state.units[sub]
-    s = s.evolve(markers=s.markers - {"silent-running"})
-    seq = [target, *reattack]
-    tgt_units = [state.units[t] for t in seq]
-    sig = int(counter(s).signature or 8)
-    sub_red = counter(s).red_shield
-    torp = next(a for a in counter(s).attacks if "torpedo" in a.flags or a.can_hit("naval"))
-    crit = option(state, "critical_hits") != "off"
-
-    def asw_round(assets: Sequence[Any], bonus: int) -> Distribution:
-        """P over 'free' (undetected), 'abort' (detected, survived), 'dead'."""
-        if not assets:
-            return Distribution.point("free")
-        die = _asw_die(state, s, assets, bonus)
-        pdet = success_probability(die, sig)
-        best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
-        pk = success_probability(counter(best).asw.die, sub_red)
-        return Distribution({"free": 1 - pdet, "abort": pdet * (1 - pk), "dead": pdet * pk})
-
-    def step(k: int, hits: int) -> Distribution:
-        t = tgt_units[k]
-        th = counter(t).red_shield
-        hit_d = Distribution.die(int(torp.die[1:])).map(lambda r: _hits(r, th, critical=crit))
-        if k == 0:
-            assets = _asw_assets(state, s)
-            screen = len(assets) >= 2
-            if screen:
-                first = asw_round(assets, 0)
-                return first.bind(lambda o: Distribution.point((hits, o == "dead")) if o != "free"
-                                  else hit_d.bind(lambda h: cont(k, hits + h, h)))
-            single = asw_round(assets[:1], 0) if assets else Distribution.point("free")
-            return single.bind(lambda o: hit_d.bind(lambda h: (Distribution.point((hits + h, o == "dead"))
-                                                                if o != "free" else cont(k, hits + h, h))))
-        assets = _asw_assets(state, s, all_capable=True)
-        first = asw_round(assets, k)
-        return first.bind(lambda o: Distribution.point((hits, o == "dead")) if o != "free"
-                          else hit_d.bind(lambda h: cont(k, hits + h, h)))
-
-    def cont(k: int, hits: int, last: int) -> Distribution:
-        if last == 0 or k + 1 >= len(seq):
-            return Distribution.point((hits, False))
-        return step(k + 1, hits)
-
-    d = step(0, 0)
-    d.label = "(torpedo hits, sub lost)"
-    return d
-
-
-class Torpedo(OrderHandler):
-    """9.9.5: a submarine's torpedo attack on a detected surface ship, with ASW screen and re-attacks."""
-
-    type = OrderType("torpedo", (
-        Param("sub", "unit", "the attacking submarine"),
-        Param("target", "unit", "a detected surface ship in its hex"),
-        Param("reattack", "unit", "targets of further attacks after each hit (9.9.5.5)", positional=False,
-              repeat=True, optional=True),
-    ), rule="9.9.5", doc="submarine torpedo attack")
-
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        subs = [u for u in state.units_of(side) if counter(u).category == "submarine" and u.alive and u.hex is not None]
-        ex = legal_examples(self, state, side, (
-            {"sub": u.id, "target": t.id} for u in subs for t in state.units_at(u.hex)
-            if t.side != side and t.alive and counter(t).category == "naval" and detected(state, t, side)))
-        return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
-
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
-        if _pending(state):
-            raise refuse("a strike is waiting for the defender's shot calculus", "strike-pending", "9.2.1", order)
-        s = own_unit(state, order, args["sub"], "9.9.5")
-        c = counter(s)
-        if c.category != "submarine":
-            raise refuse(f"{s.id} is not a submarine", "not-a-sub", "9.9.5", order)
-        torp = [a for a in c.attacks if "torpedo" in a.flags and a.left > 0]
-        if not torp:
-            raise refuse(f"{s.id} has no torpedo salvo left", "magazine-empty", "9.9.5", order)
-        if c.subtype == "ssk" and "silent-running" not in s.markers:
-            raise refuse("an SSK may only attack if it began the Combat phase in Silent Running", "ssk-not-silent",
-                         "9.9.5.6", order)
-        if state.clock.step == "6.B.1":
-            raise refuse("torpedo attacks are local strikes: step 6.B.2 (9.9.1)", "local-strike-later", "9.9.1", order)
-        for tid in (args["target"], *args.get("reattack", ())):
-            t = enemy_unit(state, order.side, tid, "9.9.4", order)
-            if counter(t).category != "naval" or t.hex != s.hex:
-                raise refuse(f"{tid} is not a surface ship in {s.id}'s hex", "bad-torpedo-target", "9.9.5", order)
-
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
-        return torpedo_preview(state, args["sub"], args["target"], args.get("reattack", ()))
-
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
-        side = order.side
-        s = state.units[args["sub"]]
-        c = counter(s)
-        torp = next(a for a in c.attacks if "torpedo" in a.flags and a.left > 0)
-        roll = Roller(dice)
-        seq = [args["target"], *args.get("reattack", ())]
-        events: list[Event] = [unit_set(s.id, markers=s.markers - {"silent-running"}, rule="9.9.5.1",
-                                        visible_to=watchers(state, s))]
-        s = s.evolve(markers=s.markers - {"silent-running"})
-        sig = int(c.signature or 8)
-        crit = option(state, "critical_hits") != "off"
-        defender = state.units[seq[0]].side
-        hidden = frozenset({side})
-        total: dict[str, int] = {}
-        lines: list[str] = []
-        sub_lost = False
-        detected_sub = False
-        used = 0
-
-        def asw(assets: Sequence[Any], bonus: int) -> str:
-            nonlocal sub_lost, detected_sub
-            if not assets:
-                return "free"
-            die = _asw_die(state, s, assets, bonus)
-            r = roll(die, f"ASW detection of a submarine ({len(assets)} asset(s), target {sig})", "9.9.5.2", None)
-            if r < sig:
-                return "free"
-            detected_sub = True
-            best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
-            r2 = roll(counter(best).asw.die, f"ASW attack by {best.id} on {s.id} (red {c.red_shield})", "8.5.2", None)
-            if _hits(r2, c.red_shield, critical=crit) > 0:
-                sub_lost = True
-                return "dead"
-            return "abort"
-
-        for k, tid in enumerate(seq):
-            t = state.units[tid]
-            if k == 0:
-                assets = _asw_assets(state, s)
-                if len(assets) >= 2:
-                    o = asw(assets, 0)
-                    lines.append(f"ASW screen ({len(assets)} assets): {o} (6.4.4.1, 9.9.5.2)")
-                    if o != "free":
-                        break
-                    o_single = "free"
-                else:
-                    o_single = asw(assets, 0) if assets else "free"
-            else:
-                o = asw(_asw_assets(state, s, all_capable=True), k)
-                lines.append(f"re-attack {k}: ASW {o} (9.9.5.5)")
-                if o != "free":
-                    break
-                o_single = "free"
-            vis = None if detected_sub else hidden
-            r = roll(torp.die, f"torpedo {torp.die} at {tid} (red {counter(t).red_shield})" if vis is None
-                     else f"torpedo at {tid}", "9.9.5.4", vis)
-            h = _hits(r, counter(t).red_shield, critical=crit)
-            used += 1
-            total[tid] = total.get(tid, 0) + h
-            lines.append(f"torpedo at {tid}: roll {r}, {h} hit(s) (9.9.5.4)")
-            if k == 0 and o_single != "free":
-                lines.append(f"single ASW asset: sub {o_single} (simultaneous, 9.9.5.3)")
-                break
-            if h == 0:
-                break
-        sp = dict(c.spent)
-        sp[torp.key] = int(sp.get(torp.key, 0)) + min(used, torp.left) if used else int(sp.get(torp.key, 0))
-        from owsnb.kernel.reduce import apply as _apply
-
-        vis_sub = None if detected_sub else watchers(state, s)
-        events.append(unit_set(s.id, data={"spent": sp}, rule="9.5", visible_to=vis_sub))
-        if detected_sub:
-            events.append(unit_set(s.id, seen_by=s.seen_by | {defender}, markers=s.markers - {"silent-running"} | {"tacsit1"},
-                                   rule="9.9.5.2"))
-        s2 = state
-        for e in events:
-            s2 = _apply(s2, e)
-        steps_lost = {}
-        for tid, n in total.items():
-            evs, lost, _ = apply_hits(s2, s2.units[tid], n, rule="9.9.5.4", cause="torpedo")
-            steps_lost[tid] = lost
-            for e in evs:
-                s2 = _apply(s2, e)
-            events += evs
-        if sub_lost:
-            evs, _, _ = apply_hits(s2, s2.units[s.id], 1, rule="8.5.2", cause="asw")
-            events += evs
-        events.append(note("Torpedo attack: " + ", ".join(f"{k} {v} hit(s)" for k, v in total.items())
-                           if total else "Torpedo attack aborted", rule="9.9.5", visible_to=None))
-        res = Result(f"Torpedo attack by {s.id}", {"hits": total, "steps_lost": steps_lost, "sub_lost": sub_lost,
-                                                    "sub_detected": detected_sub}, ["9.9.5", "2.1.1.3"], roll.rolls, lines)
-        return Adjudication(events, res)
-
-
-def torpedo(game: Any, sub: str, target: str, reattack: Sequence[str] = ()) -> Result:
-    """Resolve a torpedo attack (9.9.5) by submitting ``torpedo``; returns the rich result."""
-    from owsnb.rules.ows.common import submit
-
-    side = game.state.units[sub].side
-    o = Torpedo.type.make(side, sub=sub, target=target, reattack=list(reattack) or None)
-    return submit(game, o)
 
 
 def resolve(game: Any, target: str, salvos: Sequence[str], grey_shields: int | Mapping[str, int] | None = None, *,
@@ -1399,5 +732,6 @@ def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> 
     return out
 
 
+# the torpedo attack (9.9.5) is a strike warfare action too: registered with the strike's orders
 HANDLERS = [Strike(), Shields(), Torpedo()]
 STEP_EFFECTS = {"6.B.1": _enter_long_range}

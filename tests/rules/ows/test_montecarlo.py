@@ -18,7 +18,7 @@ from owsnb.rules.ows import isr, strike
 from owsnb.rules.ows import montecarlo as mc
 from owsnb.rules.ows.common import Roller, apply_hits
 from owsnb.rules.ows.dice import LADDER, hits, success_probability
-from owsnb.rules.ows.strike import SalvoPlan, allocate
+from owsnb.rules.ows.salvos import SalvoPlan, allocate
 
 from .conftest import at, load, within_3_sigma
 

@@ -7,7 +7,7 @@ import pytest
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.rules.ows import strike
 from owsnb.rules.ows.dice import hits
-from owsnb.rules.ows.strike import SalvoPlan, allocate, salvo_distribution
+from owsnb.rules.ows.salvos import SalvoPlan, allocate, salvo_distribution
 from owsnb.rules.ows.units import counter
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
