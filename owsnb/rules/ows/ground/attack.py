@@ -50,6 +50,7 @@ from owsnb.rules.ows.ground.gcat import (
     _manoeuvre,
     apply_result,
     combat,
+    defenders,
     gcat_cell,
     row_index,
 )
@@ -424,11 +425,7 @@ def _resolve_pending(
     outcome: dict[str, Any] = {"hex": lab}
     rounds = 2 if any(u.hex == h for u in att) else 1
     for rnd in range(rounds):
-        defs = [
-            e
-            for e in cur.units.values()
-            if e.hex == h and e.side != p["attacker"] and e.alive and counter(e).category in DEFENDERS
-        ]
+        defs = defenders(cur, h, p["attacker"])
         att = [cur.units[x] for x in p["with"] if cur.units[x].alive and cur.units[x].hex is not None]
         if not defs or not [u for u in att if _manoeuvre(u)]:
             if rnd == 0:
@@ -468,11 +465,7 @@ def _resolve_pending(
             }
         )
         if rnd == 0 and rounds == 2:
-            still = [
-                e
-                for e in cur.units.values()
-                if e.hex == h and e.side != p["attacker"] and e.alive and counter(e).category in DEFENDERS
-            ]
+            still = defenders(cur, h, p["attacker"])
             if still:
                 lines.append("opposed landing inconclusive: a second round at once (10.15.8.3)")
                 rules.append("10.15.8.3")

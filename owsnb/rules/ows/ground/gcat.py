@@ -206,6 +206,16 @@ def _ground_attacks(u: Any) -> list[Any]:
     return [a for a in counter(u).attacks if a.can_hit("ground") and not a.air_to_air and a.left > 0]
 
 
+def defenders(state: Any, h: Hex, attacker: str) -> list[Any]:
+    """The units an attack by *attacker* on *h* fights: the other sides' live ground units and SOF
+    there (10.15.9)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.hex == h and u.side != attacker and u.alive and counter(u).category in DEFENDERS
+    ]
+
+
 def _manoeuvre(u: Any) -> bool:
     return counter(u).category == "ground" and counter(u).subtype not in ("partisan", "security-zone")
 
@@ -397,11 +407,7 @@ def combat(
     die and column modifier. With ``side_knows`` only what the attacker has detected is counted."""
     gcat = ptable(state, "gcat")
     mods = gcat["modifiers"]
-    defs = [
-        u
-        for u in state.units.values()
-        if u.hex == target_hex and u.side != attacker and u.alive and counter(u).category in DEFENDERS
-    ]
+    defs = defenders(state, target_hex, attacker)
     if side_knows:
         defs = [u for u in defs if detected(state, u, attacker)]
     dside = defender_side or (defs[0].side if defs else next(s for s in state.sides if s != attacker))

@@ -116,20 +116,28 @@ def formations(state: Any, side: str) -> list[str]:
     return sorted(h.id for h in hqs if not h.data.get("hq") and h.id in subs)
 
 
+def reaction_window(state: Any, side: str, order: Order | None) -> dict[str, Any]:
+    """The defender's window (3.E) in which *side* may make a reaction move, else the refusal
+    (10.4.1.1.1)."""
+    w = _window(state)
+    if not w or w.get("defender") != side:
+        raise refuse(
+            "a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
+            "no-attack-pending",
+            "10.4.1.1.1",
+            order,
+        )
+    return w
+
+
 def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: bool = False) -> None:
     """Refusals shared by the actioning unit's orders: the defender's window, the activated
     formation (10.2), Orders markers (10.14, ADV) and the impulse order (10.3, G1)."""
     side = unit.side
-    w = _window(state)
     if react:
-        if not w or w.get("defender") != side:
-            raise refuse(
-                "a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
-                "no-attack-pending",
-                "10.4.1.1.1",
-                order,
-            )
+        reaction_window(state, side, order)
         return
+    w = _window(state)
     if w:
         raise refuse(
             f"an attack on {w.get('hex')} waits for {w.get('defender')}'s defensive fires (3.E)",

@@ -34,7 +34,13 @@ from owsnb.rules.ows.common import (
     refuse,
     watchers,
 )
-from owsnb.rules.ows.ground.phase import _pending, _set_stage, _window, formation_of
+from owsnb.rules.ows.ground.phase import (
+    _pending,
+    _set_stage,
+    _window,
+    formation_of,
+    reaction_window,
+)
 from owsnb.rules.ows.movement import (
     ground_reach,
     ptable,
@@ -88,14 +94,7 @@ class React(OrderHandler):
                 "10.4.1.1.1",
                 order,
             )
-        w = _window(state)
-        if not w or w["defender"] != order.side:
-            raise refuse(
-                "a reaction move is made when your unit is attacked (Defensive Fires, 10.4.1.1.1)",
-                "no-attack-pending",
-                "10.4.1.1.1",
-                order,
-            )
+        w = reaction_window(state, order.side, order)
         h = state.map.hex(w["hex"])
         p = {**w, **(_pending(state) or {})}
         u = own_unit(state, order, args["unit"], "10.4.1.1.1")
