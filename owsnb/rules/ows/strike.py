@@ -32,6 +32,7 @@ from owsnb.kernel.dist import Distribution, bar_chart_html
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, clock_set, hex_set, note, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import UMPIRE
 from owsnb.rules.ows.common import (
@@ -279,29 +280,19 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     roll = Roller(dice)
     events, exposed = _exposure_events(state, side, salvos, roll, defender)
 
-    from owsnb.kernel.reduce import apply as _apply
-
-    s_exp = state
-    for e in events:
-        s_exp = _apply(s_exp, e)
+    s_exp = apply_all(state, events)
 
     def vis_of(src: Any) -> Any:
         return None if detected(s_exp, s_exp.units[src.id], defender) else frozenset({side})
 
     plans = _plans(state, side, salvos, alloc, caps)
     # expenditure: salvos (9.5), shields allocated (9.2.1, 2.2.2.8), CAPs engaged
+    uses = [(s.src.id, s.grp.key) for s in (*salvos, *return_fire)]
+    uses += [(sh["provider"], sh["key"]) for shields in alloc.values() for sh in shields if "provider" in sh]
     spent: dict[str, dict[str, int]] = {}
-    for s in salvos:
-        spent.setdefault(s.src.id, {})
-        spent[s.src.id][s.grp.key] = spent[s.src.id].get(s.grp.key, 0) + 1
-    for rf in return_fire:
-        spent.setdefault(rf.src.id, {})
-        spent[rf.src.id][rf.grp.key] = spent[rf.src.id].get(rf.grp.key, 0) + 1
-    for shields in alloc.values():
-        for sh in shields:
-            if "provider" in sh:
-                spent.setdefault(sh["provider"], {})
-                spent[sh["provider"]][sh["key"]] = spent[sh["provider"]].get(sh["key"], 0) + 1
+    for uid, key in uses:
+        spent.setdefault(uid, {})
+        spent[uid][key] = spent[uid].get(key, 0) + 1
     hits_on: dict[str, int] = {}
     lines: list[str] = []
     for p, s in zip(plans, salvos, strict=True):
@@ -320,7 +311,6 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
         rf_hits[rf.tgt.key] = rf_hits.get(rf.tgt.key, 0) + h
         lines.append(f"return fire {rf.src.id}:{rf.grp.id} at {rf.tgt.key}: {h} hit(s) (9.9.1)")
     # apply, simultaneously (9.9.1): spend first, then damage
-    s2 = state
     for uid, keys in spent.items():
         u = state.units[uid]
         sp = dict(counter(u).spent)
@@ -329,8 +319,7 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
         events.append(unit_set(uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])))
     for c in caps:
         events.append(unit_set(c.id, markers=c.markers | {"engaged"}, rule="9.9.4.1", visible_to=watchers(s_exp, c)))
-    for e in events:
-        s2 = _apply(s2, e)
+    s2 = apply_all(state, events)
     outcome: dict[str, Any] = {"hits": dict(hits_on), "steps_lost": {}}
     for key in dict.fromkeys([*hits_on, *rf_hits]):
         total = hits_on.get(key, 0) + rf_hits.get(key, 0)
@@ -346,8 +335,7 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
                 lines.append(f"countermeasures on {u.id} absorb the first hit (7.2.1.4)")
         outcome["steps_lost"][key] = lost
         lines.append(f"{key}: {total} hit(s), {lost} step(s) lost")
-        for e in evs:
-            s2 = _apply(s2, e)
+        s2 = apply_all(s2, evs)
         events += evs
     if rf_hits:
         outcome["return_fire_hits"] = dict(rf_hits)
@@ -526,12 +514,7 @@ class Strike(OrderHandler):
                          [], [f"waiting for {defender}'s shields"])
             return Adjudication(ev, res)
         events, res = _execute(state, side, salvos, targets, {}, [], dice)
-        from owsnb.kernel.reduce import apply as _apply
-
-        s2 = state
-        for e in events:
-            s2 = _apply(s2, e)
-        events += _after_action(s2, side, lr, dice)
+        events += _after_action(apply_all(state, events), side, lr, dice)
         return Adjudication(events, res)
 
 
@@ -648,12 +631,7 @@ class Shields(OrderHandler):
         events = [state_set("secret", {"pending_strike": None}, rule="9.2.1"),
                   state_set("public", {"incoming": None}, rule="9.2.1"),
                   clock_set(restore, rule="9.2.1"), *events]
-        from owsnb.kernel.reduce import apply as _apply
-
-        s2 = state
-        for e in events:
-            s2 = _apply(s2, e)
-        events += _after_action(s2, p["attacker"], p["long_range"], dice)
+        events += _after_action(apply_all(state, events), p["attacker"], p["long_range"], dice)
         res.rules = list(dict.fromkeys(["9.2.1", *res.rules]))
         return Adjudication(events, res)
 

@@ -20,6 +20,7 @@ from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import (
     Result,
@@ -243,22 +244,17 @@ class Torpedo(OrderHandler):
                 break
         sp = dict(c.spent)
         sp[torp.key] = int(sp.get(torp.key, 0)) + min(used, torp.left) if used else int(sp.get(torp.key, 0))
-        from owsnb.kernel.reduce import apply as _apply
-
         vis_sub = None if detected_sub else watchers(state, s)
         events.append(unit_set(s.id, data={"spent": sp}, rule="9.5", visible_to=vis_sub))
         if detected_sub:
             events.append(unit_set(s.id, seen_by=s.seen_by | {defender}, markers=s.markers - {"silent-running"} | {"tacsit1"},
                                    rule="9.9.5.2"))
-        s2 = state
-        for e in events:
-            s2 = _apply(s2, e)
+        s2 = apply_all(state, events)
         steps_lost = {}
         for tid, n in total.items():
             evs, lost, _ = apply_hits(s2, s2.units[tid], n, rule="9.9.5.4", cause="torpedo")
             steps_lost[tid] = lost
-            for e in evs:
-                s2 = _apply(s2, e)
+            s2 = apply_all(s2, evs)
             events += evs
         if sub_lost:
             evs, _, _ = apply_hits(s2, s2.units[s.id], 1, rule="8.5.2", cause="asw")
