@@ -13,8 +13,8 @@ Layers, bottom to top:
 * **labels** — printed hex labels and place names as one SVG image laid over the map, shown only
   when hexes are big enough on screen to read them;
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
-  of the selected unit (from the rule set's ``reach``/``ranges`` hooks), **selection**, and the
-  **arrow** of the order being prepared;
+  of the selected unit — or of the table's what-if unit — (the rule set's ``reach``/``ranges``
+  hooks), **selection**, and the **arrow** of the order being prepared;
 * **units**: one marker per stack; the counter is the rule set's ``counter_svg`` (face-down
   "unknown" counters are whatever the view policy shows); a stack shows its top counter, its
   depth and a count, and clicking it opens a tray listing the whole stack;
@@ -214,7 +214,7 @@ class MapView(Panel):
         self.table.hold(self)
         self.watch(self._on_view, ["revision"])
         self.watch(self._on_selection, ["hex", "stack"])
-        self.watch(self._on_unit, ["unit", "show_reach", "show_ranges"])
+        self.watch(self._on_unit, ["unit", "show_reach", "show_ranges", "what_if"])
         self.watch(self._on_order, ["order"])
         self.redraw()
         if basemap:
@@ -573,9 +573,9 @@ class MapView(Panel):
 
     def _draw_unit_overlays(self) -> None:
         t = self.table
-        view = t.view
+        view, uid = t.focus  # the selected unit, or the what-if unit on a copy of the view
         rs = t.seat.ruleset
-        u = view.units.get(t.unit) if t.unit else None
+        u = view.units.get(uid) if uid else None
         reach_feats: list[dict] = []
         range_feats: list[dict] = []
         if u is not None and u.hex is not None:

@@ -80,6 +80,8 @@ class Table(T.HasTraits):
         refusal: the :class:`Refusal` of the last submission that failed.
         last: the last :class:`~owsnb.kernel.game.Submission` made here.
         show_reach, show_ranges: overlays wanted on the map for the selected unit.
+        what_if: a hypothetical unit of the seat's side (see :mod:`owsnb.widgets.whatif`) whose
+            reach and ranges are drawn instead of the selected unit's; never in the game.
     """
 
     seat = T.Any()
@@ -97,6 +99,7 @@ class Table(T.HasTraits):
     last = T.Any(None, allow_none=True)
     show_reach = T.Bool(True)
     show_ranges = T.Bool(False)
+    what_if = T.Any(None, allow_none=True)
 
     def __init__(self, seat: Any, **kwargs: Any):
         self.state_id = -1  # the game's revision the view shown was taken at
@@ -178,6 +181,7 @@ class Table(T.HasTraits):
         with self.hold_trait_notifications():
             self.at = None
             self.hex = self.unit = None
+            self.what_if = None
             self.stack = []
             self.order = None
             self.refusal = None
@@ -261,6 +265,18 @@ class Table(T.HasTraits):
             )
         return self._legal[2]
 
+    @property
+    def focus(self) -> tuple[Any, str | None]:
+        """The view and the unit id that reach, ranges and transit are of: a copy of the view
+        holding the :attr:`what_if` unit when there is one (the game is not touched), else the
+        view and the selected unit."""
+        if self.what_if is not None:
+            try:
+                return self.view.with_unit(self.what_if), self.what_if.id
+            except (KeyError, ValueError):  # not this seat's (it is cleared on a change of seat)
+                pass
+        return self.view, self.unit
+
     def hex_of(self, label: str) -> Any:
         """The :class:`Hex` of a printed label on this map."""
         return self.view.map.hex(label)
@@ -315,9 +331,10 @@ class Table(T.HasTraits):
                 cb(p)
 
     def clear(self) -> None:
-        """Clear the selection and the order being prepared."""
+        """Clear the selection, the what-if unit and the order being prepared."""
         with self.hold_trait_notifications():
             self.hex = self.unit = None
+            self.what_if = None
             self.stack = []
             self.order = None
 

@@ -10,12 +10,23 @@ Pick a unit (click its counter, or choose it in the list) and see, at this map's
   at what cost, and — when the rule set offers the ``transit(view, unit_id, to_hex)`` hook —
   turns and days by each mode of travel.
 
+**A platform type instead of a unit** ("what if"): choose a type of the scenario's catalogs (an
+F-35 squadron, a DF-21 battery, a mech brigade) and click a hex — or call :meth:`study` — and the
+same figures and rings are those of a fresh, full-strength unit of that type, of the seat's side
+(the umpire: of the side acting), standing there. It lives only on a copy of the seat's view
+(:mod:`owsnb.widgets.whatif`, :meth:`~owsnb.kernel.view.SideView.with_unit`): never stored,
+submitted or shown to another seat; the game is unchanged. Later clicks measure the way from it;
+*stand here* moves it to the last hex clicked; choosing a unit (or "—") ends the study. The list
+is hidden when the scenario has no catalog here.
+
 Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> td = TimeDistancePanel(tiny_game(), seat="blue")
     >>> td.table.pick(hex="0101"); td.table.pick(hex="0302")
     >>> td.rows()["distance"]
     {'hexes': 2, 'km': 20.0, 'nm': 10.8}
+    >>> td.study_box.layout.display  # the tiny game has no catalog: no types to study
+    'none'
 """
 
 from __future__ import annotations
@@ -27,10 +38,12 @@ import ipywidgets as W
 
 from owsnb.display.html import esc
 from owsnb.kernel.geo import NM_KM
-from owsnb.widgets.controls import checkbox
+from owsnb.kernel.state import UMPIRE
+from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.render import style_widget
-from owsnb.widgets.table import Table
+from owsnb.widgets.table import Pick, Table
+from owsnb.widgets.whatif import catalog_types, what_if_unit
 
 __all__ = ["TimeDistancePanel"]
 
@@ -49,7 +62,8 @@ def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
 
 
 class TimeDistancePanel(Panel):
-    """Reach, ranges and transit of the selected unit (see the module docstring).
+    """Reach, ranges and transit of the selected unit, or of a what-if unit of a catalog type
+    (see the module docstring).
 
     Args:
         source: a :class:`~owsnb.widgets.table.Table`, a Game (with *seat*) or a seat.
@@ -62,6 +76,26 @@ class TimeDistancePanel(Panel):
             description="unit", layout=W.Layout(width="98%"), style={"description_width": "60px"}
         )
         self.unit.observe(self._on_unit_choice, "value")
+        self._types = catalog_types(self.table.view)
+        self.kind = W.Dropdown(
+            description="what if",
+            options=[("—", "")] + [(t.label, k) for k, t in self._types.items()],
+            tooltip="a fresh unit of a catalog type, of your side, on the hex you click next",
+            layout=W.Layout(width="70%"),
+            style={"description_width": "60px"},
+        )
+        self.kind.observe(self._on_kind_choice, "value")
+        self.here = button(
+            "stand here",
+            self._stand_here,
+            icon="map-marker",
+            tooltip="move the what-if unit to the last hex clicked",
+            width="28%",
+        )
+        self.study_box = W.HBox(
+            [self.kind, self.here],
+            layout=W.Layout(width="100%", display=None if self._types else "none"),
+        )
         self.show_reach = checkbox("reach on map", self.table.show_reach)
         self.show_ranges = checkbox("ranges on map", self.table.show_ranges)
         self._links = [
@@ -70,32 +104,98 @@ class TimeDistancePanel(Panel):
         ]
         self.out = W.HTML()
         self._quiet = False
+        self._pending: str | None = None  # a type chosen, waiting for the hex it stands on
         super().__init__(
-            [style_widget(), self.unit, W.HBox([self.show_reach, self.show_ranges]), self.out],
+            [
+                style_widget(),
+                self.unit,
+                self.study_box,
+                W.HBox([self.show_reach, self.show_ranges]),
+                self.out,
+            ],
             layout=W.Layout(width="100%"),
         )
         self.add_class("owsnb-timedistance")
         self.table.hold(self)
-        self.watch(self._redraw, ["revision", "unit", "hex"])
+        self.table.on_pick(self._on_pick)
+        self.watch(self._redraw, ["revision", "unit", "hex", "what_if"])
         self._redraw()
+
+    # -- what if -------------------------------------------------------------------------------
+    def study(self, kind: str | None, at: Any = None) -> None:
+        """Show the figures of a fresh unit of catalog type *kind* standing on hex *at* (a
+        label; default: where the what-if unit stands, else the last hex clicked, else the next
+        hex clicked). ``None`` or ``""`` ends the study.
+
+        Raises:
+            KeyError: no such type or hex. ValueError: the rule set refuses the type's payload.
+        """
+        t = self.table
+        if not kind:
+            self._pending = None
+            t.what_if = None
+            return
+        if kind not in self._types:
+            raise KeyError(f"no unit type {kind!r} in this scenario's catalogs")
+        if at is None:
+            old = t.what_if
+            at = t.view.map.label(old.hex) if old is not None else t.hex
+        if at is None:
+            self._pending = kind
+            t.what_if = None
+            self._redraw()
+            return
+        self._pending = None
+        view = t.view
+        side = None
+        if view.side == UMPIRE:  # the umpire studies a unit of the side acting (else the first)
+            side = t.actor if t.actor in view.sides else next(iter(view.sides))
+        with t.batch():
+            t.what_if = what_if_unit(view, t.seat.ruleset, kind, at, side=side, types=self._types)
+
+    def _on_kind_choice(self, change: dict) -> None:
+        if self._quiet:
+            return
+        try:
+            self.study(change["new"] or None)
+        except (KeyError, ValueError) as exc:
+            self.out.value = f"<div class='owsnb-w bad'>{esc(exc)}</div>"
+
+    def _on_pick(self, pick: Pick) -> None:
+        if self._pending and pick.hex is not None:
+            try:
+                self.study(self._pending, at=pick.hex)
+            except (KeyError, ValueError) as exc:  # shown, never raised into the map's click
+                self._pending = None
+                self.out.value = f"<div class='owsnb-w bad'>{esc(exc)}</div>"
+
+    def _stand_here(self) -> None:
+        t = self.table
+        if t.what_if is not None and t.hex is not None:
+            self.study(t.what_if.kind, at=t.hex)
 
     def _on_unit_choice(self, change: dict) -> None:
         if self._quiet or not change["new"]:
             return
-        self.table.pick(unit=change["new"])
+        with self.table.batch():
+            self._pending = None
+            self.table.what_if = None  # a unit chosen by hand ends the study
+            self.table.pick(unit=change["new"])
 
     def rows(self) -> dict[str, Any]:
-        """The figures shown, as data: ``scale``, ``reach``, ``ranges``, ``distance``,
-        ``transit``."""
+        """The figures shown, as data: ``scale``, ``unit``, ``what_if`` (type, side and hex of a
+        what-if unit), ``reach``, ``ranges``, ``distance``, ``transit``."""
         t = self.table
-        view = t.view
+        view, uid = t.focus  # the what-if unit stands on a copy of the view, never in the game
         rs = t.seat.ruleset
         km = view.map.km_per_hex() or 0.0
         out: dict[str, Any] = {"scale": {"km": round(km, 3), "nm": round(km / NM_KM, 3)}}
-        u = view.units.get(t.unit) if t.unit else None
+        u = view.units.get(uid) if uid else None
         if u is None or u.hex is None:
             return out
         out["unit"] = u.id
+        if t.what_if is not None and u.id == t.what_if.id:
+            out["what_if"] = {"type": u.kind, "side": u.side, "at": view.map.label(u.hex)}
         reach = rs.reach(view, u.id)
         if reach:
             far = max(u.hex.distance(h) for h in reach)
@@ -154,18 +254,38 @@ class TimeDistancePanel(Panel):
             for u in sorted(view.units.values(), key=lambda u: (u.side != t.seat.side, u.id))
             if u.hex is not None
         ]
+        studying = t.what_if is not None
         self._quiet = True
         try:
             if list(self.unit.options) != opts:
                 self.unit.options = opts
             want = t.unit if t.unit in {v for _, v in opts} else ""  # off-map units are not listed
+            if studying:
+                want = ""
             if self.unit.value != want:
                 self.unit.value = want
+            kind = t.what_if.kind if studying else (self._pending or "")
+            if (kind in self._types or not kind) and self.kind.value != kind:
+                self.kind.value = kind
+            self.here.disabled = not (
+                studying and t.hex is not None and t.hex != t.view.map.label(t.what_if.hex)
+            )
         finally:
             self._quiet = False
         r = self.rows()
         parts = [f"<div class='muted'>1 hex = {r['scale']['km']} km = {r['scale']['nm']} nm</div>"]
-        if "unit" not in r:
+        if "what_if" in r:
+            w = r["what_if"]
+            parts.append(
+                f"<div><b>what if</b> a fresh <b>{esc(w['type'])}</b> of {esc(w['side'])} stood "
+                f"at <b>{esc(w['at'])}</b> <span class='muted'>(not in the game; click a hex to "
+                "measure the way there)</span></div>"
+            )
+        if self._pending and not studying:
+            parts.append(
+                f"<div class='muted'>click the hex a fresh {esc(self._pending)} stands on</div>"
+            )
+        elif "unit" not in r:
             parts.append(
                 "<div class='muted'>click a counter to see its reach and ranges; then click a hex "
                 "to measure the way there</div>"
@@ -210,6 +330,11 @@ class TimeDistancePanel(Panel):
         self.out.value = f"<div class='owsnb-w'>{''.join(parts)}</div>"
 
     def close(self) -> None:
+        if hasattr(self, "table"):
+            try:
+                self.table.on_pick(self._on_pick, remove=True)
+            except ValueError:
+                pass
         for link in getattr(self, "_links", []):
             link.unlink()
         self._links = []
