@@ -153,7 +153,7 @@ def main() -> None:
         ("B002", "wheeled brigade in contact (ZOC), 15 MP"),
         ("B003", "light infantry, 2 MP"),
     ):
-        from owsnb.rules.ows import movement as mv
+        from owsnb.rules.ows.movement import ground as mv
 
         mv._COST_CACHE.clear()
         t = time.perf_counter()

@@ -37,7 +37,6 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import Result, apply_hits, legal_examples, own_unit, refuse, watchers
 from owsnb.rules.ows.movement import (
-    _cost_model,
     cargo_of,
     carrier_of,
     friendly_port,
@@ -48,6 +47,7 @@ from owsnb.rules.ows.movement import (
     stack_ok,
     zoc_hexes,
 )
+from owsnb.rules.ows.movement.ground import _cost_model
 from owsnb.rules.ows.units import counter
 
 __all__ = [

@@ -30,9 +30,6 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.ows.common import watchers
 from owsnb.rules.ows.movement import (
     GROUND_CATEGORIES,
-    _cost_model,
-    _partisan_zones,
-    _step,
     is_water,
     ptable,
     rear_zone,
@@ -40,6 +37,7 @@ from owsnb.rules.ows.movement import (
     zone_distance,
     zone_of,
 )
+from owsnb.rules.ows.movement.ground import _cost_model, _partisan_zones, _step
 from owsnb.rules.ows.units import counter
 
 __all__ = ["SupplyTrace", "trace", "status_for", "sources", "check_supply", "STEP_EFFECTS", "MARKERS"]

@@ -211,6 +211,7 @@ def turns_by_road(state: Any, u: Any, to: Hex, *, max_turns: int = 60) -> tuple[
     entering a known enemy ZOC ends the turn, the always-one-hex rule applies; ``None`` if *to*
     cannot be reached (NP, enemy units)."""
     from owsnb.rules.ows import movement as mv
+    from owsnb.rules.ows.movement.ground import _cost_model, _step
 
     if u.hex == to:
         return 0, [to]
@@ -218,7 +219,7 @@ def turns_by_road(state: Any, u: Any, to: Hex, *, max_turns: int = 60) -> tuple[
     if not allow.mode:
         return None
     mp = allow.mp if allow.max_hexes is None else 0.0
-    model = mv._cost_model(state, allow.mode)
+    model = _cost_model(state, allow.mode)
     foes = mv.known_enemies(state, u.side)
     blocked = {e.hex for e in foes if counter(e).category in mv.GROUND_CATEGORIES}
     zoc = mv.zoc_hexes(state, foes)
@@ -240,7 +241,7 @@ def turns_by_road(state: Any, u: Any, to: Hex, *, max_turns: int = 60) -> tuple[
         for n in h.neighbours():
             if n not in state.map.hexes or n in blocked:
                 continue
-            c = mv._step(model, h, n, u.side)
+            c = _step(model, h, n, u.side)
             if c is None:
                 continue
             if h in zoc and h != start:

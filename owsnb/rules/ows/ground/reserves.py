@@ -228,7 +228,7 @@ class Exploit(OrderHandler):
             raise refuse(
                 f"{u.id} is neither a reserve nor a unit with an EXP result", "not-exploitation", "10.4.1.1", order
             )
-        from owsnb.rules.ows.movement import _ground_checks
+        from owsnb.rules.ows.movement.ground import _ground_checks
 
         _ground_checks(state, order, u, exploit=True)
         free = u.evolve(markers=u.markers - {"reserve"})
@@ -248,7 +248,7 @@ class Exploit(OrderHandler):
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
         u, to, r = self._plan(state, order, args)
-        from owsnb.rules.ows.movement import _moved
+        from owsnb.rules.ows.movement.basics import _moved
 
         vis = watchers(state, u)
         ev: list[Event] = []
