@@ -143,13 +143,15 @@ class AirborneAssault(OrderHandler):
     def _start_ok(self, state: Any, u: Any) -> bool:
         return u.hex is not None and "airfield" in state.map.hexes[u.hex].features
 
+    def _capable(self, u: Any) -> bool:
+        """An airborne (6.5.11) or air-assault (6.5.12) unit: by its flag or its subtype."""
+        return bool(u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-"))
+
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ready = [t for t in state.units_of(side) if t.box == "base" and self._transports_ok(t)]
         ex = []
         for u in state.units_of(side):
-            if not (u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-")) or not self._start_ok(
-                state, u
-            ):
+            if not self._capable(u) or not self._start_ok(state, u):
                 continue
             need = self._need(state, u)
             if len(ready) < need:
@@ -171,7 +173,7 @@ class AirborneAssault(OrderHandler):
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Any]]:
         u = own_unit(state, order, args["unit"], self.rule)
-        if not (u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-")):
+        if not self._capable(u):
             raise refuse(f"{u.id} is not {self.flag.replace('_', ' ')} capable", "not-capable", self.rule, order)
         if not self._start_ok(state, u) or moved_this_turn(state, u):
             raise refuse(

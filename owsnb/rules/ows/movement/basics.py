@@ -121,7 +121,7 @@ def carrier_of(state: Any, unit: Any) -> Any | None:
 
 def _naval_hexes_moved(state: Any, unit: Any) -> int:
     """Hexes *unit* moved in this turn's naval movement (6.4.2.1, 6.4.4)."""
-    return int((unit.data.get("moved") or {}).get("hexes", 0)) if moved_this_turn(state, unit, "3.A.1") else 0
+    return int((unit.data.get("moved") or {}).get("hexes", 0) or 0) if moved_this_turn(state, unit, "3.A.1") else 0
 
 
 def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:

@@ -242,6 +242,11 @@ def _bridge_step(model: _CostModel, a: Hex, b: Hex) -> bool:
     return isinstance(model.edge_cost.get((a, b)), tuple)
 
 
+def bridge_place_mp(state: Any) -> float:
+    """MP an engineer spends to place a bridge (10.11.1: +2, scaled by hex size, M1)."""
+    return float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
+
+
 # -- movement points (10.10, 10.4.1, 10.15.7, 11.1.3, 10.10.2) ---------------------------------------
 @dataclass(frozen=True)
 class Allowance:
@@ -622,7 +627,7 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     spent = before + float(r.cost.get(final, 0.0))
     placed = plan.get("bridge") and final == path[-1]
     if placed:
-        spent += float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
+        spent += bridge_place_mp(state)
     moved = _moved(
         state,
         u,

@@ -22,12 +22,12 @@ from owsnb.rules.ows.movement.basics import (
     SUBS,
     _hex_nm,
     _movement_table,
+    _naval_hexes_moved,
     _watching,
     is_light,
     known_enemies,
     moved_this_turn,
     naval_rate,
-    scale_factor,
 )
 from owsnb.rules.ows.movement.ground import (
     GroundReach,
@@ -35,6 +35,7 @@ from owsnb.rules.ows.movement.ground import (
     _ground_move,
     _ground_movers,
     _interdiction_preview,
+    bridge_place_mp,
     ground_reach,
     movement_points,
     zoc_hexes,
@@ -110,14 +111,7 @@ class Move(OrderHandler):
                     if h != u.hex:
                         ex.append(self.type.make(side, unit=u.id, to=state.map.label(h)))
         elif step == "6.C.3":
-            units = []
-            for u in _ground_movers(state, side):
-                try:
-                    _ground_checks(state, None, u)
-                    self._verb_checks(state, None, u)
-                except IllegalOrderError:
-                    continue
-                units.append(u)
+            units = [u for u in _ground_movers(state, side) if self._may_move(state, u)]
             for u in units[:6]:
                 r = ground_reach(state, u)
                 far = sorted((h for h in r.ends if h != u.hex), key=lambda h: (-r.cost[h], h))
@@ -133,6 +127,15 @@ class Move(OrderHandler):
         self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
     ) -> None:
         """Extra conditions of the bypass/disengage variants."""
+
+    def _may_move(self, state: Any, unit: Any) -> bool:
+        """Could *unit* make this kind of ground move now (10.3, 10.4, 5.1.1 and the verb's own terms)?"""
+        try:
+            _ground_checks(state, None, unit)
+            self._verb_checks(state, None, unit)
+        except IllegalOrderError:
+            return False
+        return True
 
     # -- validation ----------------------------------------------------------------------------
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -159,12 +162,10 @@ class Move(OrderHandler):
                 "6.3",
                 order,
             )
-        if moved_this_turn(state, u, "3.A.1") and int((u.data.get("moved") or {}).get("hexes", 0) or 0) > 0:
+        if _naval_hexes_moved(state, u) > 0:
             raise refuse(f"{u.id} has already moved this turn", "already-moved", "6.3", order)
         if "rsoi" in u.markers:
             raise refuse(f"{u.id} is offloading in RSO&I and cannot move (5.1.1.2)", "rsoi", "5.1.1.2", order)
-        if "suppressed" in u.markers and c.category == "naval" and False:
-            pass
         flank = args.get("flank")
         sub = c.subtype in SUBS
         r = naval_reach(state, u, flank=(None if not sub else (flank != "no")))
@@ -273,7 +274,7 @@ class Move(OrderHandler):
                 "10.11.2",
                 order,
             )
-        place = float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
+        place = bridge_place_mp(state)
         if r.cost[to] + place > r.allowance.mp + 1e-9 and len(r.path_to(to)) > 2:
             raise refuse(
                 f"placing the bridge costs +{place:g} MP: {r.cost[to]:g} + {place:g} > {r.allowance.mp:g} (10.11.1)",
@@ -375,10 +376,7 @@ def _variant_candidates(h: Move, state: Any, side: str) -> OrderSpec | None:
         return None
     ex = []
     for u in _ground_movers(state, side)[:12]:
-        try:
-            _ground_checks(state, None, u)
-            h._verb_checks(state, None, u)
-        except IllegalOrderError:
+        if not h._may_move(state, u):
             continue
         r = ground_reach(state, u)
         for t in sorted(r.ends, key=lambda x: (-r.cost[x], x)):

@@ -51,7 +51,6 @@ from owsnb.rules.ows.movement.basics import (
     cargo_of,
     friendly_port,
     is_water,
-    moved_this_turn,
     naval_rate,
 )
 from owsnb.rules.ows.units import counter
@@ -194,7 +193,7 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
             markers.add("cavitation")
             gone.append("flank speed: Cavitation (6.4.2.2)")
             rules.append("6.4.2.2")
-    total = int((u.data.get("moved") or {}).get("hexes", 0) if moved_this_turn(state, u, "3.A.1") else 0) + moved_hexes
+    total = _naval_hexes_moved(state, u) + moved_hexes
     if "asw" in markers and total > int(nt.get("asw_max_hexes", 1)):
         markers.discard("asw")
         gone.append("moved more than 1 hex: ASW mode lost (6.4.4)")
@@ -456,6 +455,14 @@ def mine_preview(die: str, red_shield: int) -> Distribution:
     )
 
 
+def _mines_in_play(state: Any, order: Order) -> None:
+    """Refuse a mine order when the scenario does not use the optional mine rules (6.4.5)."""
+    if not option(state, "mines"):
+        raise refuse(
+            "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
+        )
+
+
 def _minefields(state: Any) -> dict[str, dict]:
     return dict(thaw(state.secret.get("minefields") or {})) if hasattr(state, "secret") else {}
 
@@ -481,10 +488,7 @@ class LayMines(_UnitPosture):
         return [u for u in state.units_of(side) if u.hex is not None and u.data.get("mine_capable")]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
-        if not option(state, "mines"):
-            raise refuse(
-                "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
-            )
+        _mines_in_play(state, order)
         u = own_unit(state, order, args["unit"], "6.4.5.1")
         if not u.data.get("mine_capable"):
             raise refuse(f"{u.id} cannot lay mines", "not-mine-capable", "6.4.5.1", order)
@@ -561,10 +565,7 @@ class SweepMines(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex]:
-        if not option(state, "mines"):
-            raise refuse(
-                "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
-            )
+        _mines_in_play(state, order)
         u = own_unit(state, order, args["unit"], "6.4.5.3")
         if not u.data.get("minesweeper"):
             raise refuse(f"{u.id} is not a minesweeper", "not-sweeper", "6.4.5.3", order)
