@@ -376,7 +376,7 @@ class Contest:
 def contest(state: Any, platform: Any) -> Contest:
     """The 8.5.4 contest of *platform* (a unit or id) as *state* knows it: a side's view gives the
     contest as that side can foresee it (defenders it has not detected are not in it)."""
-    from owsnb.rules.ows import air
+    from owsnb.rules.ows.air import combat as air
 
     p = state.units[platform] if isinstance(platform, str) else platform
     defender = next((s for s in state.sides if s != p.side), p.side)

@@ -6,7 +6,7 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.rules.ows import air
-from owsnb.rules.ows.air import Engagement, air_preview
+from owsnb.rules.ows.air import Engagement, air_preview, combat
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
 
@@ -106,7 +106,7 @@ def _air_hex(**kw):
 def test_9_7_1_side_with_more_cap_pairs_and_excess_engages_hvaa():
     extra = {"F35-STRIKE": {"hex": "0504", "box": None, "data": {"mission": "cap"}}}
     g = _air_hex(**extra)
-    pairs = [(s.id, t.id) for s, t in air._pairs_in_hex(g.state, g.hex("0504"))]
+    pairs = [(s.id, t.id) for s, t in combat._pairs_in_hex(g.state, g.hex("0504"))]
     assert ("F35-CAP", "J20-CAP") in pairs and ("F35-STRIKE", "H6-1") in pairs
 
 
@@ -123,7 +123,7 @@ def test_6_5_1_2_attack_mission_cannot_initiate_air_to_air():
     with pytest.raises(IllegalOrderError) as e:
         g.check("umpire: air-combat 0504 pairs=F35-STRIKE:J20-CAP")
     assert e.value.rule == "6.5.1.2"
-    eng = air._engagement(g.state, "6.A.4", g.unit("F35-STRIKE"), g.unit("J20-CAP"))
+    eng = combat._engagement(g.state, "6.A.4", g.unit("F35-STRIKE"), g.unit("J20-CAP"))
     assert eng.die == "d10"  # defends with a demoted organic d12
 
 
@@ -152,9 +152,9 @@ def test_6_5_9_1_aew_promotes_air_to_air_of_fighters_in_its_sensing_range_advanc
     units = {"F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
              "E2D-1": {"hex": "0404", "box": None}}
     g = load(units=units)
-    assert air._engagement(g.state, "6.A.4", g.unit("F35-CAP"), g.unit("J20-CAP")).die == "d12"
+    assert combat._engagement(g.state, "6.A.4", g.unit("F35-CAP"), g.unit("J20-CAP")).die == "d12"
     g2 = load(units=units, options={"aew_air_to_air": True})
-    e = air._engagement(g2.state, "6.A.4", g2.unit("F35-CAP"), g2.unit("J20-CAP"))
+    e = combat._engagement(g2.state, "6.A.4", g2.unit("F35-CAP"), g2.unit("J20-CAP"))
     assert e.die == "d16" and any("6.5.9.1" in n for n in e.notes)
 
 

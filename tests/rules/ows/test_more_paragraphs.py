@@ -4,7 +4,8 @@ ASW, SEAD and air defence steps, EW, ground radar, ground detection on tactical 
 import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
-from owsnb.rules.ows import air, strike
+from owsnb.rules.ows import strike
+from owsnb.rules.ows.air import combat as air
 from owsnb.rules.ows.units import counter
 
 from .conftest import at, load, run
