@@ -23,6 +23,7 @@ from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution, bar_chart_html
 from owsnb.kernel.events import Event, note, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.air.missions import AIR_STEPS, ATTACK_MISSIONS, CAP_MISSIONS, HVAA
 from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, refuse, watchers
@@ -290,8 +291,6 @@ def preview(game: Any, hex: str, step: str | None = None, pairs: Sequence[str] |
 
 
 def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice: Any) -> tuple[list[Event], Result]:
-    from owsnb.kernel.reduce import apply
-
     roll = Roller(dice)
     hit: dict[str, int] = {}
     killed: set[str] = set()
@@ -317,7 +316,6 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
             hit[k] = hit.get(k, 0) + n
             killed.add(k)
     events: list[Event] = []
-    s2 = state
     for uid, keys in spent.items():
         u = state.units[uid]
         sp = dict(counter(u).spent)
@@ -328,8 +326,7 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
         u = state.units[uid]
         if counter(u).is_air and "engaged" not in u.markers:
             events.append(unit_set(uid, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(state, u)))
-    for e in events:
-        s2 = apply(s2, e)
+    s2 = apply_all(state, events)
     for uid, n in hit.items():
         u = s2.units[uid]
         if counter(u).is_air:
@@ -337,8 +334,7 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
                            visible_to=watchers(s2, u))]
         else:
             ev, _, _ = apply_hits(s2, u, n, rule="9.7.3", cause="air")
-        for e in ev:
-            s2 = apply(s2, e)
+        s2 = apply_all(s2, ev)
         events += ev
     lab = state.map.label(h)
     if step == "6.A.2":  # stand-off SEAD on a non-emitting target uses a long-range strike allocation per hex
@@ -424,15 +420,12 @@ def _contested(state: Any, step: str) -> list[str]:
 def _leave(step: str):  # noqa: ANN202
     def fn(state: Any, dice: Any) -> list[Event]:
         """Hexes the facilitator has not resolved are resolved in label order when the step ends."""
-        from owsnb.kernel.reduce import apply
-
         events: list[Event] = []
         s = state
         for lab in _contested(state, step):
             engs = engagements(s, step, s.map.hex(lab))
             evs, _ = _resolve_hex(s, step, s.map.hex(lab), engs, dice)
-            for e in evs:
-                s = apply(s, e)
+            s = apply_all(s, evs)
             events += evs
         return events
 

@@ -18,6 +18,7 @@ from typing import Any
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, unit_set
+from owsnb.kernel.reduce import apply_all
 from owsnb.rules.ows.air.combat import _aa_die, _aa_range, _engagement
 from owsnb.rules.ows.air.missions import CAP_MISSIONS, ROUTED, _base_unit
 from owsnb.rules.ows.common import Roller
@@ -194,8 +195,6 @@ def route_preview(game: Any, mission: str) -> Distribution:
 def fly_strike_routes(state: Any, dice: Any) -> list[Event]:
     """6.B begins: every strike package flies its route to its release hex; defensive CAP with a
     detection opportunity intercepts it hex by hex (9.9.6.1, 9.9.6.2) after the air-combat steps."""
-    from owsnb.kernel.reduce import apply
-
     roll = Roller(dice)
     events: list[Event] = []
     cur = state
@@ -227,7 +226,6 @@ def fly_strike_routes(state: Any, dice: Any) -> list[Event]:
         ev.append(note(f"{m.id} flies to {cur.map.label(m.hex)}: intercepted in {', '.join(fought)}; "
                        + ("it arrives" if arrived else "shot down en route")
                        + (f"; hit: {', '.join(hit)}" if hit else ""), rule="9.9.6.2"))
-        for e in ev:
-            cur = apply(cur, e)
+        cur = apply_all(cur, ev)
         events += ev
     return events
