@@ -46,7 +46,7 @@ from owsnb.kernel.ruleset import DONE as DONE_T  # noqa: E402
 
 MODULES: tuple[str, ...] = (
     # part 1 (issue 3)
-    "planning", "information", "isr", "air", "strike", "sof", "regeneration",
+    "planning", "information", "isr", "air", "strike", "torpedo", "sof", "regeneration",
     # part 2 (issue 4): add or keep names here; missing modules are skipped
     "movement", "strategic", "timedistance", "ground", "supply", "css", "rear",
 )

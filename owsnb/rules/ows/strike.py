@@ -66,7 +66,6 @@ from owsnb.rules.ows.targeting import (
     _target,
     _unit_target,
 )
-from owsnb.rules.ows.torpedo import Torpedo
 from owsnb.rules.ows.units import counter, target_type
 
 __all__ = ["StrikePreview", "preview", "resolve", "Strike", "Shields", "HANDLERS", "STEP_EFFECTS"]
@@ -710,6 +709,5 @@ def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> 
     return out
 
 
-# the torpedo attack (9.9.5) is a strike warfare action too: registered with the strike's orders
-HANDLERS = [Strike(), Shields(), Torpedo()]
+HANDLERS = [Strike(), Shields()]
 STEP_EFFECTS = {"6.B.1": _enter_long_range}

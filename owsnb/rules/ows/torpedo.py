@@ -7,7 +7,7 @@ simultaneously with the torpedo; 9.9.5.4 the torpedo against the red shield (cri
 9.9.5.6 an SSK attacks only from Silent Running; 9.9.1 torpedoes are local strikes (step 6.B.2);
 cooperative ASW detection (8.5.3, R3, 6.4.4; littoral 2.1.9, cavitation 6.4.2.2, the D12 cap).
 
-The ``torpedo`` order is registered with the strike actions (``strike.HANDLERS``);
+The ``torpedo`` order (``HANDLERS``, listed in ``ruleset.MODULES`` after ``strike``);
 :func:`torpedo_preview` is its exact outcome and :func:`torpedo` submits it.
 """
 
@@ -39,7 +39,7 @@ from owsnb.rules.ows.dice import success_probability
 from owsnb.rules.ows.targeting import _pending
 from owsnb.rules.ows.units import counter
 
-__all__ = ["torpedo_preview", "torpedo", "Torpedo"]
+__all__ = ["torpedo_preview", "torpedo", "Torpedo", "HANDLERS"]
 
 
 def _asw_assets(state: Any, sub: Any, all_capable: bool = False) -> list[Any]:
@@ -273,3 +273,6 @@ def torpedo(game: Any, sub: str, target: str, reattack: Sequence[str] = ()) -> R
     side = game.state.units[sub].side
     o = Torpedo.type.make(side, sub=sub, target=target, reattack=list(reattack) or None)
     return submit(game, o)
+
+
+HANDLERS = [Torpedo()]

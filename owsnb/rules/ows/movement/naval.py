@@ -27,6 +27,7 @@ from owsnb.kernel.events import Event, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.rules.ows import salvos
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -245,32 +246,26 @@ def sucap_plans(state: Any, sucap: Any, ship: Any) -> list[Any]:
     """6.5.10.4 / 6.5.10.2: a SUCAP mission's attack on a ship moving through its zone, resolved by
     the naval combat rules: its anti-ship salvos against the ship's own grey shields (9.2.1, every
     shield committed) and then its red shield (criticals, 2.1.1.3)."""
-    from owsnb.rules.ows import strike as st
-
     dice_ = [a.die for a in counter(sucap).attacks if not a.air_to_air and a.can_hit("naval") for _ in range(a.left)]
     shields = [{"value": g.value, "bmd": g.bmd} for g in counter(ship).shields for _ in range(g.left)]
-    return st.allocate(dice_, shields, excess=option(state, "excess_shields"), red=counter(ship).red_shield,
+    return salvos.allocate(dice_, shields, excess=option(state, "excess_shields"), red=counter(ship).red_shield,
                        critical=option(state, "critical_hits") == "red-shield",
                        hgv_defendable=option(state, "hgv_defendable"))
 
 
 def sucap_preview(state: Any, sucap: Any, ship: Any) -> Distribution:
     """Exact hits a SUCAP mission scores on a ship moving through its zone (6.5.10.4)."""
-    from owsnb.rules.ows import strike as st
-
-    return st._sum(p.distribution() for p in sucap_plans(state, sucap, ship)).map(
+    return salvos._sum(p.distribution() for p in sucap_plans(state, sucap, ship)).map(
         lambda x: x, label=f"hits on {ship.id} by {sucap.id} (6.5.10.4)")
 
 
 def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, Any]:
     """6.5.10.4: a ship entering an enemy SUCAP mission's zone is attacked once by it; the mission
     is then expended; the ship's grey shields are spent. Returns events, hits and the mission."""
-    from owsnb.rules.ows import strike as st
-
     m = _watching(state, u, h, "sucap")
     if m is None:
         return [], 0, None
-    hits = sum(st._roll_salvo(roll, p, None, f"{m.id} salvo at {u.id}") for p in sucap_plans(state, m, u))
+    hits = sum(salvos._roll_salvo(roll, p, None, f"{m.id} salvo at {u.id}") for p in sucap_plans(state, m, u))
     cu, cm = counter(u), counter(m)
     ev = [unit_set(u.id, seen_by=u.seen_by | {m.side}, data={"spent": {**cu.spent, **{g.key: g.count for g in cu.shields}}},
                    rule="6.5.10.4", visible_to=None),
