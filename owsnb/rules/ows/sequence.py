@@ -148,12 +148,12 @@ DEFER_STEPS = ("3.A.1", "3.B.1", "3.C.1")
 PART2_VERBS = {
     "2.1": "strategic.py: sealift, airlift, rail, het, embark, disembark (5.1)",
     "2.2": "rear.py: security-zone, partisans (10.15.10, ADV)",
-    "3.A.1": "movement.py: move, silent-running, emcon, asw-mode, lay-mines, sweep-mines, intercept (6.2-6.4)",
-    "3.A.2": "movement.py: amphibious-assault (6.4.6)",
-    "3.B.3": "movement.py: airborne-assault, air-assault (6.5.11, 6.5.12)",
-    "6.C.1": "ground.py: card, initiative (10.2, 10.3)",
-    "6.C.2": "ground.py: reserve, main-effort, defend, fortify, delay, task-organize (10.3-10.8)",
-    "6.C.3": "ground.py: move, attack, prep-fire, defensive-fire, react, exploit, bypass, disengage (10.9-10.15)",
+    "3.A.1": "movement/move.py, movement/naval.py: move, silent-running, emcon, asw-mode, lay-mines, sweep-mines, intercept (6.2-6.4)",
+    "3.A.2": "movement/assaults.py: amphibious-assault (6.4.6)",
+    "3.B.3": "movement/assaults.py: airborne-assault, air-assault (6.5.11, 6.5.12)",
+    "6.C.1": "ground/phase.py: card, initiative (10.2, 10.3)",
+    "6.C.2": "ground/organize.py: reserve, main-effort, defend, fortify, delay, task-organize (10.3-10.8)",
+    "6.C.3": "movement/move.py, ground/attack.py, ground/fires.py, ground/reserves.py: move, attack, prep-fire, defensive-fire, react, exploit, bypass, disengage (10.9-10.15)",
     "6.C.4": "rear.py: security-battle, partisan-attack, atgm (10.15.10)",
     "7.A": "supply.py: STEP_EFFECTS['7.A'] (11.1)",
 }
