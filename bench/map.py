@@ -257,6 +257,41 @@ def report(title: str, r: dict) -> bool:
     return ok
 
 
+def run_ows(seed: int = 7) -> list[tuple[str, int, int]]:
+    """The whole App on the OWS tutorial (a real rule set: big counters, stacks, a verb list that
+    changes): Red's Submit of each ship move of the first naval movement step (3.A.1), after
+    clicking the ship and a hex two away. Returns (order, bytes, messages) per move."""
+    game = owsnb.load("tutorial", seed=seed, save=False)
+    for _ in range(60):  # to the first step where Red may move a ship
+        if "red" in game.clock.acting and any(
+            s.verb == "move" and s.candidates.get("unit") for s in game.legal_orders("red")
+        ):
+            break
+        game.submit(f"{next(s for s in game.clock.acting if s not in game.clock.done)}: done")
+    app = App(game, seat="red", curtain=False)
+    t = app.table
+    out = []
+    for uid in next(s for s in game.legal_orders("red") if s.verb == "move").candidates["unit"]:
+        t.pick(unit=uid)
+        here = game.state.units[uid].hex
+        reach = game.ruleset.reach(t.view, uid) or {}
+        dest = next(
+            (
+                h
+                for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h))
+                if h != here and not t.view.units_at(h)
+            ),
+            None,
+        )
+        if dest is None:
+            continue
+        t.pick(hex=game.map.label(dest))
+        with MessageLog() as log:
+            sub = app.orders.submit()
+        out.append((str(sub.order) if sub else "refused", log.nbytes, len(log)))
+    return out
+
+
 NOTEBOOK_CELL = """import runpy, time
 t0 = time.perf_counter()
 bench = runpy.run_path({path!r})
@@ -325,6 +360,9 @@ def main() -> None:
         "whole App, moves made elsewhere (another seat's orders, as in a seminar)",
         run(args.cols, args.rows, args.repeat, whole_app=True, by_panel=False),
     )
+    print("\n== whole App on the OWS tutorial: Red's Submit of each ship move (3.A.1) ==")
+    for order, nbytes, n in run_ows():
+        print(f"{order:32}{nbytes:9d} B in {n} messages")
     if args.browser:
         fp = browser_first_paint(args.cols, args.rows)
         print(

@@ -381,7 +381,8 @@ class MapView(Panel):
         spare (its new html reaches the browser before the marker that shows it, which Leaflet
         then draws afresh), so a change costs the html, not a new widget and a closed one. A spare
         only ever holds a counter this seat was shown; a change of seat closes them all."""
-        if self._spares_seat is not self.table.seat:
+        new_seat = self._spares_seat is not self.table.seat
+        if new_seat:
             self._close_spares()
             self._spares_seat = self.table.seat
         view = self.table.view
@@ -395,8 +396,17 @@ class MapView(Panel):
             )
         fresh: dict[tuple[str, ...], L.Marker] = {}
         given_up: list[L.DivIcon] = []
+        # a stack that formed or split takes a marker whose stack is gone (moved and re-filled:
+        # no marker opened, none closed) before a new one is made — within one seat only (the
+        # icon it gives up becomes a spare, and a spare holds only what this seat was shown)
+        unmatched = [m for key, m in self._markers.items() if key not in wanted]
+        for key in [k for k in self._markers if k not in wanted]:
+            del self._markers[key]
+        reusable = [] if new_seat else unmatched
         for key, (h, body) in wanted.items():
             m = self._markers.pop(key, None)
+            if m is None and reusable:
+                m = reusable.pop()
             loc = G.point(self.geo, h)
             if m is None:
                 m = L.Marker(
@@ -417,7 +427,7 @@ class MapView(Panel):
                         m.icon = self._icon(body)
             m._owsnb_hex = view.map.label(h)  # type: ignore[attr-defined]
             fresh[key] = m
-        for m in self._markers.values():
+        for m in unmatched:
             self._retire(m, self.units)
         self._markers = fresh
         self._spares += given_up  # reused from the next redraw on, never in the one that freed them
@@ -733,14 +743,16 @@ class MapView(Panel):
             f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
             for k, v in info.features.items()
         )
-        units = ", ".join(t.stack) or "no units seen"
         mark = self._hex_labels.get(h)
-        self.status.value = (
+        # what the map does not show: the units are the counters (a stack's in its tray), so a
+        # move into or out of the hex picked leaves the line as it is (no message)
+        value = (
             f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
             + (f" · {html.escape(feats)}" if feats else "")
             + (f" · <i>{html.escape(mark)}</i>" if mark else "")
-            + f" · {html.escape(units)}"
         )
+        if self.status.value != value:
+            self.status.value = value
 
     # -- events --------------------------------------------------------------------------------
     def _on_view(self, change: dict) -> None:

@@ -79,6 +79,8 @@ class OrderPanel(Panel):
         self.actor = W.Dropdown(description="act as", layout=W.Layout(width="220px"))
         self.actor.observe(self._on_actor, "value")
         self._verb_style = W.ToggleButtonsStyle(button_width="auto")  # shared by each new row
+        # shown and hidden, shared by every row: a new row of verbs opens no layout model
+        self._verb_layouts = {True: W.Layout(display=""), False: W.Layout(display="none")}
         self.verbs = self._verb_buttons([], [], None)
         self._verbs_box = W.Box([self.verbs])  # a new row replaces it here, nowhere else
         self.doc = W.HTML()
@@ -206,13 +208,13 @@ class OrderPanel(Panel):
         if tuple(verbs) != old:
             self._quiet = True
             try:
-                if len(verbs) < len(old):
-                    self._replace_verbs(verbs, tips, keep)
+                if len(verbs) < len(old) and tuple(verbs) == old[: len(verbs)]:
+                    self._replace_verbs(verbs, tips, keep)  # a prefix: the browser would not redraw
                 else:
                     self.verbs.options = verbs
                     self.verbs.tooltips = tips
                     self.verbs.value = keep
-                    self.verbs.layout.display = "" if verbs else "none"
+                    self.verbs.layout = self._verb_layouts[bool(verbs)]
             finally:
                 self._quiet = False
             if keep is None:
@@ -233,7 +235,7 @@ class OrderPanel(Panel):
             tooltips=tips,
             value=value,
             style=self._verb_style,
-            layout=W.Layout(display="" if verbs else "none"),
+            layout=self._verb_layouts[bool(verbs)],  # shared: a new row opens no layout model
         )
         w.observe(self._on_verb, "value")
         return w
@@ -241,13 +243,15 @@ class OrderPanel(Panel):
     def _replace_verbs(self, verbs: list[str], tips: list[str], value: Any) -> None:
         """Put a new row of verb buttons in place of the old one (closed): the browser's
         ToggleButtons redraws only when a label among the new options changes, so a list that
-        shrinks (to nothing, or to a prefix of the old one) would keep showing the old buttons.
+        shrinks to nothing or to a prefix of the old one would keep showing the old buttons (any
+        other change is redrawn in place, one message).
         The row sits alone in its box: a browser redraws every child of a box after the first
         one that changed, so the panel's other controls are left alone."""
         old, self.verbs = self.verbs, self.adopt(self._verb_buttons(verbs, tips, value))
         self._verbs_box.children = (self.verbs,)
+        shared = (self._verb_style, *self._verb_layouts.values())
         for w in widget_tree(old):
-            if w is not self._verb_style:
+            if not any(w is x for x in shared):
                 w.close()
 
     def _build_params(self) -> None:
@@ -617,3 +621,5 @@ class OrderPanel(Panel):
         except ValueError:
             pass
         super().close()
+        for layout in getattr(self, "_verb_layouts", {}).values():  # the one out of the tree too
+            layout.close()

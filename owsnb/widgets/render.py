@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+import re
+
+from owsnb.display.html import CSS as DISPLAY_CSS
 from owsnb.display.html import esc
 from owsnb.kernel.dist import Distribution
 
@@ -24,6 +27,7 @@ __all__ = [
     "refusal_html",
     "submission_html",
     "clock_html",
+    "compact",
     "distribution_of",
     "CSS",
     "style_widget",
@@ -42,10 +46,29 @@ def _w(body: str) -> str:
 
 
 def style_widget() -> Any:
-    """A hidden widget carrying the panels' stylesheet (sent once, not with every update)."""
+    """A hidden widget carrying the panels' stylesheet — and the notebook renderers' (see
+    :func:`compact`) — sent once, not with every update."""
     import ipywidgets as W
 
-    return W.HTML(CSS, layout=W.Layout(display="none"))
+    return W.HTML(CSS + DISPLAY_CSS, layout=W.Layout(display="none"))
+
+
+_FALLBACK = re.compile(r"<pre class='owsnb-fallback'>.*?</pre>", re.S)
+
+
+def compact(html: str) -> str:
+    """A notebook rendering (:mod:`owsnb.display.html`) made fit for a panel that updates: its
+    stylesheet (the panel's style widget carries it once) and its hidden text fallback (a live
+    widget is never shown as text) are dropped, so each update sends only what is seen.
+
+    Example:
+        >>> from owsnb.display.html import table_html
+        >>> full = table_html([{"die": "d10", "roll": 7}])
+        >>> small = compact(full)
+        >>> "<td>7</td>" in small, "<style>" in small, "owsnb-fallback" in small, len(small) < len(full) / 2
+        (True, False, False, True)
+    """
+    return _FALLBACK.sub("", html.replace(DISPLAY_CSS, ""))
 
 
 def distribution_of(preview: Any) -> Any:
@@ -117,7 +140,7 @@ def preview_html(preview: Any, problem: Any = None, order: Any = None) -> str:
     head = _w(f"<span class='ok'>✓ legal</span> <code>{esc(order)}</code>")
     rich = own_html(preview)
     if rich is not None:
-        return head + rich()
+        return head + compact(rich())
     dist = distribution_of(preview)
     if dist is not None:
         return head + distribution_html(dist)
@@ -153,7 +176,7 @@ def submission_html(sub: Any) -> str:
     notes = "".join(
         f"<li>{esc(e.data.get('text', ''))}</li>" for e in sub.events if e.kind == "note"
     )
-    result = sub.result._repr_html_() if hasattr(sub.result, "_repr_html_") else ""
+    result = compact(sub.result._repr_html_()) if hasattr(sub.result, "_repr_html_") else ""
     return _w(
         f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code> "
         f"<span class='muted'>({len(sub.events)} events)</span>"

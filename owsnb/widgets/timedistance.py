@@ -41,7 +41,7 @@ from owsnb.kernel.geo import NM_KM
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.panel import Panel
-from owsnb.widgets.render import style_widget
+from owsnb.widgets.render import compact, style_widget
 from owsnb.widgets.table import Pick, Table
 from owsnb.widgets.whatif import catalog_types, what_if_unit
 
@@ -207,7 +207,7 @@ class TimeDistancePanel(Panel):
             }
             rich = getattr(reach, "_repr_html_", None)
             if callable(rich):
-                out["reach_html"] = rich()
+                out["reach_html"] = compact(rich())
         out["ranges"] = [
             {
                 "range": r.get("label", ""),

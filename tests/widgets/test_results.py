@@ -57,3 +57,24 @@ def test_ows_transit_rows_without_a_route_show_dashes_5_1_1_4():
     assert any(r["turns"] is None for r in rows)  # some mode cannot get there
     shown = _visible(rows._repr_html_())
     assert NONE in shown and ">None<" not in shown
+
+
+def test_a_result_in_a_panel_sends_no_stylesheet_and_no_text_fallback():
+    """A rich result drawn in the order panel is sent without the notebook renderer's stylesheet
+    (the panels' style widget carries it once) and without its hidden text fallback."""
+    from owsnb.display.html import CSS as DISPLAY_CSS
+    from owsnb.widgets.render import style_widget
+
+    game = owsnb.load("tutorial", seed=7, save=False)
+    side, spec = _first_move(game)
+    unit = list(spec.candidates["unit"])[0]
+    here = game.state.units[unit].hex
+    reach = game.ruleset.reach(game.view(side), unit)
+    dest = next(h for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h)) if h != here)
+    sub = game.submit(f"{side}: move {unit} {game.map.label(dest)}")
+    full = sub.result._repr_html_()
+    shown = submission_html(sub)
+    assert "<style>" in full and "owsnb-fallback" in full  # the notebook's own rendering
+    assert "<style>" not in shown and "owsnb-fallback" not in shown
+    assert "<td>halted</td>" in shown and len(shown) < len(full)
+    assert DISPLAY_CSS in style_widget().value  # its rules still reach the page, once

@@ -101,3 +101,81 @@ def test_a_new_seat_finds_nothing_of_the_last_in_hidden_tabs(pgame):
     assert "blue acts" in app.orders.clock.value
     for name in ("distance", "dice", "notes"):
         assert not app.parts[name].stale  # redrawn for blue although out of sight
+
+
+def _opened(log, model: str) -> int:
+    return sum(
+        1
+        for m in log.messages
+        if m.msg_type == "comm_open" and (m.data or {}).get("state", {}).get("_model_name") == model
+    )
+
+
+def test_a_move_into_the_hex_picked_leaves_the_status_line_alone(pgame):
+    """The status line says what the map does not show (hex, terrain, features, overlay label):
+    the counters are the units, so the move that fills the hex picked sends it nothing."""
+    app = App(pgame, seat="blue", curtain=False)
+    app.table.pick(unit="B-ARM-1")
+    app.table.pick(hex="0504")
+    before = app.map.status.value
+    with MessageLog() as log:
+        app.orders.submit()
+    assert pgame.unit("B-ARM-1").hex == pgame.hex("0504")
+    assert app.map.status.model_id not in log.comm_ids() and app.map.status.value == before
+    assert before.startswith("<b>0504</b> · ")
+
+
+def test_stacks_that_form_and_split_reuse_markers(pgame):
+    """A stack that forms or splits moves a marker whose stack is gone instead of closing it and
+    opening another: a merge closes one marker and opens none, a split opens only the one more."""
+    app = App(pgame, seat="blue", curtain=False)
+    mv = app.map
+    markers = set(mv.units.layers)
+    with MessageLog() as log:
+        pgame.submit("blue: move B-INF-1 0204")  # onto B-ARM-1: one stack of two
+    assert _opened(log, "LeafletMarkerModel") == 0 and len(mv.units.layers) == len(markers) - 1
+    with MessageLog() as log:
+        pgame.submit("blue: move B-ARM-1 0504")  # and apart again
+    assert _opened(log, "LeafletMarkerModel") == 1  # two stacks from one: one more marker
+    assert not [m for m in log.messages if m.msg_type == "comm_close"]  # none closed
+    assert len(mv.units.layers) == len(markers)
+    assert {"0204", "0504"} <= {m._owsnb_hex for m in mv.units.layers}  # each where it stands
+
+
+def test_a_new_row_of_verbs_opens_no_layout(pgame):
+    app = App(pgame, seat="blue", curtain=False)
+    old = app.orders.verbs
+    with MessageLog() as log:
+        pgame.submit("blue: done")  # blue may give no order now: the row is replaced
+    assert app.orders.verbs is not old and app.orders.verbs.options == ()
+    assert _opened(log, "LayoutModel") == 0
+    assert app.orders.verbs.layout.display == "none"
+
+
+def test_verbs_that_change_other_than_to_a_prefix_are_redrawn_in_place():
+    """OWS 3.A.1: after a ship's move Red's verbs go from defer, move, emcon, asw-mode,
+    intercept to move, emcon, intercept — not a prefix, so the browser redraws the same row
+    (one message); only a list cut to a prefix (or to nothing) needs a new row."""
+    import owsnb
+
+    game = owsnb.load("tutorial", seed=7, save=False)
+    for _ in range(60):
+        if "red" in game.clock.acting and any(s.verb == "move" for s in game.legal_orders("red")):
+            break
+        game.submit(f"{next(s for s in game.clock.acting if s not in game.clock.done)}: done")
+    app = App(game, seat="red", curtain=False)
+    op, t = app.orders, app.table
+    row = op.verbs
+    before = tuple(row.options)
+    uid = "R-052D-1"
+    t.pick(unit=uid)
+    here = game.state.units[uid].hex
+    dest = next(h for h in game.ruleset.reach(t.view, uid) if h.distance(here) == 2)
+    t.pick(hex=game.map.label(dest))
+    with MessageLog() as log:
+        assert op.submit() is not None
+    after = tuple(op.verbs.options)
+    assert len(after) < len(before) and after != before[: len(after)]
+    assert op.verbs is row and row.comm is not None  # the same row, redrawn in place
+    assert _opened(log, "ToggleButtonsModel") == 0
+    assert [m for m in log.messages if m.comm_id == row.model_id]  # its options were sent
