@@ -14,7 +14,8 @@ each against **redrawing the grid layer** (rebuilding its GeoJSON and sending it
 against a naive per-hex grid layer (one styled feature per hex). Prints the ratios.
 Targets (issue 6): <= 100 ms, <= 5 KB and >= 20x fewer bytes than a redraw, for the map; the
 whole App is measured too (every panel in sight that changes sends its own message; panels in
-hidden tabs send nothing until shown).
+hidden tabs send nothing until shown), and so is the whole App on the OWS tutorial (Red's Submit
+of each ship move of step 3.A.1: big counters, stacks, a verb list that changes).
 
 With ``--browser`` it also starts JupyterLab and headless Chromium (Debian's) and times the
 first paint: from "run all cells" to the grid and the counters drawn.
