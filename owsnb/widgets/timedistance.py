@@ -132,8 +132,11 @@ class TimeDistancePanel(Panel):
         """
         t = self.table
         if not kind:
-            self._pending = None
-            t.what_if = None
+            waiting, self._pending = self._pending, None
+            if t.what_if is not None:
+                t.what_if = None  # the watches redraw
+            elif waiting:
+                self._redraw()  # no longer waiting for a hex
             return
         if kind not in self._types:
             raise KeyError(f"no unit type {kind!r} in this scenario's catalogs")

@@ -56,7 +56,7 @@ def test_an_f35_strike_type_on_a_clicked_hex_shows_its_combat_radius_rings_6_5_2
     assert all(probe.id not in tutorial.view(s).units for s in ("blue", "red", "umpire"))
     td.kind.value = ""  # "—" ends the study
     assert table.what_if is None and "what_if" not in td.rows()
-    assert mv.overlays["ranges"].data["features"] == [] or table.unit is not None
+    assert all(f["properties"]["unit"] != probe.id for f in mv.overlays["reach"].data["features"])
 
 
 def test_a_what_if_unit_has_the_reach_and_rings_of_a_fresh_unit_of_its_type_6_4(tutorial):
@@ -133,6 +133,10 @@ def test_choosing_a_unit_ends_the_study_and_unknown_types_are_refused(tutorial):
     td.kind.value = "prc-hq9"
     td.table.clear()
     assert td.table.what_if is None and td.kind.value == ""
+    td.kind.value = "prc-hq9"  # no hex picked: waiting for one ...
+    assert "click the hex" in td.out.value
+    td.kind.value = ""  # ... until the study ends
+    assert "click the hex" not in td.out.value and td._pending is None
 
 
 @pytest.mark.parametrize(
