@@ -48,6 +48,48 @@ def test_every_lost_table_is_labelled_placeholder():
         assert t[name]["placeholder"] is True, name
 
 
+# digest 6 "Tables: every one": the lost tables actions will read, each labelled and citing its lines
+LOST = ("straying", "infiltration", "fording", "artillery_strike", "bombardment", "aa_combat", "air_interception",
+        "air_combat", "ground_strike", "bombing", "descending_drift")
+
+
+@pytest.mark.parametrize("name", LOST)
+def test_digest_6_lost_table_ships_as_labelled_placeholder(name):
+    t = board().state.tables[name]
+    assert t["placeholder"] is True
+    assert "PLACEHOLDER" in t["note"] and "lost" in t["note"] and "L" in t["note"].split("lost", 1)[1][:12]
+    assert t["dice"] in ("d6", "2d6")
+
+
+def test_lost_tables_keep_the_constraints_the_text_states():
+    t = board().state.tables
+    # 2d6 tables read one entry per roll 2..12
+    for name, key in (("artillery_strike", "results"), ("bombardment", "hits")):
+        assert all(len(row) == 11 for row in t[name][key].values()), name
+    assert len(t["ground_strike"]["results"]) == 11 and len(t["bombing"]["hits"]) == 11
+    # L345/L349/L350: harder fire never does less; TOT doubles the strength
+    bands = t["bombardment"]["hits"]
+    rows = [bands[str(b)] for b in t["bombardment"]["strength_bands"]]
+    assert all(a <= b for lo, hi in zip(rows, rows[1:]) for a, b in zip(lo, hi))
+    assert t["bombardment"]["tot_factor"] == 2
+    # L569-L570: light AA range 1 against low missions, heavy AA range 2 against bombing only
+    aa = t["aa_combat"]
+    assert aa["range"] == {"light": 1, "heavy": 2} and list(aa["high_altitude"]) == ["bombing", "carpet-bombing"]
+    assert not set(aa["low_altitude"]) & set(aa["high_altitude"])
+    # L615 (text): carpet bombing twice per hex, accurate on d6 + pathfinders >= 4, misses 1 hex (1-5) or 2 (6)
+    carpet = t["bombing"]["carpet"]
+    assert carpet["resolutions_per_hex"] == 2 and carpet["accurate_at_least"] == 4
+    assert [carpet["miss_distance"][r] for r in range(1, 7)] == [1, 1, 1, 1, 1, 2]
+    # L609: a pathfinder negates one drift / helps accuracy
+    assert t["descending_drift"]["drm"]["pathfinder"] < 0 < t["ground_strike"]["drm"]["pathfinder"]
+    # L263: infiltration success and failure are column shifts the CRT shift list carries
+    assert t["crt_shifts"]["infiltration_success"]["to"] == "attacker"
+    assert t["crt_shifts"]["infiltration_failure"]["to"] == "defender"
+    # L395-L401: fording is a d6 per ground condition, drier never harder
+    f = t["fording"]["succeeds_at_most"]
+    assert f["dry"] >= f["moist"] >= f["wet"] >= f["mud"]
+
+
 def test_scenario_loads_with_perimeter_and_secret_victory():
     g = owsnb.load("tocs-nijmegen", save=False)
     s = g.state
