@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -191,17 +192,42 @@ def hand(state: Any, side: str) -> dict[str, Any]:
 
 class Roller:
     """Rolls through the game's :class:`~owsnb.kernel.dice.Dice` and remembers every roll for the
-    result (die, value, purpose, rule)."""
+    result (die, value, purpose, rule).
+
+    A roll whose audience depends on its own result (a detection roll names a unit the roller may
+    only learn of by succeeding, 8.4/8.5) is rolled for the sides that may know it already and
+    widened with :meth:`reveal` once the result is known:
+
+    >>> from owsnb.testing import fixed_dice
+    >>> roll = Roller(fixed_dice([7]))
+    >>> roll("d10", "theater ISR vs RED-1 (signature 7)", "8.4", frozenset({"red"}))
+    7
+    >>> roll.reveal({"blue"})
+    >>> sorted(roll.dice.events[-1].visible_to)
+    ['blue', 'red']
+    """
 
     def __init__(self, dice: Any):
         self.dice = dice
         self.rolls: list[tuple[str, int, str, str]] = []
+        self._events: list[int | None] = []  # index in dice.events of each roll's event
 
     def __call__(self, die: str, purpose: str, rule: str, visible_to: Any = None) -> int:
         d = parse_die(die)
+        recorded = getattr(self.dice, "events", None)
         v = self.dice.roll(d, purpose=purpose, rule=rule, visible_to=visible_to)
         self.rolls.append((d, v, purpose, rule))
+        self._events.append(len(recorded) - 1 if recorded is not None else None)
         return v
+
+    def reveal(self, sides: Iterable[str], which: int = -1) -> None:
+        """Let *sides* see roll *which* too (default the last); a public roll stays public."""
+        i = self._events[which]
+        if i is None:
+            return
+        ev = self.dice.events[i]
+        if ev.visible_to is not None:
+            self.dice.events[i] = dataclasses.replace(ev, visible_to=ev.visible_to | frozenset(sides))
 
 
 @dataclass

@@ -14,6 +14,12 @@ used as a sensor is first searched for by the defender; if detected, the defendi
 defences engage it at once; shot down, only the engaging assets count as detected; otherwise it
 senses normally); 8.6 contested air ISR goes first.
 
+Who sees a detection roll (8.4, 8.5, 8.5.4: the side attempting the detection rolls): the umpire
+and the target's owner always; the rolling side only when the roll succeeds, since it then names
+nothing the side has not just detected. A failed roll stays hidden from the roller: one roll is made
+per undetected unit in the hex, so even a roll naming only the hex would tell the searcher how many
+hidden units are there and bound their signatures (8.3). The searcher learns "nothing detected".
+
 >>> detection_probability("d10", 7)
 Fraction(2, 5)
 >>> aew_die("d12", 0), aew_die("d12", 1), aew_die("d12", 2), aew_die("d12", 3)
@@ -302,6 +308,7 @@ class TheaterISR(OrderHandler):
             sig = _signature(u)
             r = roll(die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side}))
             if r >= sig:
+                roll.reveal({side})  # 8.4: the searcher's own roll, shown once it reveals only what it found
                 found.append(u.id)
                 shown.append(roll.rolls[-1])
                 events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.4.1",
@@ -411,6 +418,8 @@ def _contest_events(state: Any, side: str, cont: Contest, roll: Roller) -> tuple
 
     first = len(roll.rolls)
     outcome, _ = cont.resolve(roll, vis)
+    if not cont.already and outcome != "not detected":
+        roll.reveal({cont.defender}, first)  # 8.5.4: the defender's search roll, once it has found the platform
     shown = [r for r, who in zip(roll.rolls[first:], [None, *[e.shooter for e in cont.shots]][(1 if cont.already else 0):],
                                  strict=False) if side in (vis(who) or {side})]
     if outcome == "not detected":
@@ -466,6 +475,7 @@ def _search(state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller)
         sig = _signature(u)
         r = roll(die, f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}", "8.5", frozenset({u.side}))
         if r >= sig:
+            roll.reveal({side})  # 8.5: as 8.4, the searcher sees the roll that found the unit
             found.append(u.id)
             shown.append(roll.rolls[-1])
             rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)

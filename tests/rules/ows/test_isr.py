@@ -51,9 +51,42 @@ def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
     assert res.outcome["detected"] == ["Type055-1"]
     assert "blue" in s.units["Type055-1"].seen_by and "tacsit1" in s.units["Type055-1"].markers
     rolls = [e for e in ev if e.kind == "die"]
-    assert all(e.visible_to == frozenset({"red"}) for e in rolls)  # the umpire and the target's owner only
+    assert [e.visible_to for e in rolls] == [frozenset({"blue", "red"}), frozenset({"red"})]  # success shown to Blue
     assert all("Type054-1" not in str(x) for x in res.rolls)  # failed attempts are not reported to the searcher
     assert isr.theater_preview(g, "blue", 7)[True] == Fraction(2, 5)
+
+
+def _blue_sees(g, s, ev):
+    """Blue's view after *ev* (state *s*): its dice log and any hidden unit named anywhere in it."""
+    from owsnb.kernel.view import side_view
+    from owsnb.testing import find_leaks, hidden_tokens
+
+    v = side_view(s, "blue", g.ruleset, ev)
+    dice = [str(e) for e in v.events if e.kind == "die"]
+    leaks = find_leaks([[e.kind, dict(e.data)] for e in v.events], hidden_tokens(s, "blue", g.ruleset))
+    return dice, leaks
+
+
+def test_8_4_the_searching_side_sees_its_own_successful_theater_isr_roll():
+    g = at(load(remove=("Type054-1",)), "5.1")
+    s, res, ev = run(g, "blue: isr 0504", [8])  # d10 8 >= 7: Type055-1 detected
+    dice, leaks = _blue_sees(g, s, ev)
+    assert dice == ["blue rolls d10 = 8 (theater ISR vs Type055-1 (signature 7))"] and leaks == []
+    assert [e.rule for e in ev if e.kind == "die"] == ["8.4"]
+    from owsnb.kernel.view import side_view
+
+    red = [str(e) for e in side_view(s, "red", g.ruleset, ev).events if e.kind == "die"]
+    assert red == dice  # the target's owner sees the same roll
+
+
+def test_8_4_a_failed_theater_isr_roll_names_no_hidden_unit_in_the_searchers_view():
+    g = at(load(remove=("Type054-1",)), "5.1")
+    s, res, ev = run(g, "blue: isr 0504", [6])  # 6 < 7: not detected
+    dice, leaks = _blue_sees(g, s, ev)
+    assert "blue" not in s.units["Type055-1"].seen_by and res.outcome["detected"] == []
+    assert dice == [] and leaks == []  # not even a roll naming the hex: its count would reveal hidden units (8.3)
+    assert [str(e) for e in ev if e.kind == "note" and e.visible("blue")] == ["blue theater ISR on 0504: nothing detected"]
+    assert any(e.kind == "die" and e.visible("red") for e in ev)  # the target's owner still sees it
 
 
 def test_8_2_theater_isr_pawns_are_limited_by_the_dashboard():
@@ -143,6 +176,16 @@ def test_8_5_local_detection_order_and_one_attempt_per_sensor():
     assert e.value.rule == "8.5" and e.value.code == "sensed"
 
 
+def test_8_5_local_detection_roll_is_shown_to_the_searcher_only_when_it_succeeds():
+    g = at(load(units={"DDG-1": {"markers": ["asw"]}, "SSK-1": {"markers": []}}), "5.2")
+    s, _, ev = run(g, "blue: detect 0404 sensors=DDG-1", [8])  # ASW d8 vs 8: found
+    dice, leaks = _blue_sees(g, s, ev)
+    assert len(dice) == 1 and "local detection of SSK-1" in dice[0] and leaks == []
+    s, _, ev = run(g, "blue: detect 0404 sensors=DDG-1", [7])  # 7 < 8: not found
+    dice, leaks = _blue_sees(g, s, ev)
+    assert dice == [] and leaks == [] and "blue" not in s.units["SSK-1"].seen_by
+
+
 def test_8_5_detection_preview_matches_100k_seeded_rolls():
     g = load(units={"Type055-1": {"hex": "0503", "markers": ["asw"]}, "Type054-1": {"hex": "0503", "markers": ["asw"]}})
     d = isr.local_preview(g, "red", ["Type055-1", "Type054-1"], "SSN-1")
@@ -184,6 +227,8 @@ def test_8_5_4_the_defender_detects_the_drone_then_engages_it_at_once_and_it_sur
     assert "blue" not in s.units["J20-CAP"].seen_by  # surviving reveals nothing of the shooters
     shots = [e for e in ev if e.kind == "die" and "engages" in e.data["purpose"]]
     assert shots and all(e.visible_to == frozenset({"red"}) for e in shots)
+    search = next(e for e in ev if e.kind == "die" and "searches for MQ-9" in e.data["purpose"])
+    assert search.visible_to == frozenset({"blue", "red"})  # Red found the drone: it sees its own search roll (8.5.4)
     assert all("J20-CAP" not in str(r) for r in res.rolls)  # Blue's result shows none of the hidden shooters
 
 
@@ -197,8 +242,14 @@ def test_8_5_4_shot_down_only_the_engaging_assets_are_detected():
 
 def test_8_5_4_undetected_drone_senses_normally_and_an_already_detected_one_is_not_searched_for():
     g = _contested()
-    s, res, _ = run(g, "blue: detect 0704 sensors=MQ-9", [8, 3])  # 8 < 9: not found; BDE-R: 3 < 7
+    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [8, 3])  # 8 < 9: not found; BDE-R: 3 < 7
     assert "red" not in s.units["MQ-9"].seen_by and res.outcome["detected"] == []
+    from owsnb.kernel.view import side_view
+    from owsnb.testing import find_leaks, hidden_tokens
+
+    red = side_view(s, "red", g.ruleset, ev)  # Red's failed search names the drone it did not find: hidden from Red
+    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == ["local detection of BDE-R (signature 7): "]
+    assert find_leaks([dict(e.data) for e in red.events], hidden_tokens(s, "red", g.ruleset)) == []
     g2 = _contested(drone={"seen_by": ["red"]})
     assert isr.contest(g2.state, "MQ-9").already
     s2, _, _ = run(g2, "blue: detect 0704 sensors=MQ-9", [3, 5])  # no search roll; HQ-9 misses, the J-20 hits
