@@ -425,6 +425,22 @@ class RuleSet:
         """Values the dashboard draws for *view* (rule-set specific tracks, forces, munitions)."""
         return {}
 
+    def unit_domain(self, view: Any, unit: Unit) -> str | None:
+        """The domain (air, maritime, land...) *unit* counts under in forces and losses by domain,
+        or ``None`` (counted under its side only). Default: the payload's ``domain`` text, if any;
+        a rule set whose counters carry their domain otherwise (a category) says so here. *view*
+        is what the seat knows: a face-down counter should give ``None``.
+
+        >>> from owsnb.kernel.state import Unit
+        >>> rs = RuleSet()
+        >>> rs.unit_domain(None, Unit("F-16", "blue", "fighter", data={"domain": "air"}))
+        'air'
+        >>> rs.unit_domain(None, Unit("1/5", "blue", "infantry")) is None
+        True
+        """
+        dom = unit.data.get("domain") if unit.data else None
+        return dom if isinstance(dom, str) and dom else None
+
     def observation_string(self, view: Any) -> str:
         """A one-line text summary of a view, for golden transcripts."""
         units = ", ".join(f"{u.id}@{u.hex}" for u in view.units.values())

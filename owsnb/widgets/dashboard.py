@@ -3,8 +3,8 @@ own charts.
 
 * **Preview**: the exact outcome distribution of the order being prepared (bars; the exact
   fractions are in the order panel).
-* **Forces** and **losses** by side (and by domain when units carry a ``domain`` payload) at the
-  end of every turn, computed from the seat's own history views — the other side's numbers are
+* **Forces** and **losses** by side and domain (the rule set's ``unit_domain`` hook: OWS counts
+  air, maritime, land and SOF; by default a ``domain`` payload value) at the end of every turn, computed from the seat's own history views — the other side's numbers are
   what this seat has seen of them, never the truth.
 * **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is
   drawn as
@@ -42,11 +42,14 @@ __all__ = ["Dashboard", "forces_over_turns"]
 _PALETTE = ("#1f5fbf", "#c0392b", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f")
 
 
-def _tally(view: Any) -> tuple[dict[str, int], dict[str, int]]:
+def _tally(view: Any, ruleset: Any = None) -> tuple[dict[str, int], dict[str, int]]:
     strength: dict[str, int] = {}
     lost: dict[str, int] = {}
     for u in view.units.values():
-        dom = u.get("domain")
+        if ruleset is not None:
+            dom = ruleset.unit_domain(view, u)
+        else:
+            dom = u.get("domain")
         key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
         strength[key] = strength.get(key, 0) + (u.steps if u.alive else 0)
         lost[key] = lost.get(key, 0) + max(u.max_steps - u.steps, 0)
@@ -59,13 +62,15 @@ def forces_over_turns(
     """Strength (steps of units still alive) and losses (steps lost) per group at the end of each
     turn (turn 0 = the start), as the seat has seen them.
 
-    Groups are sides, or ``side/domain`` when units carry a ``domain`` payload value. *cache*
+    Groups are ``side/domain`` where the rule set's ``unit_domain(view, unit)`` names a domain,
+    else the side. *cache*
     (a dict kept between calls) saves asking the seat again for the past turns' views; its keys
     name the event each point ends at, so an undone and replaced history is not mistaken for
     the old one.
     """
     view = seat.view() if view is None else view
     cache = {} if cache is None else cache
+    ruleset = getattr(seat, "ruleset", None)
     # the first event of every new turn, as this seat saw it
     marks: list[
         tuple[int, int, str]
@@ -83,11 +88,11 @@ def forces_over_turns(
     for t, seq, key in [(0, 0, "start"), *marks]:
         k = (seat.side, seq, key)
         if k not in cache:
-            cache[k] = _tally(seat.view_at(seq))
+            cache[k] = _tally(seat.view_at(seq), ruleset)
         snaps.append((t, *cache[k]))
     if snaps[-1][0] == view.clock.turn:
         snaps.pop()
-    snaps.append((view.clock.turn, *_tally(view)))
+    snaps.append((view.clock.turn, *_tally(view, ruleset)))
     groups = sorted({k for _, s_now, l_now in snaps for k in (*s_now, *l_now)})
     # every series has a value at every turn (0: nothing of that group seen then)
     strength = {g: [(t, s_now.get(g, 0)) for t, s_now, _ in snaps] for g in groups}

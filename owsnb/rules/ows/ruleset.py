@@ -354,7 +354,16 @@ class OWS(RuleSet):
 
     # -- research hooks (owsnb.analysis.history) ----------------------------------------------
     DOMAINS = {"naval": "maritime", "submarine": "maritime", "air-mission": "air", "air-base": "air", "sof": "sof"}
-    """Domain of each counter category for losses by domain; every other category is ``land``."""
+    """Domain of each counter category (2.2) for forces and losses by domain; every other category
+    (ground, HQ, artillery, air defence, ASP, CSS...) is ``land``. Space and cyber are dashboards
+    and cards in OWS (2.1.3, 2.1.4), not counters, so no counter is in those domains."""
+
+    def unit_domain(self, view: Any, unit: Unit) -> str | None:
+        """The domain of *unit* by its category (2.2; :attr:`DOMAINS`); ``None`` for a face-down
+        counter, whose category *view*'s side does not know (8.4.1)."""
+        if "category" not in unit.data:
+            return None
+        return self.DOMAINS.get(_units.counter(unit).category, "land")
 
     def unit_facts(self, unit: Unit) -> dict[str, Any]:
         """A counter's facts for ``game.history()``: domain, category, red shield, signature, salvos
@@ -364,7 +373,7 @@ class OWS(RuleSet):
             return {}
         c = _units.counter(unit)
         salvos = {a.key: a.left for a in c.attacks if not a.air_to_air}
-        return {"domain": self.DOMAINS.get(c.category, "land"), "category": c.category,
+        return {"domain": self.unit_domain(None, unit), "category": c.category,
                 "red_shield": c.red_shield, "signature": c.signature if c.signature is not None else -1,
                 "salvos_left": sum(salvos.values()), "grey_shields_left": c.grey_left}
 
