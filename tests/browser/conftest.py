@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from owsnb.testing.needs import missing
 from tests.widgets.lab import CHROMIUM, CHROMIUM_ARGS, Lab, jupyter_lab
 
 NOTEBOOKS = Path(__file__).parent / "notebooks"
@@ -19,7 +20,7 @@ NOTEBOOKS = Path(__file__).parent / "notebooks"
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
+        missing("Debian chromium is not installed")
     root = tmp_path_factory.mktemp("lab")
     for nb in NOTEBOOKS.glob("*.ipynb"):
         shutil.copy(nb, root / nb.name)

@@ -21,6 +21,7 @@ import pytest
 
 import owsnb
 from owsnb.testing import find_leaks, hidden_tokens
+from owsnb.testing.needs import missing
 from tests.browser.driver import ARTIFACTS, Table
 from tests.browser.tocs_play import battle_shown, tocs_impulse
 from tests.server.test_browser import ARGS, CHROMIUM, Page, Seminar
@@ -65,7 +66,7 @@ class Scan:
 
 def test_tocs_double_blind_through_the_server(tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
+        missing("Debian chromium is not installed")
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)

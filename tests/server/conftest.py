@@ -14,6 +14,7 @@ import pytest
 
 from owsnb.server.authority import Authority, CreatedGame
 from owsnb.store import open_store
+from owsnb.testing.needs import missing
 from tests.server import pgserver
 
 REPO = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def _store_url(kind: str, folder: Path) -> str:
         return f"sqlite:///{folder / 'seminar.owsnb'}"
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     return pgserver.fresh_url()
 
 

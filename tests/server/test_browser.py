@@ -23,6 +23,7 @@ from owsnb.server.authority import Authority
 from owsnb.server.runner import bind
 from owsnb.store import open_store
 from owsnb.testing import find_leaks, hidden_tokens
+from owsnb.testing.needs import missing
 from tests.server.conftest import PYTHON, REPO, SKIRMISH, subprocess_env
 
 CHROMIUM = "/usr/bin/chromium"
@@ -222,7 +223,7 @@ def _moved(page: Page, unit: str, before: dict[str, float] | None, timeout: floa
 
 def test_three_browsers_play_a_turn(store_url: str, tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
+        missing("Debian chromium is not installed")
     from playwright.sync_api import sync_playwright
 
     kind = "postgres" if store_url.startswith("postgres") else "sqlite"
@@ -347,7 +348,7 @@ def test_two_teams_play_a_turn_of_the_tutorial(store_url: str, tmp_path: Path) -
     one full turn of the OWS tutorial (Red sails its landing group; every step closed with the
     acting side's Done button — both at once in the simultaneous steps)."""
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
+        missing("Debian chromium is not installed")
     from playwright.sync_api import sync_playwright
 
     kind = "postgres" if store_url.startswith("postgres") else "sqlite"

@@ -19,6 +19,7 @@ from owsnb.server.authority import Authority
 from owsnb.server.client import connect
 from owsnb.server.runner import ServerThread
 from owsnb.store import open_store
+from owsnb.testing.needs import missing
 from tests.server import pgserver
 from tests.server.conftest import SKIRMISH
 
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.postgres
 def two() -> Iterator[tuple[Any, Any, Any]]:
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     url = pgserver.fresh_url()
     stores = [open_store(url), open_store(url)]
     auths = [Authority(s) for s in stores]
@@ -96,7 +97,7 @@ def test_a_write_that_loses_the_race_in_the_store_is_refused() -> None:
     """Without the pre-check, the store's unique revision refuses the loser, which catches up."""
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     url = pgserver.fresh_url()
     auth_a, auth_b = (
         Authority(open_store(url)),

@@ -19,6 +19,7 @@ from owsnb.kernel.game import Annotation, Game
 from owsnb.kernel.registry import get_ruleset
 from owsnb.store import open_store
 from owsnb.testing import random_playout
+from owsnb.testing.needs import missing
 from tests.server import pgserver
 
 DATA = Path(__file__).parent.parent / "data"
@@ -30,7 +31,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'games.owsnb'}"
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     return pgserver.fresh_url()
 
 
@@ -182,7 +183,7 @@ def test_game_played_through_a_store_replays_identically(store_url: str, initial
 def test_postgres_open_store_dispatch_listen_and_errors(initial) -> None:
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     from owsnb.store.postgres import PostgresStore
 
     url = pgserver.fresh_url()
@@ -229,7 +230,7 @@ def test_postgres_open_store_dispatch_listen_and_errors(initial) -> None:
 def test_postgres_refuses_a_foreign_owsnb_meta(initial) -> None:
     reason = pgserver.available()
     if reason:
-        pytest.skip(reason)
+        missing(reason)
     import psycopg
 
     url = pgserver.fresh_url()

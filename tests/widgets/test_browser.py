@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import owsnb
+from owsnb.testing.needs import missing
 from owsnb.widgets import geometry as G
 from tests.widgets.lab import CHROMIUM, chromium, copy_notebook, jupyter_lab
 
@@ -77,7 +78,7 @@ def _centre(box):
 @pytest.mark.slow
 def test_play_notebook_in_jupyterlab(tmp_path):
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
+        missing("Debian chromium is not installed")
     game, dones = _the_notebooks_game()
     unit, here, dest, order = _plan(game)
     lay = game.map.layout
