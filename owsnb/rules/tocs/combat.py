@@ -40,6 +40,7 @@ from owsnb.rules.tocs.model import (
     units_in,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
+from owsnb.rules.tocs.positions import defence_bonus, lose_positions
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = ["parse_result", "odds_index", "crt_row", "result_distribution", "Battle", "resolve_battle",
@@ -244,10 +245,13 @@ def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, i
     att = sum(_att_strength(state, state.units[i], terrain, battle.road_column) for i in battle.attackers
               if state.units[i].alive)
     dfn = sum(_def_strength(state, u, terrain) for u in defenders)
+    holder = next((u.side for u in defenders), None)
+    bonus = defence_bonus(state, holder, battle.hex, defenders) if holder else 0
+    dfn += bonus  # L289: each Company under an improved position, whatever its strength or steps
     att, dfn = max(1, att), max(1, dfn)  # L720: no side below 1
     cols = list(state.tables["crt"]["columns"])
     idx = odds_index(att, dfn, cols)
-    notes = [f"odds {att}:{dfn} -> {cols[idx]}"]
+    notes = [f"odds {att}:{dfn} -> {cols[idx]}"] + ([f"improved position +{bonus}"] if bonus else [])
     tshift = int(state.tables["crt_terrain"]["shift"].get(terrain, 0))
     if tshift:
         notes.append(f"terrain {terrain} {tshift:+d}")
@@ -324,6 +328,7 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         for uid in a_alive:  # L733: everyone ends up in the hex under an Engagement marker
             em.unit(uid, rule="L733", hex=h)
         em.hexfact(h, rule="L733", engaged=True, battle=None)
+        lose_positions(em, battle.attacker, h)
         announce(em, f"{lab} is an Engagement Battle", rule="L733", hex=lab)
     # interrogation (L740-741)
     lost_def = [em.state.units[i] for i in d_ids]
@@ -352,6 +357,7 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> None:
     lab = s.map.label(into)
     if occupied:
         em.hexfact(into, rule="L738", engaged=True)
+        lose_positions(em, battle.attacker, into)
         announce(em, f"Pursuit into {lab}: Engagement Battle", rule="L738", hex=lab)
     else:
         take_hex(em, battle.attacker, into, rule="L737", why="pursuit")

@@ -10,7 +10,10 @@ perimeter is announced to both sides as a public event that names the hex, never
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from owsnb.kernel.data import FrozenDict
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
@@ -28,6 +31,9 @@ def take_hex(em: Emitter, side: str, h: Hex, *, rule: str, why: str) -> None:
     """*side* takes empty hex *h*: its owner changes on both maps, announced (L229-L230)."""
     if owner(em.state, h) == side:
         return
+    from owsnb.rules.tocs.positions import lose_positions
+
+    lose_positions(em, side, h)
     em.hexfact(h, rule=rule, owner=side)
     announce(em, f"{em.state.sides[side].title} takes {em.state.map.label(h)} ({why})", rule=rule,
              hex=em.state.map.label(h), side=side)
@@ -37,9 +43,13 @@ def visible_unit(state: Any, unit: Any, side: str) -> Any:
     """The view policy: own units in full; enemy units only once destroyed (L9, L18)."""
     if side == "umpire" or unit.side == side:
         return unit
-    if unit.box == DEAD:
-        return unit
+    if unit.box == DEAD:  # its counter, not its chain of command or orders (they name hidden units)
+        data = {k: v for k, v in unit.data.items() if k not in _DEAD_SECRET}
+        return replace(unit, data=FrozenDict(data))
     return None
+
+
+_DEAD_SECRET = ("parent", "attached_to", "original_parent", "attack_hex", "attack_from", "recon_last")
 
 
 def perimeter_of(state: Any, side: str) -> set[Hex]:

@@ -16,6 +16,7 @@ from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, unit_types, units_in
 from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
+from owsnb.rules.tocs.positions import level_at, level_name
 from owsnb.rules.tocs.supply import facilities
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, ezoc_sources, learn_ezoc, zoc_of
@@ -112,9 +113,15 @@ class Recon(OrderHandler):
 
 
 def _reveal_fixed(em: Emitter, side: str, h: Any) -> None:
-    """Fixed features of a reconnoitred hex are announced (L269-L270): here, facilities."""
+    """Fixed features of a reconnoitred hex are announced (L269-L270): facilities and improved
+    positions (10.9)."""
     s = em.state
     lab = s.map.label(h)
+    enemy = enemy_of(s, side)
+    lv = level_at(s, enemy, h)
+    if lv:
+        em.say(f"An improved position ({level_name(s, lv)}) is found in {lab}", rule="L269", visible_to=None, hex=lab,
+               announcement=True)
     known = [dict(f) for f in s.sides[side].private.get("facilities_known", ())]
     for f in facilities(s):
         if f["hex"] == lab and f.get("side") != side and not any(k["hex"] == lab and k["type"] == f["type"] for k in known):

@@ -99,7 +99,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon"), rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
             Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe"), rule="L78"),
@@ -137,7 +137,12 @@ class Tocs(RuleSet):
                     problems.append((f"units[{i}].data.parent", f"{u.id} needs a parent HQ (LOC, L184) or independent: true"))
             elif p not in state.units or state.units[p].side != u.side or state.units[p].get("cls") != "hq":
                 problems.append((f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side"))
-        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs"):
+        names = list(self.default_tables()["improved_positions"]["names"])
+        for side, where in (rules.get("positions", {}) or {}).items():
+            for lab, level in (where or {}).items():
+                if level not in names:
+                    problems.append((f"rules.positions.{side}.{lab}", f"{level!r} is not one of {', '.join(names)} (10.9)"))
+        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions"):
             for side in rules.get(key, {}) or {}:
                 if side not in state.sides:
                     problems.append((f"rules.{key}.{side}", f"no side {side!r}; sides are {', '.join(state.sides)}"))
@@ -199,7 +204,7 @@ class Tocs(RuleSet):
             known = [{"hex": f["hex"], "type": f["type"], "name": f.get("name", "")} for f in facs
                      if f.get("side") == name or (public_fac and f["type"] == "supply-base")]
             priv = {**dict(s.private), "op_pool": int(rules.get("op_pool", {}).get(name, 0)), "earned_left": 0,
-                    "deficit_used": 0, "facilities_known": known,
+                    "deficit_used": 0, "facilities_known": known, "positions": _positions(rules, name, tables),
                     "brief": str(rules.get("briefs", {}).get(name, ""))}
             sides[name] = replace(s, private=freeze(priv))
         secret = {**dict(state.secret), "facilities": facs}
@@ -498,6 +503,12 @@ class Tocs(RuleSet):
     def observation_string(self, view: Any) -> str:
         own = ", ".join(f"{u.id}@{view.map.label(u.hex)}" for u in view.units.values() if u.side == view.side and u.hex is not None)
         return f"{view.side} | {view.clock} | {own}"
+
+
+def _positions(rules: Mapping[str, Any], side: str, tables: Mapping[str, Any]) -> dict[str, int]:
+    """Improved positions a module places at setup (L291): ``rules.positions.<side>.<hex>: <level name>``."""
+    names = list(tables["improved_positions"]["names"])
+    return {str(lab): names.index(level) + 1 for lab, level in ((rules.get("positions", {}) or {}).get(side, {}) or {}).items()}
 
 
 def _apply_all(state: Any, events: list) -> Any:

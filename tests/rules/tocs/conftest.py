@@ -77,11 +77,12 @@ def poke(game: Any, *events: Any) -> None:
 
 
 def set_unit(game: Any, uid: str, **changes: Any) -> None:
-    poke(game, unit_set(uid, **changes))
+    """Change a unit; like any change to a unit, only its own side sees it (the view policy)."""
+    poke(game, unit_set(uid, visible_to=game.state.units[uid].side, **changes))
 
 
 def set_data(game: Any, uid: str, **data: Any) -> None:
-    poke(game, unit_set(uid, data=data))
+    poke(game, unit_set(uid, visible_to=game.state.units[uid].side, data=data))
 
 
 def set_owner(game: Any, label: str, side: str) -> None:

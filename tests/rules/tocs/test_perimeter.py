@@ -187,3 +187,17 @@ def test_views_never_leak_hidden_ids_after_a_battle():
                    "sides": {k: dict(x.private) for k, x in v.sides.items()},
                    "dash": g.ruleset.dashboard(v)}
         assert not find_leaks(payload, tokens), side
+
+
+def test_l9_a_destroyed_unit_shows_its_counter_not_its_chain_of_command():
+    from owsnb.rules.tocs.combat import destroy
+    from owsnb.rules.tocs.emit import Emitter
+
+    from .conftest import poke
+    g = board()
+    em = Emitter(g.state)
+    destroy(em, "G-1", rule="L728")
+    poke(g, *em.events)
+    dead = g.view("allied").units["G-1"]
+    assert dead.box == "dead" and "parent" not in dead.data  # its HQ (G-HQ) stays hidden
+    assert not find_leaks([dict(dead.data)], hidden_tokens(g.state, "allied", g.ruleset))
