@@ -14,6 +14,7 @@ GET         /games/{id}                       who the seat is; game title, rule 
 GET         /games/{id}/view?at=&map=&side=   the seat's view (map omitted if ``map`` is current)
 GET         /games/{id}/events?since=         events the seat may see
 GET         /games/{id}/legal?side=           legal orders
+GET         /games/{id}/outcome               is the game over; its outcome (when over, or umpire)
 POST        /games/{id}/check                 ``{"order"}``: validate only
 POST        /games/{id}/preview               ``{"order"}``: exact outcome distribution
 POST        /games/{id}/orders                ``{"order", "state_id"}``: submit
@@ -269,6 +270,11 @@ async def events(srv: _Server, request: Request) -> Any:
 
 
 @endpoint
+async def outcome(srv: _Server, request: Request) -> Any:
+    return await srv.call(request, srv.auth.outcome)
+
+
+@endpoint
 async def legal(srv: _Server, request: Request) -> Any:
     return await srv.call(request, srv.auth.legal, request.query_params.get("side") or None)
 
@@ -446,6 +452,7 @@ def make_app(
         Route(g + "/view", view),
         Route(g + "/events", events),
         Route(g + "/legal", legal),
+        Route(g + "/outcome", outcome),
         Route(g + "/check", check, methods=["POST"]),
         Route(g + "/preview", preview, methods=["POST"]),
         Route(g + "/orders", submit, methods=["POST"]),

@@ -432,6 +432,24 @@ class Authority:
                 v = sg.view_for(seat)
             return {"state_id": sg.game.state_id, "seq": h, **wire.encode_view(v, known_map)}
 
+    def outcome(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
+        """Is the game over (at the seat's horizon), and its outcome: told to a seat that sees the
+        umpire's view at any time, to the others only once the game is over (the rule set's
+        ``outcome`` may tell how a running game stands, which can rest on hidden facts)."""
+        sg, seat = s
+        with sg.lock:
+            g = sg.game
+            h = sg.horizon(seat)
+            state = g.state if h == g.seq else g.state_at(h)
+            over = bool(g.ruleset.is_over(state))
+            told = over or seat.view_side == UMPIRE
+            return {
+                "state_id": g.state_id,
+                "seq": h,
+                "over": over,
+                "outcome": wire.encode_value(g.ruleset.outcome(state)) if told else None,
+            }
+
     def events(self, s: tuple[ServedGame, Seat], since: int = 0) -> dict[str, Any]:
         """Events the seat may see after event *since* (up to its horizon)."""
         sg, seat = s

@@ -4,7 +4,9 @@ The handle offers the local :class:`~owsnb.kernel.game.Game`'s methods as far as
 them, and the widgets' seat surface (:mod:`owsnb.widgets.seat`), so ``owsnb.widgets.App(remote)``
 and every notebook work unchanged against a remote game — from a Binder session too. The truth
 never reaches this process: views, events, legal orders and previews are computed by the
-authority for this seat only.
+authority for this seat only. ``Game``'s read surface (``state``, ``units``, ``unit``, ``map``,
+``state_at``, ``step_to``, ``history``...) answers from the seat's view; ``is_over``/``outcome``
+come from the authority; ``fork`` is refused (``can_fork`` is False).
 
 Changes are pushed over a WebSocket (falling back to long-polling where a proxy blocks
 WebSockets); the handle reconnects by itself after a network cut or a server restart and catches
@@ -147,6 +149,8 @@ class RemoteGame:
         self._view: SideView | None = None
         self._view_key: tuple[int, int] = (-1, -1)
         self._legal: dict[tuple[str, int], LegalOrders] = {}
+        self._past: dict[tuple[int, str | None, int], SideView] = {}
+        self._cursor_at: int | None = None
         self._notified = 0
         self._notified_ann: set[tuple[int, str]] = set()
         self._closed = threading.Event()
@@ -275,6 +279,8 @@ class RemoteGame:
             if self.role != "umpire":
                 raise AuthError(f"the {self.side} seat sees only its own view")
             return self._decode_view(self._get("/view", side=side))
+        if self._cursor_at is not None:
+            return self.view_at(self._cursor_at)
         with self._lock:
             if self._view is not None and self._view_key == (self._rev, self._seq):
                 return self._view
@@ -292,9 +298,113 @@ class RemoteGame:
         except KeyError:  # the map was evicted meanwhile: ask again with no map
             return wire.decode_view(self._get("/view", at=data.get("seq")), self._maps)
 
-    def view_at(self, n: int) -> SideView:
-        """The view after event *n*, rounded down to the last event this seat saw."""
-        return self._decode_view(self._get("/view", at=int(n), map=self._maps.latest))
+    def view_at(self, n: int, side: str | None = None) -> SideView:
+        """The view after event *n*, rounded down to the last event this seat saw (the umpire may
+        ask for a *side*'s view then).
+
+        Raises:
+            HistoryError: *n* is outside the history this seat sees (``0..seq``).
+        """
+        key = (int(n), side, self._rev)
+        hit = self._past.get(key)
+        if hit is None:
+            hit = self._decode_view(
+                self._get("/view", at=int(n), map=self._maps.latest, side=side)
+            )
+            if len(self._past) > 64:
+                self._past.clear()
+            self._past[key] = hit
+        return hit
+
+    # -- the local Game's read surface, on this seat's view ------------------------------------
+    #: a seat never holds the truth (``owsnb.analysis.history`` asks for :meth:`history`)
+    holds_truth = False
+    #: a seat cannot branch the shared game (the History panel hides "Fork here")
+    can_fork = False
+
+    @property
+    def state(self) -> SideView:
+        """What this seat knows now (or at the cursor after :meth:`step_to`): its
+        :class:`~owsnb.kernel.view.SideView`, which has the read API of a ``GameState``."""
+        return self.view()
+
+    @property
+    def initial(self) -> SideView:
+        """What this seat knew at the start (its view after event 0)."""
+        return self.view_at(0)
+
+    def state_at(self, n: int) -> SideView:
+        """What this seat knew after event *n* (``Game.state_at`` for a seat: its view then).
+
+        Raises:
+            HistoryError: *n* is outside the history this seat sees (``0..seq``).
+        """
+        return self.view_at(n)
+
+    @property
+    def units(self) -> Any:
+        """The units this seat sees (own units in full; enemies as detected)."""
+        return self.state.units
+
+    @property
+    def map(self) -> Any:
+        return self.state.map
+
+    def unit(self, unit_id: str) -> Any:
+        """A unit this seat sees (``KeyError`` for one it has not detected)."""
+        return self.state.unit(unit_id)
+
+    def hex(self, ref: Any) -> Hex:
+        """Resolve a hex label such as ``"0304"`` on this game's map."""
+        return self.state.map.hex(ref)
+
+    def is_over(self) -> bool:
+        """Has the game ended? (decided by the authority on the truth)"""
+        return bool(self._get("/outcome")["over"])
+
+    def outcome(self) -> Any:
+        """Who won: the rule set's outcome, decided by the authority. A side seat learns it once
+        the game is over (``None`` before: the standing may rest on hidden facts); the umpire at
+        any time."""
+        return wire.decode_value(self._get("/outcome")["outcome"])
+
+    @property
+    def cursor(self) -> int:
+        """The event count the seat's displayed state reflects (see :meth:`step_to`)."""
+        return self._seq if self._cursor_at is None else self._cursor_at
+
+    @property
+    def at_head(self) -> bool:
+        """False after :meth:`step_to` moved this handle's cursor back into the history."""
+        return self._cursor_at is None
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """Facts about the game as served (no seed: a seat never learns the dice)."""
+        return {"url": self.url, "game": self.game_id, "title": self.title, "seat": self.seat}
+
+    @property
+    def annotations(self) -> _Annotations:
+        """Annotations this seat may read: a list, like ``Game.annotations``, that may also be
+        called, like the seat surface's ``annotations()``."""
+        return _Annotations(wire.decode_annotation(a) for a in self._get("/annotations"))
+
+    def history(self, *, side: str | None = None, every: str = "step") -> Any:
+        """The history this seat saw as an ``xarray.Dataset`` (see
+        :mod:`owsnb.server.seat_history`): the same columns as ``Game.history``, built from the
+        seat's views only.
+
+        Args:
+            side: the seat's own side (default); the umpire's seat may name a side.
+            every: snapshot after every ``"event"``, ``"step"`` or ``"turn"``.
+        """
+        from owsnb.server.seat_history import seat_history
+
+        if side in (None, self.side):
+            return seat_history(self, every=every)
+        if self.role != "umpire":
+            raise AuthError(f"the {self.side} seat sees only its own history")
+        return seat_history(_SideOf(self, side), every=every)
 
     @property
     def clock(self) -> Any:
@@ -313,7 +423,8 @@ class RemoteGame:
         evs = self.events
         if side not in (None, self.side):
             evs = tuple(e for e in evs if e.visible(side))
-        return [e for e in evs if ks is None or e.kind in ks]
+        end = self.cursor
+        return [e for e in evs if e.seq <= end and (ks is None or e.kind in ks)]
 
     def legal_orders(self, side: str | None = None) -> LegalOrders:
         """What *side* (default: this seat's) may order now (``order in legal`` asks the server)."""
@@ -355,10 +466,6 @@ class RemoteGame:
             self._post("/preview", {"order": self._order_text(order)})["preview"]
         )
 
-    def annotations(self) -> list[Annotation]:
-        """Annotations this seat may read."""
-        return [wire.decode_annotation(a) for a in self._get("/annotations")]
-
     # -- changing ------------------------------------------------------------------------------
     def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
         """Have the authority validate, adjudicate and commit *order*.
@@ -369,6 +476,11 @@ class RemoteGame:
             AuthError: this seat may not give that side's orders.
         """
         text = self._order_text(order)
+        if self._cursor_at is not None:
+            raise HistoryError(
+                f"this handle is rewound to event {self._cursor_at}; call step_to({self._seq}) "
+                "to return to the present"
+            )
         data = self._post("/orders", {"order": text, "state_id": state_id})
         events = wire.decode_events(data["events"])
         sub = Submission(
@@ -406,15 +518,28 @@ class RemoteGame:
         return ann
 
     def fork(self, at: int | None = None) -> Any:
-        """Refused: a seat never holds the truth, so it cannot branch the game locally."""
+        """Refused (local only): a fork replays the truth from the start, and a seat never holds
+        the truth — only its own view — so it cannot branch the shared game (``can_fork`` is
+        False; the History panel hides its "Fork here" button). The umpire can fork a copy of
+        the game on the server's machine (``owsnb.load`` of the store, then ``Game.fork``).
+
+        Raises:
+            HistoryError: always.
+        """
         raise HistoryError(
-            "a remote seat cannot fork the game (it never holds the truth); "
-            "ask the umpire for a what-if branch"
+            "a remote seat cannot fork the shared game: a fork replays the truth, and a seat "
+            "holds only its own view; ask the umpire for a what-if branch (can_fork is False)"
         )
 
     def step_to(self, n: int) -> SideView:
-        """The view after event *n* (a seat never rewinds the shared game)."""
-        return self.view_at(n)
+        """Show this seat's game as it was after event *n* (``state``, ``view()``, ``units``...
+        follow; ``step_to(seq)`` returns to the present). Only this handle moves — never the
+        shared game — and its orders are refused while rewound, as with ``Game.step_to``.
+        Returns the view then."""
+        view = self.view_at(n)
+        self._cursor_at = None if int(n) >= self._seq else int(n)
+        self._emit(Change("step", self._rev))
+        return view
 
     # -- seats (umpire) ------------------------------------------------------------------------
     def seats(self) -> list[dict[str, Any]]:
@@ -655,6 +780,28 @@ class RemoteGame:
             self._closed.set()
         except Exception:  # noqa: BLE001
             pass
+
+
+class _Annotations(list):
+    """A list of annotations that may also be called (``remote.annotations()`` is the seat
+    surface, ``remote.annotations`` the ``Game`` attribute)."""
+
+    def __call__(self) -> list[Annotation]:
+        return list(self)
+
+
+class _SideOf:
+    """The umpire's seat looking at one side's views (for :meth:`RemoteGame.history`)."""
+
+    def __init__(self, remote: RemoteGame, side: str):
+        self._remote, self.side = remote, side
+        self.ruleset, self.cursor = remote.ruleset, remote.cursor
+
+    def log(self) -> list[Event]:
+        return self._remote.log(self.side)
+
+    def view_at(self, n: int) -> SideView:
+        return self._remote.view_at(n, self.side)
 
 
 class _NoWebSocket(Exception):

@@ -2,7 +2,8 @@
 
 The slider runs over the events this seat may see (event 0 is the start); every widget of the
 table shows the game as it was then. Orders are given only in the present; "Fork here" starts a
-new in-memory branch from the moment shown, with the same seat.
+new in-memory branch from the moment shown, with the same seat. A seat whose ``can_fork`` is
+false (a remote seat, ``owsnb.connect``: it never holds the truth) has no "Fork here" button.
 
 Example:
     >>> from owsnb.widgets._doc import tiny_game
@@ -118,7 +119,11 @@ class History(Panel):
             )
         if self.readout.value != readout:
             self.readout.value = readout
-        self.fork_button.disabled = not hasattr(t.seat, "fork")
+        # a seat that cannot branch the game (a remote seat: it never holds the truth) shows no
+        # "Fork here" at all, rather than a button that can only be refused
+        can_fork = hasattr(t.seat, "fork") and getattr(t.seat, "can_fork", True)
+        self.fork_button.layout.display = None if can_fork else "none"
+        self.fork_button.disabled = not can_fork
 
     def _on_slider(self, change: dict) -> None:
         if self._quiet:
