@@ -263,7 +263,18 @@ class Game:
         return s
 
     def view(self, side: str) -> SideView:
-        """What *side* may know now (``"umpire"``: the whole truth minus the dice state)."""
+        """What *side* may know now (``"umpire"``: the whole truth minus the dice state).
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> sorted(game.view("red").units)  # Blue's units are not detected yet
+        ['R-ARM-1', 'R-INF-1', 'R-REC-1']
+        >>> len(game.view("umpire").units)
+        6
+        """
         key = (side, self._rev, self.cursor)
         v = self._views.get(key)
         if v is None:
@@ -275,7 +286,21 @@ class Game:
         return v
 
     def legal_orders(self, side: str) -> LegalOrders:
-        """What *side* may order now, with candidates for each parameter."""
+        """What *side* may order now, with candidates for each parameter.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> legal = game.legal_orders("blue")
+        >>> legal.verbs, legal["move"].candidates["unit"]
+        (['done', 'move'], ('B-INF-1', 'B-ARM-1', 'B-REC-1'))
+        >>> "blue: move B-INF-1 0303" in legal, "blue: move B-INF-1 0909" in legal
+        (True, False)
+        >>> game.legal_orders("red")  # Blue moves first
+        <LegalOrders red: nothing>
+        """
         state = self.state
         specs = self.ruleset.legal_orders(state, side)
 
@@ -403,7 +428,19 @@ class Game:
 
     def step_to(self, n: int) -> GameState:
         """Show the game as it was after *n* events (a history slider); ``step_to(game.seq)``
-        returns to the present. Orders are refused while rewound (fork to branch)."""
+        returns to the present. Orders are refused while rewound (fork to branch).
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> game.step_to(0).units["B-INF-1"].hex, game.at_head
+        (Hex(1, 2), False)
+        >>> game.step_to(game.seq).units["B-INF-1"].hex, game.at_head
+        (Hex(2, 1), True)
+        """
         with self._lock:
             state = self.state_at(n)
             self._cursor = None if n == len(self._events) else n
@@ -416,6 +453,17 @@ class Game:
         A submission's events are atomic, so a fork inside one starts just before it (the branch
         begins at a point where a player could give an order). Annotations anchored at or before
         the fork point come along.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> what_if = game.fork(at=0)  # before the move
+        >>> _ = what_if.submit("blue: move B-INF-1 0202")
+        >>> what_if.unit("B-INF-1").hex == game.unit("B-INF-1").hex, what_if.meta["forked_from"]
+        (False, 0)
         """
         n = self.cursor if at is None else at
         if not 0 <= n <= len(self._events):
@@ -433,7 +481,22 @@ class Game:
                  unit: str | None = None, side: str | None = None, author: str = "",
                  tags: Iterable[str] = (), created: str | None = None) -> Annotation:
         """Write a note anchored to an event (default: the current one) and optionally a turn,
-        hex (label or Hex), unit or side. Returns the :class:`Annotation`."""
+        hex (label or Hex), unit or side. Returns the :class:`Annotation`.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> note = game.annotate("the infantry takes the ford", unit="B-INF-1", tags=["move"])
+        >>> note.seq, note.turn, note.unit, note.tags
+        (2, 1, 'B-INF-1', ('move',))
+        >>> game.annotate("  ")
+        Traceback (most recent call last):
+        ...
+        ValueError: an annotation needs some text
+        """
         with self._lock:
             if not isinstance(text, str) or not text.strip():
                 raise ValueError("an annotation needs some text")
@@ -457,7 +520,21 @@ class Game:
 
     def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:
         """Call *callback(change)* after every commit, undo, step or annotation.
-        Returns a function that unsubscribes."""
+        Returns a function that unsubscribes.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> seen = []
+        >>> unsubscribe = game.subscribe(lambda change: seen.append(change.kind))
+        >>> _ = game.submit("blue: move B-INF-1 0303"); _ = game.undo()
+        >>> unsubscribe()
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> seen
+        ['commit', 'undo']
+        """
         self._subs.append(callback)
 
         def unsubscribe() -> None:
