@@ -135,6 +135,30 @@ def open_store(url: str, *, create: bool = True) -> EventStore:
 
     Raises:
         StoreError: unknown scheme, unreadable or foreign file.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> import owsnb
+        >>> from owsnb.kernel.events import note
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> initial = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False).initial
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = open_store(pathlib.Path(tmp.name) / "games.owsnb")
+        >>> store.create_game("g1", initial, {"seed": 11})
+        >>> store.append("g1", 1, [note("first").at(1, 1)])  # revision 1: one batch
+        >>> rec = store.load("g1")
+        >>> rec.ruleset, rec.rev, [e.kind for e in rec.events], rec.meta, rec.initial == initial
+        ('skirmish', 1, ['note'], {'seed': 11}, True)
+        >>> store.append("g1", 1, [note("late").at(2, 2)])  # revision 1 is taken
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.StaleStateError: stale state: ...
+        >>> store.close(); tmp.cleanup()
+        >>> open_store("ftp://example.org/games")
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.StoreError: unknown store URL 'ftp://example.org/games': use a file path, ...
     """
     u = str(url)
     if u.startswith(("postgresql://", "postgres://")):

@@ -46,6 +46,28 @@ class SQLiteStore(EventStore):
 
     Raises:
         StoreError: the file is missing (and ``create=False``), unreadable, or not an owsnb store.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = pathlib.Path(tmp.name) / "duel.owsnb"
+        >>> with SQLiteStore(path) as store:
+        ...     store.create_game("duel", game.initial, {"seed": 11})
+        ...     _ = game.submit("blue: move B-INF-1 0303")
+        ...     store.append("duel", 1, game.events)
+        >>> with SQLiteStore(path, create=False) as again:  # reopened: the same history
+        ...     rec = again.load()
+        ...     [g["id"] for g in again.games()], rec.rev, rec.events == list(game.events)
+        (['duel'], 1, True)
+        >>> SQLiteStore(pathlib.Path(tmp.name) / "missing.owsnb", create=False)
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.StoreError: .../missing.owsnb: no such game file
+        >>> tmp.cleanup()
     """
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True):
