@@ -25,7 +25,12 @@ def games_dir() -> Path:
 
 
 def load_ruleset(name: str) -> Any:
-    """The rule set registered as *name* (``"ows"``, ``"opart"``, ...)."""
+    """The rule set registered as *name* (``"ows"``, ``"opart"``, ...).
+
+    Example:
+        >>> load_ruleset("ows").name
+        'ows'
+    """
     return get_ruleset(name)
 
 
@@ -46,6 +51,21 @@ def load(scenario: str | os.PathLike | Mapping[str, Any] | Scenario, seed: int |
 
     Raises:
         ScenarioError: the scenario is broken (every problem listed, each located).
+
+    Example:
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = load("tests/data/skirmish.yaml", seed=11, save=False)  # in memory only
+        >>> game.meta["seed"], game.sides, str(game.clock)
+        (11, ['blue', 'red'], 'Turn 1 · Phase 1 Movement · Blue acts')
+        >>> import pathlib, tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = pathlib.Path(tmp.name) / "g.owsnb"
+        >>> saved = load("tests/data/skirmish.yaml", seed=11, save=path)
+        >>> _ = saved.submit("blue: move B-INF-1 0303")  # autosaved
+        >>> resume(path).state_id
+        1
+        >>> tmp.cleanup()
     """
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     if seed is None:
@@ -74,7 +94,22 @@ def load(scenario: str | os.PathLike | Mapping[str, Any] | Scenario, seed: int |
 
 
 def new_game(ruleset: Any, state: Any, *, save: str | os.PathLike | None = None, meta: Mapping[str, Any] | None = None) -> Game:
-    """A game from an initial state built in code (optionally autosaved to *save*)."""
+    """A game from an initial state built in code (optionally autosaved to *save*).
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> state = load("tests/data/skirmish.yaml", seed=11, save=False).initial
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = pathlib.Path(tmp.name) / "g.owsnb"
+        >>> game = new_game(load_ruleset("skirmish"), state, save=path, meta={"note": "in code"})
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> again = resume(path)
+        >>> again.meta["note"], again.unit("B-INF-1").hex == game.unit("B-INF-1").hex
+        ('in code', True)
+        >>> tmp.cleanup()
+    """
     if save is None:
         return Game(ruleset, state, meta=meta)
     store = open_store(str(save))
@@ -92,6 +127,24 @@ def resume(path: str | os.PathLike | None = None, game_id: str | None = None) ->
 
     Raises:
         StoreError: no such file, not an owsnb game file, or damaged.
+
+    Example:
+        >>> import pathlib, tempfile
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = pathlib.Path(tmp.name) / "g.owsnb"
+        >>> game = load("tests/data/skirmish.yaml", seed=11, save=path)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> _ = game.annotate("across the ford")
+        >>> again = resume(path)  # exactly as it was after its last order
+        >>> again.state == game.state, [a.text for a in again.annotations], again.meta["seed"]
+        (True, ['across the ford'], 11)
+        >>> resume(pathlib.Path(tmp.name) / "missing.owsnb")
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.StoreError: .../missing.owsnb: no such game file
+        >>> tmp.cleanup()
     """
     if path is None:
         files = sorted(games_dir().glob("*.owsnb"), key=lambda p: p.stat().st_mtime)
