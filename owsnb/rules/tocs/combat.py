@@ -339,7 +339,9 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         interrogate(em, dice, defender_side, "prisoner", h, lost_att, rule="L740")
     if d_ret and s.map.terrain(h) in _URBAN:
         interrogate(em, dice, battle.attacker, "civilian", h, lost_def, rule="L741")
+    wiped_out = bool(d_ids) and not any(em.state.units[i].alive for i in d_ids)
     return {"hex": lab, "kind": battle.kind, "column": column, "roll": roll, "result": text, "outcome": outcome,
+            "wiped_out": wiped_out, "winners": a_alive if outcome == "taken" else [],
             "odds": f"{att}:{dfn}", "notes": notes}
 
 

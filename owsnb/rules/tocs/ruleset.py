@@ -25,6 +25,7 @@ from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
 from owsnb.rules.tocs import economy, present, weather
+from owsnb.rules.tocs.breakthrough_orders import grant, pending
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -102,7 +103,8 @@ class Tocs(RuleSet):
                         "rally", "fly", "sail", "improve"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon"), rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
-            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe"), rule="L78"),
+            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe", "breakthrough"),
+                 rule="L78"),
             Step("3.11", "End of Operational Impulse: turn-end roll", actors="none", auto=True, rule="B3.11"),
         ), rule="B3.0"),
         Phase("4", "End of Turn", (Step("4.0", "End of Turn: recovery", actors="none", auto=True, rule="B4.0"),),
@@ -250,7 +252,7 @@ class Tocs(RuleSet):
             has_res = any(u.get("reserve") for u in ground_units(s, other))
             return [], "3.8" if has_res else "3.9", False
         if cur == "3.9":
-            has_res = any(u.get("reserve") for u in ground_units(s, p))
+            has_res = any(u.get("reserve") for u in ground_units(s, p)) or bool(pending(s, p))
             return [], "3.10" if has_res else "3.11", False
         if cur == "3.11":
             if s.public.get("turn_over"):
@@ -402,8 +404,11 @@ class Tocs(RuleSet):
                 shifts = [n for n, key in (("recon", "recon_marks"), ("probe", "probe_marks")) if lab in priv.get(key, ())]
                 if em.state.map.hexes[h].facts.get("air_support") == p:
                     shifts.append("tactical_air_support")
-                resolve_battle(em, dice, Battle(h, p, [u.id for u in att], kind, shifts=shifts,
-                                                pursue=any(u.get("pursue") for u in att)), rule="L69")
+                out = resolve_battle(em, dice, Battle(h, p, [u.id for u in att], kind, shifts=shifts,
+                                                      pursue=any(u.get("pursue") for u in att)), rule="L69")
+                winners = [i for i in out["winners"] if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h]
+                if out["wiped_out"] and winners:  # L76: every defender destroyed
+                    grant(em, p, lab, winners)
             for u in att:
                 if em.state.units[u.id].alive:
                     em.data(u.id, rule="L69", attack_hex=None, attack_type=None, attack_from=None, pursue=None)
@@ -419,6 +424,8 @@ class Tocs(RuleSet):
             if u.get("act") or u.get("recon_last") or u.get("withdrew"):
                 em.unit(u.id, rule="B3.11", data={"act": None, "acted": False, "ap": 0, "mp_left": 0, "recon_last": None,
                                                   "recon_mp": 0, "withdrew": False})
+        if pending(em.state, p):  # an unused breakthrough lapses with the impulse (ruling, L76)
+            em.private(p, rule="L76", breakthroughs={})
         if both:
             over = True
             announce(em, "Both players passed in a row: the turn ends", rule="L83")

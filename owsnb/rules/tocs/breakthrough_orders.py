@@ -1,0 +1,105 @@
+"""Breakthrough advance (Basic L76; WWII L729): when every enemy unit in a battle hex is destroyed,
+the attackers that took the hex may each advance one hex from it, even into an enemy-occupied hex,
+which then becomes an Engagement Battle (L76). ZOC is ignored (L183).
+
+Rulings: the advance is chosen after the result, in the Exploitation step (3.10), which the
+sequence enters whenever the phasing side has a breakthrough to use (or reserves); the right
+lapses when the impulse ends. It follows declared attacks resolved in Combat Resolution (3.9),
+not ambushes met while moving. Entering an empty enemy hex takes it (announced, L229-L231);
+entering one's own hex is secret.
+
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, units_in
+from owsnb.rules.tocs.order_checks import clock_step, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.perimeter import announce, take_hex
+from owsnb.rules.tocs.positions import lose_positions
+from owsnb.rules.tocs.terrain import step_cost
+from owsnb.rules.tocs.zoc import engaged
+
+__all__ = ["Advance", "pending", "grant"]  # verb ``breakthrough`` (the kernel owns ``advance``)
+
+
+def pending(state: Any, side: str) -> dict[str, list[str]]:
+    """*side*'s unused breakthroughs: battle hex label -> ids of units that may still advance."""
+    return {k: list(v) for k, v in state.sides[side].private.get("breakthroughs", {}).items() if v}
+
+
+def grant(em: Emitter, side: str, battle_hex: str, ids: list[str]) -> None:
+    """Record a breakthrough won at *battle_hex* by units *ids* (secret to *side*)."""
+    b = pending(em.state, side)
+    b[battle_hex] = list(ids)
+    em.private(side, rule="L76", breakthroughs=b)
+    em.say(f"Breakthrough at {battle_hex}: {', '.join(ids)} may advance one hex", rule="L76", visible_to=side)
+
+
+def _battle_of(state: Any, side: str, uid: str) -> str | None:
+    return next((k for k, v in pending(state, side).items() if uid in v), None)
+
+
+class Advance(OrderHandler):
+    type = OrderType("breakthrough", (Param("unit", "unit"), Param("to", "hex", "a hex adjacent to the battle hex")),
+                     rule="L76", doc="breakthrough: advance one hex from the battle hex, even into an enemy-occupied "
+                                     "hex (an Engagement Battle)")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.10" or side not in state.sides:
+            return None
+        ex = []
+        for lab, ids in pending(state, side).items():
+            h = state.map.hex(lab)
+            for uid in ids:
+                u = state.units.get(uid)
+                if u is None or not alive_on_map(u) or u.hex != h:
+                    continue
+                for n in h.neighbours():
+                    if n in state.map.hexes and step_cost(state, u, h, n) < float("inf"):
+                        ex.append(self.type.make(side, unit=uid, to=state.map.label(n)))
+        return spec_from_examples(side, self.type, ex, 20)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        if clock_step(state) != "3.10":
+            raise refusal("a breakthrough advance is made after Combat Resolution, in Exploitation", "wrong-step", "L76", order)
+        lab = _battle_of(state, order.side, u.id)
+        if lab is None or u.hex != state.map.hex(lab):
+            raise refusal(f"{u.id} has no breakthrough to use (every defender of its battle hex must be destroyed)",
+                          "no-breakthrough", "L76", order)
+        to = order_hex(state, order, args["to"], "L76")
+        if to.distance(u.hex) != 1:
+            raise refusal(f"{args['to']} is not adjacent to the battle hex {lab}: the advance is one hex", "not-adjacent",
+                          "L76", order)
+        if step_cost(state, u, u.hex, to) == float("inf"):
+            raise refusal(f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        u = state.units[args["unit"]]
+        frm, to = u.hex, state.map.hex(args["to"])
+        lab = state.map.label(to)
+        b = pending(state, side)
+        battle = _battle_of(state, side, u.id)
+        b[battle] = [x for x in b[battle] if x != u.id]
+        em.private(side, rule="L76", breakthroughs=b)
+        em.unit(u.id, rule="L76", hex=to)
+        enemy = enemy_of(state, side)
+        if units_in(state, to, enemy) and not engaged(state, to):
+            em.hexfact(to, rule="L76", engaged=True)
+            lose_positions(em, side, to)
+            announce(em, f"Breakthrough advance into {lab}: Engagement Battle", rule="L76", hex=lab)
+        elif engaged(state, to):
+            em.say(f"{u.id} joins the Engagement Battle in {lab}", rule="L246", visible_to=side)
+        elif owner(state, to) != side:
+            take_hex(em, side, to, rule="L76", why="breakthrough advance")
+        else:
+            em.say(f"{u.id} advances from {state.map.label(frm)} to {lab}", rule="L76", visible_to=side)
+        return em.events
