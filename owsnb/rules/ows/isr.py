@@ -8,7 +8,7 @@ signature (matching capability only); 8.4 theater detection (ISR die vs the numb
 TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3, D12 cap);
 6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
 6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
-6.5.9.4 ship radar range; 6.5.9.5 ground radar; 7.2.1.3/7.2.1.4 SIGINT/countermeasures;
+6.5.9.4 ship radar range; 6.5.9.5 ground radar; 6.5.9.6 long-range fighter radar (only emitting); 7.2.1.3/7.2.1.4 SIGINT/countermeasures;
 8.5.1 SR promotion (the SOF module designates); 8.5.4 contested air ISR (an airborne ISR mission
 used as a sensor is first searched for by the defender; if detected, the defending CAP and air
 defences engage it at once; shot down, only the engaging assets count as detected; otherwise it
@@ -54,7 +54,7 @@ from owsnb.rules.ows.units import counter
 __all__ = [
     "detection_probability", "aew_die", "cooperative_die", "sensor_die", "local_die", "theater_preview",
     "local_preview", "resolve_theater", "resolve_local", "auto_detections", "TheaterISR", "Detect",
-    "HANDLERS", "STEP_EFFECTS", "COVERED", "ISR_MISSIONS", "is_air_isr", "Contest", "contest",
+    "HANDLERS", "STEP_EFFECTS", "COVERED", "FIGHTER_RADAR_DIE", "ISR_MISSIONS", "is_air_isr", "Contest", "contest",
 ]
 
 COVERED = ("forest", "hills", "mountain", "urban", "woods", "jungle")
@@ -99,6 +99,17 @@ def _kind(u: Any) -> str:
     return "ground"
 
 
+FIGHTER_RADAR_DIE = "d10"
+"""6.5.9.6 gives no die for a fighter's long-range radar: D10, the table's placeholder (see COVERAGE.md)."""
+
+
+def _fighter_radar(sensor: Any, distance: int) -> bool:
+    """6.5.9.6: a fighter with long-range radar (F-35) that activates it (``emcon ... emit``, 6.4.3:
+    it is then visible to the other side, stealth lost) searches for aircraft and ships out to the
+    adjacent hexes; in EMCON it senses only as any air mission does."""
+    return counter(sensor).long_range_radar and "emitting" in sensor.markers and distance <= 1
+
+
 def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
     """The die *sensor* may roll against *target* now, or ``None`` if it cannot sense it
     (8.3.3 matching capability, 8.5.2, 6.4.2, 6.5.9, 6.5.9.2, 6.5.9.4-6). Distance demotions of
@@ -130,11 +141,11 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
             return aew_die(aew["die"], d)
         if radar is not None and d <= int(radar["range"]):
             return radar["die"]
-        if c.long_range_radar and d <= 1:  # 6.5.9.6
-            return "d10"
-        if c.category == "air-mission" and d == 0:
-            aa = [a for a in c.attacks if a.air_to_air]
-            return aa[0].die if aa else None
+        aa = [a for a in c.attacks if a.air_to_air] if c.category == "air-mission" and d == 0 else []
+        if aa:
+            return aa[0].die
+        if _fighter_radar(sensor, d):  # 6.5.9.6
+            return FIGHTER_RADAR_DIE
         return None
     if tk == "surface":
         if c.category == "submarine" and d == 0:  # 6.4.2: torpedo die, promoted in silent running
@@ -146,6 +157,8 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
             return aew_die(aew["die"], d)
         if radar is not None and d <= int(radar["range"]):
             return radar["die"]
+        if _fighter_radar(sensor, d):  # 6.5.9.6: threat aircraft and ships in adjacent hexes
+            return FIGHTER_RADAR_DIE
         if c.category in ("naval", "air-mission") and d == 0:
             return "d8"
         return None

@@ -25,6 +25,18 @@ def test_6_5_2_fuel_source_rule_refuses_beyond_the_radius_without_tanker():
     assert e.value.rule == "6.5.2"
 
 
+def test_6_5_10_a_fighter_is_designated_one_of_its_missions_when_it_flies_other_aircraft_keep_theirs():
+    g = at(load(), "3.B.1")
+    assert set(air.FIGHTER_MISSIONS) >= {"cap", "sucap", "strike", "cas", "interdiction"}  # the five of 6.5.10
+    with pytest.raises(IllegalOrderError) as e:
+        g.check("blue: fly E2D-1 0303 task=cap")  # an AEW aircraft is not a fighter
+    assert (e.value.code, e.value.rule) == ("not-fighter", "6.5.10")
+    with pytest.raises(IllegalOrderError):
+        g.check("blue: fly F35-CAP 0303 task=tanker")  # not a fighter mission
+    g.submit("blue: fly F35-CAP 0303 task=sucap")
+    assert g.unit("F35-CAP").data["mission"] == "sucap" and g.unit("F35-CAP").hex == g.hex("0303")
+
+
 def test_6_5_4_tanker_capacity_kc135_2_mq25_1_kc46_unlimited_radius():
     kc135 = {"id": "KC135", "type": "e2d", "side": "blue", "box": "base",
              "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 2, "radius": None}, "sensors": []}}

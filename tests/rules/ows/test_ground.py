@@ -606,6 +606,29 @@ def test_10_15_6_cas_and_idf_support_are_supporting_arms_C3():
     assert p.att_factors == [] and (2, "attacker IDF support promotes directly (C3 option)") in p.die_mods
 
 
+def _fighter(mission):
+    base = {"id": "BASE", "type": "airlift-base", "side": "blue", "hex": "0101"}
+    return duel(base, {"id": "JET", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE", "mission": mission}})
+
+
+def test_6_5_10_2_a_fighter_on_a_strike_mission_fires_on_a_ground_unit_by_the_fet_a_cap_may_not():
+    g = _fighter("strike")
+    d = g.preview("blue: prep-fire TR12 with=JET")  # two d10 bombs on the Fires Effects Table (9.4)
+    assert sum(d.values()) == 1 and d[(0, False)] == Fraction(9, 100)
+    with pytest.raises(IllegalOrderError) as e:
+        _fighter("cap").check("blue: prep-fire TR12 with=JET")
+    assert e.value.code == "not-a-firer" and "(6.5.10)" in str(e.value)
+    assert _fighter("cap").state.units["TR12"] == g.state.units["TR12"]  # nothing changed
+
+
+def test_6_5_10_3_only_a_fighter_flying_cas_supports_a_ground_attack():
+    g = _fighter("cas")
+    g.check(f"blue: attack {D} with=ABCT support=JET")
+    with pytest.raises(IllegalOrderError) as e:
+        _fighter("strike").check(f"blue: attack {D} with=ABCT support=JET")
+    assert (e.value.code, e.value.rule) == ("not-cas", "6.5.10.3")
+
+
 def test_10_15_8_2_combined_assault_waves_of_6_from_the_sea_and_6_from_the_air_10_15_8_4_landed_artillery_idle():
     sea = [U(f"M{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}) for i in range(7)]
     g = at(blank([*sea, U("R", "mech-bde", "red", D)]), "6.C.3")

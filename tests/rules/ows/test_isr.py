@@ -113,6 +113,25 @@ def test_6_5_9_e3_vs_stealth_aircraft_at_range_0_1_2_3():
     assert [isr.aew_die("d12", d) for d in range(4)] == ["d12", "d10", "d8", "d6"]
 
 
+def test_6_5_9_6_long_range_fighter_radar_searches_adjacent_hexes_only_when_emitting():
+    units = {"F35-CAP": {"hex": "0404", "box": None}, "J20-CAP": {"hex": "0504", "box": None}}
+    g = load(units=units, remove=("Type054-1",))
+    f35, j20, ship = g.unit("F35-CAP"), g.unit("J20-CAP"), g.unit("Type055-1")
+    assert f35.hex.distance(j20.hex) == 1 and ship.hex == j20.hex
+    assert isr.sensor_die(g.state, f35, j20) is None and isr.sensor_die(g.state, f35, ship) is None  # EMCON
+    g2 = load(units={**units, "F35-CAP": {**units["F35-CAP"], "markers": ["emitting"]}}, remove=("Type054-1",))
+    f35 = g2.unit("F35-CAP")
+    assert isr.sensor_die(g2.state, f35, g2.unit("J20-CAP")) == isr.FIGHTER_RADAR_DIE == "d10"
+    assert isr.sensor_die(g2.state, f35, g2.unit("Type055-1")) == "d10"  # "threat aircraft and ships"
+    far = load(units={"F35-CAP": {"hex": "0304", "box": None, "markers": ["emitting"]}, "J20-CAP": units["J20-CAP"]})
+    assert far.unit("F35-CAP").hex.distance(far.unit("J20-CAP").hex) == 2
+    assert isr.sensor_die(far.state, far.unit("F35-CAP"), far.unit("J20-CAP")) is None  # adjacent hexes only
+    same = load(units={"F35-CAP": {"hex": "0504", "box": None, "markers": ["emitting"]}, "J20-CAP": units["J20-CAP"]})
+    assert isr.sensor_die(same.state, same.unit("F35-CAP"), same.unit("J20-CAP")) == "d12"  # its air-to-air die in the hex
+    seen = [e for e in isr.auto_detections(g2.state) if e.data["id"] == "F35-CAP"]
+    assert seen and "red" in seen[0].data["changes"]["seen_by"]  # emitting: visible to the other side (6.4.3)
+
+
 def test_6_5_9_2_aew_vs_ship_one_hex_d10_two_hexes_no_attempt():
     g = load(units={"E2D-1": {"hex": "0404", "box": None}})
     e2d = g.unit("E2D-1")

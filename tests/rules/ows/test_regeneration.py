@@ -46,6 +46,17 @@ def test_11_8_auto_resupply_dice_and_regenerating_shields_reset_others_stay_expe
     assert counter(s.units["PATRIOT-1"]).attack("pac3").left == 1  # no arrow: stays expended
 
 
+def test_9_3_a_rail_gun_or_hel_is_data_a_regenerating_grey_shield_or_a_higher_red_shield():
+    ddgx = {"red_shield": 6, "grey_shields": [{"id": "sm2", "value": 6, "count": 3, "range": 1},
+                                              {"id": "hel", "value": 5, "count": 2, "regenerates": True}],
+            "spent": {"sm2": 1, "hel": 2}}
+    g = load(units={"DDG-1": {"data": ddgx}})
+    c = counter(g.unit("DDG-1"))
+    assert c.red_shield == 6 and [(x.id, x.left, x.regenerates) for x in c.shields] == [("sm2", 2, False), ("hel", 0, True)]
+    s, _, _ = _through_regeneration(g, [])
+    assert [(x.id, x.left) for x in counter(s.units["DDG-1"]).shields] == [("sm2", 2), ("hel", 2)]  # the HEL regenerates
+
+
 def test_11_9_resupply_from_a_co_located_asp_only_if_the_scenario_allows():
     g = load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}})
     s, _, _ = _through_regeneration(g, [])
