@@ -50,7 +50,7 @@ from owsnb.kernel.state import UMPIRE
 from owsnb.kernel.view import SideView
 from owsnb.server import wire
 
-__all__ = ["connect", "RemoteGame", "ConnectionLost"]
+__all__ = ["connect", "RemoteGame", "SideSeat", "ConnectionLost"]
 
 log = logging.getLogger("owsnb.client")
 
@@ -541,6 +541,23 @@ class RemoteGame:
         self._emit(Change("step", self._rev))
         return view
 
+    def as_side(self, side: str) -> RemoteGame | SideSeat:
+        """This seat (*side* is its own), or — for the umpire's seat — a seat looking through
+        *side*'s eyes (``App(remote, seat="blue")``, like ``App(game, seat="blue")``): that side's
+        view, legal orders, events and notes; orders given as that side.
+
+        Raises:
+            AuthError: a side or observer seat asks for another side.
+            KeyError: no such side.
+        """
+        if side == self.side:
+            return self
+        if self.role != "umpire":
+            raise AuthError(f"the {self.side} seat cannot look through {side}'s eyes")
+        if side not in self.sides:
+            raise KeyError(f"no side {side!r}; this game's sides are {self.sides}")
+        return SideSeat(self, side)
+
     # -- seats (umpire) ------------------------------------------------------------------------
     def seats(self) -> list[dict[str, Any]]:
         """Every seat of the game (umpire only; no tokens)."""
@@ -788,6 +805,95 @@ class _Annotations(list):
 
     def __call__(self) -> list[Annotation]:
         return list(self)
+
+
+class SideSeat:
+    """The umpire's remote seat looking through one side's eyes (see :meth:`RemoteGame.as_side`):
+    the widgets' seat surface (:mod:`owsnb.widgets.seat`) for *side*, every answer asked of the
+    authority by the umpire's seat and cut to *side* (views, events, notes)."""
+
+    can_fork = False
+
+    def __init__(self, remote: RemoteGame, side: str):
+        self.remote, self.side = remote, side
+        self.ruleset = remote.ruleset
+        self.role = "side"
+
+    def __repr__(self) -> str:
+        return f"<SideSeat {self.side} through {self.remote!r}>"
+
+    @property
+    def state_id(self) -> int:
+        return self.remote.state_id
+
+    @property
+    def sides(self) -> list[str]:
+        return self.remote.sides
+
+    def view(self) -> SideView:
+        """What *side* may know now."""
+        return self.remote.view(self.side)
+
+    def view_at(self, n: int) -> SideView:
+        """*side*'s view after event *n* (rounded down to an event it saw)."""
+        return self.remote.view_at(n, self.side)
+
+    def legal_orders(self, side: str | None = None) -> LegalOrders:
+        return self.remote.legal_orders(self._actor(side))
+
+    def check(self, order: Order | str) -> dict[str, Any]:
+        return self.remote.check(self._own(order))
+
+    def preview(self, order: Order | str) -> Any:
+        return self.remote.preview(self._own(order))
+
+    def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
+        """Commit *order* as *side*; the submission holds only the events *side* may see."""
+        sub = self.remote.submit(self._own(order), state_id=state_id)
+        return Submission(sub.order, self._visible(sub.events), sub.result, sub.state_id)
+
+    def undo(self) -> tuple[Event, ...]:
+        return self._visible(self.remote.undo())
+
+    def annotate(self, text: str, **anchors: Any) -> Annotation:
+        """Write a note for *side* (``side=None``: for everyone)."""
+        anchors.setdefault("side", self.side)
+        if anchors["side"] not in (None, self.side):
+            raise AuthError(f"the {self.side} seat cannot write {anchors['side']}'s annotations")
+        return self.remote.annotate(text, **anchors)
+
+    def annotations(self) -> list[Annotation]:
+        return [a for a in self.remote.annotations if a.side in (None, self.side)]
+
+    def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:
+        """*callback(change)* after every change, its events cut to *side*."""
+
+        def relay(change: Change) -> None:
+            ann = change.annotation
+            if ann is not None and ann.side not in (None, self.side):
+                return
+            callback(Change(change.kind, change.state_id, self._visible(change.events), ann))
+
+        return self.remote.subscribe(relay)
+
+    def fork(self, at: int | None = None) -> Any:
+        """Refused, as :meth:`RemoteGame.fork`."""
+        return self.remote.fork(at)
+
+    def _actor(self, side: str | None) -> str:
+        side = self.side if side is None else side
+        if side != self.side:
+            raise AuthError(f"the {self.side} seat cannot act for {side}")
+        return side
+
+    def _own(self, order: Order | str) -> Order:
+        o = order if isinstance(order, Order) else Order.parse(order, side=self.side)
+        if o.side != self.side:
+            raise AuthError(f"the {self.side} seat cannot give {o.side}'s orders")
+        return o
+
+    def _visible(self, events: Iterable[Event]) -> tuple[Event, ...]:
+        return tuple(e for e in events if e.visible(self.side))
 
 
 class _SideOf:

@@ -188,3 +188,39 @@ def test_history_panel_hides_fork_for_a_seat_that_cannot_fork(served: Served) ->
     remote.table.refresh()
     remote.back()
     assert remote.table.at == 0 and remote.fork_button.layout.display == "none"
+
+
+def test_the_umpires_seat_looks_through_a_sides_eyes(served: Served) -> None:
+    from owsnb.widgets import App
+
+    seats = _play(served)
+    ump, blue = seats["umpire"], seats["blue"]
+    as_blue = ump.as_side("blue")
+    assert ump.as_side("umpire") is ump and blue.as_side("blue") is blue
+    with pytest.raises(AuthError):
+        blue.as_side("red")
+    with pytest.raises(KeyError):
+        ump.as_side("green")
+    assert as_blue.view() == blue.view() and as_blue.view_at(3) == blue.view_at(3)
+    assert as_blue.legal_orders().verbs == blue.legal_orders().verbs
+    assert [a.text for a in as_blue.annotations()] == []
+    with pytest.raises(AuthError):
+        as_blue.submit("red: done")
+    with pytest.raises(AuthError):
+        as_blue.legal_orders("red")
+    heard: list = []
+    as_blue.subscribe(heard.append)
+    sub = as_blue.submit("move B-ARM-1 0304")  # no side prefix: blue's order
+    assert sub.order.side == "blue" and blue.wait(sub.state_id, 10)
+    assert blue.unit("B-ARM-1").hex == blue.hex("0304")
+    # red's turn: what red does is cut from what blue's eyes hear
+    as_red = ump.as_side("red")
+    as_blue.submit("done")
+    red_sub = as_red.submit("red: move R-INF-1 0804")
+    hidden = [e for e in red_sub.events if not e.visible("blue")]
+    assert hidden, "the test needs a red move blue does not see"
+    assert any(c.state_id == red_sub.state_id for c in heard)
+    assert all(e.visible("blue") for c in heard for e in c.events)
+    app = App(as_blue)
+    assert app.table.seat is as_blue and app.table.view == blue.view()
+    assert app.table.view.side == "blue"
