@@ -4,6 +4,13 @@ Built-in rule sets are registered by ``owsnb.rules`` (as dotted paths, imported 
 third-party packages may register theirs under the ``owsnb.rulesets`` entry-point group, and
 ``$OWSNB_RULESETS`` (``name=module:attribute`` pairs separated by ``;``) adds more without
 packaging — handy for a rule set under development or in tests.
+
+Example:
+    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # imported on first use
+    >>> "skirmish" in ruleset_names()
+    True
+    >>> get_ruleset("skirmish").name, get_ruleset("skirmish") is get_ruleset("skirmish")
+    ('skirmish', True)
 """
 
 from __future__ import annotations
@@ -22,7 +29,16 @@ _LOADED: dict[str, Any] = {}
 
 
 def register_ruleset(name: str, factory: str | Callable[[], Any]) -> None:
-    """Register *name* -> a zero-argument factory or a ``"module:attribute"`` path."""
+    """Register *name* -> a zero-argument factory or a ``"module:attribute"`` path.
+
+    Registering a name again replaces it (the next :func:`get_ruleset` builds it afresh).
+
+    Example:
+        >>> from tests.rulesets.skirmish import RULESET
+        >>> register_ruleset("skirmish", lambda: RULESET)  # a zero-argument factory
+        >>> get_ruleset("skirmish") is RULESET
+        True
+    """
     _FACTORIES[name] = factory
     _LOADED.pop(name, None)
 
@@ -43,6 +59,12 @@ def get_ruleset(name: str) -> Any:
 
     Raises:
         UnknownRulesetError: nothing is registered under *name*.
+
+    Example:
+        >>> get_ruleset("no-such-rules")
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.UnknownRulesetError: no rule set 'no-such-rules'; known: ...
     """
     if name in _LOADED:
         return _LOADED[name]

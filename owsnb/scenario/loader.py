@@ -232,6 +232,19 @@ def load_scenario(path_or_name: str | os.PathLike | Mapping[str, Any], *, base: 
 
     Raises:
         ScenarioError: listing every problem found, each with file, key path and line.
+
+    Example:
+        >>> load_scenario("tutorial")
+        <Scenario 'tutorial' (ows): ...>
+        >>> load_scenario({"id": "demo", "title": "Demo", "ruleset": "skirmish",
+        ...                "map": {"cols": 4, "rows": 3}, "sides": {"blue": {}, "red": {}},
+        ...                "units": [{"id": "B1", "side": "blue", "hex": "0101", "steps": "many"}]})
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.ScenarioError: 3 problems in scenario:
+          - <scenario dict>: map.layout: required key is missing
+          - <scenario dict>: units[0].type: required key is missing
+          - <scenario dict>: units[0].steps: Input should be a valid integer, ... (got 'many')
     """
     if isinstance(path_or_name, Mapping):
         data, path = dict(path_or_name), None
