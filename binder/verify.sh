@@ -2,9 +2,10 @@
 # Verify that the pinned Binder environment installs and works, as Binder would build it:
 # a fresh virtual environment, `pip install -r binder/requirements.txt`, then `binder/postBuild`
 # from the repository root. Then: the package imports with every pinned version in place, Voila's
-# server extension is enabled (the dashboard badge opens voila/render/...), and the quickstart and
-# the seat dashboard notebooks execute top to bottom (the dashboard explains itself without a
-# seat link). Needs the package index (CI has it); takes a few minutes.
+# server extension is enabled (the dashboard badge opens voila/render/...), and every top-level
+# notebook (notebooks/0*.ipynb) and the seat dashboard execute top to bottom (the dashboard explains
+# itself without a seat link) at the notebook tests' small sizes (OWSNB_TESTING=1), each cell
+# within a timeout. Needs the package index (CI has it); takes a few minutes.
 #   usage: bash binder/verify.sh            (PYTHON=python3.11 to choose the interpreter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,13 +54,20 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-for name in ("notebooks/00-quickstart.ipynb", "notebooks/seminar/seat.ipynb"):
+import tempfile
+import time
+
+names = [*sorted(str(p) for p in Path("notebooks").glob("0*.ipynb")), "notebooks/seminar/seat.ipynb"]
+assert len(names) > 1, "no top-level notebooks found"
+for name in names:
     nb = nbformat.read(name, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(Path(name).parent)}}).execute(
-        env={**os.environ, "OWSNB_HOME": os.environ.get("TMPDIR", "/tmp")})
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="owsnb-binder-") as home:
+        NotebookClient(nb, timeout=300, kernel_name="python3",  # seconds per cell
+                       resources={"metadata": {"path": str(Path(name).parent)}}).execute(
+            env={**os.environ, "OWSNB_HOME": home, "OWSNB_TESTING": "1"})
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, f"{name}: {errors[0]['ename']}: {errors[0]['evalue']}"
-    print(f"binder/verify: {name} runs")
+    print(f"binder/verify: {name} runs ({time.monotonic() - started:.0f} s)")
 PYEOF
 echo "binder/verify: OK"
