@@ -49,13 +49,12 @@ fi
 echo "binder/verify: Voila's server extension is enabled"
 "$VPY" - <<'PYEOF'
 import os
+import tempfile
+import time
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-
-import tempfile
-import time
 
 names = [*sorted(str(p) for p in Path("notebooks").glob("0*.ipynb")), "notebooks/seminar/seat.ipynb"]
 assert len(names) > 1, "no top-level notebooks found"
