@@ -1,49 +1,169 @@
 """Leak scanning: does a payload meant for one side mention something it has not detected?
 
-``hidden_tokens(state, side, ruleset)`` collects the identifiers and names of every unit the
-side's view does not show (as the rule set's view policy decides); ``find_leaks(payload, tokens)``
-returns every string in a payload (nested dicts/lists, JSON text, widget state) that contains one.
+``hidden_tokens(state, side, ruleset)`` collects what the side's view does not show (as the rule
+set's view policy decides); ``find_leaks(payload, tokens)`` returns every place in a payload
+(nested dicts/lists, JSON text, widget state) that mentions one. Two kinds of token:
+
+* **names** — the id and name of every unit the side may not see (face-down units contribute
+  their true id and name, since only an alias may be shown), minus those also visible (a
+  detected unit of the same name). A name is matched as a *whole token*: not glued to a letter
+  or digit on either side, nor to one through ``-`` or ``/`` — so ``G-1`` is found in
+  ``"G-1 moved"`` or ``"unit G-1"`` but not in ``"G-10"``, ``"AG-1"`` or ``"G-1-2"``. Short ids
+  are scanned too (``G-1``); names shorter than *min_len* are not (too generic: ``"HQ"``).
+  Any string a caller adds (a secret note) is matched the same way.
+* **positions** — a :class:`Position` for the hex of each unit the side's view does not show
+  at all, unless that hex is known to the side otherwise: one of its own units, a detected
+  enemy or a face-down counter stands there, or the caller names it in *known_hexes* (the
+  side's own notes and orders). A position is matched only where a payload *places a unit*,
+  never in free text (every hex of the grid, its labels and overlays legitimately reach every
+  side):
+
+  - a Leaflet marker's ``location`` (``[lat, lon]`` rounded as the map sends it,
+    :func:`owsnb.widgets.geometry.point`: 5 decimals on the globe, 3 on a flat board);
+  - the ``hex`` of a unit record, a mapping with both ``id`` and ``hex`` (kernel units, coded
+    as on the wire), given as the hex's label, ``[q, r]`` or ``{"$h": [q, r]}``.
+
+  Events are history (a unit stood there once) and are not scanned for positions: a hex
+  holding a hidden unit now may have held a visible one when the event was written.
+
+Example:
+    >>> from owsnb.kernel.geo import GeoLayout
+    >>> from owsnb.kernel.hexgrid import Hex
+    >>> p = Position("0803", Hex(7, -1), GeoLayout("flat", 10.0, projection="simple"))
+    >>> p, p.point
+    ('0803', (-25.0, 60.622))
+    >>> find_leaks(["G-10 moved", "AG-1", "G-1-2"], {"G-1"})
+    []
+    >>> find_leaks({"log": "G-1 moved to 0803"}, {"G-1", p})    # a label in text is no position
+    ["'G-1' in 'G-1 moved to 0803'"]
+    >>> find_leaks({"location": [-25.0, 60.622]}, {p})            # a marker on the hidden unit
+    ["position '0803' in location [-25.0, 60.622]"]
+    >>> find_leaks({"units": {"X": {"id": "X", "hex": {"$h": [7, -1]}}}}, {p})
+    ["position '0803' in hex {'$h': [7, -1]}"]
+    >>> find_leaks({"events": [{"id": 3, "hex": "0803"}]}, {p})  # history: not scanned
+    []
 """
 
 from __future__ import annotations
 
+import bisect
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from owsnb.kernel.data import iter_strings
+from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.state import UMPIRE
 
-__all__ = ["hidden_tokens", "find_leaks"]
+__all__ = ["Position", "hidden_tokens", "find_leaks"]
+
+_BEFORE = r"(?<!\w)(?<!\w[-/])"
+_AFTER = r"(?!\w|[-/]\w)"
 
 
-def hidden_tokens(state: Any, side: str, ruleset: Any, *, min_len: int = 4) -> set[str]:
-    """Ids and names of units *side* may not see (face-down units contribute their true id and
-    name, since only an alias may be shown). Short tokens (< *min_len*) are skipped as too
-    generic to scan for."""
+class Position(str):
+    """The position of a hidden unit: a hex label (the string) with its hex and map point.
+
+    ``point`` is ``(lat, lon)`` of the hex centre rounded as the map sends it; ``None`` when the
+    hex has no layout (a board with no geometry draws nothing). Equal to, and hashed as, its
+    label, so token sets can be combined with ``|``, ``-`` and ``&`` as before.
+    """
+
+    hex: tuple[int, int]
+    point: tuple[float, float] | None
+    digits: int
+
+    def __new__(cls, label: str, hex: Any, layout: Any = None) -> Position:  # noqa: A002
+        self = super().__new__(cls, label)
+        self.hex = (int(hex[0]), int(hex[1]))
+        self.digits = 3 if layout is None or layout.projection == "simple" else 5
+        if layout is not None:
+            lon, lat = layout.centre(hex)
+            self.point = (round(float(lat), self.digits), round(float(lon), self.digits))
+        else:
+            self.point = None
+        return self
+
+    def at(self, value: Any) -> bool:
+        """Is *value* this hex: its label, ``[q, r]``, ``{"$h": [q, r]}``?"""
+        if isinstance(value, str):
+            return value == str(self)
+        if isinstance(value, Mapping) and set(value) == {"$h"}:
+            value = value["$h"]
+        return _pair(value) == self.hex
+
+    def near(self, value: Any) -> bool:
+        """Is *value* this hex's centre ``[lat, lon]`` (as rounded by the map)?"""
+        p = _pair(value, float)
+        if p is None or self.point is None:
+            return False
+        tol = 0.5 * 10.0**-self.digits
+        return abs(p[0] - self.point[0]) <= tol and abs(p[1] - self.point[1]) <= tol
+
+
+def _pair(value: Any, typ: type = int) -> tuple[Any, Any] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        a, b = value
+        ok = (int, float) if typ is float else (int,)
+        if all(isinstance(x, ok) and not isinstance(x, bool) for x in (a, b)):
+            return (typ(a), typ(b))
+    return None
+
+
+def hidden_tokens(
+    state: Any, side: str, ruleset: Any, *, min_len: int = 4, known_hexes: Iterable[Any] = ()
+) -> set[str]:
+    """What *side* may not know: ids and names of the units its view does not show, and the
+    :class:`Position` of each unit it does not see at all (see the module docstring).
+
+    Args:
+        state: the truth.
+        side: a side (the umpire knows everything: no token).
+        ruleset: the rule set whose ``view_unit`` decides.
+        min_len: names shorter than this are not scanned (ids always are).
+        known_hexes: hexes (or labels) the side knows of otherwise (its notes, its orders).
+    """
     if side == UMPIRE:
         return set()
     out: set[str] = set()
+    shown: list[Any] = []
+    unseen: list[Any] = []
     for u in state.units.values():
-        if u.side == side:
-            continue
-        v = ruleset.view_unit(state, u, side)
+        v = u if u.side == side else ruleset.view_unit(state, u, side)
+        if v is not None:
+            shown.append(v)
         if v is None or v.id != u.id:
-            for tok in (u.id, u.name):
-                if tok and len(tok) >= min_len:
-                    out.add(tok)
+            out.add(u.id)
+            if u.name and len(u.name) >= min_len:
+                out.add(u.name)
+            if v is None and u.hex is not None:
+                unseen.append(u)
     # tokens that are also visible (own units, detected units with the same name) are not leaks
-    for u in state.units.values():
-        v = ruleset.view_unit(state, u, side) if u.side != side else u
-        if v is not None and v.id == u.id:
-            out.discard(u.id)
-            out.discard(u.name)
+    for v in shown:
+        out.discard(v.id)
+        out.discard(v.name)
+    if unseen:
+        m = state.map
+        known = {v.hex for v in shown if v.hex is not None}
+        known_labels = {h for h in known_hexes if isinstance(h, str)}
+        known |= {h for h in known_hexes if not isinstance(h, str)}
+        layout = m.layout
+        if layout is None:
+            layout = GeoLayout(m.offset.orientation, 10.0, projection="simple")  # as the map draws it
+        for u in unseen:
+            if u.hex not in known and m.label(u.hex) not in known_labels:
+                out.add(Position(m.label(u.hex), u.hex, layout))
     return out
 
 
 def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
-    """Strings in *payload* (any nesting of dicts/lists/tuples, or JSON/HTML text) containing a token."""
-    toks = [t for t in tokens if t]
+    """Places in *payload* (any nesting of dicts/lists/tuples, or JSON/HTML text) that mention a
+    token: strings containing a name as a whole token, and unit fields at a :class:`Position`.
+
+    One walk over the payload collects its strings and checks its unit fields; the strings are
+    then searched once (a fast substring pre-filter, then one regular expression for the
+    tokens present)."""
+    toks = {t for t in tokens if t}
     if not toks:
         return []
     if isinstance(payload, (bytes, bytearray)):
@@ -53,10 +173,46 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
             payload = json.loads(payload)
         except ValueError:
             pass
-    strings = list(iter_strings(payload))
-    blob = "\x00".join(strings)  # one search per token; only hits are traced back to their string
-    found = []
-    for t in toks:
-        if t in blob:
-            found += [f"{t!r} in {s[:120]!r}" for s in strings if t in s]
+    found: list[str] = []
+    strings: list[str] = []
+    positions = [t for t in toks if isinstance(t, Position)]
+    _walk(payload, strings, positions, found, history=False)
+    blob = "\x00".join(strings)
+    names = sorted((t for t in toks if not isinstance(t, Position) and t in blob), key=len, reverse=True)
+    if names:
+        starts, at = [], 0
+        for s in strings:
+            starts.append(at)
+            at += len(s) + 1
+        pattern = re.compile(_BEFORE + "(?:" + "|".join(map(re.escape, names)) + ")" + _AFTER)
+        for hit in pattern.finditer(blob):
+            s = strings[bisect.bisect_right(starts, hit.start()) - 1]
+            found.append(f"{hit.group()!r} in {s[:120]!r}")
     return found
+
+
+def _walk(obj: Any, strings: list[str], positions: list[Position], found: list[str], history: bool) -> None:
+    """Collect every string (keys included) and check unit fields, outside history, for positions."""
+    if isinstance(obj, str):
+        strings.append(obj)
+        if positions and not history and obj[:1] in "{[":  # JSON text inside a payload
+            try:
+                inner = json.loads(obj)
+            except ValueError:
+                return
+            _walk(inner, [], positions, found, history)
+    elif isinstance(obj, Mapping):
+        if positions and not history:
+            history = obj.get("$t") == "Event"
+            if not history and "location" in obj:
+                loc = obj["location"]
+                found += [f"position {p!r} in location {loc!r}" for p in positions if p.near(loc)]
+            if not history and "id" in obj and "hex" in obj:
+                h = obj["hex"]
+                found += [f"position {p!r} in hex {h!r}" for p in positions if p.at(h)]
+        for k, v in obj.items():
+            _walk(k, strings, positions, found, history)
+            _walk(v, strings, positions, found, history or k == "events")
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for v in obj:
+            _walk(v, strings, positions, found, history)

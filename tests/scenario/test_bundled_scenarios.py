@@ -26,7 +26,7 @@ from owsnb.rules.ows.common import option
 from owsnb.rules.ows.sequence import SEQUENCE
 from owsnb.rules.ows.units import counter
 from owsnb.scenario import Scenario, build_state, load_scenario
-from owsnb.testing import hidden_tokens, random_playout
+from owsnb.testing import find_leaks, hidden_tokens, random_playout
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 BUNDLED = ["tutorial", "western-pacific", "baltic-ground", "sandbox"]
@@ -426,8 +426,8 @@ def test_10_4_1_1_1_hq_proficiency_us_division_2_russia_and_china_4() -> None:
 # -- a full turn of random legal orders -----------------------------------------------------------
 class ViewScan:
     """After every order, no side's view (its units, events, side records and public facts) names
-    a unit that side has not detected — the check of ``random_playout``, done with one substring
-    search per hidden token over the view's joined text, fast enough for 250 units."""
+    a unit that side has not detected — the check of ``random_playout`` (``find_leaks``: one
+    substring pre-filter per hidden token over the view's joined text, fast enough for 250 units)."""
 
     def __init__(self) -> None:
         self.known: dict[str, set[str]] = {}
@@ -450,8 +450,7 @@ class ViewScan:
                 "sides": {n: [dict(x.public), dict(x.private)] for n, x in view.sides.items()},
                 "public": dict(view.public),
             }
-            text = "\x00".join(iter_strings(payload))
-            leaks = sorted(t for t in tokens if t in text)
+            leaks = find_leaks(payload, tokens)
             assert not leaks, (
                 f"{side}'s view names undetected units {leaks[:5]} after {len(game.events)} events"
             )
@@ -472,7 +471,7 @@ def legal_orders_leak_nothing(game: owsnb.Game) -> None:
                 ]
             )
         )
-        leaks = sorted(t for t in hidden_tokens(game.state, side, game.ruleset) if t in text)
+        leaks = find_leaks(text, hidden_tokens(game.state, side, game.ruleset))  # whole ids; hex lists name no unit
         assert not leaks, f"{side}'s legal orders name undetected units {leaks[:5]}"
 
 
