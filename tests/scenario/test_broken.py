@@ -1,6 +1,7 @@
 """The broken-scenario corpus: every file in ``broken/`` fails to load with located, readable errors.
 
-Each file is loaded the way a user would (``owsnb.load(path)``, test rule set ``skirmish``); the
+Each file is loaded the way a user would (``owsnb.load(path)``; test rule set ``skirmish``, and
+``ows`` for the ``ows-*`` files with the OWS test catalog); the
 error must list exactly the expected problems, each naming the file (the scenario, or the catalog
 the problem is in), the key path with its line, and what is wrong.
 """
@@ -84,6 +85,26 @@ EXPECTED: dict[str, list[tuple[str, str, str]]] = {
         ("terrain-off-map.yaml", "map.features[2].hex (line 16)", "hex 0009 is off the map"),
     ],
     "missing-briefing-file.yaml": [("missing-briefing-file.yaml", "briefing_file (line 6)", "cannot read")],
+    # OWS (the OWS catalog's payload schema, 2.2; the OWS scenario checks)
+    "ows-bad-die.yaml": [
+        ("ows-bad-die.yaml", "units[1].data.attacks[0].die (line 21)",
+         "'d7' is not an OWS die; the ladder is d4, d6, d8, d10, d12, d16, d20 (2.1) (type type-055)"),
+        ("ows-bad-die.yaml", "units[2].data.red_shield (line 22)", "valid integer, unable to parse string as an integer (type type-054)"),
+    ],
+    "ows-unknown-payload-key.yaml": [
+        ("ows-unknown-payload-key.yaml", "units[0].data.signatur (line 15)", "unknown key (check spelling) (type ddg-flight-iia)"),
+        ("ows-unknown-payload-key.yaml", "units[1].data.grey_shields[0].rnage (line 21)", "unknown key (check spelling) (type type-055)"),
+    ],
+    "ows-unknown-type.yaml": [("ows-unknown-type.yaml", "units[1].type (line 16)", "unknown unit type 'type-052d'")],
+    "ows-over-capacity.yaml": [
+        ("ows-over-capacity.yaml", "units[1].hex (line 19)",
+         "F35-BASE-2 is squadron base 2 on the airfield at 0102: 2 squadrons based, capacity 1 (6.5.5)"),
+    ],
+    "ows-bad-rules.yaml": [
+        ("ows-bad-rules.yaml", "rules.weathr (line 16)", "unknown OWS rules key; known: space, hands"),
+        ("ows-bad-rules.yaml", "rules.space.blue.isr_dice (line 15)",
+         "unknown space dashboard row; rows are c2, pnt, isr_die, isr_pawns (2.1.3)"),
+    ],
     "several-problems.yaml": [
         ("several-problems.yaml", "options (line 6)", "unknown option 'fog'"),
         ("several-problems.yaml", "map.edges[0].hexes[1] (line 12)", "0601 and 0603 are not adjacent"),
@@ -125,6 +146,9 @@ def test_broken_scenario_reports_located_problems(name: str) -> None:
     ("unknown-keys.yaml", 4, "titel"), ("unknown-keys.yaml", 16, "strenght"), ("bad-option.yaml", 7, "sudden_deth"),
     ("several-problems.yaml", 22, "2020"), ("river-not-adjacent.yaml", 11, "0604"), ("unknown-table.yaml", 13, "crt"),
     ("duplicate-ids.yaml", 17, "B-INF-1"), ("terrain-off-map.yaml", 12, "1209"),
+    ("ows-bad-die.yaml", 21, "d7"), ("ows-bad-die.yaml", 22, "strong"), ("ows-unknown-payload-key.yaml", 15, "signatur"),
+    ("ows-unknown-payload-key.yaml", 21, "rnage"), ("ows-unknown-type.yaml", 16, "type-052d"),
+    ("ows-over-capacity.yaml", 19, "F35-BASE-2"), ("ows-bad-rules.yaml", 16, "weathr"), ("ows-bad-rules.yaml", 15, "isr_dice"),
 ])
 def test_reported_line_holds_the_offending_text(name: str, line: int, token: str) -> None:
     """The line numbers are the file's own: the reported line shows the bad key or value."""

@@ -530,6 +530,19 @@ def test_a_full_turn_of_random_legal_orders_passes_every_step_and_leaks_nothing(
     assert scan.scans == len(report.orders) + 1
 
 
+def test_the_empty_sandbox_plays_a_full_turn_of_random_legal_orders_and_the_turn_advances() -> None:
+    """The sandbox has no units: only the side-level orders (IO, theater ISR, deferral...) are legal,
+    and every step of the sequence is still entered and the clock moves on to turn 2."""
+    game, report, scan = play_one_turn("sandbox", seed=11)
+    assert len(game.state.units) == 0
+    assert report.over and report.turns == 2 and game.clock.turn == 2, report
+    assert expected_steps(game) <= steps_entered(game, 1)
+    verbs = {o.split(":", 1)[1].split()[0] for o in report.orders}
+    assert {"isr", "io"} <= verbs, verbs  # side-level orders without units (8.2, 7.2)
+    assert not [o for o in report.orders if o.split(":", 1)[1].split()[0] in ("move", "fly", "strike", "detect")]
+    assert scan.scans == len(report.orders) + 1
+
+
 @pytest.mark.parametrize("name", ["tutorial", "baltic-ground"])
 def test_10_9_no_hex_starts_above_the_stacking_limit(name: str, states: dict) -> None:
     from owsnb.rules.ows.movement import stack_steps, stacking_limit

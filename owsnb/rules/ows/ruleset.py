@@ -232,16 +232,21 @@ class OWS(RuleSet):
         for key in rules:
             if key not in known:
                 problems.append((f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}"))
-        from owsnb.rules.ows.strategic import basing_problems
+        from owsnb.rules.ows.strategic import over_capacity
 
-        problems += [("units", p) for p in basing_problems(state)]  # 6.5.5: capacity can never be exceeded
+        index = {uid: i for i, uid in enumerate(state.units)}  # the scenario's units, in file order
+        for h, ids, cap in over_capacity(state):  # 6.5.5: capacity can never be exceeded
+            where = f"units[{index[ids[cap]]}].hex" if ids[cap] in index else "units"
+            problems.append((where, f"{ids[cap]} is squadron base {cap + 1} on the airfield at {state.map.label(h)}: "
+                                    f"{len(ids)} squadrons based, capacity {cap} (6.5.5)"))
         for side, dash in dict(rules.get("space", {}) or {}).items():
             if side not in state.sides:
                 problems.append((f"rules.space.{side}", f"no side {side!r}"))
                 continue
             for k in dash:
                 if k not in ("c2", "pnt", "isr_die", "isr_pawns"):
-                    problems.append((f"rules.space.{side}.{k}", "dashboard rows are c2, pnt, isr_die, isr_pawns"))
+                    problems.append((f"rules.space.{side}.{k}",
+                                     "unknown space dashboard row; rows are c2, pnt, isr_die, isr_pawns (2.1.3)"))
         return problems
 
     # -- walking the sequence ------------------------------------------------------------------

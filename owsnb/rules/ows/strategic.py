@@ -54,6 +54,7 @@ __all__ = [
     "rail_turns",
     "port_capacity",
     "airfield_capacity",
+    "over_capacity",
     "offload",
     "rail_route",
     "road_route",
@@ -110,18 +111,23 @@ def airfield_capacity(state: Any, h: Hex) -> int:
     return max(int(f.get("capacity", 0) or 0) - _damage(state, h, "airfield"), 0)
 
 
-def basing_problems(state: Any) -> list[str]:
-    """6.5.5: an airbase's capacity in squadrons can never be exceeded — the airfields holding more
-    squadron base counters than their capacity (less damage)."""
+def over_capacity(state: Any) -> list[tuple[Any, list[str], int]]:
+    """6.5.5: the airfields holding more squadron base counters than their capacity (less damage):
+    ``(hex, ids of the squadron bases there, capacity)``."""
     out = []
     for h, info in state.map.hexes.items():
         if "airfield" not in info.features:
             continue
-        n = sum(1 for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base")
+        ids = [u.id for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base"]
         cap = airfield_capacity(state, h)
-        if n > cap:
-            out.append(f"{state.map.label(h)}: {n} squadrons based, capacity {cap} (6.5.5)")
+        if len(ids) > cap:
+            out.append((h, ids, cap))
     return out
+
+
+def basing_problems(state: Any) -> list[str]:
+    """6.5.5: an airbase's capacity in squadrons can never be exceeded — one line per airfield over it."""
+    return [f"{state.map.label(h)}: {len(ids)} squadrons based, capacity {cap} (6.5.5)" for h, ids, cap in over_capacity(state)]
 
 
 def _use(state: Any, side: str, kind: str) -> dict[str, int]:

@@ -236,8 +236,9 @@ def validate(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[t
     except ValidationError as exc:
         probs = []
         for err in exc.errors():
-            path = ".".join(str(p) for p in err["loc"])
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
             msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
+            msg = msg.removeprefix("Value error, ")
             probs.append((path, msg))
         return dict(data), probs
     out = m.model_dump()
