@@ -345,8 +345,9 @@ def never_detected(game: Any, side: str) -> set[str]:
 
 def test_two_teams_play_a_turn_of_the_tutorial(store_url: str, tmp_path: Path) -> None:
     """The issue's "done when": the README command's game, two teams and the umpire in browsers,
-    one full turn of the OWS tutorial (Red sails its landing group; every step closed with the
-    acting side's Done button — both at once in the simultaneous steps)."""
+    one full turn of the OWS tutorial (Red sails its landing group, seen by the umpire; Blue's
+    destroyer sails out of Red's sight with the mouse, seen by the umpire and not by Red; every
+    step closed with the acting side's Done button — both at once in the simultaneous steps)."""
     if not Path(CHROMIUM).exists():
         missing("Debian chromium is not installed")
     from playwright.sync_api import sync_playwright
@@ -389,10 +390,36 @@ def test_two_teams_play_a_turn_of_the_tutorial(store_url: str, tmp_path: Path) -
         seminar.stop()
 
 
+def blue_sails_unseen(seminar: Seminar, gid: str, pages: dict[str, Page]) -> int:
+    """3.A.1, after Red's landing group sailed: Blue's destroyer sails with the mouse (the move
+    verb, its counter — the reach shows —, hex 0408 on the map, the exact preview, Submit). 0408
+    is out of Red's sight (6.1 detection: no red unit near): the umpire's map shows the
+    destroyer there, Red's map shows nothing of it. Returns the clicks."""
+    from owsnb.kernel.state import UMPIRE
+    from tests.browser.driver import Table, mouse_move
+
+    mirror = seminar.truth(gid).fork()  # an in-memory copy: the driver gives it the same order
+    blue = Table(pages["blue"].page, 0, mirror, seat="blue", truth=lambda: seminar.truth(gid))
+    ump = Table(pages["umpire"].page, 0, mirror, seat=UMPIRE)
+    ship, dest = "B-DDG-1801", mirror.hex("0408")
+    assert ship not in mirror.view("red").units
+    order = mouse_move(blue, "blue", prefer=lambda uid, h: (uid != ship, h != dest))
+    assert str(order) == f"blue: move {ship} 0408", f"the mouse gave {order}"
+    truth = seminar.truth(gid)
+    assert truth.unit(ship).hex == dest and truth.state == mirror.state  # the authority has it
+    ump.wait_at(ship, dest, "R-022-1")  # the umpire's map shows the destroyer on 0408
+    assert ship not in truth.view("red").units  # still undetected by Red...
+    time.sleep(1)  # (the change has been pushed to every seat by now)
+    assert pages["red"].marker(ship).count() == 0, "red's map shows blue's undetected destroyer"
+    pages["blue"].shot("tutorial-blue-sails.png")
+    pages["umpire"].shot("tutorial-umpire-sees-blue-sail.png")
+    return blue.clicks
+
+
 def play_tutorial_turn(seminar: Seminar, gid: str, pages: dict[str, Page]) -> int:
     ump, blue, red = pages["umpire"], pages["blue"], pages["red"]
     clicks = 0
-    moved = False
+    moved = sailed = False
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         game = seminar.truth(gid)
@@ -414,6 +441,10 @@ def play_tutorial_turn(seminar: Seminar, gid: str, pages: dict[str, Page]) -> in
                 "blue's map and blue's view disagree"
             )
             moved = True
+            continue
+        if clock.step == "3.A.1" and "blue" in clock.acting and not sailed:
+            clicks += blue_sails_unseen(seminar, gid, pages)
+            sailed = True
             continue
         acting = list(clock.acting) or ["umpire"]
         rev = game.state_id
