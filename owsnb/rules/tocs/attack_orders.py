@@ -10,6 +10,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import close_activation
+from owsnb.rules.tocs.artillery_orders import DOWNGRADE
 from owsnb.rules.tocs.attack_preview import AttackPreview, attack_preview
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, owner
@@ -81,6 +82,9 @@ class Attack(OrderHandler):
                        "engaged-hex", "L246", order)
         if step_cost(state, u, u.hex, h) == float("inf"):
             raise refusal(f"{u.id} could not enter {args['hex']}", "impassable", "L281", order)
+        if state.map.hexes[u.hex].facts.get("interdicted") and DOWNGRADE[kind] is None:
+            raise refusal(f"{state.map.label(u.hex)} is interdicted: a hasty attack out of it is called off",
+                          "interdicted", "L357", order)
         lab = state.map.label(h)
         n = sum(1 for x in state.units.values() if x.side == u.side and x.get("attack_hex") == lab
                 and x.get("cls") in ("company", "hqcompany", "vehicle", "battery"))
@@ -97,6 +101,10 @@ class Attack(OrderHandler):
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         kind = args.get("kind", "hasty")
+        if state.map.hexes[u.hex].facts.get("interdicted"):  # L357: -1 AP, one attack level lower
+            kind = DOWNGRADE[kind]
+            em.say(f"{u.id} attacks out of an interdicted hex: the attack drops to {kind}", rule="L357",
+                   visible_to=order.side)
         em.data(u.id, rule="L242", attack_hex=lab, attack_type=kind, attack_from=state.map.label(u.hex),
                 pursue=args.get("pursue") == "yes", ap=0, mp_left=0, acted=True, ext_dir=None)
         close_activation(em, u.id, rule="L282")

@@ -194,7 +194,9 @@ def _retreat(em: Emitter, ids: list[str], battle: Hex, n: int, *, rule: str) -> 
                 take_hex(em, u.side, h, rule="L729", why="retreat")
         else:
             if path:
-                            em.unit(uid, rule=rule, hex=path[-1])
+                em.unit(uid, rule=rule, hex=path[-1])
+            if any(em.state.map.hexes[h].facts.get("interdicted") for h in path):
+                _degrade(em, uid, 1, "L353")  # retreating into an interdicted hex: one more state
             short = n - len(path)
             if how == "blocked" and short > 0:  # ruling: one step lost per hex it cannot retreat
                 u2 = em.state.units[uid]

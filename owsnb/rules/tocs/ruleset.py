@@ -25,6 +25,7 @@ from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
 from owsnb.rules.tocs import economy, present, weather
+from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import grant, pending
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
@@ -100,8 +101,9 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve"), rule="B3.5"),
-            Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon"), rule="L68"),
+                        "rally", "fly", "sail", "improve", "interdict"), rule="B3.5"),
+            Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict"),
+                 rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
             Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe", "breakthrough"),
                  rule="L78"),
@@ -311,6 +313,7 @@ class Tocs(RuleSet):
         from owsnb.rules.tocs.airnaval import advance_aircraft
 
         advance_aircraft(em, side, dice)
+        clear_interdictions(em, side)  # L351: until the start of the firer's next impulse
         for u in ground_units(em.state, side):  # L216: supply checked at the start of the impulse
             ok = in_los(em.state, u)
             if u.get("in_los", True) != ok:

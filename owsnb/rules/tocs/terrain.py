@@ -64,7 +64,9 @@ def step_cost(state: Any, unit: Any, a: Hex, b: Hex, *, road: bool = True, night
         return math.inf
     cot = state.tables["cot"]
     col = mobility_column(unit)
-    on_road = road and is_road_step(state, a, b)
+    facts_a = state.map.hexes[a].facts if a in state.map.hexes else {}
+    interdicted = bool(facts_a.get("interdicted") or state.map.hexes[b].facts.get("interdicted"))
+    on_road = road and is_road_step(state, a, b) and not interdicted  # L353: no roads or road rate
     if on_road:
         cost = float(cot["road"][col])
     else:
@@ -84,4 +86,6 @@ def step_cost(state: Any, unit: Any, a: Hex, b: Hex, *, road: bool = True, night
             night = daypart(state) == "night"
         if night:
             cost *= float(cot.get("night_factor", 2))  # L504: 2xCOT at night except on roads
+    if interdicted:  # L353, L355: +1 MP into or out of an interdicted hex, for either side
+        cost += float(state.tables.get("artillery", {}).get("interdiction_mp", 1))
     return cost

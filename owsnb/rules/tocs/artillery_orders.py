@@ -1,0 +1,151 @@
+"""Artillery interdiction (WWII 10.26, L351-L359).
+
+An activated HQ spends 1 AP to order a Good Order or Fatigued battery in LOC and LOS to interdict
+a hex within its range; the battery spends all its AP and degrades (L351). The hex gets a public
+Interdiction marker (the fact ``interdicted``: the firing side) until the start of the firer's
+next Operational Impulse, even on the next turn (L351). While it stands:
+
+* every unit, of either side, moving into or out of the hex pays +1 MP and has no road rate
+  (L353, L355; :func:`owsnb.rules.tocs.terrain.step_cost`);
+* a unit forced to retreat into it degrades one more state (L353; :mod:`.combat`);
+* units attacking out of it, or into a battle hex it hit, lose 1 AP: Intensive becomes
+  Deliberate, Deliberate Hasty, and a Hasty attack is called off (L357-L359);
+* no pursuit through it (L737; :mod:`.combat`).
+
+Rulings: the non-phasing player's batteries in reserve fire in Reserve Commitment (3.8) once
+activated (free), without a further HQ order (L335, L358: the reserve order was the order);
+a battery in an Engagement never fires (L77, L733); range: the counter's ``range`` or the
+placeholder ``artillery.default_range`` (counter values are lost).
+
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.rules.tocs.activation import hq_ap, order_hq
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import FATIGUED, alive_on_map, degrade, enemy_of, ground_units, state_of
+from owsnb.rules.tocs.order_checks import clock_step, is_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.perimeter import announce
+from owsnb.rules.tocs.supply import in_loc, in_los
+from owsnb.rules.tocs.zoc import engaged
+
+__all__ = ["Interdict", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks"]
+
+#: one attack level lower (L357); ``None``: the attack is called off
+DOWNGRADE = {"intensive": "deliberate", "deliberate": "hasty", "hasty": None}
+
+
+def battery_range(state: Any, u: Any) -> int:
+    """A battery's range in hexes: its counter's ``range``, else the placeholder default."""
+    return int(u.get("range") or state.tables["artillery"]["default_range"])
+
+
+def _why_not(state: Any, u: Any, step: str) -> tuple[str, str, str] | None:
+    if u.get("cls") != "battery":
+        return f"{u.id} is not an artillery battery", "not-battery", "L351"
+    if state_of(u) > FATIGUED:
+        return f"{u.id} is not in Good Order or Fatigued", "not-good-order", "L351"
+    if engaged(state, u.hex):
+        return f"{u.id} is in an Engagement Battle: no artillery fire out of it", "engaged", "L733"
+    if not in_los(state, u):
+        return f"{u.id} is out of supply (LOS)", "out-of-los", "L351"
+    if step == "3.8":
+        if not is_open(u) or not u.get("reserve_used"):
+            return f"{u.id} is not a battery activated from reserve", "not-reserve", "L358"
+        if not in_loc(state, u):
+            return f"{u.id} is out of LOC", "out-of-loc", "L187"
+    elif u.get("act") == "closed":
+        return f"{u.id} has already acted this impulse", "already-activated", "L239"
+    return None
+
+
+def reduce_attacks(em: Emitter, h: Any, *, rule: str = "L357") -> None:
+    """Declared attacks into or out of interdicted hex *h* drop one level; Hasty ones are called off."""
+    lab = em.state.map.label(h)
+    for u in ground_units(em.state):
+        if u.get("attack_hex") and (u.get("attack_hex") == lab or u.get("attack_from") == lab):
+            new = DOWNGRADE.get(u.get("attack_type") or "hasty")
+            if new is None:
+                em.data(u.id, rule=rule, attack_hex=None, attack_type=None, attack_from=None, pursue=None)
+                em.say(f"{u.id}'s hasty attack on {u.get('attack_hex')} is called off by interdiction", rule=rule,
+                       visible_to=u.side)
+            else:
+                em.data(u.id, rule=rule, attack_type=new)
+                em.say(f"{u.id}'s attack on {u.get('attack_hex')} drops to {new} (interdiction: -1 AP)", rule=rule,
+                       visible_to=u.side)
+
+
+def clear_interdictions(em: Emitter, side: str) -> None:
+    """At the start of *side*'s impulse its Interdiction markers lift (L351)."""
+    for h, info in sorted(em.state.map.hexes.items(), key=lambda kv: em.state.map.label(kv[0])):
+        if info.facts.get("interdicted") == side:
+            em.hexfact(h, rule="L351", interdicted=None)
+            announce(em, f"The interdiction of {em.state.map.label(h)} lifts", rule="L351", hex=em.state.map.label(h))
+
+
+class Interdict(OrderHandler):
+    type = OrderType("interdict", (Param("unit", "unit", "battery"), Param("hex", "hex", "target hex in range"),
+                                   Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
+                     rule="10.26", doc="HQ order (1 AP): a battery interdicts a hex (+1 MP in or out, no road rate, "
+                                       "attacks out of or into it drop a level) until your next impulse")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        step = clock_step(state)
+        if step not in ("3.5", "3.8"):
+            return None
+        ex = []
+        for u in state.units.values():
+            if u.side != side or not alive_on_map(u) or _why_not(state, u, step):
+                continue
+            if step == "3.5":
+                try:
+                    order_hq(state, self.type.make(side, unit=u.id, hex="x"), u, None, "10.26")
+                except Exception:
+                    continue
+            rng = battery_range(state, u)
+            battles = sorted(state.map.label(h) for h, i in state.map.hexes.items()
+                             if i.facts.get("battle") and h.distance(u.hex) <= rng and not i.facts.get("interdicted"))
+            others = sorted(state.map.label(h) for h in u.hex.disc(min(rng, 3)) if h in state.map.hexes
+                            and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
+                            and not state.map.hexes[h].facts.get("interdicted"))
+            ex += [self.type.make(side, unit=u.id, hex=x) for x in (battles + others)[:6]]
+        return spec_from_examples(side, self.type, ex, 12)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        step = clock_step(state)
+        if step not in ("3.5", "3.8"):
+            raise refusal("interdiction is fired in your Operational Impulse or, by reserve batteries, in Reserve "
+                          "Commitment", "wrong-step", "L358", order)
+        why = _why_not(state, u, step)
+        if why:
+            raise refusal(why[0], why[1], why[2], order)
+        h = order_hex(state, order, args["hex"], "10.26")
+        if h.distance(u.hex) > battery_range(state, u):
+            raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
+                          "L351", order)
+        if state.map.hexes[h].facts.get("interdicted"):
+            raise refusal(f"{args['hex']} is already interdicted", "already-interdicted", "L351", order)
+        if step == "3.5":
+            order_hq(state, order, u, args.get("hq"), "10.26")
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        u = state.units[args["unit"]]
+        if clock_step(state) == "3.5":
+            hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.26"), "L351")
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        em.data(u.id, rule="L351", act="closed", ap=0, mp_left=0, acted=True, state=degrade(state_of(u)))
+        if state.sides[side].private.get("active") == u.id:
+            em.private(side, rule="L351", active=None)
+        em.hexfact(h, rule="L351", interdicted=side)
+        announce(em, f"Interdiction marker on {lab} (until the firer's next impulse)", rule="L351", hex=lab)
+        reduce_attacks(em, h)
+        return em.events
