@@ -308,9 +308,7 @@ class RemoteGame:
         key = (int(n), side, self._rev)
         hit = self._past.get(key)
         if hit is None:
-            hit = self._decode_view(
-                self._get("/view", at=int(n), map=self._maps.latest, side=side)
-            )
+            hit = self._decode_view(self._get("/view", at=int(n), map=self._maps.latest, side=side))
             if len(self._past) > 64:
                 self._past.clear()
             self._past[key] = hit

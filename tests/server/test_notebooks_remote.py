@@ -80,9 +80,22 @@ def _serve(tmp: Path, scenario: str, seed: int) -> tuple[subprocess.Popen, dict[
     log = open(tmp / "serve.log", "w")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
         [
-            PYTHON, "-m", "owsnb", "serve", scenario, "--seed", str(seed), "--no-voila",
-            "--observer", "none", "--port", str(_free_port()),
-            "--store", f"sqlite:///{tmp / 'seminar.owsnb'}", "--links-file", str(links),
+            PYTHON,
+            "-m",
+            "owsnb",
+            "serve",
+            scenario,
+            "--seed",
+            str(seed),
+            "--no-voila",
+            "--observer",
+            "none",
+            "--port",
+            str(_free_port()),
+            "--store",
+            f"sqlite:///{tmp / 'seminar.owsnb'}",
+            "--links-file",
+            str(links),
         ],
         cwd=REPO,
         env=subprocess_env(OWSNB_HOME=str(tmp / "home")),
@@ -148,7 +161,10 @@ def test_notebook_runs_against_a_served_game(name: str, tmp_path: Path) -> None:
             )
         )
         client = NotebookClient(
-            nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
         )
         client.execute(
             env={
