@@ -20,8 +20,9 @@ set's view policy decides); ``find_leaks(payload, tokens)`` returns every place 
 
   - a Leaflet marker's ``location`` (``[lat, lon]`` rounded as the map sends it,
     :func:`owsnb.widgets.geometry.point`: 5 decimals on the globe, 3 on a flat board);
-  - the ``hex`` of a unit record, a mapping with both ``id`` and ``hex`` (kernel units, coded
-    as on the wire), given as the hex's label, ``[q, r]`` or ``{"$h": [q, r]}``.
+  - the ``hex`` of a unit record, a mapping with a string ``id`` and a ``hex`` (kernel units,
+    coded as on the wire; a note's id is a number), given as the hex's label, ``[q, r]`` or
+    ``{"$h": [q, r]}``.
 
   Events are history (a unit stood there once) and are not scanned for positions: a hex
   holding a hidden unit now may have held a visible one when the event was written.
@@ -40,7 +41,7 @@ Example:
     ["position '0803' in location [-25.0, 60.622]"]
     >>> find_leaks({"units": {"X": {"id": "X", "hex": {"$h": [7, -1]}}}}, {p})
     ["position '0803' in hex {'$h': [7, -1]}"]
-    >>> find_leaks({"events": [{"id": 3, "hex": "0803"}]}, {p})  # history: not scanned
+    >>> find_leaks({"events": [{"id": "X", "hex": "0803"}]}, {p})  # history: not scanned
     []
 """
 
@@ -149,7 +150,8 @@ def hidden_tokens(
         known |= {h for h in known_hexes if not isinstance(h, str)}
         layout = m.layout
         if layout is None:
-            layout = GeoLayout(m.offset.orientation, 10.0, projection="simple")  # as the map draws it
+            # a board with no geometry is drawn flat (as owsnb.widgets.mapview does)
+            layout = GeoLayout(m.offset.orientation, 10.0, projection="simple")
         for u in unseen:
             if u.hex not in known and m.label(u.hex) not in known_labels:
                 out.add(Position(m.label(u.hex), u.hex, layout))
@@ -178,7 +180,8 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
     positions = [t for t in toks if isinstance(t, Position)]
     _walk(payload, strings, positions, found, history=False)
     blob = "\x00".join(strings)
-    names = sorted((t for t in toks if not isinstance(t, Position) and t in blob), key=len, reverse=True)
+    names = [t for t in toks if not isinstance(t, Position) and t in blob]  # a fast pre-filter
+    names.sort(key=len, reverse=True)
     if names:
         starts, at = [], 0
         for s in strings:
@@ -191,8 +194,10 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
     return found
 
 
-def _walk(obj: Any, strings: list[str], positions: list[Position], found: list[str], history: bool) -> None:
-    """Collect every string (keys included) and check unit fields, outside history, for positions."""
+def _walk(
+    obj: Any, strings: list[str], positions: list[Position], found: list[str], history: bool
+) -> None:
+    """Collect every string (keys included); check unit fields, outside history, for positions."""
     if isinstance(obj, str):
         strings.append(obj)
         if positions and not history and obj[:1] in "{[":  # JSON text inside a payload
@@ -207,7 +212,7 @@ def _walk(obj: Any, strings: list[str], positions: list[Position], found: list[s
             if not history and "location" in obj:
                 loc = obj["location"]
                 found += [f"position {p!r} in location {loc!r}" for p in positions if p.near(loc)]
-            if not history and "id" in obj and "hex" in obj:
+            if not history and isinstance(obj.get("id"), str) and "hex" in obj:
                 h = obj["hex"]
                 found += [f"position {p!r} in hex {h!r}" for p in positions if p.at(h)]
         for k, v in obj.items():

@@ -427,7 +427,7 @@ def test_10_4_1_1_1_hq_proficiency_us_division_2_russia_and_china_4() -> None:
 class ViewScan:
     """After every order, no side's view (its units, events, side records and public facts) names
     a unit that side has not detected — the check of ``random_playout`` (``find_leaks``: one
-    substring pre-filter per hidden token over the view's joined text, fast enough for 250 units)."""
+    substring pre-filter per hidden token over the view's joined text, fast for 250 units)."""
 
     def __init__(self) -> None:
         self.known: dict[str, set[str]] = {}
@@ -471,7 +471,8 @@ def legal_orders_leak_nothing(game: owsnb.Game) -> None:
                 ]
             )
         )
-        leaks = find_leaks(text, hidden_tokens(game.state, side, game.ruleset))  # whole ids; hex lists name no unit
+        # ids as whole tokens; a list of candidate hexes places no unit
+        leaks = find_leaks(text, hidden_tokens(game.state, side, game.ruleset))
         assert not leaks, f"{side}'s legal orders name undetected units {leaks[:5]}"
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from owsnb.testing import find_leaks, hidden_tokens, random_playout
+from owsnb.kernel.hexgrid import Hex
+from owsnb.testing import Position, find_leaks, hidden_tokens, random_playout
 from owsnb.widgets import App
 from owsnb.widgets.wire import MessageLog, synced_state, widget_tree
 
@@ -53,12 +54,14 @@ def test_blue_widgets_never_hold_what_blue_has_not_seen(pgame):
         assert leaks == [], f"after event {game.seq}: {leaks[:3]}"
         assert find_leaks([m.data for m in step.messages], tokens) == []
         seen_red = [u.id for u in game.view("blue").units.values() if u.side == "red"]
-        checked.append((game.seq, bool(seen_red) and bool(tokens - {SECRET})))
+        placed = any(isinstance(t, Position) for t in tokens)
+        checked.append((game.seq, bool(seen_red) and bool(tokens - {SECRET}), placed))
 
     report = random_playout(pgame, max_orders=45, seed=3, extra_checks=[scan])
     assert len(checked) == len(report.orders) == 45
     # at some points blue saw some red units while others stayed hidden: the scan told them apart
-    assert sum(mixed for _, mixed in checked) >= 2
+    assert sum(mixed for _, mixed, _ in checked) >= 2
+    assert sum(placed for _, _, placed in checked) >= 20  # hidden units' places were looked for too
 
 
 def test_hot_seat_switch_back_leaves_nothing_of_the_other_side(pgame):
@@ -145,3 +148,82 @@ def test_the_order_panel_keeps_no_editor_of_the_last_seat(pgame):
     app.switch("red")
     app.table.pick(unit="R-REC-1")  # new editors, on the shared styles that stay open
     assert all(w.comm is not None for w in widget_tree(app.orders, *app.orders.extra_widgets()))
+
+
+# -- the scanner itself: whole-token ids, positions where a payload places a unit ------------------
+def test_a_hidden_units_position_is_the_point_its_marker_would_stand_on(pgame):
+    """A unit blue does not see gives away its hex through a counter at its place: the umpire's
+    markers are caught, by [lat, lon] exactly as the map rounds them; blue's own map holds none."""
+    from owsnb.widgets import geometry as G
+
+    tokens = hidden_tokens(pgame.state, "blue", pgame.ruleset)
+    positions = {t for t in tokens if isinstance(t, Position)}
+    red = [u for u in pgame.state.units.values() if u.side == "red"]
+    # none of them seen, none stacked with blue
+    assert positions == {pgame.state.map.label(u.hex) for u in red}
+    umpire = App(pgame, seat="umpire", curtain=False)
+    for p in positions:
+        assert p.point == tuple(G.point(umpire.map.geo, Hex(*p.hex)))
+    caught = find_leaks(synced_state(umpire), positions)
+    assert sorted(x.split("'")[1] for x in caught) == sorted(positions)
+    assert all(" in location " in x for x in caught)
+    assert find_leaks(synced_state(App(pgame, seat="blue", curtain=False)), positions) == []
+
+
+def test_a_hex_the_side_knows_otherwise_is_no_secret(pgame):
+    """Blue pins a note on the hex a hidden red unit holds: the pin stands there because blue put
+    it there. Named in ``known_hexes`` the hex is no secret; a blue unit standing there would do
+    the same."""
+    hidden = pgame.state.units["R-INF-1"]
+    label = pgame.state.map.label(hidden.hex)
+    pgame.annotate("suspected enemy", side="blue", hex=label)
+    app = App(pgame, seat="blue", curtain=False)
+    state = synced_state(app)
+    assert find_leaks(state, hidden_tokens(pgame.state, "blue", pgame.ruleset))  # the pin
+    notes = [a.hex for a in pgame.annotations if a.side == "blue" and a.hex is not None]
+    told = hidden_tokens(pgame.state, "blue", pgame.ruleset, known_hexes=notes)
+    assert find_leaks(state, told) == []
+    assert label not in hidden_tokens(pgame.state, "blue", pgame.ruleset, known_hexes=[label])
+
+
+def test_positions_are_looked_for_only_where_a_unit_is_placed(pgame):
+    """Every hex reaches every side (grid, labels, selection, candidates of a move): a label in
+    text, a selection or a hex list is no leak; a unit record at the hex is; old events are not."""
+    toks = hidden_tokens(pgame.state, "blue", pgame.ruleset)
+    label = pgame.state.map.label(pgame.state.units["R-INF-1"].hex)
+    h = list(pgame.state.units["R-INF-1"].hex)
+    text = {"status": f"{label}: clear", "candidates": [label], "label": label}
+    assert find_leaks(text, toks) == []
+    assert find_leaks({"events": [{"id": "B-INF-1", "hex": label}]}, toks) == []
+    placed = find_leaks({"id": "Unknown-3", "hex": label}, toks)
+    assert placed == [f"position {label!r} in hex {label!r}"]
+    assert find_leaks({"f": {"id": "X", "hex": {"$h": h}}}, toks)
+    assert find_leaks([{"id": "X", "hex": h}], toks)
+
+
+def test_short_ids_are_whole_tokens():
+    """TOCS's German units are G-1..G-6: scanned despite their three letters, found wherever they
+    stand alone, never inside another id or word."""
+    toks = {"G-1"}
+    for text in ("G-1", "G-1 moved", "<div title='G-1'>", "[G-1]", "unit G-1, 3 steps", "G-1; G-2"):
+        assert find_leaks({"t": text}, toks), text
+    for text in ("G-10", "AG-1", "G-1-2", "XG-1/2", "G-12 and AG-11"):
+        assert find_leaks({"t": text}, toks) == [], text
+    # one pass: each hit is traced back to its own string
+    hits = find_leaks(["a", "G-10", "b G-1"], {"G-1", "G-10"})
+    assert hits == ["'G-10' in 'G-10'", "'G-1' in 'b G-1'"]
+
+
+def test_tocs_german_units_are_scanned_and_stay_hidden():
+    """The allied seat's whole table is scanned for the German ids G-1..G-6 and their places;
+    the umpire's table shows all of them, so the scan has teeth."""
+    import owsnb
+
+    g = owsnb.load("tocs-nijmegen", seed=2, save=False)
+    toks = hidden_tokens(g.state, "allied", g.ruleset)
+    assert {"G-1", "G-2", "G-3", "G-4", "G-5", "G-6"} <= toks
+    allied = App(g, seat="allied", seats=("allied",), curtain=False)
+    assert find_leaks(synced_state(allied), toks) == []
+    umpire = App(g, seat="umpire", curtain=False)
+    caught = " ".join(find_leaks(synced_state(umpire), toks))
+    assert all(f"'G-{i}'" in caught for i in range(1, 7)) and "position" in caught
