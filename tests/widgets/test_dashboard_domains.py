@@ -78,3 +78,12 @@ def test_a_face_down_counter_counts_under_its_side_only(tutorial):
     from owsnb.kernel.state import Unit
 
     assert tutorial.ruleset.unit_domain(None, Unit("unknown-1", "red", "unknown")) is None
+
+
+def test_opscale_counts_its_cards_by_their_domain():
+    """Operational Scale cards carry their domain (ground, air, naval) on their face."""
+    g = owsnb.load("opscale-river-valley", seed=3, save=False)
+    view = g.view("blue")
+    groups = set(Dashboard(g, seat="blue").series()["strength"])
+    expected = {f"{u.side}/{g.ruleset.unit_domain(view, u)}" for u in view.units.values()}
+    assert groups == expected and "red/air" in groups and "blue/ground" in groups

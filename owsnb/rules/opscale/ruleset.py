@@ -771,6 +771,11 @@ class OpScale(RuleSet):
         )
 
     # -- view policy ------------------------------------------------------------------------------
+    def unit_domain(self, view: Any, unit: Unit) -> str | None:
+        """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and
+        domain stay on its face, so an enemy's closed card still gives it)."""
+        return domain(unit)
+
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """Staged units are private to their owner; deployed units are public (digest §4); with
         closed cards an enemy sees only the card's face (category, Cost, domain, damaged side)."""
