@@ -153,6 +153,14 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     xr.testing.assert_equal(ump.history(side="blue", every="event"), ds)
     with pytest.raises(AuthError):
         blue.history(side="red")
+    # the companion tables read the seat's log and notes
+    from owsnb.analysis import annotations_table, events_table
+
+    assert events_table(blue, side="blue").equals(events_table(game, side="blue"))
+    ump.annotate("seen at 0705", side="blue", hex="0705")
+    ump.annotate("umpire only", side="red")
+    assert list(annotations_table(blue)["text"]) == ["seen at 0705"]
+    assert list(annotations_table(blue)["hex"]) == ["0705"]
 
 
 def _analysis_asks_the_seat() -> bool:
