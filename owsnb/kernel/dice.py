@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -121,6 +122,21 @@ class Dice:
         out = [seq[i] for i in order]
         self._record(f"shuffle/{len(seq)}", len(seq), tuple(order), purpose, rule, actor, visible_to)
         return out
+
+    def reveal(self, index: int, sides: Iterable[str]) -> None:
+        """Let *sides* see the recorded roll at *index* too, once its result is known (a roll that
+        found something may be shown to the searcher; one that found nothing stays hidden). A
+        public roll stays public.
+
+        >>> d = Dice.from_seed(1)
+        >>> _ = d.roll(10, purpose="search hex 0304", visible_to={"red"})
+        >>> d.reveal(-1, {"blue"})
+        >>> sorted(d.events[-1].visible_to)
+        ['blue', 'red']
+        """
+        ev = self.events[index]
+        if ev.visible_to is not None:
+            self.events[index] = dataclasses.replace(ev, visible_to=ev.visible_to | frozenset(sides))
 
     def take_events(self) -> list[Event]:
         """The recorded roll events, clearing the record."""

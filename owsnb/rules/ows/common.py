@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -225,9 +224,7 @@ class Roller:
         i = self._events[which]
         if i is None:
             return
-        ev = self.dice.events[i]
-        if ev.visible_to is not None:
-            self.dice.events[i] = dataclasses.replace(ev, visible_to=ev.visible_to | frozenset(sides))
+        self.dice.reveal(i, sides)
 
 
 @dataclass
