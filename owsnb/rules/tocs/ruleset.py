@@ -27,6 +27,7 @@ from owsnb.kernel.reduce import apply
 from owsnb.rules.tocs import economy, present, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import grant, pending
+from owsnb.rules.tocs.bridge_orders import progress_bridges
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -101,7 +102,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve", "interdict", "bridge"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -443,6 +444,8 @@ class Tocs(RuleSet):
                                      "passed": False}, rule="L82"))
 
     def _end_of_turn(self, em: Emitter, dice: Any) -> None:
+        s = em.state
+        progress_bridges(em)  # L302: bridge progress before units recover
         s = em.state
         n = int(s.tables["states"].get("recovery", 2))
         for u in s.units.values():

@@ -38,7 +38,13 @@ def river_blocks(edge: Any, impassable: list[str]) -> bool:
 def can_cross(state: Any, a: Hex, b: Hex) -> bool:
     """May anyone cross the hexside between adjacent *a* and *b*?"""
     cot = state.tables["cot"]
-    return not river_blocks(state.map.edge(a, b), list(cot.get("impassable_rivers", ())))
+    edge = state.map.edge(a, b)
+    dyn = state.public.get("bridges", {}).get("-".join(sorted((state.map.label(a), state.map.label(b)))))
+    if dyn is not None:  # a bridge destroyed, damaged, repaired or built in play (10.13-10.14)
+        edge = {k: v for k, v in edge.items() if k != "bridge"}
+        if dyn.get("status") == "intact":
+            edge["bridge"] = dict(dyn)
+    return not river_blocks(edge, list(cot.get("impassable_rivers", ())))
 
 
 def enterable(state: Any, unit: Any, h: Hex) -> bool:
