@@ -73,7 +73,8 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     """The history of *game* as seen by *side* (default the umpire), as an ``xarray.Dataset``.
 
     Args:
-        game: a :class:`~owsnb.kernel.game.Game`.
+        game: a :class:`~owsnb.kernel.game.Game`, or a seat's remote handle
+            (:func:`owsnb.connect`), whose history is built from that seat's views.
         side: whose knowledge to record (a side's dataset only holds what it detected).
         every: snapshot after every ``"event"``, ``"step"`` (default) or ``"turn"``.
 
@@ -84,6 +85,8 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
         the dice seed is left out (``attrs["seed"] == -1``). ``lon``/``lat`` are filled on
         geographic maps; ``x_km``/``y_km`` are the planar hex centres on every map.
     """
+    if getattr(game, "holds_truth", True) is False:  # a remote seat: built from its own views
+        return game.history(side=None if side == UMPIRE else side, every=every)
     rs = game.ruleset
     points = snapshot_points(game, every)
     states = []

@@ -274,5 +274,8 @@ def as_seat(source: Any, side: str | None = None) -> Any:
             f"(missing {', '.join(missing) or 'side'})"
         )
     if side is not None and side != source.side:
-        raise ValueError(f"this seat is {source.side!r}, not {side!r}")
+        as_side = getattr(source, "as_side", None)  # a remote umpire may look as one side
+        if as_side is None:
+            raise ValueError(f"this seat is {source.side!r}, not {side!r}")
+        return as_side(side)
     return source

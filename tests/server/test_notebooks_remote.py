@@ -114,27 +114,10 @@ def _serve(tmp: Path, scenario: str, seed: int) -> tuple[subprocess.Popen, dict[
     raise AssertionError("owsnb serve did not start: " + (tmp / "serve.log").read_text()[-3000:])
 
 
-def _app_takes_a_side_of_a_remote_umpire() -> bool:
-    """``App(remote, seat="blue")`` (00-quickstart) needs ``as_seat`` to ask the umpire's remote
-    seat for ``as_side("blue")`` (a change to ``owsnb/widgets/seat.py`` asked of the lead)."""
-    import inspect
-
-    from owsnb.widgets import seat
-
-    return "as_side" in inspect.getsource(seat.as_seat)
-
-
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(
-            "00-quickstart",
-            marks=pytest.mark.xfail(
-                not _app_takes_a_side_of_a_remote_umpire(),
-                strict=True,
-                reason="App(remote, seat='blue'): owsnb.widgets.seat.as_seat must call as_side",
-            ),
-        ),
+        "00-quickstart",
         "01-play",
     ],
 )

@@ -163,15 +163,6 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     assert list(annotations_table(blue)["hex"]) == ["0705"]
 
 
-def _analysis_asks_the_seat() -> bool:
-    return "holds_truth" in inspect.getsource(owsnb.analysis.history)
-
-
-@pytest.mark.xfail(
-    not _analysis_asks_the_seat(),
-    strict=True,
-    reason="owsnb/analysis/history.py must hand a seat (holds_truth False) to game.history()",
-)
 def test_analysis_history_of_a_remote_seat(served: Served) -> None:
     seats = _play(served)
     blue = seats["blue"]
