@@ -30,7 +30,7 @@ __all__ = [
     "STATES", "GOOD_ORDER", "FATIGUED", "DISORDERED", "DISRUPTED", "DEMORALIZED", "DISPERSED",
     "ECHELONS", "ap_for", "degrade", "improve", "strength", "is_company", "exerts_zoc_class",
     "is_tw", "is_mech", "mobility_column", "ground_units", "enemy_of", "other_side", "owner",
-    "alive_on_map", "units_in", "opposing_in", "state_of", "ap_left", "unit_types", "hq_chain",
+    "alive_on_map", "units_in", "opposing_in", "state_of", "ap_left", "unit_types", "hq_chain", "los_hqs",
     "daypart", "clock_hour", "DEAD",
 ]
 
@@ -155,6 +155,22 @@ def hq_chain(state: Any, u: Any) -> list[Any]:
         out.append(hq)
         seen.add(pid)
         pid = hq.get("parent")
+    return out
+
+
+def los_hqs(state: Any, u: Any) -> list[Any]:
+    """HQs *u* may draw supply (LOS) through: its chain of command and, for every unit of that chain
+    that was reassigned, the chain of its original parent too (10.17, L315)."""
+    out, seen = [], {u.id}
+    todo = [u]
+    while todo:
+        x = todo.pop(0)
+        for pid in (x.get("parent"), x.get("original_parent")):
+            if pid and pid in state.units and pid not in seen:
+                seen.add(pid)
+                hq = state.units[pid]
+                out.append(hq)
+                todo.append(hq)
     return out
 
 

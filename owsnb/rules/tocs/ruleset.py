@@ -28,6 +28,7 @@ from owsnb.rules.tocs import economy, present, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import grant, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
+from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -102,7 +103,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict", "bridge"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -147,7 +148,7 @@ class Tocs(RuleSet):
             for lab, level in (where or {}).items():
                 if level not in names:
                     problems.append((f"rules.positions.{side}.{lab}", f"{level!r} is not one of {', '.join(names)} (10.9)"))
-        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions"):
+        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions", "pools"):
             for side in rules.get(key, {}) or {}:
                 if side not in state.sides:
                     problems.append((f"rules.{key}.{side}", f"no side {side!r}; sides are {', '.join(state.sides)}"))
@@ -210,6 +211,7 @@ class Tocs(RuleSet):
                      if f.get("side") == name or (public_fac and f["type"] == "supply-base")]
             priv = {**dict(s.private), "op_pool": int(rules.get("op_pool", {}).get(name, 0)), "earned_left": 0,
                     "deficit_used": 0, "facilities_known": known, "positions": _positions(rules, name, tables),
+                    "pools": dict((rules.get("pools", {}) or {}).get(name, {}) or {}),
                     "brief": str(rules.get("briefs", {}).get(name, ""))}
             sides[name] = replace(s, private=freeze(priv))
         secret = {**dict(state.secret), "facilities": facs}
@@ -446,6 +448,7 @@ class Tocs(RuleSet):
     def _end_of_turn(self, em: Emitter, dice: Any) -> None:
         s = em.state
         progress_bridges(em)  # L302: bridge progress before units recover
+        refit_at_end_of_turn(em)  # L338: refits (digest 2: after bridges)
         s = em.state
         n = int(s.tables["states"].get("recovery", 2))
         for u in s.units.values():

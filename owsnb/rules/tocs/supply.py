@@ -14,7 +14,7 @@ from collections import deque
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
-from owsnb.rules.tocs.model import ground_units, hq_chain, owner
+from owsnb.rules.tocs.model import ground_units, hq_chain, los_hqs, owner
 from owsnb.rules.tocs.terrain import can_cross, enterable
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_sources
 
@@ -100,7 +100,7 @@ def in_los(state: Any, unit: Any, _depth: int = 0) -> bool:
         return True
     if _depth > 6:
         return False
-    for hq in hq_chain(state, unit):
+    for hq in los_hqs(state, unit):  # the chain, and original parents of reassigned units (L315)
         if hq.alive and hq.hex is not None and trace(state, unit, unit.hex, {hq.hex}, int(hq.get("radius", 0))):
             if in_los(state, hq, _depth + 1):
                 return True
