@@ -6,7 +6,8 @@ set's view policy decides); ``find_leaks(payload, tokens)`` returns every place 
 
 * **names** — the id and name of every unit the side may not see (face-down units contribute
   their true id and name, since only an alias may be shown), minus those also visible (a
-  detected unit of the same name). A name is matched as a *whole token*: not glued to a letter
+  detected unit of the same name) and those the scenario's texts name (a teaching briefing may
+  announce the enemy's order of battle: every side's view carries it). A name is matched as a *whole token*: not glued to a letter
   or digit on either side, nor to one through ``-`` or ``/`` — so ``G-1`` is found in
   ``"G-1 moved"`` or ``"unit G-1"`` but not in ``"G-10"``, ``"AG-1"`` or ``"G-1-2"``. Short ids
   are scanned too (``G-1``); names shorter than *min_len* are not (too generic: ``"HQ"``).
@@ -139,10 +140,12 @@ def hidden_tokens(
                 out.add(u.name)
             if v is None and u.hex is not None:
                 unseen.append(u)
-    # tokens that are also visible (own units, detected units with the same name) are not leaks
+    # tokens that are also visible (own units, detected units with the same name) are not leaks,
+    # nor those the scenario's own texts name (its briefing is part of every side's view)
     for v in shown:
         out.discard(v.id)
         out.discard(v.name)
+    out -= _named_in(getattr(state, "scenario", None), out)
     if unseen:
         m = state.map
         known = {v.hex for v in shown if v.hex is not None}
@@ -156,6 +159,14 @@ def hidden_tokens(
             if u.hex not in known and m.label(u.hex) not in known_labels:
                 out.add(Position(m.label(u.hex), u.hex, layout))
     return out
+
+
+def _named_in(texts: Any, tokens: set[str]) -> set[str]:
+    """The *tokens* that *texts* (any nesting) mention as whole tokens."""
+    strings: list[str] = []
+    _walk(texts, strings, [], [], history=True)
+    blob = "\x00".join(strings)
+    return {t for t in tokens if t in blob and re.search(_BEFORE + re.escape(t) + _AFTER, blob)}
 
 
 def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
