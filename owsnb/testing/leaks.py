@@ -7,11 +7,12 @@ set's view policy decides); ``find_leaks(payload, tokens)`` returns every place 
 * **names** — the id and name of every unit the side may not see (face-down units contribute
   their true id and name, since only an alias may be shown), minus those also visible (a
   detected unit of the same name) and those the scenario's texts name (a teaching briefing may
-  announce the enemy's order of battle: every side's view carries it). A name is matched as a *whole token*: not glued to a letter
-  or digit on either side, nor to one through ``-`` or ``/`` — so ``G-1`` is found in
-  ``"G-1 moved"`` or ``"unit G-1"`` but not in ``"G-10"``, ``"AG-1"`` or ``"G-1-2"``. Short ids
-  are scanned too (``G-1``); names shorter than *min_len* are not (too generic: ``"HQ"``).
-  Any string a caller adds (a secret note) is matched the same way.
+  announce the enemy's order of battle: every side's view carries it). A name is matched as a
+  *whole token*: not glued to a letter or digit on either side, nor to one through ``-`` or
+  ``/`` — so ``G-1`` is found in ``"G-1 moved"`` or ``"unit G-1"`` but not in ``"G-10"``,
+  ``"AG-1"`` or ``"G-1-2"``. Short ids are scanned too (``G-1``); names shorter than *min_len*
+  are not (too generic: ``"HQ"``). Any string a caller adds (a secret note) is matched the
+  same way.
 * **positions** — a :class:`Position` for the hex of each unit the side's view does not show
   at all, unless that hex is known to the side otherwise: one of its own units, a detected
   enemy or a face-down counter stands there, or the caller names it in *known_hexes* (the
