@@ -3,8 +3,14 @@
 A seat link opens ``notebooks/seminar/seat.ipynb`` (or ``umpire.ipynb``) in Voila with the seat in
 the query string: ``?game=<id>&token=<token>`` (the authority's address then comes from
 ``$OWSNB_SERVER``, which ``owsnb serve`` sets for its Voila) or ``?url=<game URL>&token=<token>``
-(any Voila, e.g. a Binder session). Without a seat in the link — or when the notebook is run
-outside Voila, as CI does — the page explains how to get one instead of failing.
+(any Voila, e.g. a Binder session). A link that names a seat but cannot be used (a bad token, no
+server, an incomplete link) shows a clear message.
+
+Without any seat in the link — README's Binder badge, or the notebook run outside Voila, as CI
+does — the seat dashboard offers a **solo demo** instead (:class:`DemoPage`): choose a bundled
+scenario (default ``tutorial``), play it here as the umpire (solo study) or hot-seat, autosaved
+under ``games_dir()/demo`` so a reload or a kernel restart can resume it. The page only loads the
+game and shows :class:`owsnb.App`; the rules stay in the rule set.
 
 >>> seat_query("game=tutorial&token=abc", server="http://127.0.0.1:8765")
 ('http://127.0.0.1:8765/games/tutorial', 'abc')
@@ -12,16 +18,26 @@ outside Voila, as CI does — the page explains how to get one instead of failin
 ('http://h:1/games/g', 't')
 >>> seat_query("") is None
 True
+>>> seat_asked(""), seat_asked("game=g"), seat_asked("token=forged")
+(False, True, True)
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import os
+import secrets
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
+import ipywidgets as W
+
 __all__ = [
+    "DemoPage",
+    "demo_dir",
+    "seat_asked",
     "seat_query",
     "wait_for_voila",
     "connect_from_query",
@@ -37,9 +53,20 @@ HELP = (
 )
 
 
+def _query(query: str | None) -> dict[str, list[str]]:
+    return parse_qs(os.environ.get("QUERY_STRING", "") if query is None else query)
+
+
+def seat_asked(query: str | None = None) -> bool:
+    """Whether the link names a seat at all (a ``token``, ``game`` or ``url``), usable or not:
+    only a link that names none opens the demo; a broken seat link shows its error."""
+    q = _query(query)
+    return any(v.strip() for k in ("token", "game", "url") for v in q.get(k, []))
+
+
 def seat_query(query: str | None = None, *, server: str | None = None) -> tuple[str, str] | None:
     """(game URL, token) from a query string (default: Voila's ``$QUERY_STRING``), or ``None``."""
-    q = parse_qs(os.environ.get("QUERY_STRING", "") if query is None else query)
+    q = _query(query)
     token = (q.get("token") or [""])[0].strip()
     if not token:
         return None
@@ -62,10 +89,12 @@ def wait_for_voila() -> None:
 
 
 def message(title: str, body: str, colour: str = "#1f5fbf") -> Any:
-    """A plain message panel (an ``ipywidgets.HTML``)."""
-    import ipywidgets as W
+    """A plain message panel (an ``ipywidgets.HTML``; *body* is HTML, *title* is escaped)."""
+    return W.HTML(_panel(title, body, colour))
 
-    return W.HTML(
+
+def _panel(title: str, body: str, colour: str = "#1f5fbf") -> str:
+    return (
         f"<div style='font:14px system-ui;border-left:4px solid {colour};padding:8px 14px;"
         f"background:#f8fafc;max-width:760px'><b>{html.escape(title)}</b><br>{body}</div>"
     )
@@ -78,6 +107,13 @@ def connect_from_query(query: str | None = None) -> tuple[Any, Any]:
 
     found = seat_query(query)
     if found is None:
+        if seat_asked(query):
+            return None, message(
+                "This seat link is incomplete",
+                HELP + " On a server started without <code>owsnb serve</code>, use the "
+                "<code>?url=…</code> form.",
+                "#c0392b",
+            )
         return None, message("No seat in this link", HELP)
     url, token = found
     try:
@@ -97,8 +133,11 @@ def connect_from_query(query: str | None = None) -> tuple[Any, Any]:
         )
 
 
-def seat_page(query: str | None = None, **app_options: Any) -> Any:
-    """The side (or observer) dashboard: the seat's live table, or a message."""
+def seat_page(query: str | None = None, *, demo: bool = True, **app_options: Any) -> Any:
+    """The side (or observer) dashboard: the seat's live table, or a message; with no seat in
+    the link at all (and *demo*), the solo :class:`DemoPage`."""
+    if demo and not seat_asked(query):
+        return DemoPage(**app_options)
     remote, problem = connect_from_query(query)
     if remote is None:
         return problem
@@ -112,8 +151,6 @@ def seat_page(query: str | None = None, **app_options: Any) -> Any:
 def umpire_page(query: str | None = None, **app_options: Any) -> Any:
     """The umpire's dashboard: the full table plus the umpire's console (phases, ad hoc
     adjudication, annotations, assessment, seats)."""
-    import ipywidgets as W
-
     remote, problem = connect_from_query(query)
     if remote is None:
         return problem
@@ -131,3 +168,202 @@ def umpire_page(query: str | None = None, **app_options: Any) -> Any:
     page = W.VBox([app, console], layout=W.Layout(width="100%"))
     page.app, page.console, page.remote = app, console, remote
     return page
+
+
+def demo_dir() -> Path:
+    """Where the seat dashboard's demo games are autosaved: ``games_dir()/demo`` (this session's
+    ``$OWSNB_HOME``; on Binder it lasts as long as the session)."""
+    from owsnb.api import games_dir
+
+    return games_dir() / "demo"
+
+
+DEMO_INTRO = (
+    "This link holds no seat, so this page offers a <b>solo demo</b>: a bundled scenario played "
+    "here, on this machine only — as the <b>umpire</b> (solo study: you see everything and give "
+    "every side's orders) or <b>hot-seat</b> (the sides take turns at one screen; the table is "
+    "hidden while it changes hands). A seminar needs the umpire's links instead: the umpire runs "
+    "<code>owsnb serve</code> and hands each player a link ending in "
+    "<code>?game=…&amp;token=…</code>; each seat then sees only what its side may know. The demo "
+    "is saved as you play: after a reload or a kernel restart, resume it here."
+)
+
+SEATS = {
+    "umpire": "umpire · solo study (sees everything)",
+    "hot-seat": "hot-seat · the sides take turns",
+}
+
+
+class DemoPage(W.VBox):
+    """The seat dashboard without a seat link: a solo game of a bundled scenario, played here.
+
+    Start loads the chosen scenario with ``owsnb.load(name, seed=…)``, autosaved to a new file
+    under :func:`demo_dir`; Resume reopens a saved one with ``owsnb.resume``. Either shows
+    ``owsnb.App`` on the chosen seat: ``"umpire"`` (solo study; the App's seat switch looks
+    through each side's eyes) or ``"hot-seat"`` (the side that acts first; the switch offers the
+    sides only and draws the curtain between them). Problems (a broken scenario, a damaged file)
+    are shown on the page, which stays as it was.
+
+    Args:
+        scenarios: the names offered (default: every bundled scenario).
+        default: the scenario chosen at first (``"tutorial"``).
+        seed: the dice seed shown at first (default: a fresh one; the game records it).
+        folder: where games are saved (default :func:`demo_dir`).
+        app_options: passed on to ``owsnb.App`` (e.g. ``map_height``).
+
+    Example:
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> page = DemoPage(["tutorial", "sandbox"], seed=7, folder=tmp.name)
+        >>> page.scenario.value, page.seat.value, page.seed.value, page.app is None
+        ('tutorial', 'umpire', 7, True)
+        >>> page.start_button.description, page.resume_row.layout.display  # nothing saved yet
+        ('Start', 'none')
+        >>> tmp.cleanup()
+    """
+
+    def __init__(
+        self,
+        scenarios: list[str] | None = None,
+        *,
+        default: str = "tutorial",
+        seed: int | None = None,
+        folder: str | os.PathLike | None = None,
+        **app_options: Any,
+    ):
+        from owsnb.scenario import list_scenarios
+        from owsnb.widgets.controls import button
+
+        names = list(scenarios) if scenarios is not None else list_scenarios()
+        self.folder = Path(folder) if folder is not None else demo_dir()
+        self.app_options = app_options
+        self.game: Any = None
+        self.app: Any = None
+        self.intro = message("Solo demo — no seat in this link", DEMO_INTRO)
+        wide = {"description_width": "initial"}
+        self.scenario = W.Dropdown(
+            options=names,
+            value=default if default in names else (names[0] if names else None),
+            description="scenario",
+            style=wide,
+        )
+        self.seat = W.ToggleButtons(
+            options=[(label, key) for key, label in SEATS.items()],
+            value="umpire",
+            tooltips=["see everything, give every side's orders", "pass the screen between sides"],
+            style={"button_width": "auto"},
+        )
+        self.seed = W.IntText(
+            value=secrets.randbelow(1_000_000) if seed is None else seed,
+            description="dice seed",
+            style=wide,
+            layout=W.Layout(width="180px"),
+        )
+        self.start_button = button("Start", self.start, icon="play", style="primary")
+        self.saved = W.Dropdown(description="saved demo", style=wide)
+        self.resume_button = button("Resume", self.resume, icon="folder-open")
+        self.resume_row = W.HBox([self.saved, self.resume_button])
+        self.status = W.HTML()
+        self.chooser = W.VBox(
+            [
+                W.HBox([self.scenario, self.seed, self.start_button]),
+                self.seat,
+                self.resume_row,
+                self.status,
+            ]
+        )
+        self.slot = W.Box(layout=W.Layout(width="100%"))
+        super().__init__([self.intro, self.chooser, self.slot], layout=W.Layout(width="100%"))
+        self.add_class("owsnb-demo")
+        self.refresh_saved()
+
+    def saved_games(self) -> list[Path]:
+        """The demo games saved in :attr:`folder`, the most recent first."""
+        if not self.folder.is_dir():
+            return []
+        files = self.folder.glob("*.owsnb")
+        return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+
+    def refresh_saved(self) -> None:
+        """List the saved games in the Resume row (hidden when there are none)."""
+        files = self.saved_games()
+        self.saved.options = [
+            (f"{p.stem} · saved {dt.datetime.fromtimestamp(p.stat().st_mtime):%d %b %H:%M}", p)
+            for p in files
+        ]
+        self.saved.value = files[0] if files else None  # the most recent
+        self.resume_row.layout.display = "" if files else "none"
+
+    def start(self) -> Any:
+        """Load the chosen scenario (autosaved to a new file) and show its table."""
+        import owsnb
+
+        name, seed = self.scenario.value, int(self.seed.value)
+        if not name:
+            self._problem("Choose a scenario first.")
+            return None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = self.folder / f"{name}-{stamp}-{seed}.owsnb"
+        n = 1
+        while path.exists():
+            path = path.with_name(f"{name}-{stamp}-{seed}-{n}.owsnb")
+            n += 1
+        return self._open(
+            f"Loading {name} (seed {seed})…", lambda: owsnb.load(name, seed=seed, save=path)
+        )
+
+    def resume(self, path: str | os.PathLike | None = None) -> Any:
+        """Reopen a saved demo game (default: the one chosen in the Resume row)."""
+        import owsnb
+
+        target = Path(path) if path is not None else self.saved.value
+        if target is None:
+            self._problem("No saved demo game to resume.")
+            return None
+        return self._open(f"Resuming {Path(target).name}…", lambda: owsnb.resume(target))
+
+    def _open(self, doing: str, make: Any) -> Any:
+        from owsnb.kernel.errors import OwsnbError
+
+        self.start_button.disabled = self.resume_button.disabled = True
+        self.status.value = f"<span style='font:13px system-ui'>{html.escape(doing)}</span>"
+        try:
+            game = make()
+            app = self._app(game)
+        except (OwsnbError, OSError, ValueError, KeyError) as exc:
+            self._problem(f"{type(exc).__name__}: {exc}")
+            return None
+        finally:
+            self.start_button.disabled = self.resume_button.disabled = False
+        if self.app is not None:
+            self.app.close()
+        self.game, self.app = game, app
+        store = game.meta.get("store", "")
+        self.status.value = ""
+        self.chooser.layout.display = "none"
+        self.intro.value = _panel(
+            "Solo demo",
+            f"{html.escape(str(game.meta.get('scenario', '')))} · seed "
+            f"{html.escape(str(game.meta.get('seed', '')))} · saved as you play in "
+            f"<code>{html.escape(str(store))}</code>. Reload the page to resume it or start "
+            "another; a seminar needs the umpire's seat links.",
+        )
+        self.slot.children = [app]
+        return app
+
+    def _app(self, game: Any) -> Any:
+        from owsnb.kernel.state import UMPIRE
+        from owsnb.widgets import App
+
+        opts = dict(self.app_options)
+        if self.seat.value == "hot-seat":
+            first = (list(game.clock.acting) or list(game.sides))[0]
+            return App(game, seat=first, seats=tuple(game.sides), curtain=True, **opts)
+        return App(game, seat=UMPIRE, curtain=False, **opts)
+
+    def _problem(self, text: str) -> None:
+        self.status.value = (
+            "<div style='font:13px system-ui;color:#c0392b'>Could not open the game: "
+            f"{html.escape(text)}</div>"
+        )

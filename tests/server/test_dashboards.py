@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from owsnb.server.dashboard import seat_page, seat_query, umpire_page
+from owsnb.server.dashboard import DemoPage, seat_page, seat_query, umpire_page
 from tests.server.conftest import Served
 
 pytest.importorskip("ipywidgets")
@@ -17,11 +18,19 @@ def q(served: Served, label: str, token: str | None = None) -> str:
 
 
 def test_a_page_without_a_seat_explains_itself(
-    served: Served, monkeypatch: pytest.MonkeyPatch
+    served: Served, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("QUERY_STRING", raising=False)
-    assert "No seat in this link" in seat_page().value
+    monkeypatch.delenv("OWSNB_SERVER", raising=False)
+    monkeypatch.setenv("OWSNB_HOME", str(tmp_path))
+    demo = seat_page()  # no seat at all: the solo demo (tests/server/test_demo_page.py)
+    assert isinstance(demo, DemoPage)
+    demo.close()
+    assert "No seat in this link" in umpire_page().value
+    # a link that names a seat never falls back to the demo: its problem is shown
     assert "not valid" in seat_page(q(served, "blue", "forged")).value
+    assert "incomplete" in seat_page("token=forged").value
+    assert "incomplete" in seat_page(f"game={served.created.game_id}&token=t").value  # no server
     assert "not the umpire" in umpire_page(q(served, "blue")).value
     monkeypatch.setenv("OWSNB_SERVER", served.url)
     assert seat_query(f"game={served.created.game_id}&token=t") == (served.game_url, "t")
