@@ -112,7 +112,11 @@ class Move(OrderHandler):
                 return em.events
             announce(em, f"Ambush in {lab}!", rule="10.1.2", hex=lab)
             em.data(u.id, rule="L251", mp_left=0, ap=0)
-            b = Battle(to, side, [u.id], "ambush", shifts=["ambush"], road_column=road and not u.get("recon"))
+            shifts = ["ambush"]
+            if (state.options.get("air_support_in_ambush", "l605") == "l605"
+                    and state.map.hexes[to].facts.get("air_support") == side):
+                shifts.append("tactical_air_support")  # L605 v L252: the national rule counts in an ambush
+            b = Battle(to, side, [u.id], "ambush", shifts=shifts, road_column=road and not u.get("recon"))
             summary = resolve_battle(em, dice, b, rule="10.1.2")
             em.say(f"{u.id} was ambushed in {lab}: {summary['result']} ({summary['outcome']})", rule="10.1.2", visible_to=side)
             return em.events

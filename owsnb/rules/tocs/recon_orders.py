@@ -171,8 +171,11 @@ class Probe(OrderHandler):
             learn_ezoc(em, side, h, True, "L277")
         if occ:
             types = ", ".join(unit_types(occ))
-            announce(em, f"Probe into {lab}: occupied by {types}" + ("; in EZOC" if kinds else ""), rule="L277",
-                     hex=lab, answer="occupied", types=unit_types(occ))
+            size = state.options.get("probe_reveals", "types") == "size"  # L276 v L278
+            extra = {"units": len(occ)} if size else {}
+            announce(em, f"Probe into {lab}: occupied by {types}" + (f" ({len(occ)} units)" if size else "")
+                     + ("; in EZOC" if kinds else ""), rule="L276" if size else "L277",
+                     hex=lab, answer="occupied", types=unit_types(occ), **extra)
         else:
             announce(em, f"Probe into {lab}: empty" + (", in EZOC" if kinds else ""), rule="L277", hex=lab,
                      answer="empty")

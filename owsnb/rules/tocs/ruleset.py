@@ -69,6 +69,12 @@ OPTIONS = (
     Option("degrade_model", "appendix", "'appendix': attackers degrade for activating (+1 if they retreat), "
            "defenders 1 for the battle (+1 if they retreat), engagements only retreaters; 'literal': attackers also "
            "degrade for the combat", ("appendix", "literal"), "L155, L730"),
+    Option("air_support_in_ambush", "l605", "tactical ground support over the hex where a mover is ambushed: 'l605' "
+           "= it gives its column shift (the national rule, L605 'a battle or ambush'; appendix E.2: the specific "
+           "rule wins); 'l252' = no aircraft on either side in an ambush", ("l605", "l252"), "L252 v L605"),
+    Option("probe_reveals", "types", "what a probe reports of an occupied hex: 'types' (Infantry/Vehicles/Guns only, "
+           "L277-L279; appendix E.3) or 'size' (types and the number of units, L276 'composition, size')",
+           ("types", "size"), "L276 v L278"),
     Option("rally_step", "capped", "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
            "'plus2' = +2 states (digest proposal)", ("capped", "plus2"), "10.19 L324-L328"),
 )

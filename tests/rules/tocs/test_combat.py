@@ -43,7 +43,7 @@ def test_l67_l716_deliberate_attack_at_1_1_result_applied_defender_first():
 
 
 def test_l251_l252_ambush_defender_two_columns_mover_loses_its_ap_no_air():
-    g = _battle_board(defenders=("0806",))
+    g = _battle_board(defenders=("0806",), options={"air_support_in_ambush": "l252"})
     from owsnb.kernel.events import hex_set
 
     from .conftest import poke
@@ -168,3 +168,17 @@ def test_l246_an_engagement_hex_is_joined_not_attacked():
     with pytest.raises(IllegalOrderError) as e:
         g.submit("allied: attack A-1 0806 kind=hasty")
     assert e.value.code == "engaged-hex" and e.value.rule == "L246"
+
+
+def test_appendix_e2_l605_default_tactical_support_shifts_an_ambush_one_column():
+    g = _battle_board(defenders=("0806",))
+    from owsnb.kernel.events import hex_set
+
+    from .conftest import poke
+    poke(g, hex_set(g.hex("0806"), {"air_support": "allied"}))
+    begin(g)
+    submit(g, "allied: activate A-1")
+    # 4 v 3 = 1:1, ambush -2, air support +1 -> 1:2 (L605 wins over L252 by default); 2d6 = 7
+    sub = submit(g, "allied: move A-1 0806", [3, 4, 1])
+    txt = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert any(t.startswith("Battle at 0806: ambush, column 1:2, 2d6=7") for t in txt), txt

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import owsnb
 from owsnb.testing import find_leaks, hidden_tokens
 
@@ -201,3 +203,25 @@ def test_l9_a_destroyed_unit_shows_its_counter_not_its_chain_of_command():
     dead = g.view("allied").units["G-1"]
     assert dead.box == "dead" and "parent" not in dead.data  # its HQ (G-HQ) stays hidden
     assert not find_leaks([dict(dead.data)], hidden_tokens(g.state, "allied", g.ruleset))
+
+
+@pytest.mark.parametrize("option, text", [
+    ("types", "Probe into 0806: occupied by Infantry"),
+    ("size", "Probe into 0806: occupied by Infantry (2 units)"),
+])
+def test_l276_v_l278_probe_reveals_option(option, text):
+    from owsnb.kernel.events import unit_add
+
+    from .conftest import poke
+    g = board(options={"probe_reveals": option})
+    poke(g, unit_add(g.unit("G-1").evolve(id="G-2"), visible_to="german"))
+    for h in ("0706", "0605", "0606"):
+        set_owner(g, h, "allied")
+    set_unit(g, "A-2", hex=g.hex("0706"))
+    begin(g)
+    submit(g, "allied: activate A-2")
+    sub = submit(g, "allied: probe A-2 0806")
+    pub = [e for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert pub[0].data["text"] == text
+    assert ("units" in pub[0].data) is (option == "size")
+    assert not find_leaks([dict(e.data) for e in pub], {"G-1", "G-2", "G-HQ"})
