@@ -458,3 +458,52 @@ def play_tutorial_turn(seminar: Seminar, gid: str, pages: dict[str, Page]) -> in
                 0.2
             )  # a click refused as stale leaves the game as it was: the loop clicks again
     raise AssertionError(f"the turn did not end: {seminar.truth(gid).state.clock}")
+
+
+def test_a_seat_page_without_a_link_offers_a_solo_demo(tmp_path: Path) -> None:
+    """README's Binder badge opens ``seat.ipynb`` with no seat in the link: the page (the same
+    Voila, pre-heated kernel) explains the solo demo and shows its Start button; a click loads
+    the tutorial here (autosaved in the session's games dir) and the App draws its map, with the
+    seat switch at the top."""
+    if not Path(CHROMIUM).exists():
+        missing("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    seminar = Seminar(f"sqlite:///{tmp_path / 'seminar.owsnb'}", tmp_path)
+    try:
+        seminar.wait()
+        base = f"http://127.0.0.1:{seminar.vport}"
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = Page(
+                browser,
+                "demo",
+                f"{base}/voila/render/seat.ipynb",
+                (base, base.replace("http", "ws")),
+            )
+            p = page.page
+            try:
+                p.get_by_text("Solo demo").first.wait_for(timeout=180_000)
+                start = p.locator(".owsnb-demo").get_by_role("button", name="Start")
+                start.wait_for(timeout=30_000)
+                assert p.locator(".owsnb-demo select").first.input_value() == "tutorial"
+                assert p.locator(".owsnb-app").count() == 0  # nothing loaded before the click
+                page.shot("seat-demo-offer.png")
+                start.click()
+                p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
+                # the umpire's seat (solo study), the switch offering each side's eyes
+                switch = p.locator(".owsnb-app .widget-toggle-buttons").first  # the App's header
+                texts = [t.strip() for t in switch.locator("button").all_inner_texts()]
+                assert texts == ["blue", "red", "umpire"], texts
+                page.shot("seat-demo-started.png")
+            except Exception:
+                page.shot("seat-demo-FAILED.png")
+                raise
+            outside = [u for u in page.outside if "/@fortawesome/" not in u]
+            browser.close()
+        assert outside == [], outside[:3]
+        saved = list((tmp_path / "home" / "games" / "demo").glob("tutorial-*.owsnb"))
+        assert len(saved) == 1, "the demo game was not autosaved in the session's games dir"
+    finally:
+        seminar.stop()
