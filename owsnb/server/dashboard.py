@@ -267,7 +267,7 @@ class DemoPage(W.VBox):
         self.chooser = W.VBox(
             [
                 W.HBox([self.scenario, self.seed, self.start_button]),
-                self.seat,
+                W.HBox([W.Label("seat"), self.seat], layout=W.Layout(align_items="center")),
                 self.resume_row,
                 self.status,
             ]
