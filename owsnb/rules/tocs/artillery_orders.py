@@ -1,4 +1,17 @@
-"""Artillery interdiction (WWII 10.26, L351-L359).
+"""Artillery strike (WWII 10.24, L344-L345) and interdiction (10.26, L351-L359).
+
+**Strike** (L344): an activated HQ spends 1 AP to order a Good Order battery (not an asset) in LOC
+and LOS to fire on a hex within range, harassing or targeted; one roll on the Artillery Strike
+Table (a labelled placeholder: 2d6 + DRMs on the row of the battery's fire strength; ``-`` no
+effect, ``D`` the target degrades a state, ``1`` it loses a step); no OP; the battery spends all
+its AP and becomes Fatigued, the HQ does not degrade. Rulings: the target is drawn at random
+among the enemy units in the hex (harassing, L344) or is the one with the most steps (targeted:
+the firer picks among what its observer sees; here the referee picks for it); targeted fire needs
+a friendly Forward Observer (``fo: true``) within observation range of the hex (L134, L344, 4 hexes
+by day), and earns the FO DRM; facilities and bridges as targets are not modelled; the result line
+is announced (like a battle's, appendix A.4), never the unit hit; the fire strength is the
+counter's ``fire`` or the placeholder ``artillery.default_fire``. In a battle a battery's support
+(full strength, L345) is not modelled.
 
 An activated HQ spends 1 AP to order a Good Order or Fatigued battery in LOC and LOS to interdict
 a hex within its range; the battery spends all its AP and degrades (L351). The hex gets a public
@@ -17,6 +30,11 @@ activated (free), without a further HQ order (L335, L358: the reserve order was 
 a battery in an Engagement never fires (L77, L733); range: the counter's ``range`` or the
 placeholder ``artillery.default_range`` (counter values are lost).
 
+>>> t = {"strength_bands": [2, 4], "drm": {"fo": 1, "harassing": -1, "target_in_city": -1},
+...      "results": {"2": ["-"] * 10 + ["D"], "4": ["-"] * 9 + ["D", 1]}}
+>>> strike_distribution(t, 3, 0)[1], strike_distribution(t, 3, 1)[1]
+(Fraction(1, 36), Fraction(1, 12))
+
 Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
@@ -25,16 +43,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import hq_ap, order_hq
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import FATIGUED, alive_on_map, degrade, enemy_of, ground_units, state_of
+from owsnb.rules.tocs.model import (
+    FATIGUED,
+    GOOD_ORDER,
+    alive_on_map,
+    daypart,
+    degrade,
+    enemy_of,
+    ground_units,
+    state_of,
+    units_in,
+)
 from owsnb.rules.tocs.order_checks import clock_step, is_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.combat import destroy
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Interdict", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks"]
+__all__ = ["Interdict", "Strike", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks",
+           "strike_distribution", "strike_drm"]
 
 #: one attack level lower (L357); ``None``: the attack is called off
 DOWNGRADE = {"intensive": "deliberate", "deliberate": "hasty", "hasty": None}
@@ -45,11 +75,11 @@ def battery_range(state: Any, u: Any) -> int:
     return int(u.get("range") or state.tables["artillery"]["default_range"])
 
 
-def _why_not(state: Any, u: Any, step: str) -> tuple[str, str, str] | None:
+def _why_not(state: Any, u: Any, step: str, worst: int = FATIGUED) -> tuple[str, str, str] | None:
     if u.get("cls") != "battery":
         return f"{u.id} is not an artillery battery", "not-battery", "L351"
-    if state_of(u) > FATIGUED:
-        return f"{u.id} is not in Good Order or Fatigued", "not-good-order", "L351"
+    if state_of(u) > worst:
+        return f"{u.id} is not in {'Good Order' if worst == GOOD_ORDER else 'Good Order or Fatigued'}", "not-good-order", "L351"
     if engaged(state, u.hex):
         return f"{u.id} is in an Engagement Battle: no artillery fire out of it", "engaged", "L733"
     if not in_los(state, u):
@@ -148,4 +178,129 @@ class Interdict(OrderHandler):
         em.hexfact(h, rule="L351", interdicted=side)
         announce(em, f"Interdiction marker on {lab} (until the firer's next impulse)", rule="L351", hex=lab)
         reduce_attacks(em, h)
+        return em.events
+
+
+# -- artillery strike (10.24) --------------------------------------------------------------------
+def _row(table: Mapping[str, Any], fire: int) -> list[Any]:
+    band = next((b for b in table["strength_bands"] if fire <= int(b)), table["strength_bands"][-1])
+    return list(table["results"][str(band)])
+
+
+def strike_distribution(table: Mapping[str, Any], fire: int, drm: int) -> Distribution:
+    """Exact distribution of the Artillery Strike Table result: 2d6 + *drm*, clamped to 2..12."""
+    row = _row(table, fire)
+    two = Distribution.die(6) + Distribution.die(6)
+    return two.map(lambda r: row[min(12, max(2, r + drm)) - 2], label=f"artillery strike (fire {fire}, DRM {drm:+d})")
+
+
+def _fire(state: Any, u: Any) -> int:
+    return int(u.get("fire") or state.tables["artillery"].get("default_fire", 4))
+
+
+def _observer(state: Any, side: str, h: Any) -> Any:
+    """A friendly Forward Observer that sees *h* (observation range by daylight, L134, L505)."""
+    obs = state.tables["observation"]
+    rng = int(obs["base"].get(daypart(state), 0)) if daypart(state) != "night" else \
+        int(obs["night_moon"].get(state.public.get("moon", "quarter"), 0))
+    return next((u for u in ground_units(state, side) if u.get("fo") and u.hex.distance(h) <= rng), None)
+
+
+def strike_drm(state: Any, side: str, h: Any, fire: str) -> int:
+    """DRMs of a strike on *h*: FO (targeted) or harassing, and the target's terrain (placeholders)."""
+    drm = state.tables["artillery_strike"]["drm"]
+    out = int(drm.get("harassing", 0)) if fire == "harassing" else int(drm.get("fo", 0)) + int(drm.get("targeted", 0))
+    terrain = state.map.terrain(h)
+    if terrain in ("forest", "jungle"):
+        out += int(drm.get("target_in_forest", 0))
+    if terrain in ("city", "suburb"):
+        out += int(drm.get("target_in_city", 0))
+    return out
+
+
+class Strike(OrderHandler):
+    type = OrderType("strike", (Param("unit", "unit", "battery"), Param("hex", "hex", "target hex in range"),
+                                Param("fire", "choice", "harassing (random target) or targeted (needs an FO)",
+                                      positional=False, optional=True, choices=("harassing", "targeted")),
+                                Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
+                     rule="10.24", doc="HQ order (1 AP): a Good Order battery fires one roll on the Artillery Strike "
+                                       "Table at a hex in range; it becomes Fatigued")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        step = clock_step(state)
+        if step not in ("3.5", "3.8"):
+            return None
+        ex = []
+        for u in state.units.values():
+            if u.side != side or not alive_on_map(u) or _why_not(state, u, step, GOOD_ORDER):
+                continue
+            if step == "3.5":
+                try:
+                    order_hq(state, self.type.make(side, unit=u.id, hex="x"), u, None, "10.24")
+                except Exception:
+                    continue
+            rng = battery_range(state, u)
+            targets = sorted(state.map.label(h) for h in u.hex.disc(min(rng, 3)) if h in state.map.hexes
+                             and state.map.hexes[h].facts.get("owner") == enemy_of(state, side))
+            ex += [self.type.make(side, unit=u.id, hex=x) for x in targets[:6]]
+        return spec_from_examples(side, self.type, ex, 12)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        step = clock_step(state)
+        if step not in ("3.5", "3.8"):
+            raise refusal("a strike is fired in your Operational Impulse or, by reserve batteries, in Reserve "
+                          "Commitment", "wrong-step", "L344", order)
+        why = _why_not(state, u, step, GOOD_ORDER)
+        if why:
+            raise refusal(why[0], why[1], "L344" if why[2] == "L351" else why[2], order)
+        h = order_hex(state, order, args["hex"], "10.24")
+        if h.distance(u.hex) > battery_range(state, u):
+            raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
+                          "L344", order)
+        if args.get("fire") == "targeted" and _observer(state, order.side, h) is None:
+            raise refusal(f"targeted fire needs a Forward Observer that sees {args['hex']}", "no-observer", "L344", order)
+        if step == "3.5":
+            order_hq(state, order, u, args.get("hq"), "10.24")
+
+    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+        """The exact result distribution (whether a unit is there to be hit is hidden)."""
+        u, h = state.unit(args["unit"]), state.map.hex(args["hex"])
+        fire = args.get("fire") or "harassing"
+        return strike_distribution(state.tables["artillery_strike"], _fire(state, u), strike_drm(state, order.side, h, fire))
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        u = state.units[args["unit"]]
+        if clock_step(state) == "3.5":
+            hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.24"), "L344")
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        fire = args.get("fire") or "harassing"
+        em.data(u.id, rule="L344", act="closed", ap=0, mp_left=0, acted=True, state=max(state_of(u), FATIGUED))
+        if state.sides[side].private.get("active") == u.id:
+            em.private(side, rule="L344", active=None)
+        drm = strike_drm(state, side, h, fire)
+        r = sum(dice.roll_many(2, 6, purpose=f"artillery strike on {lab} (DRM {drm:+d})", rule="L344", visible_to=None))
+        result = _row(state.tables["artillery_strike"], _fire(state, u))[min(12, max(2, r + drm)) - 2]
+        targets = sorted(units_in(state, h, enemy_of(state, side)), key=lambda x: x.id)
+        hit = None
+        if result != "-" and targets:
+            if fire == "targeted":
+                hit = max(targets, key=lambda x: (x.steps, x.id))
+            else:
+                hit = targets[dice.roll(len(targets), purpose=f"random target in {lab}", rule="L344",
+                                        visible_to=enemy_of(state, side)) - 1] if len(targets) > 1 else targets[0]
+            if result == "D":
+                em.data(hit.id, rule="L344", state=degrade(state_of(hit)))
+            elif hit.steps - 1 <= 0:
+                destroy(em, hit.id, rule="L344")
+            else:
+                em.unit(hit.id, rule="L344", steps=hit.steps - 1)
+            em.say(f"{hit.id} is hit by artillery in {lab}: {'degraded' if result == 'D' else 'a step lost'}",
+                   rule="L344", visible_to=hit.side)
+        announce(em, f"Artillery strike on {lab} ({fire}), 2d6={r}{drm:+d}: " + (
+            "no effect" if result == "-" or not targets else ("a unit is degraded" if result == "D" else "a step is lost")),
+            rule="L344", hex=lab, roll=r, result=str(result))
         return em.events
