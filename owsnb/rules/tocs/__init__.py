@@ -4,7 +4,7 @@ text's precedence module > period > basic).
 
 >>> from owsnb.rules.tocs import RULESET
 >>> RULESET.name, sorted(RULESET.options)[:3]
-('tocs', ['deficit_op', 'degrade_model', 'ext_ezoc_to_ezoc'])
+('tocs', ['air_support_in_ambush', 'deficit_op', 'degrade_model'])
 """
 
 from owsnb.rules.tocs.ruleset import Tocs
