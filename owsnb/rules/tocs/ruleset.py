@@ -75,6 +75,9 @@ OPTIONS = (
     Option("probe_reveals", "types", "what a probe reports of an occupied hex: 'types' (Infantry/Vehicles/Guns only, "
            "L277-L279; appendix E.3) or 'size' (types and the number of units, L276 'composition, size')",
            ("types", "size"), "L276 v L278"),
+    Option("cloud_roll", "impulse", "when cloud cover, precipitation and fog are rolled: 'impulse' (each impulse with "
+           "hysteresis, L54, L519: the WWII rules) or 'turn' (once with the ground condition, Basic L44)",
+           ("impulse", "turn"), "L44 v L54, L519"),
     Option("rally_step", "capped", "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
            "'plus2' = +2 states (digest proposal)", ("capped", "plus2"), "10.19 L324-L328"),
 )

@@ -45,17 +45,31 @@ def cloud_distribution(table: Any, previous: str) -> Distribution:
 
 
 def roll_turn(state: Any, dice: Any) -> dict[str, Any]:
+    """The turn's weather (L44): the ground condition; with option ``cloud_roll`` = ``turn`` also
+    the cloud cover, precipitation and fog, which then hold for every impulse of the turn."""
     t = state.tables["weather"]
     r = dice.roll(10, purpose="ground condition for the turn", rule="L44", visible_to=None)
-    return {**dict(state.public.get("weather", {})), "ground": lookup(t["ground"], r)}
+    out = {**dict(state.public.get("weather", {})), "ground": lookup(t["ground"], r)}
+    if state.options.get("cloud_roll", "impulse") == "turn":
+        from owsnb.rules.tocs.model import daypart
+
+        out = _atmosphere(state, dice, daypart(state), out, rule="L44")
+    return out
 
 
 def roll_impulse(state: Any, dice: Any, part: str) -> dict[str, Any]:
-    t = state.tables["weather"]
+    """This impulse's atmosphere (L54, L519); unchanged if option ``cloud_roll`` is ``turn`` (L44)."""
     old = dict(state.public.get("weather", {}))
+    if state.options.get("cloud_roll", "impulse") == "turn":
+        return old
+    return _atmosphere(state, dice, part, old, rule="L54")
+
+
+def _atmosphere(state: Any, dice: Any, part: str, old: dict[str, Any], *, rule: str) -> dict[str, Any]:
+    t = state.tables["weather"]
     prev = old.get("cloud", "clear")
     drm = int(t["hysteresis"].get(prev, 0))
-    r = dice.roll(10, purpose=f"cloud cover (DRM {drm:+d})", rule="L54", visible_to=None)
+    r = dice.roll(10, purpose=f"cloud cover (DRM {drm:+d})", rule=rule, visible_to=None)
     cloud = lookup(t["cloud"], r + drm)
     precip = "none"
     fog = "none"

@@ -147,3 +147,19 @@ def test_l68_reserve_commitment_activation_is_free_and_spends_the_reserve():
     assert g.unit("G-2").get("act") == "open" and not g.unit("G-2").get("reserve")
     submit(g, "german: move G-2 0806")  # joins the defence of the battle hex (own hex: secret)
     assert g.unit("G-2").hex == g.hex("0806")
+
+
+def test_l44_v_l54_cloud_roll_option_turn_rolls_the_sky_once_per_turn():
+    from .conftest import board, submit
+    g = board(options={"cloud_roll": "turn"})
+    submit(g, "allied: begin", [5])  # only the OP d10: the sky is not rolled in the impulse (L44)
+    assert g.state.public["weather"]["cloud"] == "clear"
+    submit(g, "allied: pass", [6, 6])  # the turn goes on
+    submit(g, "german: begin", [3])
+    sub = g.submit("german: pass")  # two passes in a row end the turn; turn 2's weather rolls the sky (L44)
+    rolls = [(e.rule, e.data["purpose"]) for e in sub.events if e.kind == "die"]
+    assert ("L44", "cloud cover (DRM -1)") in rolls and not any(r == "L54" for r, _ in rolls)
+    assert g.state.clock.turn == 2
+    g2 = board()
+    submit(g2, "allied: begin", [9, 5])  # default 'impulse': cloud d10 (9 - 1 hysteresis = 8: scattered), then OP
+    assert g2.state.public["weather"]["cloud"] == "scattered"
