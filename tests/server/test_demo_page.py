@@ -133,7 +133,9 @@ def test_a_broken_scenario_or_file_is_shown_and_the_page_stays(home: Path, tmp_p
         page.scenario.value = "no-such-scenario"
         assert page.start() is None
         assert "Could not open the game" in page.status.value
-        assert "no-such-scenario" in page.status.value and ScenarioError.__name__ in page.status.value
+        assert (
+            "no-such-scenario" in page.status.value and ScenarioError.__name__ in page.status.value
+        )
         assert page.app is None and page.chooser.layout.display != "none"
         assert not page.start_button.disabled
         bad = tmp_path / "damaged.owsnb"
