@@ -119,8 +119,11 @@ def hidden_tokens(
     """What *side* may not know: ids and names of the units its view does not show, and the
     :class:`Position` of each unit it does not see at all (see the module docstring).
 
+    Positions are those of *state*: scan a payload showing a past point of the history (a
+    history slider, a view at ``n``) with the tokens of ``game.state_at(n)``.
+
     Args:
-        state: the truth.
+        state: the truth (at the point of the history the payload shows).
         side: a side (the umpire knows everything: no token).
         ruleset: the rule set whose ``view_unit`` decides.
         min_len: names shorter than this are not scanned (ids always are).
