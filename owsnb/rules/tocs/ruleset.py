@@ -29,6 +29,7 @@ from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import grant, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
 from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
+from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -112,7 +113,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict", "strike"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -401,9 +402,14 @@ class Tocs(RuleSet):
         s = em.state
         p = s.public["phasing"]
         enemy = enemy_of(s, p)
-        for h in sorted((h for h, i in s.map.hexes.items() if i.facts.get("battle")), key=s.map.label):
+        infiltrated = {s.map.hex(u.get("attack_hex")) for u in ground_units(s, p) if u.get("attack_type") == "infiltration"}
+        for h in sorted({h for h, i in s.map.hexes.items() if i.facts.get("battle")} | infiltrated, key=s.map.label):
             lab = s.map.label(h)
             att = [u for u in ground_units(em.state, p) if u.get("attack_hex") == lab]
+            leader = next((u for u in att if u.get("attack_type") == "infiltration"), None)
+            if leader is not None and units_in(em.state, h, enemy):  # L260: the infiltration leads, others wait 1 AP
+                delay_others(em, lab, att)
+                att = [em.state.units[u.id] for u in att if em.state.units[u.id].get("attack_hex") == lab]
             if not att:
                 em.hexfact(h, rule="L67", battle=None)
                 continue
@@ -419,6 +425,8 @@ class Tocs(RuleSet):
                 shifts = [n for n, key in (("recon", "recon_marks"), ("probe", "probe_marks")) if lab in priv.get(key, ())]
                 if em.state.map.hexes[h].facts.get("air_support") == p:
                     shifts.append("tactical_air_support")
+                if leader is not None:  # revealed only now (L259); the table gives one side the shift (L263)
+                    shifts.append(infiltration_shift(em, dice, h, leader, units_in(em.state, h, enemy)))
                 out = resolve_battle(em, dice, Battle(h, p, [u.id for u in att], kind, shifts=shifts,
                                                       pursue=any(u.get("pursue") for u in att)), rule="L69")
                 winners = [i for i in out["winners"] if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h]
