@@ -1,4 +1,13 @@
-"""Breakthrough advance (Basic L76; WWII L729): when every enemy unit in a battle hex is destroyed,
+"""Advances after combat, chosen in Exploitation (3.10): breakthrough (Basic L76) and exploitation
+(WWII L736-L737).
+
+**Exploitation** (L736): units that pursued after an Intensive (or infiltration) attack into an
+empty hex may go on into one adjacent hex for each further hex the defender retreated, any hexes
+they choose; never out of or into an interdicted hex (L737); a unit that tries to enter an
+enemy-occupied hex stops where it is and its exploitation ends (L737, announced). Empty enemy hexes
+entered are taken (announced); ZOC is ignored (L183). Unused hexes lapse with the impulse.
+
+**Breakthrough** (Basic L76; WWII L729): when every enemy unit in a battle hex is destroyed,
 the attackers that took the hex may each advance one hex from it, even into an enemy-occupied hex,
 which then becomes an Engagement Battle (L76). ZOC is ignored (L183).
 
@@ -25,7 +34,7 @@ from owsnb.rules.tocs.positions import lose_positions
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Advance", "pending", "grant"]  # verb ``breakthrough`` (the kernel owns ``advance``)
+__all__ = ["Advance", "Exploit", "pending", "grant", "grant_exploit", "exploits"]  # verb ``breakthrough`` (the kernel owns ``advance``)
 
 
 def pending(state: Any, side: str) -> dict[str, list[str]]:
@@ -39,6 +48,20 @@ def grant(em: Emitter, side: str, battle_hex: str, ids: list[str]) -> None:
     b[battle_hex] = list(ids)
     em.private(side, rule="L76", breakthroughs=b)
     em.say(f"Breakthrough at {battle_hex}: {', '.join(ids)} may advance one hex", rule="L76", visible_to=side)
+
+
+def exploits(state: Any, side: str) -> dict[str, int]:
+    """*side*'s unused exploitation: unit id -> hexes it may still enter."""
+    return {k: int(v) for k, v in state.sides[side].private.get("exploits", {}).items() if int(v) > 0}
+
+
+def grant_exploit(em: Emitter, side: str, hexes: Mapping[str, int]) -> None:
+    """Record exploitation rights won in a battle (secret to *side*)."""
+    ex = exploits(em.state, side)
+    ex.update({k: int(v) for k, v in hexes.items()})
+    em.private(side, rule="L736", exploits=ex)
+    em.say("Exploitation: " + ", ".join(f"{k} up to {v} hex(es)" for k, v in sorted(hexes.items())), rule="L736",
+           visible_to=side)
 
 
 def _battle_of(state: Any, side: str, uid: str) -> str | None:
@@ -102,4 +125,61 @@ class Advance(OrderHandler):
             take_hex(em, side, to, rule="L76", why="breakthrough advance")
         else:
             em.say(f"{u.id} advances from {state.map.label(frm)} to {lab}", rule="L76", visible_to=side)
+        return em.events
+
+
+class Exploit(OrderHandler):
+    type = OrderType("exploit", (Param("unit", "unit"), Param("to", "hex", "an adjacent hex")), rule="L736",
+                     doc="exploitation after an Intensive attack's pursuit: one more hex (stops short of enemy units)")
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.10" or side not in state.sides:
+            return None
+        ex = []
+        for uid in exploits(state, side):
+            u = state.units.get(uid)
+            if u is None or not alive_on_map(u) or state.map.hexes[u.hex].facts.get("interdicted"):
+                continue
+            for n in u.hex.neighbours():
+                if n in state.map.hexes and step_cost(state, u, u.hex, n) < float("inf") \
+                        and not state.map.hexes[n].facts.get("interdicted"):
+                    ex.append(self.type.make(side, unit=uid, to=state.map.label(n)))
+        return spec_from_examples(side, self.type, ex, 20)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        if clock_step(state) != "3.10":
+            raise refusal("exploitation happens after Combat Resolution, in Exploitation", "wrong-step", "L736", order)
+        if u.id not in exploits(state, order.side):
+            raise refusal(f"{u.id} has no exploitation left (only pursuers of an Intensive attack exploit, one hex per "
+                          "further hex the defender retreated)", "no-exploitation", "L736", order)
+        to = order_hex(state, order, args["to"], "L736")
+        if to.distance(u.hex) != 1:
+            raise refusal(f"{args['to']} is not adjacent to {u.id}", "not-adjacent", "L736", order)
+        if state.map.hexes[u.hex].facts.get("interdicted") or state.map.hexes[to].facts.get("interdicted"):
+            raise refusal("no exploitation out of or through an interdicted hex", "interdicted", "L737", order)
+        if engaged(state, to):
+            raise refusal(f"{args['to']} is an Engagement Battle", "engaged-hex", "L737", order)
+        if step_cost(state, u, u.hex, to) == float("inf"):
+            raise refusal(f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        u = state.units[args["unit"]]
+        to = state.map.hex(args["to"])
+        lab = state.map.label(to)
+        ex = exploits(state, side)
+        if units_in(state, to, enemy_of(state, side)):  # L737: it stops where it is
+            ex.pop(u.id, None)
+            em.private(side, rule="L737", exploits=ex)
+            announce(em, f"Entry into {lab} is blocked: the hex is enemy occupied", rule="L737", hex=lab)
+            return em.events
+        ex[u.id] -= 1
+        em.private(side, rule="L736", exploits={k: v for k, v in ex.items() if v > 0})
+        em.unit(u.id, rule="L736", hex=to)
+        if owner(state, to) != side:
+            take_hex(em, side, to, rule="L736", why="exploitation")
+        else:
+            em.say(f"{u.id} exploits into {lab}", rule="L736", visible_to=side)
         return em.events

@@ -314,6 +314,7 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         a_alive = []  # the attacker stays in (returns to) the hex it attacked from (L734)
     d_alive = [i for i in d_ids if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h]
     outcome = "engagement"
+    exploit: dict[str, int] = {}
     if not d_alive and a_alive:
         outcome = "taken"
         for uid in a_alive:
@@ -322,7 +323,8 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         take_hex(em, battle.attacker, h, rule="L282", why="battle won")
         tab = s.tables["attack_types"].get(battle.kind, {})
         if battle.pursue and tab.get("pursue") and d_retreat_to:
-            _pursue(em, battle, a_alive, d_retreat_to[0])
+            if _pursue(em, battle, a_alive, d_retreat_to[0]) and tab.get("exploit") and d_ret > 1:
+                exploit = {uid: d_ret - 1 for uid in a_alive if alive_on_map(em.state.units[uid])}  # L736
     elif not a_alive:
         outcome = "held"
         em.hexfact(h, rule=rule, battle=None, engaged=None)
@@ -343,19 +345,20 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         interrogate(em, dice, battle.attacker, "civilian", h, lost_def, rule="L741")
     wiped_out = bool(d_ids) and not any(em.state.units[i].alive for i in d_ids)
     return {"hex": lab, "kind": battle.kind, "column": column, "roll": roll, "result": text, "outcome": outcome,
-            "wiped_out": wiped_out, "winners": a_alive if outcome == "taken" else [],
+            "wiped_out": wiped_out, "winners": a_alive if outcome == "taken" else [], "exploit": exploit,
             "odds": f"{att}:{dfn}", "notes": notes}
 
 
-def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> None:
-    """Pursuit into the first hex the defender retreated through (L74, L731, L737-L738)."""
+def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> bool:
+    """Pursuit into the first hex the defender retreated through (L74, L731, L737-L738); True if the
+    pursuers entered an empty hex (and may go on exploiting, L736)."""
     s = em.state
-    if s.map.hexes[into].facts.get("interdicted"):
-        return  # L737
+    if s.map.hexes[into].facts.get("interdicted") or s.map.hexes[battle.hex].facts.get("interdicted"):
+        return False  # L737: not out of or through an interdicted hex
     enemy = enemy_of(s, battle.attacker)
     occupied = bool(units_in(s, into, enemy))
     if occupied and s.tables["rulings"].get("pursuit_into_occupied") != "engagement":
-        return  # Basic L74: only into unoccupied hexes
+        return False  # Basic L74: only into unoccupied hexes
     for uid in ids:
         em.unit(uid, rule="L737", hex=into)
     lab = s.map.label(into)
@@ -363,8 +366,9 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> None:
         em.hexfact(into, rule="L738", engaged=True)
         lose_positions(em, battle.attacker, into)
         announce(em, f"Pursuit into {lab}: Engagement Battle", rule="L738", hex=lab)
-    else:
-        take_hex(em, battle.attacker, into, rule="L737", why="pursuit")
+        return False
+    take_hex(em, battle.attacker, into, rule="L737", why="pursuit")
+    return True
 
 
 def interrogation_distribution(state: Any, table: str) -> Distribution:

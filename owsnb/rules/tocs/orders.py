@@ -2,7 +2,7 @@
 
 The handlers live by concern: :mod:`.impulse_orders` (begin, pass, activate),
 :mod:`.movement_orders` (move), :mod:`.recon_orders` (recon, probe, zoc), :mod:`.attack_orders`
-(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders` (improve), :mod:`.breakthrough_orders` (breakthrough), :mod:`.artillery_orders` (strike, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit), :mod:`.infiltration_orders` (infiltrate), over the shared checks of
+(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders` (improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit), :mod:`.infiltration_orders` (infiltrate), over the shared checks of
 :mod:`.order_checks` and the costs of :mod:`.activation`. This module lists them in
 :data:`HANDLERS` and keeps their public names importable from here.
 
@@ -20,7 +20,7 @@ from owsnb.rules.tocs.artillery_orders import Interdict, Strike
 from owsnb.rules.tocs.attack_orders import ATTACK_KINDS, Attack
 from owsnb.rules.tocs.bridge_orders import BridgeWork
 from owsnb.rules.tocs.command_orders import Reassign, Refit
-from owsnb.rules.tocs.breakthrough_orders import Advance
+from owsnb.rules.tocs.breakthrough_orders import Advance, Exploit
 from owsnb.rules.tocs.hq_orders import Extend, Rally, Reserve, Withdraw, mc_distribution
 from owsnb.rules.tocs.impulse_orders import Activate, Begin, Pass
 from owsnb.rules.tocs.infiltration_orders import Infiltrate
@@ -31,8 +31,8 @@ from owsnb.rules.tocs.recon_orders import DeclareZoc, Probe, Recon
 __all__ = [
     "HANDLERS", "spend", "close_activation", "mc_distribution", "ATTACK_KINDS",
     "Begin", "Pass", "Activate", "Move", "Recon", "Probe", "Attack", "Withdraw", "Extend", "Reserve", "Rally",
-    "DeclareZoc", "Improve", "Advance", "Interdict", "BridgeWork", "Reassign", "Refit", "Strike", "Infiltrate",
+    "DeclareZoc", "Improve", "Advance", "Interdict", "BridgeWork", "Reassign", "Refit", "Strike", "Infiltrate", "Exploit",
 ]
 
 HANDLERS = (Begin, Pass, Activate, Move, Recon, Probe, Attack, Withdraw, Extend, Reserve, Rally, DeclareZoc, Improve, Advance, Interdict, BridgeWork,
-            Reassign, Refit, Strike, Infiltrate)
+            Reassign, Refit, Strike, Infiltrate, Exploit)

@@ -26,7 +26,7 @@ from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
 from owsnb.rules.tocs import economy, present, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
-from owsnb.rules.tocs.breakthrough_orders import grant, pending
+from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
 from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
 from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
@@ -117,7 +117,8 @@ class Tocs(RuleSet):
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict", "strike"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
-            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe", "breakthrough"),
+            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe", "breakthrough",
+                                                                 "exploit"),
                  rule="L78"),
             Step("3.11", "End of Operational Impulse: turn-end roll", actors="none", auto=True, rule="B3.11"),
         ), rule="B3.0"),
@@ -267,7 +268,7 @@ class Tocs(RuleSet):
             has_res = any(u.get("reserve") for u in ground_units(s, other))
             return [], "3.8" if has_res else "3.9", False
         if cur == "3.9":
-            has_res = any(u.get("reserve") for u in ground_units(s, p)) or bool(pending(s, p))
+            has_res = any(u.get("reserve") for u in ground_units(s, p)) or bool(pending(s, p)) or bool(exploits(s, p))
             return [], "3.10" if has_res else "3.11", False
         if cur == "3.11":
             if s.public.get("turn_over"):
@@ -432,6 +433,8 @@ class Tocs(RuleSet):
                 winners = [i for i in out["winners"] if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h]
                 if out["wiped_out"] and winners:  # L76: every defender destroyed
                     grant(em, p, lab, winners)
+                if out["exploit"]:  # L736: Intensive pursuers exploit in 3.10
+                    grant_exploit(em, p, out["exploit"])
             for u in att:
                 if em.state.units[u.id].alive:
                     em.data(u.id, rule="L69", attack_hex=None, attack_type=None, attack_from=None, pursue=None)
@@ -447,8 +450,8 @@ class Tocs(RuleSet):
             if u.get("act") or u.get("recon_last") or u.get("withdrew"):
                 em.unit(u.id, rule="B3.11", data={"act": None, "acted": False, "ap": 0, "mp_left": 0, "recon_last": None,
                                                   "recon_mp": 0, "withdrew": False})
-        if pending(em.state, p):  # an unused breakthrough lapses with the impulse (ruling, L76)
-            em.private(p, rule="L76", breakthroughs={})
+        if pending(em.state, p) or exploits(em.state, p):  # unused advances lapse with the impulse (rulings)
+            em.private(p, rule="L76", breakthroughs={}, exploits={})
         if both:
             over = True
             announce(em, "Both players passed in a row: the turn ends", rule="L83")
