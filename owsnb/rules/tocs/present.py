@@ -162,14 +162,21 @@ def dashboard(view: Any) -> dict[str, Any]:
 def _perimeter(view: Any, sides_colour: dict[str, str] | None = None
                ) -> Iterator[tuple[Any, str, str, dict[str, Any]]]:
     """(hex, owner, marker, style) of every hex: each side's hexes in its colour, no man's land
-    grey, Battle and Engagement markers outlined in red."""
+    grey, Battle and Engagement markers outlined in red, Interdiction markers (10.26) dashed orange."""
     colours = sides_colour or {s: getattr(x, "color", "#888") for s, x in view.sides.items()}
     for h, info in view.map.hexes.items():
         own = info.facts.get("owner", "none")
         marker = "engagement" if info.facts.get("engaged") else ("battle" if info.facts.get("battle") else "")
-        yield h, own, marker, {"fillColor": colours.get(own, "#bbbbbb"), "fillOpacity": 0.25,
-                               "color": "#b71c1c" if marker else colours.get(own, "#bbbbbb"),
-                               "weight": 3 if marker else 0.5}
+        interdicted = bool(info.facts.get("interdicted"))
+        if interdicted:
+            marker = f"{marker} · interdicted" if marker else "interdicted"
+        style = {"fillColor": colours.get(own, "#bbbbbb"), "fillOpacity": 0.25,
+                 "color": "#b71c1c" if marker and marker != "interdicted" else ("#e65100" if interdicted else
+                                                                               colours.get(own, "#bbbbbb")),
+                 "weight": 3 if marker else 0.5}
+        if interdicted:
+            style["dashArray"] = "4 3"
+        yield h, own, marker, style
 
 
 def hex_overlay(view: Any) -> dict[Any, dict[str, Any]]:

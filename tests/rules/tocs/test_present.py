@@ -73,3 +73,16 @@ def test_hex_overlay_is_the_perimeter_and_the_map_draws_it():
     assert {"allied", "german"} <= owners
     drawn = sum(f["properties"]["hexes"] for f in mv.hex_overlay.data["features"])
     assert drawn == len(g.map.hexes)
+
+
+def test_10_26_the_overlay_shows_an_interdiction_marker_to_both_sides():
+    from owsnb.kernel.events import hex_set
+    from owsnb.rules.tocs.present import hex_overlay
+
+    from .conftest import board, poke
+    g = board()
+    poke(g, hex_set(g.hex("0806"), {"interdicted": "allied"}))
+    for side in ("allied", "german"):
+        style = hex_overlay(g.view(side))[g.hex("0806")]
+        assert style["label"] == "german · interdicted" and style["dashArray"] == "4 3"
+    assert "dashArray" not in hex_overlay(g.view("allied"))[g.hex("0807")]
