@@ -25,6 +25,7 @@ from owsnb.rules.tocs.order_checks import (
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
+from owsnb.rules.tocs.roadblock_orders import known_roadblock, learn_roadblock, roadblocked
 from owsnb.rules.tocs.terrain import is_road_step, step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc
 
@@ -65,7 +66,7 @@ class Move(OrderHandler):
         if clock_step(state) == "3.8" and owner(state, to) != u.side:
             raise refusal("reserves committed by the non-phasing player stay inside their perimeter (ruling E.6)",
                        "reserve-no-attack", "L68", order)
-        cost = step_cost(state, u, u.hex, to)
+        cost = step_cost(state, u, u.hex, to, road=not known_roadblock(state, u.side, to))
         if cost == float("inf"):
             raise refusal(f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
                        "impassable", "11.0", order)
@@ -79,9 +80,18 @@ class Move(OrderHandler):
         u = state.units[args["unit"]]
         frm, to = u.hex, state.map.hex(args["to"])
         enemy = enemy_of(state, side)
-        cost = step_cost(state, u, frm, to)
-        road = is_road_step(state, frm, to)
         lab = state.map.label(to)
+        road = is_road_step(state, frm, to)
+        blocked = road and roadblocked(state, side, to)  # L295: no road rate into an enemy roadblock
+        cost = step_cost(state, u, frm, to, road=not blocked)
+        if blocked:
+            learn_roadblock(em, side, to, rule="L295")
+            road = False
+            if mp_available(u) + 1e-9 < cost:  # sent back: the move action ends where it is
+                em.data(u.id, rule="L295", mp_left=0, acted=True)
+                em.say(f"A roadblock in {lab} denies road rate: {u.id} cannot pay {cost:g} MP and stays",
+                       rule="L295", visible_to=side)
+                return em.events
         # EZOC -> EZOC (L174; extended-deployment hexes per option ext_ezoc_to_ezoc, L176 v L178)
         here = ezoc_at(state, side, frm)
         if here and state.options.get("ext_ezoc_to_ezoc", "text") == "text" and set(here) == {"extended"}:

@@ -71,20 +71,37 @@ def test_digest_case_13_l237_l272_recon_empty_undeclared_hexes_become_allied_dec
     assert lab(g, "A-2") == "0505"
 
 
-@pytest.mark.xfail(strict=True, reason="case 13 (L237, L269): minefields (10.11) and roadblocks (10.10) are not "
-                                       "implemented, so recon cannot reveal them")
-def test_digest_case_13_l269_recon_reveals_mines_and_a_roadblock():
+def test_digest_case_13_l293_recon_reveals_a_roadblock_in_an_empty_hex():
     g = board(initiative="german")
     set_unit(g, "A-2", hex=g.hex("0505"))
     begin(g, "german")
     submit(g, "german: activate G-1")
-    submit(g, "german: roadblock G-1 0706")  # 10.10: in an adjacent friendly hex, secret
+    sub = submit(g, "german: roadblock G-1 0706")  # 10.10: in an adjacent friendly hex, secret
+    assert [e for e in sub.events if e.visible("allied")] == []
     submit(g, "german: done", [6, 6])  # the turn goes on: the Allied impulse
     begin(g)
     submit(g, "allied: activate A-2")
     submit(g, "allied: recon A-2 0605")
     sub = submit(g, "allied: recon A-2 0706")
-    assert any("roadblock" in str(e.data) for e in sub.events if e.visible("allied"))
+    assert "A roadblock is found in 0706" in [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert "0706" in g.state.sides["allied"].private["roadblocks_known"]
+
+
+@pytest.mark.xfail(strict=True, reason="case 13 (L237, L269): minefields (10.11) are not implemented, so recon cannot "
+                                       "reveal them")
+def test_digest_case_13_l269_recon_reveals_mines():
+    g = board(initiative="german")
+    set_unit(g, "A-2", hex=g.hex("0505"))
+    begin(g, "german")
+    set_data(g, "G-1", engineer=True)
+    submit(g, "german: activate G-1")
+    submit(g, "german: minefield G-1 0706")  # 10.11: own or adjacent friendly hex, secret
+    submit(g, "german: done", [6, 6])
+    begin(g)
+    submit(g, "allied: activate A-2")
+    submit(g, "allied: recon A-2 0605")
+    sub = submit(g, "allied: recon A-2 0706")
+    assert any("minefield" in str(e.data).lower() for e in sub.events if e.visible("allied"))
 
 
 @pytest.mark.xfail(strict=True, reason="case 14 (L578-L582): air supply (missions, escort, pathfinder, drift, Mobile "
