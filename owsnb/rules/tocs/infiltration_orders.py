@@ -120,7 +120,8 @@ class Infiltrate(OrderHandler):
             return None
         ex = []
         for u in state.units.values():
-            if u.side != side or not alive_on_map(u) or not is_company(u) or not ezoc_at(state, side, u.hex):
+            if (u.side != side or not alive_on_map(u) or not is_company(u) or u.get("act")
+                    or state_of(u) != GOOD_ORDER or not ezoc_at(state, side, u.hex)):
                 continue
             for n in u.hex.neighbours():
                 if n in state.map.hexes and self._why_not(state, u, n) is None:

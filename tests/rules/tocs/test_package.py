@@ -128,6 +128,6 @@ def test_wwii_action_list_names_only_verbs_that_exist():
 
 def test_random_playout_offers_and_plays_the_new_actions_without_a_leak():
     g = owsnb.load("tocs-nijmegen", seed=5, save=False)
-    rep = random_playout(g, max_orders=400, seed=5, pass_weight=0.05)  # scans every view after each order
+    rep = random_playout(g, max_orders=250, seed=5, pass_weight=0.05)  # scans every view after each order
     verbs = {o.split(":")[1].split()[0] for o in rep.orders}
     assert {"improve", "reassign"} <= verbs and verbs & {"interdict", "strike", "infiltrate"}, verbs
