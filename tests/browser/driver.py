@@ -525,8 +525,10 @@ def _option(select: Any, match: Callable[[str], bool]) -> int:
 
 # -- orders given with the mouse ---------------------------------------------------------------
 def enemy_hexes(t: Table, side: str) -> set[Any]:
-    """Hexes of the units the seat sees that are not *side*'s."""
-    return {u.hex for u in t.view().units.values() if u.side != side and u.hex is not None}
+    """Hexes of the enemy units *side* itself sees (its own view, even at the umpire's seat:
+    the side played never steers by what it has not detected)."""
+    view = t.mirror.view(side)
+    return {u.hex for u in view.units.values() if u.side != side and u.hex is not None}
 
 
 def next_to(enemies: set[Any]) -> Callable[[str, Any], bool]:

@@ -8,6 +8,11 @@ Done to move the clock on. The page is checked (order panel, clock, counters' po
 kernel's game is read back after each order and compared with a local *mirror* given the same
 orders: same clock, units and event log, so the browser gave exactly those orders (see
 :mod:`tests.browser.driver`). Screenshots and figures go to ``test-artifacts/``.
+
+The sides fight: each moves toward the enemies its own view shows and attacks (engages)
+whenever its legal orders offer it, picking the target from those orders (the panel's
+suggestions), never from what the umpire's page shows of the enemy; the umpire's page only
+says where the mouse can click. What the fighting did is asserted from the game's events.
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from tests.browser.driver import (
     mouse_move,
     mouse_suggested,
     mouse_verb_only,
-    next_to,
     notebook_game,
     open_notebook,
     shot,
@@ -98,8 +102,14 @@ def test_opart_a_full_day_with_the_mouse(lab: Any, page: Any) -> None:
                     t.shot("opart-moved.png")
             t.assert_in_step()
             t.done()
-        assert t.mirror.clock.turn == 2 and attacks >= 3 and moves >= 5, (attacks, moves)
+        assert t.mirror.clock.turn == 2 and attacks >= 5 and moves >= 5, (attacks, moves)
         t.assert_in_step()
+        resolved = [  # §14's result line of each attack, from the game's events
+            str(e.data["text"])
+            for e in t.mirror.events
+            if e.kind == "note" and e.rule == "14" and " attacks " in str(e.data.get("text"))
+        ]
+        assert len(resolved) == attacks, resolved
         turn1 = time.monotonic() - started
         while not t.mirror.is_over():
             t.done()
@@ -113,19 +123,55 @@ def test_opart_a_full_day_with_the_mouse(lab: Any, page: Any) -> None:
         "opart-play",
         first_paint_s=f"{first_paint:.1f}",
         turn_1_s=f"{turn1:.1f} ({attacks} attacks, {moves} moves, 6 cards)",
+        attacks=resolved,
         whole_day_s=f"{day:.1f} ({len(t.submitted)} orders, {t.clicks} clicks, 72 cards)",
         outcome=outcome,
     )
 
 
 # -- Combat Operations -------------------------------------------------------------------------
-def mouse_enter(t: Table, side: str, ref: str) -> Any:
-    """A reinforcement enters (14.2): the verb, the unit from its list, its entry hex clicked on
-    the map (or the counter already there: its units are not reinforcements, so the click names
-    the hex); the counter appears on that hex."""
+COMBATOPS_ACTIVE_TURNS = 4  # both sides fight turns 1-4 with the mouse, then pass to the end
+
+
+def _ref(t: Table) -> str:
+    """A unit whose counter is on the page, to measure hexes from (units die in combat)."""
+    return next(
+        u.id for u in t.view().units.values() if u.hex is not None and t.marker(u.id).count()
+    )
+
+
+def _atk(view: Any, uid: str) -> int:
+    """*uid*'s printed attack strength in *view*, its own side's (0: none shown)."""
+    u = view.units.get(uid)
+    return int((u.data.get("atk") if u is not None else 0) or 0)
+
+
+def toward_contact(t: Table, side: str) -> Any:
+    """Ranks moves for :func:`mouse_move`: the strongest unit not yet next to an enemy *side*
+    sees, to the hex nearest such an enemy (units already in contact last)."""
+    enemies = enemy_hexes(t, side)
+    view = t.mirror.view(side)
+
+    def near(h: Any) -> int:
+        return min(h.distance(e) for e in enemies)
+
+    def rank(uid: str, h: Any) -> tuple:
+        now = near(view.units[uid].hex)
+        return (now <= 1, -_atk(view, uid), near(h), -now)
+
+    return rank
+
+
+def mouse_enter(t: Table, side: str) -> Any:
+    """A reinforcement enters (14.2), the strongest first: the verb, the unit from its list, its
+    entry hex clicked on the map (or the counter already there: its units are not
+    reinforcements, so the click names the hex); the counter appears on that hex."""
     spec = t.mirror.legal_orders(side)["enter"]
     view = t.view()
-    for ex in spec.examples:
+    ref = _ref(t)
+    own = t.mirror.view(side)
+    examples = sorted(spec.examples, key=lambda ex: -_atk(own, spec.type.bind(ex)["unit"]))
+    for ex in examples:
         a = spec.type.bind(ex)
         h = t.mirror.map.hex(a["to"])
         there = [u.id for u in view.units.values() if u.hex == h]
@@ -147,59 +193,95 @@ def mouse_enter(t: Table, side: str, ref: str) -> Any:
     return None
 
 
-def mouse_attack_hex(t: Table, side: str) -> Any:
-    """Combat (11.0) with the mouse: the verb, the attacking counter, then the enemy counter (a
-    click on it names the hex attacked); the preview shows. Returns the order."""
-    spec = t.mirror.legal_orders(side)["attack"]
+def mouse_attack(t: Table, side: str) -> Any:
+    """Combat (11.0) with the mouse, the strongest attack the legal orders offer (most attacking
+    units and artillery support). One attacker without support: the verb, the attacking counter,
+    then the enemy counter (a click on it names the hex attacked); else the verb and the attack
+    from the panel's suggestions. The preview shows. Returns the order (not yet submitted)."""
+    legal = t.mirror.legal_orders(side)
+    spec = legal["attack"]
+    ok = [i for i, ex in enumerate(spec.examples) if ex in legal]  # 11.9 soak-off may forbid some
+    if not ok:
+        return None
+
+    def weight(i: int) -> int:
+        a = spec.type.bind(spec.examples[i])
+        return len(a["with"]) + len(a.get("support") or ())
+
+    index = max(ok, key=weight)
+    order = spec.examples[index]
+    a = spec.type.bind(order)
     view = t.view()
-    for ex in spec.examples:
-        a = spec.type.bind(ex)
-        if len(a["with"]) != 1 or a.get("support"):
-            continue
-        unit = a["with"][0]
-        h = t.mirror.map.hex(a["hex"])
-        foes = [u.id for u in view.units.values() if u.hex == h]
-        if t.stack_of(unit)[0] != unit or not foes:
-            continue
+    foes = [u.id for u in view.units.values() if u.hex == t.mirror.map.hex(a["hex"])]
+    unit = a["with"][0]
+    if weight(index) == 1 and foes and t.stack_of(unit)[0] == unit:
         t.choose_verb("attack")
         t.click_unit(unit)
         t.click_unit(t.stack_of(foes[0])[0])
-        order = spec.type.make(side, hex=a["hex"], **{"with": (unit,)})
         t.wait_order(order)
         t.assert_preview_shown(order)
         return order
-    return None
+    return mouse_suggested(t, side, "attack", index)
+
+
+def fight_record(events: list[Any]) -> dict[str, Any]:
+    """What attacks did, from their events: combats resolved on the CRT (11.0), units
+    eliminated (12.0, 11.10) and units retreated (11.10); step losses (12.0)."""
+    return {
+        "combats": sum(1 for e in events if e.kind == "note" and "column" in e.data),
+        "lost": sorted(
+            {
+                e.data["id"]
+                for e in events
+                if e.kind == "unit.set" and e.data["changes"].get("box") == "eliminated"
+            }
+        ),
+        "retreated": sorted(
+            {e.data["id"] for e in events if e.kind == "unit.move" and e.rule == "11.10"}
+        ),
+        "step_losses": sum(
+            1 for e in events if e.kind == "unit.set" and "steps" in e.data["changes"]
+        ),
+    }
 
 
 def _combatops_game(t: Table, name: str) -> dict[str, Any]:
-    """Turn 1 with real orders (reinforcements enter, units move next to the enemy, attacks
-    with their preview), then Done to the end of the game (15.0); the figures."""
+    """Turns 1-4 fought with real orders, then Done to the end of the game (15.0); the figures.
+
+    In each movement step (8.0) the side brings on its strongest reinforcement (14.2) and moves
+    its strongest unit not yet in contact toward the nearest enemy it sees; in each combat step
+    (11.0, 10.0) it attacks as long as the legal orders offer an attack (preview, result)."""
     started = time.monotonic()
     t.wait_clock()
     t.assert_in_step()
-    ref = next(u.id for u in t.view().units.values() if u.hex is not None)
     n = {"enter": 0, "move": 0, "attack": 0}
-    while t.mirror.clock.turn == 1:
+    fights: list[Any] = []
+    while t.mirror.clock.turn <= COMBATOPS_ACTIVE_TURNS and not t.mirror.is_over():
         c = t.mirror.clock
         side = c.acting[0]
-        if c.step.endswith("3"):  # movement (8.0), reinforcements entering (14.2)
-            for _ in range(2):
-                if "enter" in t.mirror.legal_orders(side).verbs and mouse_enter(t, side, ref):
-                    n["enter"] += 1
-            if "move" in t.mirror.legal_orders(side).verbs:
-                if mouse_move(t, side, prefer=next_to(enemy_hexes(t, side))):
+        given = sum(n.values())
+        if c.phase != "0" and c.step.endswith("3"):  # movement (8.0), reinforcements (14.2)
+            if "enter" in t.mirror.legal_orders(side).verbs and mouse_enter(t, side):
+                n["enter"] += 1
+            if "move" in t.mirror.legal_orders(side).verbs and enemy_hexes(t, side):
+                if mouse_move(t, side, prefer=toward_contact(t, side)):
                     n["move"] += 1
-        if c.step.endswith("4") and "attack" in t.mirror.legal_orders(side).verbs:
-            order = mouse_attack_hex(t, side)
-            if order is not None:
-                t.shot(f"combatops-{name}-attack-preview.png")
-                t.submit(order)
+        if c.phase != "0" and c.step[-1] in "46":  # combat (11.0), exploitation combat (10.0)
+            while "attack" in t.mirror.legal_orders(side).verbs:
+                order = mouse_attack(t, side)
+                if order is None:
+                    break
+                if n["attack"] == 0:
+                    t.shot(f"combatops-{name}-attack-preview.png")
+                fights += t.submit(order).events
                 n["attack"] += 1
-                t.shot(f"combatops-{name}-attack-result.png")
-        t.assert_in_step()
+                if n["attack"] == 1:
+                    t.shot(f"combatops-{name}-attack-result.png")
+        if sum(n.values()) > given:
+            t.assert_in_step()
         t.done()
-    turn1 = time.monotonic() - started
-    assert n["move"] >= 2 and sum(n.values()) >= 4, n
+    active = time.monotonic() - started
+    fought = fight_record(fights)
     t.assert_in_step()
     while not t.mirror.is_over():
         t.done()
@@ -208,7 +290,8 @@ def _combatops_game(t: Table, name: str) -> dict[str, Any]:
     t.root.get_by_text(f"the game is over: {outcome}").wait_for(timeout=30_000)
     t.shot(f"combatops-{name}-end.png")
     return {
-        f"{name}_turn_1_s": f"{turn1:.1f} ({n})",
+        f"{name}_turns_1_{COMBATOPS_ACTIVE_TURNS}_s": f"{active:.1f} ({n})",
+        f"{name}_fought": fought,
         f"{name}_whole_game_s": f"{time.monotonic() - started:.1f} ({len(t.submitted)} orders, "
         f"{t.clicks} clicks, over in turn {t.mirror.clock.turn})",
         f"{name}_outcome": outcome,
@@ -217,8 +300,10 @@ def _combatops_game(t: Table, name: str) -> dict[str, Any]:
 
 
 def test_combatops_both_scenarios_to_their_end(lab: Any, page: Any) -> None:
-    """Both scenarios of the notebook (one App each, seed 23) played to their end: in turn 1
-    Red's reinforcements enter, units move next to the enemy and attack (preview, result)."""
+    """Both scenarios of the notebook (one App each, seed 23) played to their end: in turns 1-4
+    each side brings on reinforcements, moves toward contact and attacks whenever the legal
+    orders offer an attack (preview, result); the attacks' own events show combats resolved on
+    the CRT and units eliminated or retreated."""
     first_paint = open_notebook(page, lab, "combatops-play.ipynb")
     page.locator(".owsnb-app").nth(1).locator(".leaflet-marker-icon").first.wait_for()
     figures: dict[str, Any] = {"first_paint_s": f"{first_paint:.1f}"}
@@ -226,9 +311,13 @@ def test_combatops_both_scenarios_to_their_end(lab: Any, page: Any) -> None:
         t = _table(page, "combatops-play.ipynb", var, index)
         with t.recorded(f"combatops-{var}"):
             figures.update(_combatops_game(t, var))
-    assert figures["red_attack_orders"]["enter"] == 2
-    assert figures["red_attack_orders"]["attack"] + figures["blue_attack_orders"]["attack"] >= 1
     _figures("combatops-play", **figures)
+    assert figures["red_attack_orders"]["enter"] >= 4, figures["red_attack_orders"]
+    for var in ("red_attack", "blue_attack"):
+        n, fought = figures[f"{var}_orders"], figures[f"{var}_fought"]
+        assert n["move"] >= 4 and n["attack"] >= 3, (var, n)
+        assert fought["combats"] >= 3, (var, fought)
+        assert fought["lost"] or fought["retreated"], (var, fought)
 
 
 # -- The Operational Combat Series -------------------------------------------------------------
@@ -267,9 +356,12 @@ def test_tocs_a_full_turn_with_the_mouse(lab: Any, page: Any) -> None:
 # -- Operational Scale -------------------------------------------------------------------------
 def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
     """River Valley, seed 3: West buys an armour battalion with two experience rolls
-    (previewed, TS.2), both sides move in each of three turns (TS.4), West engages the enemy
-    and fights it out (OES), and Done moves the clock through turns 1-3; then Done to the end
-    of the campaign (turn 10; the command deck runs out on the way, TS.1)."""
+    (previewed, TS.2), both sides move toward the enemy in each of three turns (TS.4), and in
+    each combat phase a side engages the enemy from the panel's suggestions whenever it is
+    offered and fights it out (OES.1-OES.10): the game's events show at least three
+    engagements opened and ended and units destroyed. Done moves the clock through turns 1-3;
+    then Done to the end of the campaign (turn 10; the command deck runs out on the way,
+    TS.1)."""
     t = _table(page, "opscale-play.ipynb", "game")
     first_paint = open_notebook(page, lab, "opscale-play.ipynb")
     with t.recorded("opscale-play"):
@@ -296,22 +388,26 @@ def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
                 closest = lambda u, h: min(h.distance(e) for e in enemies)  # noqa: E731, B023
                 if mouse_move(t, side, prefer=closest):
                     n["move"] += 1
-            if c.phase == "5" and "engage" in legal.verbs and n["engage"] == 0:
+            if c.phase == "5" and "engage" in legal.verbs:  # whenever one is offered
                 order = mouse_suggested(t, side, "engage")
-                t.shot("opscale-engage-preview.png")
-                assert_fits(t, t.orders.get_by_role("button", name="Use", exact=True))
+                if n["engage"] == 0:
+                    t.shot("opscale-engage-preview.png")
+                    assert_fits(t, t.orders.get_by_role("button", name="Use", exact=True))
                 t.submit(order)
                 n["engage"] += 1
                 continue  # the defender declares its retaliating units (OES.2): Done, none
             if c.phase == "5" and "fight" in legal.verbs:
                 t.submit(mouse_verb_only(t, side, "fight"))  # to the end (OES.10)
                 n["fight"] += 1
-                t.shot("opscale-fought.png")
+                if n["fight"] == 1:
+                    t.shot("opscale-fought.png")
                 continue
             t.assert_in_step()
             t.done()
         t.assert_in_step()
-        assert n["buy"] == 1 and n["move"] >= 4 and n["engage"] == 1 and n["fight"] >= 1, n
+        assert n["buy"] == 1 and n["move"] >= 4 and n["engage"] >= 3 and n["fight"] >= 3, n
+        fought = engagement_record(t.mirror.events)
+        assert fought["opened"] >= 3 and fought["ended"] >= 3 and fought["destroyed"], fought
         t.shot("opscale-turn-4.png")
         three_turns = time.monotonic() - started
         while not t.mirror.is_over():
@@ -328,8 +424,26 @@ def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
         whole_campaign_s=f"{time.monotonic() - started:.1f} ({len(t.submitted)} orders, "
         f"{t.clicks} clicks)",
         orders=n,
+        fought=fought,
         outcome=outcome,
     )
+
+
+def engagement_record(events: list[Any]) -> dict[str, Any]:
+    """What the engagements did, from the game's events: opened (OES.1), ended (OES.10) and the
+    units destroyed."""
+    notes = [e for e in events if e.kind == "note"]
+    return {
+        "opened": sum(1 for e in notes if e.rule == "OES.1"),
+        "ended": sum(1 for e in notes if e.rule == "OES.10"),
+        "destroyed": sorted(
+            {
+                e.data["id"]
+                for e in events
+                if e.kind == "unit.set" and e.data["changes"].get("box") == "destroyed"
+            }
+        ),
+    }
 
 
 # -- what the page offers ----------------------------------------------------------------------
