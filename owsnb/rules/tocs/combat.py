@@ -250,10 +250,14 @@ def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, i
     holder = next((u.side for u in defenders), None)
     bonus = defence_bonus(state, holder, battle.hex, defenders) if holder else 0
     dfn += bonus  # L289: each Company under an improved position, whatever its strength or steps
+    mines = 2 if holder and battle.hex is not None and state.map.label(battle.hex) in set(
+        state.sides[holder].private.get("minefields", ())) else 0
+    dfn += mines  # L296: a minefield adds +2 to the defender
     att, dfn = max(1, att), max(1, dfn)  # L720: no side below 1
     cols = list(state.tables["crt"]["columns"])
     idx = odds_index(att, dfn, cols)
-    notes = [f"odds {att}:{dfn} -> {cols[idx]}"] + ([f"improved position +{bonus}"] if bonus else [])
+    notes = [f"odds {att}:{dfn} -> {cols[idx]}"] + ([f"improved position +{bonus}"] if bonus else []) + (
+        ["minefield +2"] if mines else [])
     tshift = int(state.tables["crt_terrain"]["shift"].get(terrain, 0))
     if tshift:
         notes.append(f"terrain {terrain} {tshift:+d}")

@@ -25,6 +25,7 @@ from owsnb.rules.tocs.order_checks import (
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
+from owsnb.rules.tocs.minefield_orders import enemy_mines, known_mines, leave_mined, mined_by, struck
 from owsnb.rules.tocs.roadblock_orders import known_roadblock, learn_roadblock, roadblocked
 from owsnb.rules.tocs.terrain import is_road_step, step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc
@@ -66,7 +67,10 @@ class Move(OrderHandler):
         if clock_step(state) == "3.8" and owner(state, to) != u.side:
             raise refusal("reserves committed by the non-phasing player stay inside their perimeter (ruling E.6)",
                        "reserve-no-attack", "L68", order)
-        cost = step_cost(state, u, u.hex, to, road=not known_roadblock(state, u.side, to))
+        if known_mines(state, u.side, u.hex) and enemy_mines(state, u.side, u.hex) and int(u.get("ap", 0)) < 1:
+            raise refusal(f"leaving the minefield in {state.map.label(u.hex)} costs 1 more AP; {u.id} has none",
+                          "mined", "L297", order)
+        cost = step_cost(state, u, u.hex, to, road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to)))
         if cost == float("inf"):
             raise refusal(f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
                        "impassable", "11.0", order)
@@ -81,9 +85,14 @@ class Move(OrderHandler):
         frm, to = u.hex, state.map.hex(args["to"])
         enemy = enemy_of(state, side)
         lab = state.map.label(to)
+        if enemy_mines(state, side, frm) and not leave_mined(em, dice, u.id):  # L297: it stays in the field
+            return em.events
+        u = em.state.units[u.id]
         road = is_road_step(state, frm, to)
+        if road and mined_by(state, side, to):  # L297: own mines deny road rate to own units
+            road = False
         blocked = road and roadblocked(state, side, to)  # L295: no road rate into an enemy roadblock
-        cost = step_cost(state, u, frm, to, road=not blocked)
+        cost = step_cost(state, u, frm, to, road=road and not blocked)
         if blocked:
             learn_roadblock(em, side, to, rule="L295")
             road = False
@@ -133,6 +142,8 @@ class Move(OrderHandler):
         em.emit(unit_move(u.id, to, path=(frm, to), visible_to=side, rule="10.1"))
         if owner(state, to) != side:
             take_hex(em, side, to, rule="L247", why="a unit enters it")
+        if enemy_mines(em.state, side, to):  # L297: stop and test morale
+            struck(em, dice, u.id, to)
         kinds = ezoc_at(em.state, side, to)
         if kinds:
             learn_ezoc(em, side, to, True, "L173")

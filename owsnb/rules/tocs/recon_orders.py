@@ -17,6 +17,7 @@ from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, unit_types, un
 from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
 from owsnb.rules.tocs.positions import level_at, level_name
+from owsnb.rules.tocs.minefield_orders import learn_mines
 from owsnb.rules.tocs.roadblock_orders import learn_roadblock
 from owsnb.rules.tocs.supply import facilities
 from owsnb.rules.tocs.terrain import step_cost
@@ -122,6 +123,9 @@ def _reveal_fixed(em: Emitter, side: str, h: Any) -> None:
     if lab in set(s.sides[enemy].private.get("roadblocks", ())) and not units_in(s, h, enemy):  # L293: empty hexes
         learn_roadblock(em, side, h, rule="L293")
         em.say(f"A roadblock is found in {lab}", rule="L293", visible_to=None, hex=lab, announcement=True)
+    if lab in set(s.sides[enemy].private.get("minefields", ())):  # L298
+        learn_mines(em, side, h, rule="L298")
+        em.say(f"A minefield is found in {lab}", rule="L298", visible_to=None, hex=lab, announcement=True)
     lv = level_at(s, enemy, h)
     if lv:
         em.say(f"An improved position ({level_name(s, lv)}) is found in {lab}", rule="L269", visible_to=None, hex=lab,

@@ -87,10 +87,8 @@ def test_digest_case_13_l293_recon_reveals_a_roadblock_in_an_empty_hex():
     assert "0706" in g.state.sides["allied"].private["roadblocks_known"]
 
 
-@pytest.mark.xfail(strict=True, reason="case 13 (L237, L269): minefields (10.11) are not implemented, so recon cannot "
-                                       "reveal them")
-def test_digest_case_13_l269_recon_reveals_mines():
-    g = board(initiative="german")
+def test_digest_case_13_l298_recon_reveals_mines():
+    g = board(initiative="german", rules={"supply_edges": {"german": ["1206"]}})  # the engineer must be in LOS
     set_unit(g, "A-2", hex=g.hex("0505"))
     begin(g, "german")
     set_data(g, "G-1", engineer=True)
@@ -101,7 +99,8 @@ def test_digest_case_13_l269_recon_reveals_mines():
     submit(g, "allied: activate A-2")
     submit(g, "allied: recon A-2 0605")
     sub = submit(g, "allied: recon A-2 0706")
-    assert any("minefield" in str(e.data).lower() for e in sub.events if e.visible("allied"))
+    assert "A minefield is found in 0706" in [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert "0706" in g.state.sides["allied"].private["minefields_known"]
 
 
 @pytest.mark.xfail(strict=True, reason="case 14 (L578-L582): air supply (missions, escort, pathfinder, drift, Mobile "

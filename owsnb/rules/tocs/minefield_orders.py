@@ -1,0 +1,145 @@
+"""Minefields (WWII 10.11, L296-L298).
+
+A Good Order engineer unit in LOS spends all its AP to lay a secret minefield in its hex or an
+adjacent hex of its perimeter it could enter, never in an Engagement (L296). In combat the field
+adds +2 to the defender's strength (L296). An enemy unit that moves into the hex (not an attack)
+stops, losing that AP's remaining MP, and takes a morale check (engineers entering a known field
+are exempt); failing it degrades the unit and forfeits its AP (L297). An enemy unit leaving the hex
+pays 1 extra AP and takes a morale check (engineers exempt); failing it degrades and stays,
+forfeiting its AP (L297). The owner's own units only lose road rate into the hex (L297).
+Reconnaissance and probes find minefields (L298). A field struck or found is announced (the hex
+only) and known to the finder (``private["minefields_known"]``); the owner's fields are its secret
+(``private["minefields"]``). Clearing (10.12) is not modelled.
+
+Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.rules.tocs.activation import close_activation
+from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, degrade, enemy_of, owner, state_of
+from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.perimeter import announce
+from owsnb.rules.tocs.supply import in_los
+from owsnb.rules.tocs.terrain import step_cost
+from owsnb.rules.tocs.zoc import engaged
+
+__all__ = ["Minefield", "mined_by", "known_mines", "learn_mines", "morale_check"]
+
+
+def mined_by(state: Any, side: str, h: Any) -> bool:
+    """Has *side* a minefield in *h* (the referee's truth)?"""
+    return state.map.label(h) in set(state.sides[side].private.get("minefields", ()))
+
+
+def known_mines(state: Any, side: str, h: Any) -> bool:
+    """Does *side* know of an enemy minefield in *h*?"""
+    return state.map.label(h) in set(state.sides[side].private.get("minefields_known", ()))
+
+
+def learn_mines(em: Emitter, side: str, h: Any, *, rule: str) -> None:
+    known = set(em.state.sides[side].private.get("minefields_known", ()))
+    lab = em.state.map.label(h)
+    if lab not in known:
+        em.private(side, rule=rule, minefields_known=sorted(known | {lab}))
+
+
+def morale_check(em: Emitter, dice: Any, uid: str, *, why: str, rule: str) -> bool:
+    """A morale check (2d6 <= ML, L151) for a mine; failing it degrades the unit and ends its AP."""
+    u = em.state.units[uid]
+    r = sum(dice.roll_many(2, 6, purpose=f"minefield MC for {uid} ({why}, ML {u.get('ml', 7)})", rule=rule,
+                           visible_to=u.side))
+    if r <= int(u.get("ml", 7)):
+        em.say(f"{uid} passes its minefield MC ({r})", rule=rule, visible_to=u.side)
+        return True
+    em.data(uid, rule=rule, state=degrade(state_of(u)), ap=0, mp_left=0, acted=True)
+    em.say(f"{uid} fails its minefield MC ({r} > ML {u.get('ml', 7)}): it degrades and loses its AP", rule=rule,
+           visible_to=u.side)
+    return False
+
+
+class Minefield(OrderHandler):
+    type = OrderType("minefield", (Param("unit", "unit", "a Good Order engineer unit"),
+                                   Param("hex", "hex", "its own hex or an adjacent friendly hex")),
+                     rule="10.11", doc="all AP: a secret minefield (+2 defence; enemy movers stop and test morale)")
+
+    def _why_not(self, state: Any, u: Any, h: Any) -> tuple[str, str, str] | None:
+        if not u.get("engineer"):
+            return f"{u.id} is not an engineer unit", "not-engineer", "L296"
+        if state_of(u) != GOOD_ORDER:
+            return f"{u.id} is not in Good Order", "not-good-order", "L296"
+        if int(u.get("ap", 0)) < 1:
+            return f"{u.id} has no AP left", "no-ap", "L296"
+        if h.distance(u.hex) > 1 or owner(state, h) != u.side:
+            return f"{state.map.label(h)} is not {u.id}'s hex or an adjacent friendly hex", "not-friendly", "L296"
+        if engaged(state, u.hex) or engaged(state, h):
+            return "never in an Engagement Battle", "engaged", "L296"
+        if h != u.hex and step_cost(state, u, u.hex, h) == float("inf"):
+            return f"{u.id} could not move into {state.map.label(h)}", "impassable", "L296"
+        if mined_by(state, u.side, h):
+            return f"{state.map.label(h)} is mined already", "exists", "L296"
+        if not in_los(state, u):
+            return f"{u.id} is out of supply (LOS)", "out-of-los", "L296"
+        return None
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.5":
+            return None
+        ex = []
+        for u in state.units.values():
+            if u.side == side and alive_on_map(u) and is_open(u) and u.get("engineer"):
+                for h in (u.hex, *u.hex.neighbours()):
+                    if h in state.map.hexes and self._why_not(state, u, h) is None:
+                        ex.append(self.type.make(side, unit=u.id, hex=state.map.label(h)))
+        return spec_from_examples(side, self.type, ex, 8)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        if clock_step(state) != "3.5":
+            raise refusal("minefields are laid in your Operational Impulse", "wrong-step", "L296", order)
+        need_open(u, order)
+        why = self._why_not(state, u, order_hex(state, order, args["hex"], "10.11"))
+        if why:
+            raise refusal(why[0], why[1], why[2], order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        u = state.units[args["unit"]]
+        lab = state.map.label(state.map.hex(args["hex"]))
+        em.data(u.id, rule="L296", ap=0, mp_left=0, acted=True)
+        mine = set(state.sides[order.side].private.get("minefields", ()))
+        em.private(order.side, rule="L296", minefields=sorted(mine | {lab}))
+        em.say(f"{u.id} lays a minefield in {lab}", rule="L296", visible_to=order.side)
+        close_activation(em, u.id, rule="L296")
+        return em.events
+
+
+def struck(em: Emitter, dice: Any, uid: str, h: Any) -> None:
+    """An enemy mover entered mined hex *h* (L297): it stops, learns the field, tests its morale."""
+    u = em.state.units[uid]
+    lab = em.state.map.label(h)
+    known = known_mines(em.state, u.side, h)
+    learn_mines(em, u.side, h, rule="L297")
+    em.data(uid, rule="L297", mp_left=0)
+    announce(em, f"A minefield is struck in {lab}", rule="L297", hex=lab)
+    if not (u.get("engineer") and known):
+        morale_check(em, dice, uid, why="entering", rule="L297")
+
+
+def leave_mined(em: Emitter, dice: Any, uid: str) -> bool:
+    """An enemy unit leaves a mined hex (L297): 1 more AP and an MC (engineers exempt); False if it stays."""
+    u = em.state.units[uid]
+    em.data(uid, rule="L297", ap=max(0, int(u.get("ap", 0)) - 1))
+    if u.get("engineer"):
+        return True
+    return morale_check(em, dice, uid, why="leaving", rule="L297")
+
+
+def enemy_mines(state: Any, side: str, h: Any) -> bool:
+    """Is *h* mined by the enemy of *side*?"""
+    return mined_by(state, enemy_of(state, side), h)
