@@ -15,7 +15,8 @@ from owsnb.rules.tocs.model import alive_on_map, degrade, enemy_of, hq_chain, st
 from owsnb.rules.tocs.order_checks import is_open, refusal
 from owsnb.rules.tocs.supply import in_loc
 
-__all__ = ["spend", "check_spend", "close_activation", "mp_available", "pay_mp", "order_hq", "hq_ap"]
+__all__ = ["spend", "check_spend", "close_activation", "mp_available", "pay_mp", "pay_move", "road_bonus_eligible",
+           "order_hq", "hq_ap"]
 
 
 def mp_available(u: Any, pool: str = "mp_left") -> float:
@@ -61,7 +62,7 @@ def close_activation(em: Emitter, uid: str, *, rule: str = "L241") -> None:
     u = em.state.units[uid]
     if not is_open(u):
         return
-    changes: dict[str, Any] = {"act": "closed", "ap": 0, "mp_left": 0}
+    changes: dict[str, Any] = {"act": "closed", "ap": 0, "mp_left": 0, "road_bonus": 0, "ap_road": None}
     if u.get("acted") and not u.get("withdrew") and alive_on_map(u):
         changes["state"] = degrade(state_of(u))
     em.data(uid, rule=rule, **changes)
@@ -76,6 +77,37 @@ def pay_mp(em: Emitter, u: Any, cost: float, rule: str) -> bool:
     if mp_left + 1e-9 < cost:
         return False
     em.data(u.id, rule=rule, mp_left=mp_left - cost, ap=ap, acted=True)
+    return True
+
+
+def road_bonus_eligible(state: Any, u: Any) -> bool:
+    """Does *u* earn the road bonus (L245: units on foot, armor and mech; motorized per option
+    ``road_bonus_motorized``, digest 6 #15)?"""
+    m = u.get("mobility", "foot")
+    if m == "motorized":
+        return state.options.get("road_bonus_motorized", "no") == "yes"
+    return m in ("foot", "mech", "armored")
+
+
+def pay_move(em: Emitter, u: Any, cost: float, at_road_rate: bool, rule: str) -> bool:
+    """Pay one hex of movement (L243) with the road bonus (L245): each AP whose MP all went on
+    road-rate hexes earns one more road hex, taken free when the next road hex would need a new AP."""
+    s = em.state
+    eligible = road_bonus_eligible(s, u)
+    bonus = int(u.get("road_bonus", 0))
+    if at_road_rate and eligible and bonus > 0 and float(u.get("mp_left", 0)) + 1e-9 < cost:
+        em.data(u.id, rule="L245", road_bonus=bonus - 1, acted=True)
+        em.say(f"{u.id} uses its road bonus (+1 hex)", rule="L245", visible_to=u.side)
+        return True
+    ap0 = int(u.get("ap", 0))
+    if not pay_mp(em, u, cost, rule):
+        return False
+    after = em.state.units[u.id]
+    clean = at_road_rate if int(after.get("ap", 0)) < ap0 else bool(u.get("ap_road")) and at_road_rate
+    changes: dict[str, Any] = {"ap_road": clean}
+    if eligible and clean and float(after.get("mp_left", 0)) <= 1e-9:  # an AP spent entirely at road rate
+        changes.update(road_bonus=bonus + 1, ap_road=False)
+    em.data(u.id, rule="L245", **changes)
     return True
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.events import unit_move
-from owsnb.rules.tocs.activation import mp_available, pay_mp
+from owsnb.rules.tocs.activation import mp_available, pay_move, road_bonus_eligible
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, is_mech, owner, units_in
@@ -74,7 +74,9 @@ class Move(OrderHandler):
         if cost == float("inf"):
             raise refusal(f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
                        "impassable", "11.0", order)
-        if mp_available(u) + 1e-9 < cost:
+        bonus = (int(u.get("road_bonus", 0)) > 0 and road_bonus_eligible(state, u) and is_road_step(state, u.hex, to)
+                 and not known_roadblock(state, u.side, to) and not mined_by(state, u.side, to))  # L245
+        if mp_available(u) + 1e-9 < cost and not bonus:
             raise refusal(f"{u.id} needs {cost:g} MP to enter {args['to']}; it has {mp_available(u):g}",
                        "no-mp", "10.1", order)
 
@@ -113,7 +115,7 @@ class Move(OrderHandler):
                 em.say(f"{u.id} is blocked: {lab} is in EZOC and it may not move EZOC to EZOC", rule="L174", visible_to=side)
                 return em.events
             cost *= 2  # L174: mech/armor pay 2xCOT
-        if not pay_mp(em, em.state.units[u.id], cost, "10.1"):
+        if not pay_move(em, em.state.units[u.id], cost, road and not (here and there), "10.1"):
             em.data(u.id, rule="L174", mp_left=0, acted=True)
             em.say(f"{u.id} lacks the MP for 2xCOT into EZOC hex {lab}: it stops", rule="L174", visible_to=side)
             return em.events

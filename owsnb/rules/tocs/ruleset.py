@@ -79,6 +79,9 @@ OPTIONS = (
     Option("cloud_roll", "impulse", "when cloud cover, precipitation and fog are rolled: 'impulse' (each impulse with "
            "hysteresis, L54, L519: the WWII rules) or 'turn' (once with the ground condition, Basic L44)",
            ("impulse", "turn"), "L44 v L54, L519"),
+    Option("road_bonus_motorized", "no", "the road bonus (+1 hex per AP spent entirely at road rate, L245) for "
+           "motorized units: 'no' (the text names only foot, armor and mech; digest 6 #15) or 'yes'",
+           ("no", "yes"), "L245, L365"),
     Option("rally_step", "capped", "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
            "'plus2' = +2 states (digest proposal)", ("capped", "plus2"), "10.19 L324-L328"),
 )
