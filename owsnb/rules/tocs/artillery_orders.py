@@ -45,6 +45,7 @@ from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import hq_ap, order_hq
+from owsnb.rules.tocs.combat import destroy
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import (
     FATIGUED,
@@ -57,8 +58,14 @@ from owsnb.rules.tocs.model import (
     state_of,
     units_in,
 )
-from owsnb.rules.tocs.order_checks import clock_step, is_open, order_hex, own_unit, refusal, spec_from_examples
-from owsnb.rules.tocs.combat import destroy
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 from owsnb.rules.tocs.zoc import engaged

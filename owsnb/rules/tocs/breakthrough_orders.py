@@ -28,7 +28,13 @@ from typing import Any
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, units_in
-from owsnb.rules.tocs.order_checks import clock_step, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.positions import lose_positions
 from owsnb.rules.tocs.terrain import step_cost

@@ -38,7 +38,15 @@ from owsnb.kernel.events import state_set
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import DISORDERED, GOOD_ORDER, alive_on_map, is_company, state_of
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 

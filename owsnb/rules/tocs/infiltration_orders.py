@@ -30,7 +30,13 @@ from owsnb.rules.tocs.activation import close_activation, hq_ap, order_hq
 from owsnb.rules.tocs.artillery_orders import DOWNGRADE
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, daypart, is_company, owner, state_of
-from owsnb.rules.tocs.order_checks import clock_step, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged, ezoc_at

@@ -23,7 +23,15 @@ from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, degrade, enemy_of, owner, state_of
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.terrain import step_cost

@@ -14,6 +14,13 @@ from owsnb.kernel.events import unit_move
 from owsnb.rules.tocs.activation import mp_available, pay_move, road_bonus_eligible
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.minefield_orders import (
+    enemy_mines,
+    known_mines,
+    leave_mined,
+    mined_by,
+    struck,
+)
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, is_mech, owner, units_in
 from owsnb.rules.tocs.order_checks import (
     clock_step,
@@ -25,7 +32,6 @@ from owsnb.rules.tocs.order_checks import (
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
-from owsnb.rules.tocs.minefield_orders import enemy_mines, known_mines, leave_mined, mined_by, struck
 from owsnb.rules.tocs.roadblock_orders import known_roadblock, learn_roadblock, roadblocked
 from owsnb.rules.tocs.terrain import is_road_step, step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc

@@ -18,9 +18,9 @@ from __future__ import annotations
 from owsnb.rules.tocs.activation import close_activation, spend
 from owsnb.rules.tocs.artillery_orders import Interdict, Strike
 from owsnb.rules.tocs.attack_orders import ATTACK_KINDS, Attack
+from owsnb.rules.tocs.breakthrough_orders import Advance, Exploit
 from owsnb.rules.tocs.bridge_orders import BridgeWork
 from owsnb.rules.tocs.command_orders import Reassign, Refit
-from owsnb.rules.tocs.breakthrough_orders import Advance, Exploit
 from owsnb.rules.tocs.hq_orders import Extend, Rally, Reserve, Withdraw, mc_distribution
 from owsnb.rules.tocs.impulse_orders import Activate, Begin, Pass
 from owsnb.rules.tocs.infiltration_orders import Infiltrate

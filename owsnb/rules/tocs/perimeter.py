@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
-
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import DEAD, owner

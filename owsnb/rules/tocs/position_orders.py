@@ -17,7 +17,14 @@ from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import FATIGUED, GOOD_ORDER, is_company, owner, state_of
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, own_unit, refusal, units_spec
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    own_unit,
+    refusal,
+    units_spec,
+)
 from owsnb.rules.tocs.positions import level_at, level_name, set_level
 from owsnb.rules.tocs.zoc import engaged
 

@@ -13,15 +13,29 @@ from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
 from owsnb.rules.tocs.activation import mp_available
 from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.minefield_orders import learn_mines
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, unit_types, units_in
-from owsnb.rules.tocs.order_checks import is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
 from owsnb.rules.tocs.positions import level_at, level_name
-from owsnb.rules.tocs.minefield_orders import learn_mines
 from owsnb.rules.tocs.roadblock_orders import learn_roadblock
 from owsnb.rules.tocs.supply import facilities
 from owsnb.rules.tocs.terrain import step_cost
-from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, ezoc_sources, learn_ezoc, zoc_of
+from owsnb.rules.tocs.zoc import (
+    declared_against,
+    engaged,
+    ezoc_at,
+    ezoc_sources,
+    learn_ezoc,
+    zoc_of,
+)
 
 __all__ = ["Recon", "Probe", "DeclareZoc", "can_reconnoitre"]
 

@@ -23,7 +23,15 @@ from typing import Any
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, enemy_of, is_company, owner, state_of
-from owsnb.rules.tocs.order_checks import clock_step, is_open, need_open, order_hex, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import (
+    clock_step,
+    is_open,
+    need_open,
+    order_hex,
+    own_unit,
+    refusal,
+    spec_from_examples,
+)
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
 

@@ -28,10 +28,10 @@ from owsnb.rules.tocs import economy, present, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
-from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
-from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
 from owsnb.rules.tocs.combat import Battle, resolve_battle
+from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
 from owsnb.rules.tocs.emit import Emitter
+from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
 from owsnb.rules.tocs.model import (
     alive_on_map,

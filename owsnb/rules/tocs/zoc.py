@@ -19,7 +19,14 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import DISORDERED, enemy_of, exerts_zoc_class, ground_units, owner, state_of
+from owsnb.rules.tocs.model import (
+    DISORDERED,
+    enemy_of,
+    exerts_zoc_class,
+    ground_units,
+    owner,
+    state_of,
+)
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = ["engaged", "extended_hexes", "zoc_of", "ezoc_sources", "ezoc_at", "declared_against", "learn_ezoc"]

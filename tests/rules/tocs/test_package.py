@@ -70,7 +70,7 @@ def test_lost_tables_keep_the_constraints_the_text_states():
     # L345/L349/L350: harder fire never does less; TOT doubles the strength
     bands = t["bombardment"]["hits"]
     rows = [bands[str(b)] for b in t["bombardment"]["strength_bands"]]
-    assert all(a <= b for lo, hi in zip(rows, rows[1:]) for a, b in zip(lo, hi))
+    assert all(a <= b for lo, hi in zip(rows, rows[1:], strict=False) for a, b in zip(lo, hi, strict=True))
     assert t["bombardment"]["tot_factor"] == 2
     # L569-L570: light AA range 1 against low missions, heavy AA range 2 against bombing only
     aa = t["aa_combat"]

@@ -10,8 +10,8 @@ import pytest
 
 from owsnb.kernel import Dice, Distribution
 from owsnb.rules.tocs import economy
-from owsnb.rules.tocs.attack_preview import AttackPreview
 from owsnb.rules.tocs.airnaval import intercept_chance
+from owsnb.rules.tocs.attack_preview import AttackPreview
 from owsnb.rules.tocs.combat import (
     crt_row,
     initiative_distribution,
