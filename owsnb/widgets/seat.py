@@ -275,7 +275,7 @@ def as_seat(source: Any, side: str | None = None) -> Any:
         )
     if side is not None and side != source.side:
         as_side = getattr(source, "as_side", None)  # a remote umpire may look as one side
-        if as_side is None:
+        if as_side is None or source.side != UMPIRE:
             raise ValueError(f"this seat is {source.side!r}, not {side!r}")
         return as_side(side)
     return source
