@@ -70,7 +70,7 @@ from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Interdict", "Strike", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks",
+__all__ = ["Interdict", "Strike", "Bombard", "bombardment_distribution", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks",
            "strike_distribution", "strike_drm"]
 
 #: one attack level lower (L357); ``None``: the attack is called off
@@ -311,3 +311,130 @@ class Strike(OrderHandler):
             "no effect" if result == "-" or not targets else ("a unit is degraded" if result == "D" else "a step is lost")),
             rule="L344", hex=lab, roll=r, result=str(result))
         return em.events
+
+
+# -- bombardment (10.25) -------------------------------------------------------------------------
+def bombardment_distribution(table: Mapping[str, Any], strength: int) -> Distribution:
+    """Exact distribution of the number of hits on the Bombardment Table for a combined *strength*."""
+    band = next((b for b in table["strength_bands"] if strength <= int(b)), table["strength_bands"][-1])
+    row = list(table["hits"][str(band)])
+    two = Distribution.die(6) + Distribution.die(6)
+    return two.map(lambda r: int(row[r - 2]), label=f"bombardment hits (strength {strength})")
+
+
+def _ids(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [x.strip() for x in value.split(",") if x.strip()]
+    return [str(x) for x in (value or ())]
+
+
+class Bombard(OrderHandler):
+    type = OrderType("bombard", (Param("hex", "hex", "target hex in range of every battery"),
+                                 Param("with", "unit", "three or more batteries", positional=False, repeat=True),
+                                 Param("tot", "choice", "Time On Target (US, +1 OP, double strength)", positional=False,
+                                       optional=True, choices=("yes", "no")),
+                                 Param("hq", "unit", "ordering HQ (Brigade or higher)", positional=False, optional=True)),
+                     rule="10.25", doc="Brigade+ HQ order (1 AP): three or more Good Order batteries fire one roll on "
+                                       "the Bombardment Table with their combined strength; hits fall at random")
+
+    def _hq(self, state: Any, side: str, batteries: list[Any], hq_id: str | None) -> Any:
+        from owsnb.rules.tocs.model import ECHELONS, hq_chain
+        from owsnb.rules.tocs.supply import in_loc as _in_loc
+
+        for hq in state.units.values():
+            if hq.side != side or hq.get("cls") != "hq" or (hq_id and hq.id != hq_id) or not alive_on_map(hq):
+                continue
+            if (is_open(hq) and int(hq.get("ap", 0)) >= 1 and _in_loc(state, hq)
+                    and ECHELONS.index(hq.get("echelon") or "battalion") >= ECHELONS.index("regiment")
+                    and all(hq in hq_chain(state, b) for b in batteries)):
+                return hq
+        return None
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.5":
+            return None
+        bats = [u for u in state.units.values() if u.side == side and alive_on_map(u) and _why_not(state, u, "3.5", GOOD_ORDER) is None]
+        if len(bats) < 3 or self._hq(state, side, bats[:3], None) is None:
+            return None
+        rng = min(battery_range(state, b) for b in bats[:3])
+        hexes = sorted(state.map.label(h) for h in state.map.hexes if all(h.distance(b.hex) <= rng for b in bats[:3])
+                       and state.map.hexes[h].facts.get("owner") == enemy_of(state, side))
+        ex = [self.type.make(side, hex=x, **{"with": tuple(b.id for b in bats[:3])}) for x in hexes[:6]]
+        return OrderSpec(side, self.type, examples=tuple(ex)) if ex else None
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        if clock_step(state) != "3.5":
+            raise refusal("bombardments are ordered in your Operational Impulse", "wrong-step", "L348", order)
+        ids = list(dict.fromkeys(_ids(args.get("with"))))
+        if len(ids) < 3:
+            raise refusal("a bombardment needs at least three batteries", "too-few", "L348", order)
+        h = order_hex(state, order, args["hex"], "10.25")
+        bats = []
+        for i in ids:
+            b = own_unit(state, order, i)
+            why = _why_not(state, b, "3.5", GOOD_ORDER)
+            if why:
+                raise refusal(why[0], why[1], "L348", order)
+            if h.distance(b.hex) > battery_range(state, b):
+                raise refusal(f"{args['hex']} is beyond {b.id}'s range", "out-of-range", "L348", order)
+            bats.append(b)
+        if args.get("tot") == "yes":
+            if order.side not in set(state.public.get("tot_sides", ())):
+                raise refusal("Time On Target is an American capability (scenario rules.tot_sides)", "no-tot", "L350", order)
+            from owsnb.rules.tocs.activation import check_spend
+
+            check_spend(state, order.side, 1, order, "L350")
+        if self._hq(state, order.side, bats, args.get("hq")) is None:
+            raise refusal("no activated Brigade-level or higher HQ in LOC, over every battery, has an AP left", "no-hq",
+                          "L348", order)
+
+    def _strength(self, state: Any, args: Mapping[str, Any]) -> int:
+        s = sum(_fire(state, state.units[i]) for i in dict.fromkeys(_ids(args.get("with"))))
+        return s * (int(state.tables["bombardment"].get("tot_factor", 2)) if args.get("tot") == "yes" else 1)
+
+    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+        """Exact distribution of the hits (whether units are there to take them is hidden)."""
+        return bombardment_distribution(state.tables["bombardment"], self._strength(state, args))
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        from owsnb.rules.tocs.activation import spend
+
+        em = Emitter(state)
+        side = order.side
+        ids = list(dict.fromkeys(_ids(args.get("with"))))
+        bats = [state.units[i] for i in ids]
+        hq_ap(em, self._hq(state, side, bats, args.get("hq")), "L348")
+        tot = args.get("tot") == "yes"
+        if tot:
+            spend(em, side, 1, rule="L350", what="Time On Target")
+        us = side in set(state.public.get("tot_sides", ()))
+        new_state = 2 if (tot or not us) else FATIGUED  # L348, L350: Disordered; US normal fire Fatigued
+        for b in bats:
+            em.data(b.id, rule="L348", act="closed", ap=0, mp_left=0, acted=True, state=max(state_of(b), new_state))
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        strength = self._strength(state, args)
+        band = next((x for x in state.tables["bombardment"]["strength_bands"] if strength <= int(x)),
+                    state.tables["bombardment"]["strength_bands"][-1])
+        r = sum(dice.roll_many(2, 6, purpose=f"bombardment of {lab} (strength {strength})", rule="L348", visible_to=None))
+        hits = int(state.tables["bombardment"]["hits"][str(band)][r - 2])
+        lost = 0
+        for _ in range(hits):  # L348: every hit on a target drawn at random
+            targets = sorted(units_in(em.state, h, enemy_of(state, side)), key=lambda x: x.id)
+            if not targets:
+                break
+            t = targets[0] if len(targets) == 1 else targets[dice.roll(len(targets), purpose=f"random target in {lab}",
+                                                                        rule="L348", visible_to=t_side(state, side)) - 1]
+            lost += 1
+            if t.steps - 1 <= 0:
+                destroy(em, t.id, rule="L348")
+            else:
+                em.unit(t.id, rule="L348", steps=t.steps - 1)
+        announce(em, f"Bombardment of {lab}{' (TOT)' if tot else ''}, strength {strength}, 2d6={r}: {hits} hit(s), "
+                 f"{lost} step(s) lost", rule="L348", hex=lab, roll=r, hits=hits)
+        return em.events
+
+
+def t_side(state: Any, side: str) -> str:
+    """The side whose units a random target is drawn from (the enemy of the firer)."""
+    return enemy_of(state, side)

@@ -2,7 +2,7 @@
 
 The handlers live by concern: :mod:`.impulse_orders` (begin, pass, activate),
 :mod:`.movement_orders` (move), :mod:`.recon_orders` (recon, probe, zoc), :mod:`.attack_orders`
-(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders` (improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit), :mod:`.infiltration_orders` (infiltrate), :mod:`.roadblock_orders` (roadblock), :mod:`.minefield_orders` (minefield), over the shared checks of
+(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders` (improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike, bombard, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit), :mod:`.infiltration_orders` (infiltrate), :mod:`.roadblock_orders` (roadblock), :mod:`.minefield_orders` (minefield), over the shared checks of
 :mod:`.order_checks` and the costs of :mod:`.activation`. This module lists them in
 :data:`HANDLERS` and keeps their public names importable from here.
 
@@ -16,7 +16,7 @@ rules' numbers, and ``Lnnn`` the line of the source text where the book's number
 from __future__ import annotations
 
 from owsnb.rules.tocs.activation import close_activation, spend
-from owsnb.rules.tocs.artillery_orders import Interdict, Strike
+from owsnb.rules.tocs.artillery_orders import Bombard, Interdict, Strike
 from owsnb.rules.tocs.attack_orders import ATTACK_KINDS, Attack
 from owsnb.rules.tocs.breakthrough_orders import Advance, Exploit
 from owsnb.rules.tocs.bridge_orders import BridgeWork
@@ -33,8 +33,8 @@ from owsnb.rules.tocs.roadblock_orders import Roadblock
 __all__ = [
     "HANDLERS", "spend", "close_activation", "mc_distribution", "ATTACK_KINDS",
     "Begin", "Pass", "Activate", "Move", "Recon", "Probe", "Attack", "Withdraw", "Extend", "Reserve", "Rally",
-    "DeclareZoc", "Improve", "Advance", "Interdict", "BridgeWork", "Reassign", "Refit", "Strike", "Infiltrate", "Exploit", "Roadblock", "Minefield",
+    "DeclareZoc", "Improve", "Advance", "Interdict", "BridgeWork", "Reassign", "Refit", "Strike", "Infiltrate", "Exploit", "Roadblock", "Minefield", "Bombard",
 ]
 
 HANDLERS = (Begin, Pass, Activate, Move, Recon, Probe, Attack, Withdraw, Extend, Reserve, Rally, DeclareZoc, Improve, Advance, Interdict, BridgeWork,
-            Reassign, Refit, Strike, Infiltrate, Exploit, Roadblock, Minefield)
+            Reassign, Refit, Strike, Infiltrate, Exploit, Roadblock, Minefield, Bombard)

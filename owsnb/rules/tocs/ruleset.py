@@ -116,7 +116,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate", "roadblock", "minefield"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate", "roadblock", "minefield", "bombard"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict", "strike"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -162,7 +162,7 @@ class Tocs(RuleSet):
             for lab, level in (where or {}).items():
                 if level not in names:
                     problems.append((f"rules.positions.{side}.{lab}", f"{level!r} is not one of {', '.join(names)} (10.9)"))
-        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions", "pools"):
+        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions", "pools", "tot_sides"):
             for side in rules.get(key, {}) or {}:
                 if side not in state.sides:
                     problems.append((f"rules.{key}.{side}", f"no side {side!r}; sides are {', '.join(state.sides)}"))
@@ -216,6 +216,7 @@ class Tocs(RuleSet):
             "sea_zones": list(rules.get("sea_zones", ())),
             "initiative_drm": dict(rules.get("initiative_drm", {})),
             "deficit_credit": {}, "op_spent": {},
+            "tot_sides": list(rules.get("tot_sides", ())),  # L350: sides with US Time On Target
         }
         public_fac = bool(rulings.get("supply_bases_public", True))
         facs = [dict(f) for f in rules.get("facilities", ())]

@@ -88,3 +88,66 @@ def test_l344_strike_preview_is_exact_and_matches_100k_seeded_rolls(fire, drm, s
     band = next(b for b in t["strength_bands"] if fire <= b)
     row = list(t["results"][str(band)])
     _within_3_sigma(pv, [row[min(12, max(2, r + drm)) - 2] for r in _rolls(seed, 6, 2)])
+
+
+def _three_batteries(**kw):
+    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+             *({"id": f"A-B{i}", "type": "pack-howitzer-battery", "side": "allied", "hex": h}
+               for i, h in enumerate(("0504", "0503", "0404"), 1)),
+             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+             {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"}]
+    g = board(units=units, **kw)
+    begin(g)
+    submit(g, "allied: activate A-HQ")
+    return g
+
+
+def test_l348_bombardment_three_batteries_combined_strength_hits_at_random_batteries_disordered():
+    from owsnb.rules.tocs.artillery_orders import bombardment_distribution
+
+    g = _three_batteries()
+    order = "allied: bombard 0806 with=A-B1,A-B2,A-B3"
+    t = g.state.tables["bombardment"]
+    assert g.preview(order) == bombardment_distribution(t, 12)  # 3 x 4 (placeholder fire)
+    ap = g.unit("A-HQ").get("ap")
+    sub = submit(g, order, [6, 6])  # strength 12 row, 2d6 12 -> 3 hits on the only unit there
+    assert g.unit("G-1").steps == 1 and g.unit("A-HQ").get("ap") == ap - 1
+    assert all(g.unit(f"A-B{i}").get("state") == 2 for i in (1, 2, 3))  # Disordered (L348)
+    public = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert public == ["Bombardment of 0806, strength 12, 2d6=12: 3 hit(s), 3 step(s) lost"]
+
+
+def test_l350_us_time_on_target_doubles_strength_costs_an_op_and_us_normal_fire_only_fatigues():
+    g = _three_batteries(rules={"tot_sides": ["allied"], "op_minimum": {"allied": 10, "german": 6}})
+    pool = g.state.sides["allied"].private["op_pool"]
+    from owsnb.rules.tocs.artillery_orders import bombardment_distribution
+    assert g.preview("allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes") == bombardment_distribution(
+        g.state.tables["bombardment"], 24)
+    submit(g, "allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", [1, 2])  # 2d6 3 on the top row: 1 hit
+    assert g.unit("G-1").steps == 3 and g.state.sides["allied"].private["op_pool"] == pool - 1
+    assert g.unit("A-B1").get("state") == 2
+    g2 = _three_batteries(rules={"tot_sides": ["allied"], "op_minimum": {"allied": 10, "german": 6}})
+    submit(g2, "allied: bombard 0806 with=A-B1,A-B2,A-B3", [1, 1])
+    assert g2.unit("A-B1").get("state") == 1  # US normal bombardment: Fatigued (L350)
+
+
+@pytest.mark.parametrize("order, code, rule", [
+    ("allied: bombard 0806 with=A-B1,A-B2", "too-few", "L348"),
+    ("allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", "no-tot", "L350"),
+])
+def test_l348_bombardment_refusals_change_nothing(order, code, rule):
+    g = _three_batteries()
+    before = g.state
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit(order)
+    assert (e.value.code, e.value.rule) == (code, rule) and g.state is before
+
+
+@pytest.mark.parametrize("strength, seed", [(12, 51), (24, 52)])
+def test_l348_bombardment_preview_matches_100k_seeded_rolls(strength, seed):
+    from owsnb.rules.tocs.artillery_orders import bombardment_distribution
+
+    t = board().state.tables["bombardment"]
+    band = next(b for b in t["strength_bands"] if strength <= b)
+    row = list(t["hits"][str(band)])
+    _within_3_sigma(bombardment_distribution(t, strength), [int(row[r - 2]) for r in _rolls(seed, 6, 2)])
