@@ -9,7 +9,13 @@ pays 1 extra AP and takes a morale check (engineers exempt); failing it degrades
 forfeiting its AP (L297). The owner's own units only lose road rate into the hex (L297).
 Reconnaissance and probes find minefields (L298). A field struck or found is announced (the hex
 only) and known to the finder (``private["minefields_known"]``); the owner's fields are its secret
-(``private["minefields"]``). Clearing (10.12) is not modelled.
+(``private["minefields"]``).
+
+**Clear** (10.12, L299): a GO Company or engineer unit removes a known roadblock in its hex or an
+adjacent hex of its perimeter for 1 AP; a GO engineer removes a known minefield there, or in an
+adjacent empty enemy hex not under interdiction, for all its AP. Dozers, flails and rollers are not
+modelled. The work is the clearing side's secret; the other side learns of it only when its
+feature is gone (it is no longer in its lists).
 
 Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
@@ -37,7 +43,7 @@ from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Minefield", "mined_by", "known_mines", "learn_mines", "morale_check"]
+__all__ = ["Minefield", "Clear", "mined_by", "known_mines", "learn_mines", "morale_check"]
 
 
 def mined_by(state: Any, side: str, h: Any) -> bool:
@@ -151,3 +157,83 @@ def leave_mined(em: Emitter, dice: Any, uid: str) -> bool:
 def enemy_mines(state: Any, side: str, h: Any) -> bool:
     """Is *h* mined by the enemy of *side*?"""
     return mined_by(state, enemy_of(state, side), h)
+
+
+class Clear(OrderHandler):
+    type = OrderType("clear", (Param("unit", "unit"), Param("hex", "hex", "its own hex or an adjacent hex"),
+                               Param("what", "choice", "roadblock (1 AP) or mines (engineers, all AP)",
+                                     choices=("roadblock", "mines"))),
+                     rule="10.12", doc="remove a known roadblock (GO Company, 1 AP) or a known minefield (GO engineer, "
+                                       "all AP)")
+
+    def _why_not(self, state: Any, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
+        from owsnb.rules.tocs.model import is_company
+
+        side, enemy = u.side, enemy_of(state, u.side)
+        lab = state.map.label(h)
+        if state_of(u) != GOOD_ORDER or int(u.get("ap", 0)) < 1:
+            return f"{u.id} is not in Good Order with an AP left", "not-good-order", "L299"
+        if h.distance(u.hex) > 1:
+            return f"{lab} is not {u.id}'s hex or an adjacent hex", "not-adjacent", "L299"
+        if engaged(state, h):
+            return "never in an Engagement Battle", "engaged", "L296"
+        if what == "roadblock":
+            if not (is_company(u) or u.get("engineer")):
+                return f"{u.id} is not a Company or engineer unit", "not-company", "L299"
+            if owner(state, h) != side:
+                return f"{lab} is not within your perimeter", "not-friendly", "L299"
+            mine = lab in set(state.sides[side].private.get("roadblocks", ()))
+            theirs = lab in set(state.sides[enemy].private.get("roadblocks", ())) and \
+                lab in set(state.sides[side].private.get("roadblocks_known", ()))
+            if not (mine or theirs):
+                return f"no known roadblock in {lab}", "unknown", "L299"
+            return None
+        if not u.get("engineer"):
+            return f"{u.id} is not an engineer unit", "not-engineer", "L299"
+        mine = mined_by(state, side, h)
+        theirs = mined_by(state, enemy, h) and known_mines(state, side, h)
+        if not (mine or theirs):
+            return f"no known minefield in {lab}", "unknown", "L299"
+        if owner(state, h) != side:
+            from owsnb.rules.tocs.model import units_in
+
+            if units_in(state, h, enemy) or state.map.hexes[h].facts.get("interdicted"):
+                return f"{lab} is an occupied or interdicted enemy hex", "not-clearable", "L299"
+        return None
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        if clock_step(state) != "3.5":
+            return None
+        ex = [self.type.make(side, unit=u.id, hex=state.map.label(h), what=w)
+              for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u)
+              for h in (u.hex, *u.hex.neighbours()) if h in state.map.hexes
+              for w in ("roadblock", "mines") if self._why_not(state, u, h, w) is None]
+        return spec_from_examples(side, self.type, ex, 8)
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        u = own_unit(state, order, args["unit"])
+        if clock_step(state) != "3.5":
+            raise refusal("clearing is done in your Operational Impulse", "wrong-step", "L299", order)
+        need_open(u, order)
+        why = self._why_not(state, u, order_hex(state, order, args["hex"], "10.12"), args["what"])
+        if why:
+            raise refusal(why[0], why[1], why[2], order)
+
+    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+        em = Emitter(state)
+        side = order.side
+        u = state.units[args["unit"]]
+        lab = state.map.label(state.map.hex(args["hex"]))
+        key, known = ("roadblocks", "roadblocks_known") if args["what"] == "roadblock" else ("minefields", "minefields_known")
+        for s in state.sides:
+            have = set(em.state.sides[s].private.get(key, ()))
+            if lab in have:
+                em.private(s, rule="L299", **{key: sorted(have - {lab})})
+            k = set(em.state.sides[s].private.get(known, ()))
+            if lab in k:
+                em.private(s, rule="L299", **{known: sorted(k - {lab})})
+        em.data(u.id, rule="L299", acted=True, ap=int(u.get("ap", 0)) - 1 if args["what"] == "roadblock" else 0, mp_left=0)
+        em.say(f"{u.id} clears the {args['what']} in {lab}", rule="L299", visible_to=side)
+        if args["what"] == "mines":
+            close_activation(em, u.id, rule="L299")
+        return em.events

@@ -116,7 +116,7 @@ class Tocs(RuleSet):
             Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
             Step("3.5", "Spend OP: activations and actions", actors="phasing",
                  verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate", "roadblock", "minefield", "bombard"), rule="B3.5"),
+                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate", "roadblock", "minefield", "bombard", "clear"), rule="B3.5"),
             Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict", "strike"),
                  rule="L68"),
             Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),

@@ -81,3 +81,30 @@ def test_l297_own_mines_only_deny_road_rate():
     submit(g, "allied: activate A-HQ")
     submit(g, "allied: move A-HQ 0403")  # road rate (0.5) denied: clear, wheeled 2 MP
     assert g.unit("A-HQ").get("mp_left") == 1 and g.unit("A-HQ").get("state") == 0
+
+
+def test_l299_clear_a_known_enemy_roadblock_in_your_perimeter_for_one_ap():
+    g = board()
+    set_private(g, "german", roadblocks=["0503"])  # an old German roadblock now inside the Allied perimeter
+    begin(g)
+    submit(g, "allied: activate A-1")
+    before = g.state
+    with pytest.raises(IllegalOrderError) as e:  # not known yet: refused like no roadblock at all
+        g.submit("allied: clear A-1 0503 roadblock")
+    assert (e.value.code, e.value.rule) == ("unknown", "L299") and g.state is before
+    set_private(g, "allied", roadblocks_known=["0503"])
+    submit(g, "allied: clear A-1 0503 roadblock")
+    assert list(g.state.sides["german"].private["roadblocks"]) == [] and g.unit("A-1").get("ap") == 2
+
+
+def test_l299_an_engineer_clears_a_known_minefield_in_an_adjacent_empty_enemy_hex_with_all_its_ap():
+    g = board()
+    set_private(g, "german", minefields=["0604"])
+    set_private(g, "allied", minefields_known=["0604"])
+    set_unit(g, "A-1", hex=g.hex("0504"))
+    set_data(g, "A-1", engineer=True)
+    begin(g)
+    submit(g, "allied: activate A-1")
+    sub = submit(g, "allied: clear A-1 0604 mines")
+    assert list(g.state.sides["german"].private["minefields"]) == [] and g.unit("A-1").get("ap") == 0
+    assert [e for e in sub.events if e.visible("german") and e.kind == "note"] == []
