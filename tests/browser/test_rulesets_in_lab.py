@@ -271,11 +271,13 @@ def _combatops_game(t: Table, name: str) -> dict[str, Any]:
                 order = mouse_attack(t, side)
                 if order is None:
                     break
-                if n["attack"] == 0:
+                shown = fight_record(fights)["combats"] > 0
+                if not shown:  # the pictures are of the first attack resolved on the CRT
                     t.shot(f"combatops-{name}-attack-preview.png")
-                fights += t.submit(order).events
+                events = t.submit(order).events
+                fights += events
                 n["attack"] += 1
-                if n["attack"] == 1:
+                if not shown and fight_record(events)["combats"]:
                     t.shot(f"combatops-{name}-attack-result.png")
         if sum(n.values()) > given:
             t.assert_in_step()
