@@ -117,7 +117,12 @@ class RuleSet:
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
         for h in handlers:
-            if h.type.verb in self._handlers and h.type.verb not in ("done", "advance"):
+            if h.type.verb in ("done", "advance"):
+                raise ValueError(
+                    f"{h.type.verb!r} is the kernel's own verb (every rule set has it, and rule sets"
+                    " treat it as such): give this order another verb"
+                )
+            if h.type.verb in self._handlers:
                 raise ValueError(f"two handlers for verb {h.type.verb!r}")
             self._handlers[h.type.verb] = h
 

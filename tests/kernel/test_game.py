@@ -195,3 +195,19 @@ def test_order_objects_and_text_are_equivalent(game):
     game.undo()
     b = game.submit("blue: move B-ARM-1 0404")
     assert [e.data for e in a.events] == [e.data for e in b.events]
+
+
+@pytest.mark.parametrize("verb", ["done", "advance", "move"])
+def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb):
+    """``done`` and ``advance`` are every rule set's own (rule sets test ``order.verb`` against
+    them), so an order of a rule set named so would be taken for them: refused when the rule set is
+    made, as is a second handler of one verb."""
+    from owsnb.kernel.orders import OrderType
+    from owsnb.kernel.ruleset import OrderHandler, RuleSet
+
+    class H(OrderHandler):
+        type = OrderType(verb, ())
+
+    handlers = [H(), H()] if verb == "move" else [H()]
+    with pytest.raises(ValueError, match=repr(verb)):
+        RuleSet(handlers)
