@@ -117,12 +117,14 @@ class RuleSet:
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
         for h in handlers:
-            if h.type.verb in ("done", "advance"):
+            own = self._handlers.get(h.type.verb)
+            if isinstance(own, (_Done, _Advance)) and h.type is not own.type:
                 raise ValueError(
                     f"{h.type.verb!r} is the kernel's own verb (every rule set has it, and rule sets"
-                    " treat it as such): give this order another verb"
+                    " treat it as such): give this order another verb, or refine the kernel's"
+                    " (a handler whose type is DONE / ADVANCE)"
                 )
-            if h.type.verb in self._handlers:
+            if own is not None and not isinstance(own, (_Done, _Advance)):
                 raise ValueError(f"two handlers for verb {h.type.verb!r}")
             self._handlers[h.type.verb] = h
 

@@ -200,10 +200,10 @@ def test_order_objects_and_text_are_equivalent(game):
 @pytest.mark.parametrize("verb", ["done", "advance", "move"])
 def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb):
     """``done`` and ``advance`` are every rule set's own (rule sets test ``order.verb`` against
-    them), so an order of a rule set named so would be taken for them: refused when the rule set is
-    made, as is a second handler of one verb."""
+    them), so an order type of a rule set named so would be taken for them: refused when the rule
+    set is made, as is a second handler of one verb. Refining the kernel's own type is allowed."""
     from owsnb.kernel.orders import OrderType
-    from owsnb.kernel.ruleset import OrderHandler, RuleSet
+    from owsnb.kernel.ruleset import ADVANCE, DONE, OrderHandler, RuleSet
 
     class H(OrderHandler):
         type = OrderType(verb, ())
@@ -211,3 +211,8 @@ def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb)
     handlers = [H(), H()] if verb == "move" else [H()]
     with pytest.raises(ValueError, match=repr(verb)):
         RuleSet(handlers)
+
+    class Refined(OrderHandler):
+        type = {"done": DONE, "advance": ADVANCE, "move": H.type}[verb]
+
+    assert isinstance(RuleSet([Refined()]).handler(verb), Refined)
