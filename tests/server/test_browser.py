@@ -172,6 +172,19 @@ class Page:
     def click(self, name: str) -> None:
         self.page.locator(".owsnb-app").get_by_role("button", name=name).first.click()
 
+    def try_click(self, name: str, timeout: float = 10_000) -> bool:
+        """Click *name* if it is (or becomes) enabled within *timeout* ms; False if not (the page
+        already shows a newer moment than the one the caller read, or not yet the one it read)."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.locator(".owsnb-app").get_by_role("button", name=name).first.click(
+                timeout=timeout
+            )
+        except PlaywrightTimeout:
+            return False
+        return True
+
     def move(self, unit: str, to: str) -> str:
         """Give a move with the order panel: the verb, the unit from its list, the hex typed in,
         then Submit."""
@@ -450,8 +463,9 @@ def play_tutorial_turn(seminar: Seminar, gid: str, pages: dict[str, Page]) -> in
         rev = game.state_id
         for side in acting:  # simultaneous steps: every acting side clicks at once
             page = pages[side] if side in pages else ump
-            page.click(f"Done ({side})")
-            clicks += 1
+            # a page that is a push behind or ahead of the truth read above has its Done disabled:
+            # read the truth again (a seat that never catches up fails the turn's deadline)
+            clicks += page.try_click(f"Done ({side})")
         t0 = time.monotonic()
         while seminar.truth(gid).state_id == rev and time.monotonic() - t0 < 30:
             time.sleep(
