@@ -28,7 +28,17 @@ from typing import Any
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
-from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, degrade, enemy_of, owner, state_of
+from owsnb.rules.tocs.features import PlaceFeature, holds, knows, learn, remove_everywhere
+from owsnb.rules.tocs.model import (
+    GOOD_ORDER,
+    alive_on_map,
+    degrade,
+    enemy_of,
+    is_company,
+    owner,
+    state_of,
+    units_in,
+)
 from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
@@ -40,7 +50,6 @@ from owsnb.rules.tocs.order_checks import (
 )
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_los
-from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
 
 __all__ = ["Minefield", "Clear", "mined_by", "known_mines", "learn_mines", "morale_check"]
@@ -48,19 +57,16 @@ __all__ = ["Minefield", "Clear", "mined_by", "known_mines", "learn_mines", "mora
 
 def mined_by(state: Any, side: str, h: Any) -> bool:
     """Has *side* a minefield in *h* (the referee's truth)?"""
-    return state.map.label(h) in set(state.sides[side].private.get("minefields", ()))
+    return holds(state, side, h, "minefields")
 
 
 def known_mines(state: Any, side: str, h: Any) -> bool:
     """Does *side* know of an enemy minefield in *h*?"""
-    return state.map.label(h) in set(state.sides[side].private.get("minefields_known", ()))
+    return knows(state, side, h, "minefields")
 
 
 def learn_mines(em: Emitter, side: str, h: Any, *, rule: str) -> None:
-    known = set(em.state.sides[side].private.get("minefields_known", ()))
-    lab = em.state.map.label(h)
-    if lab not in known:
-        em.private(side, rule=rule, minefields_known=sorted(known | {lab}))
+    learn(em, side, h, "minefields", rule=rule)
 
 
 def morale_check(em: Emitter, dice: Any, uid: str, *, why: str, rule: str) -> bool:
@@ -77,60 +83,33 @@ def morale_check(em: Emitter, dice: Any, uid: str, *, why: str, rule: str) -> bo
     return False
 
 
-class Minefield(OrderHandler):
+class Minefield(PlaceFeature):
     type = OrderType("minefield", (Param("unit", "unit", "a Good Order engineer unit"),
                                    Param("hex", "hex", "its own hex or an adjacent friendly hex")),
                      rule="10.11", doc="all AP: a secret minefield (+2 defence; enemy movers stop and test morale)")
 
-    def _why_not(self, state: Any, u: Any, h: Any) -> tuple[str, str, str] | None:
+    key, rule, paragraph, most = "minefields", "L296", "10.11", 8
+    wrong_step = "minefields are laid in your Operational Impulse"
+    engaged_text = "never in an Engagement Battle"
+    impassable_text = "{unit} could not move into {hex}"
+    exists_text = "{hex} is mined already"
+
+    def _who(self, u: Any) -> tuple[str, str, str] | None:
         if not u.get("engineer"):
             return f"{u.id} is not an engineer unit", "not-engineer", "L296"
-        if state_of(u) != GOOD_ORDER:
-            return f"{u.id} is not in Good Order", "not-good-order", "L296"
-        if int(u.get("ap", 0)) < 1:
-            return f"{u.id} has no AP left", "no-ap", "L296"
-        if h.distance(u.hex) > 1 or owner(state, h) != u.side:
-            return f"{state.map.label(h)} is not {u.id}'s hex or an adjacent friendly hex", "not-friendly", "L296"
-        if engaged(state, u.hex) or engaged(state, h):
-            return "never in an Engagement Battle", "engaged", "L296"
-        if h != u.hex and step_cost(state, u, u.hex, h) == float("inf"):
-            return f"{u.id} could not move into {state.map.label(h)}", "impassable", "L296"
-        if mined_by(state, u.side, h):
-            return f"{state.map.label(h)} is mined already", "exists", "L296"
+        return None
+
+    def _more(self, state: Any, u: Any) -> tuple[str, str, str] | None:
         if not in_los(state, u):
             return f"{u.id} is out of supply (LOS)", "out-of-los", "L296"
         return None
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        if clock_step(state) != "3.5":
-            return None
-        ex = []
-        for u in state.units.values():
-            if u.side == side and alive_on_map(u) and is_open(u) and u.get("engineer"):
-                for h in (u.hex, *u.hex.neighbours()):
-                    if h in state.map.hexes and self._why_not(state, u, h) is None:
-                        ex.append(self.type.make(side, unit=u.id, hex=state.map.label(h)))
-        return spec_from_examples(side, self.type, ex, 8)
-
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
-        if clock_step(state) != "3.5":
-            raise refusal("minefields are laid in your Operational Impulse", "wrong-step", "L296", order)
-        need_open(u, order)
-        why = self._why_not(state, u, order_hex(state, order, args["hex"], "10.11"))
-        if why:
-            raise refusal(why[0], why[1], why[2], order)
-
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        em = Emitter(state)
-        u = state.units[args["unit"]]
-        lab = state.map.label(state.map.hex(args["hex"]))
+    def _pay(self, em: Emitter, u: Any) -> None:
         em.data(u.id, rule="L296", ap=0, mp_left=0, acted=True)
-        mine = set(state.sides[order.side].private.get("minefields", ()))
-        em.private(order.side, rule="L296", minefields=sorted(mine | {lab}))
-        em.say(f"{u.id} lays a minefield in {lab}", rule="L296", visible_to=order.side)
+
+    def _done(self, em: Emitter, u: Any, lab: str) -> None:
+        em.say(f"{u.id} lays a minefield in {lab}", rule="L296", visible_to=u.side)
         close_activation(em, u.id, rule="L296")
-        return em.events
 
 
 def struck(em: Emitter, dice: Any, uid: str, h: Any) -> None:
@@ -167,8 +146,6 @@ class Clear(OrderHandler):
                                        "all AP)")
 
     def _why_not(self, state: Any, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
-        from owsnb.rules.tocs.model import is_company
-
         side, enemy = u.side, enemy_of(state, u.side)
         lab = state.map.label(h)
         if state_of(u) != GOOD_ORDER or int(u.get("ap", 0)) < 1:
@@ -182,9 +159,8 @@ class Clear(OrderHandler):
                 return f"{u.id} is not a Company or engineer unit", "not-company", "L299"
             if owner(state, h) != side:
                 return f"{lab} is not within your perimeter", "not-friendly", "L299"
-            mine = lab in set(state.sides[side].private.get("roadblocks", ()))
-            theirs = lab in set(state.sides[enemy].private.get("roadblocks", ())) and \
-                lab in set(state.sides[side].private.get("roadblocks_known", ()))
+            mine = holds(state, side, h, "roadblocks")
+            theirs = holds(state, enemy, h, "roadblocks") and knows(state, side, h, "roadblocks")
             if not (mine or theirs):
                 return f"no known roadblock in {lab}", "unknown", "L299"
             return None
@@ -195,8 +171,6 @@ class Clear(OrderHandler):
         if not (mine or theirs):
             return f"no known minefield in {lab}", "unknown", "L299"
         if owner(state, h) != side:
-            from owsnb.rules.tocs.model import units_in
-
             if units_in(state, h, enemy) or state.map.hexes[h].facts.get("interdicted"):
                 return f"{lab} is an occupied or interdicted enemy hex", "not-clearable", "L299"
         return None
@@ -224,14 +198,7 @@ class Clear(OrderHandler):
         side = order.side
         u = state.units[args["unit"]]
         lab = state.map.label(state.map.hex(args["hex"]))
-        key, known = ("roadblocks", "roadblocks_known") if args["what"] == "roadblock" else ("minefields", "minefields_known")
-        for s in state.sides:
-            have = set(em.state.sides[s].private.get(key, ()))
-            if lab in have:
-                em.private(s, rule="L299", **{key: sorted(have - {lab})})
-            k = set(em.state.sides[s].private.get(known, ()))
-            if lab in k:
-                em.private(s, rule="L299", **{known: sorted(k - {lab})})
+        remove_everywhere(em, lab, "roadblocks" if args["what"] == "roadblock" else "minefields", rule="L299")
         em.data(u.id, rule="L299", acted=True, ap=int(u.get("ap", 0)) - 1 if args["what"] == "roadblock" else 0, mp_left=0)
         em.say(f"{u.id} clears the {args['what']} in {lab}", rule="L299", visible_to=side)
         if args["what"] == "mines":
