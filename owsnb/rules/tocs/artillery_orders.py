@@ -101,6 +101,51 @@ def _why_not(state: Any, u: Any, step: str, worst: int = FATIGUED) -> tuple[str,
     return None
 
 
+def _batteries(state: Any, side: str, make: Any, paragraph: str, worst: int) -> list[Any] | None:
+    """*side*'s batteries that may fire now (in 3.5 with an HQ to order them); None: not now."""
+    step = clock_step(state)
+    if step not in ("3.5", "3.8"):
+        return None
+    out = []
+    for u in state.units.values():
+        if u.side != side or not alive_on_map(u) or _why_not(state, u, step, worst):
+            continue
+        if step == "3.5":
+            try:
+                order_hq(state, make(side, unit=u.id, hex="x"), u, None, paragraph)
+            except Exception:
+                continue
+        out.append(u)
+    return out
+
+
+def _check_fire(state: Any, order: Any, args: Mapping[str, Any], *, worst: int, when: str, when_rule: str,
+                rule: str, paragraph: str) -> tuple[Any, str, Any]:
+    """Refuse a battery that may not fire now or at a hex beyond its range; its unit, step and target hex."""
+    u = own_unit(state, order, args["unit"])
+    step = clock_step(state)
+    if step not in ("3.5", "3.8"):
+        raise refusal(when, "wrong-step", when_rule, order)
+    why = _why_not(state, u, step, worst)
+    if why:
+        raise refusal(why[0], why[1], rule if why[2] == "L351" else why[2], order)
+    h = order_hex(state, order, args["hex"], paragraph)
+    if h.distance(u.hex) > battery_range(state, u):
+        raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
+                      rule, order)
+    return u, step, h
+
+
+def _spend(em: Emitter, state: Any, order: Any, args: Mapping[str, Any], u: Any, *, rule: str, paragraph: str,
+           state_after: int) -> None:
+    """The ordering HQ pays its AP (in 3.5); the battery spends all its AP and closes (*state_after*)."""
+    if clock_step(state) == "3.5":
+        hq_ap(em, order_hq(state, order, u, args.get("hq"), paragraph), rule)
+    em.data(u.id, rule=rule, act="closed", ap=0, mp_left=0, acted=True, state=state_after)
+    if state.sides[order.side].private.get("active") == u.id:
+        em.private(order.side, rule=rule, active=None)
+
+
 def reduce_attacks(em: Emitter, h: Any, *, rule: str = "L357") -> None:
     """Declared attacks into or out of interdicted hex *h* drop one level; Hasty ones are called off."""
     lab = em.state.map.label(h)
@@ -132,18 +177,11 @@ class Interdict(OrderHandler):
                                        "attacks out of or into it drop a level) until your next impulse")
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        step = clock_step(state)
-        if step not in ("3.5", "3.8"):
+        bats = _batteries(state, side, self.type.make, "10.26", FATIGUED)
+        if bats is None:
             return None
         ex = []
-        for u in state.units.values():
-            if u.side != side or not alive_on_map(u) or _why_not(state, u, step):
-                continue
-            if step == "3.5":
-                try:
-                    order_hq(state, self.type.make(side, unit=u.id, hex="x"), u, None, "10.26")
-                except Exception:
-                    continue
+        for u in bats:
             rng = battery_range(state, u)
             battles = sorted(state.map.label(h) for h, i in state.map.hexes.items()
                              if i.facts.get("battle") and h.distance(u.hex) <= rng and not i.facts.get("interdicted"))
@@ -154,18 +192,9 @@ class Interdict(OrderHandler):
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
-        step = clock_step(state)
-        if step not in ("3.5", "3.8"):
-            raise refusal("interdiction is fired in your Operational Impulse or, by reserve batteries, in Reserve "
-                          "Commitment", "wrong-step", "L358", order)
-        why = _why_not(state, u, step)
-        if why:
-            raise refusal(why[0], why[1], why[2], order)
-        h = order_hex(state, order, args["hex"], "10.26")
-        if h.distance(u.hex) > battery_range(state, u):
-            raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
-                          "L351", order)
+        u, step, h = _check_fire(state, order, args, worst=FATIGUED, when="interdiction is fired in your Operational "
+                                 "Impulse or, by reserve batteries, in Reserve Commitment", when_rule="L358",
+                                 rule="L351", paragraph="10.26")
         if state.map.hexes[h].facts.get("interdicted"):
             raise refusal(f"{args['hex']} is already interdicted", "already-interdicted", "L351", order)
         if step == "3.5":
@@ -175,13 +204,9 @@ class Interdict(OrderHandler):
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
-        if clock_step(state) == "3.5":
-            hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.26"), "L351")
+        _spend(em, state, order, args, u, rule="L351", paragraph="10.26", state_after=degrade(state_of(u)))
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
-        em.data(u.id, rule="L351", act="closed", ap=0, mp_left=0, acted=True, state=degrade(state_of(u)))
-        if state.sides[side].private.get("active") == u.id:
-            em.private(side, rule="L351", active=None)
         em.hexfact(h, rule="L351", interdicted=side)
         announce(em, f"Interdiction marker on {lab} (until the firer's next impulse)", rule="L351", hex=lab)
         reduce_attacks(em, h)
@@ -234,18 +259,11 @@ class Strike(OrderHandler):
                                        "Table at a hex in range; it becomes Fatigued")
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        step = clock_step(state)
-        if step not in ("3.5", "3.8"):
+        bats = _batteries(state, side, self.type.make, "10.24", GOOD_ORDER)
+        if bats is None:
             return None
         ex = []
-        for u in state.units.values():
-            if u.side != side or not alive_on_map(u) or _why_not(state, u, step, GOOD_ORDER):
-                continue
-            if step == "3.5":
-                try:
-                    order_hq(state, self.type.make(side, unit=u.id, hex="x"), u, None, "10.24")
-                except Exception:
-                    continue
+        for u in bats:
             rng = battery_range(state, u)
             targets = sorted(state.map.label(h) for h in u.hex.disc(min(rng, 3)) if h in state.map.hexes
                              and state.map.hexes[h].facts.get("owner") == enemy_of(state, side))
@@ -253,18 +271,9 @@ class Strike(OrderHandler):
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
-        step = clock_step(state)
-        if step not in ("3.5", "3.8"):
-            raise refusal("a strike is fired in your Operational Impulse or, by reserve batteries, in Reserve "
-                          "Commitment", "wrong-step", "L344", order)
-        why = _why_not(state, u, step, GOOD_ORDER)
-        if why:
-            raise refusal(why[0], why[1], "L344" if why[2] == "L351" else why[2], order)
-        h = order_hex(state, order, args["hex"], "10.24")
-        if h.distance(u.hex) > battery_range(state, u):
-            raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
-                          "L344", order)
+        u, step, h = _check_fire(state, order, args, worst=GOOD_ORDER, when="a strike is fired in your Operational "
+                                 "Impulse or, by reserve batteries, in Reserve Commitment", when_rule="L344",
+                                 rule="L344", paragraph="10.24")
         if args.get("fire") == "targeted" and _observer(state, order.side, h) is None:
             raise refusal(f"targeted fire needs a Forward Observer that sees {args['hex']}", "no-observer", "L344", order)
         if step == "3.5":
@@ -280,14 +289,10 @@ class Strike(OrderHandler):
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
-        if clock_step(state) == "3.5":
-            hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.24"), "L344")
+        _spend(em, state, order, args, u, rule="L344", paragraph="10.24", state_after=max(state_of(u), FATIGUED))
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         fire = args.get("fire") or "harassing"
-        em.data(u.id, rule="L344", act="closed", ap=0, mp_left=0, acted=True, state=max(state_of(u), FATIGUED))
-        if state.sides[side].private.get("active") == u.id:
-            em.private(side, rule="L344", active=None)
         drm = strike_drm(state, side, h, fire)
         r = sum(dice.roll_many(2, 6, purpose=f"artillery strike on {lab} (DRM {drm:+d})", rule="L344", visible_to=None))
         result = _row(state.tables["artillery_strike"], _fire(state, u))[min(12, max(2, r + drm)) - 2]
