@@ -57,10 +57,16 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.perf_counter()
     game = build(args.events)
-    print(f"built a {game.seq}-event game in {time.perf_counter() - t0:.1f} s "
-          f"({game.state_id} submissions, turn {game.clock.turn})")
+    print(
+        f"built a {game.seq}-event game in {time.perf_counter() - t0:.1f} s "
+        f"({game.state_id} submissions, turn {game.clock.turn})"
+    )
     n = game.seq
-    targets = {"near the end": n - 7, "middle": n // 2 + 13, "random": int(np.random.default_rng(0).integers(1, n))}
+    targets = {
+        "near the end": n - 7,
+        "middle": n // 2 + 13,
+        "random": int(np.random.default_rng(0).integers(1, n)),
+    }
     print(f"{'target':14s} {'replay from start':>18s} {'step_to':>10s} {'ratio':>8s}")
     worst = 0.0
     for name, k in targets.items():
@@ -70,7 +76,9 @@ def main() -> None:
         assert game.state_at(k) == game.state_at_replay(k)
         worst = max(worst, step)
         print(f"{name:14s} {replay * 1000:15.1f} ms {step * 1000:7.2f} ms {replay / step:7.0f}x")
-    everywhere = max(timed(lambda k=k: game.step_to(k), repeat=1) for k in range(1, n, max(1, n // 200)))
+    everywhere = max(
+        timed(lambda k=k: game.step_to(k), repeat=1) for k in range(1, n, max(1, n // 200))
+    )
     game.step_to(n)
     print(f"worst step_to over 200 points: {everywhere * 1000:.2f} ms (target <= 100 ms)")
 

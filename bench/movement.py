@@ -5,7 +5,8 @@ forest, hills, marsh, a road grid, rivers and a major river) and
 
 * times :func:`owsnb.rules.ows.timedistance.reach` for a wheeled and a tracked unit (target: well
   under 50 ms), cold (first call, building the cost model) and warm;
-* plays a full Ground phase (step 6.C.3) of a 200-unit scenario (plus two units in the open): each side moves every unit that can
+* plays a full Ground phase (step 6.C.3) of a 200-unit scenario (plus two units in the open): each side moves every
+unit that can
   move, then attacks every adjacent detected enemy hex it can, the defender answering each attack.
 """
 
@@ -43,7 +44,15 @@ def big_scenario(cols: int = 50, rows: int = 40, per_side: int = 100, seed: int 
     for lab in labels:
         x = rng.random()
         terrain[lab] = (
-            "forest" if x < 0.15 else "hills" if x < 0.25 else "marsh" if x < 0.28 else "urban" if x < 0.30 else "clear"
+            "forest"
+            if x < 0.15
+            else "hills"
+            if x < 0.25
+            else "marsh"
+            if x < 0.28
+            else "urban"
+            if x < 0.30
+            else "clear"
         )
     edges = []
     for c in range(1, cols + 1, 6):  # north-south roads
@@ -53,11 +62,17 @@ def big_scenario(cols: int = 50, rows: int = 40, per_side: int = 100, seed: int 
         chain, cur = [], off.from_label(f"01{r:02d}")
         for _ in range(cols - 1):
             chain.append(off.to_label(cur))
-            nxt = cur.neighbour(0) if off.to_label(cur.neighbour(0))[2:] == f"{r:02d}" else cur.neighbour(1)
+            nxt = (
+                cur.neighbour(0)
+                if off.to_label(cur.neighbour(0))[2:] == f"{r:02d}"
+                else cur.neighbour(1)
+            )
             if int(off.to_label(nxt)[2:]) < 1:
                 nxt = cur.neighbour(0)
             cur = nxt
-        edges.append({"type": "road", "hexes": [x for x in chain if int(x[2:]) >= 1 and int(x[2:]) <= rows]})
+        edges.append(
+            {"type": "road", "hexes": [x for x in chain if int(x[2:]) >= 1 and int(x[2:]) <= rows]}
+        )
     mid = cols // 2
     for r in range(1, rows + 1):  # a major river between the two halves, bridged where roads cross
         a = off.from_label(f"{mid:02d}{r:02d}")
@@ -65,7 +80,16 @@ def big_scenario(cols: int = 50, rows: int = 40, per_side: int = 100, seed: int 
             lab = off.to_label(n)
             if lab[:2] == f"{mid + 1:02d}" and 1 <= int(lab[2:]) <= rows:
                 edges.append({"type": "major-river", "hexes": [f"{mid:02d}{r:02d}", lab]})
-    types = ["armour-bde", "mech-bde", "stryker-bde", "light-bn", "recon-bn", "artillery-bn", "engineer-bn", "mech-bn"]
+    types = [
+        "armour-bde",
+        "mech-bde",
+        "stryker-bde",
+        "light-bn",
+        "recon-bn",
+        "artillery-bn",
+        "engineer-bn",
+        "mech-bn",
+    ]
     units = []
     for side, c0 in (("blue", mid - 4), ("red", mid + 2)):
         for i in range(per_side):
@@ -81,7 +105,9 @@ def big_scenario(cols: int = 50, rows: int = 40, per_side: int = 100, seed: int 
                     "seen_by": ["red" if side == "blue" else "blue"],
                 }
             )
-    units.append({"id": "FREE-W", "type": "stryker-bde", "side": "blue", "hex": "0530"})  # far from the enemy
+    units.append(
+        {"id": "FREE-W", "type": "stryker-bde", "side": "blue", "hex": "0530"}
+    )  # far from the enemy
     units.append({"id": "FREE-T", "type": "armour-bde", "side": "blue", "hex": "1210"})
     return {
         "owsnb": 1,

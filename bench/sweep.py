@@ -66,15 +66,22 @@ def engagements(quick: bool) -> list[tuple[str, str, float, str]]:
     tokens, target, grey = ["DDG-1:tlam", "DDG-1:tlam"], "Type055-1", 3
     e = mc.strike_engagement(g, target, tokens, grey_shields=grey)
     what = f"strike {'+'.join(tokens)} -> {target}, {grey} grey shields: " + ", ".join(
-        f"{p.die} vs {'/'.join(map(str, p.layers)) or '-'} then red {p.red}" for p in e.plans)
+        f"{p.die} vs {'/'.join(map(str, p.layers)) or '-'} then red {p.red}" for p in e.plans
+    )
     print(what)
 
     n_full = 100 if quick else 400
     t = time.perf_counter()
     for i in range(n_full):
         strike.resolve(reseeded(g, i), target, tokens, grey_shields=grey)
-    rows.append(("strike", "per event: strike.resolve (strike + shields orders, events, commit)",
-                 n_full / (time.perf_counter() - t), f"n={n_full}"))
+    rows.append(
+        (
+            "strike",
+            "per event: strike.resolve (strike + shields orders, events, commit)",
+            n_full / (time.perf_counter() - t),
+            f"n={n_full}",
+        )
+    )
 
     n_roll = 5_000 if quick else 50_000
     roller = Roller(Dice.from_seed(1))
@@ -86,15 +93,33 @@ def engagements(quick: bool) -> list[tuple[str, str, float, str]]:
             roller.rolls.clear()
             roller.dice.events.clear()
 
-    rows.append(("strike", "per event: strike._roll_salvo through a seeded kernel Dice", n_roll / best_of(per_roll, 1),
-                 f"n={n_roll}"))
+    rows.append(
+        (
+            "strike",
+            "per event: strike._roll_salvo through a seeded kernel Dice",
+            n_roll / best_of(per_roll, 1),
+            f"n={n_roll}",
+        )
+    )
     n_vec = 200_000 if quick else 2_000_000
-    rows.append(("strike", "vectorised: StrikeEngagement.sample (numpy)", n_vec / best_of(lambda: e.sample(n_vec, 1)),
-                 f"n={n_vec}"))
+    rows.append(
+        (
+            "strike",
+            "vectorised: StrikeEngagement.sample (numpy)",
+            n_vec / best_of(lambda: e.sample(n_vec, 1)),
+            f"n={n_vec}",
+        )
+    )
     from owsnb.analysis import engagement_sweep
 
-    rows.append(("strike", "vectorised: engagement_sweep (sample + counts + exact -> Dataset)",
-                 n_vec / best_of(lambda: engagement_sweep(e, n=n_vec, seed=1, progress=False), 2), f"n={n_vec}"))
+    rows.append(
+        (
+            "strike",
+            "vectorised: engagement_sweep (sample + counts + exact -> Dataset)",
+            n_vec / best_of(lambda: engagement_sweep(e, n=n_vec, seed=1, progress=False), 2),
+            f"n={n_vec}",
+        )
+    )
 
     # detection: local cooperative detection of the two Red ships (8.5, 8.5.3)
     d = strait_at("5.2")
@@ -103,9 +128,17 @@ def engagements(quick: bool) -> list[tuple[str, str, float, str]]:
     from owsnb.kernel.game import Game
     from owsnb.kernel.reduce import apply_all
 
-    d = Game(d.ruleset, apply_all(d.state, [unit_set("E2D-1", hex=d.hex("0404"), box=None),
-                                            unit_set("Type055-1", seen_by=frozenset()),
-                                            unit_set("Type054-1", seen_by=frozenset())]))
+    d = Game(
+        d.ruleset,
+        apply_all(
+            d.state,
+            [
+                unit_set("E2D-1", hex=d.hex("0404"), box=None),
+                unit_set("Type055-1", seen_by=frozenset()),
+                unit_set("Type054-1", seen_by=frozenset()),
+            ],
+        ),
+    )
     de = mc.detection_engagement(d, "blue", "0504", ["DDG-1", "E2D-1"])
     o = Order.parse("blue: detect 0504 sensors=DDG-1,E2D-1")
     args = d.ruleset.check(d.state, o)
@@ -113,25 +146,59 @@ def engagements(quick: bool) -> list[tuple[str, str, float, str]]:
     t = time.perf_counter()
     for i in range(n_det):
         isr.Detect().adjudicate(d.state, o, args, Dice.from_seed(i))
-    rows.append(("detection", "per event: Detect.adjudicate, 2 targets (8.5.3)", n_det / (time.perf_counter() - t), f"n={n_det}"))
-    rows.append(("detection", "vectorised: DetectionEngagement.sample, 2 targets", n_vec / best_of(lambda: de.sample(n_vec, 2)),
-                 f"n={n_vec}"))
+    rows.append(
+        (
+            "detection",
+            "per event: Detect.adjudicate, 2 targets (8.5.3)",
+            n_det / (time.perf_counter() - t),
+            f"n={n_det}",
+        )
+    )
+    rows.append(
+        (
+            "detection",
+            "vectorised: DetectionEngagement.sample, 2 targets",
+            n_vec / best_of(lambda: de.sample(n_vec, 2)),
+            f"n={n_vec}",
+        )
+    )
     # ground combat: one GCAT read (10.15.9), when the rule set has the ground module
     try:
         from owsnb.rules.ows import ground
     except ImportError:
         return rows
-    gg = Game(g.ruleset, apply_all(strait_at("1.1").state, [
-        unit_set("BDE-R", hex=g.hex("0205"), seen_by=frozenset({"blue"})), unit_set("BDE-B", seen_by=frozenset({"red"}))]))
+    gg = Game(
+        g.ruleset,
+        apply_all(
+            strait_at("1.1").state,
+            [
+                unit_set("BDE-R", hex=g.hex("0205"), seen_by=frozenset({"blue"})),
+                unit_set("BDE-B", seen_by=frozenset({"red"})),
+            ],
+        ),
+    )
     gg.submit("umpire: advance 6.C.3")
     ge = mc.gcat_engagement(gg, "0205", ["BDE-B"])
     n_g = 100 if quick else 400
     t = time.perf_counter()
     for i in range(n_g):
         ground.resolve(reseeded(gg, i), "0205", ["BDE-B"])
-    rows.append(("gcat", "per event: ground.resolve (attack + defensive-fire, GCAT)", n_g / (time.perf_counter() - t),
-                 f"n={n_g}"))
-    rows.append(("gcat", "vectorised: GcatEngagement.sample", n_vec / best_of(lambda: ge.sample(n_vec, 3)), f"n={n_vec}"))
+    rows.append(
+        (
+            "gcat",
+            "per event: ground.resolve (attack + defensive-fire, GCAT)",
+            n_g / (time.perf_counter() - t),
+            f"n={n_g}",
+        )
+    )
+    rows.append(
+        (
+            "gcat",
+            "vectorised: GcatEngagement.sample",
+            n_vec / best_of(lambda: ge.sample(n_vec, 3)),
+            f"n={n_vec}",
+        )
+    )
     return rows
 
 
@@ -171,8 +238,10 @@ def scaling(quick: bool, use_dask: bool) -> list[tuple[str, int, float, float]]:
     if cores > 1:  # the first local sweep of a session starts the forkserver (imports owsnb once)
         t = time.perf_counter()
         sweep(STRAIT, seeds=range(cores), plans=["pass"], turns=1, progress=False, workers=cores)
-        print(f"first local sweep of the session (forkserver start + {cores} pass games): "
-              f"{time.perf_counter() - t:.2f} s")
+        print(
+            f"first local sweep of the session (forkserver start + {cores} pass games): "
+            f"{time.perf_counter() - t:.2f} s"
+        )
     for w in sorted({1, *range(2, cores + 1)}):
         t = time.perf_counter()
         sweep(STRAIT, workers=w, **kw)
@@ -181,7 +250,10 @@ def scaling(quick: bool, use_dask: bool) -> list[tuple[str, int, float, float]]:
     if use_dask:
         from dask.distributed import Client, LocalCluster
 
-        with LocalCluster(n_workers=cores, threads_per_worker=1, dashboard_address=None) as cl, Client(cl) as c:
+        with (
+            LocalCluster(n_workers=cores, threads_per_worker=1, dashboard_address=None) as cl,
+            Client(cl) as c,
+        ):
             c.run(lambda: __import__("owsnb.rules.ows"))  # warm the workers' imports
             t = time.perf_counter()
             sweep(STRAIT, client=c, **kw)
@@ -200,25 +272,33 @@ def main() -> None:
     print(f"owsnb sweep benchmark ({os.cpu_count()} cores)\n")
     rows = engagements(a.quick)
     w = max(len(r[1]) for r in rows)
-    print(f"{'path':<{w}}  {'engagements/s':>14}  {'x full path':>11}  {'x fastest per-event':>19}  note")
+    print(
+        f"{'path':<{w}}  {'engagements/s':>14}  {'x full path':>11}  {'x fastest per-event':>19}  note"
+    )
     for kind in dict.fromkeys(r[0] for r in rows):
         mine = [r for r in rows if r[0] == kind]
         full = mine[0][2]
         fastest = max(r[2] for r in mine if r[1].startswith("per event"))
         print(f"-- {kind}")
         for _, name, rate, note in mine:
-            print(f"{name:<{w}}  {rate:>14,.0f}  {rate / full:>11,.0f}  {rate / fastest:>19,.1f}  {note}")
+            print(
+                f"{name:<{w}}  {rate:>14,.0f}  {rate / full:>11,.0f}  {rate / fastest:>19,.1f}  {note}"
+            )
     strike = [r for r in rows if r[0] == "strike"]
     vec = strike[2][2]
     per_event = max(r[2] for r in strike if r[1].startswith("per event"))
-    print(f"\nstrike target: >= 50x per-event and >= 1e6 engagements/s -> vectorised {vec:,.0f}/s, "
-          f"{vec / strike[0][2]:,.0f}x strike.resolve, {vec / per_event:,.0f}x the fastest per-event path: "
-          f"{'met' if vec >= 1e6 and vec / per_event >= 50 else 'NOT met'}")
+    print(
+        f"\nstrike target: >= 50x per-event and >= 1e6 engagements/s -> vectorised {vec:,.0f}/s, "
+        f"{vec / strike[0][2]:,.0f}x strike.resolve, {vec / per_event:,.0f}x the fastest per-event path: "
+        f"{'met' if vec >= 1e6 and vec / per_event >= 50 else 'NOT met'}"
+    )
     if a.skip_scaling:
         return
     cores = os.cpu_count() or 1
-    print(f"\nmachine check: a pure-Python CPU burn on {cores} processes runs {parallel_ceiling(cores):.2f}x "
-          "faster than serial (the ceiling for any sweep now; other processes share the cores)")
+    print(
+        f"\nmachine check: a pure-Python CPU burn on {cores} processes runs {parallel_ceiling(cores):.2f}x "
+        "faster than serial (the ceiling for any sweep now; other processes share the cores)"
+    )
     print("sweep scaling: the strait, random plans, whole games")
     srows = scaling(a.quick, a.dask)
     t1 = srows[0][2]

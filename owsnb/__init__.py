@@ -34,15 +34,37 @@ from owsnb.kernel import (
 __version__ = "0.1.0"
 
 _LAZY = {
-    "load": "owsnb.api", "resume": "owsnb.api", "load_ruleset": "owsnb.api", "games_dir": "owsnb.api",
-    "new_game": "owsnb.api", "set_options": "owsnb.display.options", "connect": "owsnb.server.client",
-    "widgets": "owsnb.widgets", "analysis": "owsnb.analysis", "rules": "owsnb.rules", "App": "owsnb.widgets",
+    "load": "owsnb.api",
+    "resume": "owsnb.api",
+    "load_ruleset": "owsnb.api",
+    "games_dir": "owsnb.api",
+    "new_game": "owsnb.api",
+    "set_options": "owsnb.display.options",
+    "connect": "owsnb.server.client",
+    "widgets": "owsnb.widgets",
+    "analysis": "owsnb.analysis",
+    "rules": "owsnb.rules",
+    "App": "owsnb.widgets",
 }
 
 __all__ = [
-    "AuthError", "Distribution", "Game", "GameState", "Hex", "HistoryError", "IllegalOrderError",
-    "InvalidHexError", "NotYourTurnError", "Order", "OwsnbError", "ScenarioError", "SideView",
-    "StaleStateError", "StoreError", "UnknownRulesetError", *_LAZY,
+    "AuthError",
+    "Distribution",
+    "Game",
+    "GameState",
+    "Hex",
+    "HistoryError",
+    "IllegalOrderError",
+    "InvalidHexError",
+    "NotYourTurnError",
+    "Order",
+    "OwsnbError",
+    "ScenarioError",
+    "SideView",
+    "StaleStateError",
+    "StoreError",
+    "UnknownRulesetError",
+    *_LAZY,
 ]
 
 

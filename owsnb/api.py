@@ -34,8 +34,13 @@ def load_ruleset(name: str) -> Any:
     return get_ruleset(name)
 
 
-def load(scenario: str | os.PathLike | Mapping[str, Any] | Scenario, seed: int | None = None, *,
-         save: bool | str | os.PathLike = True, options: Mapping[str, Any] | None = None) -> Game:
+def load(
+    scenario: str | os.PathLike | Mapping[str, Any] | Scenario,
+    seed: int | None = None,
+    *,
+    save: bool | str | os.PathLike = True,
+    options: Mapping[str, Any] | None = None,
+) -> Game:
     """Start a game from a scenario file, a bundled scenario name, or a scenario dict.
 
     Args:
@@ -71,8 +76,11 @@ def load(scenario: str | os.PathLike | Mapping[str, Any] | Scenario, seed: int |
     if seed is None:
         seed = scn.spec.seed if scn.spec.seed is not None else secrets.randbits(32)
     state, rs = build_state(scn, seed, options=options)
-    meta: dict[str, Any] = {"seed": seed, "scenario": scn.spec.id,
-                            "scenario_file": str(scn.path) if scn.path else None}
+    meta: dict[str, Any] = {
+        "seed": seed,
+        "scenario": scn.spec.id,
+        "scenario_file": str(scn.path) if scn.path else None,
+    }
     if save is False:
         return Game(rs, state, meta=meta)
     if save is True:
@@ -85,15 +93,23 @@ def load(scenario: str | os.PathLike | Mapping[str, Any] | Scenario, seed: int |
     else:
         path = Path(save).expanduser()
         if path.exists():
-            raise StoreError(f"{path} already exists; use owsnb.resume({str(path)!r}) to continue it, "
-                             "or choose another file")
+            raise StoreError(
+                f"{path} already exists; use owsnb.resume({str(path)!r}) to continue it, "
+                "or choose another file"
+            )
     store = open_store(str(path))
     game_id = scn.spec.id
     store.create_game(game_id, state, meta)
     return Game(rs, state, sink=store.sink(game_id), meta={**meta, "store": str(path)})
 
 
-def new_game(ruleset: Any, state: Any, *, save: str | os.PathLike | None = None, meta: Mapping[str, Any] | None = None) -> Game:
+def new_game(
+    ruleset: Any,
+    state: Any,
+    *,
+    save: str | os.PathLike | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> Game:
     """A game from an initial state built in code (optionally autosaved to *save*).
 
     Example:
@@ -156,5 +172,12 @@ def resume(path: str | os.PathLike | None = None, game_id: str | None = None) ->
     rec = store.load(game_id)
     rs = get_ruleset(rec.ruleset)
     meta = {**rec.meta, "store": url}
-    return Game(rs, rec.initial, rec.events, sink=store.sink(rec.game_id), rev=rec.rev,
-                annotations=rec.annotations, meta=meta)
+    return Game(
+        rs,
+        rec.initial,
+        rec.events,
+        sink=store.sink(rec.game_id),
+        rev=rec.rev,
+        annotations=rec.annotations,
+        meta=meta,
+    )

@@ -37,8 +37,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             print(f"FAIL {name}\n{exc}", file=sys.stderr)
             continue
         ms = (time.perf_counter() - t0) * 1000
-        print(f"ok   {scn.path or name}: {scn.spec.ruleset}, {len(state.map)} hexes, "
-              f"{len(state.units)} units, {len(state.sides)} sides ({ms:.0f} ms)")
+        print(
+            f"ok   {scn.path or name}: {scn.spec.ruleset}, {len(state.map)} hexes, "
+            f"{len(state.units)} units, {len(state.sides)} sides ({ms:.0f} ms)"
+        )
     return 1 if failed else 0
 
 
@@ -51,14 +53,22 @@ def _cmd_info(args: argparse.Namespace) -> int:
     layout = state.map.layout
     print(f"{s.title}  [{s.id}]")
     print(f"rule set   {rs.title} ({s.ruleset})")
-    scale = f"{layout.size_km:g} km ({layout.size_km / 1.852:g} nm) hexes, {layout.projection}" if layout else "abstract"
+    scale = (
+        f"{layout.size_km:g} km ({layout.size_km / 1.852:g} nm) hexes, {layout.projection}"
+        if layout
+        else "abstract"
+    )
     print(f"map        {len(state.map)} hexes, {scale}")
     for name, side in state.sides.items():
         n = sum(1 for u in state.units.values() if u.side == name)
         print(f"side       {name}: {side.title} — {n} units")
     if s.turns:
         print(f"turns      {s.turns}")
-    opts = {k: v for k, v in state.options.items() if rs.options.get(k) is None or rs.options[k].default != v}
+    opts = {
+        k: v
+        for k, v in state.options.items()
+        if rs.options.get(k) is None or rs.options[k].default != v
+    }
     print(f"options    {opts or 'defaults'}")
     print(f"clock      {state.clock}")
     if scn.briefing:
@@ -103,8 +113,12 @@ def _cmd_rulesets(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (sub-commands of optional packages are added when importable)."""
-    p = argparse.ArgumentParser(prog="owsnb", description="Play, teach and study operational wargames in Jupyter.",
-                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="owsnb",
+        description="Play, teach and study operational wargames in Jupyter.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action="version", version="owsnb 0.1.0")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     v = sub.add_parser("validate", help="check scenario files and report every problem")
@@ -117,14 +131,19 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="print a saved game's history")
     r.add_argument("store", help="game file (.owsnb) or store URL")
     r.add_argument("--game", help="game id, if the store holds several")
-    r.add_argument("--side", default="umpire", help="show only what this side may see (default: umpire)")
+    r.add_argument(
+        "--side", default="umpire", help="show only what this side may see (default: umpire)"
+    )
     r.add_argument("--to", type=int, help="stop at this event number")
     r.add_argument("--verify", action="store_true", help="replay from the start and compare")
     r.set_defaults(func=_cmd_replay)
     rs = sub.add_parser("rulesets", help="list the rule sets")
     rs.set_defaults(func=_cmd_rulesets)
-    for module, fn in (("owsnb.scenario.cli", "add_scenario_commands"), ("owsnb.server.cli", "add_serve_command"),
-                       ("owsnb.analysis.cli", "add_sweep_command")):
+    for module, fn in (
+        ("owsnb.scenario.cli", "add_scenario_commands"),
+        ("owsnb.server.cli", "add_serve_command"),
+        ("owsnb.analysis.cli", "add_sweep_command"),
+    ):
         try:
             getattr(importlib.import_module(module), fn)(sub)
         except (ImportError, AttributeError):

@@ -55,5 +55,11 @@ def test_errors_exit_nonzero_with_a_message(tmp_path, capsys):
 
 def test_console_script_help():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "owsnb", "--help"], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "owsnb", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert "validate" in out.stdout and "replay" in out.stdout

@@ -11,29 +11,54 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FORBIDDEN = ("ipywidgets", "ipyleaflet", "bqplot", "IPython", "traitlets", "voila", "jupyter_server",
-             "owsnb.widgets", "owsnb.server", "xarray", "pandas", "yaml", "pydantic")
+FORBIDDEN = (
+    "ipywidgets",
+    "ipyleaflet",
+    "bqplot",
+    "IPython",
+    "traitlets",
+    "voila",
+    "jupyter_server",
+    "owsnb.widgets",
+    "owsnb.server",
+    "xarray",
+    "pandas",
+    "yaml",
+    "pydantic",
+)
 
 
-@pytest.mark.parametrize("module, forbidden", [
-    ("owsnb.kernel", FORBIDDEN),
-    ("owsnb.rules", FORBIDDEN[:9]),
-])
+@pytest.mark.parametrize(
+    "module, forbidden",
+    [
+        ("owsnb.kernel", FORBIDDEN),
+        ("owsnb.rules", FORBIDDEN[:9]),
+    ],
+)
 def test_import_loads_no_ui_module(module, forbidden):
-    code = (f"import sys, {module}\n"
-            f"bad = sorted(m for m in sys.modules if any(m == f or m.startswith(f + '.') for f in {list(forbidden)!r}))\n"
-            "print(','.join(bad))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        f"import sys, {module}\n"
+        f"bad = sorted(m for m in sys.modules if any(m == f or m.startswith(f + '.') for f in {list(forbidden)!r}))\n"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "", f"importing {module} loaded: {out.stdout.strip()}"
 
 
 def test_every_rule_set_loads_without_ui_modules():
-    code = ("import sys, owsnb.rules\n"
-            "from owsnb.kernel.registry import ruleset_names, get_ruleset\n"
-            "[get_ruleset(n) for n in ruleset_names()]\n"
-            f"bad = sorted(m for m in sys.modules if any(m == f or m.startswith(f + '.') for f in {list(FORBIDDEN[:9])!r}))\n"
-            "print(','.join(bad))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    code = (
+        "import sys, owsnb.rules\n"
+        "from owsnb.kernel.registry import ruleset_names, get_ruleset\n"
+        "[get_ruleset(n) for n in ruleset_names()]\n"
+        "bad = sorted(m for m in sys.modules if any(m == f or m.startswith(f + '.') for f in "
+        f"{list(FORBIDDEN[:9])!r}))\n"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == ""
 
 
@@ -44,8 +69,12 @@ def test_kernel_source_imports_only_stdlib_and_numpy():
     stdlib = set(sys.stdlib_module_names)
     for path in (ROOT / "owsnb" / "kernel").glob("*.py"):
         tree = ast.parse(path.read_text())
-        lazy = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                for n in ast.walk(f)}
+        lazy = {
+            id(n)
+            for f in ast.walk(tree)
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(f)
+        }
         for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):
@@ -54,6 +83,10 @@ def test_kernel_source_imports_only_stdlib_and_numpy():
                 names = [node.module]
             for n in names:
                 top = n.split(".")[0]
-                ok = top in stdlib or top == "numpy" or n.startswith("owsnb.kernel") or (
-                    id(node) in lazy and n.startswith(("owsnb.display", "owsnb.analysis")))
+                ok = (
+                    top in stdlib
+                    or top == "numpy"
+                    or n.startswith("owsnb.kernel")
+                    or (id(node) in lazy and n.startswith(("owsnb.display", "owsnb.analysis")))
+                )
                 assert ok, f"{path.name} imports {n}"

@@ -7,19 +7,34 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted(p for p in (Path(__file__).parent.parent / "notebooks").rglob("*.ipynb")
-                   if ".ipynb_checkpoints" not in p.parts)
+NOTEBOOKS = sorted(
+    p
+    for p in (Path(__file__).parent.parent / "notebooks").rglob("*.ipynb")
+    if ".ipynb_checkpoints" not in p.parts
+)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(p.parents[1])) for p in NOTEBOOKS])
+@pytest.mark.parametrize(
+    "path", NOTEBOOKS, ids=[str(p.relative_to(p.parents[1])) for p in NOTEBOOKS]
+)
 def test_notebook_runs(path: Path, tmp_path: Path) -> None:
     nbformat = pytest.importorskip("nbformat")
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
     env_home = os.environ.get("OWSNB_HOME")
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
-    client.execute(env={**os.environ, "OWSNB_HOME": env_home or str(tmp_path), "OWSNB_TESTING": "1"})
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
+    client.execute(
+        env={**os.environ, "OWSNB_HOME": env_home or str(tmp_path), "OWSNB_TESTING": "1"}
+    )
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors, f"{path.name}: {errors[0].get('ename')}: {errors[0].get('evalue')}"

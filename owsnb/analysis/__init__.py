@@ -12,6 +12,14 @@ from owsnb.analysis.io import open_dataset, save
 from owsnb.analysis.sweep import sweep
 
 __all__ = [
-    "OwsnbAccessor", "annotations_table", "compare", "engagement_sweep", "events_table", "history", "open_dataset",
-    "plot_odds", "save", "sweep",
+    "OwsnbAccessor",
+    "annotations_table",
+    "compare",
+    "engagement_sweep",
+    "events_table",
+    "history",
+    "open_dataset",
+    "plot_odds",
+    "save",
+    "sweep",
 ]

@@ -26,7 +26,9 @@ def _fill(da: xr.DataArray, dim: str, backward: bool = False) -> xr.DataArray:
         out = np.take_along_axis(a, idx, axis=-1)
         return out[..., ::-1] if backward else out
 
-    return xr.apply_ufunc(f, da, input_core_dims=[[dim]], output_core_dims=[[dim]]).transpose(*da.dims)
+    return xr.apply_ufunc(f, da, input_core_dims=[[dim]], output_core_dims=[[dim]]).transpose(
+        *da.dims
+    )
 
 
 @xr.register_dataset_accessor("owsnb")
@@ -60,7 +62,11 @@ class OwsnbAccessor:
         ds = self._obj
         t = self._time_dim()
         known = ds["steps"].where(ds["present"])
-        start = ds["steps_initial"] if "steps_initial" in ds else _fill(known, t, backward=True).isel({t: 0})
+        start = (
+            ds["steps_initial"]
+            if "steps_initial" in ds
+            else _fill(known, t, backward=True).isel({t: 0})
+        )
         lost = (start - _fill(known, t)).fillna(0)
         lost = lost.where(lost > 0, 0).astype(int)
         if by == "side":
@@ -69,10 +75,30 @@ class OwsnbAccessor:
             key = ds["unit_kind"]
         elif by == "domain":
             if "unit_domain" not in ds:
-                raise KeyError("this history has no 'domain' unit fact; the rule set does not provide one")
-            dom = ds["unit_domain"].where(ds["present"]) if ds["unit_domain"].dtype.kind == "f" else ds["unit_domain"]
-            key = xr.DataArray([next((str(v) for v in dom.sel(unit=u).values.ravel() if str(v) not in ("", "nan")), "")
-                                for u in ds["unit"].values], coords={"unit": ds["unit"]}, dims="unit", name="domain")
+                raise KeyError(
+                    "this history has no 'domain' unit fact; the rule set does not provide one"
+                )
+            dom = (
+                ds["unit_domain"].where(ds["present"])
+                if ds["unit_domain"].dtype.kind == "f"
+                else ds["unit_domain"]
+            )
+            key = xr.DataArray(
+                [
+                    next(
+                        (
+                            str(v)
+                            for v in dom.sel(unit=u).values.ravel()
+                            if str(v) not in ("", "nan")
+                        ),
+                        "",
+                    )
+                    for u in ds["unit"].values
+                ],
+                coords={"unit": ds["unit"]},
+                dims="unit",
+                name="domain",
+            )
         else:
             raise ValueError(f"by must be 'side', 'kind' or 'domain', not {by!r}")
         out = lost.groupby(key).sum("unit")
@@ -101,15 +127,21 @@ class OwsnbAccessor:
         picked = when.isel({t: first})
         out = picked.where(det.any(t)).astype(float)
         out = out.drop_vars([c for c in out.coords if c not in first.coords and c not in out.dims])
-        out.name = "first detection (turn)" if (in_turns or t == "turn") else "first detection (event seq)"
+        out.name = (
+            "first detection (turn)" if (in_turns or t == "turn") else "first detection (event seq)"
+        )
         return out
 
-    def plot_force_ratio(self, a: str | None = None, b: str | None = None, ax: Any = None, x: str = "turn") -> Any:
+    def plot_force_ratio(
+        self, a: str | None = None, b: str | None = None, ax: Any = None, x: str = "turn"
+    ) -> Any:
         """Line plot of :meth:`force_ratio` against ``x`` (``"turn"`` or ``"seq"``, the event number;
         one line per branch in a comparison) with matplotlib."""
         ratio = self.force_ratio(a, b)
         kw: dict[str, Any] = {"hue": "branch"} if "branch" in ratio.dims else {}
-        lines = ratio.plot.line(x=x, ax=ax, marker="o" if ratio.sizes.get("time", 0) <= 60 else None, **kw)
+        lines = ratio.plot.line(
+            x=x, ax=ax, marker="o" if ratio.sizes.get("time", 0) <= 60 else None, **kw
+        )
         if x == "turn":
             lines[0].axes.set_xticks(np.unique(ratio["turn"].values))
         return lines

@@ -32,8 +32,15 @@ def _run(args: argparse.Namespace) -> int:
     from owsnb.analysis.io import save
     from owsnb.analysis.sweep import sweep
 
-    ds = sweep(args.scenario, seeds=_seeds(args.seeds), options=_options(args.option) or None,
-               plans=args.plan or ["random"], turns=args.turns, workers=args.workers, client=args.scheduler)
+    ds = sweep(
+        args.scenario,
+        seeds=_seeds(args.seeds),
+        options=_options(args.option) or None,
+        plans=args.plan or ["random"],
+        turns=args.turns,
+        workers=args.workers,
+        client=args.scheduler,
+    )
     print(ds)
     if args.out:
         print(f"saved {save(ds, args.out)}")
@@ -62,8 +69,13 @@ def _run_engagements(args: argparse.Namespace) -> int:
     from owsnb.analysis.engagements import engagement_sweep
     from owsnb.analysis.io import save
 
-    ds = engagement_sweep(args.kind, grid=_params(args.grid, lists=True) or None, n=args.n, seed=args.seed,
-                          **_params(args.set, lists=False))
+    ds = engagement_sweep(
+        args.kind,
+        grid=_params(args.grid, lists=True) or None,
+        n=args.n,
+        seed=args.seed,
+        **_params(args.set, lists=False),
+    )
     means = [v for v in ds.data_vars if v.endswith("_mean")]
     table = ds[means + [f"{v}_exact" for v in means]].to_dataframe()
     print(table.to_string(float_format=lambda x: f"{x:.4f}"))
@@ -74,13 +86,27 @@ def _run_engagements(args: argparse.Namespace) -> int:
 
 def add_engagements_command(subparsers: Any) -> None:
     """Add ``owsnb engagements`` to the CLI."""
-    p = subparsers.add_parser("engagements", help="replicate one adjudication (strike, detection, gcat) many times")
+    p = subparsers.add_parser(
+        "engagements", help="replicate one adjudication (strike, detection, gcat) many times"
+    )
     p.add_argument("kind", help="strike, detection or gcat")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                   help="a fixed parameter, e.g. salvos=d10,d10,d10 or red_shield=5 (repeatable)")
-    p.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
-                   help="a grid dimension, e.g. grey_shields=0,1,2,3 (repeatable)")
-    p.add_argument("--n", type=int, default=10_000, help="replications per grid point (default 10000)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a fixed parameter, e.g. salvos=d10,d10,d10 or red_shield=5 (repeatable)",
+    )
+    p.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="a grid dimension, e.g. grey_shields=0,1,2,3 (repeatable)",
+    )
+    p.add_argument(
+        "--n", type=int, default=10_000, help="replications per grid point (default 10000)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="save results to FILE.nc or FILE.zarr")
     p.set_defaults(func=_run_engagements)
@@ -91,8 +117,19 @@ def add_sweep_command(subparsers: Any) -> None:
     p = subparsers.add_parser("sweep", help="play a scenario many times (seeds x options x plans)")
     p.add_argument("scenario", help="scenario file or bundled name")
     p.add_argument("--seeds", default="0:10", help="A:B (range) or a comma list (default 0:10)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2", help="option values to compare")
-    p.add_argument("--plan", action="append", metavar="PLAN", help="random, pass or a YAML plan file (repeatable)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="option values to compare",
+    )
+    p.add_argument(
+        "--plan",
+        action="append",
+        metavar="PLAN",
+        help="random, pass or a YAML plan file (repeatable)",
+    )
     p.add_argument("--turns", type=int, help="stop each game after this many turns")
     p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", help="Dask scheduler address (run on a cluster)")

@@ -39,14 +39,18 @@ def _builder(kind: str | Callable[..., Any]) -> Callable[..., Any]:
     if callable(kind):
         return kind
     if kind not in ENGAGEMENTS:
-        raise ValueError(f"unknown engagement {kind!r}; known: {', '.join(ENGAGEMENTS)} (or pass a callable)")
+        raise ValueError(
+            f"unknown engagement {kind!r}; known: {', '.join(ENGAGEMENTS)} (or pass a callable)"
+        )
     import importlib
 
     mod, _, fn = ENGAGEMENTS[kind].partition(":")
     try:
         return getattr(importlib.import_module(mod), fn)
     except AttributeError:
-        raise ValueError(f"engagement {kind!r} is not available in this version of the rule set") from None
+        raise ValueError(
+            f"engagement {kind!r} is not available in this version of the rule set"
+        ) from None
 
 
 def make_engagement(kind: str | Callable[..., Any] | Any = "strike", **params: Any) -> Any:
@@ -65,9 +69,17 @@ def _label(v: Any) -> Any:
     return str(v)
 
 
-def engagement_sweep(engagement: str | Callable[..., Any] | Any = "strike", *, grid: Mapping[str, Sequence[Any]] | None = None,
-                     n: int = 10_000, seed: int = 0, keep: bool = False, progress: bool | None = None,
-                     chunk: int = 1_000_000, **params: Any) -> xr.Dataset:
+def engagement_sweep(
+    engagement: str | Callable[..., Any] | Any = "strike",
+    *,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+    n: int = 10_000,
+    seed: int = 0,
+    keep: bool = False,
+    progress: bool | None = None,
+    chunk: int = 1_000_000,
+    **params: Any,
+) -> xr.Dataset:
     """Replicate an engagement *n* times for every point of a parameter *grid*.
 
     Args:
@@ -95,8 +107,13 @@ def engagement_sweep(engagement: str | Callable[..., Any] | Any = "strike", *, g
     points = list(itertools.product(*(list(grid[k]) for k in names))) if names else [()]
     children = np.random.SeedSequence(int(seed)).spawn(len(points))
     total = len(points) * int(n)
-    bar = tqdm(total=total, desc="owsnb engagements", unit="rep", unit_scale=True,
-               disable=(total < 1_000_000) if progress is None else not progress)
+    bar = tqdm(
+        total=total,
+        desc="owsnb engagements",
+        unit="rep",
+        unit_scale=True,
+        disable=(total < 1_000_000) if progress is None else not progress,
+    )
     cells: list[dict[str, Any]] = []
     try:
         for pt, child in zip(points, children, strict=True):
@@ -121,15 +138,32 @@ def engagement_sweep(engagement: str | Callable[..., Any] | Any = "strike", *, g
                         kept[o].append(a)
                 done += m
                 bar.update(m)
-            cells.append({"eng": eng, "counts": counts, "sums": sums, "sq": sq, "exact": eng.exact(),
-                          "kept": {o: np.concatenate(v) for o, v in kept.items()} if keep else None})
+            cells.append(
+                {
+                    "eng": eng,
+                    "counts": counts,
+                    "sums": sums,
+                    "sq": sq,
+                    "exact": eng.exact(),
+                    "kept": {o: np.concatenate(v) for o, v in kept.items()} if keep else None,
+                }
+            )
     finally:
         bar.close()
     return _dataset(cells, names, grid, points, int(n), int(seed), engagement, params, keep)
 
 
-def _dataset(cells: list[dict[str, Any]], names: list[str], grid: Mapping[str, Sequence[Any]], points: list[tuple],
-             n: int, seed: int, engagement: Any, params: Mapping[str, Any], keep: bool) -> xr.Dataset:
+def _dataset(
+    cells: list[dict[str, Any]],
+    names: list[str],
+    grid: Mapping[str, Sequence[Any]],
+    points: list[tuple],
+    n: int,
+    seed: int,
+    engagement: Any,
+    params: Mapping[str, Any],
+    keep: bool,
+) -> xr.Dataset:
     first = cells[0]["eng"]
     outcomes = list(first.outcomes)
     targets = list(dict.fromkeys(t for c in cells for t in c["eng"].targets))
@@ -177,19 +211,39 @@ def _dataset(cells: list[dict[str, Any]], names: list[str], grid: Mapping[str, S
     coords.update({"target": targets, "outcome": vals})
     if keep:
         coords["replication"] = np.arange(n)
-    ds = xr.Dataset({k: xr.Variable(v[0], v[1], v[2] if len(v) > 2 else None) for k, v in data.items()}, coords=coords)
-    kind = engagement if isinstance(engagement, str) else getattr(first, "kind", getattr(engagement, "__name__", "custom"))
-    ds.attrs.update({
-        "title": f"owsnb engagement sweep: {kind}", "engagement": str(kind), "replications": n, "seed": seed,
-        "grid": json.dumps({k: [_label(v) for v in grid[k]] for k in names}, default=str),
-        "params": json.dumps({k: v for k, v in params.items() if k != "game"}, default=str),
-        "rules": ", ".join(first.rules), "example": json.dumps(first.describe(), default=str),
-    })
+    ds = xr.Dataset(
+        {k: xr.Variable(v[0], v[1], v[2] if len(v) > 2 else None) for k, v in data.items()},
+        coords=coords,
+    )
+    kind = (
+        engagement
+        if isinstance(engagement, str)
+        else getattr(first, "kind", getattr(engagement, "__name__", "custom"))
+    )
+    ds.attrs.update(
+        {
+            "title": f"owsnb engagement sweep: {kind}",
+            "engagement": str(kind),
+            "replications": n,
+            "seed": seed,
+            "grid": json.dumps({k: [_label(v) for v in grid[k]] for k in names}, default=str),
+            "params": json.dumps({k: v for k, v in params.items() if k != "game"}, default=str),
+            "rules": ", ".join(first.rules),
+            "example": json.dumps(first.describe(), default=str),
+        }
+    )
     return ds
 
 
-def plot_odds(ds: xr.Dataset, outcome: str = "killed", *, x: str | None = None, target: str | None = None,
-              ax: Any = None, label: str | None = None) -> Any:
+def plot_odds(
+    ds: xr.Dataset,
+    outcome: str = "killed",
+    *,
+    x: str | None = None,
+    target: str | None = None,
+    ax: Any = None,
+    label: str | None = None,
+) -> Any:
     """Plot the mean of *outcome* (for a 0/1 outcome, its probability) along grid dimension *x*:
     Monte Carlo points with 3-sigma error bars over the exact line (matplotlib). Returns the axes."""
     import matplotlib.pyplot as plt
@@ -208,8 +262,15 @@ def plot_odds(ds: xr.Dataset, outcome: str = "killed", *, x: str | None = None, 
     xs = ds[x].values
     name = label or f"{outcome}"
     (line,) = ax.plot(xs, ex.values, "-", label=f"{name}: exact (rule code)")
-    ax.errorbar(xs, mc.values, yerr=3 * se.values, fmt="o", capsize=3, color=line.get_color(),
-                label=f"{name}: Monte Carlo, n={ds.attrs.get('replications'):,} (±3σ)")
+    ax.errorbar(
+        xs,
+        mc.values,
+        yerr=3 * se.values,
+        fmt="o",
+        capsize=3,
+        color=line.get_color(),
+        label=f"{name}: Monte Carlo, n={ds.attrs.get('replications'):,} (±3σ)",
+    )
     ax.set_xlabel(x.replace("_", " "))
     if np.issubdtype(np.asarray(xs).dtype, np.integer) and len(xs) <= 20:
         ax.set_xticks(xs)

@@ -56,7 +56,9 @@ def _detected_by(rs: Any, state: Any, unit: Any, side: str) -> bool:
     return unit.side != side and bool(rs.unit_detected(state, unit, side))
 
 
-def _numeric(prefix: str, mapping: Mapping[str, Any], out: dict[str, float], depth: int = 1) -> dict[str, float]:
+def _numeric(
+    prefix: str, mapping: Mapping[str, Any], out: dict[str, float], depth: int = 1
+) -> dict[str, float]:
     """Numeric entries of a side's public facts, nested dashboards flattened one level
     (``{"space": {"c2": 3}}`` -> ``space_c2``)."""
     for key, val in mapping.items():
@@ -153,12 +155,17 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
             for m in u.markers:
                 mark[t, j, midx[m]] = True
             for k, sd in enumerate(sides):
-                detected[t, j, k] = _detected_by(rs, st, u, sd) if side == UMPIRE or sd == side else sd in u.seen_by
+                detected[t, j, k] = (
+                    _detected_by(rs, st, u, sd) if side == UMPIRE or sd == side else sd in u.seen_by
+                )
             for key, val in _unit_facts(rs, u).items():
                 arr = facts.get(key)
                 if arr is None:
-                    arr = facts[key] = (np.full((T, U), np.nan) if isinstance(val, (int, float))
-                                        else np.full((T, U), "", dtype=object))
+                    arr = facts[key] = (
+                        np.full((T, U), np.nan)
+                        if isinstance(val, (int, float))
+                        else np.full((T, U), "", dtype=object)
+                    )
                 if isinstance(val, (int, float)) and arr.dtype != object:
                     arr[t, j] = val
                 elif arr.dtype == object:
@@ -171,17 +178,27 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     unit_kind = [unit_ids[u].kind for u in units]
     ds = xr.Dataset(
         {
-            "q": (("time", "unit"), q), "r": (("time", "unit"), r),
-            "lon": (("time", "unit"), lon), "lat": (("time", "unit"), lat),
-            "x_km": (("time", "unit"), x_km), "y_km": (("time", "unit"), y_km),
-            "hex": (("time", "unit"), label.astype(str)), "box": (("time", "unit"), box.astype(str)),
-            "steps": (("time", "unit"), steps), "present": (("time", "unit"), present),
+            "q": (("time", "unit"), q),
+            "r": (("time", "unit"), r),
+            "lon": (("time", "unit"), lon),
+            "lat": (("time", "unit"), lat),
+            "x_km": (("time", "unit"), x_km),
+            "y_km": (("time", "unit"), y_km),
+            "hex": (("time", "unit"), label.astype(str)),
+            "box": (("time", "unit"), box.astype(str)),
+            "steps": (("time", "unit"), steps),
+            "present": (("time", "unit"), present),
             "markers": (("time", "unit", "marker"), mark),
             "detected": (("time", "unit", "by"), detected),
         },
         coords={
-            "time": np.arange(T), "unit": units, "side": sides, "marker": markers, "by": sides,
-            "seq": ("time", np.array(points)), "turn": ("time", np.array([st.clock.turn for st in states])),
+            "time": np.arange(T),
+            "unit": units,
+            "side": sides,
+            "marker": markers,
+            "by": sides,
+            "seq": ("time", np.array(points)),
+            "turn": ("time", np.array([st.clock.turn for st in states])),
             "phase": ("time", np.array([st.clock.phase for st in states], dtype=str)),
             "step": ("time", np.array([st.clock.step for st in states], dtype=str)),
             "unit_side": ("unit", np.array(unit_side, dtype=str)),
@@ -193,18 +210,35 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     for key, arr in side_facts.items():
         ds[f"side_{key}"] = (("time", "side"), arr)
     first_seen = present.argmax(axis=0)
-    ds["steps_initial"] = ("unit", np.where(present.any(axis=0), steps[first_seen, np.arange(U)], 0).astype(np.int16),
-                           {"long_name": "steps when first in the history (losses count from here)"})
+    ds["steps_initial"] = (
+        "unit",
+        np.where(present.any(axis=0), steps[first_seen, np.arange(U)], 0).astype(np.int16),
+        {"long_name": "steps when first in the history (losses count from here)"},
+    )
     alive = ds["present"] & (ds["steps"] > 0)
-    ds["steps_total"] = (ds["steps"].where(ds["present"], 0)).groupby("unit_side").sum("unit").rename(unit_side="side")
+    ds["steps_total"] = (
+        (ds["steps"].where(ds["present"], 0))
+        .groupby("unit_side")
+        .sum("unit")
+        .rename(unit_side="side")
+    )
     ds["units_alive"] = alive.groupby("unit_side").sum("unit").rename(unit_side="side")
     sc = game.initial.scenario
-    ds.attrs.update({
-        "title": f"owsnb history: {sc.get('title', '')}", "scenario": str(sc.get("id", "")),
-        "ruleset": game.initial.ruleset, "options": json.dumps(dict(game.initial.options), default=str),
-        "seed": int(game.meta["seed"]) if game.meta.get("seed") is not None and side == UMPIRE else -1,
-        "side_view": side, "every": every, "events": int(game.cursor), "owsnb_version": _version(),
-    })
+    ds.attrs.update(
+        {
+            "title": f"owsnb history: {sc.get('title', '')}",
+            "scenario": str(sc.get("id", "")),
+            "ruleset": game.initial.ruleset,
+            "options": json.dumps(dict(game.initial.options), default=str),
+            "seed": int(game.meta["seed"])
+            if game.meta.get("seed") is not None and side == UMPIRE
+            else -1,
+            "side_view": side,
+            "every": every,
+            "events": int(game.cursor),
+            "owsnb_version": _version(),
+        }
+    )
     return ds
 
 
@@ -223,21 +257,35 @@ def events_table(game: Any, side: str = UMPIRE) -> pd.DataFrame:
             turn = e.data["clock"].turn
         if e.kind == "rng":
             continue
-        rows.append({
-            "seq": e.seq, "batch": e.batch, "turn": turn, "kind": e.kind, "rule": e.rule, "text": str(e),
-            "visible_to": "all" if e.visible_to is None else ",".join(sorted(e.visible_to)),
-            "data": json.dumps(_plain(e.data), default=str),
-        })
-    return pd.DataFrame(rows, columns=["seq", "batch", "turn", "kind", "rule", "text", "visible_to", "data"])
+        rows.append(
+            {
+                "seq": e.seq,
+                "batch": e.batch,
+                "turn": turn,
+                "kind": e.kind,
+                "rule": e.rule,
+                "text": str(e),
+                "visible_to": "all" if e.visible_to is None else ",".join(sorted(e.visible_to)),
+                "data": json.dumps(_plain(e.data), default=str),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["seq", "batch", "turn", "kind", "rule", "text", "visible_to", "data"]
+    )
 
 
 def annotations_table(game: Any) -> pd.DataFrame:
     """The game's annotations, one row each."""
     rows = [a.to_dict() for a in game.annotations]
     for row in rows:
-        row["hex"] = game.state.map.label(game.state.map.hex(tuple(row["hex"]))) if row["hex"] else ""
+        row["hex"] = (
+            game.state.map.label(game.state.map.hex(tuple(row["hex"]))) if row["hex"] else ""
+        )
         row["tags"] = ",".join(row["tags"])
-    return pd.DataFrame(rows, columns=["id", "seq", "turn", "hex", "unit", "side", "author", "tags", "text", "created"])
+    return pd.DataFrame(
+        rows,
+        columns=["id", "seq", "turn", "hex", "unit", "side", "author", "tags", "text", "created"],
+    )
 
 
 def _plain(obj: Any) -> Any:
@@ -252,14 +300,23 @@ def _plain(obj: Any) -> Any:
 def compare(branches: Mapping[str, Any] | Iterable[Any], *, side: str = UMPIRE) -> xr.Dataset:
     """Histories of several games (e.g. a game and its forks) in one Dataset with a ``branch``
     dimension, aligned on turns (the last snapshot of each turn)."""
-    items = branches.items() if isinstance(branches, Mapping) else ((f"branch-{i}", g) for i, g in enumerate(branches))
+    items = (
+        branches.items()
+        if isinstance(branches, Mapping)
+        else ((f"branch-{i}", g) for i, g in enumerate(branches))
+    )
     parts = []
     names = []
     for name, g in items:
         ds = history(g, side=side, every="step").owsnb.by_turn()
         parts.append(ds)
         names.append(name)
-    out = xr.concat(parts, dim=pd.Index(names, name="branch"), join="outer", fill_value={"steps": 0, "present": False})
+    out = xr.concat(
+        parts,
+        dim=pd.Index(names, name="branch"),
+        join="outer",
+        fill_value={"steps": 0, "present": False},
+    )
     out.attrs = dict(parts[0].attrs)
     out.attrs["title"] = "owsnb branch comparison"
     return out

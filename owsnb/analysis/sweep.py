@@ -67,7 +67,10 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
     rng = np.random.default_rng(spec.seed)
     scripted, fallback = _load_plan(spec.plan)
     used = [False] * len(scripted)
-    start = {sd: sum(u.steps for u in game.state.units.values() if u.side == sd) for sd in game.state.sides}
+    start = {
+        sd: sum(u.steps for u in game.state.units.values() if u.side == sd)
+        for sd in game.state.sides
+    }
     n = 0
     refused = 0
     while n < spec.max_orders and not game.is_over():
@@ -80,7 +83,11 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         side = acting[0]
         order: Any = None
         for i, item in enumerate(scripted):
-            if used[i] or item.get("side") != side or int(item.get("turn", game.clock.turn)) != game.clock.turn:
+            if (
+                used[i]
+                or item.get("side") != side
+                or int(item.get("turn", game.clock.turn)) != game.clock.turn
+            ):
                 continue
             if str(item.get("step", game.clock.step)) != game.clock.step:
                 continue
@@ -107,8 +114,14 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         n += 1
     s = game.state
     out: dict[str, Any] = {
-        "seed": spec.seed, "variant": spec.variant, "plan": _plan_name(spec.plan), "orders": n,
-        "refused": refused, "events": game.seq, "turn": s.clock.turn, "over": game.is_over(),
+        "seed": spec.seed,
+        "variant": spec.variant,
+        "plan": _plan_name(spec.plan),
+        "orders": n,
+        "refused": refused,
+        "events": game.seq,
+        "turn": s.clock.turn,
+        "over": game.is_over(),
         "outcome": str(game.outcome()) if game.is_over() else "",
     }
     for sd in s.sides:
@@ -145,18 +158,32 @@ def _plan_name(plan: Any) -> str:
     return Path(str(plan)).stem if str(plan) not in ("random", "pass") else str(plan)
 
 
-def _grid(options: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]] | None) -> list[tuple[tuple[str, Any], ...]]:
+def _grid(
+    options: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]] | None,
+) -> list[tuple[tuple[str, Any], ...]]:
     if not options:
         return [()]
     if isinstance(options, Mapping):
         keys = list(options)
-        return [tuple(zip(keys, vals, strict=True)) for vals in itertools.product(*(options[k] for k in keys))]
+        return [
+            tuple(zip(keys, vals, strict=True))
+            for vals in itertools.product(*(options[k] for k in keys))
+        ]
     return [tuple(sorted(o.items())) for o in options]
 
 
-def sweep(scenario: Any, seeds: Iterable[int] = range(10), *, options: Any = None,
-          plans: Sequence[Any] = ("random",), turns: int | None = None, max_orders: int = 2_000,
-          workers: int | None = None, client: Any = None, progress: bool = True) -> xr.Dataset:
+def sweep(
+    scenario: Any,
+    seeds: Iterable[int] = range(10),
+    *,
+    options: Any = None,
+    plans: Sequence[Any] = ("random",),
+    turns: int | None = None,
+    max_orders: int = 2_000,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool = True,
+) -> xr.Dataset:
     """Play *scenario* over seeds x option variants x plans; one Dataset of per-game results.
 
     Args:
@@ -177,7 +204,12 @@ def sweep(scenario: Any, seeds: Iterable[int] = range(10), *, options: Any = Non
     from tqdm.auto import tqdm
 
     seeds = list(seeds)
-    specs = [RunSpec(scenario, int(s), v, p, turns, max_orders) for p in plans for v in _grid(options) for s in seeds]
+    specs = [
+        RunSpec(scenario, int(s), v, p, turns, max_orders)
+        for p in plans
+        for v in _grid(options)
+        for s in seeds
+    ]
     results: list[dict[str, Any]] = []
     bar = tqdm(total=len(specs), desc="owsnb sweep", unit="game", disable=not progress)
     try:
@@ -215,7 +247,9 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         ctx.set_forkserver_preload(["owsnb.analysis.sweep", "owsnb.rules"])
     else:
         ctx = mp.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_env, initargs=(dict(os.environ),))
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_worker_env, initargs=(dict(os.environ),)
+    )
 
 
 def _run_dask(client: Any, specs: list[RunSpec], bar: Any) -> list[dict[str, Any]]:
@@ -246,17 +280,27 @@ def _to_dataset(results: list[dict[str, Any]], specs: list[RunSpec], scenario: A
     shape = (len(plans), len(variants), len(seeds))
     idx = {(r["plan"], r["variant"], r["seed"]): r for r in results}
     data: dict[str, Any] = {}
-    for key, dtype, fill in (("orders", float, np.nan), ("refused", float, np.nan), ("events", float, np.nan),
-                             ("turn", float, np.nan), ("over", bool, False), ("outcome", object, "")):
+    for key, dtype, fill in (
+        ("orders", float, np.nan),
+        ("refused", float, np.nan),
+        ("events", float, np.nan),
+        ("turn", float, np.nan),
+        ("over", bool, False),
+        ("outcome", object, ""),
+    ):
         arr = np.full(shape, fill, dtype=dtype)
-        for (i, p), (j, v), (k, s) in itertools.product(enumerate(plans), enumerate(variants), enumerate(seeds)):
+        for (i, p), (j, v), (k, s) in itertools.product(
+            enumerate(plans), enumerate(variants), enumerate(seeds)
+        ):
             r = idx.get((p, v, s))
             if r is not None:
                 arr[i, j, k] = r[key]
         data[key] = (("plan", "variant", "seed"), arr.astype(str) if dtype is object else arr)
     for name in per_side:
         arr = np.full((*shape, len(sides)), np.nan)
-        for (i, p), (j, v), (k, s) in itertools.product(enumerate(plans), enumerate(variants), enumerate(seeds)):
+        for (i, p), (j, v), (k, s) in itertools.product(
+            enumerate(plans), enumerate(variants), enumerate(seeds)
+        ):
             r = idx.get((p, v, s))
             if r is None:
                 continue
@@ -264,7 +308,14 @@ def _to_dataset(results: list[dict[str, Any]], specs: list[RunSpec], scenario: A
                 arr[i, j, k, m] = r.get(f"{name}/{sd}", np.nan)
         data[name] = (("plan", "variant", "seed", "side"), arr)
     ds = xr.Dataset(data, coords={"plan": plans, "variant": variants, "seed": seeds, "side": sides})
-    ds.attrs.update({"title": "owsnb sweep", "scenario": scenario if isinstance(scenario, str) else
-                     (scenario.get("id", "") if isinstance(scenario, Mapping) else str(scenario)),
-                     "games": len(results), "specs": json.dumps([s.variant for s in specs[:1]])})
+    ds.attrs.update(
+        {
+            "title": "owsnb sweep",
+            "scenario": scenario
+            if isinstance(scenario, str)
+            else (scenario.get("id", "") if isinstance(scenario, Mapping) else str(scenario)),
+            "games": len(results),
+            "specs": json.dumps([s.variant for s in specs[:1]]),
+        }
+    )
     return ds

@@ -27,9 +27,17 @@ class SVG(str):
         return str(self)
 
 
-def grid_svg(layout: Any, hexes: Iterable[Any], *, fills: Mapping[Any, str] | None = None,
-             labels: Mapping[Any, str] | None = None, marks: Mapping[Any, str] | None = None,
-             width: int = 640, stroke: str = "#777", title: str = "") -> SVG:
+def grid_svg(
+    layout: Any,
+    hexes: Iterable[Any],
+    *,
+    fills: Mapping[Any, str] | None = None,
+    labels: Mapping[Any, str] | None = None,
+    marks: Mapping[Any, str] | None = None,
+    width: int = 640,
+    stroke: str = "#777",
+    title: str = "",
+) -> SVG:
     """Draw *hexes* of *layout* (lon/lat projected equirectangularly at the map's latitude).
 
     Args:
@@ -54,22 +62,30 @@ def grid_svg(layout: Any, hexes: Iterable[Any], *, fills: Mapping[Any, str] | No
     def px(x: float, y: float) -> str:
         return f"{(x - x0) * scale + 4:.1f},{(y1 - y) * scale + 4:.1f}"
 
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-             f"viewBox='0 0 {width} {height}' font-family='sans-serif'>"]
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+        f"viewBox='0 0 {width} {height}' font-family='sans-serif'>"
+    ]
     if title:
         parts.append(f"<title>{html.escape(title)}</title>")
     size = scale * (layout.size_km / 111.0 if layout.projection != "simple" else layout.size_km)
-    for h, poly, pxs, pys in zip(hexes, polys, xs, ys, strict=True):
+    for h, pxs, pys in zip(hexes, xs, ys, strict=True):
         pts = " ".join(px(a, b) for a, b in zip(pxs, pys, strict=True))
         fill = html.escape((fills or {}).get(h, "#eeeeee"))
-        parts.append(f"<polygon points='{pts}' fill='{fill}' stroke='{stroke}' stroke-width='0.6'/>")
+        parts.append(
+            f"<polygon points='{pts}' fill='{fill}' stroke='{stroke}' stroke-width='0.6'/>"
+        )
         cx, cy = float(pxs.mean()), float(pys.mean())
         c = px(cx, cy).split(",")
         if labels and h in labels and size > 14:
-            parts.append(f"<text x='{c[0]}' y='{float(c[1]) - size * 0.25:.1f}' font-size='{max(6, size * 0.18):.1f}' "
-                         f"text-anchor='middle' fill='#555'>{html.escape(str(labels[h]))}</text>")
+            parts.append(
+                f"<text x='{c[0]}' y='{float(c[1]) - size * 0.25:.1f}' font-size='{max(6, size * 0.18):.1f}' "
+                f"text-anchor='middle' fill='#555'>{html.escape(str(labels[h]))}</text>"
+            )
         if marks and h in marks:
-            parts.append(f"<text x='{c[0]}' y='{float(c[1]) + size * 0.12:.1f}' font-size='{max(7, size * 0.25):.1f}' "
-                         f"text-anchor='middle' font-weight='bold'>{html.escape(str(marks[h]))}</text>")
+            parts.append(
+                f"<text x='{c[0]}' y='{float(c[1]) + size * 0.12:.1f}' font-size='{max(7, size * 0.25):.1f}' "
+                f"text-anchor='middle' font-weight='bold'>{html.escape(str(marks[h]))}</text>"
+            )
     parts.append("</svg>")
     return SVG("".join(parts))

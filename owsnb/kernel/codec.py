@@ -17,9 +17,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from typing import Any
-
 from fractions import Fraction
+from typing import Any
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
@@ -42,7 +41,18 @@ def register(cls: type) -> type:
     return cls
 
 
-for _cls in (Unit, Clock, HexInfo, MapState, SideState, GameState, Event, GeoLayout, OffsetSystem, SideView):
+for _cls in (
+    Unit,
+    Clock,
+    HexInfo,
+    MapState,
+    SideState,
+    GameState,
+    Event,
+    GeoLayout,
+    OffsetSystem,
+    SideView,
+):
     register(_cls)
 
 
@@ -67,8 +77,10 @@ def encode(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [encode(v) for v in obj]
     if dataclasses.is_dataclass(obj) and type(obj).__name__ in _TYPES:
-        return {"$t": type(obj).__name__,
-                "f": {f.name: encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)}}
+        return {
+            "$t": type(obj).__name__,
+            "f": {f.name: encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)},
+        }
     if hasattr(obj, "item") and callable(obj.item):  # numpy scalar
         return encode(obj.item())
     raise TypeError(f"cannot encode {type(obj).__name__} {obj!r} as owsnb JSON")
@@ -82,7 +94,7 @@ def decode(obj: Any) -> Any:
         return tuple(decode(v) for v in obj)
     if isinstance(obj, dict):
         if len(obj) == 1:
-            (k, v), = obj.items()
+            ((k, v),) = obj.items()
             if k == "$h":
                 return Hex(int(v[0]), int(v[1]))
             if k == "$o":
@@ -94,7 +106,9 @@ def decode(obj: Any) -> Any:
             if k == "$f":
                 return Fraction(v)
         if "$d" in obj and set(obj) <= {"$d", "label"}:
-            return Distribution([(decode(k), Fraction(p)) for k, p in obj["$d"]], obj.get("label", ""))
+            return Distribution(
+                [(decode(k), Fraction(p)) for k, p in obj["$d"]], obj.get("label", "")
+            )
         if "$t" in obj:
             name = obj["$t"]
             cls = _TYPES.get(name)

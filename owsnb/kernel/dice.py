@@ -42,7 +42,9 @@ class Dice:
         visible_to: default visibility of roll events (``None`` = public).
     """
 
-    def __init__(self, state: Mapping | None = None, *, actor: str | None = None, visible_to: Any = None):
+    def __init__(
+        self, state: Mapping | None = None, *, actor: str | None = None, visible_to: Any = None
+    ):
         bg = np.random.PCG64()
         if state:
             bg.state = thaw(state)
@@ -71,15 +73,41 @@ class Dice:
         self._used = True
         return [int(x) for x in self._gen.integers(1, sides + 1, size=n)]
 
-    def _record(self, label: str, sides: int, result: Any, purpose: str, rule: str, actor: Any, visible_to: Any, **data: Any) -> None:
+    def _record(
+        self,
+        label: str,
+        sides: int,
+        result: Any,
+        purpose: str,
+        rule: str,
+        actor: Any,
+        visible_to: Any,
+        **data: Any,
+    ) -> None:
         vis = self.visible_to if visible_to == "default" else visible_to
         self.events.append(
-            die_rolled(label, sides, result, purpose=purpose, rule=rule,
-                       actor=self.actor if actor == "default" else actor, visible_to=visibility(vis), **data)
+            die_rolled(
+                label,
+                sides,
+                result,
+                purpose=purpose,
+                rule=rule,
+                actor=self.actor if actor == "default" else actor,
+                visible_to=visibility(vis),
+                **data,
+            )
         )
 
-    def roll(self, sides: int | str, *, purpose: str, rule: str = "", actor: Any = "default",
-             visible_to: Any = "default", **data: Any) -> int:
+    def roll(
+        self,
+        sides: int | str,
+        *,
+        purpose: str,
+        rule: str = "",
+        actor: Any = "default",
+        visible_to: Any = "default",
+        **data: Any,
+    ) -> int:
         """Roll one die (``10`` or ``"d10"``) and record it.
 
         Args:
@@ -95,32 +123,59 @@ class Dice:
         self._record(f"d{n}", n, result, purpose, rule, actor, visible_to, **data)
         return result
 
-    def roll_many(self, count: int, sides: int | str, *, purpose: str, rule: str = "",
-                  actor: Any = "default", visible_to: Any = "default", **data: Any) -> tuple[int, ...]:
+    def roll_many(
+        self,
+        count: int,
+        sides: int | str,
+        *,
+        purpose: str,
+        rule: str = "",
+        actor: Any = "default",
+        visible_to: Any = "default",
+        **data: Any,
+    ) -> tuple[int, ...]:
         """Roll *count* dice of one kind as one recorded throw (e.g. ``3d4``)."""
         n = _faces(sides)
         results = tuple(self._draw(n, count))
         self._record(f"{count}d{n}", n, results, purpose, rule, actor, visible_to, **data)
         return results
 
-    def choice(self, items: Sequence[T], *, purpose: str, rule: str = "", actor: Any = "default",
-               visible_to: Any = "default") -> T:
+    def choice(
+        self,
+        items: Sequence[T],
+        *,
+        purpose: str,
+        rule: str = "",
+        actor: Any = "default",
+        visible_to: Any = "default",
+    ) -> T:
         """Draw one item uniformly (a chit from a cup); recorded as a ``die`` event of kind draw."""
         if not items:
             raise ValueError("cannot draw from an empty cup")
         (i,) = self._draw(len(items), 1)
         item = items[i - 1]
-        self._record(f"draw/{len(items)}", len(items), i, purpose, rule, actor, visible_to, item=str(item))
+        self._record(
+            f"draw/{len(items)}", len(items), i, purpose, rule, actor, visible_to, item=str(item)
+        )
         return item
 
-    def shuffle(self, items: Iterable[T], *, purpose: str, rule: str = "", actor: Any = "default",
-                visible_to: Any = "default") -> list[T]:
+    def shuffle(
+        self,
+        items: Iterable[T],
+        *,
+        purpose: str,
+        rule: str = "",
+        actor: Any = "default",
+        visible_to: Any = "default",
+    ) -> list[T]:
         """A shuffled copy of *items* (a deck); the new order is recorded."""
         seq = list(items)
         self._used = True
         order = [int(i) for i in self._gen.permutation(len(seq))]
         out = [seq[i] for i in order]
-        self._record(f"shuffle/{len(seq)}", len(seq), tuple(order), purpose, rule, actor, visible_to)
+        self._record(
+            f"shuffle/{len(seq)}", len(seq), tuple(order), purpose, rule, actor, visible_to
+        )
         return out
 
     def reveal(self, index: int, sides: Iterable[str]) -> None:
@@ -136,7 +191,9 @@ class Dice:
         """
         ev = self.events[index]
         if ev.visible_to is not None:
-            self.events[index] = dataclasses.replace(ev, visible_to=ev.visible_to | frozenset(sides))
+            self.events[index] = dataclasses.replace(
+                ev, visible_to=ev.visible_to | frozenset(sides)
+            )
 
     def take_events(self) -> list[Event]:
         """The recorded roll events, clearing the record."""

@@ -29,7 +29,9 @@ class Distribution(Mapping):
 
     __slots__ = ("_p", "label")
 
-    def __init__(self, probs: Mapping[Hashable, Any] | Iterable[tuple[Hashable, Any]], label: str = ""):
+    def __init__(
+        self, probs: Mapping[Hashable, Any] | Iterable[tuple[Hashable, Any]], label: str = ""
+    ):
         items = probs.items() if isinstance(probs, Mapping) else probs
         acc: dict[Hashable, Fraction] = {}
         for k, v in items:
@@ -104,15 +106,23 @@ class Distribution(Mapping):
     # -- algebra -------------------------------------------------------------------------------
     def map(self, fn: Callable[[Any], Hashable], label: str | None = None) -> Distribution:
         """The distribution of ``fn(outcome)``."""
-        return Distribution(((fn(k), p) for k, p in self._p.items()), self.label if label is None else label)
+        return Distribution(
+            ((fn(k), p) for k, p in self._p.items()), self.label if label is None else label
+        )
 
-    def combine(self, other: Distribution, fn: Callable[[Any, Any], Hashable], label: str = "") -> Distribution:
+    def combine(
+        self, other: Distribution, fn: Callable[[Any, Any], Hashable], label: str = ""
+    ) -> Distribution:
         """The distribution of ``fn(a, b)`` for independent *a* ~ self and *b* ~ other."""
-        return Distribution(((fn(a, b), pa * pb) for a, pa in self._p.items() for b, pb in other._p.items()), label)
+        return Distribution(
+            ((fn(a, b), pa * pb) for a, pa in self._p.items() for b, pb in other._p.items()), label
+        )
 
     def bind(self, fn: Callable[[Any], Distribution], label: str = "") -> Distribution:
         """Chain: for each outcome, a further distribution (``fn``) — the law of total probability."""
-        return Distribution(((k2, p * p2) for k, p in self._p.items() for k2, p2 in fn(k).items()), label)
+        return Distribution(
+            ((k2, p * p2) for k, p in self._p.items() for k2, p2 in fn(k).items()), label
+        )
 
     def __add__(self, other: Distribution | int) -> Distribution:
         if isinstance(other, Distribution):
@@ -168,7 +178,11 @@ class Distribution(Mapping):
 
 def bar_chart_html(rows: list[tuple[Any, Fraction]], caption: str = "", width: int = 320) -> str:
     """A small horizontal bar chart of exact probabilities, as an HTML table (no JS needed)."""
-    cap = f"<caption style='text-align:left'><b>{html.escape(str(caption))}</b></caption>" if caption else ""
+    cap = (
+        f"<caption style='text-align:left'><b>{html.escape(str(caption))}</b></caption>"
+        if caption
+        else ""
+    )
     top = max((float(p) for _, p in rows), default=1.0) or 1.0
     lines = []
     for k, p in rows:

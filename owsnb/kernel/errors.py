@@ -72,7 +72,9 @@ class IllegalOrderError(OwsnbError, ValueError):
         order: the refused order (or its text), if known.
     """
 
-    def __init__(self, message: str, *, code: str = "illegal", rule: str = "", order: object = None):
+    def __init__(
+        self, message: str, *, code: str = "illegal", rule: str = "", order: object = None
+    ):
         self.code = code
         self.rule = rule
         self.order = order

@@ -106,11 +106,18 @@ def unit_set(unit_id: str, *, visible_to: Any = None, rule: str = "", **changes:
 
 
 def unit_move(
-    unit_id: str, to: Hex | None, *, path: Iterable[Hex] = (), box: str | None = None,
-    visible_to: Any = None, rule: str = "",
+    unit_id: str,
+    to: Hex | None,
+    *,
+    path: Iterable[Hex] = (),
+    box: str | None = None,
+    visible_to: Any = None,
+    rule: str = "",
 ) -> Event:
     """Move a unit to a hex (``path`` optional, for display) or, with ``to=None``, into a box."""
-    return _event("unit.move", {"id": unit_id, "to": to, "path": tuple(path), "box": box}, visible_to, rule)
+    return _event(
+        "unit.move", {"id": unit_id, "to": to, "path": tuple(path), "box": box}, visible_to, rule
+    )
 
 
 def unit_add(unit: Any, *, visible_to: Any = None, rule: str = "") -> Event:
@@ -128,7 +135,9 @@ def clock_set(clock: Any, *, rule: str = "") -> Event:
     return _event("clock.set", {"clock": clock}, None, rule)
 
 
-def side_set(side: str, scope: str, changes: Mapping[str, Any], *, visible_to: Any = "owner", rule: str = "") -> Event:
+def side_set(
+    side: str, scope: str, changes: Mapping[str, Any], *, visible_to: Any = "owner", rule: str = ""
+) -> Event:
     """Merge *changes* into a side's ``public`` or ``private`` facts (``None`` deletes a key).
 
     By default a ``private`` change is visible to that side only and a ``public`` one to all.
@@ -137,7 +146,9 @@ def side_set(side: str, scope: str, changes: Mapping[str, Any], *, visible_to: A
         raise ValueError(f"scope must be 'public' or 'private', not {scope!r}")
     if visible_to == "owner":
         visible_to = side if scope == "private" else None
-    return _event("side.set", {"side": side, "scope": scope, "changes": dict(changes)}, visible_to, rule)
+    return _event(
+        "side.set", {"side": side, "scope": scope, "changes": dict(changes)}, visible_to, rule
+    )
 
 
 def hex_set(h: Hex, changes: Mapping[str, Any], *, visible_to: Any = None, rule: str = "") -> Event:
@@ -145,7 +156,9 @@ def hex_set(h: Hex, changes: Mapping[str, Any], *, visible_to: Any = None, rule:
     return _event("hex.set", {"hex": h, "changes": dict(changes)}, visible_to, rule)
 
 
-def state_set(scope: str, changes: Mapping[str, Any], *, visible_to: Any = None, rule: str = "") -> Event:
+def state_set(
+    scope: str, changes: Mapping[str, Any], *, visible_to: Any = None, rule: str = ""
+) -> Event:
     """Merge *changes* into the game's ``public`` facts or ``secret`` facts (umpire only)."""
     if scope not in ("public", "secret"):
         raise ValueError(f"scope must be 'public' or 'secret', not {scope!r}")
@@ -160,16 +173,39 @@ def note(text: str, *, visible_to: Any = None, rule: str = "", **data: Any) -> E
 
 
 def die_rolled(
-    die: str, sides: int, result: int | tuple[int, ...], *, purpose: str, rule: str = "",
-    actor: str | None = None, visible_to: Any = None, **data: Any,
+    die: str,
+    sides: int,
+    result: int | tuple[int, ...],
+    *,
+    purpose: str,
+    rule: str = "",
+    actor: str | None = None,
+    visible_to: Any = None,
+    **data: Any,
 ) -> Event:
     """A die roll (recorded by :class:`~owsnb.kernel.dice.Dice`); changes nothing but the log."""
-    payload = {"die": die, "sides": sides, "result": result, "purpose": purpose, "actor": actor, **data}
+    payload = {
+        "die": die,
+        "sides": sides,
+        "result": result,
+        "purpose": purpose,
+        "actor": actor,
+        **data,
+    }
     return _event("die", payload, visible_to, rule)
 
 
 GENERIC_KINDS = (
-    "unit.set", "unit.move", "unit.add", "unit.remove", "clock.set", "side.set", "hex.set",
-    "state.set", "note", "die", "rng",
+    "unit.set",
+    "unit.move",
+    "unit.add",
+    "unit.remove",
+    "clock.set",
+    "side.set",
+    "hex.set",
+    "state.set",
+    "note",
+    "die",
+    "rng",
 )
 """Event kinds the kernel knows how to apply; rule sets may register more."""

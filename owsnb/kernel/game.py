@@ -50,10 +50,10 @@ import datetime as _dt
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from owsnb.kernel.data import EMPTY, FrozenDict, freeze
+from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
 from owsnb.kernel.errors import HistoryError, IllegalOrderError, StaleStateError
 from owsnb.kernel.events import Event
@@ -90,18 +90,32 @@ class Annotation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "text": self.text, "seq": self.seq, "turn": self.turn,
-            "hex": None if self.hex is None else [self.hex.q, self.hex.r], "unit": self.unit,
-            "side": self.side, "author": self.author, "tags": list(self.tags), "created": self.created,
+            "id": self.id,
+            "text": self.text,
+            "seq": self.seq,
+            "turn": self.turn,
+            "hex": None if self.hex is None else [self.hex.q, self.hex.r],
+            "unit": self.unit,
+            "side": self.side,
+            "author": self.author,
+            "tags": list(self.tags),
+            "created": self.created,
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Annotation:
         h = d.get("hex")
         return cls(
-            id=int(d["id"]), text=str(d["text"]), seq=int(d["seq"]), turn=d.get("turn"),
-            hex=None if h is None else Hex(int(h[0]), int(h[1])), unit=d.get("unit"), side=d.get("side"),
-            author=d.get("author", ""), tags=tuple(d.get("tags", ())), created=d.get("created", ""),
+            id=int(d["id"]),
+            text=str(d["text"]),
+            seq=int(d["seq"]),
+            turn=d.get("turn"),
+            hex=None if h is None else Hex(int(h[0]), int(h[1])),
+            unit=d.get("unit"),
+            side=d.get("side"),
+            author=d.get("author", ""),
+            tags=tuple(d.get("tags", ())),
+            created=d.get("created", ""),
         )
 
 
@@ -167,9 +181,17 @@ class Game:
         meta: free facts shown in the repr (store path, seed...).
     """
 
-    def __init__(self, ruleset: RuleSet, initial: GameState, events: Iterable[Event] = (), *,
-                 sink: EventSink | None = None, rev: int = 0, annotations: Iterable[Annotation] = (),
-                 meta: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        ruleset: RuleSet,
+        initial: GameState,
+        events: Iterable[Event] = (),
+        *,
+        sink: EventSink | None = None,
+        rev: int = 0,
+        annotations: Iterable[Annotation] = (),
+        meta: Mapping[str, Any] | None = None,
+    ):
         self.ruleset = ruleset
         self.initial = initial
         self.sink = sink
@@ -342,12 +364,15 @@ class Game:
             if self._cursor is not None:
                 raise HistoryError(
                     f"the game is rewound to event {self._cursor}; call step_to({self.seq}) to return "
-                    "to the end, or fork() to branch from here")
+                    "to the end, or fork() to branch from here"
+                )
             if state_id is not None and state_id != self._rev:
                 raise StaleStateError(state_id, self._rev)
             state = self._head
             args = self.ruleset.check(state, order)
-            dice = Dice(state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ())
+            dice = Dice(
+                state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ()
+            )
             adj: Adjudication = self.ruleset.adjudicate(state, order, args, dice)
             events = [*dice.take_events(), *adj.events]
             if dice.used:
@@ -386,7 +411,9 @@ class Game:
     def _push(self, e: Event) -> None:
         """Append an already-committed event during construction (replay)."""
         if e.seq != len(self._events) + 1:
-            raise HistoryError(f"history is not contiguous: event #{e.seq} after #{len(self._events)}")
+            raise HistoryError(
+                f"history is not contiguous: event #{e.seq} after #{len(self._events)}"
+            )
         self._head = apply(self._head, e, self.ruleset.reducers)
         self._events.append(e)
         if e.seq % SNAPSHOT_EVERY == 0:
@@ -470,16 +497,32 @@ class Game:
             raise HistoryError(f"cannot fork at {n}: history has {len(self._events)} events")
         while 0 < n < len(self._events) and self._events[n].batch == self._events[n - 1].batch:
             n -= 1
-        g = Game(self.ruleset, self.initial, (), sink=sink, meta={**self.meta, "forked_from": n, "store": None},
-                 annotations=[a for a in self.annotations if a.seq <= n])
+        g = Game(
+            self.ruleset,
+            self.initial,
+            (),
+            sink=sink,
+            meta={**self.meta, "forked_from": n, "store": None},
+            annotations=[a for a in self.annotations if a.seq <= n],
+        )
         g._events = list(self._events[:n])
         g._snapshots = {k: v for k, v in self._snapshots.items() if k <= n}
         g._head = self.state_at(n)
         return g
 
-    def annotate(self, text: str, *, seq: int | None = None, turn: int | None = None, hex: Any = None,
-                 unit: str | None = None, side: str | None = None, author: str = "",
-                 tags: Iterable[str] = (), created: str | None = None) -> Annotation:
+    def annotate(
+        self,
+        text: str,
+        *,
+        seq: int | None = None,
+        turn: int | None = None,
+        hex: Any = None,
+        unit: str | None = None,
+        side: str | None = None,
+        author: str = "",
+        tags: Iterable[str] = (),
+        created: str | None = None,
+    ) -> Annotation:
         """Write a note anchored to an event (default: the current one) and optionally a turn,
         hex (label or Hex), unit or side. Returns the :class:`Annotation`.
 
@@ -507,10 +550,16 @@ class Game:
             if side is not None and side not in s.sides and side != UMPIRE:
                 raise KeyError(f"no side {side!r}")
             ann = Annotation(
-                id=max((a.id for a in self.annotations), default=0) + 1, text=text,
-                seq=self.cursor if seq is None else int(seq), turn=s.clock.turn if turn is None else turn,
-                hex=h, unit=unit, side=side, author=author, tags=tuple(tags),
-                created=created or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                id=max((a.id for a in self.annotations), default=0) + 1,
+                text=text,
+                seq=self.cursor if seq is None else int(seq),
+                turn=s.clock.turn if turn is None else turn,
+                hex=h,
+                unit=unit,
+                side=side,
+                author=author,
+                tags=tuple(tags),
+                created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             )
             if self.sink is not None:
                 self.sink.annotate(ann)
@@ -548,7 +597,9 @@ class Game:
             try:
                 fn(change)
             except Exception as exc:  # a broken display must never break the game
-                warnings.warn(f"owsnb subscriber {fn!r} failed: {exc!r}", RuntimeWarning, stacklevel=2)
+                warnings.warn(
+                    f"owsnb subscriber {fn!r} failed: {exc!r}", RuntimeWarning, stacklevel=2
+                )
 
     def _parse(self, order: Order | str) -> Order:
         return order if isinstance(order, Order) else Order.parse(order)
@@ -563,7 +614,11 @@ class Game:
     def log(self, side: str = UMPIRE, kinds: Iterable[str] | None = None) -> list[Event]:
         """Events *side* may see (optionally only some kinds), e.g. ``game.log("blue", ["die"])``."""
         ks = set(kinds) if kinds is not None else None
-        return [e for e in self._events[: self.cursor] if e.visible(side) and (ks is None or e.kind in ks)]
+        return [
+            e
+            for e in self._events[: self.cursor]
+            if e.visible(side) and (ks is None or e.kind in ks)
+        ]
 
     def __repr__(self) -> str:
         sid = self.state.scenario.get("id", "")

@@ -109,7 +109,9 @@ class GeoLayout:
             aq, ar = self.anchor
             object.__setattr__(self, "anchor", (int(Hex(aq, ar).q), int(Hex(aq, ar).r)))
         except (TypeError, ValueError):
-            raise ValueError(f"anchor must be a (q, r) pair of whole numbers, got {self.anchor!r}") from None
+            raise ValueError(
+                f"anchor must be a (q, r) pair of whole numbers, got {self.anchor!r}"
+            ) from None
         if self.orientation not in _ORIENTATIONS:
             raise ValueError(f"orientation must be 'flat' or 'pointy', got {self.orientation!r}")
         if self.projection not in _PROJECTIONS:

@@ -56,7 +56,14 @@ class Order:
     args: tuple[str, ...] = ()
     params: FrozenDict = EMPTY
 
-    def __init__(self, side: str, verb: str, args: Iterable[Any] = (), params: Mapping[str, Any] | None = None, **kw: Any):
+    def __init__(
+        self,
+        side: str,
+        verb: str,
+        args: Iterable[Any] = (),
+        params: Mapping[str, Any] | None = None,
+        **kw: Any,
+    ):
         object.__setattr__(self, "side", _check_name("side", str(side)))
         object.__setattr__(self, "verb", _check_name("verb", str(verb)))
         if isinstance(args, str):
@@ -85,14 +92,18 @@ class Order:
             OrderSyntaxError: the text is not an order.
         """
         if not isinstance(text, str) or not text.strip():
-            raise OrderSyntaxError("an order needs text such as 'blue: move INF-1 0304'", order=text)
+            raise OrderSyntaxError(
+                "an order needs text such as 'blue: move INF-1 0304'", order=text
+            )
         head, sep, rest = text.partition(":")
         if sep and head.strip() and " " not in head.strip():
             who, body = head.strip(), rest
         elif side is not None:
             who, body = side, text
         else:
-            raise OrderSyntaxError(f"{text!r}: say who gives the order, e.g. 'blue: {text.strip()}'", order=text)
+            raise OrderSyntaxError(
+                f"{text!r}: say who gives the order, e.g. 'blue: {text.strip()}'", order=text
+            )
         try:
             tokens = shlex.split(body)
         except ValueError as exc:
@@ -195,38 +206,62 @@ class OrderType:
             raise IllegalOrderError(
                 f"'{self.verb}' takes {len(positional)} positional argument(s) "
                 f"({', '.join(p.name for p in positional) or 'none'}); got extra {args}",
-                code="bad-arguments", rule=self.rule, order=order)
+                code="bad-arguments",
+                rule=self.rule,
+                order=order,
+            )
         names = {p.name: p for p in self.params}
         for k, v in order.params.items():
             if k not in names:
                 raise IllegalOrderError(
                     f"'{self.verb}' has no parameter {k!r}; it takes {', '.join(names) or 'none'}",
-                    code="bad-arguments", rule=self.rule, order=order)
+                    code="bad-arguments",
+                    rule=self.rule,
+                    order=order,
+                )
             if k in bound:
-                raise IllegalOrderError(f"parameter {k!r} given twice", code="bad-arguments", rule=self.rule, order=order)
+                raise IllegalOrderError(
+                    f"parameter {k!r} given twice",
+                    code="bad-arguments",
+                    rule=self.rule,
+                    order=order,
+                )
             p = names[k]
-            bound[k] = (v if isinstance(v, tuple) else tuple(x for x in v.split(",") if x)) if p.repeat else v
+            bound[k] = (
+                (v if isinstance(v, tuple) else tuple(x for x in v.split(",") if x))
+                if p.repeat
+                else v
+            )
         for p in self.params:
             if p.name not in bound:
                 if not p.optional:
                     raise IllegalOrderError(
                         f"'{self.verb}' needs {p.name} ({p.doc or p.kind})",
-                        code="bad-arguments", rule=self.rule, order=order)
+                        code="bad-arguments",
+                        rule=self.rule,
+                        order=order,
+                    )
             elif p.choices:
                 vals = bound[p.name] if p.repeat else (bound[p.name],)
                 bad = [v for v in vals if v not in p.choices]
                 if bad:
                     raise IllegalOrderError(
                         f"{p.name} must be one of {', '.join(p.choices)}; got {', '.join(bad)}",
-                        code="bad-arguments", rule=self.rule, order=order)
+                        code="bad-arguments",
+                        rule=self.rule,
+                        order=order,
+                    )
         return bound
 
     def make(self, side: str, **values: Any) -> Order:
         """Build an order from parameter values (positional ones become args while they can)."""
         unknown = set(values) - {p.name for p in self.params}
         if unknown:
-            raise IllegalOrderError(f"'{self.verb}' has no parameter(s) {sorted(unknown)}",
-                                    code="bad-arguments", rule=self.rule)
+            raise IllegalOrderError(
+                f"'{self.verb}' has no parameter(s) {sorted(unknown)}",
+                code="bad-arguments",
+                rule=self.rule,
+            )
         args: list[str] = []
         params: dict[str, Any] = {}
         positional_ok = True
@@ -277,7 +312,9 @@ class OrderSpec:
             if not cands:
                 if p.optional:
                     continue
-                return self.examples[int(rng.integers(len(self.examples)))] if self.examples else None
+                return (
+                    self.examples[int(rng.integers(len(self.examples)))] if self.examples else None
+                )
             if p.repeat:
                 k = int(rng.integers(1, len(cands) + 1))
                 idx = sorted(rng.choice(len(cands), size=k, replace=False).tolist())
@@ -352,5 +389,7 @@ def describe_specs(specs: Sequence[OrderSpec]) -> list[str]:
     out = []
     for s in specs:
         params = " ".join((p.name if p.positional else f"{p.name}=…") for p in s.type.params)
-        out.append(f"{s.side}: {s.verb} {params}".rstrip() + (f"   [{s.type.rule}]" if s.type.rule else ""))
+        out.append(
+            f"{s.side}: {s.verb} {params}".rstrip() + (f"   [{s.type.rule}]" if s.type.rule else "")
+        )
     return out

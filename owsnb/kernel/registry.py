@@ -72,7 +72,9 @@ def get_ruleset(name: str) -> Any:
         _entry_points()
     factory = _FACTORIES.get(name)
     if factory is None:
-        raise UnknownRulesetError(f"no rule set {name!r}; known: {', '.join(ruleset_names()) or 'none'}")
+        raise UnknownRulesetError(
+            f"no rule set {name!r}; known: {', '.join(ruleset_names()) or 'none'}"
+        )
     if isinstance(factory, str):
         mod, _, attr = factory.partition(":")
         obj = getattr(importlib.import_module(mod), attr or "RULESET")

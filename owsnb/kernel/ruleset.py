@@ -80,7 +80,9 @@ class OrderHandler:
     def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
         """Raise :class:`IllegalOrderError` (with the rule paragraph) if *order* is illegal."""
 
-    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> list[Event] | Adjudication:
+    def adjudicate(
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice
+    ) -> list[Event] | Adjudication:
         """Events that carry the order out (rolls go through *dice*)."""
         return []
 
@@ -91,8 +93,11 @@ class OrderHandler:
 
 DONE = OrderType("done", (), rule="", doc="finished with this step", actors="side")
 ADVANCE = OrderType(
-    "advance", (Param("to", "text", "phase/step key to jump to (optional)", positional=True, optional=True),),
-    rule="", doc="umpire: end the current step and move on", actors="umpire",
+    "advance",
+    (Param("to", "text", "phase/step key to jump to (optional)", positional=True, optional=True),),
+    rule="",
+    doc="umpire: end the current step and move on",
+    actors="umpire",
 )
 
 
@@ -157,19 +162,25 @@ class RuleSet:
         for k, v in (given or {}).items():
             o = self.options.get(k)
             if o is None:
-                problems.append(f"unknown option {k!r}; known options: {', '.join(sorted(self.options)) or 'none'}")
+                problems.append(
+                    f"unknown option {k!r}; known options: {', '.join(sorted(self.options)) or 'none'}"
+                )
                 continue
             if o.choices and v not in o.choices:
                 problems.append(f"option {k!r} must be one of {list(o.choices)}, not {v!r}")
                 continue
             if not o.choices and o.default is not None and type(v) is not type(o.default):
-                if not (isinstance(o.default, float) and isinstance(v, int) and not isinstance(v, bool)):
+                if not (
+                    isinstance(o.default, float) and isinstance(v, int) and not isinstance(v, bool)
+                ):
                     problems.append(f"option {k!r} must be {type(o.default).__name__}, not {v!r}")
                     continue
             opts[k] = v
         return opts, problems
 
-    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def validate_unit(
+        self, kind: str, data: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """Check a unit's payload against the rule set's schema.
 
         Returns:
@@ -185,7 +196,9 @@ class RuleSet:
         ph, st = self.sequence.first(state.options)
         return replace(state, clock=self.clock_for(state, ph, st, state.clock.turn))
 
-    def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def validate_scenario(
+        self, state: GameState, rules: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
         """Extra scenario checks: ``(key path, problem)`` pairs."""
         return []
 
@@ -212,8 +225,14 @@ class RuleSet:
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
         """The clock at the start of (phase, step) of *turn*."""
         return Clock(
-            turn=turn, phase=phase.key, step=step.key, phase_title=phase.title, step_title=step.title,
-            active=self.actors(state, phase, step), done=frozenset(), mode=step.mode,
+            turn=turn,
+            phase=phase.key,
+            step=step.key,
+            phase_title=phase.title,
+            step_title=step.title,
+            active=self.actors(state, phase, step),
+            done=frozenset(),
+            mode=step.mode,
             date=state.clock.date,
         )
 
@@ -253,10 +272,15 @@ class RuleSet:
         if h is None:
             raise IllegalOrderError(
                 f"unknown order {order.verb!r}; {self.name} knows: {', '.join(sorted(self._handlers))}",
-                code="unknown-verb", order=order)
+                code="unknown-verb",
+                order=order,
+            )
         if order.side != UMPIRE and order.side not in state.sides:
-            raise IllegalOrderError(f"unknown side {order.side!r}; sides are {', '.join(state.sides)}",
-                                    code="unknown-side", order=order)
+            raise IllegalOrderError(
+                f"unknown side {order.side!r}; sides are {', '.join(state.sides)}",
+                code="unknown-side",
+                order=order,
+            )
         phase, step = self.current(state)
         who = h.type.actors
         if who == "umpire" and order.side != UMPIRE:
@@ -266,12 +290,17 @@ class RuleSet:
                 acting = ", ".join(state.clock.acting) or "nobody"
                 raise NotYourTurnError(
                     f"{order.side} may not act now ({state.clock}); acting: {acting}",
-                    rule=step.rule, order=order)
+                    rule=step.rule,
+                    order=order,
+                )
             if order.verb != "done" and order.verb not in step.verbs:
                 allowed = ", ".join(["done", *step.verbs])
                 raise IllegalOrderError(
                     f"'{order.verb}' is not an order of step {step.key} {step.title}; allowed now: {allowed}",
-                    code="wrong-step", rule=step.rule or h.type.rule, order=order)
+                    code="wrong-step",
+                    rule=step.rule or h.type.rule,
+                    order=order,
+                )
         args = h.type.bind(order)
         with _references(order, h.type.rule):
             h.validate(state, order, args)
@@ -287,7 +316,9 @@ class RuleSet:
         return specs
 
     # -- adjudication --------------------------------------------------------------------------
-    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+    def adjudicate(
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice
+    ) -> Adjudication:
         """Carry out a validated order; generic verbs walk the sequence of play."""
         if order.verb == "done":
             return Adjudication(self.done_events(state, order.side, dice))
@@ -300,7 +331,9 @@ class RuleSet:
         """The exact outcome distribution of *order* (``None`` if it does not roll)."""
         h = self._handlers.get(order.verb)
         if h is None:
-            raise IllegalOrderError(f"unknown order {order.verb!r}", code="unknown-verb", order=order)
+            raise IllegalOrderError(
+                f"unknown order {order.verb!r}", code="unknown-verb", order=order
+            )
         with _references(order, h.type.rule):
             return h.preview(state, order, h.type.bind(order))
 
@@ -312,7 +345,9 @@ class RuleSet:
             return self.advance_events(state, dice)
         return [clock_set(replace(clock, done=frozenset(done)))]
 
-    def advance_events(self, state: GameState, dice: Dice, to: str | None = None, limit: int = 200) -> list[Event]:
+    def advance_events(
+        self, state: GameState, dice: Dice, to: str | None = None, limit: int = 200
+    ) -> list[Event]:
         """Events that end the current step and enter the next one(s).
 
         Steps whose actors are empty (automatic steps) are entered, resolved by :meth:`on_enter`
@@ -384,7 +419,11 @@ class RuleSet:
     def unit_facts(self, unit: Unit) -> dict[str, Any]:
         """Per-unit facts recorded in research datasets (numbers or text). Default: the payload's
         top-level numbers and strings. A ``domain`` fact enables losses by domain."""
-        return {k: v for k, v in unit.data.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+        return {
+            k: v
+            for k, v in unit.data.items()
+            if isinstance(v, (int, float, str)) and not isinstance(v, bool)
+        }
 
     def view_public(self, state: GameState, side: str) -> FrozenDict:
         """The game's public facts as *side* sees them (default: all of ``state.public``)."""
@@ -484,14 +523,19 @@ def generic_counter_svg(unit: Unit, view: Any, size: int = 48) -> str:
     label = html.escape(unit.id if len(unit.id) <= 9 else unit.id[:8] + "…")
     kind = html.escape(unit.kind[:10])
     boxes = "".join(
-        f"<rect x='{4 + i * 8}' y='{size - 10}' width='6' height='6' fill='{'#fff' if i < unit.steps else 'none'}' stroke='#fff'/>"
+        f"<rect x='{4 + i * 8}' y='{size - 10}' width='6' height='6' fill='{'#fff' if i < unit.steps else 'none'}' "
+        "stroke='#fff'/>"
         for i in range(min(unit.max_steps, 5))
     )
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>"
-            f"<rect x='1' y='1' width='{size - 2}' height='{size - 2}' rx='4' fill='{html.escape(colour)}' stroke='#222'/>"
-            f"<text x='{size / 2}' y='15' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif'>{kind}</text>"
-            f"<text x='{size / 2}' y='28' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif' font-weight='bold'>{label}</text>"
-            f"{boxes}</svg>")
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>"
+        f"<rect x='1' y='1' width='{size - 2}' height='{size - 2}' rx='4' fill='{html.escape(colour)}' stroke='#222'/>"
+        f"<text x='{size / 2}' y='15' font-size='9' text-anchor='middle' fill='#fff' "
+        f"font-family='sans-serif'>{kind}</text>"
+        f"<text x='{size / 2}' y='28' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif' "
+        f"font-weight='bold'>{label}</text>"
+        f"{boxes}</svg>"
+    )
 
 
 @contextlib.contextmanager
@@ -502,11 +546,15 @@ def _references(order: Order, rule: str) -> Iterator[None]:
     except InvalidHexError as exc:
         raise IllegalOrderError(str(exc), code="bad-hex", rule=rule, order=order) from None
     except KeyError as exc:
-        msg = exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"unknown reference {exc}"
+        msg = (
+            exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"unknown reference {exc}"
+        )
         raise IllegalOrderError(msg, code="unknown-reference", rule=rule, order=order) from None
 
 
-def _apply_all(state: GameState, events: Sequence[Event], reducers: Mapping[str, Reducer]) -> GameState:
+def _apply_all(
+    state: GameState, events: Sequence[Event], reducers: Mapping[str, Reducer]
+) -> GameState:
     for e in events:
         state = apply(state, e, reducers)
     return state

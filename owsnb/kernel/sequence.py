@@ -97,7 +97,9 @@ class SequenceOfPlay:
             return pair
         raise ValueError("the sequence of play has no step")
 
-    def after(self, phase: str, step: str, options: Mapping[str, Any] | None = None) -> tuple[str, str, bool]:
+    def after(
+        self, phase: str, step: str, options: Mapping[str, Any] | None = None
+    ) -> tuple[str, str, bool]:
         """Keys of the step after (phase, step), and whether a new turn begins."""
         steps = list(self.walk(options or {}))
         keys = [(p.key, s.key) for p, s in steps]
@@ -112,9 +114,15 @@ class SequenceOfPlay:
     def table(self) -> list[dict[str, Any]]:
         """One row per step: phase, step, title, actors, mode, rule (for display)."""
         return [
-            {"phase": f"{p.key} {p.title}", "step": s.key, "title": s.title,
-             "actors": s.actors if isinstance(s.actors, str) else ", ".join(s.actors),
-             "mode": s.mode, "rule": s.rule, "optional": s.optional or ""}
+            {
+                "phase": f"{p.key} {p.title}",
+                "step": s.key,
+                "title": s.title,
+                "actors": s.actors if isinstance(s.actors, str) else ", ".join(s.actors),
+                "mode": s.mode,
+                "rule": s.rule,
+                "optional": s.optional or "",
+            }
             for p, s in self.walk(None)
         ]
 

@@ -18,7 +18,17 @@ from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
 
-__all__ = ["Unit", "HexInfo", "MapState", "SideState", "Clock", "StateReader", "GameState", "UMPIRE", "edge_key"]
+__all__ = [
+    "Unit",
+    "HexInfo",
+    "MapState",
+    "SideState",
+    "Clock",
+    "StateReader",
+    "GameState",
+    "UMPIRE",
+    "edge_key",
+]
 
 UMPIRE = "umpire"
 """The seat that sees the whole truth and may act in every step."""
@@ -232,7 +242,9 @@ class Clock:
         if acting:
             who = ", ".join(a.title() for a in acting)
             verb = "act" if len(acting) > 1 else "acts"
-            parts.append(f"{who} {verb}" + (" (simultaneous)" if self.mode == "simultaneous" else ""))
+            parts.append(
+                f"{who} {verb}" + (" (simultaneous)" if self.mode == "simultaneous" else "")
+            )
         return " · ".join(parts)
 
     def _repr_html_(self) -> str:
@@ -337,7 +349,9 @@ class GameState(StateReader):
         """A copy with fields replaced (mappings are frozen)."""
         for k in ("options", "scenario", "public", "secret", "tables", "rng", "units", "sides"):
             if k in changes and not isinstance(changes[k], FrozenDict):
-                changes[k] = freeze(changes[k]) if k not in ("units", "sides") else FrozenDict(changes[k])
+                changes[k] = (
+                    freeze(changes[k]) if k not in ("units", "sides") else FrozenDict(changes[k])
+                )
         return replace(self, **changes)
 
     def __repr__(self) -> str:

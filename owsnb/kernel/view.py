@@ -15,7 +15,6 @@ from typing import Any
 
 from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.events import Event
-from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateReader, Unit
 
 __all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
@@ -102,14 +101,20 @@ class SideView(StateReader):
         if unit.side not in self.sides:
             raise KeyError(f"no side {unit.side!r}; sides are {list(self.sides)}")
         if not self.is_umpire and unit.side != self.side:
-            raise ValueError(f"a what-if unit of {self.side}'s view must be {self.side}'s, not {unit.side}'s")
+            raise ValueError(
+                f"a what-if unit of {self.side}'s view must be {self.side}'s, not {unit.side}'s"
+            )
         if unit.id in self.units:
-            raise ValueError(f"unit id {unit.id!r} is taken in this view; try {self.unused_id(unit.id)!r}")
+            raise ValueError(
+                f"unit id {unit.id!r} is taken in this view; try {self.unused_id(unit.id)!r}"
+            )
         return replace(self, units=FrozenDict({**self.units, unit.id: unit}))
 
     def __repr__(self) -> str:
-        return (f"<SideView {self.side} seq={self.seq}: {len(self.own_units)} own units, "
-                f"{len(self.enemy_units)} enemy seen; {self.clock}>")
+        return (
+            f"<SideView {self.side} seq={self.seq}: {len(self.own_units)} own units, "
+            f"{len(self.enemy_units)} enemy seen; {self.clock}>"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import view_html
@@ -138,15 +143,26 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
             if v is not None:
                 shown[v.id] = v
         units = FrozenDict(shown)
-        sides = FrozenDict({
-            name: s if name == side else replace(s, private=EMPTY) for name, s in state.sides.items()
-        })
+        sides = FrozenDict(
+            {
+                name: s if name == side else replace(s, private=EMPTY)
+                for name, s in state.sides.items()
+            }
+        )
     visible: Sequence[Event] = tuple(_strip_event(e) for e in events if e.visible(side))
     return SideView(
-        side=side, ruleset=state.ruleset, map=state.map, sides=sides, units=units, clock=state.clock,
-        options=state.options, scenario=state.scenario,
+        side=side,
+        ruleset=state.ruleset,
+        map=state.map,
+        sides=sides,
+        units=units,
+        clock=state.clock,
+        options=state.options,
+        scenario=state.scenario,
         public=state.public if side == UMPIRE else ruleset.view_public(state, side),
-        tables=state.tables, events=tuple(visible), seq=state.seq,
+        tables=state.tables,
+        events=tuple(visible),
+        seq=state.seq,
         secret=state.secret if side == UMPIRE else EMPTY,
     )
 
@@ -171,8 +187,15 @@ def alias_id(state: GameState, unit_id: str, side: str) -> str:
     return f"unknown-{digest}"
 
 
-def masked(state: GameState, unit: Unit, side: str, *, keep: Iterable[str] = (), kind: str = "unknown",
-           data: dict[str, Any] | None = None) -> Unit:
+def masked(
+    state: GameState,
+    unit: Unit,
+    side: str,
+    *,
+    keep: Iterable[str] = (),
+    kind: str = "unknown",
+    data: dict[str, Any] | None = None,
+) -> Unit:
     """A face-down copy of *unit* for *side*: alias id, no name, no payload except *data*.
 
     Args:
@@ -183,10 +206,16 @@ def masked(state: GameState, unit: Unit, side: str, *, keep: Iterable[str] = (),
     """
     keep = set(keep)
     return Unit(
-        id=alias_id(state, unit.id, side), side=unit.side, kind=unit.kind if "kind" in keep else kind,
-        name="", hex=unit.hex, box=unit.box if "box" in keep else None,
-        steps=unit.steps if "steps" in keep else 1, max_steps=unit.max_steps if "steps" in keep else 1,
-        markers=unit.markers if "markers" in keep else frozenset(), data=FrozenDict(data or {}),
+        id=alias_id(state, unit.id, side),
+        side=unit.side,
+        kind=unit.kind if "kind" in keep else kind,
+        name="",
+        hex=unit.hex,
+        box=unit.box if "box" in keep else None,
+        steps=unit.steps if "steps" in keep else 1,
+        max_steps=unit.max_steps if "steps" in keep else 1,
+        markers=unit.markers if "markers" in keep else frozenset(),
+        data=FrozenDict(data or {}),
         seen_by=frozenset(),
     )
 

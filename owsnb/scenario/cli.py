@@ -37,7 +37,9 @@ def _bbox(text: str) -> tuple[float, float, float, float]:
     except ValueError:
         values = ()
     if len(values) != 4:
-        raise argparse.ArgumentTypeError(f"expected MIN_LON,MIN_LAT,MAX_LON,MAX_LAT (four numbers), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected MIN_LON,MIN_LAT,MAX_LON,MAX_LAT (four numbers), got {text!r}"
+        )
     return values  # type: ignore[return-value]
 
 
@@ -54,33 +56,61 @@ def add_scenario_commands(subparsers: Any) -> argparse.ArgumentParser:
         >>> args.bbox, args.hex, args.ruleset, args.func.__name__
         ((127.0, 25.0, 129.0, 27.0), '20km', None, '_cmd_new')
     """
-    p = subparsers.add_parser("scenario", help="author scenarios: new maps from real geography, previews",
-                              description="Author scenarios on real geography (offline).")
+    p = subparsers.add_parser(
+        "scenario",
+        help="author scenarios: new maps from real geography, previews",
+        description="Author scenarios on real geography (offline).",
+    )
     sub = p.add_subparsers(dest="scenario_command", metavar="{new,preview}")
     sub.required = True
     new = sub.add_parser(
-        "new", help="lay a hex grid over a lon/lat box, classify land/littoral/deep sea, write the scenario",
+        "new",
+        help="lay a hex grid over a lon/lat box, classify land/littoral/deep sea, write the scenario",
         description="Lay a hex grid over a lon/lat box, classify each hex as land, littoral or deep sea "
-                    "(global-land-mask), apply the recipe's overrides and write the scenario YAML plus its "
-                    "coastline/borders layer (maps/<id>-coast.geojson beside it).")
+        "(global-land-mask), apply the recipe's overrides and write the scenario YAML plus its "
+        "coastline/borders layer (maps/<id>-coast.geojson beside it).",
+    )
     new.add_argument("id", help="scenario id (letters, digits, _ . -)")
-    new.add_argument("--bbox", type=_bbox, metavar="MIN_LON,MIN_LAT,MAX_LON,MAX_LAT",
-                     help="the box the map must cover (required unless the recipe gives one)")
-    new.add_argument("--hex", metavar="SIZE", help="hex size across flats: 200nm, 100nm, 20km, 10km... (default 20km)")
+    new.add_argument(
+        "--bbox",
+        type=_bbox,
+        metavar="MIN_LON,MIN_LAT,MAX_LON,MAX_LAT",
+        help="the box the map must cover (required unless the recipe gives one)",
+    )
+    new.add_argument(
+        "--hex",
+        metavar="SIZE",
+        help="hex size across flats: 200nm, 100nm, 20km, 10km... (default 20km)",
+    )
     new.add_argument("--ruleset", help="rule set the scenario plays (default ows)")
     new.add_argument("--title", help="scenario title (default: the id)")
-    new.add_argument("--orientation", choices=("flat", "pointy"), help="hex orientation (default flat)")
-    new.add_argument("--land-threshold", type=float, metavar="SHARE",
-                     help="share of a hex's samples on land that makes it land (default 0.5)")
-    new.add_argument("--recipe", type=Path, help="recipe YAML: overrides, features, edges, sides, briefing")
+    new.add_argument(
+        "--orientation", choices=("flat", "pointy"), help="hex orientation (default flat)"
+    )
+    new.add_argument(
+        "--land-threshold",
+        type=float,
+        metavar="SHARE",
+        help="share of a hex's samples on land that makes it land (default 0.5)",
+    )
+    new.add_argument(
+        "--recipe", type=Path, help="recipe YAML: overrides, features, edges, sides, briefing"
+    )
     new.add_argument("--out", type=Path, required=True, help="scenario file to write")
-    new.add_argument("--no-coast", action="store_true", help="do not write the coastline/borders layer")
+    new.add_argument(
+        "--no-coast", action="store_true", help="do not write the coastline/borders layer"
+    )
     group = new.add_mutually_exclusive_group()
-    group.add_argument("--update", action="store_true",
-                       help="if --out exists, replace only its map (units, briefing... are kept)")
+    group.add_argument(
+        "--update",
+        action="store_true",
+        help="if --out exists, replace only its map (units, briefing... are kept)",
+    )
     group.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     new.set_defaults(func=_cmd_new)
-    pv = sub.add_parser("preview", help="draw a scenario's map as SVG (terrain, coast, features, edges)")
+    pv = sub.add_parser(
+        "preview", help="draw a scenario's map as SVG (terrain, coast, features, edges)"
+    )
     pv.add_argument("scenario", help="scenario file or bundled name")
     pv.add_argument("--out", type=Path, required=True, help="SVG file to write")
     pv.add_argument("--width", type=int, default=900)
@@ -93,7 +123,10 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
     out: Path = args.out
     if out.exists() and not (args.update or args.force):
-        print(f"error: {out} exists; use --update to replace only its map or --force to overwrite it", file=sys.stderr)
+        print(
+            f"error: {out} exists; use --update to replace only its map or --force to overwrite it",
+            file=sys.stderr,
+        )
         return 2
     recipe: dict[str, Any] = {}
     source = "<command line>"
@@ -105,7 +138,10 @@ def _cmd_new(args: argparse.Namespace) -> int:
             print(f"error: cannot read recipe {args.recipe}: {exc}", file=sys.stderr)
             return 2
         if not isinstance(recipe, dict) or not isinstance(recipe.get("map", {}), dict):
-            print(f"error: {args.recipe}: a recipe is a mapping with a 'map:' mapping", file=sys.stderr)
+            print(
+                f"error: {args.recipe}: a recipe is a mapping with a 'map:' mapping",
+                file=sys.stderr,
+            )
             return 2
     recipe = dict(recipe)
     m = dict(recipe.get("map") or {})
@@ -115,13 +151,20 @@ def _cmd_new(args: argparse.Namespace) -> int:
         recipe["title"] = args.title
     if args.ruleset:
         recipe["ruleset"] = args.ruleset
-    for key, value in (("bbox", args.bbox), ("hex", args.hex), ("orientation", args.orientation),
-                       ("land_threshold", args.land_threshold)):
+    for key, value in (
+        ("bbox", args.bbox),
+        ("hex", args.hex),
+        ("orientation", args.orientation),
+        ("land_threshold", args.land_threshold),
+    ):
         if value is not None:
             m[key] = list(value) if key == "bbox" else value
     m.setdefault("hex", "20km")
     if "bbox" not in m:
-        print("error: give --bbox MIN_LON,MIN_LAT,MAX_LON,MAX_LAT (or a recipe with map.bbox)", file=sys.stderr)
+        print(
+            "error: give --bbox MIN_LON,MIN_LAT,MAX_LON,MAX_LAT (or a recipe with map.bbox)",
+            file=sys.stderr,
+        )
         return 2
     recipe["map"] = m
     t0 = time.perf_counter()
@@ -134,8 +177,10 @@ def _cmd_new(args: argparse.Namespace) -> int:
     mp = scn["map"]
     counts = _terrain_counts(mp)
     summary = ", ".join(f"{n} {t}" for t, n in counts.most_common())
-    print(f"wrote {path}: {sum(counts.values())} hexes ({summary}), {len(mp['features'])} features, "
-          f"{len(mp['edges'])} edges in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"wrote {path}: {sum(counts.values())} hexes ({summary}), {len(mp['features'])} features, "
+        f"{len(mp['edges'])} edges in {time.perf_counter() - t0:.1f} s"
+    )
     cpath = path.parent / "maps" / f"{scn['id']}-coast.geojson"
     if not args.no_coast and cpath.is_file():
         print(f"wrote {cpath} ({cpath.stat().st_size / 1024:.1f} KB of coastline and borders)")

@@ -37,8 +37,10 @@ import numpy as np
 __all__ = ["SOURCE", "coastline_geojson", "borders_geojson", "background_geojson", "geojson_size"]
 
 #: Where the lines come from (also written into every FeatureCollection).
-SOURCE = ("Natural Earth 1:10m Admin 0 Countries v4.1.0 (public domain), "
-          "TopoJSON from the npm package world-atlas 2.0.2 (ISC)")
+SOURCE = (
+    "Natural Earth 1:10m Admin 0 Countries v4.1.0 (public domain), "
+    "TopoJSON from the npm package world-atlas 2.0.2 (ISC)"
+)
 
 _DATA = Path(__file__).resolve().parent / "geodata" / "countries-10m.json.gz"
 _COAST, _BORDER = 1, 2
@@ -78,11 +80,15 @@ def _check_bbox(bbox: Sequence[float]) -> tuple[float, float, float, float]:
     try:
         x0, y0, x1, y1 = (float(v) for v in bbox)
     except (TypeError, ValueError):
-        raise ValueError(f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}") from None
+        raise ValueError(
+            f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}"
+        ) from None
     if not (x0 < x1 and y0 < y1):
         raise ValueError(f"bbox must have min_lon < max_lon and min_lat < max_lat, got {bbox!r}")
     if not (-90 <= y0 and y1 <= 90 and -360 <= x0 and x1 <= 360 and x1 - x0 <= 360):
-        raise ValueError(f"bbox is not a lon/lat box (latitudes within +-90, at most 360 degrees wide): {bbox!r}")
+        raise ValueError(
+            f"bbox is not a lon/lat box (latitudes within +-90, at most 360 degrees wide): {bbox!r}"
+        )
     return x0, y0, x1, y1
 
 
@@ -119,8 +125,9 @@ def _clip(line: np.ndarray, box: tuple[float, float, float, float]) -> list[np.n
     return pieces
 
 
-def _clip_segment(p: np.ndarray, q: np.ndarray, box: tuple[float, float, float, float]
-                  ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+def _clip_segment(
+    p: np.ndarray, q: np.ndarray, box: tuple[float, float, float, float]
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Liang-Barsky: the part of segment p-q inside the box, or None."""
     x0, y0, x1, y1 = box
     dx, dy = float(q[0] - p[0]), float(q[1] - p[1])
@@ -137,8 +144,14 @@ def _clip_segment(p: np.ndarray, q: np.ndarray, box: tuple[float, float, float, 
             t1 = min(t1, t)
         if t0 > t1:
             return None
-    a = (float(p[0]) if t0 == 0 else float(p[0] + t0 * dx), float(p[1]) if t0 == 0 else float(p[1] + t0 * dy))
-    b = (float(q[0]) if t1 == 1 else float(p[0] + t1 * dx), float(q[1]) if t1 == 1 else float(p[1] + t1 * dy))
+    a = (
+        float(p[0]) if t0 == 0 else float(p[0] + t0 * dx),
+        float(p[1]) if t0 == 0 else float(p[1] + t0 * dy),
+    )
+    b = (
+        float(q[0]) if t1 == 1 else float(p[0] + t1 * dx),
+        float(q[1]) if t1 == 1 else float(p[1] + t1 * dy),
+    )
     return a, b
 
 
@@ -158,7 +171,7 @@ def _simplify(line: np.ndarray, tol_km: float) -> np.ndarray:
             continue
         a, b = xy[i], xy[j]
         seg = b - a
-        pts = xy[i + 1:j] - a
+        pts = xy[i + 1 : j] - a
         norm = math.hypot(seg[0], seg[1])
         if norm == 0.0:
             d = np.hypot(pts[:, 0], pts[:, 1])
@@ -172,14 +185,21 @@ def _simplify(line: np.ndarray, tol_km: float) -> np.ndarray:
     return line[keep]
 
 
-def _lines(kind: int, bbox: Sequence[float], simplify_km: float | None, precision: int) -> list[list[list[float]]]:
+def _lines(
+    kind: int, bbox: Sequence[float], simplify_km: float | None, precision: int
+) -> list[list[list[float]]]:
     box = _check_bbox(bbox)
     arcs, kinds, boxes = _world()
     out: list[list[list[float]]] = []
     for shift in (-360.0, 0.0, 360.0):  # boxes that reach past the antimeridian
         x0, y0, x1, y1 = box[0] - shift, box[1], box[2] - shift, box[3]
-        hit = np.nonzero((kinds == kind) & (boxes[:, 2] >= x0) & (boxes[:, 0] <= x1)
-                         & (boxes[:, 3] >= y0) & (boxes[:, 1] <= y1))[0]
+        hit = np.nonzero(
+            (kinds == kind)
+            & (boxes[:, 2] >= x0)
+            & (boxes[:, 0] <= x1)
+            & (boxes[:, 3] >= y0)
+            & (boxes[:, 1] <= y1)
+        )[0]
         for i in hit:
             for piece in _clip(arcs[i], (x0, y0, x1, y1)):
                 if simplify_km:
@@ -196,20 +216,26 @@ def _lines(kind: int, bbox: Sequence[float], simplify_km: float | None, precisio
     return out
 
 
-def _collection(features: list[tuple[str, list]], bbox: Sequence[float], simplify_km: float | None) -> dict[str, Any]:
+def _collection(
+    features: list[tuple[str, list]], bbox: Sequence[float], simplify_km: float | None
+) -> dict[str, Any]:
     return {
         "type": "FeatureCollection",
         "bbox": [float(v) for v in bbox],
         "features": [
-            {"type": "Feature",
-             "properties": {"kind": kind, "source": SOURCE, "simplify_km": simplify_km},
-             "geometry": {"type": "MultiLineString", "coordinates": lines}}
+            {
+                "type": "Feature",
+                "properties": {"kind": kind, "source": SOURCE, "simplify_km": simplify_km},
+                "geometry": {"type": "MultiLineString", "coordinates": lines},
+            }
             for kind, lines in features
         ],
     }
 
 
-def coastline_geojson(bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4) -> dict[str, Any]:
+def coastline_geojson(
+    bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4
+) -> dict[str, Any]:
     """Coastlines inside a lon/lat box, as a GeoJSON FeatureCollection (one MultiLineString).
 
     Args:
@@ -234,7 +260,9 @@ def coastline_geojson(bbox: Sequence[float], simplify_km: float | None = None, *
     return _collection([("coast", _lines(_COAST, bbox, simplify_km, precision))], bbox, simplify_km)
 
 
-def borders_geojson(bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4) -> dict[str, Any]:
+def borders_geojson(
+    bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4
+) -> dict[str, Any]:
     """Land borders between countries inside a lon/lat box (see :func:`coastline_geojson`).
 
     Example:
@@ -242,10 +270,14 @@ def borders_geojson(bbox: Sequence[float], simplify_km: float | None = None, *, 
         >>> fc["features"][0]["properties"]["kind"], len(fc["features"][0]["geometry"]["coordinates"]) >= 2
         ('border', True)
     """
-    return _collection([("border", _lines(_BORDER, bbox, simplify_km, precision))], bbox, simplify_km)
+    return _collection(
+        [("border", _lines(_BORDER, bbox, simplify_km, precision))], bbox, simplify_km
+    )
 
 
-def background_geojson(bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4) -> dict[str, Any]:
+def background_geojson(
+    bbox: Sequence[float], simplify_km: float | None = None, *, precision: int = 4
+) -> dict[str, Any]:
     """Coast and borders together: two features, ``kind`` ``"coast"`` then ``"border"``.
 
     This is the file written beside a generated scenario (``scenarios/maps/<id>-coast.geojson``).
@@ -255,8 +287,14 @@ def background_geojson(bbox: Sequence[float], simplify_km: float | None = None, 
         >>> [f["properties"]["kind"] for f in fc["features"]]
         ['coast', 'border']
     """
-    return _collection([("coast", _lines(_COAST, bbox, simplify_km, precision)),
-                        ("border", _lines(_BORDER, bbox, simplify_km, precision))], bbox, simplify_km)
+    return _collection(
+        [
+            ("coast", _lines(_COAST, bbox, simplify_km, precision)),
+            ("border", _lines(_BORDER, bbox, simplify_km, precision)),
+        ],
+        bbox,
+        simplify_km,
+    )
 
 
 def geojson_size(fc: dict[str, Any]) -> int:

@@ -69,28 +69,64 @@ from pydantic import ValidationError
 from owsnb.kernel.errors import ScenarioError, ScenarioProblem
 from owsnb.kernel.hexgrid import Hex
 from owsnb.scenario.grid_fit import Grid, fit_grid, parse_hex_size
-from owsnb.scenario.land import LAND_FEATURES, LAND_SOURCE, SEA, LandFn, classify, land_fractions, sample_weights
+from owsnb.scenario.land import (
+    LAND_FEATURES,
+    LAND_SOURCE,
+    SEA,
+    LandFn,
+    classify,
+    land_fractions,
+    sample_weights,
+)
 from owsnb.scenario.overrides import PlaceResolver, edge_entries, feature_entries, terrain_overrides
 from owsnb.scenario.recipe import MapRecipe, Problems, RegionRecipe, add_validation_problems
 from owsnb.scenario.tracing import HEXSIDE_EDGES
 from owsnb.scenario.yaml_writer import dump_yaml, write_scenario
 
 __all__ = [
-    "SEA", "HEXSIDE_EDGES", "LAND_FEATURES", "Grid", "fit_grid", "parse_hex_size", "land_fractions",
-    "new_scenario", "scenario_from_recipe", "write_scenario", "dump_yaml", "MapRecipe",
+    "SEA",
+    "HEXSIDE_EDGES",
+    "LAND_FEATURES",
+    "Grid",
+    "fit_grid",
+    "parse_hex_size",
+    "land_fractions",
+    "new_scenario",
+    "scenario_from_recipe",
+    "write_scenario",
+    "dump_yaml",
+    "MapRecipe",
 ]
 
 #: Sides of a new scenario unless given.
-DEFAULT_SIDES = {"blue": {"title": "Blue", "color": "#1f5fbf"}, "red": {"title": "Red", "color": "#c0392b"}}
+DEFAULT_SIDES = {
+    "blue": {"title": "Blue", "color": "#1f5fbf"},
+    "red": {"title": "Red", "color": "#c0392b"},
+}
 
 
-def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | float = 20,
-                 unit: str | None = None, ruleset: str = "ows", orientation: Literal["flat", "pointy"] = "flat",
-                 land: str = "clear", land_threshold: float = 0.5, samples: int = 5,
-                 land_features: Sequence[str] | None = None, terrain: Sequence[Mapping[str, Any]] = (),
-                 features: Sequence[Mapping[str, Any]] = (), edges: Sequence[Mapping[str, Any]] = (),
-                 meta: Mapping[str, Any] | None = None, sides: Mapping[str, Any] | None = None,
-                 is_land: LandFn | None = None, source: str = "<new_scenario>", **scenario: Any) -> dict[str, Any]:
+def new_scenario(
+    id: str,
+    title: str,
+    *,
+    bbox: Sequence[float],
+    hex_size: str | float = 20,
+    unit: str | None = None,
+    ruleset: str = "ows",
+    orientation: Literal["flat", "pointy"] = "flat",
+    land: str = "clear",
+    land_threshold: float = 0.5,
+    samples: int = 5,
+    land_features: Sequence[str] | None = None,
+    terrain: Sequence[Mapping[str, Any]] = (),
+    features: Sequence[Mapping[str, Any]] = (),
+    edges: Sequence[Mapping[str, Any]] = (),
+    meta: Mapping[str, Any] | None = None,
+    sides: Mapping[str, Any] | None = None,
+    is_land: LandFn | None = None,
+    source: str = "<new_scenario>",
+    **scenario: Any,
+) -> dict[str, Any]:
     """A new scenario on real geography: its map classified and overridden, no units yet.
 
     Args:
@@ -124,10 +160,20 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
     """
     problems = Problems(source)
     try:
-        recipe = MapRecipe(bbox=tuple(bbox), hex=hex_size, unit=unit, orientation=orientation, land=land,
-                           land_threshold=land_threshold, samples=samples,
-                           land_features=None if land_features is None else list(land_features),
-                           meta=dict(meta or {}), terrain=list(terrain), features=list(features), edges=list(edges))
+        recipe = MapRecipe(
+            bbox=tuple(bbox),
+            hex=hex_size,
+            unit=unit,
+            orientation=orientation,
+            land=land,
+            land_threshold=land_threshold,
+            samples=samples,
+            land_features=None if land_features is None else list(land_features),
+            meta=dict(meta or {}),
+            terrain=list(terrain),
+            features=list(features),
+            edges=list(edges),
+        )
     except ValidationError as exc:
         add_validation_problems(exc, problems, "map")
         problems.raise_if_any()
@@ -146,9 +192,14 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
     base = classify(hexes, frac, is_land_hex, recipe.land, override)
     default, out_regions = _terrain_regions(grid, hexes, base, override, regions)
 
-    lay: dict[str, Any] = {"orientation": recipe.orientation, "size": grid.size, "unit": grid.unit,
-                           "origin": [round(v, 6) for v in grid.layout.origin], "anchor": grid.anchor,
-                           "projection": "aeqd"}
+    lay: dict[str, Any] = {
+        "orientation": recipe.orientation,
+        "size": grid.size,
+        "unit": grid.unit,
+        "origin": [round(v, 6) for v in grid.layout.origin],
+        "anchor": grid.anchor,
+        "projection": "aeqd",
+    }
     map_meta = {
         **recipe.meta,
         "bbox": [float(v) for v in recipe.bbox],
@@ -158,15 +209,24 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
             "samples_per_hex": int(sample_weights(recipe.samples).shape[0]),
             "land_threshold": recipe.land_threshold,
             "rule": "land if share of land samples >= threshold or the hex holds a "
-                    + "/".join(sorted(forcing)) + "; sea hexes with land samples or next to land are littoral",
+            + "/".join(sorted(forcing))
+            + "; sea hexes with land samples or next to land are littoral",
         },
     }
     mp: dict[str, Any] = {
         "layout": lay,
-        "labels": {"parity": grid.offset.parity, "first_col": 1, "first_row": 1, "digits": grid.offset.digits},
-        "cols": grid.cols, "rows": grid.rows,
+        "labels": {
+            "parity": grid.offset.parity,
+            "first_col": 1,
+            "first_row": 1,
+            "digits": grid.offset.digits,
+        },
+        "cols": grid.cols,
+        "rows": grid.rows,
         "terrain": {"default": default, "regions": out_regions},
-        "features": out_features, "edges": out_edges, "meta": map_meta,
+        "features": out_features,
+        "edges": out_edges,
+        "meta": map_meta,
     }
     scn: dict[str, Any] = {"owsnb": 1, "id": id, "title": title, "ruleset": ruleset}
     for key in ("description", "briefing", "briefing_file", "options", "seed", "turns"):
@@ -180,8 +240,12 @@ def new_scenario(id: str, title: str, *, bbox: Sequence[float], hex_size: str | 
     return scn
 
 
-def scenario_from_recipe(recipe: str | Path | Mapping[str, Any], *, is_land: LandFn | None = None,
-                         source: str | None = None) -> dict[str, Any]:
+def scenario_from_recipe(
+    recipe: str | Path | Mapping[str, Any],
+    *,
+    is_land: LandFn | None = None,
+    source: str | None = None,
+) -> dict[str, Any]:
     """A scenario from a recipe: a scenario file whose ``map:`` is a :class:`MapRecipe`.
 
     A recipe (e.g. ``scenarios/maps/tutorial.recipe.yaml``) holds every scenario key
@@ -204,7 +268,9 @@ def scenario_from_recipe(recipe: str | Path | Mapping[str, Any], *, is_land: Lan
         except (OSError, yaml.YAMLError) as exc:
             raise ScenarioError(f"cannot read recipe: {exc}", file=source) from None
     if not isinstance(recipe, Mapping):
-        raise ScenarioError("a recipe must be a mapping with id, title, ruleset and map", file=source)
+        raise ScenarioError(
+            "a recipe must be a mapping with id, title, ruleset and map", file=source
+        )
     data = dict(recipe)
     problems = Problems(source)
     for key in ("id", "title", "map"):
@@ -213,23 +279,46 @@ def scenario_from_recipe(recipe: str | Path | Mapping[str, Any], *, is_land: Lan
     problems.raise_if_any()
     m = data.pop("map")
     if not isinstance(m, Mapping):
-        raise ScenarioError([ScenarioProblem(source, "map", "must be a mapping (bbox, hex, terrain...)")])
+        raise ScenarioError(
+            [ScenarioProblem(source, "map", "must be a mapping (bbox, hex, terrain...)")]
+        )
     try:
         mr = MapRecipe.model_validate(m)
     except ValidationError as exc:
         add_validation_problems(exc, problems, "map")
         problems.raise_if_any()
-    kw = {"bbox": mr.bbox, "hex_size": mr.hex, "unit": mr.unit, "orientation": mr.orientation, "land": mr.land,
-          "land_threshold": mr.land_threshold, "samples": mr.samples, "land_features": mr.land_features,
-          "terrain": [r.model_dump(exclude_none=True) for r in mr.terrain],
-          "features": [f.model_dump(exclude_none=True) for f in mr.features],
-          "edges": [e.model_dump(exclude_none=True) for e in mr.edges], "meta": mr.meta}
-    return new_scenario(data.pop("id"), data.pop("title"), ruleset=data.pop("ruleset", "ows"), is_land=is_land,
-                        source=source, **kw, **data)
+    kw = {
+        "bbox": mr.bbox,
+        "hex_size": mr.hex,
+        "unit": mr.unit,
+        "orientation": mr.orientation,
+        "land": mr.land,
+        "land_threshold": mr.land_threshold,
+        "samples": mr.samples,
+        "land_features": mr.land_features,
+        "terrain": [r.model_dump(exclude_none=True) for r in mr.terrain],
+        "features": [f.model_dump(exclude_none=True) for f in mr.features],
+        "edges": [e.model_dump(exclude_none=True) for e in mr.edges],
+        "meta": mr.meta,
+    }
+    return new_scenario(
+        data.pop("id"),
+        data.pop("title"),
+        ruleset=data.pop("ruleset", "ows"),
+        is_land=is_land,
+        source=source,
+        **kw,
+        **data,
+    )
 
 
-def _terrain_regions(grid: Grid, hexes: Sequence[Hex], base: Mapping[Hex, str], override: Mapping[Hex, str],
-                     regions: Sequence[tuple[RegionRecipe, list[Hex]]]) -> tuple[str, list[dict[str, Any]]]:
+def _terrain_regions(
+    grid: Grid,
+    hexes: Sequence[Hex],
+    base: Mapping[Hex, str],
+    override: Mapping[Hex, str],
+    regions: Sequence[tuple[RegionRecipe, list[Hex]]],
+) -> tuple[str, list[dict[str, Any]]]:
     """The map's default terrain (the commonest outside the overrides) and its regions: the other
     generated terrains, then each override region in order."""
     free = [h for h in hexes if h not in override]
@@ -239,7 +328,13 @@ def _terrain_regions(grid: Grid, hexes: Sequence[Hex], base: Mapping[Hex, str], 
     for t in sorted(counts, key=lambda k: (-counts[k], k)):
         if t == default:
             continue
-        out_regions.append({"terrain": t, "name": "generated", "hexes": [grid.label(h) for h in free if base[h] == t]})
+        out_regions.append(
+            {
+                "terrain": t,
+                "name": "generated",
+                "hexes": [grid.label(h) for h in free if base[h] == t],
+            }
+        )
     for reg, found in regions:
         entry = {"terrain": reg.terrain}
         if reg.name:

@@ -19,7 +19,9 @@ from owsnb.kernel.offset import OffsetSystem
 __all__ = ["Grid", "fit_grid", "parse_hex_size"]
 
 
-def parse_hex_size(value: str | float | int, unit: str | None = None) -> tuple[float, Literal["km", "nm"]]:
+def parse_hex_size(
+    value: str | float | int, unit: str | None = None
+) -> tuple[float, Literal["km", "nm"]]:
     """A hex size as ``(number, unit)`` from ``"200nm"``, ``"20 km"``, ``"10"`` or a number.
 
     Raises:
@@ -38,7 +40,9 @@ def parse_hex_size(value: str | float | int, unit: str | None = None) -> tuple[f
     else:
         m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*(km|nm)?\s*", str(value), flags=re.IGNORECASE)
         if not m:
-            raise ValueError(f"hex size must look like '200nm', '100 nm', '20km' or '10', got {value!r}")
+            raise ValueError(
+                f"hex size must look like '200nm', '100 nm', '20km' or '10', got {value!r}"
+            )
         size, found = float(m.group(1)), (m.group(2) or "").lower() or None
     if found and unit and found != unit:
         raise ValueError(f"hex size {value!r} says {found} but unit={unit!r}")
@@ -54,13 +58,18 @@ def _check_bbox(bbox: Sequence[float]) -> tuple[float, float, float, float]:
     try:
         x0, y0, x1, y1 = (float(v) for v in bbox)
     except (TypeError, ValueError):
-        raise ValueError(f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}") from None
+        raise ValueError(
+            f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}"
+        ) from None
     if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bbox must have min_lon < max_lon and min_lat < max_lat, got {list(bbox)!r}")
+        raise ValueError(
+            f"bbox must have min_lon < max_lon and min_lat < max_lat, got {list(bbox)!r}"
+        )
     if not (-85 <= y0 and y1 <= 85 and -180 <= x0 and x1 <= 360 and x1 - x0 <= 180):
-        raise ValueError(f"bbox must lie within latitudes +-85 and span at most 180 degrees of longitude, got {list(bbox)!r}")
+        raise ValueError(
+            f"bbox must lie within latitudes +-85 and span at most 180 degrees of longitude, got {list(bbox)!r}"
+        )
     return x0, y0, x1, y1
-
 
 
 @dataclass(frozen=True)
@@ -99,11 +108,18 @@ class Grid:
     def extent(self) -> list[float]:
         """``[min_lon, min_lat, max_lon, max_lat]`` of every hex polygon."""
         p = self.layout.polygons(self.hexes)
-        return [round(float(v), 4) for v in (p[..., 0].min(), p[..., 1].min(), p[..., 0].max(), p[..., 1].max())]
+        return [
+            round(float(v), 4)
+            for v in (p[..., 0].min(), p[..., 1].min(), p[..., 0].max(), p[..., 1].max())
+        ]
 
 
-def fit_grid(bbox: Sequence[float], hex_size: str | float = 20, unit: str | None = None,
-             orientation: Literal["flat", "pointy"] = "flat") -> Grid:
+def fit_grid(
+    bbox: Sequence[float],
+    hex_size: str | float = 20,
+    unit: str | None = None,
+    orientation: Literal["flat", "pointy"] = "flat",
+) -> Grid:
     """The smallest ``cols x rows`` map, ``0101`` at the north-west, covering *bbox*.
 
     The projection (azimuthal equidistant) is centred on the middle of the box: the hex there

@@ -12,7 +12,15 @@ import numpy as np
 from owsnb.kernel.hexgrid import Hex
 from owsnb.scenario.grid_fit import Grid
 
-__all__ = ["SEA", "LAND_FEATURES", "LAND_SOURCE", "LandFn", "land_fractions", "sample_weights", "classify"]
+__all__ = [
+    "SEA",
+    "LAND_FEATURES",
+    "LAND_SOURCE",
+    "LandFn",
+    "land_fractions",
+    "sample_weights",
+    "classify",
+]
 
 #: Sea terrains; every other terrain is land.
 SEA = ("deep-sea", "littoral")
@@ -27,8 +35,12 @@ def _mask_is_land(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
     try:
         from global_land_mask import globe  # imported here only: it loads a 2.5 MB mask (seconds)
     except ImportError as exc:  # pragma: no cover - the package is a dependency
-        raise ImportError("scenario generation needs the land mask: pip install global-land-mask") from exc
-    return np.asarray(globe.is_land(np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)), dtype=bool)
+        raise ImportError(
+            "scenario generation needs the land mask: pip install global-land-mask"
+        ) from exc
+    return np.asarray(
+        globe.is_land(np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)), dtype=bool
+    )
 
 
 def sample_weights(k: int) -> np.ndarray:
@@ -63,7 +75,9 @@ def land_fractions(grid: Grid, samples: int = 5, is_land: LandFn | None = None) 
     if not (isinstance(samples, int) and 1 <= samples <= 20):
         raise ValueError(f"samples must be a whole number from 1 to 20, got {samples!r}")
     hexes = grid.hexes
-    pts = np.concatenate([grid.layout.centres(hexes)[:, None, :], grid.layout.polygons(hexes)], axis=1)
+    pts = np.concatenate(
+        [grid.layout.centres(hexes)[:, None, :], grid.layout.polygons(hexes)], axis=1
+    )
     w = sample_weights(samples)
     sp = np.einsum("sc,ncd->nsd", w, pts)  # (N hexes, S samples, lon/lat)
     lon = (sp[..., 0] + 180.0) % 360.0 - 180.0
@@ -71,8 +85,13 @@ def land_fractions(grid: Grid, samples: int = 5, is_land: LandFn | None = None) 
     return np.asarray(land, dtype=float).reshape(lon.shape).mean(axis=1)
 
 
-def classify(hexes: Sequence[Hex], frac: Mapping[Hex, float], is_land_hex: Mapping[Hex, bool], land: str,
-             override: Mapping[Hex, str]) -> dict[Hex, str]:
+def classify(
+    hexes: Sequence[Hex],
+    frac: Mapping[Hex, float],
+    is_land_hex: Mapping[Hex, bool],
+    land: str,
+    override: Mapping[Hex, str],
+) -> dict[Hex, str]:
     """Each hex's terrain before overrides: *land* where *is_land_hex* says so (rules 1-2), else
     ``littoral`` if it has land samples or is next to a hex that is land after *override*, else
     ``deep-sea`` (rule 4). Land hexes come first in the result, then the sea hexes.

@@ -28,8 +28,15 @@ from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import Clock, GameState, HexInfo, MapState, SideState, Unit, edge_key
 from owsnb.scenario.schema import CatalogSpec, ScenarioSpec
 
-__all__ = ["Scenario", "load_scenario", "find_scenario", "scenario_dirs", "build_state", "read_yaml",
-           "list_scenarios"]
+__all__ = [
+    "Scenario",
+    "load_scenario",
+    "find_scenario",
+    "scenario_dirs",
+    "build_state",
+    "read_yaml",
+    "list_scenarios",
+]
 
 RESERVED_SIDES = {"umpire", "all", "none", "initiative"}
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -69,7 +76,9 @@ def find_scenario(name_or_path: str | os.PathLike) -> Path:
             if cand.is_file():
                 return cand
     known = ", ".join(list_scenarios()) or "none found"
-    raise ScenarioError(f"no scenario file or bundled scenario named {name!r} (bundled: {known})", file=name)
+    raise ScenarioError(
+        f"no scenario file or bundled scenario named {name!r} (bundled: {known})", file=name
+    )
 
 
 # -- YAML with locations ------------------------------------------------------------------------
@@ -105,7 +114,11 @@ class _Locator:
                         last = k
                         break
                 node = nxt
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            elif (
+                isinstance(node, yaml.SequenceNode)
+                and isinstance(part, int)
+                and 0 <= part < len(node.value)
+            ):
                 node = node.value[part]
                 last = node
             else:
@@ -179,13 +192,19 @@ def read_yaml(path: Path, problems: _Problems) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problems.items.append(ScenarioProblem(problems.file, "", f"{where}YAML syntax error: {getattr(exc, 'problem', exc)}"))
+        problems.items.append(
+            ScenarioProblem(
+                problems.file, "", f"{where}YAML syntax error: {getattr(exc, 'problem', exc)}"
+            )
+        )
         return None
     problems.locator = _Locator(text)
     return data
 
 
-def _pydantic_problems(exc: ValidationError, problems: _Problems, prefix: Iterable[Any] = ()) -> None:
+def _pydantic_problems(
+    exc: ValidationError, problems: _Problems, prefix: Iterable[Any] = ()
+) -> None:
     for err in exc.errors():
         loc = [*prefix, *err["loc"]]
         msg = err["msg"]
@@ -215,8 +234,10 @@ class Scenario:
         return self.spec.id
 
     def __repr__(self) -> str:
-        return (f"<Scenario {self.spec.id!r} ({self.spec.ruleset}): {len(self.spec.units)} units, "
-                f"{len(self.spec.sides)} sides>")
+        return (
+            f"<Scenario {self.spec.id!r} ({self.spec.ruleset}): {len(self.spec.units)} units, "
+            f"{len(self.spec.sides)} sides>"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import esc, wrap
@@ -227,7 +248,9 @@ class Scenario:
         return wrap(body, repr(self))
 
 
-def load_scenario(path_or_name: str | os.PathLike | Mapping[str, Any], *, base: Path | None = None) -> Scenario:
+def load_scenario(
+    path_or_name: str | os.PathLike | Mapping[str, Any], *, base: Path | None = None
+) -> Scenario:
     """Read and validate a scenario file (or a dict in the same shape).
 
     Raises:
@@ -255,7 +278,10 @@ def load_scenario(path_or_name: str | os.PathLike | Mapping[str, Any], *, base: 
         data = read_yaml(path, problems)
         problems.raise_if_any()
     if not isinstance(data, Mapping):
-        problems.add([], f"must be a mapping of keys (id, title, ruleset, map, sides, units...), not {type(data).__name__}")
+        problems.add(
+            [],
+            f"must be a mapping of keys (id, title, ruleset, map, sides, units...), not {type(data).__name__}",
+        )
         problems.raise_if_any()
     try:
         spec = ScenarioSpec.model_validate(data)
@@ -275,7 +301,9 @@ def load_scenario(path_or_name: str | os.PathLike | Mapping[str, Any], *, base: 
     return Scenario(spec, path, catalogs, briefing)
 
 
-def _load_catalogs(spec: ScenarioSpec, root: Path, problems: _Problems) -> dict[str, dict[str, Any]]:
+def _load_catalogs(
+    spec: ScenarioSpec, root: Path, problems: _Problems
+) -> dict[str, dict[str, Any]]:
     types: dict[str, dict[str, Any]] = {}
     for i, rel in enumerate(spec.catalogs):
         cpath = (root / rel).resolve()
@@ -291,10 +319,16 @@ def _load_catalogs(spec: ScenarioSpec, root: Path, problems: _Problems) -> dict[
                 _pydantic_problems(exc, cprob)
             else:
                 if cat.ruleset != spec.ruleset:
-                    cprob.add(["ruleset"], f"catalog is for rule set {cat.ruleset!r} but the scenario plays {spec.ruleset!r}")
+                    cprob.add(
+                        ["ruleset"],
+                        f"catalog is for rule set {cat.ruleset!r} but the scenario plays {spec.ruleset!r}",
+                    )
                 for key, t in cat.types.items():
                     if key in types:
-                        cprob.add(["types", key], f"type {key!r} is also defined in {types[key]['catalog']}")
+                        cprob.add(
+                            ["types", key],
+                            f"type {key!r} is also defined in {types[key]['catalog']}",
+                        )
                         continue
                     types[key] = {**t.model_dump(), "catalog": str(cpath)}
         problems.items.extend(cprob.items)
@@ -302,7 +336,9 @@ def _load_catalogs(spec: ScenarioSpec, root: Path, problems: _Problems) -> dict[
 
 
 # -- building the initial state ------------------------------------------------------------------
-def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] | None = None) -> tuple[GameState, Any]:
+def build_state(
+    scn: Scenario, seed: int | None, *, options: Mapping[str, Any] | None = None
+) -> tuple[GameState, Any]:
     """The initial state of *scn* and its rule set.
 
     Args:
@@ -333,19 +369,32 @@ def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] |
     # map
     m = spec.map
     lay = m.layout
-    offset = OffsetSystem(orientation=lay.orientation, parity=m.labels.parity, first_col=m.labels.first_col,
-                          first_row=m.labels.first_row, digits=m.labels.digits)
+    offset = OffsetSystem(
+        orientation=lay.orientation,
+        parity=m.labels.parity,
+        first_col=m.labels.first_col,
+        first_row=m.labels.first_row,
+        digits=m.labels.digits,
+    )
     anchor = Hex(0, 0)
     if lay.anchor == "centre" and m.cols and m.rows:
-        anchor = offset.from_offset(m.labels.first_col + (m.cols - 1) // 2, m.labels.first_row + (m.rows - 1) // 2)
+        anchor = offset.from_offset(
+            m.labels.first_col + (m.cols - 1) // 2, m.labels.first_row + (m.rows - 1) // 2
+        )
     elif lay.anchor:
         try:
             anchor = offset.from_label(lay.anchor)
         except InvalidHexError as exc:
             problems.add(["map", "layout", "anchor"], str(exc))
     projection = "simple" if lay.origin is None else lay.projection
-    layout = GeoLayout.from_size(lay.size, unit=lay.unit, origin=lay.origin or (0.0, 0.0),
-                                 orientation=lay.orientation, projection=projection, anchor=tuple(anchor))
+    layout = GeoLayout.from_size(
+        lay.size,
+        unit=lay.unit,
+        origin=lay.origin or (0.0, 0.0),
+        orientation=lay.orientation,
+        projection=projection,
+        anchor=tuple(anchor),
+    )
     cells: list[Hex] = []
     if m.hexes is not None:
         for i, lab in enumerate(m.hexes):
@@ -398,27 +447,45 @@ def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] |
             if a is None or b is None:
                 continue
             if a.distance(b) != 1:
-                problems.add(["map", "edges", j, "hexes", k + 1],
-                             f"{e.hexes[k]} and {e.hexes[k + 1]} are not adjacent: a {e.type} runs between neighbours")
+                problems.add(
+                    ["map", "edges", j, "hexes", k + 1],
+                    f"{e.hexes[k]} and {e.hexes[k + 1]} are not adjacent: a {e.type} runs between neighbours",
+                )
                 continue
             edges.setdefault(edge_key(a, b), {})[e.type] = facts
-    hexes = FrozenDict({
-        h: HexInfo(terrain[h], offset.to_label(h) if _labelable(offset, h) else "", freeze(features.get(h, {})))
-        for h in cells
-    })
+    hexes = FrozenDict(
+        {
+            h: HexInfo(
+                terrain[h],
+                offset.to_label(h) if _labelable(offset, h) else "",
+                freeze(features.get(h, {})),
+            )
+            for h in cells
+        }
+    )
     meta = {"hex_km": layout.size_km, **m.meta}
-    mstate = MapState(hexes, offset, layout, FrozenDict({k: freeze(v) for k, v in edges.items()}), freeze(meta))
+    mstate = MapState(
+        hexes, offset, layout, FrozenDict({k: freeze(v) for k, v in edges.items()}), freeze(meta)
+    )
 
     # sides
     for name in spec.sides:
         if name in RESERVED_SIDES or not name.replace("-", "").replace("_", "").isalnum():
-            problems.add(["sides", name], f"{name!r} cannot name a side (reserved or not a simple word)")
-    sides = FrozenDict({
-        name: SideState(name, s.title or name.title(), s.color, freeze(s.public), freeze(s.private))
-        for name, s in spec.sides.items()
-    })
+            problems.add(
+                ["sides", name], f"{name!r} cannot name a side (reserved or not a simple word)"
+            )
+    sides = FrozenDict(
+        {
+            name: SideState(
+                name, s.title or name.title(), s.color, freeze(s.public), freeze(s.private)
+            )
+            for name, s in spec.sides.items()
+        }
+    )
     if spec.initiative is not None and spec.initiative not in spec.sides:
-        problems.add(["initiative"], f"no side {spec.initiative!r}; sides are {', '.join(spec.sides)}")
+        problems.add(
+            ["initiative"], f"no side {spec.initiative!r}; sides are {', '.join(spec.sides)}"
+        )
 
     # units
     units: dict[str, Unit] = {}
@@ -440,37 +507,67 @@ def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] |
         data = deep_merge(t.get("data", {}), u.data)
         norm, data_problems = rs.validate_unit(u.type, data)
         for p, msg in data_problems:
-            problems.add([*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})")
+            problems.add(
+                [*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})"
+            )
         max_steps = int(t.get("steps", 1))
         steps = u.steps if u.steps is not None else max_steps
         if steps > max_steps:
-            problems.add([*base, "steps"], f"{steps} steps is more than type {u.type} has ({max_steps})")
+            problems.add(
+                [*base, "steps"], f"{steps} steps is more than type {u.type} has ({max_steps})"
+            )
         units[u.id] = Unit(
-            id=u.id, side=u.side, kind=u.type, name=u.name or t.get("name", "") or u.id, hex=h, box=u.box,
-            steps=steps, max_steps=max_steps, markers=frozenset(u.markers), data=freeze(norm),
+            id=u.id,
+            side=u.side,
+            kind=u.type,
+            name=u.name or t.get("name", "") or u.id,
+            hex=h,
+            box=u.box,
+            steps=steps,
+            max_steps=max_steps,
+            markers=frozenset(u.markers),
+            data=freeze(norm),
             seen_by=frozenset(u.seen_by),
         )
 
     tables = rs.default_tables()
     for name, override in spec.tables.items():
         if name not in tables:
-            problems.add(["tables", name], f"{spec.ruleset} has no data table {name!r}; tables: {', '.join(sorted(tables)) or 'none'}")
+            problems.add(
+                ["tables", name],
+                f"{spec.ruleset} has no data table {name!r}; tables: {', '.join(sorted(tables)) or 'none'}",
+            )
         else:
-            tables[name] = deep_merge(tables[name], override) if isinstance(override, Mapping) and isinstance(tables[name], Mapping) else override
+            tables[name] = (
+                deep_merge(tables[name], override)
+                if isinstance(override, Mapping) and isinstance(tables[name], Mapping)
+                else override
+            )
     problems.raise_if_any()
 
     public = {"initiative": spec.initiative} if spec.initiative else {}
     scenario_meta = {
-        "id": spec.id, "title": spec.title, "description": spec.description, "briefing": scn.briefing,
-        "victory": spec.victory, "special_rules": list(spec.special_rules), "turns": spec.turns,
+        "id": spec.id,
+        "title": spec.title,
+        "description": spec.description,
+        "briefing": scn.briefing,
+        "victory": spec.victory,
+        "special_rules": list(spec.special_rules),
+        "turns": spec.turns,
         "file": str(scn.path) if scn.path else "",
     }
     state = GameState(
-        ruleset=spec.ruleset, map=mstate, sides=sides, units=FrozenDict(units),
-        clock=Clock(turn=spec.clock.turn, date=spec.clock.date), options=freeze(opts),
+        ruleset=spec.ruleset,
+        map=mstate,
+        sides=sides,
+        units=FrozenDict(units),
+        clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
+        options=freeze(opts),
         scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [])}),
-        public=freeze(public), secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
-        tables=freeze(tables), rng=rng_state_for_seed(seed),
+        public=freeze(public),
+        secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
+        tables=freeze(tables),
+        rng=rng_state_for_seed(seed),
     )
     for p, msg in rs.validate_scenario(state, spec.rules):
         problems.add(_split(p), msg)
@@ -484,7 +581,9 @@ def build_state(scn: Scenario, seed: int | None, *, options: Mapping[str, Any] |
 
 
 def _extent(m: Any) -> str:
-    return f"{m.cols} columns x {m.rows} rows" if m.hexes is None else f"{len(m.hexes)} listed hexes"
+    return (
+        f"{m.cols} columns x {m.rows} rows" if m.hexes is None else f"{len(m.hexes)} listed hexes"
+    )
 
 
 def _labelable(offset: OffsetSystem, h: Hex) -> bool:
@@ -495,8 +594,14 @@ def _labelable(offset: OffsetSystem, h: Hex) -> bool:
         return False
 
 
-def _region_hexes(reg: Any, offset: OffsetSystem, layout: GeoLayout, cells: list[Hex], hex_of: Any,
-                  base: list[Any]) -> list[Hex]:
+def _region_hexes(
+    reg: Any,
+    offset: OffsetSystem,
+    layout: GeoLayout,
+    cells: list[Hex],
+    hex_of: Any,
+    base: list[Any],
+) -> list[Hex]:
     out: list[Hex] = []
     for k, lab in enumerate(reg.hexes):
         h = hex_of(lab, [*base, "hexes", k])
@@ -507,7 +612,11 @@ def _region_hexes(reg: Any, offset: OffsetSystem, layout: GeoLayout, cells: list
         if a is not None and b is not None:
             (c0, r0), (c1, r1) = offset.to_offset(a), offset.to_offset(b)
             cmin, cmax, rmin, rmax = min(c0, c1), max(c0, c1), min(r0, r1), max(r0, r1)
-            out += [h for h in cells if cmin <= offset.to_offset(h)[0] <= cmax and rmin <= offset.to_offset(h)[1] <= rmax]
+            out += [
+                h
+                for h in cells
+                if cmin <= offset.to_offset(h)[0] <= cmax and rmin <= offset.to_offset(h)[1] <= rmax
+            ]
     if reg.bbox:
         x0, y0, x1, y1 = reg.bbox
         for h in cells:

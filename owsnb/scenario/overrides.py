@@ -34,7 +34,9 @@ class PlaceResolver:
             self.problems.add(path, str(exc))
             return None
         if not self.grid.on_map(h):
-            self.problems.add(path, f"hex {lab} is off the map ({self.grid.cols} columns x {self.grid.rows} rows)")
+            self.problems.add(
+                path, f"hex {lab} is off the map ({self.grid.cols} columns x {self.grid.rows} rows)"
+            )
             return None
         return h
 
@@ -42,7 +44,9 @@ class PlaceResolver:
         lon, lat = float(lonlat[0]), float(lonlat[1])
         h = self.grid.hex_at(lon, lat)
         if h is None:
-            self.problems.add(path, f"[{lon}, {lat}] is off the map (its extent is {self.grid.extent()})")
+            self.problems.add(
+                path, f"[{lon}, {lat}] is off the map (its extent is {self.grid.extent()})"
+            )
         return h
 
     def place(self, ref: str | Sequence[float], path: str) -> Hex | None:
@@ -55,16 +59,25 @@ class PlaceResolver:
             if h is not None:
                 out.append(h)
         if reg.rect:
-            a, b = self.label(reg.rect[0], f"{path}.rect[0]"), self.label(reg.rect[1], f"{path}.rect[1]")
+            a, b = (
+                self.label(reg.rect[0], f"{path}.rect[0]"),
+                self.label(reg.rect[1], f"{path}.rect[1]"),
+            )
             if a is not None and b is not None:
                 (c0, r0), (c1, r1) = self.grid.offset.to_offset(a), self.grid.offset.to_offset(b)
-                out += [h for h in self.hexes
-                        if min(c0, c1) <= self.grid.offset.to_offset(h)[0] <= max(c0, c1)
-                        and min(r0, r1) <= self.grid.offset.to_offset(h)[1] <= max(r0, r1)]
+                out += [
+                    h
+                    for h in self.hexes
+                    if min(c0, c1) <= self.grid.offset.to_offset(h)[0] <= max(c0, c1)
+                    and min(r0, r1) <= self.grid.offset.to_offset(h)[1] <= max(r0, r1)
+                ]
         if reg.bbox:
             x0, y0, x1, y1 = reg.bbox
             lon, lat = self.centres[:, 0], self.centres[:, 1]
-            out += [self.hexes[i] for i in np.nonzero((lon >= x0) & (lon <= x1) & (lat >= y0) & (lat <= y1))[0]]
+            out += [
+                self.hexes[i]
+                for i in np.nonzero((lon >= x0) & (lon <= x1) & (lat >= y0) & (lat <= y1))[0]
+            ]
         if reg.around:
             c = self.place(reg.around[0], f"{path}.around[0]")
             if c is not None:
@@ -93,8 +106,9 @@ def _in_polygon(pts: np.ndarray, ring: np.ndarray) -> np.ndarray:
     return inside
 
 
-def feature_entries(res: PlaceResolver, features: Sequence[FeatureRecipe],
-                    forcing: set[str]) -> tuple[list[dict[str, Any]], set[Hex]]:
+def feature_entries(
+    res: PlaceResolver, features: Sequence[FeatureRecipe], forcing: set[str]
+) -> tuple[list[dict[str, Any]], set[Hex]]:
     """The map's feature entries, and the hexes a feature of a *forcing* type makes land (rule 2)."""
     grid, problems = res.grid, res.problems
     out_features: list[dict[str, Any]] = []
@@ -109,8 +123,11 @@ def feature_entries(res: PlaceResolver, features: Sequence[FeatureRecipe],
         if (h, f.type) in seen:
             k = seen[h, f.type]
             other = features[k].name or f"features[{k}]"
-            problems.add(where, f"hex {grid.label(h)} already has a {f.type} ({other!r}, features[{k}]): a hex holds "
-                                "one feature of each type, so merge them into one entry (e.g. add the capacities)")
+            problems.add(
+                where,
+                f"hex {grid.label(h)} already has a {f.type} ({other!r}, features[{k}]): a hex holds "
+                "one feature of each type, so merge them into one entry (e.g. add the capacities)",
+            )
             continue
         seen[h, f.type] = j
         if f.type in forcing:
@@ -118,14 +135,22 @@ def feature_entries(res: PlaceResolver, features: Sequence[FeatureRecipe],
         entry: dict[str, Any] = {"hex": grid.label(h), "type": f.type}
         if f.name:
             entry["name"] = f.name
-        entry.update({k: list(v) if isinstance(v, tuple) else v for k, v in facts.items()
-                      if k not in ("hex", "type", "name")})
+        entry.update(
+            {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in facts.items()
+                if k not in ("hex", "type", "name")
+            }
+        )
         out_features.append(entry)
     return out_features, forced
 
 
-def terrain_overrides(res: PlaceResolver, terrain: Sequence[RegionRecipe], is_land_hex: dict[Hex, bool],
-                      ) -> tuple[dict[Hex, str], list[tuple[RegionRecipe, list[Hex]]]]:
+def terrain_overrides(
+    res: PlaceResolver,
+    terrain: Sequence[RegionRecipe],
+    is_land_hex: dict[Hex, bool],
+) -> tuple[dict[Hex, str], list[tuple[RegionRecipe, list[Hex]]]]:
     """The terrain each region overrides (later wins, rule 3) and the hexes each region found."""
     problems = res.problems
     override: dict[Hex, str] = {}
@@ -136,8 +161,11 @@ def terrain_overrides(res: PlaceResolver, terrain: Sequence[RegionRecipe], is_la
         if reg.only != "any":
             found = [h for h in found if is_land_hex[h] == (reg.only == "land")]
         if not found and not any(p.path.startswith(path) for p in problems.items):
-            problems.add(path, f"region {reg.name or reg.terrain!r} matches no hex"
-                         + (f" that is {reg.only}" if reg.only != "any" else ""))
+            problems.add(
+                path,
+                f"region {reg.name or reg.terrain!r} matches no hex"
+                + (f" that is {reg.only}" if reg.only != "any" else ""),
+            )
         for h in found:
             override[h] = reg.terrain
         regions.append((reg, found))
@@ -150,13 +178,20 @@ def edge_entries(res: PlaceResolver, edges: Sequence[EdgeRecipe]) -> list[dict[s
     corners: HexCorners | None = None
     out_edges: list[dict[str, Any]] = []
     for j, e in enumerate(edges):
-        facts = {k: v for k, v in e.model_dump(exclude_none=True).items() if k not in ("hexes", "line", "trace", "type", "name")}
+        facts = {
+            k: v
+            for k, v in e.model_dump(exclude_none=True).items()
+            if k not in ("hexes", "line", "trace", "type", "name")
+        }
         if e.hexes is not None:
             chain = [res.label(lab, f"map.edges[{j}].hexes[{k}]") for k, lab in enumerate(e.hexes)]
             for k in range(len(chain) - 1):
                 a, b = chain[k], chain[k + 1]
                 if a is not None and b is not None and a.distance(b) != 1:
-                    problems.add(f"map.edges[{j}].hexes[{k + 1}]", f"{e.hexes[k]} and {e.hexes[k + 1]} are not adjacent")
+                    problems.add(
+                        f"map.edges[{j}].hexes[{k + 1}]",
+                        f"{e.hexes[k]} and {e.hexes[k + 1]} are not adjacent",
+                    )
             chains = [[h for h in chain if h is not None]]
         else:
             along = e.trace == "hexsides" or (e.trace is None and e.type in HEXSIDE_EDGES)
@@ -168,6 +203,11 @@ def edge_entries(res: PlaceResolver, edges: Sequence[EdgeRecipe]) -> list[dict[s
             if not chains:
                 problems.add(f"map.edges[{j}].line", f"{e.type} {e.name!r} does not cross the map")
         for chain in chains:
-            entry = {"type": e.type, **({"name": e.name} if e.name else {}), "hexes": [grid.label(h) for h in chain], **facts}
+            entry = {
+                "type": e.type,
+                **({"name": e.name} if e.name else {}),
+                "hexes": [grid.label(h) for h in chain],
+                **facts,
+            }
             out_edges.append(entry)
     return out_edges

@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from owsnb.kernel.errors import ScenarioError, ScenarioProblem
 
-__all__ = ["MapRecipe", "RegionRecipe", "FeatureRecipe", "EdgeRecipe", "LonLat", "Problems", "add_validation_problems"]
+__all__ = [
+    "MapRecipe",
+    "RegionRecipe",
+    "FeatureRecipe",
+    "EdgeRecipe",
+    "LonLat",
+    "Problems",
+    "add_validation_problems",
+]
 
 
 class _Strict(BaseModel):
@@ -71,7 +79,9 @@ class EdgeRecipe(_Open):
     @model_validator(mode="after")
     def _one(self) -> EdgeRecipe:
         if (self.hexes is None) == (self.line is None):
-            raise ValueError("an edge needs exactly one of hexes (labels) or line ([[lon, lat], ...])")
+            raise ValueError(
+                "an edge needs exactly one of hexes (labels) or line ([[lon, lat], ...])"
+            )
         return self
 
 

@@ -12,7 +12,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
-__all__ = ["ScenarioSpec", "CatalogSpec", "CatalogType", "MapSpec", "UnitSpec", "SideSpec", "LayoutSpec"]
+__all__ = [
+    "ScenarioSpec",
+    "CatalogSpec",
+    "CatalogType",
+    "MapSpec",
+    "UnitSpec",
+    "SideSpec",
+    "LayoutSpec",
+]
 
 
 class _Strict(BaseModel):
@@ -29,9 +37,14 @@ class LayoutSpec(_Strict):
     orientation: Literal["flat", "pointy"] = "flat"
     size: PositiveFloat = Field(description="hex width across flats")
     unit: Literal["km", "nm"] = "km"
-    origin: tuple[float, float] | None = Field(None, description="(lon, lat) of the centre of the anchor hex")
-    anchor: str | None = Field(None, description="label of the hex centred on origin: 'centre' for the "
-                               "middle of the map (keeps large maps least distorted); default the first hex")
+    origin: tuple[float, float] | None = Field(
+        None, description="(lon, lat) of the centre of the anchor hex"
+    )
+    anchor: str | None = Field(
+        None,
+        description="label of the hex centred on origin: 'centre' for the "
+        "middle of the map (keeps large maps least distorted); default the first hex",
+    )
     projection: Literal["aeqd", "mercator", "simple"] = "aeqd"
 
 
@@ -49,8 +62,12 @@ class RegionSpec(_Strict):
 
     terrain: str
     hexes: list[str] = []
-    rect: tuple[str, str] | None = Field(None, description="two corner labels, e.g. ['0304', '0608']")
-    bbox: tuple[float, float, float, float] | None = Field(None, description="[min_lon, min_lat, max_lon, max_lat]")
+    rect: tuple[str, str] | None = Field(
+        None, description="two corner labels, e.g. ['0304', '0608']"
+    )
+    bbox: tuple[float, float, float, float] | None = Field(
+        None, description="[min_lon, min_lat, max_lon, max_lat]"
+    )
     around: tuple[str, int] | None = Field(None, description="[centre label, radius in hexes]")
     name: str = ""
 
@@ -88,7 +105,9 @@ class MapSpec(_Strict):
     labels: LabelSpec = LabelSpec()
     cols: PositiveInt | None = None
     rows: PositiveInt | None = None
-    hexes: list[str] | None = Field(None, description="explicit hex labels (instead of cols x rows)")
+    hexes: list[str] | None = Field(
+        None, description="explicit hex labels (instead of cols x rows)"
+    )
     terrain: TerrainSpec = TerrainSpec()
     features: list[FeatureSpec] = []
     edges: list[EdgeSpec] = []

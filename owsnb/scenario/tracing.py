@@ -21,7 +21,9 @@ HEXSIDE_EDGES = frozenset({"river", "major-river", "minor-river", "canal"})
 
 def _km(lon: np.ndarray, lat: np.ndarray, lat0: float) -> np.ndarray:
     """Local equirectangular km (good enough to compare nearby distances)."""
-    return np.column_stack([np.asarray(lon) * 111.2 * math.cos(math.radians(lat0)), np.asarray(lat) * 111.2])
+    return np.column_stack(
+        [np.asarray(lon) * 111.2 * math.cos(math.radians(lat0)), np.asarray(lat) * 111.2]
+    )
 
 
 def _densify(line: Sequence[Sequence[float]], step_km: float) -> np.ndarray:
@@ -112,7 +114,9 @@ class HexCorners:
         return path[::-1]
 
 
-def trace_hexsides(grid: Grid, corners: HexCorners, line: Sequence[Sequence[float]]) -> list[list[Hex]]:
+def trace_hexsides(
+    grid: Grid, corners: HexCorners, line: Sequence[Sequence[float]]
+) -> list[list[Hex]]:
     """Chains of hexes whose consecutive pairs share the hexsides nearest a lon/lat line."""
     pts = np.asarray(line, dtype=float)
     ids = [corners.nearest(float(lon), float(lat)) for lon, lat in pts]

@@ -31,11 +31,19 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
-_Dumper.add_representer(_Label, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", str(s), style='"'))
-_Dumper.add_representer(_Flow, lambda d, s: d.represent_sequence("tag:yaml.org,2002:seq", list(s), flow_style=True))
-_Dumper.add_representer(_FlowMap, lambda d, s: d.represent_mapping("tag:yaml.org,2002:map", dict(s), flow_style=True))
-_Dumper.add_representer(str, lambda d, s: d.represent_scalar(
-    "tag:yaml.org,2002:str", s, style="|" if "\n" in s else None))
+_Dumper.add_representer(
+    _Label, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", str(s), style='"')
+)
+_Dumper.add_representer(
+    _Flow, lambda d, s: d.represent_sequence("tag:yaml.org,2002:seq", list(s), flow_style=True)
+)
+_Dumper.add_representer(
+    _FlowMap, lambda d, s: d.represent_mapping("tag:yaml.org,2002:map", dict(s), flow_style=True)
+)
+_Dumper.add_representer(
+    str,
+    lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None),
+)
 
 _LABEL_KEYS = {"hexes", "hex", "rect", "around"}
 
@@ -45,7 +53,10 @@ def _styled(obj: Any, key: str = "", depth: int = 0) -> Any:
         out = {k: _styled(v, str(k), depth + 1) for k, v in obj.items()}
         if key in ("hexes",) and depth > 0 and all(isinstance(v, str) for v in obj.values()):
             return _FlowMap({_Label(k): v for k, v in out.items()})
-        small = all(not isinstance(v, (Mapping, list)) or isinstance(v, (_Flow, _FlowMap)) for v in out.values())
+        small = all(
+            not isinstance(v, (Mapping, list)) or isinstance(v, (_Flow, _FlowMap))
+            for v in out.values()
+        )
         if small and depth >= 3 and len(str(obj)) < 400 and "briefing" not in obj:
             return _FlowMap(out)
         return out
@@ -74,12 +85,24 @@ def dump_yaml(scenario: Mapping[str, Any]) -> str:
           edges:
           - {type: road, hexes: ["0101", "0102"]}
     """
-    return yaml.dump(_styled(scenario), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
-                     default_flow_style=False)
+    return yaml.dump(
+        _styled(scenario),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=False,
+    )
 
 
-def write_scenario(scenario: Mapping[str, Any], path: str | Path, *, background: bool = True,
-                   simplify_km: float | None = None, keep_existing: bool = False) -> Path:
+def write_scenario(
+    scenario: Mapping[str, Any],
+    path: str | Path,
+    *,
+    background: bool = True,
+    simplify_km: float | None = None,
+    keep_existing: bool = False,
+) -> Path:
     """Save a scenario as YAML, with its coastline/borders layer beside it.
 
     Args:

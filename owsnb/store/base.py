@@ -40,7 +40,7 @@ class GameRecord:
 
 
 def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 class EventStore(abc.ABC):
@@ -49,7 +49,9 @@ class EventStore(abc.ABC):
     url: str
 
     @abc.abstractmethod
-    def create_game(self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None) -> None:
+    def create_game(
+        self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None
+    ) -> None:
         """Create a game with its initial state (``StoreError`` if the id exists)."""
 
     @abc.abstractmethod
@@ -166,9 +168,11 @@ def open_store(url: str, *, create: bool = True) -> EventStore:
 
         return PostgresStore(u)
     if u.startswith("sqlite:///"):
-        u = u[len("sqlite:///"):]
+        u = u[len("sqlite:///") :]
     elif "://" in u:
-        raise StoreError(f"unknown store URL {url!r}: use a file path, sqlite:///path or postgresql://…")
+        raise StoreError(
+            f"unknown store URL {url!r}: use a file path, sqlite:///path or postgresql://…"
+        )
     from owsnb.store.sqlite import SQLiteStore
 
     return SQLiteStore(u, create=create)

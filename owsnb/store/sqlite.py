@@ -81,11 +81,15 @@ class SQLiteStore(EventStore):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(
+                str(self.path), timeout=30, isolation_level=None, check_same_thread=False
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = {
+                r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not an owsnb game file ({exc})") from None
         if tables and "owsnb_meta" not in tables:
@@ -95,12 +99,19 @@ class SQLiteStore(EventStore):
             with self._tx():
                 for stmt in _statements(SCHEMA):
                     self._db.execute(stmt)
-                self._db.execute("INSERT INTO owsnb_meta VALUES ('format', ?), ('schema', ?)", (FORMAT, str(SCHEMA_VERSION)))
+                self._db.execute(
+                    "INSERT INTO owsnb_meta VALUES ('format', ?), ('schema', ?)",
+                    (FORMAT, str(SCHEMA_VERSION)),
+                )
         meta = dict(self._db.execute("SELECT key, value FROM owsnb_meta"))
         if meta.get("format") != FORMAT:
-            raise StoreError(f"{self.path} is not an owsnb game file (format {meta.get('format')!r})")
+            raise StoreError(
+                f"{self.path} is not an owsnb game file (format {meta.get('format')!r})"
+            )
         if int(meta.get("schema", 0)) > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer owsnb (schema {meta['schema']}); upgrade owsnb")
+            raise StoreError(
+                f"{self.path} was written by a newer owsnb (schema {meta['schema']}); upgrade owsnb"
+            )
 
     def __repr__(self) -> str:
         return f"<SQLiteStore {self.path}>"
@@ -109,13 +120,21 @@ class SQLiteStore(EventStore):
         return _Tx(self._db, self._lock)
 
     # -- writing -------------------------------------------------------------------------------
-    def create_game(self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None) -> None:
+    def create_game(
+        self, game_id: str, initial: GameState, meta: Mapping[str, Any] | None = None
+    ) -> None:
         with self._tx():
             if self._db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
                 raise StoreError(f"{self.path}: a game {game_id!r} already exists")
             self._db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
-                (game_id, initial.ruleset, now(), codec.dumps(initial), json.dumps(dict(meta or {}))),
+                (
+                    game_id,
+                    initial.ruleset,
+                    now(),
+                    codec.dumps(initial),
+                    json.dumps(dict(meta or {})),
+                ),
             )
 
     def _last_rev(self, game_id: str) -> int:
@@ -132,7 +151,10 @@ class SQLiteStore(EventStore):
             if rev != last + 1:
                 raise StaleStateError(rev - 1, last)
             try:
-                self._db.execute("INSERT INTO log VALUES (?, ?, 'append', ?, ?, ?)", (game_id, rev, seq, payload, now()))
+                self._db.execute(
+                    "INSERT INTO log VALUES (?, ?, 'append', ?, ?, ?)",
+                    (game_id, rev, seq, payload, now()),
+                )
             except sqlite3.IntegrityError:
                 raise StaleStateError(rev - 1, self._last_rev(game_id)) from None
 
@@ -141,12 +163,16 @@ class SQLiteStore(EventStore):
             last = self._last_rev(game_id)
             if rev != last + 1:
                 raise StaleStateError(rev - 1, last)
-            self._db.execute("INSERT INTO log VALUES (?, ?, 'truncate', ?, NULL, ?)", (game_id, rev, seq, now()))
+            self._db.execute(
+                "INSERT INTO log VALUES (?, ?, 'truncate', ?, NULL, ?)", (game_id, rev, seq, now())
+            )
 
     def annotate(self, game_id: str, annotation: Annotation) -> None:
         with self._tx():
-            self._db.execute("INSERT OR REPLACE INTO annotations VALUES (?, ?, ?)",
-                             (game_id, annotation.id, json.dumps(annotation.to_dict())))
+            self._db.execute(
+                "INSERT OR REPLACE INTO annotations VALUES (?, ?, ?)",
+                (game_id, annotation.id, json.dumps(annotation.to_dict())),
+            )
 
     def set_meta(self, game_id: str, changes: Mapping[str, Any]) -> None:
         with self._tx():
@@ -166,8 +192,12 @@ class SQLiteStore(EventStore):
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.ruleset, g.created, g.meta, COALESCE(MAX(l.rev), 0) FROM games g "
-                "LEFT JOIN log l ON l.game_id = g.id GROUP BY g.id ORDER BY g.created").fetchall()
-        return [{"id": r[0], "ruleset": r[1], "created": r[2], "meta": json.loads(r[3]), "rev": r[4]} for r in rows]
+                "LEFT JOIN log l ON l.game_id = g.id GROUP BY g.id ORDER BY g.created"
+            ).fetchall()
+        return [
+            {"id": r[0], "ruleset": r[1], "created": r[2], "meta": json.loads(r[3]), "rev": r[4]}
+            for r in rows
+        ]
 
     def load(self, game_id: str | None = None) -> GameRecord:
         with self._lock:
@@ -177,21 +207,32 @@ class SQLiteStore(EventStore):
                     if not ids:
                         raise StoreError(f"{self.path} holds no game")
                     if len(ids) > 1:
-                        raise StoreError(f"{self.path} holds {len(ids)} games ({', '.join(ids)}); say which")
+                        raise StoreError(
+                            f"{self.path} holds {len(ids)} games ({', '.join(ids)}); say which"
+                        )
                     game_id = ids[0]
-                row = self._db.execute("SELECT ruleset, created, initial, meta FROM games WHERE id=?", (game_id,)).fetchone()
+                row = self._db.execute(
+                    "SELECT ruleset, created, initial, meta FROM games WHERE id=?", (game_id,)
+                ).fetchone()
                 if row is None:
                     raise StoreError(f"{self.path}: no game {game_id!r}")
                 initial = codec.loads(row[2])
                 log = self._db.execute(
-                    "SELECT rev, op, seq, events FROM log WHERE game_id=? ORDER BY rev", (game_id,)).fetchall()
-                anns = [Annotation.from_dict(json.loads(r[0])) for r in self._db.execute(
-                    "SELECT data FROM annotations WHERE game_id=? ORDER BY id", (game_id,))]
+                    "SELECT rev, op, seq, events FROM log WHERE game_id=? ORDER BY rev", (game_id,)
+                ).fetchall()
+                anns = [
+                    Annotation.from_dict(json.loads(r[0]))
+                    for r in self._db.execute(
+                        "SELECT data FROM annotations WHERE game_id=? ORDER BY id", (game_id,)
+                    )
+                ]
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.path} cannot be read ({exc})") from None
             except (ValueError, TypeError, KeyError) as exc:
                 raise StoreError(f"{self.path}: game {game_id!r} is damaged ({exc})") from None
-        events, rev = replay_log((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log)
+        events, rev = replay_log(
+            (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+        )
         return GameRecord(game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1])
 
     def close(self) -> None:

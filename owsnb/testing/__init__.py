@@ -12,5 +12,10 @@ from owsnb.testing.leaks import Position, find_leaks, hidden_tokens
 from owsnb.testing.playout import PlayoutReport, random_playout
 
 __all__ = [
-    "PlayoutReport", "Position", "find_leaks", "fixed_dice", "hidden_tokens", "random_playout"
+    "PlayoutReport",
+    "Position",
+    "find_leaks",
+    "fixed_dice",
+    "hidden_tokens",
+    "random_playout",
 ]

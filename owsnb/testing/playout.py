@@ -32,7 +32,10 @@ class PlayoutReport:
     over: bool = False
 
     def __repr__(self) -> str:
-        return f"<PlayoutReport {len(self.orders)} orders, {len(self.refused)} refused, turns {self.turns}, over={self.over}>"
+        return (
+            f"<PlayoutReport {len(self.orders)} orders, {len(self.refused)} refused, turns {self.turns}, "
+            f"over={self.over}>"
+        )
 
 
 def _check_invariants(game: Any) -> None:
@@ -73,8 +76,15 @@ def _check_views(game: Any, known: dict[str, set[str]] | None = None) -> None:
             raise AssertionError(f"{side}'s view carries the umpire's secrets")
 
 
-def random_playout(game: Any, *, max_orders: int = 300, seed: int = 0, check_views: bool = True,
-                   pass_weight: float = 0.15, extra_checks: Iterable[Callable[[Any], None]] = ()) -> PlayoutReport:
+def random_playout(
+    game: Any,
+    *,
+    max_orders: int = 300,
+    seed: int = 0,
+    check_views: bool = True,
+    pass_weight: float = 0.15,
+    extra_checks: Iterable[Callable[[Any], None]] = (),
+) -> PlayoutReport:
     """Play random legal orders on *game* (mutating it) and check it stays sound.
 
     Args:

@@ -4,7 +4,8 @@ own charts.
 * **Preview**: the exact outcome distribution of the order being prepared (bars; the exact
   fractions are in the order panel).
 * **Forces** and **losses** by side and domain (the rule set's ``unit_domain`` hook: OWS counts
-  air, maritime, land and SOF; by default a ``domain`` payload value) at the end of every turn, computed from the seat's own history views — the other side's numbers are
+  air, maritime, land and SOF; by default a ``domain`` payload value) at the end of every turn, computed from the
+  seat's own history views — the other side's numbers are
   what this seat has seen of them, never the truth.
 * **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is
   drawn as

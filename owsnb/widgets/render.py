@@ -10,11 +10,10 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
-
-import re
 
 from owsnb.display.html import CSS as DISPLAY_CSS
 from owsnb.display.html import esc

@@ -21,8 +21,14 @@ def played():
 
 def _fight(g):
     """Drive the skirmish to a firefight so the history has losses and detections."""
-    for order in ("blue: move B-ARM-1 0503", "blue: done", "red: move R-ARM-1 0603", "red: done",
-                  "blue: done", "red: done"):
+    for order in (
+        "blue: move B-ARM-1 0503",
+        "blue: done",
+        "red: move R-ARM-1 0603",
+        "red: done",
+        "blue: done",
+        "red: done",
+    ):
         g.submit(order)
     for _ in range(3):
         g.submit("blue: done")
@@ -52,7 +58,9 @@ def test_history_tracks_positions_steps_and_detections():
     assert float(first.sel(unit="R-ARM-1", by="blue")) > 0
     lost = ds.owsnb.losses().isel(time=-1)
     start_red = sum(u.max_steps for u in g.initial.units.values() if u.side == "red")
-    assert int(lost.sel(unit_side="red")) == start_red - sum(u.steps for u in g.units.values() if u.side == "red")
+    assert int(lost.sel(unit_side="red")) == start_red - sum(
+        u.steps for u in g.units.values() if u.side == "red"
+    )
 
 
 def test_side_history_holds_only_what_the_side_detected(played):
@@ -83,7 +91,9 @@ def test_export_and_reload(played, tmp_path, fmt):
 
     ds = played.history()
     back = open_dataset(save(ds, tmp_path / ("h.nc" if fmt == "netcdf" else "h.zarr")))
-    xr.testing.assert_equal(back[["steps", "q", "r", "detected"]], ds[["steps", "q", "r", "detected"]])
+    xr.testing.assert_equal(
+        back[["steps", "q", "r", "detected"]], ds[["steps", "q", "r", "detected"]]
+    )
     assert back.attrs["scenario"] == "skirmish-test"
 
 
@@ -110,7 +120,13 @@ def test_compare_branches_on_turns():
 
 
 def test_sweep_is_deterministic_and_shaped():
-    kw = dict(seeds=range(3), options={"sudden_death": [False, True]}, plans=["random", "pass"], workers=1, progress=False)
+    kw = dict(
+        seeds=range(3),
+        options={"sudden_death": [False, True]},
+        plans=["random", "pass"],
+        workers=1,
+        progress=False,
+    )
     a = an.sweep(DATA / "skirmish.yaml", **kw)
     b = an.sweep(DATA / "skirmish.yaml", **kw)
     assert dict(a.sizes) == {"plan": 2, "variant": 2, "seed": 3, "side": 2}
@@ -132,7 +148,24 @@ def test_sweep_cli_writes_a_dataset(tmp_path, capsys):
     from owsnb.cli import main
 
     out = tmp_path / "s.nc"
-    assert main(["sweep", str(DATA / "skirmish.yaml"), "--seeds", "0:3", "--plan", "pass", "--workers", "1",
-                 "--option", "sudden_death=false,true", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                str(DATA / "skirmish.yaml"),
+                "--seeds",
+                "0:3",
+                "--plan",
+                "pass",
+                "--workers",
+                "1",
+                "--option",
+                "sudden_death=false,true",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     ds = open_dataset(out)
     assert dict(ds.sizes) == {"plan": 1, "variant": 2, "seed": 3, "side": 2}

@@ -42,14 +42,22 @@ def test_ows_history_records_munitions_shields_dashboard_and_losses_by_domain():
     g = _struck()
     ds = g.history()
     first, last = ds.isel(time=0), ds.isel(time=-1)
-    assert int(first["unit_salvos_left"].sel(unit="DDG-1")) - int(last["unit_salvos_left"].sel(unit="DDG-1")) == 2
+    assert (
+        int(first["unit_salvos_left"].sel(unit="DDG-1"))
+        - int(last["unit_salvos_left"].sel(unit="DDG-1"))
+        == 2
+    )
     assert last["unit_domain"].sel(unit="Type055-1").item() == "maritime"
     assert last["unit_domain"].sel(unit="F35-CAP").item() == "air"
     assert float(first["side_space_c2"].sel(side="blue")) == 3  # the space dashboard (2.1.3)
     lost = g.initial.units["Type055-1"].steps - g.unit("Type055-1").steps
     by_domain = ds.owsnb.losses("domain").isel(time=-1)
     assert int(by_domain.sel(domain="maritime")) == lost
-    assert int(by_domain.sum()) == lost and set(by_domain["domain"].values) >= {"air", "land", "maritime"}
+    assert int(by_domain.sum()) == lost and set(by_domain["domain"].values) >= {
+        "air",
+        "land",
+        "maritime",
+    }
     assert int(ds.owsnb.losses().isel(time=-1).sel(unit_side="red")) == lost
 
 
@@ -67,8 +75,12 @@ def test_a_sides_history_names_no_undetected_unit_and_no_dice_seed():
     ds = g.history(side="red")
     tokens = hidden_tokens(g.state, "red", g.ruleset)
     assert "DDG-1" in tokens
-    text = [list(map(str, ds["unit"].values)), ds["unit_kind"].values.tolist(), ds["hex"].values.tolist(),
-            {k: str(v) for k, v in ds.attrs.items()}]
+    text = [
+        list(map(str, ds["unit"].values)),
+        ds["unit_kind"].values.tolist(),
+        ds["hex"].values.tolist(),
+        {k: str(v) for k, v in ds.attrs.items()},
+    ]
     for name in ds.data_vars:
         if ds[name].dtype.kind in "UO":
             text.append(ds[name].values.tolist())
@@ -92,24 +104,42 @@ def test_losses_and_first_detection_work_on_turns_and_branches():
     assert int(lost.sel(branch="quiet").max()) == 0
     assert int(lost.sel(branch="struck", unit_side="red").max()) == 2 - g.unit("Type055-1").steps
     first = ds.owsnb.time_to_first_detection()
-    assert float(first.sel(branch="struck", unit="Type055-1", by="blue")) == 1  # turn 1 (seen at setup)
+    assert (
+        float(first.sel(branch="struck", unit="Type055-1", by="blue")) == 1
+    )  # turn 1 (seen at setup)
 
 
 def test_losing_sight_of_a_unit_is_not_a_loss():
     import xarray as xr
 
-    ds = xr.Dataset({"steps": (("time", "unit"), [[2, 1], [2, 1], [0, 1]]),
-                     "present": (("time", "unit"), [[True, True], [False, True], [False, True]])},
-                    coords={"unit": ["a", "b"], "unit_side": ("unit", ["red", "red"]), "time": [0, 1, 2]})
+    ds = xr.Dataset(
+        {
+            "steps": (("time", "unit"), [[2, 1], [2, 1], [0, 1]]),
+            "present": (("time", "unit"), [[True, True], [False, True], [False, True]]),
+        },
+        coords={"unit": ["a", "b"], "unit_side": ("unit", ["red", "red"]), "time": [0, 1, 2]},
+    )
     assert ds.owsnb.losses().sel(unit_side="red").values.tolist() == [0, 0, 0]
 
 
 def test_sweep_answers_the_shot_calculus_when_a_plan_passes(tmp_path):
     """9.2.1: the defender must answer a strike with 'shields'; a passing plan commits none."""
     plan = tmp_path / "strike.yaml"
-    plan.write_text(yaml.safe_dump({"orders": [
-        {"turn": 1, "step": "6.B.2", "side": "blue", "order": "blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam"}],
-        "fallback": "pass"}))
+    plan.write_text(
+        yaml.safe_dump(
+            {
+                "orders": [
+                    {
+                        "turn": 1,
+                        "step": "6.B.2",
+                        "side": "blue",
+                        "order": "blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam",
+                    }
+                ],
+                "fallback": "pass",
+            }
+        )
+    )
     ds = an.sweep(strait(SEEN), seeds=range(6), plans=[plan], turns=1, workers=1, progress=False)
     assert int(ds["refused"].sum()) == 0
     lost = ds["steps_lost"].sel(plan="strike", side="red").values.ravel()
@@ -127,7 +157,12 @@ def test_sweep_on_a_dask_cluster_matches_local_processes():
     from dask.distributed import Client, LocalCluster
 
     kw = dict(seeds=range(2), plans=["pass"], turns=1, progress=False)
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl, Client(cl) as c:
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cl,
+        Client(cl) as c,
+    ):
         a = an.sweep(strait(SEEN), client=c, **kw)
     b = an.sweep(strait(SEEN), workers=1, **kw)
     import xarray as xr
@@ -149,9 +184,16 @@ def test_the_bundled_tutorial_history_side_views_and_sweep():
     for side in ("blue", "red"):
         view = g.history(side=side)
         tokens = hidden_tokens(g.state, side, g.ruleset)
-        never = sorted({u for u in g.units if g.unit(u).side != side} - set(map(str, view["unit"].values)))
+        never = sorted(
+            {u for u in g.units if g.unit(u).side != side} - set(map(str, view["unit"].values))
+        )
         assert not bool(ds["detected"].sel(by=side, unit=never).any())  # absent = never detected
-        assert find_leaks([list(map(str, view["unit"].values)), view["unit_kind"].values.tolist()], tokens - set(
-            map(str, view["unit"].values))) == []
+        assert (
+            find_leaks(
+                [list(map(str, view["unit"].values)), view["unit_kind"].values.tolist()],
+                tokens - set(map(str, view["unit"].values)),
+            )
+            == []
+        )
     sw = an.sweep("tutorial", seeds=range(2), plans=["random"], turns=1, workers=1, progress=False)
     assert int(sw["refused"].sum()) == 0 and (sw["orders"] > 0).all()

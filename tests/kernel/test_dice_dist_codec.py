@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import owsnb
-from owsnb.kernel import Dice, Distribution
-from owsnb.kernel import codec
+from owsnb.kernel import Dice, Distribution, codec
 from owsnb.kernel.dice import rng_state_for_seed
 from owsnb.testing import fixed_dice
 from tests.conftest import DATA
@@ -22,7 +21,9 @@ def test_same_seed_same_rolls_and_state_round_trips():
     ra = [a.roll(10, purpose="x") for _ in range(50)]
     assert ra == [b.roll(10, purpose="x") for _ in range(50)]
     c = Dice(a.state)  # continue from a stored state
-    assert [c.roll(6, purpose="y") for _ in range(20)] == [a.roll(6, purpose="y") for _ in range(20)]
+    assert [c.roll(6, purpose="y") for _ in range(20)] == [
+        a.roll(6, purpose="y") for _ in range(20)
+    ]
 
 
 def test_rolls_are_recorded_with_purpose_rule_and_visibility():
@@ -30,7 +31,12 @@ def test_rolls_are_recorded_with_purpose_rule_and_visibility():
     d.roll("d12", purpose="detect", rule="8.4")
     d.roll_many(3, 4, purpose="partisan attack", rule="10.15.10.4", visible_to=None)
     e1, e2 = d.take_events()
-    assert (e1.data["die"], e1.data["purpose"], e1.rule, e1.visible_to) == ("d12", "detect", "8.4", frozenset({"blue"}))
+    assert (e1.data["die"], e1.data["purpose"], e1.rule, e1.visible_to) == (
+        "d12",
+        "detect",
+        "8.4",
+        frozenset({"blue"}),
+    )
     assert e2.data["die"] == "3d4" and len(e2.data["result"]) == 3 and e2.visible_to is None
     assert d.events == []
 
@@ -63,7 +69,9 @@ def test_distribution_algebra():
     assert Distribution.sum([Distribution.die(4)] * 3).mean() == Fraction(15, 2)
     best = Distribution.die(8).combine(Distribution.die(8), max)
     assert best[8] == Fraction(15, 64)
-    chain = Distribution.bernoulli(Fraction(1, 2)).bind(lambda hit: Distribution.die(6) if hit else Distribution.point(0))
+    chain = Distribution.bernoulli(Fraction(1, 2)).bind(
+        lambda hit: Distribution.die(6) if hit else Distribution.point(0)
+    )
     assert chain[0] == Fraction(1, 2) and chain[3] == Fraction(1, 12)
     with pytest.raises(ValueError, match="sum to"):
         Distribution({1: Fraction(1, 3)})

@@ -32,18 +32,21 @@ def _snapshot(game):
     return game.state, game.seq, game.state_id, game.events
 
 
-@pytest.mark.parametrize("order, cls, code", [
-    ("red: move R-ARM-1 0704", NotYourTurnError, "not-your-turn"),
-    ("blue: fire B-ARM-1 R-ARM-1", IllegalOrderError, "wrong-step"),
-    ("blue: move R-ARM-1 0704", IllegalOrderError, "not-your-unit"),
-    ("blue: move B-INF-1 0808", IllegalOrderError, "out-of-reach"),
-    ("blue: move B-INF-1 0909", IllegalOrderError, "bad-hex"),
-    ("blue: move B-INF-1 09x9", IllegalOrderError, "bad-hex"),
-    ("blue: fly B-INF-1", IllegalOrderError, "unknown-verb"),
-    ("green: done", IllegalOrderError, "unknown-side"),
-    ("blue: advance", NotYourTurnError, "not-your-turn"),
-    ("blue: move B-INF-1", IllegalOrderError, "bad-arguments"),
-])
+@pytest.mark.parametrize(
+    "order, cls, code",
+    [
+        ("red: move R-ARM-1 0704", NotYourTurnError, "not-your-turn"),
+        ("blue: fire B-ARM-1 R-ARM-1", IllegalOrderError, "wrong-step"),
+        ("blue: move R-ARM-1 0704", IllegalOrderError, "not-your-unit"),
+        ("blue: move B-INF-1 0808", IllegalOrderError, "out-of-reach"),
+        ("blue: move B-INF-1 0909", IllegalOrderError, "bad-hex"),
+        ("blue: move B-INF-1 09x9", IllegalOrderError, "bad-hex"),
+        ("blue: fly B-INF-1", IllegalOrderError, "unknown-verb"),
+        ("green: done", IllegalOrderError, "unknown-side"),
+        ("blue: advance", NotYourTurnError, "not-your-turn"),
+        ("blue: move B-INF-1", IllegalOrderError, "bad-arguments"),
+    ],
+)
 def test_refusals_name_the_rule_and_change_nothing(game, order, cls, code):
     before = _snapshot(game)
     with pytest.raises(cls) as err:
@@ -138,7 +141,9 @@ def test_annotate_and_subscribe(game):
     seen = []
     unsubscribe = game.subscribe(lambda ch: seen.append(ch.kind))
     game.submit("blue: move B-ARM-1 0404")
-    a = game.annotate("Armour pushes into the forest", hex="0404", unit="B-ARM-1", author="instructor")
+    a = game.annotate(
+        "Armour pushes into the forest", hex="0404", unit="B-ARM-1", author="instructor"
+    )
     game.undo()
     assert seen == ["commit", "annotate", "undo"]
     assert a.seq == 2 and a.hex == game.hex("0404") and a.turn == 1

@@ -239,7 +239,11 @@ def test_longitudes_stay_continuous_across_the_antimeridian() -> None:
 @pytest.mark.parametrize("orientation", ORIENTATIONS)
 def test_neighbour_polygons_share_an_edge_exactly(projection: str, orientation: str) -> None:
     g = GeoLayout.from_size(
-        200, "nm", origin=OKINAWA, orientation=orientation, projection=projection  # type: ignore
+        200,
+        "nm",
+        origin=OKINAWA,
+        orientation=orientation,
+        projection=projection,  # type: ignore
     )
     hexes = Hex(0, 0).disc(4)
     polys = g.polygons(hexes)

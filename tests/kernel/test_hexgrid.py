@@ -162,9 +162,7 @@ def test_first_col_and_row() -> None:
 def test_bad_labels(bad: str) -> None:
     with pytest.raises(InvalidHexError) as info:
         OffsetSystem().from_label(bad)
-    assert str(info.value) == (
-        f"{bad!r} is not a hex label: expected 4 digits CCRR (column, row)"
-    )
+    assert str(info.value) == (f"{bad!r} is not a hex label: expected 4 digits CCRR (column, row)")
 
 
 def test_label_not_a_string() -> None:

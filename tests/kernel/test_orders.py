@@ -9,12 +9,19 @@ from hypothesis import strategies as st
 from owsnb.kernel import IllegalOrderError, Order, OrderSyntaxError, OrderType, Param
 
 word = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
-token = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12).filter(
-    lambda s: s.strip() == s and "," not in s and "=" not in s)
+token = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12
+).filter(lambda s: s.strip() == s and "," not in s and "=" not in s)
 
 
-@given(side=word, verb=word, args=st.lists(token, max_size=3),
-       params=st.dictionaries(word, st.one_of(token, st.lists(token, min_size=1, max_size=3).map(tuple)), max_size=3))
+@given(
+    side=word,
+    verb=word,
+    args=st.lists(token, max_size=3),
+    params=st.dictionaries(
+        word, st.one_of(token, st.lists(token, min_size=1, max_size=3).map(tuple)), max_size=3
+    ),
+)
 def test_notation_round_trips(side, verb, args, params):
     o = Order(side, verb, args, params)
     assert Order.parse(str(o)) == o
@@ -34,13 +41,16 @@ def test_quoted_values_survive():
     assert Order.parse(str(o)) == o
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("", "needs text"),
-    ("move INF-1 0304", "say who gives the order"),
-    ("blue:", "no verb"),
-    ("blue: move 'unterminated", "No closing quotation"),
-    ("bl ue x: move", "say who gives"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("", "needs text"),
+        ("move INF-1 0304", "say who gives the order"),
+        ("blue:", "no verb"),
+        ("blue: move 'unterminated", "No closing quotation"),
+        ("bl ue x: move", "say who gives"),
+    ],
+)
 def test_bad_text_is_a_syntax_error(text, fragment):
     with pytest.raises(OrderSyntaxError) as err:
         Order.parse(text)
@@ -52,16 +62,30 @@ def test_parse_with_default_side():
     assert Order.parse("done", side="red") == Order("red", "done")
 
 
-MOVE = OrderType("move", (Param("unit", "unit"), Param("to", "hex"), Param("mode", "choice", positional=False,
-                                                                             optional=True, choices=("road", "rail"))),
-                 rule="10.10")
+MOVE = OrderType(
+    "move",
+    (
+        Param("unit", "unit"),
+        Param("to", "hex"),
+        Param("mode", "choice", positional=False, optional=True, choices=("road", "rail")),
+    ),
+    rule="10.10",
+)
 
 
 def test_bind_maps_args_and_checks_choices():
-    assert MOVE.bind(Order.parse("blue: move INF-1 0304 mode=rail")) == {"unit": "INF-1", "to": "0304", "mode": "rail"}
+    assert MOVE.bind(Order.parse("blue: move INF-1 0304 mode=rail")) == {
+        "unit": "INF-1",
+        "to": "0304",
+        "mode": "rail",
+    }
     with pytest.raises(IllegalOrderError) as err:
         MOVE.bind(Order.parse("blue: move INF-1 0304 mode=boat"))
-    assert err.value.code == "bad-arguments" and err.value.rule == "10.10" and "road, rail" in str(err.value)
+    assert (
+        err.value.code == "bad-arguments"
+        and err.value.rule == "10.10"
+        and "road, rail" in str(err.value)
+    )
     with pytest.raises(IllegalOrderError, match="needs to"):
         MOVE.bind(Order.parse("blue: move INF-1"))
     with pytest.raises(IllegalOrderError, match="no parameter 'speed'"):

@@ -24,7 +24,9 @@ def play(game, seed: int, n: int) -> list[str]:
     return orders
 
 
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @SETTINGS

@@ -26,7 +26,15 @@ def read(name: str) -> dict:
 
 def skirmish_map(name: str):
     """The scenario's map built by the loader under the test rule set (units stripped)."""
-    data = {**read(name), "ruleset": "skirmish", "units": [], "catalogs": [], "options": {}, "rules": {}, "tables": {}}
+    data = {
+        **read(name),
+        "ruleset": "skirmish",
+        "units": [],
+        "catalogs": [],
+        "options": {},
+        "rules": {},
+        "tables": {},
+    }
     return build_state(load_scenario(data, base=SCENARIOS), seed=1)[0].map
 
 
@@ -73,7 +81,9 @@ def test_bundled_scenario_loads_under_ows(name: str) -> None:
     t0 = time.perf_counter()
     game = owsnb.load(name, seed=3, save=False)
     assert time.perf_counter() - t0 < 10
-    assert game.state.ruleset == "ows" and len(game.state.map.hexes) == len(skirmish_map(name).hexes)
+    assert game.state.ruleset == "ows" and len(game.state.map.hexes) == len(
+        skirmish_map(name).hexes
+    )
 
 
 def test_tutorial_is_a_small_littoral_map_with_a_port_and_airfield_a_side(maps: dict) -> None:
@@ -95,8 +105,12 @@ def test_tutorial_is_a_small_littoral_map_with_a_port_and_airfield_a_side(maps: 
 def test_western_pacific_spans_japan_to_the_philippines_and_guam(maps: dict) -> None:
     m = maps["western-pacific"]
     assert m.km_per_hex() == pytest.approx(370.4)
-    for place, lon, lat in [("Yokota", 139.35, 35.75), ("Kadena", 127.77, 26.36), ("Clark", 120.56, 15.19),
-                            ("Andersen", 144.93, 13.58)]:
+    for place, lon, lat in [
+        ("Yokota", 139.35, 35.75),
+        ("Kadena", 127.77, 26.36),
+        ("Clark", 120.56, 15.19),
+        ("Andersen", 144.93, 13.58),
+    ]:
         h = at(m, lon, lat)
         assert m.terrain(h) not in SEA and m.info(h).features["airfield"]["name"] == place
     assert m.terrain(at(m, 132.0, 20.0)) == "deep-sea"  # Philippine Sea
@@ -118,7 +132,10 @@ def test_baltic_ground_has_rivers_roads_rail_cities_forests_and_zones(maps: dict
     for facts in m.edges.values():
         for t, f in facts.items():
             types.setdefault(t, set()).add(f.get("name"))
-    assert "Neman (Nemunas)" in types["major-river"] and {"Neris", "Narew", "Biebrza", "Pregolya"} <= types["river"]
+    assert (
+        "Neman (Nemunas)" in types["major-river"]
+        and {"Neris", "Narew", "Biebrza", "Pregolya"} <= types["river"]
+    )
     assert "Via Baltica (E67)" in types["road"] and len(types["rail"]) >= 5
     # the Neman runs along hexsides for about 500 km: some 30 hexsides of 20 km at least
     neman = [(a, b) for (a, b), f in m.edges.items() if "major-river" in f]

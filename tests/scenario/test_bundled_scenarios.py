@@ -540,7 +540,11 @@ def test_the_empty_sandbox_plays_a_full_turn_of_random_legal_orders_and_the_turn
     assert expected_steps(game) <= steps_entered(game, 1)
     verbs = {o.split(":", 1)[1].split()[0] for o in report.orders}
     assert {"isr", "io"} <= verbs, verbs  # side-level orders without units (8.2, 7.2)
-    assert not [o for o in report.orders if o.split(":", 1)[1].split()[0] in ("move", "fly", "strike", "detect")]
+    assert not [
+        o
+        for o in report.orders
+        if o.split(":", 1)[1].split()[0] in ("move", "fly", "strike", "detect")
+    ]
     assert scan.scans == len(report.orders) + 1
 
 

@@ -25,6 +25,7 @@ def test_regions_features_edges_and_catalog_overrides(tmp_path):
         d["map"]["terrain"]["regions"].append({"terrain": "hills", "around": ["0707", 1]})
         d["units"][0]["data"] = {"move": 2}
         d["units"][0]["steps"] = 1
+
     g = owsnb.load(_write(tmp_path, mutate), seed=1, save=False)
     m = g.state.map
     assert sum(1 for h in m if m.terrain(h) == "hills") == 7
@@ -43,25 +44,35 @@ def test_every_problem_is_reported_with_file_path_and_line(tmp_path):
         d["units"][4]["data"] = {"attack": 0}
         d["map"]["edges"][0]["hexes"] = ["0601", "0603"]
         d["options"] = {"no_such_option": True}
+
     p = _write(tmp_path, mutate)
     with pytest.raises(ScenarioError) as err:
         owsnb.load(p, save=False)
     msg = str(err.value)
     assert str(p) in msg
     expected = [
-        ("units[0].hex", "off the map"), ("units[1].side", "no side 'green'"), ("units[2].id", "used twice"),
-        ("units[3].type", "unknown unit type 'battleship'"), ("units[4].data.attack", "positive whole number"),
-        ("map.edges[0].hexes[1]", "not adjacent"), ("options", "unknown option 'no_such_option'"),
+        ("units[0].hex", "off the map"),
+        ("units[1].side", "no side 'green'"),
+        ("units[2].id", "used twice"),
+        ("units[3].type", "unknown unit type 'battleship'"),
+        ("units[4].data.attack", "positive whole number"),
+        ("map.edges[0].hexes[1]", "not adjacent"),
+        ("options", "unknown option 'no_such_option'"),
     ]
     for path, fragment in expected:
-        assert any(path in pr.path and fragment in pr.message for pr in err.value.problems), (path, msg)
+        assert any(path in pr.path and fragment in pr.message for pr in err.value.problems), (
+            path,
+            msg,
+        )
     assert all("(line " in pr.path for pr in err.value.problems if pr.path)
     assert len(err.value.problems) == len(expected)
 
 
 def test_schema_errors_are_collected_with_lines(tmp_path):
     p = tmp_path / "bad.yaml"
-    p.write_text("id: x\ntitle: X\nruleset: skirmish\nmap:\n  layout: {size: -3}\n  cols: 2\nsides: {}\ncolour: red\n")
+    p.write_text(
+        "id: x\ntitle: X\nruleset: skirmish\nmap:\n  layout: {size: -3}\n  cols: 2\nsides: {}\ncolour: red\n"
+    )
     with pytest.raises(ScenarioError) as err:
         load_scenario(p)
     paths = {pr.path.split(" ")[0]: pr for pr in err.value.problems}
@@ -79,7 +90,9 @@ def test_yaml_syntax_error_has_line_and_column(tmp_path):
 
 
 def test_unknown_scenario_name_lists_bundled_ones():
-    with pytest.raises(ScenarioError, match="no scenario file or bundled scenario named 'atlantis'"):
+    with pytest.raises(
+        ScenarioError, match="no scenario file or bundled scenario named 'atlantis'"
+    ):
         load_scenario("atlantis")
 
 
@@ -95,6 +108,7 @@ def test_scenario_dict_and_seed_secrecy():
 def test_anchor_centre_puts_the_middle_hex_on_the_origin(tmp_path):
     def mutate(d):
         d["map"]["layout"]["anchor"] = "centre"
+
     g = owsnb.load(_write(tmp_path, mutate), seed=1, save=False)
     lay = g.state.map.layout
     middle = g.hex("0504")  # 10 x 8 map: column 5, row 4

@@ -80,7 +80,9 @@ class ScanningAuthority(Authority):
         seen = self._seen_so_far(sg.game, seat.view_side, n)
         # an error may repeat what the seat itself typed: that tells it nothing
         tokens = {
-            t for t in hidden_tokens(state, seat.view_side, sg.game.ruleset) if t not in asked and t not in seen
+            t
+            for t in hidden_tokens(state, seat.view_side, sg.game.ruleset)
+            if t not in asked and t not in seen
         }
         found = find_leaks(payload, tokens)
         self.scanned += 1
@@ -324,10 +326,9 @@ def test_the_net_catches_a_leaking_authority(tmp_path: Any) -> None:
     red = auth.served(created.game_id).game.view("red")
     placed = {u.hex for u in red.units.values()}
     hidden = {
-        red.map.label(u.hex) for u in auth.served(created.game_id).game.state.units.values()
+        red.map.label(u.hex)
+        for u in auth.served(created.game_id).game.state.units.values()
         if u.side == "blue" and u.hex not in placed
     }
-    assert hidden and {
-        leak.split("'")[1] for leak in auth.leaks if "position" in leak
-    } == hidden
+    assert hidden and {leak.split("'")[1] for leak in auth.leaks if "position" in leak} == hidden
     auth.store.close()

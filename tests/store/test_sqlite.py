@@ -125,7 +125,9 @@ def test_killed_writer_loses_nothing_committed(tmp_path, kill_after):
     path = tmp_path / "crash.owsnb"
     script = WRITER.format(root=str(ROOT), scenario=str(DATA / "skirmish.yaml"), path=str(path))
     env = {**os.environ, "OWSNB_HOME": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
     committed = 0
     deadline = time.time() + 60
     assert proc.stdout is not None

@@ -31,7 +31,12 @@ def test_ows_domains_follow_the_counter_category(tutorial):
     dom = {u.data["category"]: rs.unit_domain(None, u) for u in tutorial.state.units.values()}
     assert dom["naval"] == "maritime" and dom["air-mission"] == "air" and dom["air-base"] == "air"
     assert dom["ground"] == "land" and dom["artillery"] == "land" and dom["sof"] == "sof"
-    assert rs.unit_facts(tutorial.unit(next(iter(tutorial.state.units))))["domain"] in {"air", "maritime", "land", "sof"}
+    assert rs.unit_facts(tutorial.unit(next(iter(tutorial.state.units))))["domain"] in {
+        "air",
+        "maritime",
+        "land",
+        "sof",
+    }
 
 
 def test_dashboard_groups_forces_by_side_and_domain_over_turns(tutorial):
@@ -43,35 +48,67 @@ def test_dashboard_groups_forces_by_side_and_domain_over_turns(tutorial):
     for u in view.units.values():
         key = f"{u.side}/{tutorial.ruleset.unit_domain(view, u)}"
         expected[key] = expected.get(key, 0) + (u.steps if u.alive else 0)
-    assert {"blue/air", "blue/maritime", "blue/land", "red/air", "red/maritime", "red/land", "red/sof"} <= set(expected)
+    assert {
+        "blue/air",
+        "blue/maritime",
+        "blue/land",
+        "red/air",
+        "red/maritime",
+        "red/land",
+        "red/sof",
+    } <= set(expected)
     assert set(data["strength"]) == set(expected)  # every group is side/domain: no bare side
-    assert {g: pts[-1] for g, pts in data["strength"].items()} == {g: (2, n) for g, n in expected.items()}
+    assert {g: pts[-1] for g, pts in data["strength"].items()} == {
+        g: (2, n) for g, n in expected.items()
+    }
     assert all([t for t, _ in pts] == [0, 1, 2] for pts in data["strength"].values())
     # the bqplot figure draws one line per group, coloured by side
     line = d.lines["strength"]
     assert list(line.labels) == sorted(expected) and len(line.x) == len(line.y) == len(expected)
     assert list(line.x[0]) == [0, 1, 2]
     red = tutorial.state.sides["red"].color
-    assert all(c == red for g, c in zip(line.labels, line.colors, strict=True) if g.startswith("red/"))
+    assert all(
+        c == red for g, c in zip(line.labels, line.colors, strict=True) if g.startswith("red/")
+    )
     assert list(d.figs["strength"].axes[0].tick_values) == [0, 1, 2]
 
 
 def test_losses_are_counted_in_the_domain_that_lost_them(tutorial):
-    ship = next(u for u in tutorial.state.units.values() if u.side == "red" and u.data["category"] == "naval"
-                and u.max_steps > 1)
-    g = Game(tutorial.ruleset, apply(tutorial.state, unit_set(ship.id, steps=ship.max_steps - 1, seen_by={"blue"})))
+    ship = next(
+        u
+        for u in tutorial.state.units.values()
+        if u.side == "red" and u.data["category"] == "naval" and u.max_steps > 1
+    )
+    g = Game(
+        tutorial.ruleset,
+        apply(tutorial.state, unit_set(ship.id, steps=ship.max_steps - 1, seen_by={"blue"})),
+    )
     _next_turn(g)
     data = Dashboard(g, seat="blue").series()
-    assert data["losses"]["red/maritime"] == [(0, 1), (1, 1), (2, 1)]  # Blue sees the damaged ship it detected
-    assert all(n == 0 for grp, pts in data["losses"].items() if grp != "red/maritime" for _, n in pts)
-    assert not any(g.startswith("red/land") for g in data["strength"])  # red ground units Blue has not detected
+    assert data["losses"]["red/maritime"] == [
+        (0, 1),
+        (1, 1),
+        (2, 1),
+    ]  # Blue sees the damaged ship it detected
+    assert all(
+        n == 0 for grp, pts in data["losses"].items() if grp != "red/maritime" for _, n in pts
+    )
+    assert not any(
+        g.startswith("red/land") for g in data["strength"]
+    )  # red ground units Blue has not detected
 
 
 def test_a_seat_sees_enemy_domains_only_of_what_it_detected(tutorial):
     data = Dashboard(tutorial, seat="red").series()
     view = tutorial.view("red")
-    blue = {f"blue/{tutorial.ruleset.unit_domain(view, u)}" for u in view.units.values() if u.side == "blue"}
-    assert {g for g in data["strength"] if g.startswith("blue")} == blue == {"blue/air"}  # the fixed air base (8.3.1)
+    blue = {
+        f"blue/{tutorial.ruleset.unit_domain(view, u)}"
+        for u in view.units.values()
+        if u.side == "blue"
+    }
+    assert (
+        {g for g in data["strength"] if g.startswith("blue")} == blue == {"blue/air"}
+    )  # the fixed air base (8.3.1)
 
 
 def test_a_face_down_counter_counts_under_its_side_only(tutorial):

@@ -47,7 +47,9 @@ def test_an_f35_strike_type_on_a_clicked_hex_shows_its_combat_radius_rings_6_5_2
     assert mv.overlays["reach"].data["features"][0]["properties"]["unit"] == probe.id
     # measuring the way from it: a later click is the destination
     table.pick(hex="0309")
-    assert td.rows()["distance"]["hexes"] == table.view.map.hex("0305").distance(table.view.map.hex("0309"))
+    assert td.rows()["distance"]["hexes"] == table.view.map.hex("0305").distance(
+        table.view.map.hex("0309")
+    )
     assert table.what_if == probe and not td.here.disabled
     td.here.click()  # "stand here": the what-if moves to the last hex clicked
     assert td.rows()["what_if"]["at"] == "0309"
@@ -90,7 +92,11 @@ def test_a_mech_brigade_type_gets_reach_and_transit_by_mode_5_1_and_10_10(tutori
     td.study("tw-mech-bde", at=land)
     r = td.rows()
     assert r["reach"]["hexes"] > 1 and r["reach"]["farthest"] >= 1
-    td.table.pick(hex=td.table.view.map.label(next(h for h in tutorial.view("blue").map.hexes if h.distance(blue.hex) == 3)))
+    td.table.pick(
+        hex=td.table.view.map.label(
+            next(h for h in tutorial.view("blue").map.hexes if h.distance(blue.hex) == 3)
+        )
+    )
     modes = [row["mode"] for row in td.rows()["transit"]]
     assert modes[0].startswith("ground:") and {"rail", "HET"} <= set(modes)
     assert "<b>transit</b>" in td.out.value
@@ -117,7 +123,9 @@ def test_western_pacific_a_df21_battery_for_blue_and_the_umpire_studies_the_side
     assert app.table.what_if is None
     td.study(kind, at=app.table.view.map.label(own.hex))
     acting = app.table.actor
-    assert td.rows()["what_if"]["side"] == (acting if acting in game.state.sides else next(iter(game.state.sides)))
+    assert td.rows()["what_if"]["side"] == (
+        acting if acting in game.state.sides else next(iter(game.state.sides))
+    )
     assert _fingerprint(game) == before
 
 
@@ -141,7 +149,13 @@ def test_choosing_a_unit_ends_the_study_and_unknown_types_are_refused(tutorial):
 
 @pytest.mark.parametrize(
     "scenario",
-    ["opart-kalinovka", "combatops-blue-attack", "tocs-nijmegen", "opscale-river-valley", "baltic-ground"],
+    [
+        "opart-kalinovka",
+        "combatops-blue-attack",
+        "tocs-nijmegen",
+        "opscale-river-valley",
+        "baltic-ground",
+    ],
 )
 def test_every_rule_sets_panel_studies_each_catalog_type_without_leaks(scenario):
     game = owsnb.load(scenario, seed=2, save=False)

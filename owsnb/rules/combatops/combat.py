@@ -739,9 +739,7 @@ class CombatPreview:
     def __repr__(self) -> str:
         if self.result is not None:
             return f"<CombatPreview exact: {self.result.summary()}>"
-        bands = ", ".join(
-            f"{c} if defense {defense_band(lo, hi)}" for c, lo, hi in self.bands
-        )
+        bands = ", ".join(f"{c} if defense {defense_band(lo, hi)}" for c, lo, hi in self.bands)
         return f"<CombatPreview {self.hex}: attack {self.attack_total}; {bands}>"
 
     def _repr_html_(self) -> str:

@@ -20,7 +20,17 @@ Options and rulings for every gap in the text are listed in this package's ``REA
 from owsnb.rules.opart import activation, combat, movement, present, stands, terrain, victory
 from owsnb.rules.opart.ruleset import OPTIONS, OperationalArt
 
-__all__ = ["RULESET", "OperationalArt", "OPTIONS", "activation", "combat", "movement", "present",
-           "stands", "terrain", "victory"]
+__all__ = [
+    "RULESET",
+    "OperationalArt",
+    "OPTIONS",
+    "activation",
+    "combat",
+    "movement",
+    "present",
+    "stands",
+    "terrain",
+    "victory",
+]
 
 RULESET = OperationalArt()

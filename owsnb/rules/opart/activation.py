@@ -22,8 +22,16 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, state_set, unit_set
 from owsnb.rules.opart.stands import formation_stands, formations
 
-__all__ = ["TURNS_PER_DAY", "day_and_turn", "deployed", "new_turn_events", "turn_card_events", "current_side",
-           "face_down", "next_card"]
+__all__ = [
+    "TURNS_PER_DAY",
+    "day_and_turn",
+    "deployed",
+    "new_turn_events",
+    "turn_card_events",
+    "current_side",
+    "face_down",
+    "next_card",
+]
 
 TURNS_PER_DAY = 12
 """§12: a day of battle lasts for 12 turns."""
@@ -62,11 +70,23 @@ def new_turn_events(state: Any, turn: int, dice: Any) -> list[Event]:
         if u.markers & {"moved", "fired"}:
             events.append(unit_set(u.id, markers=u.markers - {"moved", "fired"}, rule="12.5"))
     pack = deployed(state)
-    order = dice.shuffle(pack, purpose=f"activation cards, turn {turn}", rule="12.1", visible_to=()) if pack else []
+    order = (
+        dice.shuffle(pack, purpose=f"activation cards, turn {turn}", rule="12.1", visible_to=())
+        if pack
+        else []
+    )
     d, t = day_and_turn(turn)
-    events.append(state_set("public", {"engaged": [], "turned": [], "card": None, "pack": len(order)}, rule="12.1"))
+    events.append(
+        state_set(
+            "public", {"engaged": [], "turned": [], "card": None, "pack": len(order)}, rule="12.1"
+        )
+    )
     events.append(state_set("secret", {"deck": list(order)}, rule="12.1"))
-    events.append(note(f"Day {d}, turn {t}: the pack of {len(order)} activation cards is shuffled", rule="12.1"))
+    events.append(
+        note(
+            f"Day {d}, turn {t}: the pack of {len(order)} activation cards is shuffled", rule="12.1"
+        )
+    )
     return events + turn_card_events(state, list(order), [])
 
 
@@ -112,4 +132,6 @@ def next_card(state: Any) -> Distribution:
     pack = face_down(state) or deployed(state)
     if not pack:
         return Distribution.point(None, label="next card (§12)")
-    return Distribution({fid: Fraction(1, len(pack)) for fid in pack}, label="next activation card (§12)")
+    return Distribution(
+        {fid: Fraction(1, len(pack)) for fid in pack}, label="next activation card (§12)"
+    )

@@ -44,8 +44,19 @@ from owsnb.rules.opart.terrain import arc, line_of_sight, terrain_index
 from owsnb.rules.opart.victory import control_events
 
 __all__ = [
-    "Term", "BANDS", "band", "attack_terms", "defence_terms", "attack_refusal", "engagement_key",
-    "preview", "fight", "effect_of", "resolve", "CombatResult", "loss_events",
+    "Term",
+    "BANDS",
+    "band",
+    "attack_terms",
+    "defence_terms",
+    "attack_refusal",
+    "engagement_key",
+    "preview",
+    "fight",
+    "effect_of",
+    "resolve",
+    "CombatResult",
+    "loss_events",
 ]
 
 BANDS = ("no effect", "roll-off", "defender -1", "defender -2", "defender -2, withdraws")
@@ -99,7 +110,11 @@ def _command_term(state: Any, unit: Any, rule: str) -> list[Term]:
     d = cmd.hex.distance(unit.hex)
     same = bool(state.options.get("command_bonus_same_hex", False))
     if d == 1 or (d == 0 and same):
-        return [Term(f"command stand {cmd.id} adjacent (its current combat value)", int(cmd.steps), rule)]
+        return [
+            Term(
+                f"command stand {cmd.id} adjacent (its current combat value)", int(cmd.steps), rule
+            )
+        ]
     return []
 
 
@@ -111,7 +126,11 @@ def attack_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
         terms.append(Term("artillery firing at an adjacent stand", 1, "14"))
     index = terrain_index(state)
     if target.hex in index.cover:
-        what = "defence works" if "works" in state.map.info(target.hex).features else index.terrain.get(target.hex)
+        what = (
+            "defence works"
+            if "works" in state.map.info(target.hex).features
+            else index.terrain.get(target.hex)
+        )
         terms.append(Term(f"target inside {str(what).replace('_', '-')}", -2, "14"))
     if state.options.get("flank_attacks", True) and target.hex != attacker.hex:
         facing = int(target.get("facing", 0) or 0)
@@ -123,7 +142,10 @@ def attack_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
 
 def defence_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
     """The defender's combat power terms before the die (§14; only the command bonus applies)."""
-    return [Term(f"{target.id} combat value", int(target.steps), "14"), *_command_term(state, target, "14")]
+    return [
+        Term(f"{target.id} combat value", int(target.steps), "14"),
+        *_command_term(state, target, "14"),
+    ]
 
 
 def engagement_key(state: Any, attacker: Any, target: Any) -> tuple[str, ...]:
@@ -145,11 +167,19 @@ def attack_refusal(state: Any, attacker: Any, target: Any) -> Refusal | None:
     if attacker.hex is None:
         return Refusal("off-map", f"{attacker.id} is not on the battlefield", "14")
     if attacker.has("fired"):
-        return Refusal("initiated", f"{attacker.id} has already initiated combat this turn "
-                       "(a stand may only initiate combat once during a turn)", "14")
+        return Refusal(
+            "initiated",
+            f"{attacker.id} has already initiated combat this turn "
+            "(a stand may only initiate combat once during a turn)",
+            "14",
+        )
     if not can_initiate(state, attacker):
-        return Refusal("cannot-initiate", f"{attacker.id} has no weapon range: transport and command "
-                       "stands do not initiate combat (ruling R11; ranges table)", "R11")
+        return Refusal(
+            "cannot-initiate",
+            f"{attacker.id} has no weapon range: transport and command "
+            "stands do not initiate combat (ruling R11; ranges table)",
+            "R11",
+        )
     if target.side == attacker.side:
         return Refusal("not-enemy", f"{target.id} is not an enemy stand", "14")
     if target.hex is None:
@@ -157,18 +187,30 @@ def attack_refusal(state: Any, attacker: Any, target: Any) -> Refusal | None:
     rng = weapon_range(state, attacker)
     d = attacker.hex.distance(target.hex)
     if d > rng:
-        return Refusal("out-of-range", f"{target.id} is {d} hexes away; {attacker.id}'s range is {rng}", "14")
+        return Refusal(
+            "out-of-range", f"{target.id} is {d} hexes away; {attacker.id}'s range is {rng}", "14"
+        )
     needs_los = not is_artillery(attacker) or (
-        attacker.get("gun") == "anti_tank" and bool(state.options.get("anti_tank_needs_sight", False)))
+        attacker.get("gun") == "anti_tank"
+        and bool(state.options.get("anti_tank_needs_sight", False))
+    )
     if needs_los and not line_of_sight(terrain_index(state), attacker.hex, target.hex):
-        return Refusal("no-sight", f"{attacker.id} cannot see {target.id} (only artillery may fire at "
-                       "stands it cannot see)", "14")
+        return Refusal(
+            "no-sight",
+            f"{attacker.id} cannot see {target.id} (only artillery may fire at "
+            "stands it cannot see)",
+            "14",
+        )
     key = list(engagement_key(state, attacker, target))
     for rec in state.public.get("engaged", ()):
         if list(rec[: len(key)]) == key and len(rec) >= len(key):
-            return Refusal("hex-engaged", f"a stand in {key[0]} has already engaged "
-                           f"{'that hex' if len(key) > 1 else 'this turn'}; only one stand in a hex may engage "
-                           "an enemy stand in another hex during a turn (option engagement_limit)", "14 fn xi")
+            return Refusal(
+                "hex-engaged",
+                f"a stand in {key[0]} has already engaged "
+                f"{'that hex' if len(key) > 1 else 'this turn'}; only one stand in a hex may engage "
+                "an enemy stand in another hex during a turn (option engagement_limit)",
+                "14 fn xi",
+            )
     return None
 
 
@@ -195,7 +237,11 @@ def effect_of(result: str, att_cv: int, def_cv: int, can_withdraw: bool) -> str:
     if result == "defender -2, withdraws":
         if def_cv <= 2:
             return "defender destroyed"
-        return "defender -2, withdraws" if can_withdraw else "defender -2, destroyed (no way to withdraw)"
+        return (
+            "defender -2, withdraws"
+            if can_withdraw
+            else "defender -2, destroyed (no way to withdraw)"
+        )
     return result
 
 
@@ -219,7 +265,11 @@ def preview(state: Any, attacker: Any, target: Any) -> Distribution:
         for rd in range(1, sd + 1):
             b = band(a0 + ra, d0 + rd, boundaries=bnd, rounded=rnd)
             if b == "roll-off":
-                parts = [("attacker -1", p_att), ("defender -1", p_def), ("no effect", 1 - p_att - p_def)]
+                parts = [
+                    ("attacker -1", p_att),
+                    ("defender -1", p_def),
+                    ("no effect", 1 - p_att - p_def),
+                ]
             else:
                 parts = [(b, Fraction(1))]
             for r, p in parts:
@@ -237,8 +287,17 @@ Roller = Callable[[int, str, str], int]
 """``roll(sides, who, purpose)`` -> a die result (who is ``"attacker"`` or ``"defender"``)."""
 
 
-def fight(a0: int, d0: int, sa: int, sd: int, roll: Roller, *, boundaries: str = "defender",
-          rounded: bool = False, ties: str = "reroll") -> dict[str, Any]:
+def fight(
+    a0: int,
+    d0: int,
+    sa: int,
+    sd: int,
+    roll: Roller,
+    *,
+    boundaries: str = "defender",
+    rounded: bool = False,
+    ties: str = "reroll",
+) -> dict[str, Any]:
     """Roll one combat: both powers, the band and any roll-off (§14). Pure but for *roll*.
 
     Returns:
@@ -253,8 +312,14 @@ def fight(a0: int, d0: int, sa: int, sd: int, roll: Roller, *, boundaries: str =
     rd = roll(sd, "defender", "combat power")
     attack, defence = a0 + ra, d0 + rd
     b = band(attack, defence, boundaries=boundaries, rounded=rounded)
-    out: dict[str, Any] = {"att_roll": ra, "def_roll": rd, "attack": attack, "defence": defence,
-                           "band": b, "rolloff": []}
+    out: dict[str, Any] = {
+        "att_roll": ra,
+        "def_roll": rd,
+        "attack": attack,
+        "defence": defence,
+        "band": b,
+        "rolloff": [],
+    }
     if b != "roll-off":
         out["result"] = b
         return out
@@ -291,28 +356,39 @@ class CombatResult:
     rules: tuple[str, ...] = ("14",)
 
     def __repr__(self) -> str:
-        return (f"<CombatResult {self.attacker} {self.attack} vs {self.target} {self.defence}: "
-                f"{self.band} -> {self.effect}>")
+        return (
+            f"<CombatResult {self.attacker} {self.attack} vs {self.target} {self.defence}: "
+            f"{self.band} -> {self.effect}>"
+        )
 
     def _repr_html_(self) -> str:
         import html
 
         def rows(terms: list[Term], die: int, total: int) -> str:
-            body = "".join(f"<tr><td>{html.escape(t.label)}</td><td>{t.value:+d}</td>"
-                           f"<td class='rule'>{html.escape(t.rule)}</td></tr>" for t in terms)
-            return body + (f"<tr><td>die</td><td>{die:+d}</td><td class='rule'>11</td></tr>"
-                           f"<tr><th>combat power</th><th>{total}</th><th></th></tr>")
+            body = "".join(
+                f"<tr><td>{html.escape(t.label)}</td><td>{t.value:+d}</td>"
+                f"<td class='rule'>{html.escape(t.rule)}</td></tr>"
+                for t in terms
+            )
+            return body + (
+                f"<tr><td>die</td><td>{die:+d}</td><td class='rule'>11</td></tr>"
+                f"<tr><th>combat power</th><th>{total}</th><th></th></tr>"
+            )
 
         ro = "".join(f" roll-off {a} v {d};" for a, d in self.rolloff)
-        return (f"<div class='owsnb'><b>{html.escape(self.attacker)}</b> attacks "
-                f"<b>{html.escape(self.target)}</b> (§14)<table style='border-collapse:collapse'>"
-                f"<tr><th colspan=3>attacker</th></tr>{rows(self.attack_terms, self.att_roll, self.attack)}"
-                f"<tr><th colspan=3>defender</th></tr>{rows(self.defence_terms, self.def_roll, self.defence)}"
-                f"</table><p>{html.escape(self.band)}{html.escape(ro)} → <b>{html.escape(self.effect)}</b></p>"
-                f"<pre class='owsnb-fallback' style='display:none'>{html.escape(repr(self))}</pre></div>")
+        return (
+            f"<div class='owsnb'><b>{html.escape(self.attacker)}</b> attacks "
+            f"<b>{html.escape(self.target)}</b> (§14)<table style='border-collapse:collapse'>"
+            f"<tr><th colspan=3>attacker</th></tr>{rows(self.attack_terms, self.att_roll, self.attack)}"
+            f"<tr><th colspan=3>defender</th></tr>{rows(self.defence_terms, self.def_roll, self.defence)}"
+            f"</table><p>{html.escape(self.band)}{html.escape(ro)} → <b>{html.escape(self.effect)}</b></p>"
+            f"<pre class='owsnb-fallback' style='display:none'>{html.escape(repr(self))}</pre></div>"
+        )
 
 
-def loss_events(state: Any, unit: Any, loss: int, rule: str = "14") -> tuple[list[Event], int, bool]:
+def loss_events(
+    state: Any, unit: Any, loss: int, rule: str = "14"
+) -> tuple[list[Event], int, bool]:
     """Events for *unit* losing *loss* combat value, and its division's morale with it (§9).
 
     Returns ``(events, combat value actually lost, destroyed)``. A stand reduced to 0 is destroyed
@@ -334,12 +410,19 @@ def loss_events(state: Any, unit: Any, loss: int, rule: str = "14") -> tuple[lis
         events.append(state_set("public", {"morale": morale}, rule="9"))
         if before > 0 and morale[fid] == 0:
             title = formations(state).get(fid, {}).get("title", fid)
-            events.append(note(f"{title}'s morale is 0: it must not advance and may only move to "
-                               "withdraw from the battlefield", rule="9"))
+            events.append(
+                note(
+                    f"{title}'s morale is 0: it must not advance and may only move to "
+                    "withdraw from the battlefield",
+                    rule="9",
+                )
+            )
     return events, lost, left <= 0
 
 
-def resolve(state: Any, attacker: Any, target: Any, roll: Roller) -> tuple[list[Event], CombatResult]:
+def resolve(
+    state: Any, attacker: Any, target: Any, roll: Roller
+) -> tuple[list[Event], CombatResult]:
     """Resolve one combat: events and the :class:`CombatResult` (§14).
 
     *roll* draws the dice (the rule set passes the game's :class:`~owsnb.kernel.dice.Dice`).
@@ -347,11 +430,16 @@ def resolve(state: Any, attacker: Any, target: Any, roll: Roller) -> tuple[list[
     from owsnb.kernel.reduce import apply_all
 
     at, dt = attack_terms(state, attacker, target), defence_terms(state, attacker, target)
-    out = fight(sum(t.value for t in at), sum(t.value for t in dt), die_sides(state, attacker),
-                die_sides(state, target), roll,
-                boundaries=state.options.get("band_boundaries", "defender"),
-                rounded=bool(state.options.get("round_thresholds", False)),
-                ties=state.options.get("rolloff_ties", "reroll"))
+    out = fight(
+        sum(t.value for t in at),
+        sum(t.value for t in dt),
+        die_sides(state, attacker),
+        die_sides(state, target),
+        roll,
+        boundaries=state.options.get("band_boundaries", "defender"),
+        rounded=bool(state.options.get("round_thresholds", False)),
+        ties=state.options.get("rolloff_ties", "reroll"),
+    )
     events: list[Event] = [unit_set(attacker.id, markers=attacker.markers | {"fired"}, rule="14")]
     engaged = [list(r) for r in state.public.get("engaged", ())]
     engaged.append([*engagement_key(state, attacker, target), attacker.id])
@@ -385,10 +473,28 @@ def resolve(state: Any, attacker: Any, target: Any, roll: Roller) -> tuple[list[
                 effect = "defender -2, destroyed (no way to withdraw)"
     else:
         effect = "no effect"
-    res = CombatResult(attacker.id, target.id, at, dt, out["att_roll"], out["def_roll"], out["attack"],
-                       out["defence"], out["band"], out["rolloff"], effect, path, destroyed)
-    events.append(note(f"{attacker.id} ({out['attack']}) attacks {target.id} ({out['defence']}): "
-                       f"{out['band']} → {effect}", rule="14"))
+    res = CombatResult(
+        attacker.id,
+        target.id,
+        at,
+        dt,
+        out["att_roll"],
+        out["def_roll"],
+        out["attack"],
+        out["defence"],
+        out["band"],
+        out["rolloff"],
+        effect,
+        path,
+        destroyed,
+    )
+    events.append(
+        note(
+            f"{attacker.id} ({out['attack']}) attacks {target.id} ({out['defence']}): "
+            f"{out['band']} → {effect}",
+            rule="14",
+        )
+    )
     return events, res
 
 

@@ -32,8 +32,17 @@ from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import TerrainIndex, terrain_index
 
 __all__ = [
-    "Refusal", "allowance", "enemy_hexes", "entry_refusal", "stacking_refusal", "GapRule",
-    "MoveReach", "reach", "withdrawal", "home_edge_distance", "morale_zero",
+    "Refusal",
+    "allowance",
+    "enemy_hexes",
+    "entry_refusal",
+    "stacking_refusal",
+    "GapRule",
+    "MoveReach",
+    "reach",
+    "withdrawal",
+    "home_edge_distance",
+    "morale_zero",
 ]
 
 ROAD_BOUND = ("afv", "cavalry", "artillery", "transport")
@@ -73,19 +82,31 @@ def entry_refusal(state: Any, unit: Any, index: TerrainIndex, a: Hex, b: Hex) ->
     road = index.on_road(a, b)
     if cls == "foot_only" and not road and not on_foot_class(state, unit):
         what = index.terrain.get(b, "wood")
-        return Refusal("terrain-foot-only", f"off-road, only infantry on foot and dismounted cavalry may "
-                       f"enter {'woods' if what == 'wood' else what + 's'}", "13")
+        return Refusal(
+            "terrain-foot-only",
+            f"off-road, only infantry on foot and dismounted cavalry may "
+            f"enter {'woods' if what == 'wood' else what + 's'}",
+            "13",
+        )
     if cls == "road_bound" and not road and unit.get("arm") in ROAD_BOUND:
-        return Refusal("terrain-built-up-road", "AFVs, cavalry, artillery and transport may only enter "
-                       "built-up areas via roads", "13")
+        return Refusal(
+            "terrain-built-up-road",
+            "AFVs, cavalry, artillery and transport may only enter built-up areas via roads",
+            "13",
+        )
     river_opt = state.options.get("river_crossing", "bridges")
     for h in (a, b):
         if index.entry.get(h) == "river":
             if river_opt == "impassable":
-                return Refusal("terrain-river", "the river cannot be crossed (option river_crossing)", "R18")
+                return Refusal(
+                    "terrain-river", "the river cannot be crossed (option river_crossing)", "R18"
+                )
             if river_opt == "bridges" and not road:
-                return Refusal("terrain-river", "rivers are crossed only by road bridges "
-                               "(option river_crossing: bridges)", "R18")
+                return Refusal(
+                    "terrain-river",
+                    "rivers are crossed only by road bridges (option river_crossing: bridges)",
+                    "R18",
+                )
     return None
 
 
@@ -96,13 +117,19 @@ def stacking_refusal(state: Any, unit: Any, h: Hex) -> Refusal | None:
         return Refusal("enemy-hex", "stands cannot enter a hex held by the enemy", "13")
     fid = formation_of(unit)
     if any(formation_of(u) != fid for u in others):
-        return Refusal("stacking-formation", "stands may share a hex only with stands of the same division "
-                       "or group of assets", "6")
+        return Refusal(
+            "stacking-formation",
+            "stands may share a hex only with stands of the same division or group of assets",
+            "6",
+        )
     cap = int(state.options.get("stack_capacity", 3))
     used = sum(int(u.get("size", 1)) for u in others) + int(unit.get("size", 1))
     if used > cap:
-        return Refusal("stacking-capacity", f"the hex has room for {cap} standard stands "
-                       f"(option stack_capacity; ruling R21)", "6")
+        return Refusal(
+            "stacking-capacity",
+            f"the hex has room for {cap} standard stands (option stack_capacity; ruling R21)",
+            "6",
+        )
     return None
 
 
@@ -142,7 +169,9 @@ class GapRule:
                 d = e.distance(x)
                 if d < 2 or (x in self.enemies and x < e):
                     continue  # neighbours leave no gap; each pair of enemies once
-                region = frozenset(h for h in e.disc(d) if h not in (e, x) and e.distance(h) + h.distance(x) == d)
+                region = frozenset(
+                    h for h in e.disc(d) if h not in (e, x) and e.distance(h) + h.distance(x) == d
+                )
                 gaps = frozenset(h for h in region if h in adj_enemy)
                 if not gaps:
                     continue
@@ -248,18 +277,32 @@ def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
     return c1 - c
 
 
-def _search(state: Any, unit: Any, index: TerrainIndex, budget: float, *, road_only: bool, gap: GapRule,
-            enemies: set[Hex], voluntary: bool, contours: bool, min_move: bool
-            ) -> tuple[dict[Hex, float], dict[Hex, tuple[Hex, ...]]]:
+def _search(
+    state: Any,
+    unit: Any,
+    index: TerrainIndex,
+    budget: float,
+    *,
+    road_only: bool,
+    gap: GapRule,
+    enemies: set[Hex],
+    voluntary: bool,
+    contours: bool,
+    min_move: bool,
+) -> tuple[dict[Hex, float], dict[Hex, tuple[Hex, ...]]]:
     start = unit.hex
     hexes = state.map.hexes
     mv = table(state, "movement")
     contour_cost = float(mv.get("contour_cost", 1)) if contours else 0.0
     ford = state.options.get("river_crossing", "bridges") == "fordable"
-    adj_enemy = {n for e in enemies for n in e.neighbours()} if voluntary and is_artillery(unit) else set()
+    adj_enemy = (
+        {n for e in enemies for n in e.neighbours()} if voluntary and is_artillery(unit) else set()
+    )
     best_state: dict[tuple[Hex, frozenset, bool], float] = {(start, frozenset(), False): 0.0}
     parent: dict[tuple[Hex, frozenset, bool], tuple[Hex, frozenset, bool]] = {}
-    heap: list[tuple[float, int, tuple[Hex, frozenset, bool]]] = [(0.0, 0, (start, frozenset(), False))]
+    heap: list[tuple[float, int, tuple[Hex, frozenset, bool]]] = [
+        (0.0, 0, (start, frozenset(), False))
+    ]
     tick = 1
     cost: dict[Hex, float] = {}
     where: dict[Hex, tuple[Hex, frozenset, bool]] = {}
@@ -312,7 +355,11 @@ def _search(state: Any, unit: Any, index: TerrainIndex, budget: float, *, road_o
 
 def gap_rule_for(state: Any, unit: Any, index: TerrainIndex) -> GapRule:
     """The :class:`GapRule` a stand of *unit*'s side moves under (enemy stands as they stand now)."""
-    return _gap_rule(frozenset(enemy_hexes(state, unit.side)), index.obstacle, int(state.options.get("gap_span", 3)))
+    return _gap_rule(
+        frozenset(enemy_hexes(state, unit.side)),
+        index.obstacle,
+        int(state.options.get("gap_span", 3)),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -338,7 +385,9 @@ def reach(state: Any, unit: Any) -> MoveReach:
     out = MoveReach(unit.id, unit.hex, base)
     common = dict(gap=gap, enemies=enemies, voluntary=True, contours=True, min_move=min_move)
     cost, paths = _search(state, unit, index, base, road_only=False, **common)
-    rcost, rpaths = _search(state, unit, index, base + bonus, road_only=True, **common) if bonus else ({}, {})
+    rcost, rpaths = (
+        _search(state, unit, index, base + bonus, road_only=True, **common) if bonus else ({}, {})
+    )
     candidates: dict[Hex, tuple[float, tuple[Hex, ...], bool]] = {}
     for h, c in cost.items():
         candidates[h] = (c, paths[h], False)
@@ -352,8 +401,12 @@ def reach(state: Any, unit: Any) -> MoveReach:
         if why is None and zero:
             d = home_edge_distance(state, unit.side, h)
             if d0 is None or d is None or d >= d0:
-                why = Refusal("morale-zero", "the division's morale is 0: it may only move to withdraw from "
-                              "the battlefield (toward its home edge)", "9")
+                why = Refusal(
+                    "morale-zero",
+                    "the division's morale is 0: it may only move to withdraw from "
+                    "the battlefield (toward its home edge)",
+                    "9",
+                )
         if why is not None:
             out.refused[h] = why
             continue
@@ -380,8 +433,18 @@ def withdrawal(state: Any, unit: Any, away_from: Hex | None = None) -> tuple[Hex
     need = int(state.options.get("withdraw_distance", 2))
     enemies = enemy_hexes(state, unit.side)
     gap = gap_rule_for(state, unit, index)
-    cost, paths = _search(state, unit, index, limit, road_only=False, gap=gap, enemies=enemies,
-                          voluntary=False, contours=False, min_move=False)
+    cost, paths = _search(
+        state,
+        unit,
+        index,
+        limit,
+        road_only=False,
+        gap=gap,
+        enemies=enemies,
+        voluntary=False,
+        contours=False,
+        min_move=False,
+    )
     ok = []
     for h, c in cost.items():
         if enemies and min(h.distance(e) for e in enemies) < need:

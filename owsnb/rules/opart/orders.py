@@ -27,7 +27,15 @@ from owsnb.rules.opart.stands import MODES, formation_of, formations, is_artille
 from owsnb.rules.opart.terrain import direction_names, parse_direction, terrain_index
 from owsnb.rules.opart.victory import control_events
 
-__all__ = ["MoveOrder", "FaceOrder", "ModeOrder", "AttackOrder", "ExitOrder", "active_stands", "refuse"]
+__all__ = [
+    "MoveOrder",
+    "FaceOrder",
+    "ModeOrder",
+    "AttackOrder",
+    "ExitOrder",
+    "active_stands",
+    "refuse",
+]
 
 
 def refuse(why: movement.Refusal, order: Order) -> IllegalOrderError:
@@ -38,33 +46,54 @@ def refuse(why: movement.Refusal, order: Order) -> IllegalOrderError:
 def active_stands(state: Any, side: str) -> list[Any]:
     """Stands of *side* in the activated formation that are on the battlefield."""
     card = state.public.get("card")
-    return [u for u in state.units.values()
-            if u.side == side and u.hex is not None and card and formation_of(u) == card]
+    return [
+        u
+        for u in state.units.values()
+        if u.side == side and u.hex is not None and card and formation_of(u) == card
+    ]
 
 
 def _stand(state: Any, order: Order, uid: str) -> Any:
     u = state.units.get(uid)
     if u is None or u.side != order.side:
-        raise IllegalOrderError(f"{order.side} has no stand {uid!r}", code="not-your-stand", rule="7", order=order)
+        raise IllegalOrderError(
+            f"{order.side} has no stand {uid!r}", code="not-your-stand", rule="7", order=order
+        )
     if u.hex is None:
-        raise IllegalOrderError(f"{uid} is not on the battlefield ({u.box or 'off the table'})",
-                                code="off-map", rule="7", order=order)
+        raise IllegalOrderError(
+            f"{uid} is not on the battlefield ({u.box or 'off the table'})",
+            code="off-map",
+            rule="7",
+            order=order,
+        )
     card = state.public.get("card")
     if formation_of(u) != card:
         title = formations(state).get(card, {}).get("title", card)
-        raise IllegalOrderError(f"{uid} belongs to {formations(state).get(formation_of(u), {}).get('title')}; "
-                                f"only the activated formation ({title}) may move or fight now",
-                                code="not-activated", rule="12.2", order=order)
+        raise IllegalOrderError(
+            f"{uid} belongs to {formations(state).get(formation_of(u), {}).get('title')}; "
+            f"only the activated formation ({title}) may move or fight now",
+            code="not-activated",
+            rule="12.2",
+            order=order,
+        )
     return u
 
 
 def _unmoved(state: Any, order: Order, u: Any) -> None:
     if u.has("moved"):
-        raise IllegalOrderError(f"{u.id} has already moved during this activation", code="moved",
-                                rule="R14", order=order)
+        raise IllegalOrderError(
+            f"{u.id} has already moved during this activation",
+            code="moved",
+            rule="R14",
+            order=order,
+        )
     if u.has("fired") and not state.options.get("fire_then_move", True):
-        raise IllegalOrderError(f"{u.id} has initiated combat and may not move afterwards "
-                                "(option fire_then_move)", code="fired-no-move", rule="R14", order=order)
+        raise IllegalOrderError(
+            f"{u.id} has initiated combat and may not move afterwards (option fire_then_move)",
+            code="fired-no-move",
+            rule="R14",
+            order=order,
+        )
 
 
 def _hex(state: Any, order: Order, ref: str) -> Any:
@@ -89,34 +118,62 @@ def why_not_reach(state: Any, unit: Any, to: Any, r: movement.MoveReach) -> move
         return movement.Refusal("no-move", f"{unit.id} is already in {state.map.label(to)}", "13")
     enemies = movement.enemy_hexes(state, unit.side)
     if to in enemies:
-        return movement.Refusal("enemy-hex", "stands cannot move into or through enemy stands", "13")
+        return movement.Refusal(
+            "enemy-hex", "stands cannot move into or through enemy stands", "13"
+        )
     if is_artillery(unit) and any(n in enemies for n in to.neighbours()):
-        return movement.Refusal("artillery-adjacent", "artillery stands may not be moved into a hex adjacent "
-                                "to a hex occupied by an enemy stand", "13")
+        return movement.Refusal(
+            "artillery-adjacent",
+            "artillery stands may not be moved into a hex adjacent "
+            "to a hex occupied by an enemy stand",
+            "13",
+        )
     if to.distance(unit.hex) == 1:
         why = movement.entry_refusal(state, unit, terrain_index(state), unit.hex, to)
         if why is not None:
             return why
     if movement.morale_zero(state, unit):
-        return movement.Refusal("morale-zero", "the division's morale is 0: it may only move to withdraw "
-                                "from the battlefield", "9")
-    return movement.Refusal("out-of-reach", f"{state.map.label(to)} is beyond {unit.id}'s move: allowance "
-                            f"{r.allowance} hexes (+1 all by road, -1 per hill contour), around enemy stands, "
-                            "impassable terrain and gaps it may not slip through (ruling R15)", "13")
+        return movement.Refusal(
+            "morale-zero",
+            "the division's morale is 0: it may only move to withdraw from the battlefield",
+            "9",
+        )
+    return movement.Refusal(
+        "out-of-reach",
+        f"{state.map.label(to)} is beyond {unit.id}'s move: allowance "
+        f"{r.allowance} hexes (+1 all by road, -1 per hill contour), around enemy stands, "
+        "impassable terrain and gaps it may not slip through (ruling R15)",
+        "13",
+    )
 
 
 class MoveOrder(OrderHandler):
     """``move UNIT HEX [face=DIR]`` (§13): the cheapest legal path is taken."""
 
-    type = OrderType("move", (Param("unit", "unit", "stand of the activated formation"),
-                              Param("to", "hex", "where it ends its move"),
-                              Param("face", "text", "facing at the end (default: direction of travel)",
-                                    positional=False, optional=True)),
-                     rule="13", doc="move a stand (4/2 hexes, road +1, -1 per contour)")
+    type = OrderType(
+        "move",
+        (
+            Param("unit", "unit", "stand of the activated formation"),
+            Param("to", "hex", "where it ends its move"),
+            Param(
+                "face",
+                "text",
+                "facing at the end (default: direction of travel)",
+                positional=False,
+                optional=True,
+            ),
+        ),
+        rule="13",
+        doc="move a stand (4/2 hexes, road +1, -1 per contour)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        movers = [u for u in active_stands(state, side) if not u.has("moved")
-                  and not (u.has("fired") and not state.options.get("fire_then_move", True))]
+        movers = [
+            u
+            for u in active_stands(state, side)
+            if not u.has("moved")
+            and not (u.has("fired") and not state.options.get("fire_then_move", True))
+        ]
         if not movers:
             return None
         examples, targets, able = [], {}, []
@@ -130,9 +187,16 @@ class MoveOrder(OrderHandler):
                 targets[state.map.label(h)] = None
         if not targets:
             return None
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(able), to=tuple(targets),
-                                                      face=direction_names(state.map.offset.orientation)),
-                         tuple(examples))
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(
+                unit=tuple(able),
+                to=tuple(targets),
+                face=direction_names(state.map.offset.orientation),
+            ),
+            tuple(examples),
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _stand(state, order, args["unit"])
@@ -144,7 +208,9 @@ class MoveOrder(OrderHandler):
         if to not in r:
             raise refuse(why_not_reach(state, u, to, r), order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         r = movement.reach(state, u)
@@ -154,20 +220,32 @@ class MoveOrder(OrderHandler):
         else:
             last = path[-1] - path[-2]
             facing = [tuple(n - path[-2]) for n in path[-2].neighbours()].index(tuple(last))
-        events = [unit_move(u.id, to, path=path, rule="13"),
-                  unit_set(u.id, markers=u.markers | {"moved"}, data={"facing": facing}, rule="13")]
+        events = [
+            unit_move(u.id, to, path=path, rule="13"),
+            unit_set(u.id, markers=u.markers | {"moved"}, data={"facing": facing}, rule="13"),
+        ]
         events += control_events(state, u, to)
         road = " along the road" if r.road.get(to) else ""
-        events.append(note(f"{u.id} moves {len(path) - 1} hexes{road} to {state.map.label(to)}", rule="13"))
-        return Adjudication(events, {"path": [state.map.label(h) for h in path], "cost": r.cost[to]})
+        events.append(
+            note(f"{u.id} moves {len(path) - 1} hexes{road} to {state.map.label(to)}", rule="13")
+        )
+        return Adjudication(
+            events, {"path": [state.map.label(h) for h in path], "cost": r.cost[to]}
+        )
 
 
 class FaceOrder(OrderHandler):
     """``face UNIT DIR``: turn in place; counts as the stand's move (ruling R7b)."""
 
-    type = OrderType("face", (Param("unit", "unit", "stand of the activated formation"),
-                              Param("facing", "text", "new facing (compass point)")),
-                     rule="R7", doc="turn a stand to face a hexside (uses its move)")
+    type = OrderType(
+        "face",
+        (
+            Param("unit", "unit", "stand of the activated formation"),
+            Param("facing", "text", "new facing (compass point)"),
+        ),
+        rule="R7",
+        doc="turn a stand to face a hexside (uses its move)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not state.options.get("flank_attacks", True):
@@ -175,31 +253,52 @@ class FaceOrder(OrderHandler):
         us = [u for u in active_stands(state, side) if not u.has("moved")]
         if not us:
             return None
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in us),
-                                                      facing=direction_names(state.map.offset.orientation)))
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(
+                unit=tuple(u.id for u in us), facing=direction_names(state.map.offset.orientation)
+            ),
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         f = _facing(state, order, args["facing"])
         if f == int(u.get("facing", 0)):
-            raise IllegalOrderError(f"{u.id} already faces {args['facing']}", code="same-facing", rule="R7",
-                                    order=order)
+            raise IllegalOrderError(
+                f"{u.id} already faces {args['facing']}", code="same-facing", rule="R7", order=order
+            )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         f = _facing(state, order, args["facing"])
-        return [unit_set(u.id, markers=u.markers | {"moved"}, data={"facing": f}, rule="R7"),
-                note(f"{u.id} turns to face {direction_names(state.map.offset.orientation)[f]}", rule="R7")]
+        return [
+            unit_set(u.id, markers=u.markers | {"moved"}, data={"facing": f}, rule="R7"),
+            note(
+                f"{u.id} turns to face {direction_names(state.map.offset.orientation)[f]}",
+                rule="R7",
+            ),
+        ]
 
 
 class ModeOrder(OrderHandler):
     """``mode UNIT MODE``: mount/dismount or embark/debus; uses the stand's move (ruling R17)."""
 
-    type = OrderType("mode", (Param("unit", "unit", "stand that may change mode"),
-                              Param("mode", "choice", "new mode of movement",
-                                    choices=("foot", "vehicles", "mounted", "dismounted"))),
-                     rule="R17", doc="mount/dismount or embark/debus (uses the move)")
+    type = OrderType(
+        "mode",
+        (
+            Param("unit", "unit", "stand that may change mode"),
+            Param(
+                "mode",
+                "choice",
+                "new mode of movement",
+                choices=("foot", "vehicles", "mounted", "dismounted"),
+            ),
+        ),
+        rule="R17",
+        doc="mount/dismount or embark/debus (uses the move)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.options.get("mode_change", "costs_move") == "fixed":
@@ -207,36 +306,60 @@ class ModeOrder(OrderHandler):
         us = [u for u in active_stands(state, side) if u.get("remount") and not u.has("moved")]
         if not us:
             return None
-        ex = tuple(self.type.make(side, unit=u.id, mode=m) for u in us for m in MODES[u.get("arm")]
-                   if m != u.get("mode"))
+        ex = tuple(
+            self.type.make(side, unit=u.id, mode=m)
+            for u in us
+            for m in MODES[u.get("arm")]
+            if m != u.get("mode")
+        )
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in us)), ex)
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if state.options.get("mode_change", "costs_move") == "fixed":
-            raise IllegalOrderError("stands keep the mode of their models (option mode_change: fixed)",
-                                    code="mode-fixed", rule="R17", order=order)
+            raise IllegalOrderError(
+                "stands keep the mode of their models (option mode_change: fixed)",
+                code="mode-fixed",
+                rule="R17",
+                order=order,
+            )
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         if not u.get("remount"):
-            raise IllegalOrderError(f"{u.id} cannot change its mode of movement", code="no-remount",
-                                    rule="R17", order=order)
+            raise IllegalOrderError(
+                f"{u.id} cannot change its mode of movement",
+                code="no-remount",
+                rule="R17",
+                order=order,
+            )
         modes = MODES[u.get("arm")]
         if args["mode"] not in modes or args["mode"] == u.get("mode"):
-            raise IllegalOrderError(f"{u.id} moves {' or '.join(modes)} and is now {u.get('mode')}",
-                                    code="bad-mode", rule="R17", order=order)
+            raise IllegalOrderError(
+                f"{u.id} moves {' or '.join(modes)} and is now {u.get('mode')}",
+                code="bad-mode",
+                rule="R17",
+                order=order,
+            )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
-        return [unit_set(u.id, markers=u.markers | {"moved"}, data={"mode": args["mode"]}, rule="R17"),
-                note(f"{u.id} changes to {args['mode']}", rule="R17")]
+        return [
+            unit_set(u.id, markers=u.markers | {"moved"}, data={"mode": args["mode"]}, rule="R17"),
+            note(f"{u.id} changes to {args['mode']}", rule="R17"),
+        ]
 
 
 class AttackOrder(OrderHandler):
     """``attack UNIT TARGET`` (§14): combat power against combat power, result by ratio."""
 
-    type = OrderType("attack", (Param("unit", "unit", "stand initiating combat"),
-                                Param("target", "unit", "enemy stand it can see (artillery: any) in range")),
-                     rule="14", doc="initiate combat against an enemy stand")
+    type = OrderType(
+        "attack",
+        (
+            Param("unit", "unit", "stand initiating combat"),
+            Param("target", "unit", "enemy stand it can see (artillery: any) in range"),
+        ),
+        rule="14",
+        doc="initiate combat against an enemy stand",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         pairs = []
@@ -250,14 +373,23 @@ class AttackOrder(OrderHandler):
         if not pairs:
             return None
         ex = tuple(self.type.make(side, unit=u.id, target=t.id) for u, t in pairs)
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(dict.fromkeys(u.id for u, _ in pairs)),
-                                                      target=tuple(dict.fromkeys(t.id for _, t in pairs))), ex)
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(
+                unit=tuple(dict.fromkeys(u.id for u, _ in pairs)),
+                target=tuple(dict.fromkeys(t.id for _, t in pairs)),
+            ),
+            ex,
+        )
 
     def _pair(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = _stand(state, order, args["unit"])
         t = state.units.get(args["target"])
         if t is None:
-            raise IllegalOrderError(f"no stand {args['target']!r}", code="no-target", rule="14", order=order)
+            raise IllegalOrderError(
+                f"no stand {args['target']!r}", code="no-target", rule="14", order=order
+            )
         return u, t
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -269,17 +401,28 @@ class AttackOrder(OrderHandler):
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
         u, t = state.units.get(args["unit"]), state.units.get(args["target"])
         if u is None or t is None or u.hex is None or t.hex is None:
-            raise IllegalOrderError(f"no stands {args['unit']!r} and {args['target']!r} on the battlefield to "
-                                    "preview", code="no-target", rule="14", order=order)
+            raise IllegalOrderError(
+                f"no stands {args['unit']!r} and {args['target']!r} on the battlefield to preview",
+                code="no-target",
+                rule="14",
+                order=order,
+            )
         return combat.preview(state, u, t)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, t = state.unit(args["unit"]), state.unit(args["target"])
 
         def roll(sides: int, who: str, purpose: str) -> int:
             actor = u if who == "attacker" else t
-            return dice.roll(sides, purpose=f"{actor.id} ({who}) {purpose}: {u.id} attacks {t.id}", rule="14",
-                             actor=actor.side, visible_to=None)
+            return dice.roll(
+                sides,
+                purpose=f"{actor.id} ({who}) {purpose}: {u.id} attacks {t.id}",
+                rule="14",
+                actor=actor.side,
+                visible_to=None,
+            )
 
         events, result = combat.resolve(state, u, t, roll)
         if not state.options.get("fire_then_move", True):
@@ -290,12 +433,19 @@ class AttackOrder(OrderHandler):
 class ExitOrder(OrderHandler):
     """``exit UNIT``: a stand on its side's home edge withdraws from the battlefield (§9, R22)."""
 
-    type = OrderType("exit", (Param("unit", "unit", "stand on its home edge"),), rule="9",
-                     doc="withdraw a stand from the battlefield (from its home edge)")
+    type = OrderType(
+        "exit",
+        (Param("unit", "unit", "stand on its home edge"),),
+        rule="9",
+        doc="withdraw a stand from the battlefield (from its home edge)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        us = [u for u in active_stands(state, side) if not u.has("moved")
-              and movement.home_edge_distance(state, side, u.hex) == 0]
+        us = [
+            u
+            for u in active_stands(state, side)
+            if not u.has("moved") and movement.home_edge_distance(state, side, u.hex) == 0
+        ]
         if not us:
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in us)))
@@ -304,10 +454,16 @@ class ExitOrder(OrderHandler):
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         if movement.home_edge_distance(state, u.side, u.hex) != 0:
-            raise IllegalOrderError(f"{u.id} must be on its side's home edge to leave the battlefield",
-                                    code="not-on-edge", rule="R22", order=order)
+            raise IllegalOrderError(
+                f"{u.id} must be on its side's home edge to leave the battlefield",
+                code="not-on-edge",
+                rule="R22",
+                order=order,
+            )
 
     def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
-        return [unit_set(u.id, hex=None, box="withdrawn", markers=u.markers | {"moved"}, rule="9"),
-                note(f"{u.id} withdraws from the battlefield", rule="9")]
+        return [
+            unit_set(u.id, hex=None, box="withdrawn", markers=u.markers | {"moved"}, rule="9"),
+            note(f"{u.id} withdraws from the battlefield", rule="9"),
+        ]

@@ -25,7 +25,15 @@ from owsnb.rules.opart.stands import (
 from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import direction_names
 
-__all__ = ["terrain_style", "counter_svg", "unit_summary", "reach", "ranges", "dashboard", "board_svg"]
+__all__ = [
+    "terrain_style",
+    "counter_svg",
+    "unit_summary",
+    "reach",
+    "ranges",
+    "dashboard",
+    "board_svg",
+]
 
 _ARM_COLOURS = {"german": "#5d6b57", "soviet": "#8a3324", "axis_ally": "#7a6a3a"}
 
@@ -44,17 +52,25 @@ def _symbol(unit: Any, x: float, y: float, w: float, h: float) -> str:
     arm, mode = str(unit.get("arm")), unit.get("mode")
     s = "stroke='#111' stroke-width='1.4' fill='none'"
     extra = ""
-    if mode in ("vehicles", "motorised", "self_propelled"):   # wheels/tracks under the symbol
-        extra += (f"<circle cx='{x + w * 0.3:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
-                  f"<circle cx='{x + w * 0.7:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>")
+    if mode in ("vehicles", "motorised", "self_propelled"):  # wheels/tracks under the symbol
+        extra += (
+            f"<circle cx='{x + w * 0.3:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
+            f"<circle cx='{x + w * 0.7:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
+        )
     if arm == "afv":
-        letter = {"light": "L", "medium": "M", "heavy": "H", "very_heavy": "VH"}.get(unit.get("afv"), "")
-        extra += (f"<text x='{x + w - 2:.1f}' y='{y + h * 0.4:.1f}' font-size='{h * 0.32:.1f}' text-anchor='end' "
-                  f"font-family='sans-serif' fill='#111'>{letter}</text>")
+        letter = {"light": "L", "medium": "M", "heavy": "H", "very_heavy": "VH"}.get(
+            unit.get("afv"), ""
+        )
+        extra += (
+            f"<text x='{x + w - 2:.1f}' y='{y + h * 0.4:.1f}' font-size='{h * 0.32:.1f}' text-anchor='end' "
+            f"font-family='sans-serif' fill='#111'>{letter}</text>"
+        )
     if arm == "artillery" and unit.get("gun") in ("rocket", "anti_tank"):
         cx = x + w / 2
-        extra += (f"<path d='M{cx:.1f},{y + h * 0.12:.1f} L{cx - w * 0.12:.1f},{y + h * 0.32:.1f} "
-                  f"M{cx:.1f},{y + h * 0.12:.1f} L{cx + w * 0.12:.1f},{y + h * 0.32:.1f}' {s}/>")
+        extra += (
+            f"<path d='M{cx:.1f},{y + h * 0.12:.1f} L{cx - w * 0.12:.1f},{y + h * 0.32:.1f} "
+            f"M{cx:.1f},{y + h * 0.12:.1f} L{cx + w * 0.12:.1f},{y + h * 0.32:.1f}' {s}/>"
+        )
     return _arm_symbol(arm, x, y, w, h, s) + extra
 
 
@@ -69,12 +85,16 @@ def _arm_symbol(arm: str, x: float, y: float, w: float, h: float, s: str) -> str
         return f"<circle cx='{x + w / 2}' cy='{y + h / 2}' r='{h * 0.2}' fill='#111'/>"
     if arm == "transport":
         cx, cy, r = x + w / 2, y + h / 2, h * 0.3
-        return (f"<circle cx='{cx}' cy='{cy}' r='{r}' {s}/><path d='M{cx - r},{cy} L{cx + r},{cy} "
-                f"M{cx},{cy - r} L{cx},{cy + r}' {s}/>")
+        return (
+            f"<circle cx='{cx}' cy='{cy}' r='{r}' {s}/><path d='M{cx - r},{cy} L{cx + r},{cy} "
+            f"M{cx},{cy - r} L{cx},{cy + r}' {s}/>"
+        )
     if arm in ("command", "hq"):
         txt = "HQ" if arm == "hq" else "DIV"
-        return (f"<text x='{x + w / 2}' y='{y + h * 0.72}' font-size='{h * 0.6:.1f}' text-anchor='middle' "
-                f"font-family='sans-serif' font-weight='bold' fill='#111'>{txt}</text>")
+        return (
+            f"<text x='{x + w / 2}' y='{y + h * 0.72}' font-size='{h * 0.6:.1f}' text-anchor='middle' "
+            f"font-family='sans-serif' font-weight='bold' fill='#111'>{txt}</text>"
+        )
     return ""
 
 
@@ -112,14 +132,18 @@ def counter_svg(state: Any, unit: Any, size: int = 48) -> str:
     if unit.get("arm") == "command" and state is not None and is_division(state, fid):
         m = state.public.get("morale", {}).get(fid)
         if m is not None:
-            parts.append(f"<circle cx='{sz * 0.14:.1f}' cy='{sz * 0.64:.1f}' r='{sz * 0.11:.1f}' fill='#c0392b' "
-                         f"stroke='#fff' stroke-width='0.8'/><text x='{sz * 0.14:.1f}' y='{sz * 0.7:.1f}' "
-                         f"font-size='{sz * 0.16:.1f}' text-anchor='middle' font-family='sans-serif' "
-                         f"fill='#fff'>{int(m)}</text>")
+            parts.append(
+                f"<circle cx='{sz * 0.14:.1f}' cy='{sz * 0.64:.1f}' r='{sz * 0.11:.1f}' fill='#c0392b' "
+                f"stroke='#fff' stroke-width='0.8'/><text x='{sz * 0.14:.1f}' y='{sz * 0.7:.1f}' "
+                f"font-size='{sz * 0.16:.1f}' text-anchor='middle' font-family='sans-serif' "
+                f"fill='#fff'>{int(m)}</text>"
+            )
     for i, mk in enumerate(("moved", "fired")):
         if unit.has(mk):
-            parts.append(f"<circle cx='{sz * (0.82 + 0.0 * i):.1f}' cy='{sz * (0.55 + 0.14 * i):.1f}' r='{sz * 0.05:.1f}' "
-                         f"fill='{'#ffd23f' if mk == 'moved' else '#ff6b35'}'><title>{mk}</title></circle>")
+            parts.append(
+                f"<circle cx='{sz * (0.82 + 0.0 * i):.1f}' cy='{sz * (0.55 + 0.14 * i):.1f}' r='{sz * 0.05:.1f}' "
+                f"fill='{'#ffd23f' if mk == 'moved' else '#ff6b35'}'><title>{mk}</title></circle>"
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -128,8 +152,12 @@ def unit_summary(state: Any, unit: Any) -> list[tuple[str, str]]:
     """(label, value) rows describing a stand for tooltips and detail panels."""
     fid = formation_of(unit)
     f = formations(state).get(fid, {})
-    rows = [("stand", unit.name or unit.id), ("formation", str(f.get("title", fid))), ("arm", arm_label(unit)),
-            ("combat value", f"{unit.steps} of {unit.max_steps} (§8)")]
+    rows = [
+        ("stand", unit.name or unit.id),
+        ("formation", str(f.get("title", fid))),
+        ("arm", arm_label(unit)),
+        ("combat value", f"{unit.steps} of {unit.max_steps} (§8)"),
+    ]
     if is_division(state, fid):
         m = state.public.get("morale", {}).get(fid)
         m0 = state.public.get("morale_start", {}).get(fid)
@@ -140,7 +168,9 @@ def unit_summary(state: Any, unit: Any) -> list[tuple[str, str]]:
     rows.append(("range", f"{rng} hexes (§14)" if rng else "does not initiate combat (R11)"))
     rows.append(("die", f"D{die_sides(state, unit)} (§11)"))
     if unit.get("facing") is not None:
-        rows.append(("facing", direction_names(state.map.offset.orientation)[int(unit.get("facing"))]))
+        rows.append(
+            ("facing", direction_names(state.map.offset.orientation)[int(unit.get("facing"))])
+        )
     flags = [w for w, m in (("moved", "moved"), ("initiated combat", "fired")) if unit.has(m)]
     if flags:
         rows.append(("this turn", ", ".join(flags)))
@@ -166,11 +196,23 @@ def ranges(state: Any, unit_id: str) -> list[dict[str, Any]]:
     rng = weapon_range(state, u)
     if rng:
         wc = u.get("gun") or u.get("arm")
-        out.append({"label": f"{str(wc).replace('_', '-')} weapons, {rng} hexes (§14)", "kind": "weapon",
-                    "hexes": rng, "colour": "#c0392b"})
+        out.append(
+            {
+                "label": f"{str(wc).replace('_', '-')} weapons, {rng} hexes (§14)",
+                "kind": "weapon",
+                "hexes": rng,
+                "colour": "#c0392b",
+            }
+        )
     if u.get("arm") in ("command", "hq"):
-        out.append({"label": "command bonus to adjacent stands (§14)", "kind": "command", "hexes": 1,
-                    "colour": "#2c7fb8"})
+        out.append(
+            {
+                "label": "command bonus to adjacent stands (§14)",
+                "kind": "command",
+                "hexes": 1,
+                "colour": "#2c7fb8",
+            }
+        )
     return out
 
 
@@ -186,32 +228,60 @@ def dashboard(state: Any) -> dict[str, Any]:
     card = state.public.get("card")
     morale = state.public.get("morale", {})
     start = state.public.get("morale_start", {})
-    tracks = {f"{f.get('title', fid)}": {"kind": "track", "value": int(morale.get(fid, 0)),
-                                        "max": int(start.get(fid, 0)) or 1, "rule": "9"}
-              for fid, f in fs.items() if is_division(state, fid)}
+    tracks = {
+        f"{f.get('title', fid)}": {
+            "kind": "track",
+            "value": int(morale.get(fid, 0)),
+            "max": int(start.get(fid, 0)) or 1,
+            "rule": "9",
+        }
+        for fid, f in fs.items()
+        if is_division(state, fid)
+    }
     rows = []
     for fid, f in fs.items():
         stands = formation_stands(state, fid, on_map=False)
-        rows.append({
-            "formation": f.get("title", fid), "side": state.sides[f["side"]].title if f["side"] in state.sides else f["side"],
-            "morale": f"{morale.get(fid)} of {start.get(fid)}" if is_division(state, fid) else "none (assets)",
-            "combat value": f"{sum(int(u.steps) for u in stands if u.hex is not None)} of "
-                            f"{sum(int(u.max_steps) for u in stands)}",
-            "stands": f"{sum(1 for u in stands if u.hex is not None)} of {len(stands)}"
-                      + "".join(f", {n} {what}" for what, n in (
-                          ("destroyed", sum(1 for u in stands if u.box == "destroyed")),
-                          ("withdrawn", sum(1 for u in stands if u.box == "withdrawn"))) if n),
-            "this turn": "acting" if fid == card else ("done" if fid in state.public.get("turned", ()) else "waiting"),
-        })
+        rows.append(
+            {
+                "formation": f.get("title", fid),
+                "side": state.sides[f["side"]].title if f["side"] in state.sides else f["side"],
+                "morale": f"{morale.get(fid)} of {start.get(fid)}"
+                if is_division(state, fid)
+                else "none (assets)",
+                "combat value": f"{sum(int(u.steps) for u in stands if u.hex is not None)} of "
+                f"{sum(int(u.max_steps) for u in stands)}",
+                "stands": f"{sum(1 for u in stands if u.hex is not None)} of {len(stands)}"
+                + "".join(
+                    f", {n} {what}"
+                    for what, n in (
+                        ("destroyed", sum(1 for u in stands if u.box == "destroyed")),
+                        ("withdrawn", sum(1 for u in stands if u.box == "withdrawn")),
+                    )
+                    if n
+                ),
+                "this turn": "acting"
+                if fid == card
+                else ("done" if fid in state.public.get("turned", ()) else "waiting"),
+            }
+        )
     standing = victory.outcome(state)
-    objectives = [{"objective": o["name"], "hex": o["hex"], "points": o["points"],
-                   "held by": state.sides[o["control"]].title if o["control"] in state.sides else "nobody"}
-                  for o in victory.objectives(state)]
+    objectives = [
+        {
+            "objective": o["name"],
+            "hex": o["hex"],
+            "points": o["points"],
+            "held by": state.sides[o["control"]].title if o["control"] in state.sides else "nobody",
+        }
+        for o in victory.objectives(state)
+    ]
     return {
-        "battle": {"day": day, "turn": f"{t} of {TURNS_PER_DAY}",
-                   "card": f"{fs.get(card, {}).get('title', card)}" if card else "none",
-                   "cards turned": f"{len(state.public.get('turned', ()))} of {state.public.get('pack', 0)}",
-                   "standing": standing["standing"]},
+        "battle": {
+            "day": day,
+            "turn": f"{t} of {TURNS_PER_DAY}",
+            "card": f"{fs.get(card, {}).get('title', card)}" if card else "none",
+            "cards turned": f"{len(state.public.get('turned', ()))} of {state.public.get('pack', 0)}",
+            "standing": standing["standing"],
+        },
         "morale": tracks,
         "victory points": {s: sc["total"] for s, sc in standing["scores"].items()},
         "formations": rows,
@@ -245,35 +315,52 @@ def board_svg(state: Any, width: int = 720, *, reach_of: str | None = None) -> s
     def pt(x: float, y: float) -> tuple[float, float]:
         return (x - x0) * k, (y - y0) * k
 
-    corners = [(math.cos(math.radians(60 * i + (30 if orient == "pointy" else 0))),
-                math.sin(math.radians(60 * i + (30 if orient == "pointy" else 0)))) for i in range(6)]
+    corners = [
+        (
+            math.cos(math.radians(60 * i + (30 if orient == "pointy" else 0))),
+            math.sin(math.radians(60 * i + (30 if orient == "pointy" else 0))),
+        )
+        for i in range(6)
+    ]
     reach_hexes = set(reach(state, reach_of) or {}) if reach_of else set()
-    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-           f"viewBox='0 0 {width} {height}' font-family='sans-serif'>"]
+    out = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+        f"viewBox='0 0 {width} {height}' font-family='sans-serif'>"
+    ]
     for h in hexes:
         info = state.map.info(h)
         st = terrain_style(state, info.terrain)
         cx, cy = pos[h]
-        pts = " ".join(f"{pt(cx + a, cy + b)[0]:.1f},{pt(cx + a, cy + b)[1]:.1f}" for a, b in corners)
+        pts = " ".join(
+            f"{pt(cx + a, cy + b)[0]:.1f},{pt(cx + a, cy + b)[1]:.1f}" for a, b in corners
+        )
         stroke = "#1f6feb' stroke-width='2.5" if h in reach_hexes else "#9a9a8a' stroke-width='0.6"
-        out.append(f"<polygon points='{pts}' fill='{html.escape(st.get('fillColor', '#ddd'))}' stroke='{stroke}'/>")
+        out.append(
+            f"<polygon points='{pts}' fill='{html.escape(st.get('fillColor', '#ddd'))}' stroke='{stroke}'/>"
+        )
         px, py = pt(cx, cy - 0.62)
-        out.append(f"<text x='{px:.1f}' y='{py:.1f}' font-size='{k * 0.22:.1f}' text-anchor='middle' "
-                   f"fill='#666'>{html.escape(state.map.label(h))}</text>")
+        out.append(
+            f"<text x='{px:.1f}' y='{py:.1f}' font-size='{k * 0.22:.1f}' text-anchor='middle' "
+            f"fill='#666'>{html.escape(state.map.label(h))}</text>"
+        )
     for key, feats in state.map.edges.items():
         if "road" in feats:
             (a, b) = tuple(key)
             pa, pb = pt(*pos[a]), pt(*pos[b])
-            out.append(f"<line x1='{pa[0]:.1f}' y1='{pa[1]:.1f}' x2='{pb[0]:.1f}' y2='{pb[1]:.1f}' "
-                       f"stroke='#7a5230' stroke-width='{k * 0.12:.1f}' stroke-linecap='round'/>")
+            out.append(
+                f"<line x1='{pa[0]:.1f}' y1='{pa[1]:.1f}' x2='{pb[0]:.1f}' y2='{pb[1]:.1f}' "
+                f"stroke='#7a5230' stroke-width='{k * 0.12:.1f}' stroke-linecap='round'/>"
+            )
     for o in victory.objectives(state):
         h = state.map.hex(o["hex"])
         px, py = pt(*pos[h])
         ctl = o["control"]
         colour = state.sides[ctl].color if ctl in state.sides else "#444"
-        out.append(f"<circle cx='{px:.1f}' cy='{py:.1f}' r='{k * 0.78:.1f}' fill='none' stroke='{html.escape(colour)}' "
-                   f"stroke-width='2.5' stroke-dasharray='5,3'><title>{html.escape(o['name'])} "
-                   f"({o['points']} points)</title></circle>")
+        out.append(
+            f"<circle cx='{px:.1f}' cy='{py:.1f}' r='{k * 0.78:.1f}' fill='none' stroke='{html.escape(colour)}' "
+            f"stroke-width='2.5' stroke-dasharray='5,3'><title>{html.escape(o['name'])} "
+            f"({o['points']} points)</title></circle>"
+        )
     by_hex: dict[Hex, list[Any]] = {}
     for u in state.units.values():
         if u.hex is not None:
@@ -284,6 +371,8 @@ def board_svg(state: Any, width: int = 720, *, reach_of: str | None = None) -> s
         for i, u in enumerate(us):
             ox = (i - (len(us) - 1) / 2) * c * 0.45
             svg = counter_svg(state, u, c)
-            out.append(f"<g transform='translate({cx - c / 2 + ox:.1f},{cy - c / 2 + i * c * 0.12:.1f})'>{svg}</g>")
+            out.append(
+                f"<g transform='translate({cx - c / 2 + ox:.1f},{cy - c / 2 + i * c * 0.12:.1f})'>{svg}</g>"
+            )
     out.append("</svg>")
     return "".join(out)

@@ -28,10 +28,26 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from owsnb.rules.opart.tables import table
 
 __all__ = [
-    "ARMS", "MODES", "StandData", "validate_stand", "primary_addition", "cv_breakdown",
-    "combat_value", "division_morale", "die_sides", "weapon_class", "weapon_range",
-    "formation_of", "formations", "formation_stands", "command_stand", "is_division",
-    "can_initiate", "is_artillery", "on_foot_class", "arm_label",
+    "ARMS",
+    "MODES",
+    "StandData",
+    "validate_stand",
+    "primary_addition",
+    "cv_breakdown",
+    "combat_value",
+    "division_morale",
+    "die_sides",
+    "weapon_class",
+    "weapon_range",
+    "formation_of",
+    "formations",
+    "formation_stands",
+    "command_stand",
+    "is_division",
+    "can_initiate",
+    "is_artillery",
+    "on_foot_class",
+    "arm_label",
 ]
 
 ARMS = ("infantry", "cavalry", "afv", "artillery", "transport", "command", "hq")
@@ -102,8 +118,10 @@ class StandData(BaseModel):
             if self.quality is None:
                 raise ValueError(f"a {arm} stand needs a quality: one of {', '.join(quals)} (§8)")
             if self.quality not in quals:
-                raise ValueError(f"quality of a {arm} stand must be one of {', '.join(quals)}, "
-                                 f"not {self.quality!r} (§8)")
+                raise ValueError(
+                    f"quality of a {arm} stand must be one of {', '.join(quals)}, "
+                    f"not {self.quality!r} (§8)"
+                )
         elif self.quality is not None:
             raise ValueError(f"a {arm} stand has no quality rating in §8")
         if arm == "afv" and self.afv is None:
@@ -151,7 +169,9 @@ def primary_addition(stand: Mapping[str, Any]) -> str:
     return arm  # artillery, transport
 
 
-def cv_breakdown(stand: Mapping[str, Any], state: Any = None, rule: str = "single") -> list[tuple[str, int, str]]:
+def cv_breakdown(
+    stand: Mapping[str, Any], state: Any = None, rule: str = "single"
+) -> list[tuple[str, int, str]]:
     """The terms of a stand's combat value: ``(row, value, text)``, the basic value first.
 
     Args:
@@ -238,7 +258,11 @@ def on_foot_class(state: Any, unit: Any) -> bool:
         return True
     if arm == "cavalry" and mode == "dismounted":
         return True
-    return arm in ("command", "hq") and mode == "foot" and bool(state.options.get("generals_in_woods", False))
+    return (
+        arm in ("command", "hq")
+        and mode == "foot"
+        and bool(state.options.get("generals_in_woods", False))
+    )
 
 
 def arm_label(unit: Any) -> str:
@@ -270,8 +294,11 @@ def formation_of(unit: Any) -> str:
 
 def formation_stands(state: Any, fid: str, *, on_map: bool = True) -> list[Any]:
     """Stands of formation *fid* (by default only those on the battlefield)."""
-    return [u for u in state.units.values()
-            if u.get("formation") == fid and (u.hex is not None or not on_map)]
+    return [
+        u
+        for u in state.units.values()
+        if u.get("formation") == fid and (u.hex is not None or not on_map)
+    ]
 
 
 def command_stand(state: Any, fid: str) -> Any:

@@ -27,8 +27,12 @@ TABLE_NAMES = ("combat_values", "movement", "ranges", "dice", "terrain", "flank_
 
 @cache
 def _frozen() -> Any:
-    return freeze({name: yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
-                   for name in TABLE_NAMES})
+    return freeze(
+        {
+            name: yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
+            for name in TABLE_NAMES
+        }
+    )
 
 
 def default_tables() -> dict[str, Any]:

@@ -30,8 +30,15 @@ from owsnb.kernel.hexgrid import DIRECTIONS, Hex, hex_round
 from owsnb.rules.opart.tables import table
 
 __all__ = [
-    "TerrainIndex", "terrain_index", "direction_names", "parse_direction", "bearing",
-    "hexside_offset", "arc", "line_of_sight", "sight_line",
+    "TerrainIndex",
+    "terrain_index",
+    "direction_names",
+    "parse_direction",
+    "bearing",
+    "hexside_offset",
+    "arc",
+    "line_of_sight",
+    "sight_line",
 ]
 
 _FLAT_NAMES = ("SE", "NE", "N", "NW", "SW", "S")
@@ -80,7 +87,10 @@ def bearing(target: Hex, source: Hex, orientation: str) -> tuple[int, int | None
         raise ValueError("a stand has no bearing on its own hex")
     for k in range(6):
         d = DIRECTIONS[k] + DIRECTIONS[(k + 1) % 6]
-        if v[0] * d[1] - v[1] * d[0] == 0 and v[0] * d[0] + v[1] * d[1] + (v[0] + v[1]) * (d[0] + d[1]) > 0:
+        if (
+            v[0] * d[1] - v[1] * d[0] == 0
+            and v[0] * d[0] + v[1] * d[1] + (v[0] + v[1]) * (d[0] + d[1]) > 0
+        ):
             return k, (k + 1) % 6
     x, y = _xy(v, orientation)
     best, best_dot = 0, -math.inf
@@ -171,9 +181,24 @@ def _index(m: Any, terrain_table: Any, village_cover: bool) -> TerrainIndex:
         height[h] = lv + (1 if key in ("wood", "village", "built_up") else 0)
     roads = frozenset(frozenset(k) for k, v in m.edges.items() if "road" in v)
     cr = [m.offset.to_offset(h) for h in m.hexes] or [(0, 0)]
-    extent = (min(c for c, _ in cr), max(c for c, _ in cr), min(r for _, r in cr), max(r for _, r in cr))
-    return TerrainIndex(terrain, level, frozenset(cover), frozenset(obstacle), frozenset(built_up),
-                        entry, roads, height, m.offset.orientation, extent)
+    extent = (
+        min(c for c, _ in cr),
+        max(c for c, _ in cr),
+        min(r for _, r in cr),
+        max(r for _, r in cr),
+    )
+    return TerrainIndex(
+        terrain,
+        level,
+        frozenset(cover),
+        frozenset(obstacle),
+        frozenset(built_up),
+        entry,
+        roads,
+        height,
+        m.offset.orientation,
+        extent,
+    )
 
 
 # -- line of sight --------------------------------------------------------------------------------

@@ -43,8 +43,14 @@ def objectives(state: Any) -> list[dict[str, Any]]:
     default = settings(state).get("objective", 1)
     for o in state.public.get("objectives", ()):
         h = state.map.hex(o["hex"])
-        out.append({"hex": o["hex"], "name": o.get("name", o["hex"]), "points": int(o.get("points", default)),
-                    "control": state.map.info(h).facts.get("control")})
+        out.append(
+            {
+                "hex": o["hex"],
+                "name": o.get("name", o["hex"]),
+                "points": int(o.get("points", default)),
+                "control": state.map.info(h).facts.get("control"),
+            }
+        )
     return out
 
 
@@ -57,8 +63,10 @@ def control_events(state: Any, unit: Any, h: Hex) -> list[Event]:
             return []
         if any(u.side != unit.side for u in state.units.values() if u.hex == h and u.id != unit.id):
             return []
-        return [hex_set(h, {"control": unit.side}, rule="R20"),
-                note(f"{unit.side.title()} takes {o.get('name', o['hex'])}", rule="R20")]
+        return [
+            hex_set(h, {"control": unit.side}, rule="R20"),
+            note(f"{unit.side.title()} takes {o.get('name', o['hex'])}", rule="R20"),
+        ]
     return []
 
 
@@ -105,7 +113,9 @@ def outcome(state: Any) -> dict[str, Any]:
     'level (German 0, Soviet 0)'
     """
     sc = score(state)
-    winner, kind = verdict({s: v["total"] for s, v in sc.items()}, settings(state).get("decisive_margin", 4))
+    winner, kind = verdict(
+        {s: v["total"] for s, v in sc.items()}, settings(state).get("decisive_margin", 4)
+    )
     pts = ", ".join(f"{state.sides[s].title} {v['total']}" for s, v in sc.items())
     text = f"{kind} for {state.sides[winner].title} ({pts})" if winner else f"draw ({pts})"
     standing = f"{state.sides[winner].title} leads ({pts})" if winner else f"level ({pts})"

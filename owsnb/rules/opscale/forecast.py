@@ -455,10 +455,9 @@ class Forecast(Distribution):
             "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
             for r in self.details
         )
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
         table = (
-            f"<table class='owsnb-forecast'><tr>{''.join(f'<th>{html.escape(c)}</th>' for c in cols)}</tr>{body}</table>"
-            if self.details
-            else ""
+            f"<table class='owsnb-forecast'><tr>{head}</tr>{body}</table>" if self.details else ""
         )
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
         cite = (

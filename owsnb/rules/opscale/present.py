@@ -49,7 +49,10 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
     if cat == "infantry":
         body = f"<path d='M{x} {y} L{x + w} {y + h} M{x + w} {y} L{x} {y + h}' stroke='#fff' stroke-width='1.2'/>"
     elif cat == "vehicle":
-        body = f"<ellipse cx='{cx}' cy='{cy}' rx='{w * 0.32}' ry='{h * 0.28}' fill='none' stroke='#fff' stroke-width='1.2'/>"
+        body = (
+            f"<ellipse cx='{cx}' cy='{cy}' rx='{w * 0.32}' ry='{h * 0.28}' fill='none' stroke='#fff' "
+            "stroke-width='1.2'/>"
+        )
     elif cat == "artillery":
         body = f"<circle cx='{cx}' cy='{cy}' r='{h * 0.18}' fill='#fff'/>"
     elif cat == "engineer":
@@ -60,10 +63,16 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
         )
     elif cat == "aircraft":
         frame = f"<ellipse cx='{cx}' cy='{cy}' rx='{w / 2}' ry='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = f"<path d='M{x + w * 0.2} {cy} L{x + w * 0.8} {cy} M{cx} {y + h * 0.2} L{cx} {y + h * 0.8}' stroke='#fff' stroke-width='1.4'/>"
+        body = (
+            f"<path d='M{x + w * 0.2} {cy} L{x + w * 0.8} {cy} M{cx} {y + h * 0.2} L{cx} {y + h * 0.8}' "
+            "stroke='#fff' stroke-width='1.4'/>"
+        )
     elif cat == "naval":
         frame = f"<circle cx='{cx}' cy='{cy}' r='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * 0.3} {cy + 2} Q{cx} {y + h} {x + w * 0.7} {cy + 2}' fill='none' stroke='#fff'/>"
+        body = (
+            f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * 0.3} {cy + 2} Q{cx} {y + h} {x + w * 0.7} {cy + 2}' "
+            "fill='none' stroke='#fff'/>"
+        )
     elif cat == "transport":
         body = (
             f"<circle cx='{x + w * 0.3}' cy='{cy + 2}' r='2' fill='#fff'/><circle "
@@ -77,7 +86,10 @@ def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
             f"<rect x='{x + 3}' y='{y}' width='{w - 6}' height='{h * 0.55}' fill='#fff'/>"
         )
         if cat == "forward-hq":
-            body += f"<text x='{x + w / 2 + 1}' y='{y + h * 0.45}' font-size='6' text-anchor='middle' fill='#333'>F</text>"
+            body += (
+                f"<text x='{x + w / 2 + 1}' y='{y + h * 0.45}' font-size='6' text-anchor='middle' "
+                "fill='#333'>F</text>"
+            )
     elif cat in ("bunker", "pillbox", "emplacement"):
         frame = ""
         body = f"<path d='M{x} {y + h} L{cx} {y} L{x + w} {y + h} Z' fill='none' stroke='#fff' stroke-width='1.4'/>"

@@ -18,4 +18,14 @@ from owsnb.rules.ows.examples import example  # noqa: E402
 
 """The registered OWS rule set (``owsnb.load_ruleset("ows")``)."""
 
-__all__ = ["RULESET", "OWS", "MODULES", "load_tables", "example", "dice", "units", "sequence", "options"]
+__all__ = [
+    "RULESET",
+    "OWS",
+    "MODULES",
+    "load_tables",
+    "example",
+    "dice",
+    "units",
+    "sequence",
+    "options",
+]

@@ -18,8 +18,23 @@ from owsnb.rules.ows.dice import parse_die
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "refuse", "own_unit", "enemy_unit", "detected", "watchers", "apply_hits", "spend", "space",
-    "Roller", "Result", "option", "table", "side_of_game", "submit", "hand", "dist_summary", "legal_examples",
+    "refuse",
+    "own_unit",
+    "enemy_unit",
+    "detected",
+    "watchers",
+    "apply_hits",
+    "spend",
+    "space",
+    "Roller",
+    "Result",
+    "option",
+    "table",
+    "side_of_game",
+    "submit",
+    "hand",
+    "dist_summary",
+    "legal_examples",
 ]
 
 MANOEUVRE = ("ground",)
@@ -55,7 +70,9 @@ def own_unit(state: Any, order: Any, uid: str, rule: str, *, on_map: bool = True
         side = order.side if order is not None else "that side"
         raise refuse(f"{side} has no unit {uid!r}", "not-your-unit", rule, order)
     if on_map and (u.hex is None or not u.alive):
-        raise refuse(f"{uid} is not on the map (it is in {u.box or 'no box'})", "off-map", rule, order)
+        raise refuse(
+            f"{uid} is not on the map (it is in {u.box or 'no box'})", "off-map", rule, order
+        )
     return u
 
 
@@ -78,8 +95,13 @@ def enemy_unit(state: Any, side: str, ref: str, rule: str = "9.9.4", order: Any 
     uid = unalias(state, side, ref) if hasattr(state, "secret") else ref
     u = state.units.get(uid)
     if u is None or u.side == side or not u.alive or u.hex is None or not detected(state, u, side):
-        raise refuse(f"{ref!r} is not a detected enemy unit: no attack on targets that have not been "
-                     "detected", "target-not-detected", rule, order)
+        raise refuse(
+            f"{ref!r} is not a detected enemy unit: no attack on targets that have not been "
+            "detected",
+            "target-not-detected",
+            rule,
+            order,
+        )
     return u
 
 
@@ -97,8 +119,13 @@ def watchers(state: Any, *units: Any) -> frozenset[str] | None:
     return None if allowed == sides else frozenset(allowed)
 
 
-def legal_examples(handler: Any, state: Any, side: str, values: Iterable[Mapping[str, Any]],
-                   limit: int | None = None) -> list[Any]:
+def legal_examples(
+    handler: Any,
+    state: Any,
+    side: str,
+    values: Iterable[Mapping[str, Any]],
+    limit: int | None = None,
+) -> list[Any]:
     """Orders of *handler* for *side*, one per mapping of parameter values in *values*, kept only
     if its validator accepts them now (the examples of a legal-order spec); at most *limit*.
     *values* may be a lazy generator: it is read only until *limit* orders are found."""
@@ -122,8 +149,9 @@ def spend(unit: Any, key: str, n: int = 1, *, rule: str = "9.5", visible_to: Any
     return unit_set(unit.id, data={"spent": sp}, rule=rule, visible_to=visible_to)
 
 
-def apply_hits(state: Any, unit: Any, n: int, *, rule: str, cause: str = "missile",
-               visible_to: Any = "auto") -> tuple[list[Event], int, bool]:
+def apply_hits(
+    state: Any, unit: Any, n: int, *, rule: str, cause: str = "missile", visible_to: Any = "auto"
+) -> tuple[list[Event], int, bool]:
     """Events for *n* hits on *unit* (9.6, 2.2.3, 9.6.1, 7.2.1.4, 9.4.1).
 
     Returns ``(events, steps lost, countermeasures absorbed a hit)``. A unit losing its last step
@@ -147,33 +175,70 @@ def apply_hits(state: Any, unit: Any, n: int, *, rule: str, cause: str = "missil
             return events, 0, absorbed
     c = counter(unit)
     lost = min(n, unit.steps)
-    if (cause == "missile" and c.category in MANOEUVRE and option(state, "missiles_spare_last_step")
-            and lost >= unit.steps):
+    if (
+        cause == "missile"
+        and c.category in MANOEUVRE
+        and option(state, "missiles_spare_last_step")
+        and lost >= unit.steps
+    ):
         lost = unit.steps - 1
         if lost <= 0:
             return events, 0, absorbed
     left = unit.steps - lost
     if left <= 0:
         box = "regeneration" if c.category in ("air-mission", "sof") else "attrition"
-        seers = frozenset(unit.seen_by | {s for s in state.sides if s != unit.side and detected(state, unit, s)})
-        events.append(unit_set(unit.id, steps=0, hex=None, box=box, markers=frozenset(), seen_by=seers, rule="9.6",
-                               visible_to=vis))
+        seers = frozenset(
+            unit.seen_by | {s for s in state.sides if s != unit.side and detected(state, unit, s)}
+        )
+        events.append(
+            unit_set(
+                unit.id,
+                steps=0,
+                hex=None,
+                box=box,
+                markers=frozenset(),
+                seen_by=seers,
+                rule="9.6",
+                visible_to=vis,
+            )
+        )
         if c.category == "air-base":
             for m in state.units.values():
                 if m.get("base") == unit.id and m.box != "attrition":
-                    events.append(unit_set(m.id, steps=0, hex=None, box="attrition", markers=frozenset(),
-                                           rule="2.2.3", visible_to=m.side))
+                    events.append(
+                        unit_set(
+                            m.id,
+                            steps=0,
+                            hex=None,
+                            box="attrition",
+                            markers=frozenset(),
+                            rule="2.2.3",
+                            visible_to=m.side,
+                        )
+                    )
     else:
         changes: dict[str, Any] = {"steps": left}
         if c.category in ("naval",):
             changes["markers"] = frozenset(markers | {"suppressed"})
             for m in state.units.values():
                 if m.get("base") == unit.id and m.hex is not None:
-                    events.append(unit_set(m.id, hex=None, box="regeneration", markers=frozenset(),
-                                           rule="9.6.1", visible_to=watchers(state, m)))
+                    events.append(
+                        unit_set(
+                            m.id,
+                            hex=None,
+                            box="regeneration",
+                            markers=frozenset(),
+                            rule="9.6.1",
+                            visible_to=watchers(state, m),
+                        )
+                    )
         elif markers != set(unit.markers):
             changes["markers"] = frozenset(markers)
-        events.append(unit_set(unit.id, rule="9.6.1" if c.category == "naval" else "9.6", visible_to=vis, **changes))
+        events.append(
+            unit_set(
+                unit.id, rule="9.6.1" if c.category == "naval" else "9.6", visible_to=vis, **changes
+            )
+        )
     return events, lost, absorbed
 
 
@@ -257,13 +322,23 @@ class Result:
     def _repr_html_(self) -> str:
         from owsnb.display.html import esc, wrap
 
-        rows = "".join(f"<tr><td>{esc(d)}</td><td><b>{esc(v)}</b></td><td>{esc(p)}</td><td class='rule'>{esc(r)}</td></tr>"
-                       for d, v, p, r in self.rolls)
-        dice = f"<table><tr><th>die</th><th>roll</th><th>for</th><th>rule</th></tr>{rows}</table>" if rows else ""
+        rows = "".join(
+            f"<tr><td>{esc(d)}</td><td><b>{esc(v)}</b></td><td>{esc(p)}</td><td class='rule'>{esc(r)}</td></tr>"
+            for d, v, p, r in self.rolls
+        )
+        dice = (
+            f"<table><tr><th>die</th><th>roll</th><th>for</th><th>rule</th></tr>{rows}</table>"
+            if rows
+            else ""
+        )
         out = "".join(f"<li>{esc(x)}</li>" for x in self.lines)
-        oc = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.outcome.items())
-        body = (f"<b>{esc(self.title)}</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
-                f"{dice}<table>{oc}</table><ul>{out}</ul>")
+        oc = "".join(
+            f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.outcome.items()
+        )
+        body = (
+            f"<b>{esc(self.title)}</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
+            f"{dice}<table>{oc}</table><ul>{out}</ul>"
+        )
         return wrap(body, repr(self))
 
 

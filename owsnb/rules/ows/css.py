@@ -160,9 +160,17 @@ def pay_fuel(state: Any, unit: Any) -> list[Event]:
         fp = int(c.data.get("fuel_points", 0) or 0)
         if fp >= need:
             return [
-                unit_set(c.id, data={"fuel_points": fp - need}, rule="10.13.2.1", visible_to=watchers(state, c)),
                 unit_set(
-                    unit.id, data={"fuel_paid": state.clock.turn}, rule="10.13.2.1", visible_to=frozenset({unit.side})
+                    c.id,
+                    data={"fuel_points": fp - need},
+                    rule="10.13.2.1",
+                    visible_to=watchers(state, c),
+                ),
+                unit_set(
+                    unit.id,
+                    data={"fuel_paid": state.clock.turn},
+                    rule="10.13.2.1",
+                    visible_to=frozenset({unit.side}),
                 ),
             ]
     return []
@@ -201,7 +209,11 @@ def pay_munitions(state: Any, firer: Any, missions: int) -> list[Event]:
             left -= 1
             used += 1
         if used:
-            events.append(unit_set(c.id, data={"munitions": stack}, rule="10.13.2.2", visible_to=watchers(state, c)))
+            events.append(
+                unit_set(
+                    c.id, data={"munitions": stack}, rule="10.13.2.2", visible_to=watchers(state, c)
+                )
+            )
         if not left:
             break
     return events
@@ -214,7 +226,12 @@ def replenish(state: Any, dice: Any) -> list[Event]:
     events: list[Event] = []
     stock: dict[str, dict[str, Any]] = {}
     for d in state.units.values():
-        if counter(d).category == "css" and d.data.get("echelon") == "depot" and d.alive and d.hex is not None:
+        if (
+            counter(d).category == "css"
+            and d.data.get("echelon") == "depot"
+            and d.alive
+            and d.hex is not None
+        ):
             stock[d.id] = {
                 "fuel": int(d.data.get("fuel_points", 0) or 0),
                 "munitions": list(thaw(d.data.get("munitions") or [])),
@@ -222,11 +239,19 @@ def replenish(state: Any, dice: Any) -> list[Event]:
     if not stock:
         return events
     for t in sorted(state.units.values(), key=lambda u: u.id):
-        if counter(t).category != "css" or t.data.get("echelon") != "tactical" or t.hex is None or not t.alive:
+        if (
+            counter(t).category != "css"
+            or t.data.get("echelon") != "tactical"
+            or t.hex is None
+            or not t.alive
+        ):
             continue
         fuel = int(t.data.get("fuel_points", 0) or 0)
         mun = list(thaw(t.data.get("munitions") or []))
-        fcap, mcap = int(t.data.get("fuel_capacity", 0) or 0), int(t.data.get("munitions_capacity", 0) or 0)
+        fcap, mcap = (
+            int(t.data.get("fuel_capacity", 0) or 0),
+            int(t.data.get("munitions_capacity", 0) or 0),
+        )
         for did, s in stock.items():
             d = state.units[did]
             if d.side != t.side or d.hex.distance(t.hex) > css_radius(state, d):
@@ -237,10 +262,15 @@ def replenish(state: Any, dice: Any) -> list[Event]:
             while len(mun) < mcap and "full" in s["munitions"]:
                 s["munitions"].remove("full")
                 mun.append("full")
-        if fuel != int(t.data.get("fuel_points", 0) or 0) or mun != list(thaw(t.data.get("munitions") or [])):
+        if fuel != int(t.data.get("fuel_points", 0) or 0) or mun != list(
+            thaw(t.data.get("munitions") or [])
+        ):
             events.append(
                 unit_set(
-                    t.id, data={"fuel_points": fuel, "munitions": mun}, rule="10.13.2.4", visible_to=watchers(state, t)
+                    t.id,
+                    data={"fuel_points": fuel, "munitions": mun},
+                    rule="10.13.2.4",
+                    visible_to=watchers(state, t),
                 )
             )
     for did, s in stock.items():

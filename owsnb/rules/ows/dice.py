@@ -22,23 +22,46 @@ from fractions import Fraction
 from owsnb.kernel.dist import Distribution
 
 __all__ = [
-    "LADDER", "COLOURS", "COLORS", "TEXT_COLOURS", "parse_die", "sides", "promote", "demote",
-    "shift", "cap", "net_die", "success_probability", "hits", "roll_distribution",
-    "hits_distribution", "rung",
+    "LADDER",
+    "COLOURS",
+    "COLORS",
+    "TEXT_COLOURS",
+    "parse_die",
+    "sides",
+    "promote",
+    "demote",
+    "shift",
+    "cap",
+    "net_die",
+    "success_probability",
+    "hits",
+    "roll_distribution",
+    "hits_distribution",
+    "rung",
 ]
 
 LADDER: tuple[str, ...] = ("d4", "d6", "d8", "d10", "d12", "d16", "d20")
 """The OWS die ladder, weakest first (2.1)."""
 
 COLOURS: dict[str, str] = {
-    "d4": "#111111", "d6": "#c62828", "d8": "#f9d71c", "d10": "#2e7d32",
-    "d12": "#1565c0", "d16": "#6a1b9a", "d20": "#ffffff",
+    "d4": "#111111",
+    "d6": "#c62828",
+    "d8": "#f9d71c",
+    "d10": "#2e7d32",
+    "d12": "#1565c0",
+    "d16": "#6a1b9a",
+    "d20": "#ffffff",
 }
 """Die colours of 2.1: black D4, red D6, yellow D8, green D10, blue D12, purple D16, white D20."""
 COLORS = COLOURS
 TEXT_COLOURS: dict[str, str] = {
-    "d4": "#ffffff", "d6": "#ffffff", "d8": "#111111", "d10": "#ffffff",
-    "d12": "#ffffff", "d16": "#ffffff", "d20": "#111111",
+    "d4": "#ffffff",
+    "d6": "#ffffff",
+    "d8": "#111111",
+    "d10": "#ffffff",
+    "d12": "#ffffff",
+    "d16": "#ffffff",
+    "d20": "#111111",
 }
 """Readable text colour on each die colour."""
 
@@ -106,7 +129,9 @@ def cap(die: str | int, limit: str | None) -> str:
     return LADDER[min(rung(die), rung(limit))]
 
 
-def net_die(die: str | int, promotions: int = 0, demotions: int = 0, limit: str | None = None) -> str:
+def net_die(
+    die: str | int, promotions: int = 0, demotions: int = 0, limit: str | None = None
+) -> str:
     """Sum all modifiers, apply the net (2.1.1.1), then the domain cap (R1).
 
     >>> net_die("d8", promotions=3, demotions=1)
@@ -153,11 +178,15 @@ def roll_distribution(die: str | int) -> Distribution:
     return Distribution.die(sides(d), label=d)
 
 
-def hits_distribution(die: str | int, shield: int, *, critical: bool = True, max_hits: int = 4) -> Distribution:
+def hits_distribution(
+    die: str | int, shield: int, *, critical: bool = True, max_hits: int = 4
+) -> Distribution:
     """Exact distribution of the hits one roll of *die* scores against *shield* (2.1.1.3).
 
     >>> dict(hits_distribution("d12", 4))
     {0: Fraction(1, 4), 1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 12)}
     """
-    return roll_distribution(die).map(lambda r: hits(r, shield, critical=critical, max_hits=max_hits),
-                                      label=f"hits, {parse_die(die)} vs shield {shield}")
+    return roll_distribution(die).map(
+        lambda r: hits(r, shield, critical=critical, max_hits=max_hits),
+        label=f"hits, {parse_die(die)} vs shield {shield}",
+    )

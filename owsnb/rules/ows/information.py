@@ -42,8 +42,22 @@ from owsnb.rules.ows.common import (
 from owsnb.rules.ows.dice import demote, parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
-__all__ = ["TOKENS", "ROWS", "disrupt_preview", "Io", "Cyber", "Nuke", "reveal_and_adjudicate", "space_step",
-           "HANDLERS", "STEP_EFFECTS", "preview", "resolve", "recovery_preview", "demote_row"]
+__all__ = [
+    "TOKENS",
+    "ROWS",
+    "disrupt_preview",
+    "Io",
+    "Cyber",
+    "Nuke",
+    "reveal_and_adjudicate",
+    "space_step",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "preview",
+    "resolve",
+    "recovery_preview",
+    "demote_row",
+]
 
 TOKENS = ("disrupt-c2", "assure-c2", "sigint", "countermeasures")
 """IO tokens (7.2.1.1–7.2.1.4)."""
@@ -65,7 +79,12 @@ def _target_ref(state: Any, side: str, ref: str, token: str, order: Any) -> dict
     if ref.startswith("space:"):
         parts = ref.split(":")
         if len(parts) != 3 or parts[1] not in state.sides or parts[2] not in ROWS:
-            raise refuse(f"{ref!r}: write space:SIDE:ROW with ROW one of {', '.join(ROWS)}", "bad-target", "7.5", order)
+            raise refuse(
+                f"{ref!r}: write space:SIDE:ROW with ROW one of {', '.join(ROWS)}",
+                "bad-target",
+                "7.5",
+                order,
+            )
         return {"space": parts[1], "row": parts[2]}
     if token in ("assure-c2", "countermeasures"):
         u = own_unit(state, order, ref, "7.2.1.2" if token == "assure-c2" else "7.2.1.4")
@@ -78,10 +97,15 @@ class Io(OrderHandler):
     """7.2: place an IO token secretly (revealed in step 4.2): ``io disrupt-c2 TARGET``;
     ``TARGET`` is a unit or ``space:SIDE:ROW``."""
 
-    type = OrderType("io", (
-        Param("token", "choice", "IO token", choices=TOKENS),
-        Param("target", "unit", "unit, or space:SIDE:ROW"),
-    ), rule="7.2", doc="place an IO token (secret until revealed)")
+    type = OrderType(
+        "io",
+        (
+            Param("token", "choice", "IO token", choices=TOKENS),
+            Param("target", "unit", "unit, or space:SIDE:ROW"),
+        ),
+        rule="7.2",
+        doc="place an IO token (secret until revealed)",
+    )
 
     def _left(self, state: Any, side: str, token: str) -> int:
         h = hand(state, side)
@@ -94,50 +118,93 @@ class Io(OrderHandler):
             if self._left(state, side, t) <= 0:
                 continue
             if t in ("assure-c2", "countermeasures"):
-                ex += [self.type.make(side, token=t, target=u.id) for u in state.units_of(side) if u.hex is not None][:3]
+                ex += [
+                    self.type.make(side, token=t, target=u.id)
+                    for u in state.units_of(side)
+                    if u.hex is not None
+                ][:3]
             else:
-                ex += [self.type.make(side, token=t, target=f"space:{e}:{r}") for e in state.sides if e != side
-                       for r in ROWS[:2]]
-                ex += [self.type.make(side, token=t, target=u.id) for u in state.units.values()
-                       if u.side != side and u.hex is not None and side in u.seen_by][:3]
+                ex += [
+                    self.type.make(side, token=t, target=f"space:{e}:{r}")
+                    for e in state.sides
+                    if e != side
+                    for r in ROWS[:2]
+                ]
+                ex += [
+                    self.type.make(side, token=t, target=u.id)
+                    for u in state.units.values()
+                    if u.side != side and u.hex is not None and side in u.seen_by
+                ][:3]
         return OrderSpec(side, self.type, FrozenDict(token=TOKENS), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         tok = args["token"]
         if self._left(state, order.side, tok) <= 0:
-            raise refuse(f"{order.side} has no {tok} token left in hand this turn (7.1)", "no-token", "7.2", order)
+            raise refuse(
+                f"{order.side} has no {tok} token left in hand this turn (7.1)",
+                "no-token",
+                "7.2",
+                order,
+            )
         tgt = _target_ref(state, order.side, args["target"], tok, order)
         if "space" in tgt and tok not in ("disrupt-c2", "assure-c2"):
-            raise refuse(f"{tok} cannot be placed on the space dashboard", "bad-target", "7.5", order)
+            raise refuse(
+                f"{tok} cannot be placed on the space dashboard", "bad-target", "7.5", order
+            )
         if "space" in tgt and (tok == "assure-c2") != (tgt["space"] == order.side):
-            raise refuse("Assure C2 protects your own dashboard; Disrupt C2 attacks the enemy's", "bad-target", "7.6", order)
+            raise refuse(
+                "Assure C2 protects your own dashboard; Disrupt C2 attacks the enemy's",
+                "bad-target",
+                "7.6",
+                order,
+            )
         if state.clock.phase == "6" and tok not in ("sigint",):
-            raise refuse("only SIGINT/EMSO may be placed in the Combat phase (7.2.1, 7.2.1.3)", "wrong-step", "7.2.1", order)
+            raise refuse(
+                "only SIGINT/EMSO may be placed in the Combat phase (7.2.1, 7.2.1.3)",
+                "wrong-step",
+                "7.2.1",
+                order,
+            )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
         if args["token"] != "disrupt-c2":
             return None
         tgt = _target_ref(state, order.side, args["target"], "disrupt-c2", order)
         io = table(state, "space")["io"]
-        red = int(table(state, "space")["row_shields"][tgt["row"]]) if "space" in tgt else counter(state.units[tgt["unit"]]).red_shield
+        red = (
+            int(table(state, "space")["row_shields"][tgt["row"]])
+            if "space" in tgt
+            else counter(state.units[tgt["unit"]]).red_shield
+        )
         return disrupt_preview(io["disrupt_die"], red)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side, tok = order.side, args["token"]
         tgt = _target_ref(state, side, args["target"], tok, order)
         used = dict(thaw(state.sides[side].private.get("io_used") or {}))
         used[tok] = int(used.get(tok, 0)) + 1
         placed = list(thaw(state.sides[side].private.get("io_placed") or []))
         placed.append({"token": tok, **tgt})
-        events: list[Event] = [side_set(side, "private", {"io_used": used, "io_placed": placed}, rule="7.2")]
+        events: list[Event] = [
+            side_set(side, "private", {"io_used": used, "io_placed": placed}, rule="7.2")
+        ]
         if state.clock.phase == "6":  # SIGINT in the Combat phase takes effect at once (7.2.1.3)
             events += _apply_token(state, side, {"token": tok, **tgt}, Roller(dice))[0]
-        res = Result(f"IO token {tok} placed", {"token": tok, **tgt}, ["7.2"], [], ["face down until revealed (7.2)"])
+        res = Result(
+            f"IO token {tok} placed",
+            {"token": tok, **tgt},
+            ["7.2"],
+            [],
+            ["face down until revealed (7.2)"],
+        )
         return Adjudication(events, res)
 
 
-def _apply_token(state: Any, side: str, p: Mapping[str, Any], roll: Roller,
-                 assured: set[str] | None = None) -> tuple[list[Event], list[str]]:
+def _apply_token(
+    state: Any, side: str, p: Mapping[str, Any], roll: Roller, assured: set[str] | None = None
+) -> tuple[list[Event], list[str]]:
     tok = p["token"]
     events: list[Event] = []
     lines: list[str] = []
@@ -148,15 +215,34 @@ def _apply_token(state: Any, side: str, p: Mapping[str, Any], roll: Roller,
             return [], []
         vis = watchers(state, u)
         if tok in ("assure-c2", "countermeasures", "sigint"):
-            m = {"assure-c2": "assured-c2", "countermeasures": "countermeasures", "sigint": "sigint"}[tok]
-            events.append(unit_set(u.id, markers=u.markers | {m}, rule={"assure-c2": "7.2.1.2", "countermeasures": "7.2.1.4",
-                                                                        "sigint": "7.2.1.3"}[tok], visible_to=vis))
+            m = {
+                "assure-c2": "assured-c2",
+                "countermeasures": "countermeasures",
+                "sigint": "sigint",
+            }[tok]
+            events.append(
+                unit_set(
+                    u.id,
+                    markers=u.markers | {m},
+                    rule={
+                        "assure-c2": "7.2.1.2",
+                        "countermeasures": "7.2.1.4",
+                        "sigint": "7.2.1.3",
+                    }[tok],
+                    visible_to=vis,
+                )
+            )
             lines.append(f"{tok} on {u.id}")
             return events, lines
         # Disrupt C2 (7.2.1.1)
         die = parse_die(io["disrupt_die"])
         if "assured-c2" in u.markers or (assured and u.id in assured):
-            r = roll(die, f"Disrupt C2 vs Assure C2 shield {io['assure_shield']} on {u.id}", "7.2.1.2", vis)
+            r = roll(
+                die,
+                f"Disrupt C2 vs Assure C2 shield {io['assure_shield']} on {u.id}",
+                "7.2.1.2",
+                vis,
+            )
             if r < int(io["assure_shield"]):
                 lines.append(f"Disrupt C2 on {u.id} stopped by Assure C2")
                 return events, lines
@@ -167,7 +253,9 @@ def _apply_token(state: Any, side: str, p: Mapping[str, Any], roll: Roller,
             markers = set(u.markers) | {"disrupted-c2"}
             if counter(u).category == "hq":
                 markers -= {"main-effort"}
-            events.append(unit_set(u.id, markers=frozenset(markers), rule="7.2.1.1", visible_to=vis, **extra))
+            events.append(
+                unit_set(u.id, markers=frozenset(markers), rule="7.2.1.1", visible_to=vis, **extra)
+            )
             lines.append(f"{u.id}: Disrupted C2")
         else:
             lines.append(f"Disrupt C2 on {u.id}: no effect")
@@ -178,7 +266,12 @@ def _apply_token(state: Any, side: str, p: Mapping[str, Any], roll: Roller,
         return [], [f"Assure C2 on {who}'s {row}"]
     die = parse_die(io["disrupt_die"])
     if assured and f"space:{who}:{row}" in assured:
-        r = roll(die, f"Disrupt C2 vs Assure C2 shield {io['assure_shield']} on {who} {row}", "7.2.1.2", None)
+        r = roll(
+            die,
+            f"Disrupt C2 vs Assure C2 shield {io['assure_shield']} on {who} {row}",
+            "7.2.1.2",
+            None,
+        )
         if r < int(io["assure_shield"]):
             return [], [f"Disrupt C2 on {who}'s {row} stopped by Assure C2"]
     red = int(table(state, "space")["row_shields"][row])
@@ -210,9 +303,17 @@ def reveal_and_adjudicate(state: Any, dice: Any) -> list[Event]:
     roll = Roller(dice)
     events: list[Event] = []
     s = state
-    placements = [(side, p) for side in state.sides for p in thaw(state.sides[side].private.get("io_placed") or [])]
+    placements = [
+        (side, p)
+        for side in state.sides
+        for p in thaw(state.sides[side].private.get("io_placed") or [])
+    ]
     assured = {p["unit"] for _, p in placements if p["token"] == "assure-c2" and "unit" in p}
-    assured |= {f"space:{p['space']}:{p['row']}" for _, p in placements if p["token"] == "assure-c2" and "space" in p}
+    assured |= {
+        f"space:{p['space']}:{p['row']}"
+        for _, p in placements
+        if p["token"] == "assure-c2" and "space" in p
+    }
     order = {"assure-c2": 0, "countermeasures": 1, "sigint": 2, "disrupt-c2": 3}
     lines: list[str] = []
     for side, p in sorted(placements, key=lambda x: order.get(x[1]["token"], 9)):
@@ -221,30 +322,53 @@ def reveal_and_adjudicate(state: Any, dice: Any) -> list[Event]:
             s = apply(s, e)
         events += evs
         lines += [(x, watchers(state, state.units[p["unit"]]) if "unit" in p else None) for x in ls]
-    cards = [(side, c) for side in state.sides for c in thaw(state.sides[side].private.get("cyber_played") or [])]
+    cards = [
+        (side, c)
+        for side in state.sides
+        for c in thaw(state.sides[side].private.get("cyber_played") or [])
+    ]
     for side, c in cards:
         evs, ls = _apply_card(s, side, c, roll)
         for e in evs:
             s = apply(s, e)
         events += evs
         tgt = c.get("target", "")
-        lines += [(x, watchers(state, state.units[tgt]) if tgt in state.units else None) for x in ls]
+        lines += [
+            (x, watchers(state, state.units[tgt]) if tgt in state.units else None) for x in ls
+        ]
     for side in state.sides:
-        if state.sides[side].private.get("io_placed") or state.sides[side].private.get("cyber_played"):
-            events.append(side_set(side, "private", {"io_placed": None, "cyber_played": None,
-                                                     "io_revealed": list(thaw(state.sides[side].private.get("io_placed") or []))},
-                                   rule="7.2"))
+        if state.sides[side].private.get("io_placed") or state.sides[side].private.get(
+            "cyber_played"
+        ):
+            events.append(
+                side_set(
+                    side,
+                    "private",
+                    {
+                        "io_placed": None,
+                        "cyber_played": None,
+                        "io_revealed": list(thaw(state.sides[side].private.get("io_placed") or [])),
+                    },
+                    rule="7.2",
+                )
+            )
     for text, vis in lines:
         events.append(note(f"IO/cyber: {text}", rule="7.2", visible_to=vis))
     return events
 
 
-def _apply_card(state: Any, side: str, c: Mapping[str, Any], roll: Roller) -> tuple[list[Event], list[str]]:
+def _apply_card(
+    state: Any, side: str, c: Mapping[str, Any], roll: Roller
+) -> tuple[list[Event], list[str]]:
     cards = table(state, "cyber_cards")["cards"]
     spec = cards.get(c["card"], {})
     target = c.get("target", "")
     if spec.get("effect") == "space":
-        who = target.split(":")[1] if target.startswith("space:") else next(s for s in state.sides if s != side)
+        who = (
+            target.split(":")[1]
+            if target.startswith("space:")
+            else next(s for s in state.sides if s != side)
+        )
         row = spec.get("row", "c2")
         ev = [demote_row(state, who, row, spec.get("rule", "7.3"))]
         if spec.get("recovery"):  # 11.2: the effect endures until a recovery roll succeeds
@@ -267,7 +391,9 @@ def _enduring(state: Any, side: str, card: str, target: str, spec: Mapping[str, 
     """Record a cyber effect that stays in play until its recovery roll (11.2, 11.3)."""
     rec = dict(spec["recovery"])
     now = list(thaw(state.public.get("cyber_effects") or []))
-    now.append({"card": card, "by": side, "target": target, "die": rec["die"], "needs": int(rec["target"])})
+    now.append(
+        {"card": card, "by": side, "target": target, "die": rec["die"], "needs": int(rec["target"])}
+    )
     return state_set("public", {"cyber_effects": now}, rule="11.2")
 
 
@@ -287,23 +413,38 @@ def recovery_preview(card: str, tables: Any = None) -> Distribution:
     rec = (cards.get(card) or {}).get("recovery")
     if not rec:
         raise ValueError(f"cyber card {card!r} is one-shot: no recovery roll (11.2)")
-    return Distribution.bernoulli(success_probability(rec["die"], int(rec["target"])), label="recovered")
+    return Distribution.bernoulli(
+        success_probability(rec["die"], int(rec["target"])), label="recovered"
+    )
 
 
 def space_step(state: Any, dice: Any) -> list[Event]:
     """Step 4.3: the facilitator adjudicates the dashboard; its values now hold for the turn (7.5)."""
-    lines = [f"{s}: C2 {d['c2']}, PNT {d['pnt']}, ISR {d['isr_die']} x {d['isr_pawns']}"
-             for s, d in ((s, space(state, s)) for s in state.sides)]
+    lines = [
+        f"{s}: C2 {d['c2']}, PNT {d['pnt']}, ISR {d['isr_die']} x {d['isr_pawns']}"
+        for s, d in ((s, space(state, s)) for s in state.sides)
+    ]
     return [note("Space dashboard: " + "; ".join(lines), rule="7.5", visible_to=None)]
 
 
 class Cyber(OrderHandler):
     """7.3: play a cyber card from hand (one-shot; revealed and adjudicated in step 4.2)."""
 
-    type = OrderType("cyber", (
-        Param("card", "card", "cyber card in hand"),
-        Param("target", "unit", "unit or space:SIDE:ROW (if the card needs one)", positional=False, optional=True),
-    ), rule="7.3", doc="play a cyber card")
+    type = OrderType(
+        "cyber",
+        (
+            Param("card", "card", "cyber card in hand"),
+            Param(
+                "target",
+                "unit",
+                "unit or space:SIDE:ROW (if the card needs one)",
+                positional=False,
+                optional=True,
+            ),
+        ),
+        rule="7.3",
+        doc="play a cyber card",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         cards = list(hand(state, side).get("cyber") or [])
@@ -315,12 +456,16 @@ class Cyber(OrderHandler):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if args["card"] not in (hand(state, order.side).get("cyber") or []):
-            raise refuse(f"{order.side} holds no cyber card {args['card']!r}", "no-card", "7.3", order)
+            raise refuse(
+                f"{order.side} holds no cyber card {args['card']!r}", "no-card", "7.3", order
+            )
         t = args.get("target")
         if t:
             _target_ref(state, order.side, t, "disrupt-c2", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side = order.side
         h = hand(state, side)
         cards = list(h.get("cyber") or [])
@@ -329,14 +474,21 @@ class Cyber(OrderHandler):
         played.append({"card": args["card"], "target": args.get("target", "")})
         h["cyber"] = cards
         ev = [side_set(side, "private", {"hand": h, "cyber_played": played}, rule="7.3")]
-        return Adjudication(ev, Result(f"Cyber card {args['card']} played", {"card": args["card"]}, ["7.3"]))
+        return Adjudication(
+            ev, Result(f"Cyber card {args['card']} played", {"card": args["card"]}, ["7.3"])
+        )
 
 
 class Nuke(OrderHandler):
     """7.4: a tactical nuclear strike (if the scenario authorises it): destroys the targeted counter;
     the hex becomes radioactive; on tactical maps a plume goes downwind (7.4.1)."""
 
-    type = OrderType("nuke", (Param("target", "unit", "detected enemy counter"),), rule="7.4", doc="tactical nuke")
+    type = OrderType(
+        "nuke",
+        (Param("target", "unit", "detected enemy counter"),),
+        rule="7.4",
+        doc="tactical nuke",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "nukes") or not hand(state, side).get("nuke"):
@@ -345,12 +497,20 @@ class Nuke(OrderHandler):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "nukes"):
-            raise refuse("the scenario does not authorise nuclear strikes", "not-authorised", "7.4", order)
-        if not hand(state, order.side).get("nuke") or state.sides[order.side].private.get("nuke_used"):
-            raise refuse("no tactical nuke token in hand for this Combat step", "no-token", "7.4", order)
+            raise refuse(
+                "the scenario does not authorise nuclear strikes", "not-authorised", "7.4", order
+            )
+        if not hand(state, order.side).get("nuke") or state.sides[order.side].private.get(
+            "nuke_used"
+        ):
+            raise refuse(
+                "no tactical nuke token in hand for this Combat step", "no-token", "7.4", order
+            )
         enemy_unit(state, order.side, args["target"], "9.9.4", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         t = enemy_unit(state, order.side, args["target"], "9.9.4", order)
         h = t.hex
         events, lost, _ = apply_hits(state, t, t.steps, rule="7.4", cause="nuclear")
@@ -362,7 +522,10 @@ class Nuke(OrderHandler):
             if n in state.map.hexes:
                 events.append(hex_set(n, {"plume": state.clock.turn}, rule="7.4.1"))
         events.append(side_set(order.side, "private", {"nuke_used": True}, rule="7.4"))
-        return Adjudication(events, Result(f"Nuclear strike on {t.id}", {"destroyed": t.id}, ["7.4", "7.4.1"], roll.rolls))
+        return Adjudication(
+            events,
+            Result(f"Nuclear strike on {t.id}", {"destroyed": t.id}, ["7.4", "7.4.1"], roll.rolls),
+        )
 
 
 preview = disrupt_preview

@@ -8,7 +8,8 @@ signature (matching capability only); 8.4 theater detection (ISR die vs the numb
 TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3, D12 cap);
 6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
 6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
-6.5.9.4 ship radar range; 6.5.9.5 ground radar; 6.5.9.6 long-range fighter radar (only emitting); 7.2.1.3/7.2.1.4 SIGINT/countermeasures;
+6.5.9.4 ship radar range; 6.5.9.5 ground radar; 6.5.9.6 long-range fighter radar (only emitting); 7.2.1.3/7.2.1.4
+SIGINT/countermeasures;
 8.5.1 SR promotion (the SOF module designates); 8.5.4 contested air ISR (an airborne ISR mission
 used as a sensor is first searched for by the defender; if detected, the defending CAP and air
 defences engage it at once; shot down, only the engaging assets count as detected; otherwise it
@@ -52,9 +53,26 @@ from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_proba
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "detection_probability", "aew_die", "cooperative_die", "sensor_die", "local_die", "theater_preview",
-    "local_preview", "resolve_theater", "resolve_local", "auto_detections", "TheaterISR", "Detect",
-    "HANDLERS", "STEP_EFFECTS", "COVERED", "FIGHTER_RADAR_DIE", "ISR_MISSIONS", "is_air_isr", "Contest", "contest",
+    "detection_probability",
+    "aew_die",
+    "cooperative_die",
+    "sensor_die",
+    "local_die",
+    "theater_preview",
+    "local_preview",
+    "resolve_theater",
+    "resolve_local",
+    "auto_detections",
+    "TheaterISR",
+    "Detect",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "COVERED",
+    "FIGHTER_RADAR_DIE",
+    "ISR_MISSIONS",
+    "is_air_isr",
+    "Contest",
+    "contest",
 ]
 
 COVERED = ("forest", "hills", "mountain", "urban", "woods", "jungle")
@@ -124,8 +142,11 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
             return None
         asw = c.asw
         if c.category == "submarine":
-            ok = "silent-running" in sensor.markers and option(state, "sub_detectors") == "asw-and-silent" \
+            ok = (
+                "silent-running" in sensor.markers
+                and option(state, "sub_detectors") == "asw-and-silent"
                 or "cavitation" in target.markers
+            )
             return asw.die if ok and asw is not None else None
         if asw is not None and "asw" in sensor.markers:
             return asw.die
@@ -141,7 +162,9 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
             return aew_die(aew["die"], d)
         if radar is not None and d <= int(radar["range"]):
             return radar["die"]
-        aa = [a for a in c.attacks if a.air_to_air] if c.category == "air-mission" and d == 0 else []
+        aa = (
+            [a for a in c.attacks if a.air_to_air] if c.category == "air-mission" and d == 0 else []
+        )
         if aa:
             return aa[0].die
         if _fighter_radar(sensor, d):  # 6.5.9.6
@@ -152,7 +175,9 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
             torp = [a for a in c.attacks if "torpedo" in a.flags]
             if not torp:
                 return None
-            return torp[0].die if "silent-running" not in sensor.markers else demote(torp[0].die, -1)
+            return (
+                torp[0].die if "silent-running" not in sensor.markers else demote(torp[0].die, -1)
+            )
         if aew is not None and d <= 1:  # 6.5.9.2
             return aew_die(aew["die"], d)
         if radar is not None and d <= int(radar["range"]):
@@ -193,7 +218,11 @@ def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, in
         dem += 1
         notes.append("countermeasures demote (7.2.1.4)")
     terr = state.map.info(target.hex).terrain
-    if counter(target).category == "ground" and terr in ("urban", "forest") and counter(target).subtype == "light":
+    if (
+        counter(target).category == "ground"
+        and terr in ("urban", "forest")
+        and counter(target).subtype == "light"
+    ):
         dem += 1
         notes.append("light infantry in urban/forest (8.3.2.1)")
     sr = state.sides[side].private.get("sr_hexes") or ()
@@ -203,7 +232,9 @@ def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, in
     return prom, dem, notes
 
 
-def local_die(state: Any, side: str, sensors: Sequence[Any], target: Any) -> tuple[str | None, list[str]]:
+def local_die(
+    state: Any, side: str, sensors: Sequence[Any], target: Any
+) -> tuple[str | None, list[str]]:
     """The single cooperative roll *sensors* make against *target* (8.5.3, R3), with the target's
     modifiers and the caps (D12 for ASW and stealth aircraft, 6.4.4, 6.5.7; D16 by the exception
     clause). ``(None, ...)`` if none of them can sense it."""
@@ -213,10 +244,16 @@ def local_die(state: Any, side: str, sensors: Sequence[Any], target: Any) -> tup
     tk = _kind(target)
     asw = tk == "sub"
     best = max(dice, key=rung)
-    n_extra = (len(dice) - 1) if option(state, "cooperative_sensing") == "n-1" else len(dice) - (0 if len(dice) > 1 else 1)
+    n_extra = (
+        (len(dice) - 1)
+        if option(state, "cooperative_sensing") == "n-1"
+        else len(dice) - (0 if len(dice) > 1 else 1)
+    )
     prom, dem, notes = _target_mods(state, side, target, asw)
     if len(dice) > 1:
-        notes.append(f"cooperative sensing: {len(dice)} sensors, best {best} promoted {n_extra} (8.5.3)")
+        notes.append(
+            f"cooperative sensing: {len(dice)} sensors, best {best} promoted {n_extra} (8.5.3)"
+        )
     limit = None
     if asw:
         limit = "d16" if option(state, "asw_d16_exception") else "d12"
@@ -252,18 +289,33 @@ def auto_detections(state: Any, dice: Any = None) -> list[Event]:
                 continue
             if c.low_signature:
                 continue
-            enemies = [e for e in state.units.values() if e.side == side and e.alive and e.hex is not None]
+            enemies = [
+                e for e in state.units.values() if e.side == side and e.alive and e.hex is not None
+            ]
             k = _kind(u)
-            if k in ("surface", "air") and any(e.hex == u.hex and _kind(e) in ("surface", "air", "sub") for e in enemies):
+            if k in ("surface", "air") and any(
+                e.hex == u.hex and _kind(e) in ("surface", "air", "sub") for e in enemies
+            ):
                 new.add(side)  # 8.3.2
-            elif k == "air" and any(counter(e).sensor("radar") and "emitting" in e.markers
-                                    and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"]) for e in enemies):
+            elif k == "air" and any(
+                counter(e).sensor("radar")
+                and "emitting" in e.markers
+                and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"])
+                for e in enemies
+            ):
                 new.add(side)  # 6.5.9.5
             elif k == "ground" and tactical and any(e.hex.distance(u.hex) <= 1 for e in enemies):
                 new.add(side)  # 8.3.2.1
         if new != set(u.seen_by):
-            events.append(unit_set(u.id, seen_by=frozenset(new), markers=u.markers | {"tacsit1"}, rule="8.3.2",
-                                   visible_to=frozenset(new | {u.side})))
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=frozenset(new),
+                    markers=u.markers | {"tacsit1"},
+                    rule="8.3.2",
+                    visible_to=frozenset(new | {u.side}),
+                )
+            )
     return events
 
 
@@ -272,14 +324,18 @@ def theater_preview(game: Any, side: str, signature: int = 7) -> Distribution:
     """P(a theater ISR pawn of *side* detects a unit with *signature*) with its dashboard die (8.4)."""
     state = game.state if hasattr(game, "state") else game
     die = space(state, side)["isr_die"]
-    return Distribution.bernoulli(detection_probability(die, signature), label=f"detected ({die} vs {signature})")
+    return Distribution.bernoulli(
+        detection_probability(die, signature), label=f"detected ({die} vs {signature})"
+    )
 
 
 class TheaterISR(OrderHandler):
     """8.2/8.4: place a theater ISR pawn on a hex and roll the dashboard ISR die against every
     enemy unit there with a theater (high) signature."""
 
-    type = OrderType("isr", (Param("hex", "hex", "hex to search"),), rule="8.4", doc="place a theater ISR pawn")
+    type = OrderType(
+        "isr", (Param("hex", "hex", "hex to search"),), rule="8.4", doc="place a theater ISR pawn"
+    )
 
     def _left(self, state: Any, side: str) -> int:
         used = int((state.public.get("isr_used") or {}).get(side, 0))
@@ -290,8 +346,15 @@ class TheaterISR(OrderHandler):
             return None
         # never derived from hidden enemy positions: every hex is a candidate; examples near own units
         hexes = [state.map.label(h) for h in state.map.hexes]
-        near = sorted({state.map.label(n) for u in state.units_of(side) if u.hex is not None
-                       for n in (u.hex, *u.hex.neighbours()) if n in state.map.hexes})
+        near = sorted(
+            {
+                state.map.label(n)
+                for u in state.units_of(side)
+                if u.hex is not None
+                for n in (u.hex, *u.hex.neighbours())
+                if n in state.map.hexes
+            }
+        )
         ex = tuple(self.type.make(side, hex=h) for h in near[:12])
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
@@ -301,13 +364,19 @@ class TheaterISR(OrderHandler):
         except Exception:
             raise refuse(f"no hex {args['hex']!r} on this map", "bad-hex", "8.4", order) from None
         if self._left(state, order.side) <= 0:
-            raise refuse(f"{order.side} has no theater ISR pawns left this turn (space dashboard)", "no-isr-pawns",
-                         "8.2", order)
+            raise refuse(
+                f"{order.side} has no theater ISR pawns left this turn (space dashboard)",
+                "no-isr-pawns",
+                "8.2",
+                order,
+            )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
         return theater_preview(state, order.side)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side = order.side
         h = state.map.hex(args["hex"])
         die = parse_die(space(state, side)["isr_die"])
@@ -316,24 +385,50 @@ class TheaterISR(OrderHandler):
         found = []
         shown: list[tuple[str, int, str, str]] = []
         for u in state.units.values():
-            if u.side == side or u.hex != h or not u.alive or counter(u).low_signature or side in u.seen_by:
+            if (
+                u.side == side
+                or u.hex != h
+                or not u.alive
+                or counter(u).low_signature
+                or side in u.seen_by
+            ):
                 continue
             sig = _signature(u)
             r = roll(die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side}))
             if r >= sig:
-                roll.reveal({side})  # 8.4: the searcher's own roll, shown once it reveals only what it found
+                roll.reveal(
+                    {side}
+                )  # 8.4: the searcher's own roll, shown once it reveals only what it found
                 found.append(u.id)
                 shown.append(roll.rolls[-1])
-                events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.4.1",
-                                       visible_to=frozenset({side, u.side})))
+                events.append(
+                    unit_set(
+                        u.id,
+                        seen_by=u.seen_by | {side},
+                        markers=u.markers | {"tacsit1"},
+                        rule="8.4.1",
+                        visible_to=frozenset({side, u.side}),
+                    )
+                )
         used = dict(thaw(state.public.get("isr_used") or {}))
         used[side] = int(used.get(side, 0)) + 1
         events.append(state_set("public", {"isr_used": used}, rule="8.2"))
         lab = state.map.label(h)
-        events.append(note(f"{side} theater ISR on {lab}: " + (f"detected {', '.join(found)}" if found else "nothing detected"),
-                           rule="8.4", visible_to=side))
-        res = Result(f"Theater ISR on {lab}", {"detected": found, "die": die}, ["8.4", "8.4.1", "2.2.1"], shown,
-                     [f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"])
+        events.append(
+            note(
+                f"{side} theater ISR on {lab}: "
+                + (f"detected {', '.join(found)}" if found else "nothing detected"),
+                rule="8.4",
+                visible_to=side,
+            )
+        )
+        res = Result(
+            f"Theater ISR on {lab}",
+            {"detected": found, "die": die},
+            ["8.4", "8.4.1", "2.2.1"],
+            shown,
+            [f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"],
+        )
         return Adjudication(events, res)
 
 
@@ -361,7 +456,11 @@ class Contest:
     def p_detected(self) -> Fraction:
         if self.already:
             return Fraction(1)
-        return detection_probability(self.detect_die, self.signature) if self.detect_die else Fraction(0)
+        return (
+            detection_probability(self.detect_die, self.signature)
+            if self.detect_die
+            else Fraction(0)
+        )
 
     @property
     def p_shot_down(self) -> Fraction:
@@ -374,8 +473,10 @@ class Contest:
     def distribution(self) -> Distribution:
         """Exact outcome: ``"not detected"``, ``"survives"`` (detected, not shot down), ``"shot down"``."""
         pd, pk = self.p_detected, self.p_shot_down
-        return Distribution({"not detected": 1 - pd, "survives": pd * (1 - pk), "shot down": pd * pk},
-                            label=f"{self.platform} (8.5.4)")
+        return Distribution(
+            {"not detected": 1 - pd, "survives": pd * (1 - pk), "shot down": pd * pk},
+            label=f"{self.platform} (8.5.4)",
+        )
 
     def resolve(self, roll: Any, visible: Any = None) -> tuple[str, list[Any]]:
         """Roll it (``roll(die, purpose, rule, visible_to)``; ``visible(shooter id or None for the
@@ -384,12 +485,25 @@ class Contest:
         if not self.already:
             if self.detect_die is None:
                 return "not detected", []
-            r = roll(self.detect_die, f"{self.defender} searches for {self.platform} (signature {self.signature})",
-                     "8.5.4", vis(None))
+            r = roll(
+                self.detect_die,
+                f"{self.defender} searches for {self.platform} (signature {self.signature})",
+                "8.5.4",
+                vis(None),
+            )
             if r < self.signature:
                 return "not detected", []
-        hits = [e for e in self.shots if roll(e.die, f"{e.shooter} engages {e.target} (defence {e.defence})",
-                                              "8.5.4", vis(e.shooter)) >= e.defence]
+        hits = [
+            e
+            for e in self.shots
+            if roll(
+                e.die,
+                f"{e.shooter} engages {e.target} (defence {e.defence})",
+                "8.5.4",
+                vis(e.shooter),
+            )
+            >= e.defence
+        ]
         return ("shot down" if hits else "survives"), hits
 
 
@@ -400,7 +514,9 @@ def contest(state: Any, platform: Any) -> Contest:
 
     p = state.units[platform] if isinstance(platform, str) else platform
     defender = next((s for s in state.sides if s != p.side), p.side)
-    enemies = [u for u in state.units.values() if u.side != p.side and u.alive and u.hex is not None]
+    enemies = [
+        u for u in state.units.values() if u.side != p.side and u.alive and u.hex is not None
+    ]
     already = detected(state, p, defender)
     die = None if already else local_die(state, defender, enemies, p)[0]
     shots = []
@@ -408,33 +524,59 @@ def contest(state: Any, platform: Any) -> Contest:
         c = counter(s)
         d = s.hex.distance(p.hex)
         if c.is_air:
-            if c.mission in air.CAP_MISSIONS and air._aa_die(s) and (d == 0 or (d == 1 and air._aa_range(s) >= 1)):
+            if (
+                c.mission in air.CAP_MISSIONS
+                and air._aa_die(s)
+                and (d == 0 or (d == 1 and air._aa_range(s) >= 1))
+            ):
                 shots.append(air._engagement(state, "6.A.4" if d == 0 else "6.A.1", s, p))
         elif "disrupted-c2" not in s.markers:
             aa = [a for a in c.anti_air if not a.air_to_air and a.left > 0]
             if aa and d <= aa[0].range:
                 shots.append(air._engagement(state, "6.A.7" if d == 0 else "6.A.3", s, p))
-    return Contest(p.id, defender, die, _signature(p), already, tuple(e for e in shots if e is not None))
+    return Contest(
+        p.id, defender, die, _signature(p), already, tuple(e for e in shots if e is not None)
+    )
 
 
-def _contest_events(state: Any, side: str, cont: Contest, roll: Roller) -> tuple[list[Event], str, list[str], list]:
+def _contest_events(
+    state: Any, side: str, cont: Contest, roll: Roller
+) -> tuple[list[Event], str, list[str], list]:
     """Resolve *cont* (8.5.4): events, outcome, lines and the rolls *side* may see."""
     from owsnb.kernel.reduce import apply
 
     p = state.units[cont.platform]
-    found = unit_set(p.id, seen_by=p.seen_by | {cont.defender}, markers=p.markers | {"tacsit1"}, rule="8.5.4",
-                     visible_to=None)
+    found = unit_set(
+        p.id,
+        seen_by=p.seen_by | {cont.defender},
+        markers=p.markers | {"tacsit1"},
+        rule="8.5.4",
+        visible_to=None,
+    )
     s_det = apply(state, found)  # the shots are rolled once the defender has found the platform
 
     def vis(who: str | None) -> Any:
-        return frozenset({p.side}) if who is None else watchers(s_det, s_det.units[who], s_det.units[p.id])
+        return (
+            frozenset({p.side})
+            if who is None
+            else watchers(s_det, s_det.units[who], s_det.units[p.id])
+        )
 
     first = len(roll.rolls)
     outcome, _ = cont.resolve(roll, vis)
     if not cont.already and outcome != "not detected":
-        roll.reveal({cont.defender}, first)  # 8.5.4: the defender's search roll, once it has found the platform
-    shown = [r for r, who in zip(roll.rolls[first:], [None, *[e.shooter for e in cont.shots]][(1 if cont.already else 0):],
-                                 strict=False) if side in (vis(who) or {side})]
+        roll.reveal(
+            {cont.defender}, first
+        )  # 8.5.4: the defender's search roll, once it has found the platform
+    shown = [
+        r
+        for r, who in zip(
+            roll.rolls[first:],
+            [None, *[e.shooter for e in cont.shots]][(1 if cont.already else 0) :],
+            strict=False,
+        )
+        if side in (vis(who) or {side})
+    ]
     if outcome == "not detected":
         return [], outcome, [f"{p.id} is not detected by the defence (8.5.4)"], shown
     events: list[Event] = [] if cont.already else [found]
@@ -446,20 +588,51 @@ def _contest_events(state: Any, side: str, cont: Contest, roll: Roller) -> tuple
             sp[e.key] = int(sp.get(e.key, 0)) + 1
             ev = unit_set(u.id, data={"spent": sp}, rule="2.2.7.4", visible_to=watchers(cur, u))
         else:
-            ev = unit_set(u.id, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(cur, u))
+            ev = unit_set(
+                u.id, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(cur, u)
+            )
         cur = apply(cur, ev)
         events.append(ev)
     if outcome == "survives":
-        return events, outcome, [f"{p.id} is found and engaged but survives: it senses as usual (8.5.4)"], shown
-    events.append(unit_set(p.id, steps=0, hex=None, box="regeneration", markers=frozenset(), rule="9.7.4",
-                           visible_to=None))
+        return (
+            events,
+            outcome,
+            [f"{p.id} is found and engaged but survives: it senses as usual (8.5.4)"],
+            shown,
+        )
+    events.append(
+        unit_set(
+            p.id,
+            steps=0,
+            hex=None,
+            box="regeneration",
+            markers=frozenset(),
+            rule="9.7.4",
+            visible_to=None,
+        )
+    )
     for e in cont.shots:
         u = cur.units[e.shooter]
         if side not in u.seen_by:
-            events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5.4",
-                                   visible_to=frozenset({side, u.side})))
-    return events, outcome, [f"{p.id} is shot down (9.7.4); the assets that engaged it are detected: "
-                             + ", ".join(e.shooter for e in cont.shots) + " (8.5.4)"], shown
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule="8.5.4",
+                    visible_to=frozenset({side, u.side}),
+                )
+            )
+    return (
+        events,
+        outcome,
+        [
+            f"{p.id} is shot down (9.7.4); the assets that engaged it are detected: "
+            + ", ".join(e.shooter for e in cont.shots)
+            + " (8.5.4)"
+        ],
+        shown,
+    )
 
 
 # -- local detection (8.5) ----------------------------------------------------------------------------
@@ -470,30 +643,52 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
     die, _ = local_die(state, side, [state.units[s] for s in sensors], state.units[target])
     if die is None:
         return Distribution.point(False, label="cannot sense")
-    return Distribution.bernoulli(detection_probability(die, _signature(state.units[target])), label=f"detected ({die})")
+    return Distribution.bernoulli(
+        detection_probability(die, _signature(state.units[target])), label=f"detected ({die})"
+    )
 
 
-def _search(state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller) -> tuple[list[Event], list[str], list, set]:
+def _search(
+    state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller
+) -> tuple[list[Event], list[str], list, set]:
     """8.5: one cooperative roll by *sensors* per undetected enemy unit in *h* they can sense."""
     events: list[Event] = []
     found: list[str] = []
     shown = []
     rules = {"8.5"}
     for u in state.units.values():
-        if u.side == side or u.hex != h or not u.alive or side in u.seen_by or detected(state, u, side):
+        if (
+            u.side == side
+            or u.hex != h
+            or not u.alive
+            or side in u.seen_by
+            or detected(state, u, side)
+        ):
             continue
         die, notes = local_die(state, side, sensors, u)
         if die is None:
             continue
         sig = _signature(u)
-        r = roll(die, f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}", "8.5", frozenset({u.side}))
+        r = roll(
+            die,
+            f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}",
+            "8.5",
+            frozenset({u.side}),
+        )
         if r >= sig:
             roll.reveal({side})  # 8.5: as 8.4, the searcher sees the roll that found the unit
             found.append(u.id)
             shown.append(roll.rolls[-1])
             rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
-            events.append(unit_set(u.id, seen_by=u.seen_by | {side}, markers=u.markers | {"tacsit1"}, rule="8.5",
-                                   visible_to=frozenset({side, u.side})))
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule="8.5",
+                    visible_to=frozenset({side, u.side}),
+                )
+            )
     return events, found, shown, rules
 
 
@@ -503,10 +698,21 @@ class Detect(OrderHandler):
     airborne ISR mission among the sensors is contested first (8.5.4, 8.6: before the side's other
     local detections)."""
 
-    type = OrderType("detect", (
-        Param("hex", "hex", "hex searched"),
-        Param("sensors", "unit", "own units sensing together (8.5.3)", positional=False, repeat=True),
-    ), rule="8.5", doc="local detection by your units")
+    type = OrderType(
+        "detect",
+        (
+            Param("hex", "hex", "hex searched"),
+            Param(
+                "sensors",
+                "unit",
+                "own units sensing together (8.5.3)",
+                positional=False,
+                repeat=True,
+            ),
+        ),
+        rule="8.5",
+        doc="local detection by your units",
+    )
 
     def _sensed(self, state: Any, side: str) -> set[str]:
         return set(state.sides[side].private.get("sensed") or ())
@@ -533,10 +739,20 @@ class Detect(OrderHandler):
         for sid in args.get("sensors", ()):
             u = own_unit(state, order, sid, "8.5")
             if sid in done:
-                raise refuse(f"{sid} has already made its detection attempt this turn", "sensed", "8.5", order)
+                raise refuse(
+                    f"{sid} has already made its detection attempt this turn",
+                    "sensed",
+                    "8.5",
+                    order,
+                )
             if done and is_air_isr(u):
-                raise refuse(f"{sid} is an air ISR platform: contested air ISR is resolved before the side's other "
-                             "local detections (8.6)", "contested-first", "8.6", order)
+                raise refuse(
+                    f"{sid} is an air ISR platform: contested air ISR is resolved before the side's other "
+                    "local detections (8.6)",
+                    "contested-first",
+                    "8.6",
+                    order,
+                )
         if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
             raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
 
@@ -554,10 +770,16 @@ class Detect(OrderHandler):
             d.label = "contested air ISR (8.5.4): " + ", ".join(p.id for p in platforms)
             return d
         dice = [d["die"] for s in sensors for d in counter(s).d.get("sensors", ())] or ["d8"]
-        die = cooperative_die(dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None)
-        return Distribution.bernoulli(detection_probability(die, 7), label=f"detect signature 7 with {die}")
+        die = cooperative_die(
+            dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None
+        )
+        return Distribution.bernoulli(
+            detection_probability(die, 7), label=f"detect signature 7 with {die}"
+        )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         from owsnb.kernel.reduce import apply_all
 
         side = order.side
@@ -581,17 +803,30 @@ class Detect(OrderHandler):
                 if outcome == "shot down":
                     continue
             sensors.append(cur.units[sid])
-        ev, found, shown, more = _search(cur, side, h, sensors, roll) if sensors else ([], [], [], set())
+        ev, found, shown, more = (
+            _search(cur, side, h, sensors, roll) if sensors else ([], [], [], set())
+        )
         events += ev
         rules |= more | {"8.5"}
         sensed = sorted(self._sensed(state, side) | set(args["sensors"]))
         events.append(side_set(side, "private", {"sensed": sensed}, rule="8.5"))
         lab = state.map.label(h)
-        events.append(note(f"{side} local detection in {lab}: " + (", ".join(found) if found else "nothing detected"),
-                           rule="8.5", visible_to=side))
+        events.append(
+            note(
+                f"{side} local detection in {lab}: "
+                + (", ".join(found) if found else "nothing detected"),
+                rule="8.5",
+                visible_to=side,
+            )
+        )
         shown = contest_rolls + shown
-        res = Result(f"Local detection in {lab}", {"detected": found}, sorted(rules), shown,
-                     lines + ([f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"]))
+        res = Result(
+            f"Local detection in {lab}",
+            {"detected": found},
+            sorted(rules),
+            shown,
+            lines + ([f"{x} detected (TACSIT 1)" for x in found] or ["nothing detected"]),
+        )
         return Adjudication(events, res)
 
 
@@ -614,8 +849,10 @@ resolve = resolve_local
 
 
 def _enter_theater(state: Any, dice: Any) -> list[Event]:
-    return [state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
-            *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides]]
+    return [
+        state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
+        *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides],
+    ]
 
 
 def contest_preview(game: Any, platform: str) -> Distribution:

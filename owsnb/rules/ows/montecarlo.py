@@ -45,9 +45,21 @@ from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, sides, success_probability
 
 __all__ = [
-    "Engagement", "StrikeEngagement", "DetectionEngagement", "rng_of", "roll", "hits_table",
-    "sample_salvos", "steps_lost", "strike_engagement", "detection_engagement", "GcatEngagement", "gcat_engagement",
-    "GCAT_OUTCOMES", "frequencies", "exact_array",
+    "Engagement",
+    "StrikeEngagement",
+    "DetectionEngagement",
+    "rng_of",
+    "roll",
+    "hits_table",
+    "sample_salvos",
+    "steps_lost",
+    "strike_engagement",
+    "detection_engagement",
+    "GcatEngagement",
+    "gcat_engagement",
+    "GCAT_OUTCOMES",
+    "frequencies",
+    "exact_array",
 ]
 
 
@@ -77,12 +89,20 @@ def hits_table(die: str, red: int, critical: bool = True) -> np.ndarray:
     [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3]
     """
     n = sides(die)
-    return np.array([0] + [(_hits(r, red, critical=critical) if red > 0 else 1) for r in range(1, n + 1)],
-                    dtype=np.int8)
+    return np.array(
+        [0] + [(_hits(r, red, critical=critical) if red > 0 else 1) for r in range(1, n + 1)],
+        dtype=np.int8,
+    )
 
 
 def _plan_key(p: Any) -> tuple:
-    return (p.die, tuple(p.layers), int(p.red), bool(p.critical), tuple(p.cap) if p.cap is not None else None)
+    return (
+        p.die,
+        tuple(p.layers),
+        int(p.red),
+        bool(p.critical),
+        tuple(p.cap) if p.cap is not None else None,
+    )
 
 
 def sample_salvos(plans: Sequence[Any], n: int, seed: Any = None) -> np.ndarray:
@@ -115,7 +135,9 @@ def sample_salvos(plans: Sequence[Any], n: int, seed: Any = None) -> np.ndarray:
     return out
 
 
-def steps_lost(hits: Any, steps: int, *, countermeasures: bool = False, spare_last_step: bool = False) -> Any:
+def steps_lost(
+    hits: Any, steps: int, *, countermeasures: bool = False, spare_last_step: bool = False
+) -> Any:
     """Steps a unit with *steps* loses to *hits* missile hits (9.6, ``common.apply_hits``): Active &
     Passive Countermeasures absorb the first hit (7.2.1.4); never more than it has; with the 9.4.1
     option missiles cannot take a manoeuvre unit's last step. Works on numbers and numpy arrays.
@@ -144,7 +166,9 @@ class Engagement:
     outcomes: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
 
-    def sample(self, n: int, seed: Any = None) -> dict[str, np.ndarray]:  # pragma: no cover - interface
+    def sample(
+        self, n: int, seed: Any = None
+    ) -> dict[str, np.ndarray]:  # pragma: no cover - interface
         """``{outcome: (n, len(targets)) int array}``."""
         raise NotImplementedError
 
@@ -190,8 +214,12 @@ class StrikeEngagement(Engagement):
         return int(self.steps.get(t, 99))
 
     def _lost(self, t: str, h: Any) -> Any:
-        return steps_lost(h, self._steps(t), countermeasures=bool(self.countermeasures.get(t)),
-                          spare_last_step=bool(self.spare_last_step.get(t)))
+        return steps_lost(
+            h,
+            self._steps(t),
+            countermeasures=bool(self.countermeasures.get(t)),
+            spare_last_step=bool(self.spare_last_step.get(t)),
+        )
 
     def sample(self, n: int, seed: Any = None) -> dict[str, np.ndarray]:
         """Hits, steps lost and kills of *n* replications, one column per target."""
@@ -201,9 +229,13 @@ class StrikeEngagement(Engagement):
         for j, t in enumerate(tg):
             cols = [i for i, p in enumerate(self.plans) if (p.target or "target") == t]
             hits[:, j] = per_salvo[:, cols].sum(axis=1, dtype=np.int16)
-        lost = np.stack([self._lost(t, hits[:, j]) for j, t in enumerate(tg)], axis=1).astype(np.int16)
-        killed = np.stack([(lost[:, j] >= self._steps(t)) & (self._steps(t) > 0) for j, t in enumerate(tg)],
-                          axis=1).astype(np.int8)
+        lost = np.stack([self._lost(t, hits[:, j]) for j, t in enumerate(tg)], axis=1).astype(
+            np.int16
+        )
+        killed = np.stack(
+            [(lost[:, j] >= self._steps(t)) & (self._steps(t) > 0) for j, t in enumerate(tg)],
+            axis=1,
+        ).astype(np.int8)
         return {"hits": hits, "steps_lost": lost, "killed": killed}
 
     def exact(self) -> dict[str, list[Distribution]]:
@@ -213,26 +245,54 @@ class StrikeEngagement(Engagement):
             if self.preview is not None and t in self.preview.targets:
                 h = self.preview.targets[t]
             else:
-                h = Distribution.sum(p.distribution() for p in self.plans if (p.target or "target") == t)
+                h = Distribution.sum(
+                    p.distribution() for p in self.plans if (p.target or "target") == t
+                )
             lost = h.map(lambda x, t=t: self._lost(t, x), label=f"steps lost by {t}")
             out["hits"].append(h)
             out["steps_lost"].append(lost)
             top = self._steps(t)
-            out["killed"].append(lost.map(lambda x, top=top: int(x >= top and top > 0), label=f"{t} killed"))
+            out["killed"].append(
+                lost.map(lambda x, top=top: int(x >= top and top > 0), label=f"{t} killed")
+            )
         return out
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "salvos": [
-            {"die": p.die, "base_die": p.base_die or p.die, "layers": list(p.layers), "red": p.red, "critical": p.critical,
-             "cap": list(p.cap) if p.cap else None, "target": p.target, "source": p.source} for p in self.plans],
-            "steps": {t: self._steps(t) for t in self.targets}}
+        return {
+            **super().describe(),
+            "salvos": [
+                {
+                    "die": p.die,
+                    "base_die": p.base_die or p.die,
+                    "layers": list(p.layers),
+                    "red": p.red,
+                    "critical": p.critical,
+                    "cap": list(p.cap) if p.cap else None,
+                    "target": p.target,
+                    "source": p.source,
+                }
+                for p in self.plans
+            ],
+            "steps": {t: self._steps(t) for t in self.targets},
+        }
 
 
-def strike_engagement(game: Any = None, target: str = "target", salvos: Sequence[str] = ("d10",),
-                      grey_shields: int | Sequence[int] | None = 0, *, red_shield: int = 4, cap: int | Sequence[str] = 0,
-                      excess: str | None = None, critical: bool = True, steps: int | None = None,
-                      countermeasures: bool = False, side: str | None = None, cap_die: str = "d10",
-                      salvo_defence: int = 5) -> StrikeEngagement:
+def strike_engagement(
+    game: Any = None,
+    target: str = "target",
+    salvos: Sequence[str] = ("d10",),
+    grey_shields: int | Sequence[int] | None = 0,
+    *,
+    red_shield: int = 4,
+    cap: int | Sequence[str] = 0,
+    excess: str | None = None,
+    critical: bool = True,
+    steps: int | None = None,
+    countermeasures: bool = False,
+    side: str | None = None,
+    cap_die: str = "d10",
+    salvo_defence: int = 5,
+) -> StrikeEngagement:
     """A strike to replicate: what-if dice (``game=None``) or a strike read from a game (through the
     view of the side that strikes, as its preview is).
 
@@ -259,28 +319,52 @@ def strike_engagement(game: Any = None, target: str = "target", salvos: Sequence
 
     salvos = [salvos] if isinstance(salvos, str) else list(salvos)
     if game is None:
-        vals = list(grey_shields) if isinstance(grey_shields, (list, tuple, range)) else [6] * int(grey_shields or 0)
-        plans = strike.allocate([parse_die(d) for d in salvos], vals, excess=excess or "demote", red=int(red_shield),
-                                critical=critical)
-        plans = [replace(p, target=target, cap=(cap_die, int(salvo_defence)) if i < int(cap) else None)
-                 for i, p in enumerate(plans)]
-        return StrikeEngagement(tuple(plans), {target: int(steps) if steps is not None else 99},
-                                {target: bool(countermeasures)})
+        vals = (
+            list(grey_shields)
+            if isinstance(grey_shields, (list, tuple, range))
+            else [6] * int(grey_shields or 0)
+        )
+        plans = strike.allocate(
+            [parse_die(d) for d in salvos],
+            vals,
+            excess=excess or "demote",
+            red=int(red_shield),
+            critical=critical,
+        )
+        plans = [
+            replace(p, target=target, cap=(cap_die, int(salvo_defence)) if i < int(cap) else None)
+            for i, p in enumerate(plans)
+        ]
+        return StrikeEngagement(
+            tuple(plans),
+            {target: int(steps) if steps is not None else 99},
+            {target: bool(countermeasures)},
+        )
     from owsnb.rules.ows.common import option
     from owsnb.rules.ows.units import counter
 
     pv = strike.preview(game, target, list(salvos), grey_shields, cap=cap, side=side, excess=excess)
     truth = game.state if hasattr(game, "state") else game
-    if side is None:  # whose view the preview used: the first salvo source's owner (else the umpire's)
-        side = next((truth.units[t.split(":")[0]].side for t in salvos if ":" in t and t.split(":")[0] in truth.units),
-                    None)
+    if (
+        side is None
+    ):  # whose view the preview used: the first salvo source's owner (else the umpire's)
+        side = next(
+            (
+                truth.units[t.split(":")[0]].side
+                for t in salvos
+                if ":" in t and t.split(":")[0] in truth.units
+            ),
+            None,
+        )
     seen = strike._state_of(game, side)
     st, cm, spare = {}, {}, {}
     for t in pv.targets:
         u = seen.units.get(t)
         if u is not None:
             st[t], cm[t] = int(u.steps), "countermeasures" in u.markers
-            spare[t] = bool(option(seen, "missiles_spare_last_step")) and counter(u).category == "ground"
+            spare[t] = (
+                bool(option(seen, "missiles_spare_last_step")) and counter(u).category == "ground"
+            )
         else:  # infrastructure (9.9.7): capacity left, as the preview reads it
             tg = strike._target(seen, side or next(iter(seen.sides)), t)
             st[t], cm[t] = int(tg.steps), False
@@ -320,16 +404,31 @@ class DetectionEngagement(Engagement):
         return {"detected": out}
 
     def exact(self) -> dict[str, list[Distribution]]:
-        return {"detected": [Distribution.bernoulli(success_probability(die, sig), label=f"{t} detected ({die} vs {sig})")
-                             .map(int) for t, die, sig in self.rolls]}
+        return {
+            "detected": [
+                Distribution.bernoulli(
+                    success_probability(die, sig), label=f"{t} detected ({die} vs {sig})"
+                ).map(int)
+                for t, die, sig in self.rolls
+            ]
+        }
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "mode": self.mode, "rolls": [list(r) for r in self.rolls]}
 
 
-def detection_engagement(game: Any = None, side: str | None = None, hex: str | None = None,
-                         sensors: Sequence[str] | None = None, *, dice: Sequence[str] = ("d8",), signature: int = 7,
-                         sensing: str = "n-1", limit: str | None = "auto", targets: int = 1) -> DetectionEngagement:
+def detection_engagement(
+    game: Any = None,
+    side: str | None = None,
+    hex: str | None = None,
+    sensors: Sequence[str] | None = None,
+    *,
+    dice: Sequence[str] = ("d8",),
+    signature: int = 7,
+    sensing: str = "n-1",
+    limit: str | None = "auto",
+    targets: int = 1,
+) -> DetectionEngagement:
     """Detection rolls to replicate.
 
     With a *game*: theater ISR of *side* on *hex* (``sensors=None``, 8.4: the dashboard die against
@@ -360,13 +459,25 @@ def detection_engagement(game: Any = None, side: str | None = None, hex: str | N
     if sensors is None:
         die = parse_die(space(state, side)["isr_die"])
         for u in state.units.values():
-            if u.side == side or u.hex != h or not u.alive or counter(u).low_signature or side in u.seen_by:
+            if (
+                u.side == side
+                or u.hex != h
+                or not u.alive
+                or counter(u).low_signature
+                or side in u.seen_by
+            ):
                 continue
             rolls.append((u.id, die, isr._signature(u)))
         return DetectionEngagement(tuple(rolls), "theater")
     sens = [state.units[s] for s in sensors]
     for u in state.units.values():
-        if u.side == side or u.hex != h or not u.alive or side in u.seen_by or detected(state, u, side):
+        if (
+            u.side == side
+            or u.hex != h
+            or not u.alive
+            or side in u.seen_by
+            or detected(state, u, side)
+        ):
             continue
         die, _ = isr.local_die(state, side, sens, u)
         if die is not None:
@@ -375,10 +486,22 @@ def detection_engagement(game: Any = None, side: str | None = None, hex: str | N
 
 
 # -- ground combat: the GCAT (10.15.9) ------------------------------------------------------------------
-GCAT_OUTCOMES = ("row", "attacker_steps", "defender_steps", "attacker_retreat", "defender_retreat", "exploit")
+GCAT_OUTCOMES = (
+    "row",
+    "attacker_steps",
+    "defender_steps",
+    "attacker_retreat",
+    "defender_retreat",
+    "exploit",
+)
 """What a GCAT read gives (10.15.9.1.6): the row, A#, D#, the R# of each side, EXP (0/1)."""
-_RESULT_KEYS = {"attacker_steps": "a", "defender_steps": "d", "attacker_retreat": "ar", "defender_retreat": "dr",
-                "exploit": "exp"}
+_RESULT_KEYS = {
+    "attacker_steps": "a",
+    "defender_steps": "d",
+    "attacker_retreat": "ar",
+    "defender_retreat": "dr",
+    "exploit": "exp",
+}
 
 
 @dataclass(frozen=True)
@@ -432,32 +555,59 @@ class GcatEngagement(Engagement):
         """Exact distributions: the rule code's ``gcat_distribution`` of cells, read through ``parse_result``."""
         from owsnb.rules.ows import ground
 
-        cells = self.combat.distribution() if self.combat is not None else \
-            ground.gcat_distribution(self.gcat, self.column, self.die, self.shield)
-        out = {"row": [Distribution.die(sides(self.die)).map(
-            lambda r: ground.row_index(r, self.shield, self.gcat["rows"]), label="GCAT row")]}
+        cells = (
+            self.combat.distribution()
+            if self.combat is not None
+            else ground.gcat_distribution(self.gcat, self.column, self.die, self.shield)
+        )
+        out = {
+            "row": [
+                Distribution.die(sides(self.die)).map(
+                    lambda r: ground.row_index(r, self.shield, self.gcat["rows"]), label="GCAT row"
+                )
+            ]
+        }
         for name, key in _RESULT_KEYS.items():
             out[name] = [cells.map(lambda c, key=key: int(ground.parse_result(c)[key]), label=name)]
         return out
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "column": self.gcat["columns"][self.column], "die": self.die,
-                "shield": self.shield, "rows": [r.get("name", str(i)) for i, r in enumerate(self.gcat["rows"])],
-                "cells": list(dict.fromkeys(self._cells()))}
+        return {
+            **super().describe(),
+            "column": self.gcat["columns"][self.column],
+            "die": self.die,
+            "shield": self.shield,
+            "rows": [r.get("name", str(i)) for i, r in enumerate(self.gcat["rows"])],
+            "cells": list(dict.fromkeys(self._cells())),
+        }
 
 
 def _ground() -> Any:
     try:
         from owsnb.rules.ows import ground
     except ImportError as e:
-        raise ImportError("OWS ground combat (10.15, owsnb.rules.ows.ground) is not available in this installation") from e
+        raise ImportError(
+            "OWS ground combat (10.15, owsnb.rules.ows.ground) is not available in this installation"
+        ) from e
     return ground
 
 
-def gcat_engagement(game: Any = None, hex: str | None = None, with_: Sequence[str] = (), *, lead: str | None = None,
-                    support: Sequence[str] = (), def_support: Sequence[str] = (), odds: str = "1:1", shift: int = 0,
-                    die: str = "d10", die_change: int = 0, shield: int = 4, gcat: Mapping[str, Any] | None = None,
-                    **kw: Any) -> GcatEngagement:
+def gcat_engagement(
+    game: Any = None,
+    hex: str | None = None,
+    with_: Sequence[str] = (),
+    *,
+    lead: str | None = None,
+    support: Sequence[str] = (),
+    def_support: Sequence[str] = (),
+    odds: str = "1:1",
+    shift: int = 0,
+    die: str = "d10",
+    die_change: int = 0,
+    shield: int = 4,
+    gcat: Mapping[str, Any] | None = None,
+    **kw: Any,
+) -> GcatEngagement:
     """A GCAT read to replicate (10.15.9).
 
     With a *game*: the attack on *hex* by the units *with_* set up exactly as
@@ -474,15 +624,23 @@ def gcat_engagement(game: Any = None, hex: str | None = None, with_: Sequence[st
 
     ground = _ground()
     if game is not None:
-        cb = ground.preview(game, hex, list(with_ or kw.get("with", ())), lead=lead, support=support,
-                            def_support=def_support)
+        cb = ground.preview(
+            game,
+            hex,
+            list(with_ or kw.get("with", ())),
+            lead=lead,
+            support=support,
+            def_support=def_support,
+        )
         return GcatEngagement(cb.gcat, cb.column, cb.die, int(cb.shield), cb.label, cb)
     if gcat is None:
         from owsnb.rules.ows.ruleset import load_tables
 
         gcat = load_tables()["gcat"]
     col = ground.column_index(odds, list(gcat["columns"]), int(shift))
-    return GcatEngagement(gcat, col, _shift(parse_die(die), int(die_change)), int(shield), str(hex or "hex"))
+    return GcatEngagement(
+        gcat, col, _shift(parse_die(die), int(die_change)), int(shield), str(hex or "hex")
+    )
 
 
 def frequencies(sample: np.ndarray, values: Sequence[int]) -> np.ndarray:

@@ -65,8 +65,11 @@ def has_orders(state: Any, unit: Any) -> bool:
     """Does *unit* carry Orders (itself or an HQ above it) or a Reserve marker (10.14)?"""
     if "reserve" in unit.markers:
         return True
-    if option(state, "first_ground_phase_free") and option(state, "ground_phases") == 2 \
-            and ground_block(state.clock.step) == 1:
+    if (
+        option(state, "first_ground_phase_free")
+        and option(state, "ground_phases") == 2
+        and ground_block(state.clock.step) == 1
+    ):
         return True  # 10.14: "all units may move in the first Ground Phase"
     o = thaw(state.sides[unit.side].private.get("orders") or {}) if unit.side in state.sides else {}
     if int(o.get("turn", 0) or 0) != state.clock.turn:
@@ -86,5 +89,8 @@ def check_orders(state: Any, order: Any, unit: Any) -> None:
     """Refuse a ground action by a unit without Orders or Reserve (10.14; option ``action_points``)."""
     if option(state, "action_points") and not has_orders(state, unit):
         raise refuse(
-            f"{unit.id} has no Orders marker (nor its HQ) and is not in reserve (10.14)", "no-orders", "10.14", order
+            f"{unit.id} has no Orders marker (nor its HQ) and is not in reserve (10.14)",
+            "no-orders",
+            "10.14",
+            order,
         )

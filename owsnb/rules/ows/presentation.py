@@ -20,9 +20,9 @@ from owsnb.rules.ows.units import counter
 __all__ = ["terrain_style", "counter_svg", "unit_summary", "ranges", "dashboard", "nato_symbol"]
 
 TERRAIN = {
-    "deep-sea": {"fillColor": "#2b5d8c", "fillOpacity": 0.6},     # 2.1.8 dark blue
+    "deep-sea": {"fillColor": "#2b5d8c", "fillOpacity": 0.6},  # 2.1.8 dark blue
     "sea": {"fillColor": "#2b5d8c", "fillOpacity": 0.6},
-    "littoral": {"fillColor": "#8ec5e8", "fillOpacity": 0.6},     # 2.1.9 light blue
+    "littoral": {"fillColor": "#8ec5e8", "fillOpacity": 0.6},  # 2.1.9 light blue
     "land": {"fillColor": "#efe6c8", "fillOpacity": 0.5},
     "clear": {"fillColor": "#efe6c8", "fillOpacity": 0.5},
     "urban": {"fillColor": "#9e9e9e", "fillOpacity": 0.6},
@@ -62,7 +62,10 @@ def nato_symbol(category: str, x: float, y: float, w: float, h: float, colour: s
         if category == "submarine":
             g = f"<line x1='{x}' y1='{cy}' x2='{x + w}' y2='{cy}' stroke='{colour}'/>"
     elif category in ("air-mission", "air-base"):
-        frame = f"<path d='M{x},{y + h} L{x},{cy} Q{cx},{y - h / 3} {x + w},{cy} L{x + w},{y + h}' fill='none' stroke='{colour}'/>"
+        frame = (
+            f"<path d='M{x},{y + h} L{x},{cy} Q{cx},{y - h / 3} {x + w},{cy} L{x + w},{y + h}' fill='none' "
+            f"stroke='{colour}'/>"
+        )
         g = f"<text x='{cx}' y='{y + h - 2}' font-size='{h * 0.6:.0f}' text-anchor='middle' fill='{colour}'>✈</text>"
     elif category == "asp":
         g = f"<text x='{cx}' y='{y + h - 2}' font-size='{h * 0.55:.0f}' text-anchor='middle' fill='{colour}'>ASP</text>"
@@ -75,15 +78,21 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
     s = float(size)
     fill = SIDE_FILL.get(unit.side, "#dddddd")
     if unit.kind == "unknown":
-        return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
-                f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='3' fill='{fill}' stroke='#222'/>"
-                f"<text x='{s / 2}' y='{s / 2 + 4}' font-size='{s / 5:.0f}' text-anchor='middle' "
-                f"font-family='sans-serif'>Unknown</text></svg>")
-    parts = [f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='{3 if c.category != 'air-mission' else s / 2}' "
-             f"fill='{fill}' stroke='#222'/>"]
+        return (
+            f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
+            f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='3' fill='{fill}' stroke='#222'/>"
+            f"<text x='{s / 2}' y='{s / 2 + 4}' font-size='{s / 5:.0f}' text-anchor='middle' "
+            f"font-family='sans-serif'>Unknown</text></svg>"
+        )
+    parts = [
+        f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='{3 if c.category != 'air-mission' else s / 2}' "
+        f"fill='{fill}' stroke='#222'/>"
+    ]
     name = unit.name or unit.id
-    parts.append(f"<text x='{s / 2}' y='{s * 0.2:.1f}' font-size='{s * 0.16:.1f}' text-anchor='middle' "
-                 f"font-family='sans-serif' font-weight='bold'>{_e(name[:11])}</text>")
+    parts.append(
+        f"<text x='{s / 2}' y='{s * 0.2:.1f}' font-size='{s * 0.16:.1f}' text-anchor='middle' "
+        f"font-family='sans-serif' font-weight='bold'>{_e(name[:11])}</text>"
+    )
     parts.append(nato_symbol(c.category, s * 0.34, s * 0.26, s * 0.32, s * 0.2))
     # attack dice: a die symbol per group, coloured by the ladder, range superscript, count
     x = s * 0.06
@@ -92,60 +101,97 @@ def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
         txt = TEXT_COLOURS[a.die]
         d = s * 0.17
         op = "0.35" if a.left == 0 else "1"
-        parts.append(f"<g opacity='{op}'><rect x='{x:.1f}' y='{s * 0.52:.1f}' width='{d:.1f}' height='{d:.1f}' rx='2' "
-                     f"fill='{col}' stroke='#222' stroke-width='0.6'/><text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 0.72:.1f}' "
-                     f"font-size='{d * 0.55:.1f}' text-anchor='middle' fill='{txt}' font-family='sans-serif'>"
-                     f"{a.die[1:]}</text><text x='{x + d:.1f}' y='{s * 0.53:.1f}' font-size='{d * 0.45:.1f}' "
-                     f"font-family='sans-serif'>{a.range}</text>"
-                     f"<text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 1.45:.1f}' font-size='{d * 0.45:.1f}' text-anchor='middle' "
-                     f"font-family='sans-serif'>{a.left}/{a.count}{''.join(sorted(f for f in a.flags if f.isupper()))[:4]}</text></g>")
+        flags = "".join(sorted(f for f in a.flags if f.isupper()))[:4]
+        parts.append(
+            f"<g opacity='{op}'><rect x='{x:.1f}' y='{s * 0.52:.1f}' width='{d:.1f}' height='{d:.1f}' rx='2' "
+            f"fill='{col}' stroke='#222' stroke-width='0.6'/><text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 0.72:.1f}' "
+            f"font-size='{d * 0.55:.1f}' text-anchor='middle' fill='{txt}' font-family='sans-serif'>"
+            f"{a.die[1:]}</text><text x='{x + d:.1f}' y='{s * 0.53:.1f}' font-size='{d * 0.45:.1f}' "
+            f"font-family='sans-serif'>{a.range}</text>"
+            f"<text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 1.45:.1f}' font-size='{d * 0.45:.1f}' text-anchor='middle' "
+            f"font-family='sans-serif'>{a.left}/{a.count}{flags}</text></g>"
+        )
         x += d * 1.45
+
     # shields: red (enduring), grey (consumable)
     def shield(cx: float, val: Any, colour: str) -> str:
         w = s * 0.16
-        return (f"<path d='M{cx - w / 2:.1f},{s * 0.78:.1f} h{w:.1f} v{w * 0.6:.1f} q0,{w * 0.5:.1f} {-w / 2:.1f},{w * 0.7:.1f} "
-                f"q{-w / 2:.1f},{-w * 0.2:.1f} {-w / 2:.1f},{-w * 0.7:.1f} z' fill='{colour}' stroke='#222' stroke-width='0.5'/>"
-                f"<text x='{cx:.1f}' y='{s * 0.78 + w * 0.75:.1f}' font-size='{w * 0.6:.1f}' text-anchor='middle' fill='#fff' "
-                f"font-family='sans-serif'>{_e(val)}</text>")
+        return (
+            f"<path d='M{cx - w / 2:.1f},{s * 0.78:.1f} h{w:.1f} v{w * 0.6:.1f} q0,{w * 0.5:.1f} "
+            f"{-w / 2:.1f},{w * 0.7:.1f} "
+            f"q{-w / 2:.1f},{-w * 0.2:.1f} {-w / 2:.1f},{-w * 0.7:.1f} z' fill='{colour}' stroke='#222' "
+            "stroke-width='0.5'/>"
+            f"<text x='{cx:.1f}' y='{s * 0.78 + w * 0.75:.1f}' font-size='{w * 0.6:.1f}' text-anchor='middle' "
+            "fill='#fff' "
+            f"font-family='sans-serif'>{_e(val)}</text>"
+        )
+
     parts.append(shield(s * 0.14, c.red_shield, "#c62828"))
     gx = s * 0.32
     for g in c.shields[:2]:
         parts.append(shield(gx, f"{g.value}", "#757575"))
-        parts.append(f"<text x='{gx + s * 0.09:.1f}' y='{s * 0.8:.1f}' font-size='{s * 0.09:.1f}' "
-                     f"font-family='sans-serif'>{g.left}</text>")
+        parts.append(
+            f"<text x='{gx + s * 0.09:.1f}' y='{s * 0.8:.1f}' font-size='{s * 0.09:.1f}' "
+            f"font-family='sans-serif'>{g.left}</text>"
+        )
         gx += s * 0.2
     # signature
     if c.signature is not None:
         sym = "◉" if c.low_signature else "✦"
-        parts.append(f"<text x='{s * 0.94:.1f}' y='{s * 0.2:.1f}' font-size='{s * 0.13:.1f}' text-anchor='end' "
-                     f"font-family='sans-serif'>{sym}{_e(c.signature)}</text>")
+        parts.append(
+            f"<text x='{s * 0.94:.1f}' y='{s * 0.2:.1f}' font-size='{s * 0.13:.1f}' text-anchor='end' "
+            f"font-family='sans-serif'>{sym}{_e(c.signature)}</text>"
+        )
     # step boxes
     for i in range(min(unit.max_steps, 6)):
         bx = s * 0.94 - (i + 1) * s * 0.1
         crossed = i >= unit.steps
-        parts.append(f"<rect x='{bx:.1f}' y='{s * 0.82:.1f}' width='{s * 0.08:.1f}' height='{s * 0.08:.1f}' fill='#fff' stroke='#222' stroke-width='0.5'/>")
+        parts.append(
+            f"<rect x='{bx:.1f}' y='{s * 0.82:.1f}' width='{s * 0.08:.1f}' height='{s * 0.08:.1f}' fill='#fff' "
+            "stroke='#222' stroke-width='0.5'/>"
+        )
         if crossed:
-            parts.append(f"<path d='M{bx:.1f},{s * 0.82:.1f} l{s * 0.08:.1f},{s * 0.08:.1f}' stroke='#c00'/>")
+            parts.append(
+                f"<path d='M{bx:.1f},{s * 0.82:.1f} l{s * 0.08:.1f},{s * 0.08:.1f}' stroke='#c00'/>"
+            )
     for k, m in enumerate(sorted(unit.markers)[:3]):
-        parts.append(f"<text x='{s * 0.96:.1f}' y='{s * (0.34 + 0.1 * k):.1f}' font-size='{s * 0.08:.1f}' text-anchor='end' "
-                     f"fill='#900' font-family='sans-serif'>{_e(m[:10])}</text>")
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
-            + "".join(parts) + "</svg>")
+        parts.append(
+            f"<text x='{s * 0.96:.1f}' y='{s * (0.34 + 0.1 * k):.1f}' font-size='{s * 0.08:.1f}' text-anchor='end' "
+            f"fill='#900' font-family='sans-serif'>{_e(m[:10])}</text>"
+        )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
+        + "".join(parts)
+        + "</svg>"
+    )
 
 
 def unit_summary(unit: Any, view: Any) -> list[tuple[str, str]]:
     """(label, value) rows for a tooltip."""
     c = counter(unit)
-    rows = [("type", f"{unit.kind} ({c.category})"), ("steps", f"{unit.steps}/{unit.max_steps}"),
-            ("red shield", str(c.red_shield))]
+    rows = [
+        ("type", f"{unit.kind} ({c.category})"),
+        ("steps", f"{unit.steps}/{unit.max_steps}"),
+        ("red shield", str(c.red_shield)),
+    ]
     if c.signature is not None:
         rows.append(("signature", f"{c.signature} ({'local' if c.low_signature else 'theater'})"))
     for a in c.attacks:
         flags = " ".join(sorted(a.flags))
-        rows.append((f"attack {a.id}", f"{a.left}/{a.count} x {a.die.upper()} range {a.range} vs "
-                     f"{'/'.join(a.targets)} {flags}".rstrip()))
+        rows.append(
+            (
+                f"attack {a.id}",
+                f"{a.left}/{a.count} x {a.die.upper()} range {a.range} vs "
+                f"{'/'.join(a.targets)} {flags}".rstrip(),
+            )
+        )
     for g in c.shields:
-        rows.append((f"grey {g.id}", f"{g.left}/{g.count} x {g.value}{' BMD' if g.bmd else ''} range {g.range}"))
+        rows.append(
+            (
+                f"grey {g.id}",
+                f"{g.left}/{g.count} x {g.value}{' BMD' if g.bmd else ''} range {g.range}",
+            )
+        )
     if c.mission:
         rows.append(("mission", c.mission))
     if unit.markers:
@@ -162,20 +208,51 @@ def ranges(view: Any, unit_id: str) -> list[dict[str, Any]]:
     c = counter(u)
     out: list[dict[str, Any]] = []
     for a in c.attacks:
-        out.append({"label": f"{a.die.upper()} {'/'.join(a.targets)} ({a.id})", "kind": "weapon", "hexes": a.range,
-                    "colour": COLOURS[a.die]})
+        out.append(
+            {
+                "label": f"{a.die.upper()} {'/'.join(a.targets)} ({a.id})",
+                "kind": "weapon",
+                "hexes": a.range,
+                "colour": COLOURS[a.die],
+            }
+        )
     for g in c.shields:
         if g.range:
-            out.append({"label": f"air-defence umbrella, grey {g.value}", "kind": "umbrella", "hexes": g.range,
-                        "colour": "#757575"})
+            out.append(
+                {
+                    "label": f"air-defence umbrella, grey {g.value}",
+                    "kind": "umbrella",
+                    "hexes": g.range,
+                    "colour": "#757575",
+                }
+            )
     for sn in c.d.get("sensors", ()):
-        out.append({"label": f"{sn['kind']} sensor {sn['die'].upper()}", "kind": "sensor", "hexes": sn["range"],
-                    "colour": "#6a1b9a"})
+        out.append(
+            {
+                "label": f"{sn['kind']} sensor {sn['die'].upper()}",
+                "kind": "sensor",
+                "hexes": sn["range"],
+                "colour": "#6a1b9a",
+            }
+        )
     if c.combat_radius:
-        for k, what in ((1, "combat radius"), (2, "2x: CAP/CAS/Interdiction with tanker"), (3, "3x: Strike with tanker")):
-            out.append({"label": what, "kind": "radius", "hexes": c.combat_radius * k, "colour": "#444"})
+        for k, what in (
+            (1, "combat radius"),
+            (2, "2x: CAP/CAS/Interdiction with tanker"),
+            (3, "3x: Strike with tanker"),
+        ):
+            out.append(
+                {"label": what, "kind": "radius", "hexes": c.combat_radius * k, "colour": "#444"}
+            )
     if c.command_radius:
-        out.append({"label": "command radius", "kind": "command", "hexes": c.command_radius, "colour": "#000"})
+        out.append(
+            {
+                "label": "command radius",
+                "kind": "command",
+                "hexes": c.command_radius,
+                "colour": "#000",
+            }
+        )
     return out
 
 
@@ -195,9 +272,14 @@ def dashboard(view: Any) -> dict[str, Any]:
                 if not a.air_to_air:
                     salvos += a.left
                     salvos_max += a.count
-        out[side] = {"space": space(view, side), "munitions": {"salvos_left": salvos, "salvos": salvos_max},
-                     "forces": doms, "boxes": {b: sum(1 for u in units if u.box == b)
-                                               for b in ("regeneration", "attrition")}}
+        out[side] = {
+            "space": space(view, side),
+            "munitions": {"salvos_left": salvos, "salvos": salvos_max},
+            "forces": doms,
+            "boxes": {
+                b: sum(1 for u in units if u.box == b) for b in ("regeneration", "attrition")
+            },
+        }
         played = thaw(view.sides[side].public.get("cards_played") or [])
         if played:
             out[side]["decision cards played"] = list(played)

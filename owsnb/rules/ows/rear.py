@@ -83,22 +83,33 @@ def battle_outcome(security: int, partisans: int, destroy_at: int = 14, ratio: i
 
 
 def battle_preview(
-    sec_die: str = "d10", sec_mod: int = 0, par_die: str = "d10", par_mod: int = 0, destroy_at: int = 14, ratio: int = 2
+    sec_die: str = "d10",
+    sec_mod: int = 0,
+    par_die: str = "d10",
+    par_mod: int = 0,
+    destroy_at: int = 14,
+    ratio: int = 2,
 ) -> Distribution:
     """Exact distribution of the battle for control (10.15.10.3)."""
     s = Distribution.die(sides(sec_die)).map(lambda r: r + sec_mod)
     p = Distribution.die(sides(par_die)).map(lambda r: r + par_mod)
-    return s.combine(p, lambda a, b: battle_outcome(a, b, destroy_at, ratio), label="battle for control")
+    return s.combine(
+        p, lambda a, b: battle_outcome(a, b, destroy_at, ratio), label="battle for control"
+    )
 
 
-def partisan_attack_preview(defence: int = 3, dice: int = 3, die: str = "d4", hits_for_step: int = 3) -> Distribution:
+def partisan_attack_preview(
+    defence: int = 3, dice: int = 3, die: str = "d4", hits_for_step: int = 3
+) -> Distribution:
     """10.15.10.4: ``True`` = a step is lost (all 3D4 meet the defence), ``False`` = Suppressed."""
     one = Distribution.die(sides(die)).map(lambda r: 1 if r >= defence else 0)
     total = Distribution.sum([one] * dice)
     return total.map(lambda h: h >= hits_for_step, label="step lost (else Suppressed)")
 
 
-def atgm_preview(atgm_die: str, target_shield: int, return_die: str, atgm_shield: int) -> Distribution:
+def atgm_preview(
+    atgm_die: str, target_shield: int, return_die: str, atgm_shield: int
+) -> Distribution:
     """10.15.10.5: exact ``(hits on the target, hits on the ATGM)`` of the simultaneous exchange:
     the unmodified ATGM die against the target's shield, the target's die demoted against the ATGM's."""
     a = Distribution.die(sides(atgm_die)).map(lambda r: _hits(r, target_shield))
@@ -133,7 +144,9 @@ def _need_option(state: Any, order: Any) -> None:
         )
 
 
-def _commit(state: Any, order: Order, args: Mapping[str, Any], rule: str) -> tuple[Hex, list[Any], list[Any]]:
+def _commit(
+    state: Any, order: Order, args: Mapping[str, Any], rule: str
+) -> tuple[Hex, list[Any], list[Any]]:
     _need_option(state, order)
     h = state.map.hex(args["zone"])
     units = [own_unit(state, order, x, rule) for x in dict.fromkeys(args["units"])]
@@ -144,7 +157,10 @@ def _commit(state: Any, order: Order, args: Mapping[str, Any], rule: str) -> tup
             raise refuse(f"{u.id} is not a ground combat unit", "not-ground", rule, order)
     if steps != need:
         raise refuse(
-            f"a card takes exactly {need} steps of ground combat units; these have {steps}", "steps", rule, order
+            f"a card takes exactly {need} steps of ground combat units; these have {steps}",
+            "steps",
+            rule,
+            order,
         )
     support = [own_unit(state, order, x, rule) for x in dict.fromkeys(args.get("support", ()))]
     return h, units, support
@@ -174,7 +190,9 @@ class SecurityZone(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
             return None
-        us = [u for u in state.units_of(side) if u.hex is not None and counter(u).category == "ground"]
+        us = [
+            u for u in state.units_of(side) if u.hex is not None and counter(u).category == "ground"
+        ]
         vals = []
         for u in us:
             if u.steps == int(_rt(state)["security_steps"]):
@@ -185,15 +203,24 @@ class SecurityZone(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         _commit(state, order, args, "10.15.10.1")
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         h, units, support = _commit(state, order, args, "10.15.10.1")
         key = zone_key(state, h)
         rear = _rear(state)
         zones = dict(rear.get("security") or {})
         z = rear_zone(state, h)
-        bonus = sum(1 for s in support if counter(s).category == "sof" or counter(s).subtype == "atgm")
+        bonus = sum(
+            1 for s in support if counter(s).category == "sof" or counter(s).subtype == "atgm"
+        )
         extra = (
-            1 if any(counter(s).subtype in SZ_BONUS_TYPES or counter(s).aircraft == "rotary" for s in support) else 0
+            1
+            if any(
+                counter(s).subtype in SZ_BONUS_TYPES or counter(s).aircraft == "rotary"
+                for s in support
+            )
+            else 0
         )
         prev = zones.get(key)
         zones[key] = {
@@ -205,7 +232,9 @@ class SecurityZone(OrderHandler):
             "on_marker": max(extra, (prev or {}).get("on_marker", 0)),
             "markers": int((prev or {}).get("markers", 0)) + 1,
         }
-        ev: list[Event] = [state_set("public", {"rear": {**rear, "security": zones}}, rule="10.15.10.1")]
+        ev: list[Event] = [
+            state_set("public", {"rear": {**rear, "security": zones}}, rule="10.15.10.1")
+        ]
         for u in [*units, *support]:
             ev.append(
                 unit_set(
@@ -217,8 +246,15 @@ class SecurityZone(OrderHandler):
                     visible_to=watchers(state, u),
                 )
             )
-        ev.append(note(f"{order.side} establishes a Security Zone around {state.map.label(h)}", rule="10.15.10.1"))
-        return Adjudication(ev, Result(f"Security Zone at {state.map.label(h)}", {"zone": key}, ["10.15.10.1"]))
+        ev.append(
+            note(
+                f"{order.side} establishes a Security Zone around {state.map.label(h)}",
+                rule="10.15.10.1",
+            )
+        )
+        return Adjudication(
+            ev, Result(f"Security Zone at {state.map.label(h)}", {"zone": key}, ["10.15.10.1"])
+        )
 
 
 class Partisans(OrderHandler):
@@ -229,9 +265,20 @@ class Partisans(OrderHandler):
         "partisans",
         (
             Param("zone", "hex", "a hex of the zone where they act (secret)"),
-            Param("units", "unit", "3 steps of ground combat units for the card", positional=False, repeat=True),
             Param(
-                "support", "unit", "SOF or ATGM units with the partisans", positional=False, repeat=True, optional=True
+                "units",
+                "unit",
+                "3 steps of ground combat units for the card",
+                positional=False,
+                repeat=True,
+            ),
+            Param(
+                "support",
+                "unit",
+                "SOF or ATGM units with the partisans",
+                positional=False,
+                repeat=True,
+                optional=True,
             ),
         ),
         rule="10.15.10.2",
@@ -244,7 +291,9 @@ class Partisans(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         _commit(state, order, args, "10.15.10.2")
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         h, units, support = _commit(state, order, args, "10.15.10.2")
         key = zone_key(state, h)
         sec = _secret(state)
@@ -265,26 +314,51 @@ class Partisans(OrderHandler):
         ev: list[Event] = [state_set("secret", {"partisans": sec}, rule="10.15.10.2")]
         for u in units:
             ev.append(
-                unit_set(u.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2", visible_to=own)
+                unit_set(
+                    u.id,
+                    hex=None,
+                    box="partisan-card",
+                    seen_by=frozenset(),
+                    rule="10.15.10.2",
+                    visible_to=own,
+                )
             )
         for s in support:
             if s.id in atgms:
                 ev.append(unit_move(s.id, h, rule="10.15.10.5", visible_to=own))
                 ev.append(
-                    unit_set(s.id, data={"partisan_zone": key}, seen_by=frozenset(), rule="10.15.10.5", visible_to=own)
+                    unit_set(
+                        s.id,
+                        data={"partisan_zone": key},
+                        seen_by=frozenset(),
+                        rule="10.15.10.5",
+                        visible_to=own,
+                    )
                 )
             else:
                 ev.append(
                     unit_set(
-                        s.id, hex=None, box="partisan-card", seen_by=frozenset(), rule="10.15.10.2", visible_to=own
+                        s.id,
+                        hex=None,
+                        box="partisan-card",
+                        seen_by=frozenset(),
+                        rule="10.15.10.2",
+                        visible_to=own,
                     )
                 )
         return Adjudication(
-            ev, Result(f"Partisans activated near {state.map.label(h)} (secret)", {"zone": key}, ["10.15.10.2"])
+            ev,
+            Result(
+                f"Partisans activated near {state.map.label(h)} (secret)",
+                {"zone": key},
+                ["10.15.10.2"],
+            ),
         )
 
 
-def _mods(state: Any, side: str, key: str, entry: Mapping[str, Any], security: bool) -> tuple[str, int, list[str]]:
+def _mods(
+    state: Any, side: str, key: str, entry: Mapping[str, Any], security: bool
+) -> tuple[str, int, list[str]]:
     rt = _rt(state)
     die = parse_die(rt["battle_die"])
     mod = 0
@@ -316,7 +390,9 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
     rt = _rt(state)
     out = battle_outcome(rs, rp, int(rt["destroy_at"]), int(rt["destroy_ratio"]))
     ev: list[Event] = []
-    lines = [f"security {rs} ({', '.join(sw) or 'no modifier'}) vs partisans {rp} ({', '.join(pw) or 'no modifier'})"]
+    lines = [
+        f"security {rs} ({', '.join(sw) or 'no modifier'}) vs partisans {rp} ({', '.join(pw) or 'no modifier'})"
+    ]
     bt = dict(rear.get("battled") or {})
     bt[key] = state.clock.turn
     if out == "destroyed":
@@ -324,7 +400,9 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
         for uid in [*pe.get("card", []), *pe.get("support", [])]:
             u = cur.units.get(uid)
             if u is not None and u.alive:
-                e, _, _ = apply_hits(cur, u, u.steps, rule="10.15.10.3", cause="ground", visible_to=watchers(cur, u))
+                e, _, _ = apply_hits(
+                    cur, u, u.steps, rule="10.15.10.3", cause="ground", visible_to=watchers(cur, u)
+                )
                 ev += e
                 cur = apply_all(cur, e)
         mine = dict(sec[pside])
@@ -333,8 +411,14 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
         ev.append(state_set("secret", {"partisans": sec}, rule="10.15.10.3"))
         parts = dict(rear.get("partisans") or {})
         parts.pop(key, None)
-        ev.append(state_set("public", {"rear": {**rear, "partisans": parts, "battled": bt}}, rule="10.15.10.3"))
-        lines.append("14+ and double: the partisans, their card and their SOF/ATGM are destroyed (10.15.10.3)")
+        ev.append(
+            state_set(
+                "public", {"rear": {**rear, "partisans": parts, "battled": bt}}, rule="10.15.10.3"
+            )
+        )
+        lines.append(
+            "14+ and double: the partisans, their card and their SOF/ATGM are destroyed (10.15.10.3)"
+        )
     elif out == "disrupted":
         dis = dict(rear.get("disrupted") or {})
         dis[key] = {
@@ -344,7 +428,11 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
             "turn": state.clock.turn,
             "attacked": False,
         }
-        ev.append(state_set("public", {"rear": {**rear, "disrupted": dis, "battled": bt}}, rule="10.15.10.4"))
+        ev.append(
+            state_set(
+                "public", {"rear": {**rear, "disrupted": dis, "battled": bt}}, rule="10.15.10.4"
+            )
+        )
         lines.append("the partisans roll equal or higher: DISRUPTED (10.15.10.4)")
     else:
         ev.append(state_set("public", {"rear": {**rear, "battled": bt}}, rule="10.15.10.3"))
@@ -385,7 +473,11 @@ def reveal(state: Any, dice: Any) -> list[Event]:
                     "attacked": False,
                 }
     ev: list[Event] = [
-        state_set("public", {"rear": {**rear, "partisans": parts, "disrupted": dis, "battled": {}}}, rule="10.15.10.3")
+        state_set(
+            "public",
+            {"rear": {**rear, "partisans": parts, "disrupted": dis, "battled": {}}},
+            rule="10.15.10.3",
+        )
     ]
     if parts:
         ev.append(
@@ -403,7 +495,9 @@ def _contested(state: Any) -> list[str]:
     sz = rear.get("security") or {}
     done = rear.get("battled") or {}
     parts = rear.get("partisans") or {}
-    return sorted(k for k, e in parts.items() if k in sz and sz[k]["side"] != e["side"] and k not in done)
+    return sorted(
+        k for k, e in parts.items() if k in sz and sz[k]["side"] != e["side"] and k not in done
+    )
 
 
 def finish(state: Any, dice: Any) -> list[Event]:
@@ -440,7 +534,12 @@ class SecurityBattle(OrderHandler):
         _need_option(state, order)
         key = zone_key(state, state.map.hex(args["zone"]))
         if key not in _contested(state):
-            raise refuse("no contested zone there (or its battle is fought)", "not-contested", "10.15.10.3", order)
+            raise refuse(
+                "no contested zone there (or its battle is fought)",
+                "not-contested",
+                "10.15.10.3",
+                order,
+            )
         return key
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -455,7 +554,9 @@ class SecurityBattle(OrderHandler):
         rt = _rt(state)
         return battle_preview(sd, sm, pd, pm, int(rt["destroy_at"]), int(rt["destroy_ratio"]))
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         key = self._key(state, order, args)
         ev, res = _battle(state, key, Roller(dice))
         return Adjudication(ev, res)
@@ -510,11 +611,17 @@ class PartisanAttack(OrderHandler):
         d = (_rear(state).get("disrupted") or {}).get(key)
         if not d or d["side"] != order.side:
             raise refuse(
-                "your partisans have not disrupted that zone (10.15.10.4)", "not-disrupted", "10.15.10.4", order
+                "your partisans have not disrupted that zone (10.15.10.4)",
+                "not-disrupted",
+                "10.15.10.4",
+                order,
             )
         if d.get("attacked"):
             raise refuse(
-                "the partisans of that zone have made their one attack this turn", "already", "10.15.10.4", order
+                "the partisans of that zone have made their one attack this turn",
+                "already",
+                "10.15.10.4",
+                order,
             )
         return t, key
 
@@ -524,9 +631,13 @@ class PartisanAttack(OrderHandler):
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
         t, _ = self._check(state, order, args)
         pa = _rt(state)["partisan_attack"]
-        return partisan_attack_preview(_defence(state, t), int(pa["dice"]), pa["die"], int(pa["hits_for_step"]))
+        return partisan_attack_preview(
+            _defence(state, t), int(pa["dice"]), pa["die"], int(pa["hits_for_step"])
+        )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         t, key = self._check(state, order, args)
         pa = _rt(state)["partisan_attack"]
         dfn = _defence(state, t)
@@ -540,7 +651,9 @@ class PartisanAttack(OrderHandler):
         n = sum(1 for r in rolls if r >= dfn)
         ev: list[Event] = []
         if n >= int(pa["hits_for_step"]):
-            e, lost, _ = apply_hits(state, t, 1, rule="10.15.10.4", cause="ground", visible_to=watchers(state, t))
+            e, lost, _ = apply_hits(
+                state, t, 1, rule="10.15.10.4", cause="ground", visible_to=watchers(state, t)
+            )
             ev += e
             line = f"{n} hits: {t.id} loses a step"
         else:
@@ -607,12 +720,19 @@ class Atgm(OrderHandler):
         _need_option(state, order)
         a = own_unit(state, order, args["unit"], "10.15.10.5")
         if not a.data.get("partisan_zone"):
-            raise refuse(f"{a.id} is not an ATGM with the partisans", "not-partisan-atgm", "10.15.10.5", order)
+            raise refuse(
+                f"{a.id} is not an ATGM with the partisans",
+                "not-partisan-atgm",
+                "10.15.10.5",
+                order,
+            )
         if "expended" in a.markers:
             raise refuse(f"{a.id} has attacked this turn", "expended", "10.15.10.5", order)
         t = enemy_unit(state, order.side, args["target"], "10.15.10.5", order)
         if zone_key(state, t.hex) != a.data["partisan_zone"]:
-            raise refuse(f"{t.id} is not in the partisans' zone", "out-of-zone", "10.15.10.5", order)
+            raise refuse(
+                f"{t.id} is not in the partisans' zone", "out-of-zone", "10.15.10.5", order
+            )
         return a, t
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -623,22 +743,38 @@ class Atgm(OrderHandler):
         from owsnb.rules.ows.ground import lead_die
 
         return atgm_preview(
-            _rt(state)["atgm_die"], counter(t).red_shield, shift(lead_die(t), -1), counter(a).red_shield
+            _rt(state)["atgm_die"],
+            counter(t).red_shield,
+            shift(lead_die(t), -1),
+            counter(a).red_shield,
         )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         a, t = self._check(state, order, args)
         roll = Roller(dice)
         die = parse_die(_rt(state)["atgm_die"])
-        r1 = roll(die, f"ATGM attack on {t.id} vs shield {counter(t).red_shield}", "10.15.10.5", None)
+        r1 = roll(
+            die, f"ATGM attack on {t.id} vs shield {counter(t).red_shield}", "10.15.10.5", None
+        )
         from owsnb.rules.ows.ground import lead_die
 
         rdie = shift(lead_die(t), -1)
-        r2 = roll(rdie, f"{t.id} returns fire (demoted) vs shield {counter(a).red_shield}", "10.15.10.5", None)
+        r2 = roll(
+            rdie,
+            f"{t.id} returns fire (demoted) vs shield {counter(a).red_shield}",
+            "10.15.10.5",
+            None,
+        )
         h1, h2 = _hits(r1, counter(t).red_shield), _hits(r2, counter(a).red_shield)
         ev: list[Event] = [
             unit_set(
-                a.id, markers=a.markers | {"expended"}, seen_by=a.seen_by | {t.side}, rule="10.15.10.5", visible_to=None
+                a.id,
+                markers=a.markers | {"expended"},
+                seen_by=a.seen_by | {t.side},
+                rule="10.15.10.5",
+                visible_to=None,
             )
         ]
         cur = apply_all(state, ev)

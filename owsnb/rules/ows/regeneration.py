@@ -2,7 +2,8 @@
 
 Paragraphs: 11.2 remove offensive IO/cyber (defensive tokens may stay) unless a cyber effect
 endures: its victim rolls the card's recovery die (``tables/cyber_cards.yaml``); 11.3 reset the space
-dashboard, except rows a cyber effect still holds down; 11.4 return air missions (CAP/OCA/DCA/Interdiction/SUCAP/CAS and their tankers may
+dashboard, except rows a cyber effect still holds down; 11.4 return air missions (CAP/OCA/DCA/Interdiction/SUCAP/CAS
+and their tankers may
 stay); 11.5 timers; 11.6 remove status markers (RSO&I, suppression, main effort, cavitation,
 TACSIT 1, assault markers C6; partisan suppression lasts through the next turn C8); 11.6.1 repair
 infrastructure (D6 = 1, 1–3 with an engineer); 11.7 air mission regeneration by a per-counter
@@ -31,15 +32,38 @@ from owsnb.rules.ows.common import Result, Roller, option, own_unit, refuse, spa
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
-__all__ = ["repair_preview", "air_regeneration_preview", "sof_regeneration_preview", "regen_rule", "Resupply",
-           "HANDLERS", "STEP_EFFECTS", "TURN_EFFECTS", "preview", "cyber_recovery"]
+__all__ = [
+    "repair_preview",
+    "air_regeneration_preview",
+    "sof_regeneration_preview",
+    "regen_rule",
+    "Resupply",
+    "HANDLERS",
+    "STEP_EFFECTS",
+    "TURN_EFFECTS",
+    "preview",
+    "cyber_recovery",
+]
 
 STAY_IN_PLACE = ("cap", "dca", "oca", "interdiction", "sucap", "cas", "tanker")
-TURN_MARKERS = ("suppressed", "main-effort", "cavitation", "tacsit1", "engaged", "inserted", "sof-mission",
-                "sigint", "disrupted-c2", "expended", "idf-spt")
+TURN_MARKERS = (
+    "suppressed",
+    "main-effort",
+    "cavitation",
+    "tacsit1",
+    "engaged",
+    "inserted",
+    "sof-mission",
+    "sigint",
+    "disrupted-c2",
+    "expended",
+    "idf-spt",
+)
 
 
-def repair_preview(engineer: bool = False, die: str = "d6", target_max: int = 1, target_max_engineer: int = 3) -> Distribution:
+def repair_preview(
+    engineer: bool = False, die: str = "d6", target_max: int = 1, target_max_engineer: int = 3
+) -> Distribution:
     """11.6.1: P(one damaged step is repaired): a D6 roll of 1 (1–3 with an engineer)."""
     n = int(parse_die(die)[1:])
     k = target_max_engineer if engineer else target_max
@@ -76,7 +100,9 @@ def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list
     stay: list[dict[str, Any]] = []
     lines: list[str] = []
     for e in thaw(state.public.get("cyber_effects") or []):
-        r = roll(e["die"], f"recovery from {e['card']} on {e['target']} ({e['needs']}+)", "11.2", None)
+        r = roll(
+            e["die"], f"recovery from {e['card']} on {e['target']} ({e['needs']}+)", "11.2", None
+        )
         if r >= int(e["needs"]):
             lines.append(f"{e['target']} recovers from {e['card']} ({r} vs {e['needs']}+)")
         else:
@@ -84,8 +110,10 @@ def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list
             lines.append(f"{e['card']} stays in play on {e['target']} ({r} vs {e['needs']}+)")
     if not lines:
         return stay, []
-    return stay, [state_set("public", {"cyber_effects": stay or None}, rule="11.2"),
-                  note("cyber recovery: " + "; ".join(lines), rule="11.2")]
+    return stay, [
+        state_set("public", {"cyber_effects": stay or None}, rule="11.2"),
+        note("cyber recovery: " + "; ".join(lines), rule="11.2"),
+    ]
 
 
 def reset_io(state: Any, dice: Any) -> list[Event]:
@@ -96,9 +124,15 @@ def reset_io(state: Any, dice: Any) -> list[Event]:
     for u in state.units.values():
         drop = u.markers & ({"sigint", "disrupted-c2"} if u.id not in held else {"sigint"})
         if drop:
-            events.append(unit_set(u.id, markers=u.markers - drop, rule="11.2", visible_to=watchers(state, u)))
+            events.append(
+                unit_set(u.id, markers=u.markers - drop, rule="11.2", visible_to=watchers(state, u))
+            )
     for s in state.sides:
-        events.append(side_set(s, "private", {"io_used": None, "io_revealed": None, "nuke_used": None}, rule="11.2"))
+        events.append(
+            side_set(
+                s, "private", {"io_used": None, "io_revealed": None, "nuke_used": None}, rule="11.2"
+            )
+        )
     return events
 
 
@@ -117,8 +151,11 @@ def reset_space(state: Any, dice: Any) -> list[Event]:
         if str(e["target"]).startswith("space:"):
             _, who, row = e["target"].split(":")
             cur = apply(cur, demote_row(cur, who, row, "11.3"))
-    return [side_set(s, "public", {"space": space(cur, s)}, rule="11.3") for s in state.sides
-            if space(cur, s) != space(state, s)]
+    return [
+        side_set(s, "public", {"space": space(cur, s)}, rule="11.3")
+        for s in state.sides
+        if space(cur, s) != space(state, s)
+    ]
 
 
 def reset_aviation(state: Any, dice: Any) -> list[Event]:
@@ -153,8 +190,15 @@ def advance_timers(state: Any, dice: Any) -> list[Event]:
             continue
         new = {k: int(v) - 1 for k, v in timers.items()}
         gone = {k for k, v in new.items() if v <= 0}
-        events.append(unit_set(u.id, data={"timers": {k: v for k, v in new.items() if v > 0}},
-                               markers=u.markers - gone, rule="11.5", visible_to=watchers(state, u)))
+        events.append(
+            unit_set(
+                u.id,
+                data={"timers": {k: v for k, v in new.items() if v > 0}},
+                markers=u.markers - gone,
+                rule="11.5",
+                visible_to=watchers(state, u),
+            )
+        )
     return events
 
 
@@ -168,13 +212,20 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
         m = set(u.markers)
         keep_supp = int(u.data.get("suppressed_until", 0) or 0) > turn
         drop = set(TURN_MARKERS) - ({"suppressed"} if keep_supp else set())
-        if "rsoi" in m and not (u.data.get("timers") or {}).get("rsoi") and option(state, "rsoi_turns") == "this-turn":
+        if (
+            "rsoi" in m
+            and not (u.data.get("timers") or {}).get("rsoi")
+            and option(state, "rsoi_turns") == "this-turn"
+        ):
             drop.add("rsoi")
         if "rsoi" in m and not (u.data.get("timers") or {}):
             drop.add("rsoi")
         for a in ("amphibious-assault", "airborne-assault"):
-            if a in m and (option(state, "assault_markers") == "regeneration" or u.hex is None
-                           or state.map.info(u.hex).facts.get("control") == u.side):
+            if a in m and (
+                option(state, "assault_markers") == "regeneration"
+                or u.hex is None
+                or state.map.info(u.hex).facts.get("control") == u.side
+            ):
                 drop.add(a)
         changes: dict[str, Any] = {}
         if m & drop:
@@ -190,8 +241,19 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
     for s in state.sides:
         if state.sides[s].private.get("sr_hexes") or state.sides[s].private.get("sensed"):
             events.append(side_set(s, "private", {"sr_hexes": None, "sensed": None}, rule="8.5.1"))
-    events.append(state_set("public", {"isr_used": None, "air_resolved": None, "strikes_left": None,
-                                       "strike_cup": None, "sead_allocations": None}, rule="11.6"))
+    events.append(
+        state_set(
+            "public",
+            {
+                "isr_used": None,
+                "air_resolved": None,
+                "strikes_left": None,
+                "strike_cup": None,
+                "sead_allocations": None,
+            },
+            rule="11.6",
+        )
+    )
     return events
 
 
@@ -204,13 +266,22 @@ def repair(state: Any, dice: Any) -> list[Event]:
         dmg = thaw(info.facts.get("damage") or {})
         if not dmg:
             continue
-        eng = any(u.alive and u.hex == h and (counter(u).category == "engineer" or counter(u).subtype == "engineer")
-                  for u in state.units.values())
+        eng = any(
+            u.alive
+            and u.hex == h
+            and (counter(u).category == "engineer" or counter(u).subtype == "engineer")
+            for u in state.units.values()
+        )
         k = int(t["target_max_engineer"] if eng else t["target_max"])
         new = dict(dmg)
         for kind, n in dmg.items():
             for i in range(int(n)):
-                r = roll(t["die"], f"repair {kind} at {state.map.label(h)} step {i + 1} (repaired on 1-{k})", "11.6.1", None)
+                r = roll(
+                    t["die"],
+                    f"repair {kind} at {state.map.label(h)} step {i + 1} (repaired on 1-{k})",
+                    "11.6.1",
+                    None,
+                )
                 if r <= k:
                     new[kind] = int(new[kind]) - 1
         new = {k2: v for k2, v in new.items() if v > 0}
@@ -238,18 +309,35 @@ def regenerate(state: Any, dice: Any) -> list[Event]:
             die, target = regen_rule(state, u)
             r = roll(die, f"regenerate {u.id} ({target}+)", "11.7", frozenset({side}))
             if r >= target:
-                events.append(unit_set(u.id, box="base", steps=u.max_steps, markers=frozenset(), rule="11.7",
-                                       visible_to=watchers(state, u)))
+                events.append(
+                    unit_set(
+                        u.id,
+                        box="base",
+                        steps=u.max_steps,
+                        markers=frozenset(),
+                        rule="11.7",
+                        visible_to=watchers(state, u),
+                    )
+                )
         if sof_rule != "6.6.1.2":
             continue
-        sofs = sorted((u for u in boxed if counter(u).category == "sof" and not u.data.get("back_on_turn")),
-                      key=lambda u: u.id)
+        sofs = sorted(
+            (u for u in boxed if counter(u).category == "sof" and not u.data.get("back_on_turn")),
+            key=lambda u: u.id,
+        )
         if not sofs:
             continue
         n = roll("d4", f"{side} SOF missions regenerated", "6.6.1.2", frozenset({side}))
         for u in sofs[:n]:
             k = roll("d4", f"turns until {u.id} is back", "6.6.1.2", frozenset({side}))
-            events.append(unit_set(u.id, data={"back_on_turn": turn + k}, rule="6.6.1.2", visible_to=watchers(state, u)))
+            events.append(
+                unit_set(
+                    u.id,
+                    data={"back_on_turn": turn + k},
+                    rule="6.6.1.2",
+                    visible_to=watchers(state, u),
+                )
+            )
     return events
 
 
@@ -259,9 +347,22 @@ def sof_back(state: Any, turn: int, dice: Any) -> list[Event]:
     for u in state.units.values():
         b = u.data.get("back_on_turn")
         if b and int(b) <= turn and u.box == "regeneration":
-            out.append(unit_set(u.id, box="base", steps=u.max_steps, markers=frozenset(), data={"back_on_turn": None},
-                                rule="6.6.1.2", visible_to=watchers(state, u)))
-        elif counter(u).category == "sof" and u.hex is not None and u.markers & {"inserted", "sof-mission"}:
+            out.append(
+                unit_set(
+                    u.id,
+                    box="base",
+                    steps=u.max_steps,
+                    markers=frozenset(),
+                    data={"back_on_turn": None},
+                    rule="6.6.1.2",
+                    visible_to=watchers(state, u),
+                )
+            )
+        elif (
+            counter(u).category == "sof"
+            and u.hex is not None
+            and u.markers & {"inserted", "sof-mission"}
+        ):
             pass
     return out
 
@@ -275,10 +376,14 @@ def reset_fires(state: Any, dice: Any) -> list[Event]:
         sp = dict(c.spent)
         if not sp:
             continue
-        auto = {a.key for a in c.attacks if a.auto_resupply} | {g.key for g in c.shields if g.auto_resupply or g.regenerates}
+        auto = {a.key for a in c.attacks if a.auto_resupply} | {
+            g.key for g in c.shields if g.auto_resupply or g.regenerates
+        }
         new = {k: v for k, v in sp.items() if k not in auto}
         if new != sp:
-            events.append(unit_set(u.id, data={"spent": new}, rule="11.8", visible_to=watchers(state, u)))
+            events.append(
+                unit_set(u.id, data={"spent": new}, rule="11.8", visible_to=watchers(state, u))
+            )
     return events
 
 
@@ -288,15 +393,22 @@ def new_turn(state: Any, dice: Any) -> list[Event]:
     roll = Roller(dice)
     r = roll(w["die"], "weather", "11.10", None)
     res = w["results"].get(r) or w["results"].get(str(r)) or "clear"
-    return [state_set("public", {"weather": res}, rule="11.10"), note(f"Weather: {res}", rule="2.3.5")]
+    return [
+        state_set("public", {"weather": res}, rule="11.10"),
+        note(f"Weather: {res}", rule="2.3.5"),
+    ]
 
 
 class Resupply(OrderHandler):
     """11.9 / 2.2.2.5: resupply a unit's critical munitions from a co-located ASP (scenario option);
     each salvo restored comes out of the ASP."""
 
-    type = OrderType("resupply", (Param("unit", "unit", "unit to resupply"), Param("asp", "unit", "co-located ASP")),
-                     rule="11.9", doc="resupply missiles from an ASP")
+    type = OrderType(
+        "resupply",
+        (Param("unit", "unit", "unit to resupply"), Param("asp", "unit", "co-located ASP")),
+        rule="11.9",
+        doc="resupply missiles from an ASP",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "missile_resupply"):
@@ -312,7 +424,12 @@ class Resupply(OrderHandler):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "missile_resupply"):
-            raise refuse("this scenario does not allow missile resupply (2.2.2.5)", "option-off", "2.2.2.5", order)
+            raise refuse(
+                "this scenario does not allow missile resupply (2.2.2.5)",
+                "option-off",
+                "2.2.2.5",
+                order,
+            )
         u = own_unit(state, order, args["unit"], "11.9")
         a = own_unit(state, order, args["asp"], "11.9")
         if counter(a).category != "asp":
@@ -324,7 +441,9 @@ class Resupply(OrderHandler):
         if counter(u).category == "naval" and "port" not in state.map.info(u.hex).features:
             raise refuse("a ship is resupplied in port (11.9)", "not-in-port", "11.9", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, a = state.units[args["unit"]], state.units[args["asp"]]
         sp = dict(counter(u).spent)
         stock = int(counter(a).salvos)
@@ -334,12 +453,30 @@ class Resupply(OrderHandler):
             sp[k] = int(sp[k]) - n
             restored += n
         sp = {k: v for k, v in sp.items() if v > 0}
-        ev = [unit_set(u.id, data={"spent": sp}, rule="11.9", visible_to=watchers(state, u)),
-              unit_set(a.id, data={"salvos": stock - restored}, rule="2.2.2.5", visible_to=watchers(state, a))]
-        return Adjudication(ev, Result(f"{u.id} resupplied from {a.id}", {"salvos": restored}, ["11.9", "2.2.2.5"]))
+        ev = [
+            unit_set(u.id, data={"spent": sp}, rule="11.9", visible_to=watchers(state, u)),
+            unit_set(
+                a.id,
+                data={"salvos": stock - restored},
+                rule="2.2.2.5",
+                visible_to=watchers(state, a),
+            ),
+        ]
+        return Adjudication(
+            ev, Result(f"{u.id} resupplied from {a.id}", {"salvos": restored}, ["11.9", "2.2.2.5"])
+        )
 
 
 HANDLERS = [Resupply()]
-STEP_EFFECTS = {"7.B": reset_io, "7.C": reset_space, "7.D": reset_aviation, "7.E": advance_timers,
-                "7.F": remove_markers, "7.G": repair, "7.H": regenerate, "7.I": reset_fires, "7.J": new_turn}
+STEP_EFFECTS = {
+    "7.B": reset_io,
+    "7.C": reset_space,
+    "7.D": reset_aviation,
+    "7.E": advance_timers,
+    "7.F": remove_markers,
+    "7.G": repair,
+    "7.H": regenerate,
+    "7.I": reset_fires,
+    "7.J": new_turn,
+}
 TURN_EFFECTS = [sof_back]

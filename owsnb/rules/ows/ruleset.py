@@ -46,9 +46,22 @@ from owsnb.kernel.ruleset import DONE as DONE_T  # noqa: E402
 
 MODULES: tuple[str, ...] = (
     # part 1 (issue 3)
-    "planning", "information", "isr", "air", "strike", "torpedo", "sof", "regeneration",
+    "planning",
+    "information",
+    "isr",
+    "air",
+    "strike",
+    "torpedo",
+    "sof",
+    "regeneration",
     # part 2 (issue 4): add or keep names here; missing modules are skipped
-    "movement", "strategic", "timedistance", "ground", "supply", "css", "rear",
+    "movement",
+    "strategic",
+    "timedistance",
+    "ground",
+    "supply",
+    "css",
+    "rear",
 )
 """Chapter modules of ``owsnb.rules.ows`` collected by the rule set, in this order."""
 
@@ -75,7 +88,15 @@ def loaded_modules() -> list[Any]:
     return mods
 
 
-PRIVATE_KEYS = ("escorts", "tanker_id", "base", "last_known", "back_on_turn", "timers", "engagement")
+PRIVATE_KEYS = (
+    "escorts",
+    "tanker_id",
+    "base",
+    "last_known",
+    "back_on_turn",
+    "timers",
+    "engagement",
+)
 """Payload bookkeeping an enemy never sees, even of a detected counter (it may name hidden units)."""
 
 
@@ -92,7 +113,9 @@ def _public_face(unit: Unit) -> Unit:
 class Defer(OrderHandler):
     """3.5 / 6.3: the initiative side moves first or defers first move in the Naval, Air and SOF steps."""
 
-    type = OrderType("defer", (), rule="3.5", doc="initiative side: let the other side move first in this step")
+    type = OrderType(
+        "defer", (), rule="3.5", doc="initiative side: let the other side move first in this step"
+    )
 
     def candidates(self, state: GameState, side: str) -> OrderSpec | None:
         try:
@@ -104,52 +127,91 @@ class Defer(OrderHandler):
     def _check(self, state: GameState, side: str, order: Order | None) -> None:
         clock = state.clock
         if clock.step not in DEFER_STEPS:
-            raise IllegalOrderError("defer only in the naval, air and SOF steps", code="wrong-step", rule="3.5", order=order)
-        if not clock.active or clock.active[0] != side or clock.done or state.public.get("deferred") == clock.step:
-            raise IllegalOrderError("only the initiative side may defer, before anyone has finished the step",
-                                    code="cannot-defer", rule="3.5", order=order)
+            raise IllegalOrderError(
+                "defer only in the naval, air and SOF steps",
+                code="wrong-step",
+                rule="3.5",
+                order=order,
+            )
+        if (
+            not clock.active
+            or clock.active[0] != side
+            or clock.done
+            or state.public.get("deferred") == clock.step
+        ):
+            raise IllegalOrderError(
+                "only the initiative side may defer, before anyone has finished the step",
+                code="cannot-defer",
+                rule="3.5",
+                order=order,
+            )
         if state.public.get("acted") == clock.step:
-            raise IllegalOrderError("you have already acted in this step", code="cannot-defer", rule="3.5", order=order)
+            raise IllegalOrderError(
+                "you have already acted in this step", code="cannot-defer", rule="3.5", order=order
+            )
 
     def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order.side, order)
 
-    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> list[Event]:
+    def adjudicate(
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice
+    ) -> list[Event]:
         from dataclasses import replace
 
         clock = state.clock
         active = (*clock.active[1:], clock.active[0])
-        return [state_set("public", {"deferred": clock.step}, rule="3.5"),
-                clock_set(replace(clock, active=active), rule="3.5"),
-                note(f"{order.side} defers first move in step {clock.step}", rule="3.5")]
+        return [
+            state_set("public", {"deferred": clock.step}, rule="3.5"),
+            clock_set(replace(clock, active=active), rule="3.5"),
+            note(f"{order.side} defers first move in step {clock.step}", rule="3.5"),
+        ]
 
 
 class AdHoc(OrderHandler):
     """2.1.1.4 semi-rigid adjudication: the facilitator states a probability and rolls a D10."""
 
-    type = OrderType("adjudicate", (
-        Param("percent", "int", "probability of success in percent (a multiple of 10)"),
-        Param("what", "text", "what is being decided", positional=False, optional=True),
-    ), rule="2.1.1.4", doc="umpire: ad hoc adjudication on a D10", actors="umpire")
+    type = OrderType(
+        "adjudicate",
+        (
+            Param("percent", "int", "probability of success in percent (a multiple of 10)"),
+            Param("what", "text", "what is being decided", positional=False, optional=True),
+        ),
+        rule="2.1.1.4",
+        doc="umpire: ad hoc adjudication on a D10",
+        actors="umpire",
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         p = str(args["percent"])
         if not p.isdigit() or int(p) % 10 or not 0 <= int(p) <= 100:
-            raise IllegalOrderError("the probability must be 0-100 in steps of 10 (one D10 face each)",
-                                    code="bad-probability", rule="2.1.1.4", order=order)
+            raise IllegalOrderError(
+                "the probability must be 0-100 in steps of 10 (one D10 face each)",
+                code="bad-probability",
+                rule="2.1.1.4",
+                order=order,
+            )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
         k = int(args["percent"]) // 10
-        return Distribution.bernoulli(Distribution.die(10).prob(lambda r: r >= 11 - k) if k else 0, label="success")
+        return Distribution.bernoulli(
+            Distribution.die(10).prob(lambda r: r >= 11 - k) if k else 0, label="success"
+        )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Dice
+    ) -> Adjudication:
         k = int(args["percent"]) // 10
         what = args.get("what", "ad hoc adjudication")
         roll = Roller(dice)
         r = roll("d10", f"{what}: {k * 10}% (success on {11 - k}+)", "2.1.1.4", visible_to=None)
         ok = k > 0 and r >= 11 - k
-        res = Result(f"Ad hoc: {what}", {"percent": k * 10, "roll": r, "success": ok}, ["2.1.1.4"], roll.rolls,
-                     [f"{what}: {'success' if ok else 'failure'} (d10 = {r}, needed {11 - k}+)"])
+        res = Result(
+            f"Ad hoc: {what}",
+            {"percent": k * 10, "roll": r, "success": ok},
+            ["2.1.1.4"],
+            roll.rolls,
+            [f"{what}: {'success' if ok else 'failure'} (d10 = {r}, needed {11 - k}+)"],
+        )
         return Adjudication([note(res.lines[0], rule="2.1.1.4")], res)
 
 
@@ -171,19 +233,28 @@ class OWS(RuleSet):
         self.turn_effects: list[Callable] = []
         for m in self.modules:
             handlers += list(getattr(m, "HANDLERS", ()))
-            options += [o for o in getattr(m, "OPTIONS", ()) if o.name not in {x.name for x in options}]
+            options += [
+                o for o in getattr(m, "OPTIONS", ()) if o.name not in {x.name for x in options}
+            ]
             reducers.update(getattr(m, "REDUCERS", {}))
             fields = getattr(m, "UNIT_FIELDS", None)
             if fields:
                 _units.register_fields({k: v for k, v in fields.items() if k not in _units._EXTRA})
-            for effects, table in ((getattr(m, "STEP_EFFECTS", {}), self.step_effects),
-                                   (getattr(m, "LEAVE_EFFECTS", {}), self.leave_effects)):
+            for effects, table in (
+                (getattr(m, "STEP_EFFECTS", {}), self.step_effects),
+                (getattr(m, "LEAVE_EFFECTS", {}), self.leave_effects),
+            ):
                 for k, fn in effects.items():
-                    for key in (k, f"{k}b") if k.startswith("6.C.") and base_step(k) == k else (k,):  # 2nd Ground
+                    for key in (
+                        (k, f"{k}b") if k.startswith("6.C.") and base_step(k) == k else (k,)
+                    ):  # 2nd Ground
                         table.setdefault(key, []).append(fn)
             self.turn_effects += list(getattr(m, "TURN_EFFECTS", ()))
             global PRIVATE_KEYS
-            PRIVATE_KEYS = (*PRIVATE_KEYS, *(k for k in getattr(m, "PRIVATE_KEYS", ()) if k not in PRIVATE_KEYS))
+            PRIVATE_KEYS = (
+                *PRIVATE_KEYS,
+                *(k for k in getattr(m, "PRIVATE_KEYS", ()) if k not in PRIVATE_KEYS),
+            )
         self.option_list = tuple(options)  # type: ignore[misc]
         self.reducers = reducers  # type: ignore[misc]
         super().__init__(handlers)
@@ -194,7 +265,11 @@ class OWS(RuleSet):
         from owsnb.rules.ows.options import DERIVED
 
         given = dict(given or {})
-        problems = [f"option {k!r} follows from ground_phases; set ground_phases: 2 instead" for k in DERIVED if k in given]
+        problems = [
+            f"option {k!r} follows from ground_phases; set ground_phases: 2 instead"
+            for k in DERIVED
+            if k in given
+        ]
         opts, more = super().resolve_options({k: v for k, v in given.items() if k not in DERIVED})
         opts.update({k: fn(opts) for k, fn in DERIVED.items()})
         return opts, problems + more
@@ -205,7 +280,9 @@ class OWS(RuleSet):
 
         return copy.deepcopy(load_tables())
 
-    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def validate_unit(
+        self, kind: str, data: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         return _units.validate(kind, data)
 
     def setup(self, state: GameState, rules: Mapping[str, Any]) -> GameState:
@@ -224,29 +301,42 @@ class OWS(RuleSet):
             sides[name] = replace(s, public=pub, private=priv)
         return replace(state, sides=FrozenDict(sides))
 
-    def validate_scenario(self, state: GameState, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def validate_scenario(
+        self, state: GameState, rules: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
         problems = []
         known = ["space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"]
         for m in self.modules:
             known += [k for k in getattr(m, "RULES_KEYS", ()) if k not in known]
         for key in rules:
             if key not in known:
-                problems.append((f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}"))
+                problems.append(
+                    (f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}")
+                )
         from owsnb.rules.ows.strategic import over_capacity
 
         index = {uid: i for i, uid in enumerate(state.units)}  # the scenario's units, in file order
         for h, ids, cap in over_capacity(state):  # 6.5.5: capacity can never be exceeded
             where = f"units[{index[ids[cap]]}].hex" if ids[cap] in index else "units"
-            problems.append((where, f"{ids[cap]} is squadron base {cap + 1} on the airfield at {state.map.label(h)}: "
-                                    f"{len(ids)} squadrons based, capacity {cap} (6.5.5)"))
+            problems.append(
+                (
+                    where,
+                    f"{ids[cap]} is squadron base {cap + 1} on the airfield at {state.map.label(h)}: "
+                    f"{len(ids)} squadrons based, capacity {cap} (6.5.5)",
+                )
+            )
         for side, dash in dict(rules.get("space", {}) or {}).items():
             if side not in state.sides:
                 problems.append((f"rules.space.{side}", f"no side {side!r}"))
                 continue
             for k in dash:
                 if k not in ("c2", "pnt", "isr_die", "isr_pawns"):
-                    problems.append((f"rules.space.{side}.{k}",
-                                     "unknown space dashboard row; rows are c2, pnt, isr_die, isr_pawns (2.1.3)"))
+                    problems.append(
+                        (
+                            f"rules.space.{side}.{k}",
+                            "unknown space dashboard row; rows are c2, pnt, isr_die, isr_pawns (2.1.3)",
+                        )
+                    )
         return problems
 
     # -- walking the sequence ------------------------------------------------------------------
@@ -287,18 +377,30 @@ class OWS(RuleSet):
 
     def check(self, state: GameState, order: Order) -> dict[str, Any]:
         d = self._awaiting_shields(state)
-        if d is not None and order.side == d and order.verb not in ("shields",) \
-                and self.order_types.get(order.verb, DONE_T).actors != "umpire":
-            raise IllegalOrderError("a strike on your units waits for your shot calculus: answer with 'shields' "
-                                    "(grey shields, CAP, return fire; 'shields' alone commits none)",
-                                    code="shields-first", rule="9.2.1", order=order)
+        if (
+            d is not None
+            and order.side == d
+            and order.verb not in ("shields",)
+            and self.order_types.get(order.verb, DONE_T).actors != "umpire"
+        ):
+            raise IllegalOrderError(
+                "a strike on your units waits for your shot calculus: answer with 'shields' "
+                "(grey shields, CAP, return fire; 'shields' alone commits none)",
+                code="shields-first",
+                rule="9.2.1",
+                order=order,
+            )
         return super().check(state, order)
 
-    def adjudicate(self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice) -> Adjudication:
+    def adjudicate(
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Dice
+    ) -> Adjudication:
         adj = super().adjudicate(state, order, args, dice)
-        if order.verb not in ("done", "advance", "defer", "adjudicate", "card", "intent") \
-                and state.clock.step in DEFER_STEPS \
-                and state.public.get("acted") != state.clock.step:
+        if (
+            order.verb not in ("done", "advance", "defer", "adjudicate", "card", "intent")
+            and state.clock.step in DEFER_STEPS
+            and state.public.get("acted") != state.clock.step
+        ):
             adj.events.insert(0, state_set("public", {"acted": state.clock.step}, rule="3.5"))
         return adj
 
@@ -315,8 +417,11 @@ class OWS(RuleSet):
         if lk is not None:
             from owsnb.kernel.hexgrid import Hex
 
-            return _public_face(unit).evolve(hex=Hex(int(lk[0]), int(lk[1])), markers=frozenset({"last-known"}),
-                                             data={"spent": {}})
+            return _public_face(unit).evolve(
+                hex=Hex(int(lk[0]), int(lk[1])),
+                markers=frozenset({"last-known"}),
+                data={"spent": {}},
+            )
         if option(state, "face_down"):
             return masked(state, unit, side)
         return None
@@ -358,7 +463,13 @@ class OWS(RuleSet):
         return dashboard(view)
 
     # -- research hooks (owsnb.analysis.history) ----------------------------------------------
-    DOMAINS = {"naval": "maritime", "submarine": "maritime", "air-mission": "air", "air-base": "air", "sof": "sof"}
+    DOMAINS = {
+        "naval": "maritime",
+        "submarine": "maritime",
+        "air-mission": "air",
+        "air-base": "air",
+        "sof": "sof",
+    }
     """Domain of each counter category (2.2) for forces and losses by domain; every other category
     (ground, HQ, artillery, air defence, ASP, CSS...) is ``land``. Space and cyber are dashboards
     and cards in OWS (2.1.3, 2.1.4), not counters, so no counter is in those domains."""
@@ -378,9 +489,14 @@ class OWS(RuleSet):
             return {}
         c = _units.counter(unit)
         salvos = {a.key: a.left for a in c.attacks if not a.air_to_air}
-        return {"domain": self.unit_domain(None, unit), "category": c.category,
-                "red_shield": c.red_shield, "signature": c.signature if c.signature is not None else -1,
-                "salvos_left": sum(salvos.values()), "grey_shields_left": c.grey_left}
+        return {
+            "domain": self.unit_domain(None, unit),
+            "category": c.category,
+            "red_shield": c.red_shield,
+            "signature": c.signature if c.signature is not None else -1,
+            "salvos_left": sum(salvos.values()),
+            "grey_shields_left": c.grey_left,
+        }
 
     def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
         """Is *unit* detected by *side*: TACSIT 1 / detection, fixed installations (8.3.1), emitting

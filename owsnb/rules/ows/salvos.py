@@ -91,8 +91,15 @@ def _eligible(flags: Iterable[str], bmd: bool, hgv_ok: bool) -> bool:
     return True
 
 
-def allocate(salvos: Sequence[Any], shields: Sequence[Any], *, excess: str = "demote", red: int = 0,
-             critical: bool = True, hgv_defendable: bool = False) -> list[SalvoPlan]:
+def allocate(
+    salvos: Sequence[Any],
+    shields: Sequence[Any],
+    *,
+    excess: str = "demote",
+    red: int = 0,
+    critical: bool = True,
+    hgv_defendable: bool = False,
+) -> list[SalvoPlan]:
     """Match grey shields to the salvos aimed at one target (9.2.1).
 
     Args:
@@ -104,8 +111,12 @@ def allocate(salvos: Sequence[Any], shields: Sequence[Any], *, excess: str = "de
     Ballistic and ``H`` salvos face only BMD shields and skip grey shields when none is BMD;
     HGVs bypass grey shields (2.2.2.7); a BMD shield with a red down arrow demotes ballistic salvos.
     """
-    plans = [s if isinstance(s, SalvoPlan) else SalvoPlan(parse_die(s), red=red, critical=critical, base_die=parse_die(s))
-             for s in salvos]
+    plans = [
+        s
+        if isinstance(s, SalvoPlan)
+        else SalvoPlan(parse_die(s), red=red, critical=critical, base_die=parse_die(s))
+        for s in salvos
+    ]
     sh = [s if isinstance(s, Mapping) else {"value": int(s)} for s in shields]
     sh = sorted(sh, key=lambda s: -int(s["value"]))
     layers: list[list[int]] = [[] for _ in plans]
@@ -127,7 +138,9 @@ def allocate(salvos: Sequence[Any], shields: Sequence[Any], *, excess: str = "de
                 break
         else:
             if p.flags & {"SRBM", "MRBM", "IRBM", "H", "HGV"}:
-                notes[i].append("no eligible (BMD) grey shield: goes straight at the red shield (2.2.2.7)")
+                notes[i].append(
+                    "no eligible (BMD) grey shield: goes straight at the red shield (2.2.2.7)"
+                )
     # excess shields
     if excess == "layered":
         for i, p in enumerate(plans):
@@ -143,16 +156,24 @@ def allocate(salvos: Sequence[Any], shields: Sequence[Any], *, excess: str = "de
         excess_dem = [0] * len(plans)
         while pool:
             sh_ = pool.pop(0)
-            cands = [i for i, p in enumerate(plans) if _eligible(p.flags, bool(sh_.get("bmd")), hgv_defendable)]
+            cands = [
+                i
+                for i, p in enumerate(plans)
+                if _eligible(p.flags, bool(sh_.get("bmd")), hgv_defendable)
+            ]
             if not cands:
                 continue
-            i = min(cands, key=lambda i: (excess_dem[i], i))  # round-robin: each once before any twice (R4)
+            i = min(
+                cands, key=lambda i: (excess_dem[i], i)
+            )  # round-robin: each once before any twice (R4)
             excess_dem[i] += 1
             dem[i] += 1
             notes[i].append("excess grey shield: demoted (9.2.1.1)")
     out = []
     for i, p in enumerate(plans):
-        out.append(replace(p, die=demote(p.die, dem[i]), layers=tuple(layers[i]), notes=tuple(notes[i])))
+        out.append(
+            replace(p, die=demote(p.die, dem[i]), layers=tuple(layers[i]), notes=tuple(notes[i]))
+        )
     return out
 
 

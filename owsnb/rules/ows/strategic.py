@@ -118,7 +118,11 @@ def over_capacity(state: Any) -> list[tuple[Any, list[str], int]]:
     for h, info in state.map.hexes.items():
         if "airfield" not in info.features:
             continue
-        ids = [u.id for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base"]
+        ids = [
+            u.id
+            for u in state.units.values()
+            if u.hex == h and u.alive and counter(u).category == "air-base"
+        ]
         cap = airfield_capacity(state, h)
         if len(ids) > cap:
             out.append((h, ids, cap))
@@ -127,7 +131,10 @@ def over_capacity(state: Any) -> list[tuple[Any, list[str], int]]:
 
 def basing_problems(state: Any) -> list[str]:
     """6.5.5: an airbase's capacity in squadrons can never be exceeded — one line per airfield over it."""
-    return [f"{state.map.label(h)}: {len(ids)} squadrons based, capacity {cap} (6.5.5)" for h, ids, cap in over_capacity(state)]
+    return [
+        f"{state.map.label(h)}: {len(ids)} squadrons based, capacity {cap} (6.5.5)"
+        for h, ids, cap in over_capacity(state)
+    ]
 
 
 def _use(state: Any, side: str, kind: str) -> dict[str, int]:
@@ -151,12 +158,21 @@ def _rsoi(state: Any, u: Any, mode: str, rule: str, **data: Any) -> Event:
     timers = dict(thaw(u.data.get("timers") or {}))
     timers["rsoi"] = rsoi_turns(state, mode)
     return unit_set(
-        u.id, markers=u.markers | {"rsoi"}, data={"timers": timers, **data}, rule=rule, visible_to=watchers(state, u)
+        u.id,
+        markers=u.markers | {"rsoi"},
+        data={"timers": timers, **data},
+        rule=rule,
+        visible_to=watchers(state, u),
     )
 
 
 def offload(
-    state: Any, ship: Any, dice: Any = None, *, only: Sequence[str] | None = None, rule: str = "5.1.1.2"
+    state: Any,
+    ship: Any,
+    dice: Any = None,
+    *,
+    only: Sequence[str] | None = None,
+    rule: str = "5.1.1.2",
 ) -> tuple[list[Event], list[str]]:
     """5.1.1.2: offload a ship's cargo in a friendly port, within the port's capacity this turn
     (2.1.7.1); ship and offloaded units get RSO&I for one more full turn (C1)."""
@@ -176,7 +192,9 @@ def offload(
         if (only is not None and cid not in only) or n > cap:
             left.append(cid)
             if only is None or cid in only:
-                lines.append(f"{cid} stays aboard: {lab} can offload {max(cap, 0)} more step(s) this turn (2.1.7.1)")
+                lines.append(
+                    f"{cid} stays aboard: {lab} can offload {max(cap, 0)} more step(s) this turn (2.1.7.1)"
+                )
             continue
         if not stack_ok(state, u, h):
             left.append(cid)
@@ -198,7 +216,9 @@ def _enemy_block(state: Any, side: str) -> tuple[set[Hex], set[Hex]]:
     return {e.hex for e in foes}, zoc_hexes(state, foes)
 
 
-def _edge_route(state: Any, a: Hex, b: Hex, kind: str, side: str, cost_of: Any) -> tuple[list[Hex], float] | None:
+def _edge_route(
+    state: Any, a: Hex, b: Hex, kind: str, side: str, cost_of: Any
+) -> tuple[list[Hex], float] | None:
     """Cheapest route from *a* to *b* along hexsides carrying *kind* (rail, road), avoiding known
     enemy units and ZOC."""
     blocked, zoc = _enemy_block(state, side)
@@ -242,7 +262,9 @@ def road_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float]
         b,
         "road",
         side,
-        lambda x, y: model.edge_cost.get((x, y)) if isinstance(model.edge_cost.get((x, y)), float) else 1.0,
+        lambda x, y: (
+            model.edge_cost.get((x, y)) if isinstance(model.edge_cost.get((x, y)), float) else 1.0
+        ),
     )
 
 
@@ -261,15 +283,32 @@ class Sealift(OrderHandler):
 
     type = OrderType(
         "sealift",
-        (Param("unit", "unit", "ground unit in port"), Param("ship", "unit", "ship in the same port")),
+        (
+            Param("unit", "unit", "ground unit in port"),
+            Param("ship", "unit", "ship in the same port"),
+        ),
         rule="5.1.1.2",
         doc="embark a unit on a ship for sealift",
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ships = [s for s in state.units_of(side) if s.hex is not None and counter(s).box_total("infantry") > 0]
-        ex = legal_examples(self, state, side, ({"unit": u.id, "ship": s.id} for s in ships
-                                                for u in state.units_of(side) if u.hex == s.hex and u.id != s.id), 8)
+        ships = [
+            s
+            for s in state.units_of(side)
+            if s.hex is not None and counter(s).box_total("infantry") > 0
+        ]
+        ex = legal_examples(
+            self,
+            state,
+            side,
+            (
+                {"unit": u.id, "ship": s.id}
+                for s in ships
+                for u in state.units_of(side)
+                if u.hex == s.hex and u.id != s.id
+            ),
+            8,
+        )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -279,7 +318,12 @@ class Sealift(OrderHandler):
         if counter(s).category != "naval":
             raise refuse(f"{s.id} is not a ship", "not-ship", "5.1.1.2", order)
         if s.hex != u.hex or "port" not in state.map.hexes[u.hex].features:
-            raise refuse(f"{u.id} and {s.id} must start the turn in the same port hex", "not-in-port", "5.1.1.2", order)
+            raise refuse(
+                f"{u.id} and {s.id} must start the turn in the same port hex",
+                "not-in-port",
+                "5.1.1.2",
+                order,
+            )
         cap = counter(s).box_total("infantry")
         aboard = sum(lift_steps(c) for c in cargo_of(state, s))
         if aboard + lift_steps(u) > cap:
@@ -293,14 +337,19 @@ class Sealift(OrderHandler):
         left = port_capacity(state, u.hex) - _use(state, order.side, "port").get(lab, 0)
         if lift_steps(u) > left:
             raise refuse(
-                f"{lab} can embark {max(left, 0)} more step(s) this turn (2.1.7.1)", "port-capacity", "2.1.7.1", order
+                f"{lab} can embark {max(left, 0)} more step(s) this turn (2.1.7.1)",
+                "port-capacity",
+                "2.1.7.1",
+                order,
             )
         return u, s
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, s = self._check(state, order, args)
         vis = watchers(state, u)
         seen = list(counter(s).crossed_boxes)
@@ -312,11 +361,19 @@ class Sealift(OrderHandler):
                 box="aboard",
                 markers=u.markers | {"rsoi"},
                 seen_by=frozenset(),
-                data={"aboard": tag, "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0}},
+                data={
+                    "aboard": tag,
+                    "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0},
+                },
                 rule="5.1.1.1",
                 visible_to=vis,
             ),
-            unit_set(s.id, data={"hold": tag, "cargo_boxes_seen": seen}, rule="5.1.1.2", visible_to=watchers(state, s)),
+            unit_set(
+                s.id,
+                data={"hold": tag, "cargo_boxes_seen": seen},
+                rule="5.1.1.2",
+                visible_to=watchers(state, s),
+            ),
             _use_event(state, order.side, "port", state.map.label(s.hex), lift_steps(u)),
         ]
         return Adjudication(
@@ -337,7 +394,12 @@ class Sealift(OrderHandler):
 class Embark(Sealift):
     """5.1.1.2: ``embark`` is the same as ``sealift`` (a ship in port); kept for amphibious lift."""
 
-    type = OrderType("embark", Sealift.type.params, rule="5.1.1.2", doc="embark a unit on a ship (same as sealift)")
+    type = OrderType(
+        "embark",
+        Sealift.type.params,
+        rule="5.1.1.2",
+        doc="embark a unit on a ship (same as sealift)",
+    )
 
 
 class Disembark(OrderHandler):
@@ -351,7 +413,12 @@ class Disembark(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ok = legal_examples(self, state, side, ({"unit": u.id} for u in state.units_of(side) if u.data.get("aboard")))
+        ok = legal_examples(
+            self,
+            state,
+            side,
+            ({"unit": u.id} for u in state.units_of(side) if u.data.get("aboard")),
+        )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ok)) if ok else None
 
     def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -362,17 +429,25 @@ class Disembark(OrderHandler):
         if not friendly_port(state, s.hex, order.side):
             raise refuse(f"{s.id} is not in a friendly port", "not-in-port", "5.1.1.2", order)
         lab = state.map.label(s.hex)
-        if lift_steps(u) > port_capacity(state, s.hex) - _use(state, order.side, "port").get(lab, 0):
-            raise refuse(f"{lab} has no capacity left this turn (2.1.7.1)", "port-capacity", "2.1.7.1", order)
+        if lift_steps(u) > port_capacity(state, s.hex) - _use(state, order.side, "port").get(
+            lab, 0
+        ):
+            raise refuse(
+                f"{lab} has no capacity left this turn (2.1.7.1)", "port-capacity", "2.1.7.1", order
+            )
         return u, s
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, s = self._check(state, order, args)
         ev, lines = offload(state, s, dice, only=[u.id])
-        return Adjudication(ev, Result(f"{u.id} offloads", {"unit": u.id}, ["5.1.1.2", "2.1.7.1"], [], lines))
+        return Adjudication(
+            ev, Result(f"{u.id} offloads", {"unit": u.id}, ["5.1.1.2", "2.1.7.1"], [], lines)
+        )
 
 
 def _mech(u: Any) -> bool:
@@ -400,14 +475,33 @@ class Airlift(OrderHandler):
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ts = [t for t in state.units_of(side) if t.box == "base" and counter(t).mission == "transport"]
+        ts = [
+            t for t in state.units_of(side) if t.box == "base" and counter(t).mission == "transport"
+        ]
         if not ts:
             return None
         fields = [h for h, i in state.map.hexes.items() if "airfield" in i.features]
-        movers = [u for u in state.units_of(side) if u.hex is not None and "airfield" in state.map.hexes[u.hex].features]
-        ex = legal_examples(self, state, side, (
-            {"unit": u.id, "to": state.map.label(h), "transports": [t.id for t in ts[:self._need(state, u)]]}
-            for u in movers for h in fields if h != u.hex), 6)
+        movers = [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and "airfield" in state.map.hexes[u.hex].features
+        ]
+        ex = legal_examples(
+            self,
+            state,
+            side,
+            (
+                {
+                    "unit": u.id,
+                    "to": state.map.label(h),
+                    "transports": [t.id for t in ts[: self._need(state, u)]],
+                }
+                for u in movers
+                for h in fields
+                if h != u.hex
+            ),
+            6,
+        )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _need(self, state: Any, u: Any) -> int:
@@ -415,11 +509,18 @@ class Airlift(OrderHandler):
             return int(ptable(state, "movement")["strategic"].get("heavy_lift_per_mech_step", 2))
         return lift_steps(u)
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Any]]:
+    def _check(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Hex, list[Any]]:
         u = own_unit(state, order, args["unit"], "5.1.1.3")
         _ground_lift_checks(state, order, u, "5.1.1.3")
         if "airfield" not in state.map.hexes[u.hex].features:
-            raise refuse(f"{u.id} must start the turn in an airfield hex", "not-at-airfield", "5.1.1.3", order)
+            raise refuse(
+                f"{u.id} must start the turn in an airfield hex",
+                "not-at-airfield",
+                "5.1.1.3",
+                order,
+            )
         if _mech(u) and u.steps > 1:
             raise refuse(
                 f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
@@ -429,14 +530,28 @@ class Airlift(OrderHandler):
             )
         to = state.map.hex(args["to"])
         f = state.map.hexes[to].features.get("airfield")
-        owner = state.map.hexes[to].facts.get("control") or (f or {}).get("owner") or (f or {}).get("side")
+        owner = (
+            state.map.hexes[to].facts.get("control")
+            or (f or {}).get("owner")
+            or (f or {}).get("side")
+        )
         if not f or (owner and owner != order.side):
-            raise refuse(f"{state.map.label(to)} is not a friendly airfield", "not-airfield", "5.1.1.3", order)
+            raise refuse(
+                f"{state.map.label(to)} is not a friendly airfield",
+                "not-airfield",
+                "5.1.1.3",
+                order,
+            )
         ts = []
         for tid in dict.fromkeys(args.get("transports", ())):
             t = own_unit(state, order, tid, "5.1.1.3", on_map=False)
             if counter(t).mission != "transport" or t.box != "base":
-                raise refuse(f"{t.id} is not a transport mission ready at its base", "not-transport", "5.1.1.3", order)
+                raise refuse(
+                    f"{t.id} is not a transport mission ready at its base",
+                    "not-transport",
+                    "5.1.1.3",
+                    order,
+                )
             if _mech(u) and not t.data.get("heavy_lift"):
                 raise refuse(
                     f"{t.id} is not heavy lift (tank symbol): mechanised and armoured units need it (5.1.1.3)",
@@ -455,7 +570,9 @@ class Airlift(OrderHandler):
                 order,
             )
         st = ptable(state, "movement")["strategic"]
-        reach = st.get("airlift_hexes") or 3 * min((int(counter(t).combat_radius or 0) for t in ts), default=0)
+        reach = st.get("airlift_hexes") or 3 * min(
+            (int(counter(t).combat_radius or 0) for t in ts), default=0
+        )
         if reach and u.hex.distance(to) > int(reach):
             raise refuse(
                 f"{state.map.label(to)} is beyond the transports' reach ({reach} hexes)",
@@ -465,7 +582,9 @@ class Airlift(OrderHandler):
             )
         for h in (u.hex, to):
             lab = state.map.label(h)
-            if len(ts) > airfield_capacity(state, h) - _use(state, order.side, "airfield").get(lab, 0):
+            if len(ts) > airfield_capacity(state, h) - _use(state, order.side, "airfield").get(
+                lab, 0
+            ):
                 raise refuse(
                     f"{lab} handles {airfield_capacity(state, h)} transport mission(s) a turn (SM1)",
                     "airfield-capacity",
@@ -479,7 +598,9 @@ class Airlift(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, to, ts = self._check(state, order, args)
         tag = lift_tag(state)
         ev: list[Event] = [
@@ -527,9 +648,15 @@ def _carriers(state: Any, u: Any, kind: str) -> list[Any]:
 
 
 def _car_count(state: Any, u: Any) -> int:
-    cars = sum(max(int(t.data.get("cars", t.steps) or t.steps), 1) for t in _carriers(state, u, "rail"))
+    cars = sum(
+        max(int(t.data.get("cars", t.steps) or t.steps), 1) for t in _carriers(state, u, "rail")
+    )
     f = state.map.hexes[u.hex].features.get("railhead") or {}
-    return cars + int(f.get("cars", 0) or 0) - _use(state, u.side, "rail").get(state.map.label(u.hex), 0)
+    return (
+        cars
+        + int(f.get("cars", 0) or 0)
+        - _use(state, u.side, "rail").get(state.map.label(u.hex), 0)
+    )
 
 
 class Rail(OrderHandler):
@@ -538,23 +665,39 @@ class Rail(OrderHandler):
 
     type = OrderType(
         "rail",
-        (Param("unit", "unit", "ground unit at a railhead"), Param("to", "hex", "destination railhead")),
+        (
+            Param("unit", "unit", "ground unit at a railhead"),
+            Param("to", "hex", "destination railhead"),
+        ),
         rule="5.1.1.4",
         doc="move a unit by rail",
     )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         heads = [h for h, i in state.map.hexes.items() if "railhead" in i.features]
-        movers = [u for u in state.units_of(side) if u.hex is not None and "railhead" in state.map.hexes[u.hex].features]
-        ex = legal_examples(self, state, side, ({"unit": u.id, "to": state.map.label(h)} for u in movers
-                                                for h in heads if h != u.hex), 6)
+        movers = [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and "railhead" in state.map.hexes[u.hex].features
+        ]
+        ex = legal_examples(
+            self,
+            state,
+            side,
+            ({"unit": u.id, "to": state.map.label(h)} for u in movers for h in heads if h != u.hex),
+            6,
+        )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Hex], float]:
+    def _check(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Hex, list[Hex], float]:
         u = own_unit(state, order, args["unit"], "5.1.1.4")
         _ground_lift_checks(state, order, u, "5.1.1.4")
         if "railhead" not in state.map.hexes[u.hex].features:
-            raise refuse(f"{u.id} must start the turn at a railhead", "not-at-railhead", "5.1.1.4", order)
+            raise refuse(
+                f"{u.id} must start the turn at a railhead", "not-at-railhead", "5.1.1.4", order
+            )
         if _car_count(state, u) < lift_steps(u):
             raise refuse(
                 f"{u.id} needs {lift_steps(u)} rail car(s) at {state.map.label(u.hex)}; {_car_count(state, u)} there",
@@ -564,7 +707,9 @@ class Rail(OrderHandler):
             )
         to = state.map.hex(args["to"])
         if "railhead" not in state.map.hexes[to].features:
-            raise refuse(f"{state.map.label(to)} is not a railhead", "not-railhead", "5.1.1.4", order)
+            raise refuse(
+                f"{state.map.label(to)} is not a railhead", "not-railhead", "5.1.1.4", order
+            )
         if not stack_ok(state, u, to):
             raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
         route = rail_route(state, u.hex, to, order.side)
@@ -581,7 +726,9 @@ class Rail(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, to, path, km = self._check(state, order, args)
         kpt = float(ptable(state, "movement")["strategic"]["rail_km_per_turn"])
         total = rail_turns(km, kpt)
@@ -601,14 +748,24 @@ class Rail(OrderHandler):
             unit_set(
                 u.id,
                 markers=u.markers | {"rsoi"},
-                data={"timers": timers, "rail": trip, "moved": {"turn": t, "step": "2.1", "hexes": 0}},
+                data={
+                    "timers": timers,
+                    "rail": trip,
+                    "moved": {"turn": t, "step": "2.1", "hexes": 0},
+                },
                 rule="5.1.1.4",
                 visible_to=watchers(state, u),
             ),
-            *([_use_event(state, order.side, "rail", state.map.label(u.hex), need)] if need > 0 else []),
+            *(
+                [_use_event(state, order.side, "rail", state.map.label(u.hex), need)]
+                if need > 0
+                else []
+            ),
         ]
         for c in cars:
-            ev.append(unit_set(c.id, data={"rail": trip}, rule="5.1.1.4", visible_to=watchers(state, c)))
+            ev.append(
+                unit_set(c.id, data={"rail": trip}, rule="5.1.1.4", visible_to=watchers(state, c))
+            )
         return Adjudication(
             ev,
             Result(
@@ -644,7 +801,11 @@ def rail_progress(state: Any, turn: int, dice: Any) -> list[Event]:
             events.append(unit_move(u.id, to, rule="5.1.1.4", visible_to=vis))
             events.append(unit_set(u.id, data={"rail": None}, rule="5.1.1.4", visible_to=vis))
         elif turn >= int(r["transit_from"]) and u.hex is not None:
-            events.append(unit_set(u.id, hex=None, box="rail", seen_by=frozenset(), rule="5.1.1.4", visible_to=vis))
+            events.append(
+                unit_set(
+                    u.id, hex=None, box="rail", seen_by=frozenset(), rule="5.1.1.4", visible_to=vis
+                )
+            )
     return events
 
 
@@ -654,7 +815,10 @@ class Het(OrderHandler):
 
     type = OrderType(
         "het",
-        (Param("unit", "unit", "ground unit with HETs in its hex"), Param("to", "hex", "destination on the road net")),
+        (
+            Param("unit", "unit", "ground unit with HETs in its hex"),
+            Param("to", "hex", "destination on the road net"),
+        ),
         rule="5.1.1.5",
         doc="move a unit by HET",
     )
@@ -662,14 +826,29 @@ class Het(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         ex = []
         for u in state.units_of(side):
-            if u.hex is None or len(_carriers(state, u, "het")) < lift_steps(u) or counter(u).category == "transport":
+            if (
+                u.hex is None
+                or len(_carriers(state, u, "het")) < lift_steps(u)
+                or counter(u).category == "transport"
+            ):
                 continue
             far = sorted(u.hex.disc(4), key=lambda h: (-h.distance(u.hex), h))
-            ex += legal_examples(self, state, side, ({"unit": u.id, "to": state.map.label(n)} for n in far
-                                                     if n in state.map.hexes and n != u.hex), 1)  # the farthest
+            ex += legal_examples(
+                self,
+                state,
+                side,
+                (
+                    {"unit": u.id, "to": state.map.label(n)}
+                    for n in far
+                    if n in state.map.hexes and n != u.hex
+                ),
+                1,
+            )  # the farthest
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Hex], list[Any]]:
+    def _check(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Hex, list[Hex], list[Any]]:
         u = own_unit(state, order, args["unit"], "5.1.1.5")
         _ground_lift_checks(state, order, u, "5.1.1.5")
         hets = _carriers(state, u, "het")
@@ -698,14 +877,24 @@ class Het(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, to, path, hets = self._check(state, order, args)
         ev: list[Event] = [
             unit_move(u.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, u)),
-            _rsoi(state, u, "het", "5.1.1.5", moved={"turn": state.clock.turn, "step": "2.1", "hexes": len(path) - 1}),
+            _rsoi(
+                state,
+                u,
+                "het",
+                "5.1.1.5",
+                moved={"turn": state.clock.turn, "step": "2.1", "hexes": len(path) - 1},
+            ),
         ]
         for t in hets:
-            ev.append(unit_move(t.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, t)))
+            ev.append(
+                unit_move(t.id, to, path=tuple(path), rule="5.1.1.5", visible_to=watchers(state, t))
+            )
         return Adjudication(
             ev,
             Result(
@@ -740,7 +929,9 @@ def cargo_losses(state: Any, dice: Any) -> list[Event]:
             if losses <= 0:
                 break
             n = min(losses, u.steps)
-            ev, lost, _ = apply_hits(cur, u, n, rule="5.1.1.2", cause="ground", visible_to=frozenset({u.side}))
+            ev, lost, _ = apply_hits(
+                cur, u, n, rule="5.1.1.2", cause="ground", visible_to=frozenset({u.side})
+            )
             events += ev
             from owsnb.kernel.reduce import apply_all
 
@@ -749,18 +940,31 @@ def cargo_losses(state: Any, dice: Any) -> list[Event]:
         if new:
             events.append(
                 unit_set(
-                    s.id, data={"cargo_boxes_seen": sorted(crossed)}, rule="5.1.1.2", visible_to=frozenset({s.side})
+                    s.id,
+                    data={"cargo_boxes_seen": sorted(crossed)},
+                    rule="5.1.1.2",
+                    visible_to=frozenset({s.side}),
                 )
             )
     for u in list(cur.units.values()):
         a = u.data.get("airlifted") or {}
         if not a or int(a.get("turn", 0)) != state.clock.turn or not u.alive:
             continue
-        if any(not t.alive for t in cur.units.values() if a.get("tag") and t.data.get("lift_tag") == a.get("tag")):
-            ev, _, _ = apply_hits(cur, u, u.steps, rule="5.1.1.3", cause="ground", visible_to=watchers(cur, u))
+        if any(
+            not t.alive
+            for t in cur.units.values()
+            if a.get("tag") and t.data.get("lift_tag") == a.get("tag")
+        ):
+            ev, _, _ = apply_hits(
+                cur, u, u.steps, rule="5.1.1.3", cause="ground", visible_to=watchers(cur, u)
+            )
             events += ev
             events.append(
-                note(f"{u.id} destroyed with its air transport (5.1.1.3)", rule="5.1.1.3", visible_to=watchers(cur, u))
+                note(
+                    f"{u.id} destroyed with its air transport (5.1.1.3)",
+                    rule="5.1.1.3",
+                    visible_to=watchers(cur, u),
+                )
             )
     return events
 

@@ -96,8 +96,13 @@ class StrikePreview:
         return d[top] if top > 0 else Fraction(0)
 
     def __repr__(self) -> str:
-        parts = "; ".join(f"{k}: " + ", ".join(f"{h}:{float(p):.1%}" for h, p in d.items()) for k, d in self.targets.items())
-        return f"<StrikePreview {len(self.plans)} salvos; hits {parts}; rules {', '.join(self.rules)}>"
+        parts = "; ".join(
+            f"{k}: " + ", ".join(f"{h}:{float(p):.1%}" for h, p in d.items())
+            for k, d in self.targets.items()
+        )
+        return (
+            f"<StrikePreview {len(self.plans)} salvos; hits {parts}; rules {', '.join(self.rules)}>"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import esc, wrap
@@ -105,15 +110,24 @@ class StrikePreview:
         rows = "".join(
             f"<tr><td>{esc(p.source or '')}</td><td>{esc(p.base_die)}→<b>{esc(p.die)}</b></td>"
             f"<td>{esc(', '.join(map(str, p.layers)) or '–')}</td><td>{esc(p.red)}</td><td>{esc(p.target)}</td>"
-            f"<td class='rule'>{esc('; '.join(p.notes))}</td></tr>" for p in self.plans)
-        charts = "".join(bar_chart_html(list(d.items()), caption=f"hits on {k}") for k, d in self.targets.items())
-        body = (f"<b>Strike preview</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
-                f"<table><tr><th>source</th><th>die</th><th>grey layers</th><th>red</th><th>target</th><th>modifiers</th></tr>"
-                f"{rows}</table>{charts}")
+            f"<td class='rule'>{esc('; '.join(p.notes))}</td></tr>"
+            for p in self.plans
+        )
+        charts = "".join(
+            bar_chart_html(list(d.items()), caption=f"hits on {k}") for k, d in self.targets.items()
+        )
+        body = (
+            f"<b>Strike preview</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
+            "<table><tr><th>source</th><th>die</th><th>grey "
+            "layers</th><th>red</th><th>target</th><th>modifiers</th></tr>"
+            f"{rows}</table>{charts}"
+        )
         return wrap(body, repr(self))
 
 
-def _preview_of(state: Any, plans: list[SalvoPlan], targets: Mapping[str, _Target]) -> StrikePreview:
+def _preview_of(
+    state: Any, plans: list[SalvoPlan], targets: Mapping[str, _Target]
+) -> StrikePreview:
     tdist: dict[str, Distribution] = {}
     sdist: dict[str, Distribution] = {}
     for key in dict.fromkeys(p.target for p in plans):
@@ -122,7 +136,9 @@ def _preview_of(state: Any, plans: list[SalvoPlan], targets: Mapping[str, _Targe
         d.label = f"hits on {key}"
         tdist[key] = d
         cm = 1 if t.countermeasures else 0
-        sdist[key] = d.map(lambda h, t=t, cm=cm: min(max(h - cm, 0), t.steps), label=f"steps lost by {key}")
+        sdist[key] = d.map(
+            lambda h, t=t, cm=cm: min(max(h - cm, 0), t.steps), label=f"steps lost by {key}"
+        )
     rules = ["9.2", "9.2.1", "2.1.1.3"] + _note_rules(plans)
     return StrikePreview(plans, tdist, sdist, list(dict.fromkeys(rules)))
 
@@ -143,9 +159,17 @@ def _state_of(game_or_state: Any, side: str | None) -> Any:
     return game_or_state
 
 
-def preview(game: Any, target: str, salvos: Sequence[str], grey_shields: int | Sequence[int] | None = None, *,
-            cap: int | Sequence[str] = 0, side: str | None = None, excess: str | None = None,
-            red_shield: int | None = None) -> StrikePreview:
+def preview(
+    game: Any,
+    target: str,
+    salvos: Sequence[str],
+    grey_shields: int | Sequence[int] | None = None,
+    *,
+    cap: int | Sequence[str] = 0,
+    side: str | None = None,
+    excess: str | None = None,
+    red_shield: int | None = None,
+) -> StrikePreview:
     """Exact outcome of a strike on *target* (9.2–9.2.1.2, 2.1.1.3), nothing rolled.
 
     Args:
@@ -167,20 +191,33 @@ def preview(game: Any, target: str, salvos: Sequence[str], grey_shields: int | S
     if game is None:  # pure what-if
         crit = True
         red = int(red_shield or 4)
-        vals = list(grey_shields) if isinstance(grey_shields, (list, tuple)) else [6] * int(grey_shields or 0)
+        vals = (
+            list(grey_shields)
+            if isinstance(grey_shields, (list, tuple))
+            else [6] * int(grey_shields or 0)
+        )
         plans = allocate(salvos, vals, excess=excess or "demote", red=red, critical=crit)
         plans = [replace(p, target=target) for p in plans]
         t = _Target(target, "", None, red, 99, "naval")
         return _preview_of(None, plans, {target: t})
     if side is None:
-        side = next((game.state.units[s.split(':')[0]].side if hasattr(game, "state") else None
-                     for s in salvos if ":" in s and s.split(":")[0] in getattr(game, "state", game).units), None)
+        side = next(
+            (
+                game.state.units[s.split(":")[0]].side if hasattr(game, "state") else None
+                for s in salvos
+                if ":" in s and s.split(":")[0] in getattr(game, "state", game).units
+            ),
+            None,
+        )
     state = _state_of(game, side)
     truth = game.state if hasattr(game, "state") else state
     tunit = state.units.get(target)
     if tunit is None and ":" not in target:
-        raise refuse(f"{target!r} is not a detected enemy unit: no attack on targets that have not been detected",
-                     "target-not-detected", "9.9.4")
+        raise refuse(
+            f"{target!r} is not a detected enemy unit: no attack on targets that have not been detected",
+            "target-not-detected",
+            "9.9.4",
+        )
     if side is None:
         side = next((s for s in truth.sides if tunit is None or s != tunit.side), None)
     if all(":" in s for s in salvos):
@@ -203,12 +240,21 @@ def preview(game: Any, target: str, salvos: Sequence[str], grey_shields: int | S
     avail = _available_shields(state, t)
     chosen = _pick_shields(avail, grey_shields, t)
     crit = option(state, "critical_hits") != "off"
-    base = [SalvoPlan(parse_die(d), (), t.red, crit, None, None, None, t.key, parse_die(d)) for d in salvos]
-    plans = allocate(base, chosen, excess=excess or option(state, "excess_shields"),
-                     hgv_defendable=option(state, "hgv_defendable"))
+    base = [
+        SalvoPlan(parse_die(d), (), t.red, crit, None, None, None, t.key, parse_die(d))
+        for d in salvos
+    ]
+    plans = allocate(
+        base,
+        chosen,
+        excess=excess or option(state, "excess_shields"),
+        hgv_defendable=option(state, "hgv_defendable"),
+    )
     n = int(cap) if isinstance(cap, int) else len(cap)
-    plans = [replace(p, cap=("d10", 5), notes=(*p.notes, "CAP intercept (9.9.4.1)")) if i < n else p
-             for i, p in enumerate(plans)]
+    plans = [
+        replace(p, cap=("d10", 5), notes=(*p.notes, "CAP intercept (9.9.4.1)")) if i < n else p
+        for i, p in enumerate(plans)
+    ]
     return _preview_of(state, plans, {t.key: t})
 
 
@@ -216,7 +262,9 @@ def _with_option(state: Any, name: str, value: Any) -> Any:
     return replace(state, options=state.options.set({name: value}))
 
 
-def _what_if_caps(state: Any, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int) -> list[SalvoPlan]:
+def _what_if_caps(
+    state: Any, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int
+) -> list[SalvoPlan]:
     out = list(plans)
     for i, s in enumerate(sv):
         if n <= 0:
@@ -242,7 +290,9 @@ def _pick_shields(avail: list[dict], grey: Any, t: _Target) -> list[dict]:
 
 
 # -- resolution ------------------------------------------------------------------------------------
-def _exposure_events(state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str) -> tuple[list[Event], set[str]]:
+def _exposure_events(
+    state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
+) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
     lets airborne ASW in its hex roll once. Returns events and the ids now seen by *defender*."""
     events: list[Event] = []
@@ -250,31 +300,61 @@ def _exposure_events(state: Any, side: str, salvos: Sequence[_Salvo], roll: Roll
     for src in {s.src.id: s.src for s in salvos}.values():
         c = counter(src)
         if c.category == "submarine":
-            asw = [u for u in state.units.values() if u.side == defender and u.alive and u.hex == src.hex
-                   and counter(u).is_air and counter(u).asw is not None]
+            asw = [
+                u
+                for u in state.units.values()
+                if u.side == defender
+                and u.alive
+                and u.hex == src.hex
+                and counter(u).is_air
+                and counter(u).asw is not None
+            ]
             if asw and defender not in src.seen_by:
                 a = max(asw, key=lambda u: counter(u).asw.die[1:].zfill(2))
                 die = counter(a).asw.die
                 sig = int(c.signature or 8)
-                r = roll(die, f"airborne ASW {a.id} detection of a launching submarine (target {sig})", "9.9.4.3",
-                         None)
+                r = roll(
+                    die,
+                    f"airborne ASW {a.id} detection of a launching submarine (target {sig})",
+                    "9.9.4.3",
+                    None,
+                )
                 if r >= sig:
                     seen.add(src.id)
-                    events.append(unit_set(src.id, seen_by=src.seen_by | {defender}, markers=src.markers | {"tacsit1"},
-                                           rule="9.9.4.3"))
+                    events.append(
+                        unit_set(
+                            src.id,
+                            seen_by=src.seen_by | {defender},
+                            markers=src.markers | {"tacsit1"},
+                            rule="9.9.4.3",
+                        )
+                    )
             continue
         if c.is_air:
             continue
         if defender not in src.seen_by or "tacsit1" not in src.markers:
             seen.add(src.id)
-            events.append(unit_set(src.id, seen_by=src.seen_by | {defender}, markers=src.markers | {"tacsit1"},
-                                   rule="9.9.4.2"))
+            events.append(
+                unit_set(
+                    src.id,
+                    seen_by=src.seen_by | {defender},
+                    markers=src.markers | {"tacsit1"},
+                    rule="9.9.4.2",
+                )
+            )
     return events, seen
 
 
-def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[str, _Target],
-             alloc: Mapping[str, list[dict]], caps: Sequence[Any], dice: Any,
-             return_fire: Sequence[_Salvo] = ()) -> tuple[list[Event], Result]:
+def _execute(
+    state: Any,
+    side: str,
+    salvos: Sequence[_Salvo],
+    targets: Mapping[str, _Target],
+    alloc: Mapping[str, list[dict]],
+    caps: Sequence[Any],
+    dice: Any,
+    return_fire: Sequence[_Salvo] = (),
+) -> tuple[list[Event], Result]:
     defender = next(iter(targets.values())).side or next(s for s in state.sides if s != side)
     roll = Roller(dice)
     events, exposed = _exposure_events(state, side, salvos, roll, defender)
@@ -287,7 +367,12 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     plans = _plans(state, side, salvos, alloc, caps)
     # expenditure: salvos (9.5), shields allocated (9.2.1, 2.2.2.8), CAPs engaged
     uses = [(s.src.id, s.grp.key) for s in (*salvos, *return_fire)]
-    uses += [(sh["provider"], sh["key"]) for shields in alloc.values() for sh in shields if "provider" in sh]
+    uses += [
+        (sh["provider"], sh["key"])
+        for shields in alloc.values()
+        for sh in shields
+        if "provider" in sh
+    ]
     spent: dict[str, dict[str, int]] = {}
     for uid, key in uses:
         spent.setdefault(uid, {})
@@ -305,8 +390,20 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     for rf in return_fire:
         crit = option(state, "critical_hits") != "off"
         k, notes = _modifiers(state, defender, rf.src, rf.grp, rf.tgt)
-        p = SalvoPlan(shift(rf.grp.die, k), (), rf.tgt.red, crit, None, rf.src.id, rf.grp.id, rf.tgt.key, rf.grp.die)
-        h = _roll_salvo(roll, p, None, f"return fire {rf.src.id}:{rf.grp.id} ({p.die}) at {rf.tgt.key}")
+        p = SalvoPlan(
+            shift(rf.grp.die, k),
+            (),
+            rf.tgt.red,
+            crit,
+            None,
+            rf.src.id,
+            rf.grp.id,
+            rf.tgt.key,
+            rf.grp.die,
+        )
+        h = _roll_salvo(
+            roll, p, None, f"return fire {rf.src.id}:{rf.grp.id} ({p.die}) at {rf.tgt.key}"
+        )
         rf_hits[rf.tgt.key] = rf_hits.get(rf.tgt.key, 0) + h
         lines.append(f"return fire {rf.src.id}:{rf.grp.id} at {rf.tgt.key}: {h} hit(s) (9.9.1)")
     # apply, simultaneously (9.9.1): spend first, then damage
@@ -315,9 +412,17 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
         sp = dict(counter(u).spent)
         for k, n in keys.items():
             sp[k] = int(sp.get(k, 0)) + n
-        events.append(unit_set(uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])))
+        events.append(
+            unit_set(
+                uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])
+            )
+        )
     for c in caps:
-        events.append(unit_set(c.id, markers=c.markers | {"engaged"}, rule="9.9.4.1", visible_to=watchers(s_exp, c)))
+        events.append(
+            unit_set(
+                c.id, markers=c.markers | {"engaged"}, rule="9.9.4.1", visible_to=watchers(s_exp, c)
+            )
+        )
     s2 = apply_all(state, events)
     outcome: dict[str, Any] = {"hits": dict(hits_on), "steps_lost": {}}
     for key in dict.fromkeys([*hits_on, *rf_hits]):
@@ -343,9 +448,16 @@ def _execute(state: Any, side: str, salvos: Sequence[_Salvo], targets: Mapping[s
     rules += _note_rules(plans)
     if exposed:
         rules.append("9.9.4.2")
-    res = Result(f"Strike on {', '.join(targets)}", outcome, list(dict.fromkeys(rules)), roll.rolls, lines)
-    events.append(note(f"Strike on {', '.join(targets)}: " + ", ".join(f"{k} {v} hit(s)" for k, v in hits_on.items()),
-                       rule="9.8"))
+    res = Result(
+        f"Strike on {', '.join(targets)}", outcome, list(dict.fromkeys(rules)), roll.rolls, lines
+    )
+    events.append(
+        note(
+            f"Strike on {', '.join(targets)}: "
+            + ", ".join(f"{k} {v} hit(s)" for k, v in hits_on.items()),
+            rule="9.8",
+        )
+    )
     return events, res
 
 
@@ -378,15 +490,21 @@ def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], 
 # -- sequencing (9.9.2, 9.9.3) ---------------------------------------------------------------------
 def _enter_long_range(state: Any, dice: Any) -> list[Event]:
     """6.B.1: each side gets its C2 value of long-range strike actions (9.9.2); chit cup (9.9.3)."""
-    sead = thaw(state.public.get("sead_allocations") or {})  # 9.7.3 step 2: stand-off SEAD used some
+    sead = thaw(
+        state.public.get("sead_allocations") or {}
+    )  # 9.7.3 step 2: stand-off SEAD used some
     left = {s: max(int(space(state, s)["c2"]) - len(sead.get(s, ())), 0) for s in state.sides}
-    events: list[Event] = [state_set("public", {"strikes_left": left, "strike_cup": dict(left)}, rule="9.9.2")]
+    events: list[Event] = [
+        state_set("public", {"strikes_left": left, "strike_cup": dict(left)}, rule="9.9.2")
+    ]
     if option(state, "strike_order") == "chits":
         events += _draw_next(state, left, dice)
     return events
 
 
-def _draw_next(state: Any, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()) -> list[Event]:
+def _draw_next(
+    state: Any, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()
+) -> list[Event]:
     ex = set(exclude) | set(state.clock.done)
     chits = [s for s, n in cup.items() for _ in range(int(n)) if s not in ex]
     if not chits:
@@ -396,7 +514,10 @@ def _draw_next(state: Any, cup: Mapping[str, int], dice: Any, exclude: Iterable[
     cup2[who] = int(cup2[who]) - 1
     clock = state.clock
     active = (who, *[a for a in clock.active if a != who])
-    return [state_set("public", {"strike_cup": cup2}, rule="9.9.3"), clock_set(replace(clock, active=active), rule="9.9.3")]
+    return [
+        state_set("public", {"strike_cup": cup2}, rule="9.9.3"),
+        clock_set(replace(clock, active=active), rule="9.9.3"),
+    ]
 
 
 def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Event]:
@@ -413,7 +534,9 @@ def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Ev
         cup = dict(thaw(state.public.get("strike_cup") or {}))
         evs = _draw_next(state, cup, dice)
         return events + evs
-    others = [a for a in clock.active if a != side and a not in clock.done and int(left.get(a, 0)) > 0]
+    others = [
+        a for a in clock.active if a != side and a not in clock.done and int(left.get(a, 0)) > 0
+    ]
     if others:
         active = (*others, side, *[a for a in clock.active if a != side and a not in others])
         events.append(clock_set(replace(clock, active=active), rule="9.9.3"))
@@ -424,11 +547,21 @@ def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Ev
 class Strike(OrderHandler):
     """9.8/9.9: a strike action — one target hex, salvos from any sources in range."""
 
-    type = OrderType("strike", (
-        Param("target", "unit", "target unit id (or port:HEX / airfield:HEX)"),
-        Param("salvos", "salvo", "SOURCE:GROUP[:TARGET] per salvo, e.g. DDG-1:tlam,DDG-1:tlam", positional=False,
-              repeat=True),
-    ), rule="9.8", doc="strike a target hex with missile salvos")
+    type = OrderType(
+        "strike",
+        (
+            Param("target", "unit", "target unit id (or port:HEX / airfield:HEX)"),
+            Param(
+                "salvos",
+                "salvo",
+                "SOURCE:GROUP[:TARGET] per salvo, e.g. DDG-1:tlam,DDG-1:tlam",
+                positional=False,
+                repeat=True,
+            ),
+        ),
+        rule="9.8",
+        doc="strike a target hex with missile salvos",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if _pending(state):
@@ -462,55 +595,108 @@ class Strike(OrderHandler):
                         break
         if not ex:
             return None
-        return OrderSpec(side, self.type, FrozenDict(target=tuple(dict.fromkeys(targets))), tuple(ex[:30]),
-                         note=f"step {step}")
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(target=tuple(dict.fromkeys(targets))),
+            tuple(ex[:30]),
+            note=f"step {step}",
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if _pending(state):
-            raise refuse("a strike is waiting for the defender's shot calculus (9.2.1)", "strike-pending", "9.2.1", order)
+            raise refuse(
+                "a strike is waiting for the defender's shot calculus (9.2.1)",
+                "strike-pending",
+                "9.2.1",
+                order,
+            )
         salvos, _ = _read_salvos(state, order.side, args["target"], args.get("salvos", ()), order)
         _check_shape(state, salvos, order)
         lr = _long_range(salvos)
         if state.clock.step == "6.B.2" and lr:
-            raise refuse("long-range strikes are resolved in step 6.B.1; only local strikes now (9.9.1)", "not-local",
-                         "9.9.1", order)
+            raise refuse(
+                "long-range strikes are resolved in step 6.B.1; only local strikes now (9.9.1)",
+                "not-local",
+                "9.9.1",
+                order,
+            )
         if state.clock.step == "6.B.1":
             if not lr:
-                raise refuse("step 6.B.1 is for long-range strike actions; local strikes come in 6.B.2 (9.9.1)",
-                             "local-strike-later", "9.9.1", order)
+                raise refuse(
+                    "step 6.B.1 is for long-range strike actions; local strikes come in 6.B.2 (9.9.1)",
+                    "local-strike-later",
+                    "9.9.1",
+                    order,
+                )
             left = int((state.public.get("strikes_left") or {}).get(order.side, 0))
             if left <= 0:
-                raise refuse(f"{order.side} has no long-range strike actions left (C2 value, 9.9.2)", "no-strikes-left",
-                             "9.9.2", order)
+                raise refuse(
+                    f"{order.side} has no long-range strike actions left (C2 value, 9.9.2)",
+                    "no-strikes-left",
+                    "9.9.2",
+                    order,
+                )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview:
         return preview(state, args["target"], list(args.get("salvos", ())), None, side=order.side)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side = order.side
         salvos, targets = _read_salvos(state, side, args["target"], args.get("salvos", ()), order)
         defender = next(iter(targets.values())).side
         lr = _long_range(salvos)
         local = not lr
         caps_possible = option(state, "cap_intercept") and any(
-            _cap_candidates(state, t) for t in targets.values() if t.unit is not None)
-        can_answer = (any(_available_shields(state, t) for t in targets.values()) or caps_possible
-                      or (local and bool(_return_fire_options(state, salvos))))
+            _cap_candidates(state, t) for t in targets.values() if t.unit is not None
+        )
+        can_answer = (
+            any(_available_shields(state, t) for t in targets.values())
+            or caps_possible
+            or (local and bool(_return_fire_options(state, salvos)))
+        )
         if can_answer and defender in state.sides:
-            pend = {"attacker": side, "target": args["target"], "salvos": list(args.get("salvos", ())),
-                    "long_range": lr, "active": list(state.clock.active), "done": sorted(state.clock.done)}
-            summary = {"attacker": side, "defender": defender,
-                       "targets": {k: sum(1 for s in salvos if s.tgt.key == k) for k in targets},
-                       "dice": [s.grp.die for s in salvos]}
+            pend = {
+                "attacker": side,
+                "target": args["target"],
+                "salvos": list(args.get("salvos", ())),
+                "long_range": lr,
+                "active": list(state.clock.active),
+                "done": sorted(state.clock.done),
+            }
+            summary = {
+                "attacker": side,
+                "defender": defender,
+                "targets": {k: sum(1 for s in salvos if s.tgt.key == k) for k in targets},
+                "dice": [s.grp.die for s in salvos],
+            }
             clock = state.clock
-            ev = [state_set("secret", {"pending_strike": pend}, rule="9.2.1"),
-                  state_set("public", {"incoming": summary}, rule="9.2.1"),
-                  clock_set(replace(clock, active=(defender, *[a for a in clock.active if a != defender]),
-                                    done=frozenset(clock.done - {defender})), rule="9.2.1"),
-                  note(f"{side} declares a strike on {', '.join(targets)} ({len(salvos)} salvo(s)); "
-                       f"{defender} allocates grey shields (9.2.1)", rule="9.2.1")]
-            res = Result(f"Strike declared on {', '.join(targets)}", {"pending": True, "salvos": len(salvos)}, ["9.2.1"],
-                         [], [f"waiting for {defender}'s shields"])
+            ev = [
+                state_set("secret", {"pending_strike": pend}, rule="9.2.1"),
+                state_set("public", {"incoming": summary}, rule="9.2.1"),
+                clock_set(
+                    replace(
+                        clock,
+                        active=(defender, *[a for a in clock.active if a != defender]),
+                        done=frozenset(clock.done - {defender}),
+                    ),
+                    rule="9.2.1",
+                ),
+                note(
+                    f"{side} declares a strike on {', '.join(targets)} ({len(salvos)} salvo(s)); "
+                    f"{defender} allocates grey shields (9.2.1)",
+                    rule="9.2.1",
+                ),
+            ]
+            res = Result(
+                f"Strike declared on {', '.join(targets)}",
+                {"pending": True, "salvos": len(salvos)},
+                ["9.2.1"],
+                [],
+                [f"waiting for {defender}'s shields"],
+            )
             return Adjudication(ev, res)
         events, res = _execute(state, side, salvos, targets, {}, [], dice)
         events += _after_action(apply_all(state, events), side, lr, dice)
@@ -521,12 +707,36 @@ class Shields(OrderHandler):
     """9.2.1 shot calculus: the defender commits grey shields (``TARGET:N``), CAP interceptors
     (9.9.4.1) and, against a local strike, return fire (9.9.1); the strike is then rolled."""
 
-    type = OrderType("shields", (
-        Param("alloc", "text", "TARGET:N grey shields per target (none = no shields)", repeat=True, optional=True),
-        Param("cap", "unit", "CAP missions intercepting salvos (9.9.4.1)", positional=False, repeat=True, optional=True),
-        Param("fire", "salvo", "return fire SOURCE:GROUP:TARGET (local strikes, 9.9.1)", positional=False, repeat=True,
-              optional=True),
-    ), rule="9.2.1", doc="defender: allocate grey shields and interceptors; the strike is rolled")
+    type = OrderType(
+        "shields",
+        (
+            Param(
+                "alloc",
+                "text",
+                "TARGET:N grey shields per target (none = no shields)",
+                repeat=True,
+                optional=True,
+            ),
+            Param(
+                "cap",
+                "unit",
+                "CAP missions intercepting salvos (9.9.4.1)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+            Param(
+                "fire",
+                "salvo",
+                "return fire SOURCE:GROUP:TARGET (local strikes, 9.9.1)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="9.2.1",
+        doc="defender: allocate grey shields and interceptors; the strike is rolled",
+    )
 
     def _pend(self, state: Any, side: str, order: Any = None) -> dict[str, Any]:
         p = _pending(state)
@@ -534,7 +744,12 @@ class Shields(OrderHandler):
             raise refuse("no strike is waiting for shields", "no-pending-strike", "9.2.1", order)
         summary = thaw(state.public.get("incoming") or {})
         if summary.get("defender") != side:
-            raise refuse("only the defender allocates shields against this strike", "not-defender", "9.2.1", order)
+            raise refuse(
+                "only the defender allocates shields against this strike",
+                "not-defender",
+                "9.2.1",
+                order,
+            )
         return p
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
@@ -544,7 +759,11 @@ class Shields(OrderHandler):
             return None
         salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
         ex = [self.type.make(side)]
-        full = [f"{k}:{len(_available_shields(state, t))}" for k, t in targets.items() if _available_shields(state, t)]
+        full = [
+            f"{k}:{len(_available_shields(state, t))}"
+            for k, t in targets.items()
+            if _available_shields(state, t)
+        ]
         if full:
             ex.append(self.type.make(side, alloc=full))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex))
@@ -558,10 +777,17 @@ class Shields(OrderHandler):
                 continue
             key, _, n = tok.rpartition(":")
             if key not in targets or not n.isdigit():
-                raise refuse(f"{tok!r}: write TARGET:N for a target of this strike ({', '.join(targets)})", "bad-alloc",
-                             "9.2.1", order)
-            avail = [s for s in _available_shields(state, targets[key])
-                     if not any(s is x for v in alloc.values() for x in v)]
+                raise refuse(
+                    f"{tok!r}: write TARGET:N for a target of this strike ({', '.join(targets)})",
+                    "bad-alloc",
+                    "9.2.1",
+                    order,
+                )
+            avail = [
+                s
+                for s in _available_shields(state, targets[key])
+                if not any(s is x for v in alloc.values() for x in v)
+            ]
             used = {(s["provider"], s["key"]): 0 for v in alloc.values() for s in v}
             for v in alloc.values():
                 for s in v:
@@ -574,45 +800,84 @@ class Shields(OrderHandler):
                 if seen[k] > used.get(k, 0):
                     free.append(s)
             if int(n) > len(free):
-                raise refuse(f"only {len(free)} grey shield(s) can cover {key} (9.2: within the air defence's range)",
-                             "not-enough-shields", "9.2", order)
+                raise refuse(
+                    f"only {len(free)} grey shield(s) can cover {key} (9.2: within the air defence's range)",
+                    "not-enough-shields",
+                    "9.2",
+                    order,
+                )
             alloc[key] = free[: int(n)]
         caps = []
         for cid in args.get("cap", ()):
             u = own_unit(state, order, cid, "9.9.4.1")
             t_hexes = {t.hex for t in targets.values()}
-            if u not in [c for t in targets.values() if t.unit is not None for c in _cap_candidates(state, t)] \
-                    or u.hex not in t_hexes:
-                raise refuse(f"{cid} is not an unengaged CAP in the target hex (9.9.4.1)", "not-cap", "9.9.4.1", order)
+            if (
+                u
+                not in [
+                    c
+                    for t in targets.values()
+                    if t.unit is not None
+                    for c in _cap_candidates(state, t)
+                ]
+                or u.hex not in t_hexes
+            ):
+                raise refuse(
+                    f"{cid} is not an unengaged CAP in the target hex (9.9.4.1)",
+                    "not-cap",
+                    "9.9.4.1",
+                    order,
+                )
             caps.append(u)
         if not option(state, "cap_intercept") and caps:
-            raise refuse("CAP intercept of missiles is switched off", "option-off", "9.9.4.1", order)
+            raise refuse(
+                "CAP intercept of missiles is switched off", "option-off", "9.9.4.1", order
+            )
         interceptable = [s for s in salvos if _cap_defence(state, s.grp) is not None]
         if len(caps) > len(interceptable):
-            raise refuse(f"{len(caps)} CAP(s) but only {len(interceptable)} salvo(s) can be intercepted: one CAP per "
-                         "salvo, never hypersonic or ballistic (9.9.4.1)", "too-many-caps", "9.9.4.1", order)
+            raise refuse(
+                f"{len(caps)} CAP(s) but only {len(interceptable)} salvo(s) can be intercepted: one CAP per "
+                "salvo, never hypersonic or ballistic (9.9.4.1)",
+                "too-many-caps",
+                "9.9.4.1",
+                order,
+            )
         rf: list[_Salvo] = []
         if args.get("fire"):
             if _long_range(salvos):
-                raise refuse("return fire answers local strikes only (9.9.1)", "not-local", "9.9.1", order)
+                raise refuse(
+                    "return fire answers local strikes only (9.9.1)", "not-local", "9.9.1", order
+                )
             allowed = set(_return_fire_options(state, salvos))
             use: dict[tuple[str, str], int] = {}
             for tok in args["fire"]:
                 try:
                     sid, g, tid = _parse_salvo(tok)
                 except ValueError:
-                    raise refuse(f"return fire {tok!r}: SOURCE:GROUP:TARGET", "bad-salvo", "9.9.1", order) from None
+                    raise refuse(
+                        f"return fire {tok!r}: SOURCE:GROUP:TARGET", "bad-salvo", "9.9.1", order
+                    ) from None
                 src = own_unit(state, order, sid, "9.9.1")
                 try:
                     grp = counter(src).attack(g)
                 except KeyError:
-                    raise refuse(f"{sid} has no attack {g!r}", "no-such-attack", "2.2.2.1", order) from None
+                    raise refuse(
+                        f"{sid} has no attack {g!r}", "no-such-attack", "2.2.2.1", order
+                    ) from None
                 if f"{sid}:{grp.id}:{tid}" not in allowed:
-                    raise refuse(f"{tok}: not a legal return fire (range, target type, salvos left)", "bad-return-fire",
-                                 "9.9.1", order)
+                    raise refuse(
+                        f"{tok}: not a legal return fire (range, target type, salvos left)",
+                        "bad-return-fire",
+                        "9.9.1",
+                        order,
+                    )
                 use[(sid, grp.key)] = use.get((sid, grp.key), 0) + 1
                 if use[(sid, grp.key)] > grp.left:
-                    raise refuse(f"{sid} has only {grp.left} salvo(s) in {grp.id}", "magazine-empty", "2.2.2.1", order)
+                    raise refuse(
+                        f"{sid} has only {grp.left} salvo(s) in {grp.id}",
+                        "magazine-empty",
+                        "2.2.2.1",
+                        order,
+                    )
                 rf.append(_Salvo(src, grp, _unit_target(state.units[tid]), True))
         return p, salvos, targets, alloc, caps, rf
 
@@ -622,21 +887,34 @@ class Shields(OrderHandler):
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview | None:
         return None  # the defender's view cannot name hidden sources; the attacker previews
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         p, salvos, targets, alloc, caps, rf = self._read(state, order, args)
         events, res = _execute(state, p["attacker"], salvos, targets, alloc, caps, dice, rf)
         clock = state.clock
         restore = replace(clock, active=tuple(p["active"]), done=frozenset(p["done"]))
-        events = [state_set("secret", {"pending_strike": None}, rule="9.2.1"),
-                  state_set("public", {"incoming": None}, rule="9.2.1"),
-                  clock_set(restore, rule="9.2.1"), *events]
+        events = [
+            state_set("secret", {"pending_strike": None}, rule="9.2.1"),
+            state_set("public", {"incoming": None}, rule="9.2.1"),
+            clock_set(restore, rule="9.2.1"),
+            *events,
+        ]
         events += _after_action(apply_all(state, events), p["attacker"], p["long_range"], dice)
         res.rules = list(dict.fromkeys(["9.2.1", *res.rules]))
         return Adjudication(events, res)
 
 
-def resolve(game: Any, target: str, salvos: Sequence[str], grey_shields: int | Mapping[str, int] | None = None, *,
-            cap: Sequence[str] = (), fire: Sequence[str] = (), side: str | None = None) -> Result:
+def resolve(
+    game: Any,
+    target: str,
+    salvos: Sequence[str],
+    grey_shields: int | Mapping[str, int] | None = None,
+    *,
+    cap: Sequence[str] = (),
+    fire: Sequence[str] = (),
+    side: str | None = None,
+) -> Result:
     """Strike *target*: submits ``strike`` (and the defender's ``shields``), rolls, commits.
 
     Args:
@@ -650,8 +928,14 @@ def resolve(game: Any, target: str, salvos: Sequence[str], grey_shields: int | M
 
     state = game.state
     if side is None:
-        side = next((state.units[s.split(":")[0]].side for s in salvos if ":" in s and s.split(":")[0] in state.units),
-                    None) or next(s for s in state.sides if s != state.units[target].side)
+        side = next(
+            (
+                state.units[s.split(":")[0]].side
+                for s in salvos
+                if ":" in s and s.split(":")[0] in state.units
+            ),
+            None,
+        ) or next(s for s in state.sides if s != state.units[target].side)
     toks = [s if ":" in s else None for s in salvos]
     if None in toks:
         toks = _pick_sources(state, side, target, salvos)
@@ -673,7 +957,12 @@ def resolve(game: Any, target: str, salvos: Sequence[str], grey_shields: int | M
                     n = 0
                 if n:
                     alloc.append(f"{k}:{n}")
-        r = submit(game, Shields.type.make(d, alloc=alloc or None, cap=list(cap) or None, fire=list(fire) or None))
+        r = submit(
+            game,
+            Shields.type.make(
+                d, alloc=alloc or None, cap=list(cap) or None, fire=list(fire) or None
+            ),
+        )
     return r
 
 
@@ -688,7 +977,9 @@ def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> 
             continue
         die = parse_die(s)
         found = None
-        for u in sorted(state.units_of(side), key=lambda u: (u.hex.distance(t.hex) if u.hex else 99, u.id)):
+        for u in sorted(
+            state.units_of(side), key=lambda u: (u.hex.distance(t.hex) if u.hex else 99, u.id)
+        ):
             if not u.alive or u.hex is None:
                 continue
             for a in counter(u).attacks:
@@ -696,14 +987,18 @@ def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> 
                     continue
                 if used.get((u.id, a.key), 0) >= a.left:
                     continue
-                if u.hex.distance(t.hex) > a.range + (_air_reach(state, u) if counter(u).is_air else 0):
+                if u.hex.distance(t.hex) > a.range + (
+                    _air_reach(state, u) if counter(u).is_air else 0
+                ):
                     continue
                 found = (u.id, a)
                 break
             if found:
                 break
         if found is None:
-            raise refuse(f"no {side} source in range has a {die} salvo left for {target}", "no-source", "9.5")
+            raise refuse(
+                f"no {side} source in range has a {die} salvo left for {target}", "no-source", "9.5"
+            )
         used[(found[0], found[1].key)] = used.get((found[0], found[1].key), 0) + 1
         out.append(f"{found[0]}:{found[1].id}")
     return out

@@ -40,7 +40,15 @@ from owsnb.rules.ows.movement import (
 from owsnb.rules.ows.movement.ground import _cost_model, _partisan_zones, _step
 from owsnb.rules.ows.units import counter
 
-__all__ = ["SupplyTrace", "trace", "status_for", "sources", "check_supply", "STEP_EFFECTS", "MARKERS"]
+__all__ = [
+    "SupplyTrace",
+    "trace",
+    "status_for",
+    "sources",
+    "check_supply",
+    "STEP_EFFECTS",
+    "MARKERS",
+]
 
 MARKERS = {"low": "low-supply", "out": "out-of-supply"}
 NORMAL_ZONES = 2
@@ -122,18 +130,29 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
         return SupplyTrace(unit.id, "normal", why="off the map")
     srcs = set(sources(state, unit))
     if not srcs:
-        return SupplyTrace(unit.id, "normal", why="no supply source defined for this side (S1): not checked")
-    foes = [e for e in state.units.values() if e.side != unit.side and e.hex is not None and e.alive]
+        return SupplyTrace(
+            unit.id, "normal", why="no supply source defined for this side (S1): not checked"
+        )
+    foes = [
+        e for e in state.units.values() if e.side != unit.side and e.hex is not None and e.alive
+    ]
     e_hexes = {e.hex for e in foes if counter(e).category in GROUND_CATEGORIES}
     zoc = zoc_hexes(state, foes)
     friends = {
         u.hex
         for u in state.units.values()
-        if u.side == unit.side and u.hex is not None and u.alive and counter(u).category in GROUND_CATEGORIES
+        if u.side == unit.side
+        and u.hex is not None
+        and u.alive
+        and counter(u).category in GROUND_CATEGORIES
     }
     pz = _partisan_zones(state, unit.side)
     if pz and rear_zone(state, unit.hex) in pz:
-        return SupplyTrace(unit.id, "out", why="in a disrupted partisan zone: no trace through it (10.15.10.4, 11.1.3)")
+        return SupplyTrace(
+            unit.id,
+            "out",
+            why="in a disrupted partisan zone: no trace through it (10.15.10.4, 11.1.3)",
+        )
     use_zones = zone_of(state, unit.hex) is not None
     model = _cost_model(state, "wheeled")
     start = unit.hex
@@ -158,14 +177,18 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
             if pz and rear_zone(state, n) in pz:
                 continue
             c = _step(model, h, n, unit.side)
-            c = 1.0 if c is None else c  # a line of hexes: NP terrain still carries supply at cost 1 (S3)
+            c = (
+                1.0 if c is None else c
+            )  # a line of hexes: NP terrain still carries supply at cost 1 (S3)
             nd = d + c
             if nd + 1e-9 < best.get(n, math.inf):
                 best[n] = nd
                 parent[n] = h
                 heappush(heap, (nd, n))
     if found is None:
-        return SupplyTrace(unit.id, "out", why="no line free of enemy units and ZOC to a source (11.1.3)")
+        return SupplyTrace(
+            unit.id, "out", why="no line free of enemy units and ZOC to a source (11.1.3)"
+        )
     path = [found]
     while path[-1] in parent:
         path.append(parent[path[-1]])

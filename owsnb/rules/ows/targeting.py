@@ -36,7 +36,7 @@ INFRA = ("port", "airfield", "rail")
 # -- targets (9.9.4, 9.9.7) ------------------------------------------------------------------------
 @dataclass
 class _Target:
-    key: str                  # unit id or "port:0203"
+    key: str  # unit id or "port:0203"
     side: str
     hex: Any
     red: int
@@ -54,8 +54,16 @@ class _Target:
 def _unit_target(u: Any) -> _Target:
     """A unit as a strike target: its red shield, steps and silhouette."""
     c = counter(u)
-    return _Target(u.id, u.side, u.hex, c.red_shield, u.steps, target_type(u), u,
-                   countermeasures="countermeasures" in u.markers)
+    return _Target(
+        u.id,
+        u.side,
+        u.hex,
+        c.red_shield,
+        u.steps,
+        target_type(u),
+        u,
+        countermeasures="countermeasures" in u.markers,
+    )
 
 
 def _target(state: Any, side: str, ref: str, order: Any = None) -> _Target:
@@ -71,7 +79,9 @@ def _target(state: Any, side: str, ref: str, order: Any = None) -> _Target:
         owner = feat.get("side") or state.map.info(h).facts.get("control") or ""
         dmg = int(state.map.info(h).facts.get("damage", {}).get(kind, 0))
         cap = int(feat.get("capacity", 1) or 1)
-        d = int(feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"])
+        d = int(
+            feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
+        )
         return _Target(f"{kind}:{where}", owner, h, d, max(cap - dmg, 0), "ground", infra=kind)
     return _unit_target(enemy_unit(state, side, ref, rule="9.9.4", order=order))
 
@@ -146,7 +156,9 @@ def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tu
     return shiftn, notes
 
 
-def _read_salvos(state: Any, side: str, target_ref: str, tokens: Sequence[str], order: Any = None) -> tuple[list[_Salvo], dict[str, _Target]]:
+def _read_salvos(
+    state: Any, side: str, target_ref: str, tokens: Sequence[str], order: Any = None
+) -> tuple[list[_Salvo], dict[str, _Target]]:
     if not tokens:
         raise refuse("a strike needs salvos, e.g. salvos=DDG-1:tlam", "no-salvos", "9.5", order)
     targets: dict[str, _Target] = {}
@@ -158,41 +170,91 @@ def _read_salvos(state: Any, side: str, target_ref: str, tokens: Sequence[str], 
         try:
             sid, gref, tref = _parse_salvo(tok)
         except ValueError:
-            raise refuse(f"salvo {tok!r}: write SOURCE:GROUP or SOURCE:GROUP:TARGET (e.g. DDG-1:tlam)",
-                         "bad-salvo", "9.5", order) from None
+            raise refuse(
+                f"salvo {tok!r}: write SOURCE:GROUP or SOURCE:GROUP:TARGET (e.g. DDG-1:tlam)",
+                "bad-salvo",
+                "9.5",
+                order,
+            ) from None
         src = own_unit(state, order, sid, "9.5") if order is not None else state.units[sid]
         c = counter(src)
         try:
             grp = c.attack(gref)
         except KeyError:
-            raise refuse(f"{sid} has no attack {gref!r}; it has {', '.join(a.id + '=' + a.die for a in c.attacks)}",
-                         "no-such-attack", "2.2.2.1", order) from None
+            raise refuse(
+                f"{sid} has no attack {gref!r}; it has {', '.join(a.id + '=' + a.die for a in c.attacks)}",
+                "no-such-attack",
+                "2.2.2.1",
+                order,
+            ) from None
         if grp.air_to_air:
-            raise refuse(f"{sid}:{grp.id} is an air-to-air die (air combat, 9.7)", "air-to-air-only", "9.7", order)
+            raise refuse(
+                f"{sid}:{grp.id} is an air-to-air die (air combat, 9.7)",
+                "air-to-air-only",
+                "9.7",
+                order,
+            )
         if tref is not None and tref not in targets:
             targets[tref] = _target(state, side, tref, order)
         tgt = targets[tref] if tref is not None else main
         k = (src.id, grp.key)
         use[k] = use.get(k, 0) + 1
         if use[k] > grp.left:
-            raise refuse(f"{src.id} has only {grp.left} {grp.die} salvo(s) left in {grp.id} (9.5)", "magazine-empty",
-                         "2.2.2.1", order)
+            raise refuse(
+                f"{src.id} has only {grp.left} {grp.die} salvo(s) left in {grp.id} (9.5)",
+                "magazine-empty",
+                "2.2.2.1",
+                order,
+            )
         if tgt.ttype == "sub":
-            raise refuse("submarines can only be attacked by ASW (red submarine silhouette)", "not-asw", "8.5.2", order)
+            raise refuse(
+                "submarines can only be attacked by ASW (red submarine silhouette)",
+                "not-asw",
+                "8.5.2",
+                order,
+            )
         if tgt.ttype == "air":
-            raise refuse("aircraft are engaged in air combat (9.7), not by strikes", "air-target", "9.7", order)
+            raise refuse(
+                "aircraft are engaged in air combat (9.7), not by strikes",
+                "air-target",
+                "9.7",
+                order,
+            )
         if not grp.can_hit(tgt.ttype):
-            raise refuse(f"{src.id}:{grp.id} cannot engage {tgt.ttype} targets (its silhouettes: {', '.join(grp.targets)})",
-                         "wrong-target-type", "2.2.2", order)
+            raise refuse(
+                f"{src.id}:{grp.id} cannot engage {tgt.ttype} targets (its silhouettes: {', '.join(grp.targets)})",
+                "wrong-target-type",
+                "2.2.2",
+                order,
+            )
         if "suppressed" in src.markers and c.category == "naval":
-            raise refuse(f"{src.id} is damaged and suppressed this turn: no strikes (9.6.1)", "suppressed", "9.6.1", order)
-        if "disrupted-c2" in src.markers and c.category in ("naval", "artillery", "air-defence", "submarine"):
-            raise refuse(f"{src.id} has Disrupted C2 and cannot fire (7.2.1.1)", "disrupted-c2", "7.2.1.1", order)
+            raise refuse(
+                f"{src.id} is damaged and suppressed this turn: no strikes (9.6.1)",
+                "suppressed",
+                "9.6.1",
+                order,
+            )
+        if "disrupted-c2" in src.markers and c.category in (
+            "naval",
+            "artillery",
+            "air-defence",
+            "submarine",
+        ):
+            raise refuse(
+                f"{src.id} has Disrupted C2 and cannot fire (7.2.1.1)",
+                "disrupted-c2",
+                "7.2.1.1",
+                order,
+            )
         dist = src.hex.distance(tgt.hex)
         reach = grp.range + (_air_reach(state, src) if c.is_air else 0)
         if dist > reach:
-            raise refuse(f"{tgt.key} is {dist} hexes from {src.id}; {grp.id} reaches {reach} (2.2.2.1)", "out-of-range",
-                         "2.2.2.1", order)
+            raise refuse(
+                f"{tgt.key} is {dist} hexes from {src.id}; {grp.id} reaches {reach} (2.2.2.1)",
+                "out-of-range",
+                "2.2.2.1",
+                order,
+            )
         out.append(_Salvo(src, grp, tgt, _is_local(state, src, grp, tgt)))
     return out, targets
 
@@ -203,8 +265,13 @@ def _check_shape(state: Any, salvos: Sequence[_Salvo], order: Any) -> None:
     if len(thexes) > 1:
         shexes = {s.src.hex for s in salvos}
         if not (option(state, "one_to_many") and len(shexes) == 1):
-            raise refuse("a strike action has one target hex (many-to-one, 9.8); one-to-many needs the 9.9 option "
-                         "and a single source hex", "several-target-hexes", "9.8", order)
+            raise refuse(
+                "a strike action has one target hex (many-to-one, 9.8); one-to-many needs the 9.9 option "
+                "and a single source hex",
+                "several-target-hexes",
+                "9.8",
+                order,
+            )
 
 
 # -- the defender's answer: grey shields (9.2), CEC (6.5.9.3), CAP (9.9.4.1) -----------------------
@@ -214,14 +281,28 @@ def _available_shields(state: Any, tgt: _Target) -> list[dict[str, Any]]:
     for u in state.units.values():
         if u.side != tgt.side or not u.alive or u.hex is None:
             continue
-        if "disrupted-c2" in u.markers or ("suppressed" in u.markers and counter(u).category == "air-defence"):
+        if "disrupted-c2" in u.markers or (
+            "suppressed" in u.markers and counter(u).category == "air-defence"
+        ):
             continue
         for g in counter(u).shields:
             if g.left <= 0:
                 continue
-            if u.id == (tgt.unit.id if tgt.unit is not None else None) or u.hex.distance(tgt.hex) <= g.range:
-                out.extend({"value": g.value, "bmd": g.bmd, "red_arrow": g.red_arrow, "provider": u.id, "key": g.key,
-                            "cec": counter(u).cec} for _ in range(g.left))
+            if (
+                u.id == (tgt.unit.id if tgt.unit is not None else None)
+                or u.hex.distance(tgt.hex) <= g.range
+            ):
+                out.extend(
+                    {
+                        "value": g.value,
+                        "bmd": g.bmd,
+                        "red_arrow": g.red_arrow,
+                        "provider": u.id,
+                        "key": g.key,
+                        "cec": counter(u).cec,
+                    }
+                    for _ in range(g.left)
+                )
     out.sort(key=lambda s: (-(s["provider"] == (tgt.unit.id if tgt.unit else "")), -s["value"]))
     return out
 
@@ -229,7 +310,11 @@ def _available_shields(state: Any, tgt: _Target) -> list[dict[str, Any]]:
 def _cec_active(state: Any, tgt: _Target, providers: Iterable[str]) -> bool:
     if not option(state, "cec"):
         return False
-    provs = [state.units[p] for p in providers if counter(state.units[p]).cec and counter(state.units[p]).category == "naval"]
+    provs = [
+        state.units[p]
+        for p in providers
+        if counter(state.units[p]).cec and counter(state.units[p]).category == "naval"
+    ]
     for e in state.units.values():
         if e.side == tgt.side and e.alive and e.hex is not None and counter(e).cec_provider:
             if any(e.hex.distance(p.hex) <= 1 for p in provs):
@@ -238,10 +323,17 @@ def _cec_active(state: Any, tgt: _Target, providers: Iterable[str]) -> bool:
 
 
 def _cap_candidates(state: Any, tgt: _Target) -> list[Any]:
-    return [u for u in state.units.values()
-            if u.side == tgt.side and u.alive and u.hex == tgt.hex and counter(u).is_air
-            and counter(u).mission in ("cap", "dca") and "engaged" not in u.markers
-            and any(a.air_to_air for a in counter(u).attacks)]
+    return [
+        u
+        for u in state.units.values()
+        if u.side == tgt.side
+        and u.alive
+        and u.hex == tgt.hex
+        and counter(u).is_air
+        and counter(u).mission in ("cap", "dca")
+        and "engaged" not in u.markers
+        and any(a.air_to_air for a in counter(u).attacks)
+    ]
 
 
 def _cap_defence(state: Any, grp: Attack) -> int | None:
@@ -254,8 +346,13 @@ def _cap_defence(state: Any, grp: Attack) -> int | None:
     return int(d["supersonic"] if "supersonic" in grp.flags else d["subsonic"])
 
 
-def _plans(state: Any, side: str, salvos: Sequence[_Salvo], alloc: Mapping[str, Sequence[Mapping[str, Any]]],
-           caps: Sequence[Any] = ()) -> list[SalvoPlan]:
+def _plans(
+    state: Any,
+    side: str,
+    salvos: Sequence[_Salvo],
+    alloc: Mapping[str, Sequence[Mapping[str, Any]]],
+    caps: Sequence[Any] = (),
+) -> list[SalvoPlan]:
     crit = option(state, "critical_hits") != "off"
     excess = option(state, "excess_shields")
     by_t: dict[str, list[int]] = {}
@@ -263,16 +360,44 @@ def _plans(state: Any, side: str, salvos: Sequence[_Salvo], alloc: Mapping[str, 
     for i, s in enumerate(salvos):
         k, notes = _modifiers(state, side, s.src, s.grp, s.tgt)
         die = shift(s.grp.die, k)
-        base.append(SalvoPlan(die, (), s.tgt.red, crit, None, s.src.id, s.grp.id, s.tgt.key, s.grp.die, tuple(notes),
-                              s.grp.flags))
+        base.append(
+            SalvoPlan(
+                die,
+                (),
+                s.tgt.red,
+                crit,
+                None,
+                s.src.id,
+                s.grp.id,
+                s.tgt.key,
+                s.grp.die,
+                tuple(notes),
+                s.grp.flags,
+            )
+        )
         by_t.setdefault(s.tgt.key, []).append(i)
     out = list(base)
     for tkey, idx in by_t.items():
         shields = list(alloc.get(tkey, ()))
-        plans = allocate([base[i] for i in idx], shields, excess=excess, hgv_defendable=option(state, "hgv_defendable"))
-        if shields and _cec_active(state, salvos[idx[0]].tgt, {s["provider"] for s in shields if "provider" in s}):
-            plans = [replace(p, die=demote(p.die, 2), notes=(*p.notes, "CEC: cruise missile demoted twice (6.5.9.3)"))
-                     if p.layers and not (p.flags & {"SRBM", "MRBM", "IRBM", "H", "HGV"}) else p for p in plans]
+        plans = allocate(
+            [base[i] for i in idx],
+            shields,
+            excess=excess,
+            hgv_defendable=option(state, "hgv_defendable"),
+        )
+        if shields and _cec_active(
+            state, salvos[idx[0]].tgt, {s["provider"] for s in shields if "provider" in s}
+        ):
+            plans = [
+                replace(
+                    p,
+                    die=demote(p.die, 2),
+                    notes=(*p.notes, "CEC: cruise missile demoted twice (6.5.9.3)"),
+                )
+                if p.layers and not (p.flags & {"SRBM", "MRBM", "IRBM", "H", "HGV"})
+                else p
+                for p in plans
+            ]
         for i, p in zip(idx, plans, strict=True):
             out[i] = p
     # CAP interceptors: one CAP per salvo, in order of the interceptable salvos (9.9.4.1)
@@ -285,7 +410,11 @@ def _plans(state: Any, side: str, salvos: Sequence[_Salvo], alloc: Mapping[str, 
             continue
         cap_unit = caps.pop(0)
         aa = next(a for a in counter(cap_unit).attacks if a.air_to_air)
-        out[i] = replace(out[i], cap=(aa.die, d), notes=(*out[i].notes, f"intercepted by CAP {cap_unit.id} (9.9.4.1)"))
+        out[i] = replace(
+            out[i],
+            cap=(aa.die, d),
+            notes=(*out[i].notes, f"intercepted by CAP {cap_unit.id} (9.9.4.1)"),
+        )
     return out
 
 
@@ -311,6 +440,10 @@ def _return_fire_options(state: Any, salvos: Sequence[_Salvo]) -> list[str]:
             if a.left <= 0 or a.air_to_air:
                 continue
             for src in srcs.values():
-                if a.can_hit(target_type(src)) and u.hex.distance(src.hex) <= a.range and detected(state, src, defender):
+                if (
+                    a.can_hit(target_type(src))
+                    and u.hex.distance(src.hex) <= a.range
+                    and detected(state, src, defender)
+                ):
                     out.append(f"{u.id}:{a.id}:{src.id}")
     return out

@@ -146,7 +146,10 @@ class Reach(Mapping):
         }
 
     def by_label(self) -> dict[str, float]:
-        return {self._labels.get(h, repr(h)): c for h, c in sorted(self.costs.items(), key=lambda x: (x[1], x[0]))}
+        return {
+            self._labels.get(h, repr(h)): c
+            for h, c in sorted(self.costs.items(), key=lambda x: (x[1], x[0]))
+        }
 
     def __repr__(self) -> str:
         s = self.summary()
@@ -154,12 +157,17 @@ class Reach(Mapping):
 
     def _repr_html_(self) -> str:
         s = self.summary()
-        rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in s.items())
+        rows = "".join(
+            f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>"
+            for k, v in s.items()
+        )
         near = "".join(
-            f"<tr><td>{html.escape(k)}</td><td>{v:g}</td></tr>" for k, v in list(self.by_label().items())[:40]
+            f"<tr><td>{html.escape(k)}</td><td>{v:g}</td></tr>"
+            for k, v in list(self.by_label().items())[:40]
         )
         return (
-            f"<div class='owsnb'><b>Reach of {html.escape(self.unit)} this turn</b> <span class='rule'>10.10, 6.4</span>"
+            f"<div class='owsnb'><b>Reach of {html.escape(self.unit)} this turn</b> <span class='rule'>10.10, "
+            "6.4</span>"
             f"<table>{rows}</table><details><summary>hexes and costs</summary><table><tr><th>hex</th>"
             f"<th>{html.escape(self.unit_of_cost)}</th></tr>{near}</table></details></div>"
         )
@@ -173,9 +181,20 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
     km = _km(state)
     c = counter(u)
 
-    def made(mode: str, costs: Mapping[Hex, float], budget: float, unit_of_cost: str, reasons: Any) -> Reach:
-        return Reach(u.id, mode, u.hex, dict(costs), budget=budget, unit_of_cost=unit_of_cost, reasons=tuple(reasons),
-                     km_per_hex=km, labels={h: state.map.label(h) for h in costs})
+    def made(
+        mode: str, costs: Mapping[Hex, float], budget: float, unit_of_cost: str, reasons: Any
+    ) -> Reach:
+        return Reach(
+            u.id,
+            mode,
+            u.hex,
+            dict(costs),
+            budget=budget,
+            unit_of_cost=unit_of_cost,
+            reasons=tuple(reasons),
+            km_per_hex=km,
+            labels={h: state.map.label(h) for h in costs},
+        )
 
     if c.is_air:
         base = _fuel_source(state, u)
@@ -188,11 +207,18 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
         return Reach(u.id, "none", None, {}, km_per_hex=km)
     if c.category in mv.NAVAL_CATEGORIES:
         d = mv.naval_reach(state, u, flank=kw.get("flank"))
-        return made("naval", {h: float(v) for h, v in d.items()}, max(d.values(), default=0), "hexes",
-                    (f"6.4 rate for {c.subtype or 'surface'}",))
+        return made(
+            "naval",
+            {h: float(v) for h, v in d.items()},
+            max(d.values(), default=0),
+            "hexes",
+            (f"6.4 rate for {c.subtype or 'surface'}",),
+        )
     if c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
         r = mv.ground_reach(
-            state, u, **{k: v for k, v in kw.items() if k in ("mp", "exploit", "disorganized", "react")}
+            state,
+            u,
+            **{k: v for k, v in kw.items() if k in ("mp", "exploit", "disorganized", "react")},
         )
         return made("ground", r.costs(), r.allowance.mp, "MP", r.allowance.reasons)
     return Reach(u.id, "none", u.hex, {}, km_per_hex=km)
@@ -206,7 +232,9 @@ def _fuel_source(state: Any, m: Any) -> Hex | None:
 
 
 # -- transit ---------------------------------------------------------------------------------------------
-def turns_by_road(state: Any, u: Any, to: Hex, *, max_turns: int = 60) -> tuple[int, list[Hex]] | None:
+def turns_by_road(
+    state: Any, u: Any, to: Hex, *, max_turns: int = 60
+) -> tuple[int, list[Hex]] | None:
     """Turns of tactical movement from *u*'s hex to *to* (10.10): each turn spends the unit's MP,
     entering a known enemy ZOC ends the turn, the always-one-hex rule applies; ``None`` if *to*
     cannot be reached (NP, enemy units)."""
@@ -298,7 +326,9 @@ class Transit(list):
 
         cols = ["mode", "feasible", "turns", "days", "hexes", "km", "nm", "overheads", "notes"]
         head = "".join(f"<th>{c}</th>" for c in cols)
-        body = "".join("<tr>" + "".join(f"<td>{esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in self)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in self
+        )
         return (
             f"<div class='owsnb'><b>{html.escape(self.title)}</b> <span class='rule'>5.1, 6.4, 10.10</span>"
             f"<table><tr>{head}</tr>{body}</table></div>"
@@ -306,7 +336,14 @@ class Transit(list):
 
 
 def _row(
-    state: Any, mode: str, turns: int | None, hexes: int | None, *, overheads: str = "", notes: str = "", rule: str = ""
+    state: Any,
+    mode: str,
+    turns: int | None,
+    hexes: int | None,
+    *,
+    overheads: str = "",
+    notes: str = "",
+    rule: str = "",
 ) -> dict[str, Any]:
     from owsnb.rules.ows.common import option
 
@@ -398,9 +435,16 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
         n = None if path is None else len(path) - 1
         nt = table(state, "movement")["naval"]
         hex_nm = _km(state) / NM_KM
-        speeds = [("sea: normal", mv.naval_rate(c.subtype or "surface", hex_nm=hex_nm, normal=True, table_=nt))]
+        speeds = [
+            (
+                "sea: normal",
+                mv.naval_rate(c.subtype or "surface", hex_nm=hex_nm, normal=True, table_=nt),
+            )
+        ]
         if c.subtype in mv.SUBS:
-            speeds.append(("sea: flank (cavitating)", mv.naval_rate(c.subtype, hex_nm=hex_nm, table_=nt)))
+            speeds.append(
+                ("sea: flank (cavitating)", mv.naval_rate(c.subtype, hex_nm=hex_nm, table_=nt))
+            )
         for label, rate in speeds:
             t = None if n is None or rate <= 0 else max(1, math.ceil(n / rate)) if n else 0
             out.append(_row(state, label, t, n, notes=f"{rate} hexes a turn (6.4)", rule="6.4"))
@@ -416,7 +460,8 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
             f"ground: {mp.mode} movement",
             None if road is None else road[0],
             None if road is None else len(road[1]) - 1,
-            notes=f"{mp.mp:g} MP a turn (10.10)" + ("; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""),
+            notes=f"{mp.mp:g} MP a turn (10.10)"
+            + ("; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""),
             rule="10.10",
         )
     )
@@ -532,7 +577,11 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
         b = _nearest(state, to, [p for p in ports if p != a] or ports)[0]
         sea = sea_hexes(state, a, b) if a != b else None
         l1, l2 = leg(start, a), leg(b, to)
-        ships = [s for s in state.units.values() if s.side == u.side and counter(s).box_total("infantry") > 0]
+        ships = [
+            s
+            for s in state.units.values()
+            if s.side == u.side and counter(s).box_total("infantry") > 0
+        ]
         rate = max(
             (
                 mv.naval_rate(
@@ -542,7 +591,9 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
                 )
                 for s in ships
             ),
-            default=mv.naval_rate("auxiliary", hex_nm=_km(state) / NM_KM, table_=table(state, "movement")["naval"]),
+            default=mv.naval_rate(
+                "auxiliary", hex_nm=_km(state) / NM_KM, table_=table(state, "movement")["naval"]
+            ),
         )
         if sea is not None and l1 is not None and l2 is not None:
             sail = max(1, math.ceil((len(sea) - 1) / rate))
@@ -562,7 +613,9 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
 
 
 # -- rings ----------------------------------------------------------------------------------------------
-def _ring(state: Any, label: str, kind: str, hexes: int, colour: str, **extra: Any) -> dict[str, Any]:
+def _ring(
+    state: Any, label: str, kind: str, hexes: int, colour: str, **extra: Any
+) -> dict[str, Any]:
     km = hexes * _km(state)
     return {
         "label": label,

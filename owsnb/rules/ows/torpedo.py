@@ -116,15 +116,32 @@ def torpedo_preview(game: Any, sub: str, target: str, reattack: Sequence[str] = 
             screen = len(assets) >= 2
             if screen:
                 first = asw_round(assets, 0)
-                return first.bind(lambda o: Distribution.point((hits, o == "dead")) if o != "free"
-                                  else hit_d.bind(lambda h: cont(k, hits + h, h)))
+                return first.bind(
+                    lambda o: (
+                        Distribution.point((hits, o == "dead"))
+                        if o != "free"
+                        else hit_d.bind(lambda h: cont(k, hits + h, h))
+                    )
+                )
             single = asw_round(assets[:1], 0) if assets else Distribution.point("free")
-            return single.bind(lambda o: hit_d.bind(lambda h: (Distribution.point((hits + h, o == "dead"))
-                                                                if o != "free" else cont(k, hits + h, h))))
+            return single.bind(
+                lambda o: hit_d.bind(
+                    lambda h: (
+                        Distribution.point((hits + h, o == "dead"))
+                        if o != "free"
+                        else cont(k, hits + h, h)
+                    )
+                )
+            )
         assets = _asw_assets(state, s, all_capable=True)
         first = asw_round(assets, k)
-        return first.bind(lambda o: Distribution.point((hits, o == "dead")) if o != "free"
-                          else hit_d.bind(lambda h: cont(k, hits + h, h)))
+        return first.bind(
+            lambda o: (
+                Distribution.point((hits, o == "dead"))
+                if o != "free"
+                else hit_d.bind(lambda h: cont(k, hits + h, h))
+            )
+        )
 
     def cont(k: int, hits: int, last: int) -> Distribution:
         if last == 0 or k + 1 >= len(seq):
@@ -139,23 +156,54 @@ def torpedo_preview(game: Any, sub: str, target: str, reattack: Sequence[str] = 
 class Torpedo(OrderHandler):
     """9.9.5: a submarine's torpedo attack on a detected surface ship, with ASW screen and re-attacks."""
 
-    type = OrderType("torpedo", (
-        Param("sub", "unit", "the attacking submarine"),
-        Param("target", "unit", "a detected surface ship in its hex"),
-        Param("reattack", "unit", "targets of further attacks after each hit (9.9.5.5)", positional=False,
-              repeat=True, optional=True),
-    ), rule="9.9.5", doc="submarine torpedo attack")
+    type = OrderType(
+        "torpedo",
+        (
+            Param("sub", "unit", "the attacking submarine"),
+            Param("target", "unit", "a detected surface ship in its hex"),
+            Param(
+                "reattack",
+                "unit",
+                "targets of further attacks after each hit (9.9.5.5)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="9.9.5",
+        doc="submarine torpedo attack",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        subs = [u for u in state.units_of(side) if counter(u).category == "submarine" and u.alive and u.hex is not None]
-        ex = legal_examples(self, state, side, (
-            {"sub": u.id, "target": t.id} for u in subs for t in state.units_at(u.hex)
-            if t.side != side and t.alive and counter(t).category == "naval" and detected(state, t, side)))
+        subs = [
+            u
+            for u in state.units_of(side)
+            if counter(u).category == "submarine" and u.alive and u.hex is not None
+        ]
+        ex = legal_examples(
+            self,
+            state,
+            side,
+            (
+                {"sub": u.id, "target": t.id}
+                for u in subs
+                for t in state.units_at(u.hex)
+                if t.side != side
+                and t.alive
+                and counter(t).category == "naval"
+                and detected(state, t, side)
+            ),
+        )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if _pending(state):
-            raise refuse("a strike is waiting for the defender's shot calculus", "strike-pending", "9.2.1", order)
+            raise refuse(
+                "a strike is waiting for the defender's shot calculus",
+                "strike-pending",
+                "9.2.1",
+                order,
+            )
         s = own_unit(state, order, args["sub"], "9.9.5")
         c = counter(s)
         if c.category != "submarine":
@@ -164,27 +212,49 @@ class Torpedo(OrderHandler):
         if not torp:
             raise refuse(f"{s.id} has no torpedo salvo left", "magazine-empty", "9.9.5", order)
         if c.subtype == "ssk" and "silent-running" not in s.markers:
-            raise refuse("an SSK may only attack if it began the Combat phase in Silent Running", "ssk-not-silent",
-                         "9.9.5.6", order)
+            raise refuse(
+                "an SSK may only attack if it began the Combat phase in Silent Running",
+                "ssk-not-silent",
+                "9.9.5.6",
+                order,
+            )
         if state.clock.step == "6.B.1":
-            raise refuse("torpedo attacks are local strikes: step 6.B.2 (9.9.1)", "local-strike-later", "9.9.1", order)
+            raise refuse(
+                "torpedo attacks are local strikes: step 6.B.2 (9.9.1)",
+                "local-strike-later",
+                "9.9.1",
+                order,
+            )
         for tid in (args["target"], *args.get("reattack", ())):
             t = enemy_unit(state, order.side, tid, "9.9.4", order)
             if counter(t).category != "naval" or t.hex != s.hex:
-                raise refuse(f"{tid} is not a surface ship in {s.id}'s hex", "bad-torpedo-target", "9.9.5", order)
+                raise refuse(
+                    f"{tid} is not a surface ship in {s.id}'s hex",
+                    "bad-torpedo-target",
+                    "9.9.5",
+                    order,
+                )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
         return torpedo_preview(state, args["sub"], args["target"], args.get("reattack", ()))
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         side = order.side
         s = state.units[args["sub"]]
         c = counter(s)
         torp = next(a for a in c.attacks if "torpedo" in a.flags and a.left > 0)
         roll = Roller(dice)
         seq = [args["target"], *args.get("reattack", ())]
-        events: list[Event] = [unit_set(s.id, markers=s.markers - {"silent-running"}, rule="9.9.5.1",
-                                        visible_to=watchers(state, s))]
+        events: list[Event] = [
+            unit_set(
+                s.id,
+                markers=s.markers - {"silent-running"},
+                rule="9.9.5.1",
+                visible_to=watchers(state, s),
+            )
+        ]
         s = s.evolve(markers=s.markers - {"silent-running"})
         sig = int(c.signature or 8)
         crit = option(state, "critical_hits") != "off"
@@ -201,12 +271,22 @@ class Torpedo(OrderHandler):
             if not assets:
                 return "free"
             die = _asw_die(state, s, assets, bonus)
-            r = roll(die, f"ASW detection of a submarine ({len(assets)} asset(s), target {sig})", "9.9.5.2", None)
+            r = roll(
+                die,
+                f"ASW detection of a submarine ({len(assets)} asset(s), target {sig})",
+                "9.9.5.2",
+                None,
+            )
             if r < sig:
                 return "free"
             detected_sub = True
             best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
-            r2 = roll(counter(best).asw.die, f"ASW attack by {best.id} on {s.id} (red {c.red_shield})", "8.5.2", None)
+            r2 = roll(
+                counter(best).asw.die,
+                f"ASW attack by {best.id} on {s.id} (red {c.red_shield})",
+                "8.5.2",
+                None,
+            )
             if _hits(r2, c.red_shield, critical=crit) > 0:
                 sub_lost = True
                 return "dead"
@@ -231,8 +311,14 @@ class Torpedo(OrderHandler):
                     break
                 o_single = "free"
             vis = None if detected_sub else hidden
-            r = roll(torp.die, f"torpedo {torp.die} at {tid} (red {counter(t).red_shield})" if vis is None
-                     else f"torpedo at {tid}", "9.9.5.4", vis)
+            r = roll(
+                torp.die,
+                f"torpedo {torp.die} at {tid} (red {counter(t).red_shield})"
+                if vis is None
+                else f"torpedo at {tid}",
+                "9.9.5.4",
+                vis,
+            )
             h = _hits(r, counter(t).red_shield, critical=crit)
             used += 1
             total[tid] = total.get(tid, 0) + h
@@ -243,12 +329,20 @@ class Torpedo(OrderHandler):
             if h == 0:
                 break
         sp = dict(c.spent)
-        sp[torp.key] = int(sp.get(torp.key, 0)) + min(used, torp.left) if used else int(sp.get(torp.key, 0))
+        sp[torp.key] = (
+            int(sp.get(torp.key, 0)) + min(used, torp.left) if used else int(sp.get(torp.key, 0))
+        )
         vis_sub = None if detected_sub else watchers(state, s)
         events.append(unit_set(s.id, data={"spent": sp}, rule="9.5", visible_to=vis_sub))
         if detected_sub:
-            events.append(unit_set(s.id, seen_by=s.seen_by | {defender}, markers=s.markers - {"silent-running"} | {"tacsit1"},
-                                   rule="9.9.5.2"))
+            events.append(
+                unit_set(
+                    s.id,
+                    seen_by=s.seen_by | {defender},
+                    markers=s.markers - {"silent-running"} | {"tacsit1"},
+                    rule="9.9.5.2",
+                )
+            )
         s2 = apply_all(state, events)
         steps_lost = {}
         for tid, n in total.items():
@@ -259,10 +353,27 @@ class Torpedo(OrderHandler):
         if sub_lost:
             evs, _, _ = apply_hits(s2, s2.units[s.id], 1, rule="8.5.2", cause="asw")
             events += evs
-        events.append(note("Torpedo attack: " + ", ".join(f"{k} {v} hit(s)" for k, v in total.items())
-                           if total else "Torpedo attack aborted", rule="9.9.5", visible_to=None))
-        res = Result(f"Torpedo attack by {s.id}", {"hits": total, "steps_lost": steps_lost, "sub_lost": sub_lost,
-                                                    "sub_detected": detected_sub}, ["9.9.5", "2.1.1.3"], roll.rolls, lines)
+        events.append(
+            note(
+                "Torpedo attack: " + ", ".join(f"{k} {v} hit(s)" for k, v in total.items())
+                if total
+                else "Torpedo attack aborted",
+                rule="9.9.5",
+                visible_to=None,
+            )
+        )
+        res = Result(
+            f"Torpedo attack by {s.id}",
+            {
+                "hits": total,
+                "steps_lost": steps_lost,
+                "sub_lost": sub_lost,
+                "sub_detected": detected_sub,
+            },
+            ["9.9.5", "2.1.1.3"],
+            roll.rolls,
+            lines,
+        )
         return Adjudication(events, res)
 
 

@@ -26,13 +26,44 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from owsnb.rules.ows.dice import parse_die
 
 __all__ = [
-    "CATEGORIES", "TARGET_TYPES", "FLAGS", "MISSIONS", "MARKERS", "Payload", "AttackSpec", "ShieldSpec",
-    "SensorSpec", "BoxSpec", "validate", "register_fields", "counter", "Counter", "Attack", "Shield",
-    "damage_order", "target_type", "BALLISTIC", "HYPERSONIC",
+    "CATEGORIES",
+    "TARGET_TYPES",
+    "FLAGS",
+    "MISSIONS",
+    "MARKERS",
+    "Payload",
+    "AttackSpec",
+    "ShieldSpec",
+    "SensorSpec",
+    "BoxSpec",
+    "validate",
+    "register_fields",
+    "counter",
+    "Counter",
+    "Attack",
+    "Shield",
+    "damage_order",
+    "target_type",
+    "BALLISTIC",
+    "HYPERSONIC",
 ]
 
-CATEGORIES = ("ground", "naval", "submarine", "air-base", "air-mission", "sof", "hq", "artillery",
-              "air-defence", "asp", "css", "engineer", "transport", "infrastructure")
+CATEGORIES = (
+    "ground",
+    "naval",
+    "submarine",
+    "air-base",
+    "air-mission",
+    "sof",
+    "hq",
+    "artillery",
+    "air-defence",
+    "asp",
+    "css",
+    "engineer",
+    "transport",
+    "infrastructure",
+)
 """Counter kinds of 2.2: ground (2.2.7), naval surface (2.2.5), submarine (2.2.6), squadron base and
 air missions (2.2.4), SOF (2.2.7.2), HQ (2.2.7.1), artillery/rocket (2.2.7.3), air defence
 (2.2.7.4), ASP (2.2.2.6); css/engineer/transport for part 2 (10.13, 5.1)."""
@@ -43,11 +74,36 @@ silhouette (8.5.2)."""
 
 BALLISTIC = ("SRBM", "MRBM", "IRBM")
 HYPERSONIC = ("H", "HGV")
-FLAGS = (*HYPERSONIC, *BALLISTIC, "supersonic", "subsonic", "torpedo", "loitering", "pgm", "nuclear")
+FLAGS = (
+    *HYPERSONIC,
+    *BALLISTIC,
+    "supersonic",
+    "subsonic",
+    "torpedo",
+    "loitering",
+    "pgm",
+    "nuclear",
+)
 """Salvo flags (2.2.2.7): H, HGV, SRBM/MRBM/IRBM; speed class for CAP intercept (9.9.4.1)."""
 
-MISSIONS = ("cap", "dca", "oca", "strike", "sead", "cas", "interdiction", "sucap", "aew", "tanker",
-            "asw", "transport", "bomber", "ew", "isr", "air-assault")
+MISSIONS = (
+    "cap",
+    "dca",
+    "oca",
+    "strike",
+    "sead",
+    "cas",
+    "interdiction",
+    "sucap",
+    "aew",
+    "tanker",
+    "asw",
+    "transport",
+    "bomber",
+    "ew",
+    "isr",
+    "air-assault",
+)
 """Air mission types (6.5, 6.5.10)."""
 
 MARKERS = {
@@ -66,9 +122,15 @@ MARKERS = {
     "assured-c2": "7.2.1.2 Assure C2 token",
     "sigint": "7.2.1.3 SIGINT/EMSO token",
     "countermeasures": "7.2.1.4 Active & Passive Countermeasures token",
-    "reserve": "10.4 Reserve", "main-effort": "10.5 Main Effort", "defend": "10.6 Defend",
-    "fortified": "10.7 Fortified", "delay": "10.8 Delay", "idf-spt": "2.2.7.3 IDF support",
-    "combat": "10.15 Combat", "radiation": "7.4 radiation", "sr": "8.5.1 special reconnaissance",
+    "reserve": "10.4 Reserve",
+    "main-effort": "10.5 Main Effort",
+    "defend": "10.6 Defend",
+    "fortified": "10.7 Fortified",
+    "delay": "10.8 Delay",
+    "idf-spt": "2.2.7.3 IDF support",
+    "combat": "10.15 Combat",
+    "radiation": "7.4 radiation",
+    "sr": "8.5.1 special reconnaissance",
     "last-known": "contact lost: shown where last detected",
 }
 """Status-marker vocabulary shared by every OWS module (2.3 and the chapters cited)."""
@@ -90,7 +152,9 @@ class AttackSpec(_M):
     auto_resupply: bool = Field(False, description="curved arrow (2.2.2.4, 11.8)")
     pool: str = Field("", description="multi-role pool shared with a shield group (2.2.2.8)")
     air_to_air: bool = Field(False, description="organic air-to-air die of an air mission")
-    cap_defence: int | None = Field(None, description="defence vs CAP intercept if marked (9.9.4.1)")
+    cap_defence: int | None = Field(
+        None, description="defence vs CAP intercept if marked (9.9.4.1)"
+    )
 
     @field_validator("die")
     @classmethod
@@ -151,7 +215,9 @@ class Payload(_M):
 
     category: Literal[CATEGORIES]  # type: ignore[valid-type]
     nation: str = ""
-    subtype: str = Field("", description="cvn, surface, auxiliary, patrol, ssn, ssgn, ssbn, ssk, lhd, ...")
+    subtype: str = Field(
+        "", description="cvn, surface, auxiliary, patrol, ssn, ssgn, ssbn, ssk, lhd, ..."
+    )
     signature: int | None = Field(None, description="detection target number (2.2.1)")
     signature_type: Literal["theater", "local"] = "theater"
     red_shield: int = Field(3, ge=0, description="enduring defence (2.2.2.3.1)")
@@ -167,11 +233,15 @@ class Payload(_M):
     combat_radius: int | None = None
     carrier_capable: bool = False
     tanker: TankerSpec | None = None
-    munitions_max: int | None = Field(None, description="strike salvos carried (6.5.1.1: fighter 2, bomber 6)")
+    munitions_max: int | None = Field(
+        None, description="strike salvos carried (6.5.1.1: fighter 2, bomber 6)"
+    )
     stealth: bool = False
     long_range_radar: bool = False
     ew: Literal["", "promote-strike", "demote-sam"] = ""
-    red_arrow: bool = Field(False, description="SEAD red down arrow: demotes the air defence (9.7.3 step 6)")
+    red_arrow: bool = Field(
+        False, description="SEAD red down arrow: demotes the air defence (9.7.3 step 6)"
+    )
     cec: bool = Field(False, description="takes part in CEC (6.5.9.3)")
     cec_provider: bool = Field(False, description="E-2D style CEC enabler (6.5.9.3)")
     missions: int = Field(0, ge=0, description="air missions a squadron base / carrier generates")
@@ -188,8 +258,12 @@ class Payload(_M):
     regen_die: str | None = None
     # bookkeeping written by the rules
     spent: dict[str, int] = Field({}, description="expended salvos/shields by group or pool (9.5)")
-    last_known: dict[str, Any] = Field({}, description="side -> [q, r] where it was last detected (11.6)")
-    timers: dict[str, int] = Field({}, description="countdowns by marker name, e.g. {'rsoi': 1} (11.5)")
+    last_known: dict[str, Any] = Field(
+        {}, description="side -> [q, r] where it was last detected (11.6)"
+    )
+    timers: dict[str, int] = Field(
+        {}, description="countdowns by marker name, e.g. {'rsoi': 1} (11.5)"
+    )
     suppressed_until: int = Field(0, description="turn through which Suppressed stays (C8)")
     back_on_turn: int | None = Field(None, description="SOF back in play on this turn (6.6.1.2)")
     tanker_id: str | None = Field(None, description="supporting tanker of an air mission (6.5.4)")
@@ -236,7 +310,9 @@ def validate(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[t
     except ValidationError as exc:
         probs = []
         for err in exc.errors():
-            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(
+                "."
+            )
             msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
             msg = msg.removeprefix("Value error, ")
             probs.append((path, msg))
@@ -257,11 +333,18 @@ def validate(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[t
             pools.setdefault(g["pool"], set()).add(g["count"])
     for p, counts in pools.items():
         if len(counts) > 1:
-            problems.append(("grey_shields", f"multi-role pool {p!r} has different counts {sorted(counts)} (2.2.2.8)"))
+            problems.append(
+                (
+                    "grey_shields",
+                    f"multi-role pool {p!r} has different counts {sorted(counts)} (2.2.2.8)",
+                )
+            )
     if out["category"] == "air-mission" and not out["mission"]:
         problems.append(("mission", "an air mission needs its mission type (6.5.10)"))
     if out["mission"] and out["mission"] not in MISSIONS:
-        problems.append(("mission", f"unknown mission {out['mission']!r}; known: {', '.join(MISSIONS)}"))
+        problems.append(
+            ("mission", f"unknown mission {out['mission']!r}; known: {', '.join(MISSIONS)}")
+        )
     return out, problems
 
 
@@ -367,20 +450,41 @@ class Counter:
         for a in self.d.get("attacks", ()):
             key = a.get("pool") or a["id"]
             left = 0 if a["id"] in lost else max(int(a["count"]) - int(sp.get(key, 0)), 0)
-            out.append(Attack(a["id"], a["die"], int(a["count"]), left, tuple(a.get("targets", ())),
-                              int(a.get("range", 0)), frozenset(a.get("flags", ())),
-                              bool(a.get("auto_resupply")), a.get("pool", ""), bool(a.get("air_to_air")),
-                              a.get("cap_defence")))
+            out.append(
+                Attack(
+                    a["id"],
+                    a["die"],
+                    int(a["count"]),
+                    left,
+                    tuple(a.get("targets", ())),
+                    int(a.get("range", 0)),
+                    frozenset(a.get("flags", ())),
+                    bool(a.get("auto_resupply")),
+                    a.get("pool", ""),
+                    bool(a.get("air_to_air")),
+                    a.get("cap_defence"),
+                )
+            )
         return out
 
     @property
     def shields(self) -> list[Shield]:
         sp = self.spent
-        return [Shield(g["id"], int(g["value"]), int(g["count"]),
-                       max(int(g["count"]) - int(sp.get(g.get("pool") or g["id"], 0)), 0),
-                       bool(g.get("regenerates")), bool(g.get("auto_resupply")), bool(g.get("bmd")),
-                       bool(g.get("red_arrow")), int(g.get("range", 0)), g.get("pool", ""))
-                for g in self.d.get("grey_shields", ())]
+        return [
+            Shield(
+                g["id"],
+                int(g["value"]),
+                int(g["count"]),
+                max(int(g["count"]) - int(sp.get(g.get("pool") or g["id"], 0)), 0),
+                bool(g.get("regenerates")),
+                bool(g.get("auto_resupply")),
+                bool(g.get("bmd")),
+                bool(g.get("red_arrow")),
+                int(g.get("range", 0)),
+                g.get("pool", ""),
+            )
+            for g in self.d.get("grey_shields", ())
+        ]
 
     def attack(self, ref: str) -> Attack:
         """An attack group by id or by die (``"a0"``, ``"d12"``; the first with salvos left)."""
@@ -463,7 +567,9 @@ class Counter:
     @property
     def is_fixed(self) -> bool:
         """8.3.1: squadron bases (units at air bases) and permanent ASPs are always detected."""
-        return self.category == "air-base" or (self.category == "asp" and bool(self.d.get("permanent")))
+        return self.category == "air-base" or (
+            self.category == "asp" and bool(self.d.get("permanent"))
+        )
 
 
 def counter(unit: Any) -> Counter:

@@ -15,8 +15,17 @@ from owsnb.rules.tocs.model import alive_on_map, degrade, enemy_of, hq_chain, st
 from owsnb.rules.tocs.order_checks import is_open, refusal
 from owsnb.rules.tocs.supply import in_loc
 
-__all__ = ["spend", "check_spend", "close_activation", "mp_available", "pay_mp", "pay_move", "road_bonus_eligible",
-           "order_hq", "hq_ap"]
+__all__ = [
+    "spend",
+    "check_spend",
+    "close_activation",
+    "mp_available",
+    "pay_mp",
+    "pay_move",
+    "road_bonus_eligible",
+    "order_hq",
+    "hq_ap",
+]
 
 
 def mp_available(u: Any, pool: str = "mp_left") -> float:
@@ -30,12 +39,21 @@ def spend(em: Emitter, side: str, cost: int, *, rule: str, what: str) -> None:
     s = em.state
     priv = s.sides[side].private
     plan = economy.spend_plan(
-        cost=cost, pool=int(priv.get("op_pool", 0)), earned_left=int(priv.get("earned_left", 0)),
-        deficit_used=int(priv.get("deficit_used", 0)), mode=s.options.get("deficit_op", "extra"),
-        deficit_max=int(s.tables["op"]["deficit_max"]), bank_locked=economy.bank_locked(s, side))
-    em.private(side, rule=rule, op_pool=plan["pool_after"],
-               earned_left=int(priv.get("earned_left", 0)) - plan["from_earned"],
-               deficit_used=int(priv.get("deficit_used", 0)) + plan["deficit"])
+        cost=cost,
+        pool=int(priv.get("op_pool", 0)),
+        earned_left=int(priv.get("earned_left", 0)),
+        deficit_used=int(priv.get("deficit_used", 0)),
+        mode=s.options.get("deficit_op", "extra"),
+        deficit_max=int(s.tables["op"]["deficit_max"]),
+        bank_locked=economy.bank_locked(s, side),
+    )
+    em.private(
+        side,
+        rule=rule,
+        op_pool=plan["pool_after"],
+        earned_left=int(priv.get("earned_left", 0)) - plan["from_earned"],
+        deficit_used=int(priv.get("deficit_used", 0)) + plan["deficit"],
+    )
     pub = dict(s.public.get("op_spent", {}))
     pub[side] = int(pub.get(side, 0)) + cost
     credit = dict(s.public.get("deficit_credit", {}))
@@ -49,10 +67,15 @@ def check_spend(state: Any, side: str, cost: int, order: Any, rule: str) -> None
     """Refuse the order (``no-op``) if *side* cannot pay *cost* OP."""
     priv = state.sides[side].private
     try:
-        economy.spend_plan(cost=cost, pool=int(priv.get("op_pool", 0)), earned_left=int(priv.get("earned_left", 0)),
-                           deficit_used=int(priv.get("deficit_used", 0)), mode=state.options.get("deficit_op", "extra"),
-                           deficit_max=int(state.tables["op"]["deficit_max"]),
-                           bank_locked=economy.bank_locked(state, side))
+        economy.spend_plan(
+            cost=cost,
+            pool=int(priv.get("op_pool", 0)),
+            earned_left=int(priv.get("earned_left", 0)),
+            deficit_used=int(priv.get("deficit_used", 0)),
+            mode=state.options.get("deficit_op", "extra"),
+            deficit_max=int(state.tables["op"]["deficit_max"]),
+            bank_locked=economy.bank_locked(state, side),
+        )
     except economy.SpendError as exc:
         raise refusal(str(exc), "no-op", rule, order) from None
 
@@ -62,7 +85,13 @@ def close_activation(em: Emitter, uid: str, *, rule: str = "L241") -> None:
     u = em.state.units[uid]
     if not is_open(u):
         return
-    changes: dict[str, Any] = {"act": "closed", "ap": 0, "mp_left": 0, "road_bonus": 0, "ap_road": None}
+    changes: dict[str, Any] = {
+        "act": "closed",
+        "ap": 0,
+        "mp_left": 0,
+        "road_bonus": 0,
+        "ap_road": None,
+    }
     if u.get("acted") and not u.get("withdrew") and alive_on_map(u):
         changes["state"] = degrade(state_of(u))
     em.data(uid, rule=rule, **changes)
@@ -103,9 +132,13 @@ def pay_move(em: Emitter, u: Any, cost: float, at_road_rate: bool, rule: str) ->
     if not pay_mp(em, u, cost, rule):
         return False
     after = em.state.units[u.id]
-    clean = at_road_rate if int(after.get("ap", 0)) < ap0 else bool(u.get("ap_road")) and at_road_rate
+    clean = (
+        at_road_rate if int(after.get("ap", 0)) < ap0 else bool(u.get("ap_road")) and at_road_rate
+    )
     changes: dict[str, Any] = {"ap_road": clean}
-    if eligible and clean and float(after.get("mp_left", 0)) <= 1e-9:  # an AP spent entirely at road rate
+    if (
+        eligible and clean and float(after.get("mp_left", 0)) <= 1e-9
+    ):  # an AP spent entirely at road rate
         changes.update(road_bonus=bonus + 1, ap_road=False)
     em.data(u.id, rule="L245", **changes)
     return True
@@ -118,16 +151,28 @@ def order_hq(state: Any, order: Any, u: Any, hq_id: str | None, rule: str) -> An
     if hq_id:
         hq = state.units.get(hq_id)
         if hq is None or hq.side != order.side or hq not in chain:
-            raise refusal(f"{hq_id!r} is not an HQ of {u.id}'s chain of command", "not-parent-hq", "L240", order)
+            raise refusal(
+                f"{hq_id!r} is not an HQ of {u.id}'s chain of command",
+                "not-parent-hq",
+                "L240",
+                order,
+            )
         cands = [hq]
     else:
         cands = chain
     for hq in cands:
         if is_open(hq) and int(hq.get("ap", 0)) >= 1 and alive_on_map(hq):
             if not in_loc(state, u):
-                raise refusal(f"{u.id} is out of LOC: it cannot receive orders", "out-of-loc", "L187", order)
+                raise refusal(
+                    f"{u.id} is out of LOC: it cannot receive orders", "out-of-loc", "L187", order
+                )
             return hq
-    raise refusal(f"no activated HQ of {u.id}'s chain has an AP left to order it ({rule})", "no-hq", "L240", order)
+    raise refusal(
+        f"no activated HQ of {u.id}'s chain has an AP left to order it ({rule})",
+        "no-hq",
+        "L240",
+        order,
+    )
 
 
 def hq_ap(em: Emitter, hq: Any, rule: str) -> None:

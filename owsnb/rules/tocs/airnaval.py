@@ -26,7 +26,13 @@ from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import daypart, enemy_of, owner, unit_types, units_in
 from owsnb.rules.tocs.perimeter import announce
 
-__all__ = ["AIR_NAVAL_HANDLERS", "advance_aircraft", "end_of_turn_air_naval", "sea_box", "intercept_chance"]
+__all__ = [
+    "AIR_NAVAL_HANDLERS",
+    "advance_aircraft",
+    "end_of_turn_air_naval",
+    "sea_box",
+    "intercept_chance",
+]
 
 _NEXT = {"landed": "refuel", "refuel": "ready"}
 
@@ -56,14 +62,23 @@ def _execute(em: Emitter, u: Any, dice: Any) -> None:
     if mission == "recon":
         r = int(s.tables["air"].get("recon_radius", 1))
         found = []
-        for x in sorted((x for x in h.disc(r) if x in s.map.hexes and owner(s, x) != side), key=s.map.label):
+        for x in sorted(
+            (x for x in h.disc(r) if x in s.map.hexes and owner(s, x) != side), key=s.map.label
+        ):
             if s.map.terrain(x) in ("forest", "jungle"):
                 found.append(f"{s.map.label(x)}: nothing seen")
                 continue
             occ = units_in(s, x, enemy)
-            found.append(f"{s.map.label(x)}: " + (("occupied by " + ", ".join(unit_types(occ))) if occ else "empty"))
-        announce(em, f"Aerial reconnaissance over {lab}: " + ("; ".join(found) or "nothing to report"), rule="15.2",
-                 hex=lab)
+            found.append(
+                f"{s.map.label(x)}: "
+                + (("occupied by " + ", ".join(unit_types(occ))) if occ else "empty")
+            )
+        announce(
+            em,
+            f"Aerial reconnaissance over {lab}: " + ("; ".join(found) or "nothing to report"),
+            rule="15.2",
+            hex=lab,
+        )
         marks = set(s.sides[side].private.get("recon_marks", ()))
         em.private(side, rule="L588", recon_marks=sorted(marks | {lab}))
     elif mission == "support":
@@ -107,29 +122,61 @@ def end_of_turn_air_naval(em: Emitter) -> None:
         sb = sea_box(u)
         if sb:
             zone, box = sb
-            em.unit(u.id, rule="L644", box=f"sea:{zone}:{min(int(em.state.tables['naval']['boxes']), box + 1)}",
-                    data={"sailed": False})
+            em.unit(
+                u.id,
+                rule="L644",
+                box=f"sea:{zone}:{min(int(em.state.tables['naval']['boxes']), box + 1)}",
+                data={"sailed": False},
+            )
 
 
 class Fly(OrderHandler):
-    type = OrderType("fly", (Param("unit", "unit", "a Ready aircraft"), Param("mission", "choice", "recon or support",
-                                                                                  choices=("recon", "support")),
-                             Param("hex", "hex", "target hex")), rule="15.0",
-                     doc="launch an air mission (1 OP): aerial recon or tactical ground support")
+    type = OrderType(
+        "fly",
+        (
+            Param("unit", "unit", "a Ready aircraft"),
+            Param("mission", "choice", "recon or support", choices=("recon", "support")),
+            Param("hex", "hex", "target hex"),
+        ),
+        rule="15.0",
+        doc="launch an air mission (1 OP): aerial recon or tactical ground support",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        ids = tuple(u.id for u in state.units.values() if u.side == side and u.alive and _air(u) == "ready")
+        ids = tuple(
+            u.id for u in state.units.values() if u.side == side and u.alive and _air(u) == "ready"
+        )
         if not ids:
             return None
-        targets = tuple(sorted({state.map.label(h) for h, i in state.map.hexes.items() if i.facts.get("owner") != side}))[:40]
-        return OrderSpec(side, self.type, FrozenDict(unit=ids, mission=("recon", "support"), hex=targets))
+        targets = tuple(
+            sorted(
+                {
+                    state.map.label(h)
+                    for h, i in state.map.hexes.items()
+                    if i.facts.get("owner") != side
+                }
+            )
+        )[:40]
+        return OrderSpec(
+            side, self.type, FrozenDict(unit=ids, mission=("recon", "support"), hex=targets)
+        )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not u.alive:
-            raise IllegalOrderError(f"{order.side} has no aircraft {args['unit']!r}", code="not-your-unit", rule="L56", order=order)
+            raise IllegalOrderError(
+                f"{order.side} has no aircraft {args['unit']!r}",
+                code="not-your-unit",
+                rule="L56",
+                order=order,
+            )
         if _air(u) != "ready":
-            raise IllegalOrderError(f"{u.id} is not Ready (it is {_air(u) or 'not an aircraft'})", code="not-ready", rule="L57", order=order)
+            raise IllegalOrderError(
+                f"{u.id} is not Ready (it is {_air(u) or 'not an aircraft'})",
+                code="not-ready",
+                rule="L57",
+                order=order,
+            )
         try:
             state.map.hex(args["hex"])
         except ValueError as exc:
@@ -138,34 +185,79 @@ class Fly(OrderHandler):
         bans = set(state.tables["air"]["no_launch"])
         bad = [c for c in (w.get("precipitation"), w.get("fog"), w.get("wind")) if c in bans]
         if bad:
-            raise IllegalOrderError(f"no launches in {', '.join(bad)}", code="weather", rule="L567", order=order)
-        if daypart(state) == "night" and args["mission"] not in state.tables["air"]["night_missions"]:
-            raise IllegalOrderError(f"a {args['mission']} mission cannot fly at night", code="night", rule="L508", order=order)
+            raise IllegalOrderError(
+                f"no launches in {', '.join(bad)}", code="weather", rule="L567", order=order
+            )
+        if (
+            daypart(state) == "night"
+            and args["mission"] not in state.tables["air"]["night_missions"]
+        ):
+            raise IllegalOrderError(
+                f"a {args['mission']} mission cannot fly at night",
+                code="night",
+                rule="L508",
+                order=order,
+            )
         from owsnb.rules.tocs.activation import check_spend
 
-        check_spend(state, order.side, int(state.tables["air"]["missions"][args["mission"]]["op"]), order, "L575")
+        check_spend(
+            state,
+            order.side,
+            int(state.tables["air"]["missions"][args["mission"]]["op"]),
+            order,
+            "L575",
+        )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
         u = state.units[args["unit"]]
-        spend(em, order.side, int(state.tables["air"]["missions"][args["mission"]]["op"]), rule="L575", what="air mission")
-        em.unit(u.id, rule="L583", box="air:in-flight", data={"mission": args["mission"], "target": state.map.label(state.map.hex(args["hex"]))})
-        em.say(f"{u.id} launched: {args['mission']} over {args['hex']}", rule="L583", visible_to=order.side)
+        spend(
+            em,
+            order.side,
+            int(state.tables["air"]["missions"][args["mission"]]["op"]),
+            rule="L575",
+            what="air mission",
+        )
+        em.unit(
+            u.id,
+            rule="L583",
+            box="air:in-flight",
+            data={
+                "mission": args["mission"],
+                "target": state.map.label(state.map.hex(args["hex"])),
+            },
+        )
+        em.say(
+            f"{u.id} launched: {args['mission']} over {args['hex']}",
+            rule="L583",
+            visible_to=order.side,
+        )
         if not u.get("offboard"):
             _execute(em, em.state.units[u.id], dice)
         return em.events
 
 
 class Sail(OrderHandler):
-    type = OrderType("sail", (Param("unit", "unit", "a naval unit"), Param("zone", "text", "sea zone to enter")),
-                     rule="17.0", doc="move a naval unit to another sea zone (once per turn; announced)")
+    type = OrderType(
+        "sail",
+        (Param("unit", "unit", "a naval unit"), Param("zone", "text", "sea zone to enter")),
+        rule="17.0",
+        doc="move a naval unit to another sea zone (once per turn; announced)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         zones = tuple(state.public.get("sea_zones", ()))
-        ids = tuple(u.id for u in state.units.values() if u.side == side and u.alive and sea_box(u)
-                    and sea_box(u)[1] > 0 and not u.get("sailed"))
+        ids = tuple(
+            u.id
+            for u in state.units.values()
+            if u.side == side
+            and u.alive
+            and sea_box(u)
+            and sea_box(u)[1] > 0
+            and not u.get("sailed")
+        )
         if not ids or not zones:
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=ids, zone=zones))
@@ -173,26 +265,50 @@ class Sail(OrderHandler):
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not sea_box(u):
-            raise IllegalOrderError(f"{order.side} has no naval unit {args['unit']!r}", code="not-your-unit", rule="L638", order=order)
+            raise IllegalOrderError(
+                f"{order.side} has no naval unit {args['unit']!r}",
+                code="not-your-unit",
+                rule="L638",
+                order=order,
+            )
         zone, box = sea_box(u)
         if box <= 0:
-            raise IllegalOrderError(f"{u.id} is in box [0]: it cannot act", code="box-zero", rule="L638", order=order)
+            raise IllegalOrderError(
+                f"{u.id} is in box [0]: it cannot act", code="box-zero", rule="L638", order=order
+            )
         if u.get("sailed"):
-            raise IllegalOrderError(f"{u.id} already changed zone this turn", code="sailed", rule="L639", order=order)
+            raise IllegalOrderError(
+                f"{u.id} already changed zone this turn", code="sailed", rule="L639", order=order
+            )
         if args["zone"] not in state.public.get("sea_zones", ()) or args["zone"] == zone:
-            raise IllegalOrderError(f"{args['zone']!r} is not another sea zone", code="bad-zone", rule="L639", order=order)
+            raise IllegalOrderError(
+                f"{args['zone']!r} is not another sea zone",
+                code="bad-zone",
+                rule="L639",
+                order=order,
+            )
 
     def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
         _, box = sea_box(state.unit(args["unit"]))
-        need = int(state.tables["naval"]["move_success"].get(box, state.tables["naval"]["move_success"].get(str(box), 0)))
+        need = int(
+            state.tables["naval"]["move_success"].get(
+                box, state.tables["naval"]["move_success"].get(str(box), 0)
+            )
+        )
         return Distribution.die(6).map(lambda r: r <= need, label="zone move succeeds")
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         zone, box = sea_box(u)
-        need = int(state.tables["naval"]["move_success"].get(box, state.tables["naval"]["move_success"].get(str(box), 0)))
-        r = dice.roll(6, purpose=f"{u.id} zone move (needs <= {need})", rule="L640", visible_to=order.side)
+        need = int(
+            state.tables["naval"]["move_success"].get(
+                box, state.tables["naval"]["move_success"].get(str(box), 0)
+            )
+        )
+        r = dice.roll(
+            6, purpose=f"{u.id} zone move (needs <= {need})", rule="L640", visible_to=order.side
+        )
         if r > need:
             em.unit(u.id, rule="L638", box=f"sea:{zone}:{box - 1}")
             em.say(f"{u.id} fails to leave {zone}", rule="L640", visible_to=order.side)
@@ -201,15 +317,33 @@ class Sail(OrderHandler):
         em.unit(u.id, rule="L641", box=f"sea:{new}:{box - 1}", data={"sailed": True})
         announce(em, f"A naval unit enters sea zone {new}", rule="L635", zone=new)
         enemy = enemy_of(state, order.side)
-        boxes = [sea_box(x)[1] for x in state.units.values() if x.side == enemy and x.alive and sea_box(x)
-                 and sea_box(x)[0] == new and sea_box(x)[1] > 0]
+        boxes = [
+            sea_box(x)[1]
+            for x in state.units.values()
+            if x.side == enemy
+            and x.alive
+            and sea_box(x)
+            and sea_box(x)[0] == new
+            and sea_box(x)[1] > 0
+        ]
         if boxes:
             best = max(boxes)
-            ri = dice.roll(6, purpose=f"interception in {new} (box [{best}])", rule="L656", visible_to=enemy)
+            ri = dice.roll(
+                6, purpose=f"interception in {new} (box [{best}])", rule="L656", visible_to=enemy
+            )
             if ri <= best:
                 rc = dice.roll(6, purpose="naval combat", rule="L667", visible_to=None)
-                hits = int(state.tables["naval"]["combat_hits"].get(rc, state.tables["naval"]["combat_hits"].get(str(rc), 0)))
-                announce(em, f"Interception and naval battle in {new}: {hits} hit(s) on the intruder", rule="L667", zone=new)
+                hits = int(
+                    state.tables["naval"]["combat_hits"].get(
+                        rc, state.tables["naval"]["combat_hits"].get(str(rc), 0)
+                    )
+                )
+                announce(
+                    em,
+                    f"Interception and naval battle in {new}: {hits} hit(s) on the intruder",
+                    rule="L667",
+                    zone=new,
+                )
                 if hits:
                     left = em.state.units[u.id].steps - hits
                     if left <= 0:

@@ -70,8 +70,18 @@ from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Interdict", "Strike", "Bombard", "bombardment_distribution", "battery_range", "DOWNGRADE", "clear_interdictions", "reduce_attacks",
-           "strike_distribution", "strike_drm"]
+__all__ = [
+    "Interdict",
+    "Strike",
+    "Bombard",
+    "bombardment_distribution",
+    "battery_range",
+    "DOWNGRADE",
+    "clear_interdictions",
+    "reduce_attacks",
+    "strike_distribution",
+    "strike_drm",
+]
 
 #: one attack level lower (L357); ``None``: the attack is called off
 DOWNGRADE = {"intensive": "deliberate", "deliberate": "hasty", "hasty": None}
@@ -86,7 +96,11 @@ def _why_not(state: Any, u: Any, step: str, worst: int = FATIGUED) -> tuple[str,
     if u.get("cls") != "battery":
         return f"{u.id} is not an artillery battery", "not-battery", "L351"
     if state_of(u) > worst:
-        return f"{u.id} is not in {'Good Order' if worst == GOOD_ORDER else 'Good Order or Fatigued'}", "not-good-order", "L351"
+        return (
+            f"{u.id} is not in {'Good Order' if worst == GOOD_ORDER else 'Good Order or Fatigued'}",
+            "not-good-order",
+            "L351",
+        )
     if engaged(state, u.hex):
         return f"{u.id} is in an Engagement Battle: no artillery fire out of it", "engaged", "L733"
     if not in_los(state, u):
@@ -119,8 +133,17 @@ def _batteries(state: Any, side: str, make: Any, paragraph: str, worst: int) -> 
     return out
 
 
-def _check_fire(state: Any, order: Any, args: Mapping[str, Any], *, worst: int, when: str, when_rule: str,
-                rule: str, paragraph: str) -> tuple[Any, str, Any]:
+def _check_fire(
+    state: Any,
+    order: Any,
+    args: Mapping[str, Any],
+    *,
+    worst: int,
+    when: str,
+    when_rule: str,
+    rule: str,
+    paragraph: str,
+) -> tuple[Any, str, Any]:
     """Refuse a battery that may not fire now or at a hex beyond its range; its unit, step and target hex."""
     u = own_unit(state, order, args["unit"])
     step = clock_step(state)
@@ -131,13 +154,26 @@ def _check_fire(state: Any, order: Any, args: Mapping[str, Any], *, worst: int, 
         raise refusal(why[0], why[1], rule if why[2] == "L351" else why[2], order)
     h = order_hex(state, order, args["hex"], paragraph)
     if h.distance(u.hex) > battery_range(state, u):
-        raise refusal(f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)", "out-of-range",
-                      rule, order)
+        raise refusal(
+            f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)",
+            "out-of-range",
+            rule,
+            order,
+        )
     return u, step, h
 
 
-def _spend(em: Emitter, state: Any, order: Any, args: Mapping[str, Any], u: Any, *, rule: str, paragraph: str,
-           state_after: int) -> None:
+def _spend(
+    em: Emitter,
+    state: Any,
+    order: Any,
+    args: Mapping[str, Any],
+    u: Any,
+    *,
+    rule: str,
+    paragraph: str,
+    state_after: int,
+) -> None:
     """The ordering HQ pays its AP (in 3.5); the battery spends all its AP and closes (*state_after*)."""
     if clock_step(state) == "3.5":
         hq_ap(em, order_hq(state, order, u, args.get("hq"), paragraph), rule)
@@ -153,13 +189,26 @@ def reduce_attacks(em: Emitter, h: Any, *, rule: str = "L357") -> None:
         if u.get("attack_hex") and (u.get("attack_hex") == lab or u.get("attack_from") == lab):
             new = DOWNGRADE.get(u.get("attack_type") or "hasty")
             if new is None:
-                em.data(u.id, rule=rule, attack_hex=None, attack_type=None, attack_from=None, pursue=None)
-                em.say(f"{u.id}'s hasty attack on {u.get('attack_hex')} is called off by interdiction", rule=rule,
-                       visible_to=u.side)
+                em.data(
+                    u.id,
+                    rule=rule,
+                    attack_hex=None,
+                    attack_type=None,
+                    attack_from=None,
+                    pursue=None,
+                )
+                em.say(
+                    f"{u.id}'s hasty attack on {u.get('attack_hex')} is called off by interdiction",
+                    rule=rule,
+                    visible_to=u.side,
+                )
             else:
                 em.data(u.id, rule=rule, attack_type=new)
-                em.say(f"{u.id}'s attack on {u.get('attack_hex')} drops to {new} (interdiction: -1 AP)", rule=rule,
-                       visible_to=u.side)
+                em.say(
+                    f"{u.id}'s attack on {u.get('attack_hex')} drops to {new} (interdiction: -1 AP)",
+                    rule=rule,
+                    visible_to=u.side,
+                )
 
 
 def clear_interdictions(em: Emitter, side: str) -> None:
@@ -167,14 +216,26 @@ def clear_interdictions(em: Emitter, side: str) -> None:
     for h, info in sorted(em.state.map.hexes.items(), key=lambda kv: em.state.map.label(kv[0])):
         if info.facts.get("interdicted") == side:
             em.hexfact(h, rule="L351", interdicted=None)
-            announce(em, f"The interdiction of {em.state.map.label(h)} lifts", rule="L351", hex=em.state.map.label(h))
+            announce(
+                em,
+                f"The interdiction of {em.state.map.label(h)} lifts",
+                rule="L351",
+                hex=em.state.map.label(h),
+            )
 
 
 class Interdict(OrderHandler):
-    type = OrderType("interdict", (Param("unit", "unit", "battery"), Param("hex", "hex", "target hex in range"),
-                                   Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.26", doc="HQ order (1 AP): a battery interdicts a hex (+1 MP in or out, no road rate, "
-                                       "attacks out of or into it drop a level) until your next impulse")
+    type = OrderType(
+        "interdict",
+        (
+            Param("unit", "unit", "battery"),
+            Param("hex", "hex", "target hex in range"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.26",
+        doc="HQ order (1 AP): a battery interdicts a hex (+1 MP in or out, no road rate, "
+        "attacks out of or into it drop a level) until your next impulse",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         bats = _batteries(state, side, self.type.make, "10.26", FATIGUED)
@@ -183,20 +244,39 @@ class Interdict(OrderHandler):
         ex = []
         for u in bats:
             rng = battery_range(state, u)
-            battles = sorted(state.map.label(h) for h, i in state.map.hexes.items()
-                             if i.facts.get("battle") and h.distance(u.hex) <= rng and not i.facts.get("interdicted"))
-            others = sorted(state.map.label(h) for h in u.hex.disc(min(rng, 3)) if h in state.map.hexes
-                            and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
-                            and not state.map.hexes[h].facts.get("interdicted"))
+            battles = sorted(
+                state.map.label(h)
+                for h, i in state.map.hexes.items()
+                if i.facts.get("battle")
+                and h.distance(u.hex) <= rng
+                and not i.facts.get("interdicted")
+            )
+            others = sorted(
+                state.map.label(h)
+                for h in u.hex.disc(min(rng, 3))
+                if h in state.map.hexes
+                and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
+                and not state.map.hexes[h].facts.get("interdicted")
+            )
             ex += [self.type.make(side, unit=u.id, hex=x) for x in (battles + others)[:6]]
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        u, step, h = _check_fire(state, order, args, worst=FATIGUED, when="interdiction is fired in your Operational "
-                                 "Impulse or, by reserve batteries, in Reserve Commitment", when_rule="L358",
-                                 rule="L351", paragraph="10.26")
+        u, step, h = _check_fire(
+            state,
+            order,
+            args,
+            worst=FATIGUED,
+            when="interdiction is fired in your Operational "
+            "Impulse or, by reserve batteries, in Reserve Commitment",
+            when_rule="L358",
+            rule="L351",
+            paragraph="10.26",
+        )
         if state.map.hexes[h].facts.get("interdicted"):
-            raise refusal(f"{args['hex']} is already interdicted", "already-interdicted", "L351", order)
+            raise refusal(
+                f"{args['hex']} is already interdicted", "already-interdicted", "L351", order
+            )
         if step == "3.5":
             order_hq(state, order, u, args.get("hq"), "10.26")
 
@@ -204,11 +284,25 @@ class Interdict(OrderHandler):
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
-        _spend(em, state, order, args, u, rule="L351", paragraph="10.26", state_after=degrade(state_of(u)))
+        _spend(
+            em,
+            state,
+            order,
+            args,
+            u,
+            rule="L351",
+            paragraph="10.26",
+            state_after=degrade(state_of(u)),
+        )
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         em.hexfact(h, rule="L351", interdicted=side)
-        announce(em, f"Interdiction marker on {lab} (until the firer's next impulse)", rule="L351", hex=lab)
+        announce(
+            em,
+            f"Interdiction marker on {lab} (until the firer's next impulse)",
+            rule="L351",
+            hex=lab,
+        )
         reduce_attacks(em, h)
         return em.events
 
@@ -223,7 +317,10 @@ def strike_distribution(table: Mapping[str, Any], fire: int, drm: int) -> Distri
     """Exact distribution of the Artillery Strike Table result: 2d6 + *drm*, clamped to 2..12."""
     row = _row(table, fire)
     two = Distribution.die(6) + Distribution.die(6)
-    return two.map(lambda r: row[min(12, max(2, r + drm)) - 2], label=f"artillery strike (fire {fire}, DRM {drm:+d})")
+    return two.map(
+        lambda r: row[min(12, max(2, r + drm)) - 2],
+        label=f"artillery strike (fire {fire}, DRM {drm:+d})",
+    )
 
 
 def _fire(state: Any, u: Any) -> int:
@@ -233,15 +330,24 @@ def _fire(state: Any, u: Any) -> int:
 def _observer(state: Any, side: str, h: Any) -> Any:
     """A friendly Forward Observer that sees *h* (observation range by daylight, L134, L505)."""
     obs = state.tables["observation"]
-    rng = int(obs["base"].get(daypart(state), 0)) if daypart(state) != "night" else \
-        int(obs["night_moon"].get(state.public.get("moon", "quarter"), 0))
-    return next((u for u in ground_units(state, side) if u.get("fo") and u.hex.distance(h) <= rng), None)
+    rng = (
+        int(obs["base"].get(daypart(state), 0))
+        if daypart(state) != "night"
+        else int(obs["night_moon"].get(state.public.get("moon", "quarter"), 0))
+    )
+    return next(
+        (u for u in ground_units(state, side) if u.get("fo") and u.hex.distance(h) <= rng), None
+    )
 
 
 def strike_drm(state: Any, side: str, h: Any, fire: str) -> int:
     """DRMs of a strike on *h*: FO (targeted) or harassing, and the target's terrain (placeholders)."""
     drm = state.tables["artillery_strike"]["drm"]
-    out = int(drm.get("harassing", 0)) if fire == "harassing" else int(drm.get("fo", 0)) + int(drm.get("targeted", 0))
+    out = (
+        int(drm.get("harassing", 0))
+        if fire == "harassing"
+        else int(drm.get("fo", 0)) + int(drm.get("targeted", 0))
+    )
     terrain = state.map.terrain(h)
     if terrain in ("forest", "jungle"):
         out += int(drm.get("target_in_forest", 0))
@@ -251,12 +357,25 @@ def strike_drm(state: Any, side: str, h: Any, fire: str) -> int:
 
 
 class Strike(OrderHandler):
-    type = OrderType("strike", (Param("unit", "unit", "battery"), Param("hex", "hex", "target hex in range"),
-                                Param("fire", "choice", "harassing (random target) or targeted (needs an FO)",
-                                      positional=False, optional=True, choices=("harassing", "targeted")),
-                                Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.24", doc="HQ order (1 AP): a Good Order battery fires one roll on the Artillery Strike "
-                                       "Table at a hex in range; it becomes Fatigued")
+    type = OrderType(
+        "strike",
+        (
+            Param("unit", "unit", "battery"),
+            Param("hex", "hex", "target hex in range"),
+            Param(
+                "fire",
+                "choice",
+                "harassing (random target) or targeted (needs an FO)",
+                positional=False,
+                optional=True,
+                choices=("harassing", "targeted"),
+            ),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.24",
+        doc="HQ order (1 AP): a Good Order battery fires one roll on the Artillery Strike "
+        "Table at a hex in range; it becomes Fatigued",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         bats = _batteries(state, side, self.type.make, "10.24", GOOD_ORDER)
@@ -265,17 +384,34 @@ class Strike(OrderHandler):
         ex = []
         for u in bats:
             rng = battery_range(state, u)
-            targets = sorted(state.map.label(h) for h in u.hex.disc(min(rng, 3)) if h in state.map.hexes
-                             and state.map.hexes[h].facts.get("owner") == enemy_of(state, side))
+            targets = sorted(
+                state.map.label(h)
+                for h in u.hex.disc(min(rng, 3))
+                if h in state.map.hexes
+                and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
+            )
             ex += [self.type.make(side, unit=u.id, hex=x) for x in targets[:6]]
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        u, step, h = _check_fire(state, order, args, worst=GOOD_ORDER, when="a strike is fired in your Operational "
-                                 "Impulse or, by reserve batteries, in Reserve Commitment", when_rule="L344",
-                                 rule="L344", paragraph="10.24")
+        u, step, h = _check_fire(
+            state,
+            order,
+            args,
+            worst=GOOD_ORDER,
+            when="a strike is fired in your Operational "
+            "Impulse or, by reserve batteries, in Reserve Commitment",
+            when_rule="L344",
+            rule="L344",
+            paragraph="10.24",
+        )
         if args.get("fire") == "targeted" and _observer(state, order.side, h) is None:
-            raise refusal(f"targeted fire needs a Forward Observer that sees {args['hex']}", "no-observer", "L344", order)
+            raise refusal(
+                f"targeted fire needs a Forward Observer that sees {args['hex']}",
+                "no-observer",
+                "L344",
+                order,
+            )
         if step == "3.5":
             order_hq(state, order, u, args.get("hq"), "10.24")
 
@@ -283,45 +419,94 @@ class Strike(OrderHandler):
         """The exact result distribution (whether a unit is there to be hit is hidden)."""
         u, h = state.unit(args["unit"]), state.map.hex(args["hex"])
         fire = args.get("fire") or "harassing"
-        return strike_distribution(state.tables["artillery_strike"], _fire(state, u), strike_drm(state, order.side, h, fire))
+        return strike_distribution(
+            state.tables["artillery_strike"],
+            _fire(state, u),
+            strike_drm(state, order.side, h, fire),
+        )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
-        _spend(em, state, order, args, u, rule="L344", paragraph="10.24", state_after=max(state_of(u), FATIGUED))
+        _spend(
+            em,
+            state,
+            order,
+            args,
+            u,
+            rule="L344",
+            paragraph="10.24",
+            state_after=max(state_of(u), FATIGUED),
+        )
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         fire = args.get("fire") or "harassing"
         drm = strike_drm(state, side, h, fire)
-        r = sum(dice.roll_many(2, 6, purpose=f"artillery strike on {lab} (DRM {drm:+d})", rule="L344", visible_to=None))
-        result = _row(state.tables["artillery_strike"], _fire(state, u))[min(12, max(2, r + drm)) - 2]
+        r = sum(
+            dice.roll_many(
+                2,
+                6,
+                purpose=f"artillery strike on {lab} (DRM {drm:+d})",
+                rule="L344",
+                visible_to=None,
+            )
+        )
+        result = _row(state.tables["artillery_strike"], _fire(state, u))[
+            min(12, max(2, r + drm)) - 2
+        ]
         targets = sorted(units_in(state, h, enemy_of(state, side)), key=lambda x: x.id)
         hit = None
         if result != "-" and targets:
             if fire == "targeted":
                 hit = max(targets, key=lambda x: (x.steps, x.id))
             else:
-                hit = targets[dice.roll(len(targets), purpose=f"random target in {lab}", rule="L344",
-                                        visible_to=enemy_of(state, side)) - 1] if len(targets) > 1 else targets[0]
+                hit = (
+                    targets[
+                        dice.roll(
+                            len(targets),
+                            purpose=f"random target in {lab}",
+                            rule="L344",
+                            visible_to=enemy_of(state, side),
+                        )
+                        - 1
+                    ]
+                    if len(targets) > 1
+                    else targets[0]
+                )
             if result == "D":
                 em.data(hit.id, rule="L344", state=degrade(state_of(hit)))
             elif hit.steps - 1 <= 0:
                 destroy(em, hit.id, rule="L344")
             else:
                 em.unit(hit.id, rule="L344", steps=hit.steps - 1)
-            em.say(f"{hit.id} is hit by artillery in {lab}: {'degraded' if result == 'D' else 'a step lost'}",
-                   rule="L344", visible_to=hit.side)
-        announce(em, f"Artillery strike on {lab} ({fire}), 2d6={r}{drm:+d}: " + (
-            "no effect" if result == "-" or not targets else ("a unit is degraded" if result == "D" else "a step is lost")),
-            rule="L344", hex=lab, roll=r, result=str(result))
+            em.say(
+                f"{hit.id} is hit by artillery in {lab}: {'degraded' if result == 'D' else 'a step lost'}",
+                rule="L344",
+                visible_to=hit.side,
+            )
+        announce(
+            em,
+            f"Artillery strike on {lab} ({fire}), 2d6={r}{drm:+d}: "
+            + (
+                "no effect"
+                if result == "-" or not targets
+                else ("a unit is degraded" if result == "D" else "a step is lost")
+            ),
+            rule="L344",
+            hex=lab,
+            roll=r,
+            result=str(result),
+        )
         return em.events
 
 
 # -- bombardment (10.25) -------------------------------------------------------------------------
 def bombardment_distribution(table: Mapping[str, Any], strength: int) -> Distribution:
     """Exact distribution of the number of hits on the Bombardment Table for a combined *strength*."""
-    band = next((b for b in table["strength_bands"] if strength <= int(b)), table["strength_bands"][-1])
+    band = next(
+        (b for b in table["strength_bands"] if strength <= int(b)), table["strength_bands"][-1]
+    )
     row = list(table["hits"][str(band)])
     two = Distribution.die(6) + Distribution.die(6)
     return two.map(lambda r: int(row[r - 2]), label=f"bombardment hits (strength {strength})")
@@ -334,42 +519,76 @@ def _ids(value: Any) -> list[str]:
 
 
 class Bombard(OrderHandler):
-    type = OrderType("bombard", (Param("hex", "hex", "target hex in range of every battery"),
-                                 Param("with", "unit", "three or more batteries", positional=False, repeat=True),
-                                 Param("tot", "choice", "Time On Target (US, +1 OP, double strength)", positional=False,
-                                       optional=True, choices=("yes", "no")),
-                                 Param("hq", "unit", "ordering HQ (Brigade or higher)", positional=False, optional=True)),
-                     rule="10.25", doc="Brigade+ HQ order (1 AP): three or more Good Order batteries fire one roll on "
-                                       "the Bombardment Table with their combined strength; hits fall at random")
+    type = OrderType(
+        "bombard",
+        (
+            Param("hex", "hex", "target hex in range of every battery"),
+            Param("with", "unit", "three or more batteries", positional=False, repeat=True),
+            Param(
+                "tot",
+                "choice",
+                "Time On Target (US, +1 OP, double strength)",
+                positional=False,
+                optional=True,
+                choices=("yes", "no"),
+            ),
+            Param("hq", "unit", "ordering HQ (Brigade or higher)", positional=False, optional=True),
+        ),
+        rule="10.25",
+        doc="Brigade+ HQ order (1 AP): three or more Good Order batteries fire one roll on "
+        "the Bombardment Table with their combined strength; hits fall at random",
+    )
 
     def _hq(self, state: Any, side: str, batteries: list[Any], hq_id: str | None) -> Any:
         from owsnb.rules.tocs.model import ECHELONS, hq_chain
         from owsnb.rules.tocs.supply import in_loc as _in_loc
 
         for hq in state.units.values():
-            if hq.side != side or hq.get("cls") != "hq" or (hq_id and hq.id != hq_id) or not alive_on_map(hq):
+            if (
+                hq.side != side
+                or hq.get("cls") != "hq"
+                or (hq_id and hq.id != hq_id)
+                or not alive_on_map(hq)
+            ):
                 continue
-            if (is_open(hq) and int(hq.get("ap", 0)) >= 1 and _in_loc(state, hq)
-                    and ECHELONS.index(hq.get("echelon") or "battalion") >= ECHELONS.index("regiment")
-                    and all(hq in hq_chain(state, b) for b in batteries)):
+            if (
+                is_open(hq)
+                and int(hq.get("ap", 0)) >= 1
+                and _in_loc(state, hq)
+                and ECHELONS.index(hq.get("echelon") or "battalion") >= ECHELONS.index("regiment")
+                and all(hq in hq_chain(state, b) for b in batteries)
+            ):
                 return hq
         return None
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
-        bats = [u for u in state.units.values() if u.side == side and alive_on_map(u) and _why_not(state, u, "3.5", GOOD_ORDER) is None]
+        bats = [
+            u
+            for u in state.units.values()
+            if u.side == side and alive_on_map(u) and _why_not(state, u, "3.5", GOOD_ORDER) is None
+        ]
         if len(bats) < 3 or self._hq(state, side, bats[:3], None) is None:
             return None
         rng = min(battery_range(state, b) for b in bats[:3])
-        hexes = sorted(state.map.label(h) for h in state.map.hexes if all(h.distance(b.hex) <= rng for b in bats[:3])
-                       and state.map.hexes[h].facts.get("owner") == enemy_of(state, side))
-        ex = [self.type.make(side, hex=x, **{"with": tuple(b.id for b in bats[:3])}) for x in hexes[:6]]
+        hexes = sorted(
+            state.map.label(h)
+            for h in state.map.hexes
+            if all(h.distance(b.hex) <= rng for b in bats[:3])
+            and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
+        )
+        ex = [
+            self.type.make(side, hex=x, **{"with": tuple(b.id for b in bats[:3])})
+            for x in hexes[:6]
+        ]
         return OrderSpec(side, self.type, examples=tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         if clock_step(state) != "3.5":
-            raise refusal("bombardments are ordered in your Operational Impulse", "wrong-step", "L348", order)
+            raise refusal(
+                "bombardments are ordered in your Operational Impulse", "wrong-step", "L348", order
+            )
         ids = list(dict.fromkeys(_ids(args.get("with"))))
         if len(ids) < 3:
             raise refusal("a bombardment needs at least three batteries", "too-few", "L348", order)
@@ -381,21 +600,34 @@ class Bombard(OrderHandler):
             if why:
                 raise refusal(why[0], why[1], "L348", order)
             if h.distance(b.hex) > battery_range(state, b):
-                raise refusal(f"{args['hex']} is beyond {b.id}'s range", "out-of-range", "L348", order)
+                raise refusal(
+                    f"{args['hex']} is beyond {b.id}'s range", "out-of-range", "L348", order
+                )
             bats.append(b)
         if args.get("tot") == "yes":
             if order.side not in set(state.public.get("tot_sides", ())):
-                raise refusal("Time On Target is an American capability (scenario rules.tot_sides)", "no-tot", "L350", order)
+                raise refusal(
+                    "Time On Target is an American capability (scenario rules.tot_sides)",
+                    "no-tot",
+                    "L350",
+                    order,
+                )
             from owsnb.rules.tocs.activation import check_spend
 
             check_spend(state, order.side, 1, order, "L350")
         if self._hq(state, order.side, bats, args.get("hq")) is None:
-            raise refusal("no activated Brigade-level or higher HQ in LOC, over every battery, has an AP left", "no-hq",
-                          "L348", order)
+            raise refusal(
+                "no activated Brigade-level or higher HQ in LOC, over every battery, has an AP left",
+                "no-hq",
+                "L348",
+                order,
+            )
 
     def _strength(self, state: Any, args: Mapping[str, Any]) -> int:
         s = sum(_fire(state, state.units[i]) for i in dict.fromkeys(_ids(args.get("with"))))
-        return s * (int(state.tables["bombardment"].get("tot_factor", 2)) if args.get("tot") == "yes" else 1)
+        return s * (
+            int(state.tables["bombardment"].get("tot_factor", 2)) if args.get("tot") == "yes" else 1
+        )
 
     def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
         """Exact distribution of the hits (whether units are there to take them is hidden)."""
@@ -413,30 +645,68 @@ class Bombard(OrderHandler):
         if tot:
             spend(em, side, 1, rule="L350", what="Time On Target")
         us = side in set(state.public.get("tot_sides", ()))
-        new_state = 2 if (tot or not us) else FATIGUED  # L348, L350: Disordered; US normal fire Fatigued
+        new_state = (
+            2 if (tot or not us) else FATIGUED
+        )  # L348, L350: Disordered; US normal fire Fatigued
         for b in bats:
-            em.data(b.id, rule="L348", act="closed", ap=0, mp_left=0, acted=True, state=max(state_of(b), new_state))
+            em.data(
+                b.id,
+                rule="L348",
+                act="closed",
+                ap=0,
+                mp_left=0,
+                acted=True,
+                state=max(state_of(b), new_state),
+            )
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
         strength = self._strength(state, args)
-        band = next((x for x in state.tables["bombardment"]["strength_bands"] if strength <= int(x)),
-                    state.tables["bombardment"]["strength_bands"][-1])
-        r = sum(dice.roll_many(2, 6, purpose=f"bombardment of {lab} (strength {strength})", rule="L348", visible_to=None))
+        band = next(
+            (x for x in state.tables["bombardment"]["strength_bands"] if strength <= int(x)),
+            state.tables["bombardment"]["strength_bands"][-1],
+        )
+        r = sum(
+            dice.roll_many(
+                2,
+                6,
+                purpose=f"bombardment of {lab} (strength {strength})",
+                rule="L348",
+                visible_to=None,
+            )
+        )
         hits = int(state.tables["bombardment"]["hits"][str(band)][r - 2])
         lost = 0
         for _ in range(hits):  # L348: every hit on a target drawn at random
             targets = sorted(units_in(em.state, h, enemy_of(state, side)), key=lambda x: x.id)
             if not targets:
                 break
-            t = targets[0] if len(targets) == 1 else targets[dice.roll(len(targets), purpose=f"random target in {lab}",
-                                                                        rule="L348", visible_to=t_side(state, side)) - 1]
+            t = (
+                targets[0]
+                if len(targets) == 1
+                else targets[
+                    dice.roll(
+                        len(targets),
+                        purpose=f"random target in {lab}",
+                        rule="L348",
+                        visible_to=t_side(state, side),
+                    )
+                    - 1
+                ]
+            )
             lost += 1
             if t.steps - 1 <= 0:
                 destroy(em, t.id, rule="L348")
             else:
                 em.unit(t.id, rule="L348", steps=t.steps - 1)
-        announce(em, f"Bombardment of {lab}{' (TOT)' if tot else ''}, strength {strength}, 2d6={r}: {hits} hit(s), "
-                 f"{lost} step(s) lost", rule="L348", hex=lab, roll=r, hits=hits)
+        announce(
+            em,
+            f"Bombardment of {lab}{' (TOT)' if tot else ''}, strength {strength}, 2d6={r}: {hits} hit(s), "
+            f"{lost} step(s) lost",
+            rule="L348",
+            hex=lab,
+            roll=r,
+            hits=hits,
+        )
         return em.events
 
 

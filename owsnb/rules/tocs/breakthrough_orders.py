@@ -40,7 +40,14 @@ from owsnb.rules.tocs.positions import lose_positions
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged
 
-__all__ = ["Advance", "Exploit", "pending", "grant", "grant_exploit", "exploits"]  # verb ``breakthrough`` (the kernel owns ``advance``)
+__all__ = [
+    "Advance",
+    "Exploit",
+    "pending",
+    "grant",
+    "grant_exploit",
+    "exploits",
+]  # verb ``breakthrough`` (the kernel owns ``advance``)
 
 
 def pending(state: Any, side: str) -> dict[str, list[str]]:
@@ -53,12 +60,18 @@ def grant(em: Emitter, side: str, battle_hex: str, ids: list[str]) -> None:
     b = pending(em.state, side)
     b[battle_hex] = list(ids)
     em.private(side, rule="L76", breakthroughs=b)
-    em.say(f"Breakthrough at {battle_hex}: {', '.join(ids)} may advance one hex", rule="L76", visible_to=side)
+    em.say(
+        f"Breakthrough at {battle_hex}: {', '.join(ids)} may advance one hex",
+        rule="L76",
+        visible_to=side,
+    )
 
 
 def exploits(state: Any, side: str) -> dict[str, int]:
     """*side*'s unused exploitation: unit id -> hexes it may still enter."""
-    return {k: int(v) for k, v in state.sides[side].private.get("exploits", {}).items() if int(v) > 0}
+    return {
+        k: int(v) for k, v in state.sides[side].private.get("exploits", {}).items() if int(v) > 0
+    }
 
 
 def grant_exploit(em: Emitter, side: str, hexes: Mapping[str, int]) -> None:
@@ -66,8 +79,11 @@ def grant_exploit(em: Emitter, side: str, hexes: Mapping[str, int]) -> None:
     ex = exploits(em.state, side)
     ex.update({k: int(v) for k, v in hexes.items()})
     em.private(side, rule="L736", exploits=ex)
-    em.say("Exploitation: " + ", ".join(f"{k} up to {v} hex(es)" for k, v in sorted(hexes.items())), rule="L736",
-           visible_to=side)
+    em.say(
+        "Exploitation: " + ", ".join(f"{k} up to {v} hex(es)" for k, v in sorted(hexes.items())),
+        rule="L736",
+        visible_to=side,
+    )
 
 
 def _battle_of(state: Any, side: str, uid: str) -> str | None:
@@ -75,9 +91,13 @@ def _battle_of(state: Any, side: str, uid: str) -> str | None:
 
 
 class Advance(OrderHandler):
-    type = OrderType("breakthrough", (Param("unit", "unit"), Param("to", "hex", "a hex adjacent to the battle hex")),
-                     rule="L76", doc="breakthrough: advance one hex from the battle hex, even into an enemy-occupied "
-                                     "hex (an Engagement Battle)")
+    type = OrderType(
+        "breakthrough",
+        (Param("unit", "unit"), Param("to", "hex", "a hex adjacent to the battle hex")),
+        rule="L76",
+        doc="breakthrough: advance one hex from the battle hex, even into an enemy-occupied "
+        "hex (an Engagement Battle)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.10" or side not in state.sides:
@@ -97,17 +117,32 @@ class Advance(OrderHandler):
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.10":
-            raise refusal("a breakthrough advance is made after Combat Resolution, in Exploitation", "wrong-step", "L76", order)
+            raise refusal(
+                "a breakthrough advance is made after Combat Resolution, in Exploitation",
+                "wrong-step",
+                "L76",
+                order,
+            )
         lab = _battle_of(state, order.side, u.id)
         if lab is None or u.hex != state.map.hex(lab):
-            raise refusal(f"{u.id} has no breakthrough to use (every defender of its battle hex must be destroyed)",
-                          "no-breakthrough", "L76", order)
+            raise refusal(
+                f"{u.id} has no breakthrough to use (every defender of its battle hex must be destroyed)",
+                "no-breakthrough",
+                "L76",
+                order,
+            )
         to = order_hex(state, order, args["to"], "L76")
         if to.distance(u.hex) != 1:
-            raise refusal(f"{args['to']} is not adjacent to the battle hex {lab}: the advance is one hex", "not-adjacent",
-                          "L76", order)
+            raise refusal(
+                f"{args['to']} is not adjacent to the battle hex {lab}: the advance is one hex",
+                "not-adjacent",
+                "L76",
+                order,
+            )
         if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order)
+            raise refusal(
+                f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
+            )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
@@ -130,13 +165,19 @@ class Advance(OrderHandler):
         elif owner(state, to) != side:
             take_hex(em, side, to, rule="L76", why="breakthrough advance")
         else:
-            em.say(f"{u.id} advances from {state.map.label(frm)} to {lab}", rule="L76", visible_to=side)
+            em.say(
+                f"{u.id} advances from {state.map.label(frm)} to {lab}", rule="L76", visible_to=side
+            )
         return em.events
 
 
 class Exploit(OrderHandler):
-    type = OrderType("exploit", (Param("unit", "unit"), Param("to", "hex", "an adjacent hex")), rule="L736",
-                     doc="exploitation after an Intensive attack's pursuit: one more hex (stops short of enemy units)")
+    type = OrderType(
+        "exploit",
+        (Param("unit", "unit"), Param("to", "hex", "an adjacent hex")),
+        rule="L736",
+        doc="exploitation after an Intensive attack's pursuit: one more hex (stops short of enemy units)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.10" or side not in state.sides:
@@ -147,27 +188,46 @@ class Exploit(OrderHandler):
             if u is None or not alive_on_map(u) or state.map.hexes[u.hex].facts.get("interdicted"):
                 continue
             for n in u.hex.neighbours():
-                if n in state.map.hexes and step_cost(state, u, u.hex, n) < float("inf") \
-                        and not state.map.hexes[n].facts.get("interdicted"):
+                if (
+                    n in state.map.hexes
+                    and step_cost(state, u, u.hex, n) < float("inf")
+                    and not state.map.hexes[n].facts.get("interdicted")
+                ):
                     ex.append(self.type.make(side, unit=uid, to=state.map.label(n)))
         return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.10":
-            raise refusal("exploitation happens after Combat Resolution, in Exploitation", "wrong-step", "L736", order)
+            raise refusal(
+                "exploitation happens after Combat Resolution, in Exploitation",
+                "wrong-step",
+                "L736",
+                order,
+            )
         if u.id not in exploits(state, order.side):
-            raise refusal(f"{u.id} has no exploitation left (only pursuers of an Intensive attack exploit, one hex per "
-                          "further hex the defender retreated)", "no-exploitation", "L736", order)
+            raise refusal(
+                f"{u.id} has no exploitation left (only pursuers of an Intensive attack exploit, one hex per "
+                "further hex the defender retreated)",
+                "no-exploitation",
+                "L736",
+                order,
+            )
         to = order_hex(state, order, args["to"], "L736")
         if to.distance(u.hex) != 1:
             raise refusal(f"{args['to']} is not adjacent to {u.id}", "not-adjacent", "L736", order)
-        if state.map.hexes[u.hex].facts.get("interdicted") or state.map.hexes[to].facts.get("interdicted"):
-            raise refusal("no exploitation out of or through an interdicted hex", "interdicted", "L737", order)
+        if state.map.hexes[u.hex].facts.get("interdicted") or state.map.hexes[to].facts.get(
+            "interdicted"
+        ):
+            raise refusal(
+                "no exploitation out of or through an interdicted hex", "interdicted", "L737", order
+            )
         if engaged(state, to):
             raise refusal(f"{args['to']} is an Engagement Battle", "engaged-hex", "L737", order)
         if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order)
+            raise refusal(
+                f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
+            )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
@@ -179,7 +239,9 @@ class Exploit(OrderHandler):
         if units_in(state, to, enemy_of(state, side)):  # L737: it stops where it is
             ex.pop(u.id, None)
             em.private(side, rule="L737", exploits=ex)
-            announce(em, f"Entry into {lab} is blocked: the hex is enemy occupied", rule="L737", hex=lab)
+            announce(
+                em, f"Entry into {lab} is blocked: the hex is enemy occupied", rule="L737", hex=lab
+            )
             return em.events
         ex[u.id] -= 1
         em.private(side, rule="L736", exploits={k: v for k, v in ex.items() if v > 0})

@@ -50,7 +50,15 @@ from owsnb.rules.tocs.order_checks import (
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.supply import in_loc, in_los
 
-__all__ = ["BridgeWork", "bridge_key", "bridge_at", "success_chance", "progress_bridges", "WORKS", "KINDS"]
+__all__ = [
+    "BridgeWork",
+    "bridge_key",
+    "bridge_at",
+    "success_chance",
+    "progress_bridges",
+    "WORKS",
+    "KINDS",
+]
 
 WORKS = ("build", "repair", "destroy")
 KINDS = ("footbridge", "pontoon1", "pontoon2")
@@ -69,11 +77,17 @@ def bridge_at(state: Any, a: Any, b: Any) -> dict[str, Any] | None:
         return dict(dyn)
     edge = state.map.edge(a, b)
     if "bridge" in edge:
-        return {"status": "intact", "material": str((edge["bridge"] or {}).get("material", "stone")), "built": False}
+        return {
+            "status": "intact",
+            "material": str((edge["bridge"] or {}).get("material", "stone")),
+            "built": False,
+        }
     return None
 
 
-def success_chance(table: Mapping[str, Any], work: str, what: str, *, bridging: bool = False) -> Fraction:
+def success_chance(
+    table: Mapping[str, Any], work: str, what: str, *, bridging: bool = False
+) -> Fraction:
     """Exact chance that a repair (*what*: destroyed/damaged) or destruction (*what*: material) succeeds."""
     p = Fraction(int(table[work][what]), 6)
     if work == "repair" and what == "destroyed" and bridging:
@@ -93,12 +107,20 @@ def _set_bridge(em: Emitter, key: str, **info: Any) -> None:
 
 
 class BridgeWork(OrderHandler):
-    type = OrderType("bridge", (Param("unit", "unit", "engineer or bridging company"),
-                                Param("hex", "hex", "the hex across the hexside"),
-                                Param("work", "choice", "build, repair or destroy", choices=WORKS),
-                                Param("kind", "choice", "what to build", positional=False, optional=True, choices=KINDS)),
-                     rule="10.13", doc="all AP: build (footbridge 2 turns, pontoon 4), repair (destroyed d6<=1, damaged "
-                                       "d6<=4) or destroy (wood d6<=5, stone/metal d6<=4) the bridge to an adjacent hex")
+    type = OrderType(
+        "bridge",
+        (
+            Param("unit", "unit", "engineer or bridging company"),
+            Param("hex", "hex", "the hex across the hexside"),
+            Param("work", "choice", "build, repair or destroy", choices=WORKS),
+            Param(
+                "kind", "choice", "what to build", positional=False, optional=True, choices=KINDS
+            ),
+        ),
+        rule="10.13",
+        doc="all AP: build (footbridge 2 turns, pontoon 4), repair (destroyed d6<=1, damaged "
+        "d6<=4) or destroy (wood d6<=5, stone/metal d6<=4) the bridge to an adjacent hex",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
@@ -116,7 +138,9 @@ class BridgeWork(OrderHandler):
                         ex.append(o)
         return spec_from_examples(side, self.type, ex, 12)
 
-    def _why_not(self, state: Any, u: Any, to: Any, work: str, kind: str) -> tuple[str, str, str] | None:
+    def _why_not(
+        self, state: Any, u: Any, to: Any, work: str, kind: str
+    ) -> tuple[str, str, str] | None:
         t = state.tables["bridging"]
         if not _is_builder(u):
             return f"{u.id} is not an engineer or bridging Company", "not-engineer", "L301"
@@ -131,7 +155,11 @@ class BridgeWork(OrderHandler):
             return f"{u.id} must be in LOC and LOS", "out-of-los", "L301"
         if work == "build":
             if br is not None:
-                return "there is a bridge on that hexside already (repair it instead)", "bridge-exists", "L301"
+                return (
+                    "there is a bridge on that hexside already (repair it instead)",
+                    "bridge-exists",
+                    "L301",
+                )
             if not any(w in state.map.edge(u.hex, to) for w in _WATER):
                 return "no river, canal or stream to bridge on that hexside", "no-water", "L301"
             if kind == "pontoon2" and not u.get("bridging"):
@@ -147,14 +175,22 @@ class BridgeWork(OrderHandler):
         else:
             if br is None or br["status"] == "destroyed":
                 return "no standing bridge on that hexside", "no-bridge", "L306"
-            if not br.get("built") and not state.tables["rulings"].get("printed_bridges_destroyable", False):
-                return "only bridges built during play can be destroyed (unless the module allows more)", "printed-bridge", "L308"
+            if not br.get("built") and not state.tables["rulings"].get(
+                "printed_bridges_destroyable", False
+            ):
+                return (
+                    "only bridges built during play can be destroyed (unless the module allows more)",
+                    "printed-bridge",
+                    "L308",
+                )
         return None
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("bridging is done in your Operational Impulse", "wrong-step", "L302", order)
+            raise refusal(
+                "bridging is done in your Operational Impulse", "wrong-step", "L302", order
+            )
         need_open(u, order)
         to = order_hex(state, order, args["hex"], "10.13")
         why = self._why_not(state, u, to, args["work"], args.get("kind") or "footbridge")
@@ -166,7 +202,9 @@ class BridgeWork(OrderHandler):
         t = state.tables["bridging"]
         if work == "repair":
             return success_chance(t, "repair", br["status"], bridging=bool(u.get("bridging")))
-        return success_chance(t, "destroy", "wood" if br.get("built") else br.get("material", "stone"))
+        return success_chance(
+            t, "destroy", "wood" if br.get("built") else br.get("material", "stone")
+        )
 
     def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution | None:
         """Exact chance of success of a repair or destruction (a build does not roll)."""
@@ -188,28 +226,59 @@ class BridgeWork(OrderHandler):
         if work == "build":
             kind = args.get("kind") or "footbridge"
             jobs = [dict(j) for j in state.secret.get("bridge_jobs", ())]
-            jobs.append({"key": key, "kind": kind, "unit": u.id, "side": side, "done": 0,
-                         "need": int(t["build_turns"][kind])})
+            jobs.append(
+                {
+                    "key": key,
+                    "kind": kind,
+                    "unit": u.id,
+                    "side": side,
+                    "done": 0,
+                    "need": int(t["build_turns"][kind]),
+                }
+            )
             em.emit(state_set("secret", {"bridge_jobs": jobs}, rule="L302"))
-            em.say(f"{u.id} starts a {kind} across {key} ({t['build_turns'][kind]} turns)", rule="L302", visible_to=side)
+            em.say(
+                f"{u.id} starts a {kind} across {key} ({t['build_turns'][kind]} turns)",
+                rule="L302",
+                visible_to=side,
+            )
         else:
             br = bridge_at(state, u.hex, to) or {}
             if work == "repair":
                 need = int(t["repair"][br["status"]])
-                n = int(t.get("bridging_repair_rolls", 2)) if br["status"] == "destroyed" and u.get("bridging") else 1
+                n = (
+                    int(t.get("bridging_repair_rolls", 2))
+                    if br["status"] == "destroyed" and u.get("bridging")
+                    else 1
+                )
                 rule = "L303"
             else:
                 need = int(t["destroy"]["wood" if br.get("built") else br.get("material", "stone")])
                 n, rule = 1, "L308"
-            rolls = dice.roll_many(n, 6, purpose=f"{work} the bridge {key} (d6 <= {need})", rule=rule, visible_to=side)
+            rolls = dice.roll_many(
+                n, 6, purpose=f"{work} the bridge {key} (d6 <= {need})", rule=rule, visible_to=side
+            )
             ok = any(r <= need for r in rolls)
             if ok:
-                _set_bridge(em, key, status="intact" if work == "repair" else "destroyed",
-                            material=br.get("material", "stone"), built=bool(br.get("built")))
-                announce(em, f"The bridge {key} is {'repaired' if work == 'repair' else 'destroyed'}", rule=rule, hex=key)
+                _set_bridge(
+                    em,
+                    key,
+                    status="intact" if work == "repair" else "destroyed",
+                    material=br.get("material", "stone"),
+                    built=bool(br.get("built")),
+                )
+                announce(
+                    em,
+                    f"The bridge {key} is {'repaired' if work == 'repair' else 'destroyed'}",
+                    rule=rule,
+                    hex=key,
+                )
             else:
-                em.say(f"{u.id} fails to {work} the bridge {key} (d6 {', '.join(map(str, rolls))} > {need})", rule=rule,
-                       visible_to=side)
+                em.say(
+                    f"{u.id} fails to {work} the bridge {key} (d6 {', '.join(map(str, rolls))} > {need})",
+                    rule=rule,
+                    visible_to=side,
+                )
         close_activation(em, u.id, rule="L302")
         return em.events
 
@@ -223,19 +292,33 @@ def progress_bridges(em: Emitter) -> None:
         u = s.units.get(job["unit"])
         ends = job["key"].split("-")
         if u is None or not alive_on_map(u) or s.map.label(u.hex) not in ends:
-            em.say(f"The {job['kind']} across {job['key']} is abandoned", rule="L302", visible_to=job["side"])
+            em.say(
+                f"The {job['kind']} across {job['key']} is abandoned",
+                rule="L302",
+                visible_to=job["side"],
+            )
             continue
         if state_of(u) <= DISORDERED and in_loc(s, u) and in_los(s, u):
             job["done"] += 1
         else:
-            em.say(f"No progress on the {job['kind']} across {job['key']}: {u.id} does not qualify", rule="L302",
-                   visible_to=job["side"])
+            em.say(
+                f"No progress on the {job['kind']} across {job['key']}: {u.id} does not qualify",
+                rule="L302",
+                visible_to=job["side"],
+            )
         if job["done"] >= job["need"]:
-            _set_bridge(em, job["key"], status="intact", material="wood", built=True, kind=job["kind"])
-            announce(em, f"A {job['kind']} is completed across {job['key']}", rule="L305", hex=job["key"])
+            _set_bridge(
+                em, job["key"], status="intact", material="wood", built=True, kind=job["kind"]
+            )
+            announce(
+                em, f"A {job['kind']} is completed across {job['key']}", rule="L305", hex=job["key"]
+            )
         else:
             left.append(job)
-            em.say(f"The {job['kind']} across {job['key']}: {job['done']} of {job['need']} turns", rule="L302",
-                   visible_to=job["side"])
+            em.say(
+                f"The {job['kind']} across {job['key']}: {job['done']} of {job['need']} turns",
+                rule="L302",
+                visible_to=job["side"],
+            )
     if left or s.secret.get("bridge_jobs"):
         em.emit(state_set("secret", {"bridge_jobs": left}, rule="L302"))

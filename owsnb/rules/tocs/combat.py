@@ -43,8 +43,16 @@ from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.positions import defence_bonus, lose_positions
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
-__all__ = ["parse_result", "odds_index", "crt_row", "result_distribution", "Battle", "resolve_battle",
-           "interrogate", "destroy"]
+__all__ = [
+    "parse_result",
+    "odds_index",
+    "crt_row",
+    "result_distribution",
+    "Battle",
+    "resolve_battle",
+    "interrogate",
+    "destroy",
+]
 
 _URBAN = ("city", "suburb", "town", "village")
 _ARMOR_HALF = ("city", "suburb", "forest", "jungle")
@@ -52,12 +60,14 @@ _ARMOR_HALF = ("city", "suburb", "forest", "jungle")
 
 def parse_result(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
     """``"#R#/#R#"`` -> ((attacker SL, hexes), (defender SL, hexes)); ``-`` = no effect (L726)."""
+
     def one(s: str) -> tuple[int, int]:
         s = s.strip()
         if s in ("-", ""):
             return (0, 0)
         loss, _, ret = s.partition("R")
         return (int(loss or 0), int(ret or 0))
+
     a, _, d = text.partition("/")
     return one(a), one(d)
 
@@ -89,9 +99,18 @@ def result_distribution(state: Any, kind: str, col: int) -> Distribution:
 class Battle:
     """One battle's participants and claims (a plain holder)."""
 
-    def __init__(self, hex: Hex, attacker: str, attackers: list[str], kind: str, *,
-                 shifts: list[str] = (), road_column: bool = False, pursue: bool = False,
-                 engagement: bool = False):
+    def __init__(
+        self,
+        hex: Hex,
+        attacker: str,
+        attackers: list[str],
+        kind: str,
+        *,
+        shifts: list[str] = (),
+        road_column: bool = False,
+        pursue: bool = False,
+        engagement: bool = False,
+    ):
         self.hex = hex
         self.attacker = attacker
         self.attackers = list(attackers)
@@ -123,8 +142,16 @@ def _def_strength(state: Any, u: Any, battle_terrain: str) -> int:
 def destroy(em: Emitter, uid: str, *, rule: str) -> None:
     """A unit with no steps left goes to the dead pile and is revealed to everyone (L9, L728)."""
     u = em.state.units[uid]
-    em.unit(uid, rule=rule, visible_to=None, steps=0, hex=None, box=DEAD,
-            seen_by=frozenset(em.state.sides), data={"activated": False, "ap": 0})
+    em.unit(
+        uid,
+        rule=rule,
+        visible_to=None,
+        steps=0,
+        hex=None,
+        box=DEAD,
+        seen_by=frozenset(em.state.sides),
+        data={"activated": False, "ap": 0},
+    )
     enemy = enemy_of(em.state, u.side)
     killed = list(em.state.sides[enemy].private.get("killed", ()))
     em.private(enemy, rule=rule, killed=[*killed, uid])
@@ -136,11 +163,21 @@ def _take_losses(em: Emitter, ids: list[str], n: int, key: str, rule: str) -> in
     ranks = em.state.tables["attack_types"]
     taken = 0
     for _ in range(n):
-        alive = [em.state.units[i] for i in ids if em.state.units[i].alive and em.state.units[i].hex is not None]
+        alive = [
+            em.state.units[i]
+            for i in ids
+            if em.state.units[i].alive and em.state.units[i].hex is not None
+        ]
         if not alive:
             break
+
         def longest(x: Any) -> int:
-            return int(ranks.get(x.get("attack_type") or "", {}).get("rank", 0)) if key == "attack" else 0
+            return (
+                int(ranks.get(x.get("attack_type") or "", {}).get("rank", 0))
+                if key == "attack"
+                else 0
+            )
+
         u = max(alive, key=lambda x: (longest(x), x.steps, int(x.get(key, 0))))
         taken += 1
         if u.steps - 1 <= 0:
@@ -161,11 +198,19 @@ def _retreat_path(state: Any, u: Any, battle: Hex, n: int) -> tuple[list[Hex], s
     path: list[Hex] = []
     cur = u.hex
     for _ in range(n):
-        cands = [h for h in cur.neighbours() if h in state.map.hexes and h.distance(battle) > cur.distance(battle)
-                 and can_cross(state, cur, h) and enterable(state, u, h)]
+        cands = [
+            h
+            for h in cur.neighbours()
+            if h in state.map.hexes
+            and h.distance(battle) > cur.distance(battle)
+            and can_cross(state, cur, h)
+            and enterable(state, u, h)
+        ]
         if not cands:
             return path, "blocked"
-        safe = sorted(cands, key=lambda h: (h in enemy_hexes, owner(state, h) != side, state.map.label(h)))
+        safe = sorted(
+            cands, key=lambda h: (h in enemy_hexes, owner(state, h) != side, state.map.label(h))
+        )
         nxt = safe[0]
         path.append(nxt)
         if nxt in enemy_hexes:
@@ -186,11 +231,17 @@ def _retreat(em: Emitter, ids: list[str], battle: Hex, n: int, *, rule: str) -> 
             first.append(path[0])
         for h in path:
             if how == "enemy" and h == path[-1]:
-                announce(em, f"A retreating unit is destroyed entering {em.state.map.label(h)}", rule="L729",
-                         hex=em.state.map.label(h))
+                announce(
+                    em,
+                    f"A retreating unit is destroyed entering {em.state.map.label(h)}",
+                    rule="L729",
+                    hex=em.state.map.label(h),
+                )
                 destroy(em, uid, rule="L729")
                 break
-            if owner(em.state, h) != u.side and not units_in(em.state, h, enemy_of(em.state, u.side)):
+            if owner(em.state, h) != u.side and not units_in(
+                em.state, h, enemy_of(em.state, u.side)
+            ):
                 take_hex(em, u.side, h, rule="L729", why="retreat")
         else:
             if path:
@@ -213,51 +264,98 @@ def _degrade(em: Emitter, uid: str, n: int, rule: str) -> None:
         em.data(uid, rule=rule, state=degrade(state_of(u), n))
 
 
-def interrogate(em: Emitter, dice: Any, side: str, table: str, battle: Hex, about: list[Any], *, rule: str) -> None:
+def interrogate(
+    em: Emitter, dice: Any, side: str, table: str, battle: Hex, about: list[Any], *, rule: str
+) -> None:
     """One roll on the Prisoner or Civilian Interrogation Table for *side*; the referee answers
     truthfully (L740-L741). Only *side* sees the roll and the answer."""
     s = em.state
-    r = dice.roll(6, purpose=f"{table} interrogation after the battle at {s.map.label(battle)}", rule=rule,
-                  visible_to=side)
-    kind = str(s.tables["interrogation"][table].get(r, s.tables["interrogation"][table].get(str(r), "nothing")))
+    r = dice.roll(
+        6,
+        purpose=f"{table} interrogation after the battle at {s.map.label(battle)}",
+        rule=rule,
+        visible_to=side,
+    )
+    kind = str(
+        s.tables["interrogation"][table].get(
+            r, s.tables["interrogation"][table].get(str(r), "nothing")
+        )
+    )
     enemy = enemy_of(s, side)
     if kind == "adjacent":
         hexes = sorted(s.map.label(h) for h in battle.neighbours() if units_in(s, h, enemy))
         answer = "enemy units adjacent to the battle in: " + (", ".join(hexes) or "none")
     elif kind == "within2":
-        hexes = sorted(s.map.label(h) for h in battle.disc(2) if h in s.map.hexes and h != battle and units_in(s, h, enemy))
+        hexes = sorted(
+            s.map.label(h)
+            for h in battle.disc(2)
+            if h in s.map.hexes and h != battle and units_in(s, h, enemy)
+        )
         answer = "enemy units within 2 hexes in: " + (", ".join(hexes) or "none")
     elif kind == "hq":
         hq = next((c for u in about for c in hq_chain(s, u) if alive_on_map(c)), None)
-        answer = f"the prisoners' HQ is in {s.map.label(hq.hex)}" if hq is not None else "the prisoners' HQ is off the map"
+        answer = (
+            f"the prisoners' HQ is in {s.map.label(hq.hex)}"
+            if hq is not None
+            else "the prisoners' HQ is off the map"
+        )
     elif kind == "reserves":
-        n = sum(1 for u in ground_units(s, enemy) if u.get("reserve") and u.hex.distance(battle) <= 3)
+        n = sum(
+            1 for u in ground_units(s, enemy) if u.get("reserve") and u.hex.distance(battle) <= 3
+        )
         answer = f"{n} enemy unit(s) in reserve within 3 hexes"
     else:
         answer = "nothing useful"
     intel = list(s.sides[side].private.get("interrogations", ()))
-    em.private(side, rule=rule, interrogations=[*intel, {"turn": s.clock.turn, "hex": s.map.label(battle),
-                                                         "table": table, "roll": r, "answer": answer}])
-    em.say(f"{table.title()} interrogation ({s.map.label(battle)}, d6={r}): {answer}", rule=rule, visible_to=side)
+    em.private(
+        side,
+        rule=rule,
+        interrogations=[
+            *intel,
+            {
+                "turn": s.clock.turn,
+                "hex": s.map.label(battle),
+                "table": table,
+                "roll": r,
+                "answer": answer,
+            },
+        ],
+    )
+    em.say(
+        f"{table.title()} interrogation ({s.map.label(battle)}, d6={r}): {answer}",
+        rule=rule,
+        visible_to=side,
+    )
 
 
 def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, int, int, list[str]]:
     """(final column index, attack strength, defence strength, shift descriptions)."""
     terrain = state.map.terrain(battle.hex)
-    att = sum(_att_strength(state, state.units[i], terrain, battle.road_column) for i in battle.attackers
-              if state.units[i].alive)
+    att = sum(
+        _att_strength(state, state.units[i], terrain, battle.road_column)
+        for i in battle.attackers
+        if state.units[i].alive
+    )
     dfn = sum(_def_strength(state, u, terrain) for u in defenders)
     holder = next((u.side for u in defenders), None)
     bonus = defence_bonus(state, holder, battle.hex, defenders) if holder else 0
     dfn += bonus  # L289: each Company under an improved position, whatever its strength or steps
-    mines = 2 if holder and battle.hex is not None and state.map.label(battle.hex) in set(
-        state.sides[holder].private.get("minefields", ())) else 0
+    mines = (
+        2
+        if holder
+        and battle.hex is not None
+        and state.map.label(battle.hex) in set(state.sides[holder].private.get("minefields", ()))
+        else 0
+    )
     dfn += mines  # L296: a minefield adds +2 to the defender
     att, dfn = max(1, att), max(1, dfn)  # L720: no side below 1
     cols = list(state.tables["crt"]["columns"])
     idx = odds_index(att, dfn, cols)
-    notes = [f"odds {att}:{dfn} -> {cols[idx]}"] + ([f"improved position +{bonus}"] if bonus else []) + (
-        ["minefield +2"] if mines else [])
+    notes = (
+        [f"odds {att}:{dfn} -> {cols[idx]}"]
+        + ([f"improved position +{bonus}"] if bonus else [])
+        + (["minefield +2"] if mines else [])
+    )
     tshift = int(state.tables["crt_terrain"]["shift"].get(terrain, 0))
     if tshift:
         notes.append(f"terrain {terrain} {tshift:+d}")
@@ -283,15 +381,27 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
     defenders = units_in(s, h, defender_side)
     attackers = [i for i in battle.attackers if alive_on_map(s.units[i])]
     col, att, dfn, notes = column_for(s, battle, defenders)
-    roll = sum(dice.roll_many(2, 6, purpose=f"CRT {battle.kind} at {lab}", rule=rule, visible_to=None))
+    roll = sum(
+        dice.roll_many(2, 6, purpose=f"CRT {battle.kind} at {lab}", rule=rule, visible_to=None)
+    )
     text = crt_row(s, battle.kind, col)[roll - 2]
     (a_loss, a_ret), (d_loss, d_ret) = parse_result(text)
     column = s.tables["crt"]["columns"][col]
-    announce(em, f"Battle at {lab}: {battle.kind}, column {column}, 2d6={roll}: {text}", rule=rule,
-             hex=lab, kind=battle.kind, column=column, roll=roll, result=text)
+    announce(
+        em,
+        f"Battle at {lab}: {battle.kind}, column {column}, 2d6={roll}: {text}",
+        rule=rule,
+        hex=lab,
+        kind=battle.kind,
+        column=column,
+        roll=roll,
+        result=text,
+    )
     # defender first (L727, L732)
     d_ids = [u.id for u in defenders]
-    for uid in d_ids:  # attacked by ground forces: reserve, refit and extended deployment end (L312, L337-338)
+    for uid in (
+        d_ids
+    ):  # attacked by ground forces: reserve, refit and extended deployment end (L312, L337-338)
         u = em.state.units[uid]
         if u.get("reserve") or u.get("refit") or u.get("ext_dir") is not None:
             em.data(uid, rule="L337", reserve=False, refit=False, ext_dir=None)
@@ -299,7 +409,9 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
     model = s.options.get("degrade_model", "appendix")
     d_retreat_to: list[Hex] = []
     if d_ret and any(alive_on_map(em.state.units[i]) for i in d_ids):
-        d_retreat_to = _retreat(em, [i for i in d_ids if alive_on_map(em.state.units[i])], h, d_ret, rule="L735")
+        d_retreat_to = _retreat(
+            em, [i for i in d_ids if alive_on_map(em.state.units[i])], h, d_ret, rule="L735"
+        )
     for uid in d_ids:
         if battle.engagement:
             _degrade(em, uid, 1 if d_ret else 0, "L730")
@@ -328,7 +440,9 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         tab = s.tables["attack_types"].get(battle.kind, {})
         if battle.pursue and tab.get("pursue") and d_retreat_to:
             if _pursue(em, battle, a_alive, d_retreat_to[0]) and tab.get("exploit") and d_ret > 1:
-                exploit = {uid: d_ret - 1 for uid in a_alive if alive_on_map(em.state.units[uid])}  # L736
+                exploit = {
+                    uid: d_ret - 1 for uid in a_alive if alive_on_map(em.state.units[uid])
+                }  # L736
     elif not a_alive:
         outcome = "held"
         em.hexfact(h, rule=rule, battle=None, engaged=None)
@@ -348,16 +462,28 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
     if d_ret and s.map.terrain(h) in _URBAN:
         interrogate(em, dice, battle.attacker, "civilian", h, lost_def, rule="L741")
     wiped_out = bool(d_ids) and not any(em.state.units[i].alive for i in d_ids)
-    return {"hex": lab, "kind": battle.kind, "column": column, "roll": roll, "result": text, "outcome": outcome,
-            "wiped_out": wiped_out, "winners": a_alive if outcome == "taken" else [], "exploit": exploit,
-            "odds": f"{att}:{dfn}", "notes": notes}
+    return {
+        "hex": lab,
+        "kind": battle.kind,
+        "column": column,
+        "roll": roll,
+        "result": text,
+        "outcome": outcome,
+        "wiped_out": wiped_out,
+        "winners": a_alive if outcome == "taken" else [],
+        "exploit": exploit,
+        "odds": f"{att}:{dfn}",
+        "notes": notes,
+    }
 
 
 def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> bool:
     """Pursuit into the first hex the defender retreated through (L74, L731, L737-L738); True if the
     pursuers entered an empty hex (and may go on exploiting, L736)."""
     s = em.state
-    if s.map.hexes[into].facts.get("interdicted") or s.map.hexes[battle.hex].facts.get("interdicted"):
+    if s.map.hexes[into].facts.get("interdicted") or s.map.hexes[battle.hex].facts.get(
+        "interdicted"
+    ):
         return False  # L737: not out of or through an interdicted hex
     enemy = enemy_of(s, battle.attacker)
     occupied = bool(units_in(s, into, enemy))
@@ -378,14 +504,18 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> bool:
 def interrogation_distribution(state: Any, table: str) -> Distribution:
     """Exact distribution of the answer kind on an interrogation table (d6)."""
     t = state.tables["interrogation"][table]
-    return Distribution.die(6).map(lambda r: str(t.get(r, t.get(str(r), "nothing"))), label=f"{table} interrogation")
+    return Distribution.die(6).map(
+        lambda r: str(t.get(r, t.get(str(r), "nothing"))), label=f"{table} interrogation"
+    )
 
 
 def initiative_distribution(drm: dict[str, int], sides: list[str], holder: str) -> Distribution:
     """Exact distribution of who wins the initiative: d10 + DRM each, ties to last turn's holder (L51)."""
     a, b = sides
     d = Distribution.die(10)
+
     def win(x: int, y: int) -> str:
         va, vb = x + int(drm.get(a, 0)), y + int(drm.get(b, 0))
         return a if va > vb else b if vb > va else holder
+
     return d.combine(d, win, label="initiative")

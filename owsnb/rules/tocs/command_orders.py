@@ -41,47 +41,89 @@ def _senior_hq(state: Any, side: str, u: Any, hq_id: str | None) -> Any | None:
     for hq in hq_chain(state, u):
         if hq_id and hq.id != hq_id:
             continue
-        if (is_open(hq) and int(hq.get("ap", 0)) >= 1 and alive_on_map(hq) and in_loc(state, hq)
-                and ECHELONS.index(hq.get("echelon") or "battalion") >= _SENIOR):
+        if (
+            is_open(hq)
+            and int(hq.get("ap", 0)) >= 1
+            and alive_on_map(hq)
+            and in_loc(state, hq)
+            and ECHELONS.index(hq.get("echelon") or "battalion") >= _SENIOR
+        ):
             return hq
     return None
 
 
 class Reassign(OrderHandler):
-    type = OrderType("reassign", (Param("unit", "unit", "unit or formation HQ"), Param("to", "unit", "its new HQ"),
-                                  Param("hq", "unit", "ordering HQ (Brigade or higher)", positional=False, optional=True)),
-                     rule="10.17", doc="HQ order (1 AP, Brigade or higher): put a unit or formation under another HQ")
+    type = OrderType(
+        "reassign",
+        (
+            Param("unit", "unit", "unit or formation HQ"),
+            Param("to", "unit", "its new HQ"),
+            Param("hq", "unit", "ordering HQ (Brigade or higher)", positional=False, optional=True),
+        ),
+        rule="10.17",
+        doc="HQ order (1 AP, Brigade or higher): put a unit or formation under another HQ",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
-        hqs = [h for h in state.units.values() if h.side == side and h.get("cls") == "hq" and alive_on_map(h)]
+        hqs = [
+            h
+            for h in state.units.values()
+            if h.side == side and h.get("cls") == "hq" and alive_on_map(h)
+        ]
         for u in state.units.values():
-            if u.side != side or not alive_on_map(u) or u.get("cls") not in _REASSIGNABLE or not u.get("parent"):
+            if (
+                u.side != side
+                or not alive_on_map(u)
+                or u.get("cls") not in _REASSIGNABLE
+                or not u.get("parent")
+            ):
                 continue
             if _senior_hq(state, side, u, None) is None:
                 continue
-            ex += [self.type.make(side, unit=u.id, to=h.id) for h in hqs
-                   if h.id not in (u.id, u.get("parent")) and u not in hq_chain(state, h)][:2]
+            ex += [
+                self.type.make(side, unit=u.id, to=h.id)
+                for h in hqs
+                if h.id not in (u.id, u.get("parent")) and u not in hq_chain(state, h)
+            ][:2]
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("reassignment is ordered in your Operational Impulse", "wrong-step", "L315", order)
+            raise refusal(
+                "reassignment is ordered in your Operational Impulse", "wrong-step", "L315", order
+            )
         if u.get("cls") not in _REASSIGNABLE:
-            raise refusal(f"{u.id} cannot be reassigned (assets are attached, 10.16)", "not-reassignable", "L315", order)
+            raise refusal(
+                f"{u.id} cannot be reassigned (assets are attached, 10.16)",
+                "not-reassignable",
+                "L315",
+                order,
+            )
         new = state.units.get(args["to"])
         if new is None or new.side != order.side or new.get("cls") != "hq" or not alive_on_map(new):
-            raise refusal(f"{args['to']!r} is not an HQ of yours on the map", "not-an-hq", "L315", order)
+            raise refusal(
+                f"{args['to']!r} is not an HQ of yours on the map", "not-an-hq", "L315", order
+            )
         if new.id == u.id or u in hq_chain(state, new):
-            raise refusal(f"{u.id} cannot report to itself or to one of its own subordinates", "cycle", "L316", order)
+            raise refusal(
+                f"{u.id} cannot report to itself or to one of its own subordinates",
+                "cycle",
+                "L316",
+                order,
+            )
         if new.id == u.get("parent"):
             raise refusal(f"{u.id} already reports to {new.id}", "same-hq", "L316", order)
         if _senior_hq(state, order.side, u, args.get("hq")) is None:
-            raise refusal(f"no activated Brigade-level or higher HQ of {u.id}'s chain in LOC has an AP left",
-                          "no-hq", "L315", order)
+            raise refusal(
+                f"no activated Brigade-level or higher HQ of {u.id}'s chain in LOC has an AP left",
+                "no-hq",
+                "L315",
+                order,
+            )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
@@ -89,16 +131,33 @@ class Reassign(OrderHandler):
         hq = _senior_hq(state, order.side, u, args.get("hq"))
         hq_ap(em, hq, "L315")
         orig = u.get("original_parent") or u.get("parent")
-        em.data(u.id, rule="L315", parent=args["to"], original_parent=None if orig == args["to"] else orig)
-        em.say(f"{u.id} now reports to {args['to']} (LOS also via {orig})" if orig != args["to"]
-               else f"{u.id} returns to {args['to']}", rule="L316", visible_to=order.side)
+        em.data(
+            u.id,
+            rule="L315",
+            parent=args["to"],
+            original_parent=None if orig == args["to"] else orig,
+        )
+        em.say(
+            f"{u.id} now reports to {args['to']} (LOS also via {orig})"
+            if orig != args["to"]
+            else f"{u.id} returns to {args['to']}",
+            rule="L316",
+            visible_to=order.side,
+        )
         return em.events
 
 
 class Refit(OrderHandler):
-    type = OrderType("refit", (Param("unit", "unit"), Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.22", doc="HQ order (1 AP): the unit gains a step at the End of Turn if it stays out of EZOC "
-                                       "and is neither attacked nor probed")
+    type = OrderType(
+        "refit",
+        (
+            Param("unit", "unit"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.22",
+        doc="HQ order (1 AP): the unit gains a step at the End of Turn if it stays out of EZOC "
+        "and is neither attacked nor probed",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
@@ -129,7 +188,9 @@ class Refit(OrderHandler):
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("refit is ordered in your Operational Impulse", "wrong-step", "L338", order)
+            raise refusal(
+                "refit is ordered in your Operational Impulse", "wrong-step", "L338", order
+            )
         why = self._why_not(state, u)
         if why:
             raise refusal(why[0], why[1], why[2], order)
@@ -140,7 +201,11 @@ class Refit(OrderHandler):
         u = state.units[args["unit"]]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.22"), "L338")
         em.data(u.id, rule="L338", refit=True)
-        em.say(f"{u.id} is ordered to refit (a step at the End of Turn)", rule="L338", visible_to=order.side)
+        em.say(
+            f"{u.id} is ordered to refit (a step at the End of Turn)",
+            rule="L338",
+            visible_to=order.side,
+        )
         return em.events
 
 

@@ -22,8 +22,15 @@ from typing import Any
 
 from owsnb.kernel.dist import Distribution
 
-__all__ = ["op_earned_distribution", "spend_plan", "turn_end_chance", "turn_ends", "turn_end_box",
-           "bank_locked", "SpendError"]
+__all__ = [
+    "op_earned_distribution",
+    "spend_plan",
+    "turn_end_chance",
+    "turn_ends",
+    "turn_end_box",
+    "bank_locked",
+    "SpendError",
+]
 
 
 class SpendError(ValueError):
@@ -35,8 +42,16 @@ def op_earned_distribution(minimum: int, deficit_credit: int) -> Distribution:
     return Distribution.die(10).map(lambda r: minimum + r + deficit_credit, label="OP earned")
 
 
-def spend_plan(*, cost: int, pool: int, earned_left: int, deficit_used: int, mode: str = "extra",
-               deficit_max: int = 3, bank_locked: bool = False) -> dict[str, int]:
+def spend_plan(
+    *,
+    cost: int,
+    pool: int,
+    earned_left: int,
+    deficit_used: int,
+    mode: str = "extra",
+    deficit_max: int = 3,
+    bank_locked: bool = False,
+) -> dict[str, int]:
     """How *cost* OP are paid (raises :class:`SpendError` if they cannot be).
 
     ``pool`` includes this impulse's unspent earnings (``earned_left``).
@@ -48,16 +63,29 @@ def spend_plan(*, cost: int, pool: int, earned_left: int, deficit_used: int, mod
         deficit = min(rest, deficit_max - deficit_used)
         rest -= deficit
         if rest > (0 if bank_locked else bank):
-            raise SpendError(f"needs {cost} OP: {earned_left} earned this impulse, "
-                             f"{deficit_max - deficit_used} deficit OP left, "
-                             f"{0 if bank_locked else bank} banked OP usable")
-        return {"from_earned": from_earned, "deficit": deficit, "from_bank": rest,
-                "pool_after": pool - from_earned - rest}
+            raise SpendError(
+                f"needs {cost} OP: {earned_left} earned this impulse, "
+                f"{deficit_max - deficit_used} deficit OP left, "
+                f"{0 if bank_locked else bank} banked OP usable"
+            )
+        return {
+            "from_earned": from_earned,
+            "deficit": deficit,
+            "from_bank": rest,
+            "pool_after": pool - from_earned - rest,
+        }
     # "pool": every OP comes from the pool; the first <=3 beyond the earnings credit the opponent
     deficit = min(rest, deficit_max - deficit_used)
     if rest > (0 if bank_locked else bank):
-        raise SpendError(f"needs {cost} OP; only {earned_left + (0 if bank_locked else bank)} usable")
-    return {"from_earned": from_earned, "deficit": deficit, "from_bank": rest, "pool_after": pool - cost}
+        raise SpendError(
+            f"needs {cost} OP; only {earned_left + (0 if bank_locked else bank)} usable"
+        )
+    return {
+        "from_earned": from_earned,
+        "deficit": deficit,
+        "from_bank": rest,
+        "pool_after": pool - cost,
+    }
 
 
 def turn_ends(roll: int, box: int, passed: bool, pass_rule: str = "toward-end") -> bool:

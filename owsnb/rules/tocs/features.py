@@ -69,14 +69,14 @@ def remove_everywhere(em: Emitter, lab: str, key: str, *, rule: str) -> None:
 class PlaceFeature(OrderHandler):
     """Place a secret feature (roadblocks, minefields); subclasses set the attributes below."""
 
-    key: str                 # the owner's private list, e.g. "roadblocks"
-    rule: str                # the paragraph cited by every refusal and event, e.g. "L292"
-    paragraph: str           # the order's section, e.g. "10.10"
-    most: int                # how many examples :meth:`candidates` lists
-    wrong_step: str          # refusal text outside the Operational Impulse
-    engaged_text: str        # refusal text in or into an Engagement
-    impassable_text: str     # "{unit} could not move to {hex}"
-    exists_text: str         # "there is a roadblock in {hex} already"
+    key: str  # the owner's private list, e.g. "roadblocks"
+    rule: str  # the paragraph cited by every refusal and event, e.g. "L292"
+    paragraph: str  # the order's section, e.g. "10.10"
+    most: int  # how many examples :meth:`candidates` lists
+    wrong_step: str  # refusal text outside the Operational Impulse
+    engaged_text: str  # refusal text in or into an Engagement
+    impassable_text: str  # "{unit} could not move to {hex}"
+    exists_text: str  # "there is a roadblock in {hex} already"
 
     def _who(self, u: Any) -> tuple[str, str, str] | None:
         """Why *u* is not the kind of unit that places this feature, or None."""

@@ -51,29 +51,47 @@ def mc_distribution(ml: int, drm: int = 0) -> Distribution:
 
 # -- ordered actions ---------------------------------------------------------------------------
 class Withdraw(OrderHandler):
-    type = OrderType("withdraw", (Param("unit", "unit"), Param("to", "hex", "an adjacent hex"),
-                                  Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.3", doc="HQ order (1 AP) + 1 OP: leave an Engagement Battle after a morale check")
+    type = OrderType(
+        "withdraw",
+        (
+            Param("unit", "unit"),
+            Param("to", "hex", "an adjacent hex"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.3",
+        doc="HQ order (1 AP) + 1 OP: leave an Engagement Battle after a morale check",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
-        ex = [self.type.make(side, unit=u.id, to=state.map.label(n))
-              for u in state.units.values() if u.side == side and alive_on_map(u) and engaged(state, u.hex) and not u.get("act")
-              for n in u.hex.neighbours() if n in state.map.hexes and enterable(state, u, n)]
+        ex = [
+            self.type.make(side, unit=u.id, to=state.map.label(n))
+            for u in state.units.values()
+            if u.side == side and alive_on_map(u) and engaged(state, u.hex) and not u.get("act")
+            for n in u.hex.neighbours()
+            if n in state.map.hexes and enterable(state, u, n)
+        ]
         return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("withdrawals are ordered in your Operational Impulse", "wrong-step", "L264", order)
+            raise refusal(
+                "withdrawals are ordered in your Operational Impulse", "wrong-step", "L264", order
+            )
         if not engaged(state, u.hex):
             raise refusal(f"{u.id} is not in an Engagement Battle", "not-engaged", "L264", order)
         if u.get("act"):
             raise refusal(f"{u.id} has already been activated", "already-activated", "L265", order)
         to = order_hex(state, order, args["to"], "10.3")
         if to.distance(u.hex) != 1 or step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(f"{args['to']} is not an adjacent hex {u.id} can enter", "not-adjacent", "L264", order)
+            raise refusal(
+                f"{args['to']} is not an adjacent hex {u.id} can enter",
+                "not-adjacent",
+                "L264",
+                order,
+            )
         order_hq(state, order, u, args.get("hq"), "10.3")
         check_spend(state, order.side, 1, order, "L265")
 
@@ -92,9 +110,21 @@ class Withdraw(OrderHandler):
         hq_ap(em, hq, "L264")
         frm, to = u.hex, state.map.hex(args["to"])
         if not (u.get("recon") or u.get("mobility") == "armored"):
-            r = sum(dice.roll_many(2, 6, purpose=f"withdrawal MC for {u.id} (ML {u.get('ml')})", rule="L264", visible_to=side))
+            r = sum(
+                dice.roll_many(
+                    2,
+                    6,
+                    purpose=f"withdrawal MC for {u.id} (ML {u.get('ml')})",
+                    rule="L264",
+                    visible_to=side,
+                )
+            )
             if r > int(u.get("ml", 7)):
-                em.say(f"{u.id} fails its withdrawal MC ({r} > ML {u.get('ml')}): no effect", rule="L265", visible_to=side)
+                em.say(
+                    f"{u.id} fails its withdrawal MC ({r} > ML {u.get('ml')}): no effect",
+                    rule="L265",
+                    visible_to=side,
+                )
                 return em.events
         spend(em, side, 1, rule="L265", what=f"withdraw {u.id}")
         em.data(u.id, rule="L265", act="closed", ap=0, withdrew=True)
@@ -110,22 +140,42 @@ class Withdraw(OrderHandler):
             em.hexfact(frm, rule="L266", engaged=None)
             if owner(em.state, frm) == side:
                 em.hexfact(frm, rule="L266", owner=enemy)
-            announce(em, f"The Engagement Battle in {state.map.label(frm)} ends: the hex is {state.sides[enemy].title}'s",
-                     rule="L266", hex=state.map.label(frm))
+            announce(
+                em,
+                f"The Engagement Battle in {state.map.label(frm)} ends: the hex is {state.sides[enemy].title}'s",
+                rule="L266",
+                hex=state.map.label(frm),
+            )
         return em.events
 
 
 class Extend(OrderHandler):
-    type = OrderType("extend", (Param("unit", "unit"), Param("facing", "hex", "adjacent hex the deployment faces"),
-                                Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.15", doc="HQ order (1 AP): a Company's ZOC covers 6 hexes two deep to its front")
+    type = OrderType(
+        "extend",
+        (
+            Param("unit", "unit"),
+            Param("facing", "hex", "adjacent hex the deployment faces"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.15",
+        doc="HQ order (1 AP): a Company's ZOC covers 6 hexes two deep to its front",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
-        ex = [self.type.make(side, unit=u.id, facing=state.map.label(u.hex.neighbours()[0]))
-              for u in state.units.values() if u.side == side and alive_on_map(u) and is_company(u) and u.get("parent")]
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex[:10])) if ex else None
+        ex = [
+            self.type.make(side, unit=u.id, facing=state.map.label(u.hex.neighbours()[0]))
+            for u in state.units.values()
+            if u.side == side and alive_on_map(u) and is_company(u) and u.get("parent")
+        ]
+        return (
+            OrderSpec(
+                side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex[:10])
+            )
+            if ex
+            else None
+        )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
@@ -135,7 +185,9 @@ class Extend(OrderHandler):
             raise refusal(f"{u.id} is not a Company", "not-company", "L309", order)
         f = order_hex(state, order, args["facing"], "10.15")
         if f not in u.hex.neighbours():
-            raise refusal(f"{args['facing']} is not adjacent to {u.id}", "not-adjacent", "L312", order)
+            raise refusal(
+                f"{args['facing']} is not adjacent to {u.id}", "not-adjacent", "L312", order
+            )
         order_hq(state, order, u, args.get("hq"), "10.15")
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
@@ -145,27 +197,58 @@ class Extend(OrderHandler):
         hq_ap(em, hq, "L309")
         d = u.hex.neighbours().index(state.map.hex(args["facing"]))
         em.data(u.id, rule="L309", ext_dir=d)
-        em.say(f"{u.id} in Extended Deployment facing {args['facing']}", rule="L312", visible_to=order.side)
+        em.say(
+            f"{u.id} in Extended Deployment facing {args['facing']}",
+            rule="L312",
+            visible_to=order.side,
+        )
         return em.events
 
 
 class Reserve(OrderHandler):
-    type = OrderType("reserve", (Param("unit", "unit"), Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.21", doc="HQ order (1 AP) + 1 prepaid OP: the unit waits to act free in Reserve Commitment/Exploitation")
+    type = OrderType(
+        "reserve",
+        (
+            Param("unit", "unit"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.21",
+        doc="HQ order (1 AP) + 1 prepaid OP: the unit waits to act free in Reserve Commitment/Exploitation",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
-        ids = units_spec(state, side, lambda u: not u.get("act") and not u.get("reserve") and u.get("parent")
-                          and u.get("cls") not in ("hq", "aircraft", "naval") and not engaged(state, u.hex))
-        return OrderSpec(side, self.type, FrozenDict(unit=ids), tuple(self.type.make(side, unit=i) for i in ids[:8])) if ids else None
+        ids = units_spec(
+            state,
+            side,
+            lambda u: (
+                not u.get("act")
+                and not u.get("reserve")
+                and u.get("parent")
+                and u.get("cls") not in ("hq", "aircraft", "naval")
+                and not engaged(state, u.hex)
+            ),
+        )
+        return (
+            OrderSpec(
+                side,
+                self.type,
+                FrozenDict(unit=ids),
+                tuple(self.type.make(side, unit=i) for i in ids[:8]),
+            )
+            if ids
+            else None
+        )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal("ordered in your Operational Impulse", "wrong-step", "L334", order)
         if u.get("act") or u.get("reserve"):
-            raise refusal(f"{u.id} is already activated or in reserve", "already-activated", "L334", order)
+            raise refusal(
+                f"{u.id} is already activated or in reserve", "already-activated", "L334", order
+            )
         if engaged(state, u.hex) or state.map.label(u.hex) in declared_against(state, u.side):
             raise refusal(f"{u.id} is in EZOC or engaged", "in-ezoc", "L334", order)
         order_hq(state, order, u, args.get("hq"), "10.21")
@@ -182,22 +265,43 @@ class Reserve(OrderHandler):
 
 
 class Rally(OrderHandler):
-    type = OrderType("rally", (Param("hex", "hex", "hex of the units to rally"),
-                               Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.19", doc="HQ order (1 AP per hex): Disrupted/Demoralized/Dispersed subordinates each take an MC")
+    type = OrderType(
+        "rally",
+        (
+            Param("hex", "hex", "hex of the units to rally"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.19",
+        doc="HQ order (1 AP per hex): Disrupted/Demoralized/Dispersed subordinates each take an MC",
+    )
 
     def _targets(self, state: Any, side: str, h: Any, hq: Any) -> list[Any]:
-        return [u for u in units_in(state, h, side) if state_of(u) >= DISRUPTED and hq in hq_chain(state, u)
-                and u.get("rallied") != state.public.get("impulse")]
+        return [
+            u
+            for u in units_in(state, h, side)
+            if state_of(u) >= DISRUPTED
+            and hq in hq_chain(state, u)
+            and u.get("rallied") != state.public.get("impulse")
+        ]
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
         for hq in state.units.values():
-            if hq.side == side and is_open(hq) and hq.get("cls") == "hq" and int(hq.get("ap", 0)) >= 1:
+            if (
+                hq.side == side
+                and is_open(hq)
+                and hq.get("cls") == "hq"
+                and int(hq.get("ap", 0)) >= 1
+            ):
                 for u in state.units.values():
-                    if u.side == side and alive_on_map(u) and state_of(u) >= DISRUPTED and hq in hq_chain(state, u):
+                    if (
+                        u.side == side
+                        and alive_on_map(u)
+                        and state_of(u) >= DISRUPTED
+                        and hq in hq_chain(state, u)
+                    ):
                         ex.append(self.type.make(side, hex=state.map.label(u.hex), hq=hq.id))
         return OrderSpec(side, self.type, examples=tuple(ex[:10])) if ex else None
 
@@ -205,36 +309,76 @@ class Rally(OrderHandler):
         if clock_step(state) != "3.5":
             raise refusal("ordered in your Operational Impulse", "wrong-step", "L322", order)
         h = order_hex(state, order, args["hex"], "10.19")
-        hqs = [x for x in state.units.values() if x.side == order.side and x.get("cls") == "hq" and is_open(x)
-               and int(x.get("ap", 0)) >= 1 and (not args.get("hq") or x.id == args["hq"])]
+        hqs = [
+            x
+            for x in state.units.values()
+            if x.side == order.side
+            and x.get("cls") == "hq"
+            and is_open(x)
+            and int(x.get("ap", 0)) >= 1
+            and (not args.get("hq") or x.id == args["hq"])
+        ]
         if not hqs:
             raise refusal("no activated HQ with an AP left", "no-hq", "L322", order)
         for hq in hqs:
-            if self._targets(state, order.side, h, hq) and trace(state, hq, hq.hex, {h}, int(hq.get("radius", 0))):
+            if self._targets(state, order.side, h, hq) and trace(
+                state, hq, hq.hex, {h}, int(hq.get("radius", 0))
+            ):
                 return
-        raise refusal(f"no Disrupted, Demoralized or Dispersed subordinate in {args['hex']} within an HQ's overland LOC range "
-                   "(or each was rallied this impulse)", "nothing-to-rally", "L322", order)
+        raise refusal(
+            f"no Disrupted, Demoralized or Dispersed subordinate in {args['hex']} within an HQ's overland LOC range "
+            "(or each was rallied this impulse)",
+            "nothing-to-rally",
+            "L322",
+            order,
+        )
 
     def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> dict[str, Distribution]:
         h = state.map.hex(args["hex"])
-        return {u.id: mc_distribution(int(u.get("ml", 7))) for u in units_in(state, h, order.side) if state_of(u) >= DISRUPTED}
+        return {
+            u.id: mc_distribution(int(u.get("ml", 7)))
+            for u in units_in(state, h, order.side)
+            if state_of(u) >= DISRUPTED
+        }
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         h = state.map.hex(args["hex"])
-        hq = next(x for x in state.units.values() if x.side == side and x.get("cls") == "hq" and is_open(x)
-                  and int(x.get("ap", 0)) >= 1 and (not args.get("hq") or x.id == args["hq"])
-                  and self._targets(state, side, h, x) and trace(state, x, x.hex, {h}, int(x.get("radius", 0))))
+        hq = next(
+            x
+            for x in state.units.values()
+            if x.side == side
+            and x.get("cls") == "hq"
+            and is_open(x)
+            and int(x.get("ap", 0)) >= 1
+            and (not args.get("hq") or x.id == args["hq"])
+            and self._targets(state, side, h, x)
+            and trace(state, x, x.hex, {h}, int(x.get("radius", 0)))
+        )
         hq_ap(em, hq, "L322")
         best = 2 if state.options.get("rally_step", "capped") == "capped" else 0
         for u in self._targets(state, side, h, hq):
-            r = sum(dice.roll_many(2, 6, purpose=f"rally MC for {u.id} (ML {u.get('ml')})", rule="L323", visible_to=side))
+            r = sum(
+                dice.roll_many(
+                    2,
+                    6,
+                    purpose=f"rally MC for {u.id} (ML {u.get('ml')})",
+                    rule="L323",
+                    visible_to=side,
+                )
+            )
             if r <= int(u.get("ml", 7)):
                 new = improve(state_of(u), 2, best=min(best, state_of(u)))
                 em.data(u.id, rule="L325", state=new, rallied=state.public.get("impulse"))
-                em.say(f"{u.id} rallies ({r} <= ML {u.get('ml')}): now {state.tables['states']['names'][new]}", rule="L325", visible_to=side)
+                em.say(
+                    f"{u.id} rallies ({r} <= ML {u.get('ml')}): now {state.tables['states']['names'][new]}",
+                    rule="L325",
+                    visible_to=side,
+                )
             else:
                 em.data(u.id, rule="L326", rallied=None)
-                em.say(f"{u.id} fails to rally ({r} > ML {u.get('ml')})", rule="L326", visible_to=side)
+                em.say(
+                    f"{u.id} fails to rally ({r} > ML {u.get('ml')})", rule="L326", visible_to=side
+                )
         return em.events

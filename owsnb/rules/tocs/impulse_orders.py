@@ -25,8 +25,12 @@ __all__ = ["Begin", "Pass", "Activate"]
 class Begin(OrderHandler):
     """Start the Operational Impulse: impulse weather, aircraft boxes, supply check, earn OP."""
 
-    type = OrderType("begin", (), rule="B3.3",
-                     doc="start your impulse: roll weather and OP (minimum + d10 + deficit OP granted)")
+    type = OrderType(
+        "begin",
+        (),
+        rule="B3.3",
+        doc="start your impulse: roll weather and OP (minimum + d10 + deficit OP granted)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return OrderSpec(side, self.type, examples=(self.type.make(side),))
@@ -39,7 +43,12 @@ class Begin(OrderHandler):
 
 
 class Pass(OrderHandler):
-    type = OrderType("pass", (), rule="B3.4", doc="perform no activations or actions: bank your OP; +pass on the turn-end roll")
+    type = OrderType(
+        "pass",
+        (),
+        rule="B3.4",
+        doc="perform no activations or actions: bank your OP; +pass on the turn-end roll",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.public.get("spent_this_impulse"):
@@ -47,8 +56,15 @@ class Pass(OrderHandler):
         return OrderSpec(side, self.type, examples=(self.type.make(side),))
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
-        if int(state.public.get("op_spent", {}).get(order.side, 0)) or state.public.get("spent_this_impulse"):
-            raise refusal("you have already activated or spent OP this impulse; say 'done' instead", "not-a-pass", "L63", order)
+        if int(state.public.get("op_spent", {}).get(order.side, 0)) or state.public.get(
+            "spent_this_impulse"
+        ):
+            raise refusal(
+                "you have already activated or spent OP this impulse; say 'done' instead",
+                "not-a-pass",
+                "L63",
+                order,
+            )
 
     def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
         box = economy.turn_end_box(state)
@@ -59,37 +75,64 @@ class Pass(OrderHandler):
 
 
 class Activate(OrderHandler):
-    type = OrderType("activate", (Param("unit", "unit"),), rule="B3.5",
-                     doc="spend 1 OP to activate a unit (reserves activate free in Reserve Commitment and Exploitation)")
+    type = OrderType(
+        "activate",
+        (Param("unit", "unit"),),
+        rule="B3.5",
+        doc="spend 1 OP to activate a unit (reserves activate free in Reserve Commitment and Exploitation)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         step = clock_step(state)
         col = state.tables["daypart"]["ap_column"][daypart(state)]
+
         def ok(u: Any) -> bool:
             if u.get("act") or u.get("cls") in ("aircraft", "naval"):
                 return False
             if step in ("3.8", "3.10") and not u.get("reserve"):
                 return False
             return ap_for(state_of(u), col) > 0
+
         ids = units_spec(state, side, ok)
         if not ids:
             return None
-        return OrderSpec(side, self.type, FrozenDict(unit=ids), tuple(self.type.make(side, unit=i) for i in ids[:8]))
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(unit=ids),
+            tuple(self.type.make(side, unit=i) for i in ids[:8]),
+        )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if u.get("cls") in ("aircraft", "naval"):
-            raise refusal(f"{u.id} is an {u.get('cls')} unit: use 'fly'", "wrong-verb", "L56", order)
+            raise refusal(
+                f"{u.id} is an {u.get('cls')} unit: use 'fly'", "wrong-verb", "L56", order
+            )
         if u.get("act"):
-            raise refusal(f"{u.id} has already been activated this impulse", "already-activated", "L239", order)
+            raise refusal(
+                f"{u.id} has already been activated this impulse",
+                "already-activated",
+                "L239",
+                order,
+            )
         col = state.tables["daypart"]["ap_column"][daypart(state)]
         if ap_for(state_of(u), col) <= 0:
-            raise refusal(f"{u.id} is {state.tables['states']['names'][state_of(u)]}: no AP, it cannot activate",
-                       "no-ap", "L156", order)
+            raise refusal(
+                f"{u.id} is {state.tables['states']['names'][state_of(u)]}: no AP, it cannot activate",
+                "no-ap",
+                "L156",
+                order,
+            )
         step = clock_step(state)
         if step in ("3.8", "3.10"):
             if not u.get("reserve"):
-                raise refusal("only units in reserve activate in this phase", "not-reserve", "L68" if step == "3.8" else "L79", order)
+                raise refusal(
+                    "only units in reserve activate in this phase",
+                    "not-reserve",
+                    "L68" if step == "3.8" else "L79",
+                    order,
+                )
         else:
             check_spend(state, order.side, int(state.tables["op"]["activation"]), order, "L65")
 
@@ -103,15 +146,30 @@ class Activate(OrderHandler):
         step = clock_step(state)
         free = step in ("3.8", "3.10") and u.get("reserve")
         if not free:
-            spend(em, side, int(state.tables["op"]["activation"]), rule="L65", what=f"activate {u.id}")
+            spend(
+                em, side, int(state.tables["op"]["activation"]), rule="L65", what=f"activate {u.id}"
+            )
         col = state.tables["daypart"]["ap_column"][daypart(state)]
         ap = ap_for(state_of(u), col, state.tables["states"])
         loc = in_loc(em.state, u)
         if not loc:
             ap = max(0, ap - 1)  # L187
-        em.data(u.id, rule="L65", act="open", ap=ap, mp_left=0, acted=False, in_loc=loc,
-                reserve=False, reserve_used=bool(free))  # L336: a reserve activates once, then it is spent
+        em.data(
+            u.id,
+            rule="L65",
+            act="open",
+            ap=ap,
+            mp_left=0,
+            acted=False,
+            in_loc=loc,
+            reserve=False,
+            reserve_used=bool(free),
+        )  # L336: a reserve activates once, then it is spent
         em.private(side, rule="L239", active=u.id)
         em.emit(state_set("public", {"spent_this_impulse": True}, rule="L63"))
-        em.say(f"{u.id} activated: {ap} AP" + ("" if loc else " (out of LOC: -1 AP)"), rule="L65", visible_to=side)
+        em.say(
+            f"{u.id} activated: {ap} AP" + ("" if loc else " (out of LOC: -1 AP)"),
+            rule="L65",
+            visible_to=side,
+        )
         return em.events

@@ -41,13 +41,21 @@ from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.terrain import step_cost
 from owsnb.rules.tocs.zoc import engaged, ezoc_at
 
-__all__ = ["Infiltrate", "success_distribution", "attacker_drm", "defender_drm", "infiltration_shift"]
+__all__ = [
+    "Infiltrate",
+    "success_distribution",
+    "attacker_drm",
+    "defender_drm",
+    "infiltration_shift",
+]
 
 
 def success_distribution(table: Mapping[str, Any], drm: int) -> Distribution:
     """Exact chance that 2d6 + *drm* is at most the table's success number."""
     need = int(table["succeeds_at_most"])
-    return (Distribution.die(6) + Distribution.die(6)).map(lambda r: r + drm <= need, label="infiltration succeeds")
+    return (Distribution.die(6) + Distribution.die(6)).map(
+        lambda r: r + drm <= need, label="infiltration succeeds"
+    )
 
 
 def attacker_drm(state: Any, u: Any) -> int:
@@ -75,11 +83,19 @@ def defender_drm(state: Any, defenders: list[Any]) -> int:
 def infiltration_shift(em: Emitter, dice: Any, h: Any, leader: Any, defenders: list[Any]) -> str:
     """Roll the Infiltration Table at Combat Resolution; announce it; return the CRT shift's name."""
     drm = attacker_drm(em.state, leader) + defender_drm(em.state, defenders)
-    r = sum(dice.roll_many(2, 6, purpose=f"infiltration (DRM {drm:+d})", rule="L262", visible_to=None))
+    r = sum(
+        dice.roll_many(2, 6, purpose=f"infiltration (DRM {drm:+d})", rule="L262", visible_to=None)
+    )
     ok = r + drm <= int(em.state.tables["infiltration"]["succeeds_at_most"])
     lab = em.state.map.label(h)
-    announce(em, f"Infiltration into {lab}: 2d6={r}{drm:+d}, " + ("success (attacker shift)" if ok else
-             "detected (defender shift)"), rule="L263", hex=lab, roll=r)
+    announce(
+        em,
+        f"Infiltration into {lab}: 2d6={r}{drm:+d}, "
+        + ("success (attacker shift)" if ok else "detected (defender shift)"),
+        rule="L263",
+        hex=lab,
+        roll=r,
+    )
     return "infiltration_success" if ok else "infiltration_failure"
 
 
@@ -90,19 +106,30 @@ def delay_others(em: Emitter, lab: str, attackers: list[Any]) -> None:
             continue
         new = DOWNGRADE.get(u.get("attack_type") or "hasty")
         if new is None:
-            em.data(u.id, rule="L260", attack_hex=None, attack_type=None, attack_from=None, pursue=None)
-            em.say(f"{u.id}'s hasty attack on {lab} is called off: the infiltration goes first", rule="L260",
-                   visible_to=u.side)
+            em.data(
+                u.id, rule="L260", attack_hex=None, attack_type=None, attack_from=None, pursue=None
+            )
+            em.say(
+                f"{u.id}'s hasty attack on {lab} is called off: the infiltration goes first",
+                rule="L260",
+                visible_to=u.side,
+            )
         else:
             em.data(u.id, rule="L260", attack_type=new)
 
 
 class Infiltrate(OrderHandler):
-    type = OrderType("infiltrate", (Param("unit", "unit", "a Good Order Company in EZOC"),
-                                    Param("hex", "hex", "adjacent enemy hex"),
-                                    Param("hq", "unit", "ordering HQ", positional=False, optional=True)),
-                     rule="10.2", doc="HQ order (1 AP): a Company in EZOC secretly infiltrates an adjacent enemy hex "
-                                      "(revealed at Combat Resolution)")
+    type = OrderType(
+        "infiltrate",
+        (
+            Param("unit", "unit", "a Good Order Company in EZOC"),
+            Param("hex", "hex", "adjacent enemy hex"),
+            Param("hq", "unit", "ordering HQ", positional=False, optional=True),
+        ),
+        rule="10.2",
+        doc="HQ order (1 AP): a Company in EZOC secretly infiltrates an adjacent enemy hex "
+        "(revealed at Combat Resolution)",
+    )
 
     def _why_not(self, state: Any, u: Any, h: Any) -> tuple[str, str, str] | None:
         if not is_company(u):
@@ -112,11 +139,19 @@ class Infiltrate(OrderHandler):
         if u.get("act"):
             return f"{u.id} has already been activated this impulse", "already-activated", "L258"
         if engaged(state, u.hex) or not ezoc_at(state, u.side, u.hex):
-            return f"{u.id} is not in EZOC (infiltration starts from an EZOC hex)", "not-in-ezoc", "L258"
+            return (
+                f"{u.id} is not in EZOC (infiltration starts from an EZOC hex)",
+                "not-in-ezoc",
+                "L258",
+            )
         if h.distance(u.hex) != 1 or owner(state, h) == u.side:
             return f"{state.map.label(h)} is not an adjacent enemy hex", "not-adjacent", "L258"
         if engaged(state, h) or state.map.hexes[h].facts.get("battle"):
-            return f"{state.map.label(h)} is already attacked: the infiltration must come first", "not-first", "L260"
+            return (
+                f"{state.map.label(h)} is already attacked: the infiltration must come first",
+                "not-first",
+                "L260",
+            )
         if step_cost(state, u, u.hex, h) == float("inf"):
             return f"{u.id} could not enter {state.map.label(h)}", "impassable", "L258"
         return None
@@ -126,8 +161,14 @@ class Infiltrate(OrderHandler):
             return None
         ex = []
         for u in state.units.values():
-            if (u.side != side or not alive_on_map(u) or not is_company(u) or u.get("act")
-                    or state_of(u) != GOOD_ORDER or not ezoc_at(state, side, u.hex)):
+            if (
+                u.side != side
+                or not alive_on_map(u)
+                or not is_company(u)
+                or u.get("act")
+                or state_of(u) != GOOD_ORDER
+                or not ezoc_at(state, side, u.hex)
+            ):
                 continue
             for n in u.hex.neighbours():
                 if n in state.map.hexes and self._why_not(state, u, n) is None:
@@ -142,7 +183,9 @@ class Infiltrate(OrderHandler):
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("infiltrations are ordered in your Operational Impulse", "wrong-step", "L258", order)
+            raise refusal(
+                "infiltrations are ordered in your Operational Impulse", "wrong-step", "L258", order
+            )
         h = order_hex(state, order, args["hex"], "10.2")
         why = self._why_not(state, u, h)
         if why:
@@ -154,16 +197,35 @@ class Infiltrate(OrderHandler):
         u = state.unit(args["unit"])
         per = int(state.tables["infiltration"]["drm"].get("defender_elr_per_point", 0))
         base = attacker_drm(state, u)
-        return {f"defender ELR {e:+d}": success_distribution(state.tables["infiltration"], base + per * e)
-                for e in range(-1, 3)}
+        return {
+            f"defender ELR {e:+d}": success_distribution(
+                state.tables["infiltration"], base + per * e
+            )
+            for e in range(-1, 3)
+        }
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.2"), "L258")
         lab = state.map.label(state.map.hex(args["hex"]))
-        em.data(u.id, rule="L258", act="open", acted=True, ap=0, mp_left=0, attack_hex=lab, attack_type="infiltration",
-                attack_from=state.map.label(u.hex), pursue=True, ext_dir=None)
+        em.data(
+            u.id,
+            rule="L258",
+            act="open",
+            acted=True,
+            ap=0,
+            mp_left=0,
+            attack_hex=lab,
+            attack_type="infiltration",
+            attack_from=state.map.label(u.hex),
+            pursue=True,
+            ext_dir=None,
+        )
         close_activation(em, u.id, rule="L258")
-        em.say(f"{u.id} infiltrates toward {lab} (secret until Combat Resolution)", rule="L259", visible_to=order.side)
+        em.say(
+            f"{u.id} infiltrates toward {lab} (secret until Combat Resolution)",
+            rule="L259",
+            visible_to=order.side,
+        )
         return em.events

@@ -24,7 +24,15 @@ import yaml
 
 from owsnb.kernel.data import deep_merge
 
-__all__ = ["LAYER_DIR", "PERIODS", "MODULES", "load_layer", "layer_stack", "merged_rulings", "merged_tables"]
+__all__ = [
+    "LAYER_DIR",
+    "PERIODS",
+    "MODULES",
+    "load_layer",
+    "layer_stack",
+    "merged_rulings",
+    "merged_tables",
+]
 
 LAYER_DIR = Path(__file__).parent / "tables"
 PERIODS = ("wwii",)

@@ -72,21 +72,37 @@ def learn_mines(em: Emitter, side: str, h: Any, *, rule: str) -> None:
 def morale_check(em: Emitter, dice: Any, uid: str, *, why: str, rule: str) -> bool:
     """A morale check (2d6 <= ML, L151) for a mine; failing it degrades the unit and ends its AP."""
     u = em.state.units[uid]
-    r = sum(dice.roll_many(2, 6, purpose=f"minefield MC for {uid} ({why}, ML {u.get('ml', 7)})", rule=rule,
-                           visible_to=u.side))
+    r = sum(
+        dice.roll_many(
+            2,
+            6,
+            purpose=f"minefield MC for {uid} ({why}, ML {u.get('ml', 7)})",
+            rule=rule,
+            visible_to=u.side,
+        )
+    )
     if r <= int(u.get("ml", 7)):
         em.say(f"{uid} passes its minefield MC ({r})", rule=rule, visible_to=u.side)
         return True
     em.data(uid, rule=rule, state=degrade(state_of(u)), ap=0, mp_left=0, acted=True)
-    em.say(f"{uid} fails its minefield MC ({r} > ML {u.get('ml', 7)}): it degrades and loses its AP", rule=rule,
-           visible_to=u.side)
+    em.say(
+        f"{uid} fails its minefield MC ({r} > ML {u.get('ml', 7)}): it degrades and loses its AP",
+        rule=rule,
+        visible_to=u.side,
+    )
     return False
 
 
 class Minefield(PlaceFeature):
-    type = OrderType("minefield", (Param("unit", "unit", "a Good Order engineer unit"),
-                                   Param("hex", "hex", "its own hex or an adjacent friendly hex")),
-                     rule="10.11", doc="all AP: a secret minefield (+2 defence; enemy movers stop and test morale)")
+    type = OrderType(
+        "minefield",
+        (
+            Param("unit", "unit", "a Good Order engineer unit"),
+            Param("hex", "hex", "its own hex or an adjacent friendly hex"),
+        ),
+        rule="10.11",
+        doc="all AP: a secret minefield (+2 defence; enemy movers stop and test morale)",
+    )
 
     key, rule, paragraph, most = "minefields", "L296", "10.11", 8
     wrong_step = "minefields are laid in your Operational Impulse"
@@ -139,11 +155,22 @@ def enemy_mines(state: Any, side: str, h: Any) -> bool:
 
 
 class Clear(OrderHandler):
-    type = OrderType("clear", (Param("unit", "unit"), Param("hex", "hex", "its own hex or an adjacent hex"),
-                               Param("what", "choice", "roadblock (1 AP) or mines (engineers, all AP)",
-                                     choices=("roadblock", "mines"))),
-                     rule="10.12", doc="remove a known roadblock (GO Company, 1 AP) or a known minefield (GO engineer, "
-                                       "all AP)")
+    type = OrderType(
+        "clear",
+        (
+            Param("unit", "unit"),
+            Param("hex", "hex", "its own hex or an adjacent hex"),
+            Param(
+                "what",
+                "choice",
+                "roadblock (1 AP) or mines (engineers, all AP)",
+                choices=("roadblock", "mines"),
+            ),
+        ),
+        rule="10.12",
+        doc="remove a known roadblock (GO Company, 1 AP) or a known minefield (GO engineer, "
+        "all AP)",
+    )
 
     def _why_not(self, state: Any, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
         side, enemy = u.side, enemy_of(state, u.side)
@@ -178,16 +205,23 @@ class Clear(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
-        ex = [self.type.make(side, unit=u.id, hex=state.map.label(h), what=w)
-              for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u)
-              for h in (u.hex, *u.hex.neighbours()) if h in state.map.hexes
-              for w in ("roadblock", "mines") if self._why_not(state, u, h, w) is None]
+        ex = [
+            self.type.make(side, unit=u.id, hex=state.map.label(h), what=w)
+            for u in state.units.values()
+            if u.side == side and alive_on_map(u) and is_open(u)
+            for h in (u.hex, *u.hex.neighbours())
+            if h in state.map.hexes
+            for w in ("roadblock", "mines")
+            if self._why_not(state, u, h, w) is None
+        ]
         return spec_from_examples(side, self.type, ex, 8)
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("clearing is done in your Operational Impulse", "wrong-step", "L299", order)
+            raise refusal(
+                "clearing is done in your Operational Impulse", "wrong-step", "L299", order
+            )
         need_open(u, order)
         why = self._why_not(state, u, order_hex(state, order, args["hex"], "10.12"), args["what"])
         if why:
@@ -198,8 +232,16 @@ class Clear(OrderHandler):
         side = order.side
         u = state.units[args["unit"]]
         lab = state.map.label(state.map.hex(args["hex"]))
-        remove_everywhere(em, lab, "roadblocks" if args["what"] == "roadblock" else "minefields", rule="L299")
-        em.data(u.id, rule="L299", acted=True, ap=int(u.get("ap", 0)) - 1 if args["what"] == "roadblock" else 0, mp_left=0)
+        remove_everywhere(
+            em, lab, "roadblocks" if args["what"] == "roadblock" else "minefields", rule="L299"
+        )
+        em.data(
+            u.id,
+            rule="L299",
+            acted=True,
+            ap=int(u.get("ap", 0)) - 1 if args["what"] == "roadblock" else 0,
+            mp_left=0,
+        )
         em.say(f"{u.id} clears the {args['what']} in {lab}", rule="L299", visible_to=side)
         if args["what"] == "mines":
             close_activation(em, u.id, rule="L299")

@@ -27,11 +27,38 @@ from typing import Any
 from owsnb.kernel.hexgrid import Hex
 
 __all__ = [
-    "STATES", "GOOD_ORDER", "FATIGUED", "DISORDERED", "DISRUPTED", "DEMORALIZED", "DISPERSED",
-    "ECHELONS", "ap_for", "degrade", "improve", "strength", "is_company", "exerts_zoc_class",
-    "is_tw", "is_mech", "mobility_column", "ground_units", "enemy_of", "other_side", "owner",
-    "alive_on_map", "units_in", "opposing_in", "state_of", "ap_left", "unit_types", "hq_chain", "los_hqs",
-    "daypart", "clock_hour", "DEAD",
+    "STATES",
+    "GOOD_ORDER",
+    "FATIGUED",
+    "DISORDERED",
+    "DISRUPTED",
+    "DEMORALIZED",
+    "DISPERSED",
+    "ECHELONS",
+    "ap_for",
+    "degrade",
+    "improve",
+    "strength",
+    "is_company",
+    "exerts_zoc_class",
+    "is_tw",
+    "is_mech",
+    "mobility_column",
+    "ground_units",
+    "enemy_of",
+    "other_side",
+    "owner",
+    "alive_on_map",
+    "units_in",
+    "opposing_in",
+    "state_of",
+    "ap_left",
+    "unit_types",
+    "hq_chain",
+    "los_hqs",
+    "daypart",
+    "clock_hour",
+    "DEAD",
 ]
 
 STATES = ("good-order", "fatigued", "disordered", "disrupted", "demoralized", "dispersed")
@@ -97,8 +124,13 @@ def alive_on_map(u: Any) -> bool:
 
 
 def ground_units(state: Any, side: str | None = None) -> list[Any]:
-    return [u for u in state.units.values() if alive_on_map(u) and u.get("cls") not in ("aircraft", "naval")
-            and (side is None or u.side == side)]
+    return [
+        u
+        for u in state.units.values()
+        if alive_on_map(u)
+        and u.get("cls") not in ("aircraft", "naval")
+        and (side is None or u.side == side)
+    ]
 
 
 def other_side(state: Any, side: str) -> str:

@@ -40,11 +40,17 @@ __all__ = ["Move"]
 
 
 class Move(OrderHandler):
-    type = OrderType("move", (Param("unit", "unit"), Param("to", "hex", "an adjacent hex")), rule="10.1",
-                     doc="move one hex (COT; extra AP are spent as needed, MP pool across consecutive moves)")
+    type = OrderType(
+        "move",
+        (Param("unit", "unit"), Param("to", "hex", "an adjacent hex")),
+        rule="10.1",
+        doc="move one hex (COT; extra AP are spent as needed, MP pool across consecutive moves)",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
-        movers = [u for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u)]
+        movers = [
+            u for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u)
+        ]
         ex = []
         for u in movers:
             if not alive_on_map(u) or engaged(state, u.hex):
@@ -61,30 +67,74 @@ class Move(OrderHandler):
         need_open(u, order)
         to = order_hex(state, order, args["to"], "10.1")
         if to.distance(u.hex) != 1:
-            raise refusal(f"{args['to']} is not adjacent to {u.id} ({state.map.label(u.hex)}); move one hex at a time",
-                       "not-adjacent", "10.1", order)
+            raise refusal(
+                f"{args['to']} is not adjacent to {u.id} ({state.map.label(u.hex)}); move one hex at a time",
+                "not-adjacent",
+                "10.1",
+                order,
+            )
         if engaged(state, u.hex):
-            raise refusal(f"{u.id} is in an Engagement Battle: it may only Withdraw", "engaged", "L246", order)
+            raise refusal(
+                f"{u.id} is in an Engagement Battle: it may only Withdraw", "engaged", "L246", order
+            )
         if owner(state, to) != u.side:
             if u.get("cls") == "battery":
-                raise refusal("batteries never enter the enemy perimeter", "battery-perimeter", "L234", order)
+                raise refusal(
+                    "batteries never enter the enemy perimeter", "battery-perimeter", "L234", order
+                )
             if u.get("cls") == "asset" and not u.get("recon"):
-                raise refusal("only recon assets enter the enemy perimeter alone", "asset-perimeter", "L234", order)
+                raise refusal(
+                    "only recon assets enter the enemy perimeter alone",
+                    "asset-perimeter",
+                    "L234",
+                    order,
+                )
         if clock_step(state) == "3.8" and owner(state, to) != u.side:
-            raise refusal("reserves committed by the non-phasing player stay inside their perimeter (ruling E.6)",
-                       "reserve-no-attack", "L68", order)
-        if known_mines(state, u.side, u.hex) and enemy_mines(state, u.side, u.hex) and int(u.get("ap", 0)) < 1:
-            raise refusal(f"leaving the minefield in {state.map.label(u.hex)} costs 1 more AP; {u.id} has none",
-                          "mined", "L297", order)
-        cost = step_cost(state, u, u.hex, to, road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to)))
+            raise refusal(
+                "reserves committed by the non-phasing player stay inside their perimeter (ruling E.6)",
+                "reserve-no-attack",
+                "L68",
+                order,
+            )
+        if (
+            known_mines(state, u.side, u.hex)
+            and enemy_mines(state, u.side, u.hex)
+            and int(u.get("ap", 0)) < 1
+        ):
+            raise refusal(
+                f"leaving the minefield in {state.map.label(u.hex)} costs 1 more AP; {u.id} has none",
+                "mined",
+                "L297",
+                order,
+            )
+        cost = step_cost(
+            state,
+            u,
+            u.hex,
+            to,
+            road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to)),
+        )
         if cost == float("inf"):
-            raise refusal(f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
-                       "impassable", "11.0", order)
-        bonus = (int(u.get("road_bonus", 0)) > 0 and road_bonus_eligible(state, u) and is_road_step(state, u.hex, to)
-                 and not known_roadblock(state, u.side, to) and not mined_by(state, u.side, to))  # L245
+            raise refusal(
+                f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
+                "impassable",
+                "11.0",
+                order,
+            )
+        bonus = (
+            int(u.get("road_bonus", 0)) > 0
+            and road_bonus_eligible(state, u)
+            and is_road_step(state, u.hex, to)
+            and not known_roadblock(state, u.side, to)
+            and not mined_by(state, u.side, to)
+        )  # L245
         if mp_available(u) + 1e-9 < cost and not bonus:
-            raise refusal(f"{u.id} needs {cost:g} MP to enter {args['to']}; it has {mp_available(u):g}",
-                       "no-mp", "10.1", order)
+            raise refusal(
+                f"{u.id} needs {cost:g} MP to enter {args['to']}; it has {mp_available(u):g}",
+                "no-mp",
+                "10.1",
+                order,
+            )
 
     def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
@@ -93,37 +143,62 @@ class Move(OrderHandler):
         frm, to = u.hex, state.map.hex(args["to"])
         enemy = enemy_of(state, side)
         lab = state.map.label(to)
-        if enemy_mines(state, side, frm) and not leave_mined(em, dice, u.id):  # L297: it stays in the field
+        if enemy_mines(state, side, frm) and not leave_mined(
+            em, dice, u.id
+        ):  # L297: it stays in the field
             return em.events
         u = em.state.units[u.id]
         road = is_road_step(state, frm, to)
         if road and mined_by(state, side, to):  # L297: own mines deny road rate to own units
             road = False
-        blocked = road and roadblocked(state, side, to)  # L295: no road rate into an enemy roadblock
+        blocked = road and roadblocked(
+            state, side, to
+        )  # L295: no road rate into an enemy roadblock
         cost = step_cost(state, u, frm, to, road=road and not blocked)
         if blocked:
             learn_roadblock(em, side, to, rule="L295")
             road = False
             if mp_available(u) + 1e-9 < cost:  # sent back: the move action ends where it is
                 em.data(u.id, rule="L295", mp_left=0, acted=True)
-                em.say(f"A roadblock in {lab} denies road rate: {u.id} cannot pay {cost:g} MP and stays",
-                       rule="L295", visible_to=side)
+                em.say(
+                    f"A roadblock in {lab} denies road rate: {u.id} cannot pay {cost:g} MP and stays",
+                    rule="L295",
+                    visible_to=side,
+                )
                 return em.events
         # EZOC -> EZOC (L174; extended-deployment hexes per option ext_ezoc_to_ezoc, L176 v L178)
         here = ezoc_at(state, side, frm)
-        if here and state.options.get("ext_ezoc_to_ezoc", "text") == "text" and set(here) == {"extended"}:
+        if (
+            here
+            and state.options.get("ext_ezoc_to_ezoc", "text") == "text"
+            and set(here) == {"extended"}
+        ):
             here = []
         there = ezoc_at(state, side, to)
         if here and there:
             if not is_mech(u):
                 learn_ezoc(em, side, to, True, "L174")
-                em.data(u.id, rule="L174", mp_left=0, acted=True, ap=max(0, int(u.get("ap", 0)) - (1 if float(u.get("mp_left", 0)) <= 0 else 0)))
-                em.say(f"{u.id} is blocked: {lab} is in EZOC and it may not move EZOC to EZOC", rule="L174", visible_to=side)
+                em.data(
+                    u.id,
+                    rule="L174",
+                    mp_left=0,
+                    acted=True,
+                    ap=max(0, int(u.get("ap", 0)) - (1 if float(u.get("mp_left", 0)) <= 0 else 0)),
+                )
+                em.say(
+                    f"{u.id} is blocked: {lab} is in EZOC and it may not move EZOC to EZOC",
+                    rule="L174",
+                    visible_to=side,
+                )
                 return em.events
             cost *= 2  # L174: mech/armor pay 2xCOT
         if not pay_move(em, em.state.units[u.id], cost, road and not (here and there), "10.1"):
             em.data(u.id, rule="L174", mp_left=0, acted=True)
-            em.say(f"{u.id} lacks the MP for 2xCOT into EZOC hex {lab}: it stops", rule="L174", visible_to=side)
+            em.say(
+                f"{u.id} lacks the MP for 2xCOT into EZOC hex {lab}: it stops",
+                rule="L174",
+                visible_to=side,
+            )
             return em.events
         if u.get("ext_dir") is not None:
             em.data(u.id, rule="L310", ext_dir=None)
@@ -135,17 +210,32 @@ class Move(OrderHandler):
         if units_in(state, to, enemy):
             if clock_step(state) == "3.10":  # L80: exploitation stops short
                 em.data(u.id, rule="L80", mp_left=0, ap=0)
-                announce(em, f"Entry into {lab} is blocked: the hex is enemy occupied", rule="L80", hex=lab)
+                announce(
+                    em,
+                    f"Entry into {lab} is blocked: the hex is enemy occupied",
+                    rule="L80",
+                    hex=lab,
+                )
                 return em.events
             announce(em, f"Ambush in {lab}!", rule="10.1.2", hex=lab)
             em.data(u.id, rule="L251", mp_left=0, ap=0)
             shifts = ["ambush"]
-            if (state.options.get("air_support_in_ambush", "l605") == "l605"
-                    and state.map.hexes[to].facts.get("air_support") == side):
-                shifts.append("tactical_air_support")  # L605 v L252: the national rule counts in an ambush
-            b = Battle(to, side, [u.id], "ambush", shifts=shifts, road_column=road and not u.get("recon"))
+            if (
+                state.options.get("air_support_in_ambush", "l605") == "l605"
+                and state.map.hexes[to].facts.get("air_support") == side
+            ):
+                shifts.append(
+                    "tactical_air_support"
+                )  # L605 v L252: the national rule counts in an ambush
+            b = Battle(
+                to, side, [u.id], "ambush", shifts=shifts, road_column=road and not u.get("recon")
+            )
             summary = resolve_battle(em, dice, b, rule="10.1.2")
-            em.say(f"{u.id} was ambushed in {lab}: {summary['result']} ({summary['outcome']})", rule="10.1.2", visible_to=side)
+            em.say(
+                f"{u.id} was ambushed in {lab}: {summary['result']} ({summary['outcome']})",
+                rule="10.1.2",
+                visible_to=side,
+            )
             return em.events
         em.emit(unit_move(u.id, to, path=(frm, to), visible_to=side, rule="10.1"))
         if owner(state, to) != side:
@@ -156,8 +246,17 @@ class Move(OrderHandler):
         if kinds:
             learn_ezoc(em, side, to, True, "L173")
             stops = "normal" in kinds or not is_mech(u)
-            msg = f"{lab} is in EZOC" + ("; the move action ends (remaining MP of this AP lost)" if stops else "; armor/mech is not stopped by extended EZOC")
-            em.say(msg, rule="L173" if "normal" in kinds else "L310", visible_to=side if owner(state, to) == side else None, hex=lab)
+            msg = f"{lab} is in EZOC" + (
+                "; the move action ends (remaining MP of this AP lost)"
+                if stops
+                else "; armor/mech is not stopped by extended EZOC"
+            )
+            em.say(
+                msg,
+                rule="L173" if "normal" in kinds else "L310",
+                visible_to=side if owner(state, to) == side else None,
+                hex=lab,
+            )
             if stops:
                 em.data(u.id, rule="L173", mp_left=0)
         elif lab in declared_against(state, side):

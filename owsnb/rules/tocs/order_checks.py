@@ -11,7 +11,16 @@ from owsnb.kernel import IllegalOrderError, OrderSpec, OrderType
 from owsnb.kernel.data import FrozenDict
 from owsnb.rules.tocs.model import alive_on_map
 
-__all__ = ["refusal", "own_unit", "order_hex", "is_open", "need_open", "clock_step", "units_spec", "spec_from_examples"]
+__all__ = [
+    "refusal",
+    "own_unit",
+    "order_hex",
+    "is_open",
+    "need_open",
+    "clock_step",
+    "units_spec",
+    "spec_from_examples",
+]
 
 
 def refusal(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
@@ -45,7 +54,9 @@ def is_open(u: Any) -> bool:
 def need_open(u: Any, order: Any, rule: str = "B3.5") -> None:
     """Refuse the order (``not-activated``) unless *u* is activated."""
     if not is_open(u):
-        raise refusal(f"{u.id} is not activated (activate it first: 1 OP)", "not-activated", rule, order)
+        raise refusal(
+            f"{u.id} is not activated (activate it first: 1 OP)", "not-activated", rule, order
+        )
 
 
 def clock_step(state: Any) -> str:
@@ -55,10 +66,18 @@ def clock_step(state: Any) -> str:
 
 def units_spec(state: Any, side: str, pred: Any) -> tuple[str, ...]:
     """Ids of *side*'s units alive on the map that satisfy *pred* (an order's choices)."""
-    return tuple(u.id for u in state.units.values() if u.side == side and alive_on_map(u) and pred(u))
+    return tuple(
+        u.id for u in state.units.values() if u.side == side and alive_on_map(u) and pred(u)
+    )
 
 
 def spec_from_examples(side: str, order_type: OrderType, ex: list[Any], k: int) -> OrderSpec | None:
     """The spec of a verb offered with example orders *ex*: its units are those of the examples
     (first use first), *k* examples are shown; ``None`` without examples."""
-    return OrderSpec(side, order_type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:k])) if ex else None
+    return (
+        OrderSpec(
+            side, order_type, FrozenDict(unit=tuple({o.args[0]: 0 for o in ex})), tuple(ex[:k])
+        )
+        if ex
+        else None
+    )

@@ -2,7 +2,11 @@
 
 The handlers live by concern: :mod:`.impulse_orders` (begin, pass, activate),
 :mod:`.movement_orders` (move), :mod:`.recon_orders` (recon, probe, zoc), :mod:`.attack_orders`
-(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders` (improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike, bombard, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit), :mod:`.infiltration_orders` (infiltrate), :mod:`.roadblock_orders` (roadblock), :mod:`.minefield_orders` (minefield, clear), over the shared checks of
+(attack) and :mod:`.hq_orders` (withdraw, extend, reserve, rally), :mod:`.position_orders`
+(improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike,
+bombard, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit),
+:mod:`.infiltration_orders` (infiltrate), :mod:`.roadblock_orders` (roadblock),
+:mod:`.minefield_orders` (minefield, clear), over the shared checks of
 :mod:`.order_checks` and the costs of :mod:`.activation`. This module lists them in
 :data:`HANDLERS` and keeps their public names importable from here.
 
@@ -31,10 +35,62 @@ from owsnb.rules.tocs.recon_orders import DeclareZoc, Probe, Recon
 from owsnb.rules.tocs.roadblock_orders import Roadblock
 
 __all__ = [
-    "HANDLERS", "spend", "close_activation", "mc_distribution", "ATTACK_KINDS",
-    "Begin", "Pass", "Activate", "Move", "Recon", "Probe", "Attack", "Withdraw", "Extend", "Reserve", "Rally",
-    "DeclareZoc", "Improve", "Advance", "Interdict", "BridgeWork", "Reassign", "Refit", "Strike", "Infiltrate", "Exploit", "Roadblock", "Minefield", "Bombard", "Clear",
+    "HANDLERS",
+    "spend",
+    "close_activation",
+    "mc_distribution",
+    "ATTACK_KINDS",
+    "Begin",
+    "Pass",
+    "Activate",
+    "Move",
+    "Recon",
+    "Probe",
+    "Attack",
+    "Withdraw",
+    "Extend",
+    "Reserve",
+    "Rally",
+    "DeclareZoc",
+    "Improve",
+    "Advance",
+    "Interdict",
+    "BridgeWork",
+    "Reassign",
+    "Refit",
+    "Strike",
+    "Infiltrate",
+    "Exploit",
+    "Roadblock",
+    "Minefield",
+    "Bombard",
+    "Clear",
 ]
 
-HANDLERS = (Begin, Pass, Activate, Move, Recon, Probe, Attack, Withdraw, Extend, Reserve, Rally, DeclareZoc, Improve, Advance, Interdict, BridgeWork,
-            Reassign, Refit, Strike, Infiltrate, Exploit, Roadblock, Minefield, Bombard, Clear)
+HANDLERS = (
+    Begin,
+    Pass,
+    Activate,
+    Move,
+    Recon,
+    Probe,
+    Attack,
+    Withdraw,
+    Extend,
+    Reserve,
+    Rally,
+    DeclareZoc,
+    Improve,
+    Advance,
+    Interdict,
+    BridgeWork,
+    Reassign,
+    Refit,
+    Strike,
+    Infiltrate,
+    Exploit,
+    Roadblock,
+    Minefield,
+    Bombard,
+    Clear,
+)

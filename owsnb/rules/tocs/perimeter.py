@@ -34,8 +34,13 @@ def take_hex(em: Emitter, side: str, h: Hex, *, rule: str, why: str) -> None:
 
     lose_positions(em, side, h)
     em.hexfact(h, rule=rule, owner=side)
-    announce(em, f"{em.state.sides[side].title} takes {em.state.map.label(h)} ({why})", rule=rule,
-             hex=em.state.map.label(h), side=side)
+    announce(
+        em,
+        f"{em.state.sides[side].title} takes {em.state.map.label(h)} ({why})",
+        rule=rule,
+        hex=em.state.map.label(h),
+        side=side,
+    )
 
 
 def visible_unit(state: Any, unit: Any, side: str) -> Any:
@@ -48,7 +53,14 @@ def visible_unit(state: Any, unit: Any, side: str) -> Any:
     return None
 
 
-_DEAD_SECRET = ("parent", "attached_to", "original_parent", "attack_hex", "attack_from", "recon_last")
+_DEAD_SECRET = (
+    "parent",
+    "attached_to",
+    "original_parent",
+    "attack_hex",
+    "attack_from",
+    "recon_last",
+)
 
 
 def perimeter_of(state: Any, side: str) -> set[Hex]:
@@ -57,4 +69,6 @@ def perimeter_of(state: Any, side: str) -> set[Hex]:
 
 def connected_to_perimeter(state: Any, side: str, h: Hex, extra: set[Hex] = frozenset()) -> bool:
     """Is *h* adjacent to a hex *side* owns (recon only extends a connected perimeter, L272)?"""
-    return any(n in state.map.hexes and (owner(state, n) == side or n in extra) for n in h.neighbours())
+    return any(
+        n in state.map.hexes and (owner(state, n) == side or n in extra) for n in h.neighbours()
+    )

@@ -37,25 +37,41 @@ def why_not_improve(state: Any, u: Any) -> tuple[str, str, str] | None:
         return f"{u.id} is not a Company", "not-company", "L287"
     st = state_of(u)
     if not (st == GOOD_ORDER or (st == FATIGUED and u.get("engineer"))):
-        return f"{u.id} is not in Good Order (a Fatigued engineer Company may dig)", "not-good-order", "L287"
+        return (
+            f"{u.id} is not in Good Order (a Fatigued engineer Company may dig)",
+            "not-good-order",
+            "L287",
+        )
     if state.public.get("weather", {}).get("ground") == "frozen" and not u.get("engineer"):
         return "the ground is frozen: only engineers improve positions", "frozen", "10.9"
     if int(u.get("ap", 0)) < 1:
         return f"{u.id} has no AP left", "no-ap", "L287"
     if owner(state, u.hex) != u.side or engaged(state, u.hex):
-        return f"{state.map.label(u.hex)} is not a friendly hex out of battle", "not-friendly", "L290"
+        return (
+            f"{state.map.label(u.hex)} is not a friendly hex out of battle",
+            "not-friendly",
+            "L290",
+        )
     lv = level_at(state, u.side, u.hex)
     if lv >= len(state.tables["improved_positions"]["names"]):
-        return f"{state.map.label(u.hex)} is already a {level_name(state, lv)} area", "max-level", "L288"
+        return (
+            f"{state.map.label(u.hex)} is already a {level_name(state, lv)} area",
+            "max-level",
+            "L288",
+        )
     if u.get("improved_turn") == state.clock.turn:
         return f"{u.id} already improved a position this turn", "once-per-turn", "L288"
     return None
 
 
 class Improve(OrderHandler):
-    type = OrderType("improve", (Param("unit", "unit"),), rule="10.9",
-                     doc="all AP: raise the hex's improved position one level (Entrenched +2, Strongpoint +4, "
-                         "Fortified +6 per Company in defence); the Company then degrades")
+    type = OrderType(
+        "improve",
+        (Param("unit", "unit"),),
+        rule="10.9",
+        doc="all AP: raise the hex's improved position one level (Entrenched +2, Strongpoint +4, "
+        "Fortified +6 per Company in defence); the Company then degrades",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
@@ -63,12 +79,23 @@ class Improve(OrderHandler):
         ids = units_spec(state, side, lambda u: is_open(u) and why_not_improve(state, u) is None)
         from owsnb.kernel.data import FrozenDict
 
-        return OrderSpec(side, self.type, FrozenDict(unit=ids), tuple(self.type.make(side, unit=i) for i in ids[:8])) if ids else None
+        return (
+            OrderSpec(
+                side,
+                self.type,
+                FrozenDict(unit=ids),
+                tuple(self.type.make(side, unit=i) for i in ids[:8]),
+            )
+            if ids
+            else None
+        )
 
     def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
-            raise refusal("positions are improved in your Operational Impulse", "wrong-step", "L287", order)
+            raise refusal(
+                "positions are improved in your Operational Impulse", "wrong-step", "L287", order
+            )
         need_open(u, order)
         why = why_not_improve(state, u)
         if why:
@@ -80,6 +107,10 @@ class Improve(OrderHandler):
         lv = level_at(state, u.side, u.hex) + 1
         set_level(em, u.side, u.hex, lv, rule="L288")
         em.data(u.id, rule="L287", ap=0, mp_left=0, acted=True, improved_turn=state.clock.turn)
-        em.say(f"{u.id} improves {state.map.label(u.hex)} to {level_name(state, lv)}", rule="L288", visible_to=order.side)
+        em.say(
+            f"{u.id} improves {state.map.label(u.hex)} to {level_name(state, lv)}",
+            rule="L288",
+            visible_to=order.side,
+        )
         close_activation(em, u.id, rule="L287")
         return em.events

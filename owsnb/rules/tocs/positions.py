@@ -21,7 +21,14 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import is_company
 
-__all__ = ["level_at", "level_name", "company_bonus", "defence_bonus", "lose_positions", "set_level"]
+__all__ = [
+    "level_at",
+    "level_name",
+    "company_bonus",
+    "defence_bonus",
+    "lose_positions",
+    "set_level",
+]
 
 
 def level_at(state: Any, side: str, h: Hex) -> int:
@@ -42,7 +49,9 @@ def company_bonus(table: Mapping[str, Any], levels: Iterable[int]) -> int:
 def defence_bonus(state: Any, side: str, h: Hex, defenders: Iterable[Any]) -> int:
     """What *side*'s improved position in *h* adds to its defenders there (each Company, L289)."""
     lv = level_at(state, side, h)
-    return company_bonus(state.tables["improved_positions"], [lv for u in defenders if is_company(u) and u.hex == h])
+    return company_bonus(
+        state.tables["improved_positions"], [lv for u in defenders if is_company(u) and u.hex == h]
+    )
 
 
 def set_level(em: Emitter, side: str, h: Hex, level: int, *, rule: str) -> None:
@@ -61,5 +70,8 @@ def lose_positions(em: Emitter, entering: str, h: Hex, *, rule: str = "L290") ->
     for side in em.state.sides:
         if side != entering and level_at(em.state, side, h):
             set_level(em, side, h, 0, rule=rule)
-            em.say(f"The improved position in {em.state.map.label(h)} is lost: the enemy occupies the hex",
-                   rule=rule, visible_to=side)
+            em.say(
+                f"The improved position in {em.state.map.label(h)} is lost: the enemy occupies the hex",
+                rule=rule,
+                visible_to=side,
+            )

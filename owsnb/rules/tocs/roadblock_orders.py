@@ -43,9 +43,15 @@ def learn_roadblock(em: Emitter, side: str, h: Any, *, rule: str) -> None:
 
 
 class Roadblock(PlaceFeature):
-    type = OrderType("roadblock", (Param("unit", "unit", "a Good Order Company or engineer unit"),
-                                   Param("hex", "hex", "its own hex or an adjacent friendly hex")),
-                     rule="10.10", doc="1 AP: a secret roadblock that denies the enemy road rate into the hex")
+    type = OrderType(
+        "roadblock",
+        (
+            Param("unit", "unit", "a Good Order Company or engineer unit"),
+            Param("hex", "hex", "its own hex or an adjacent friendly hex"),
+        ),
+        rule="10.10",
+        doc="1 AP: a secret roadblock that denies the enemy road rate into the hex",
+    )
     key, rule, paragraph, most = "roadblocks", "L292", "10.10", 10
     wrong_step = "roadblocks are made in your Operational Impulse"
     engaged_text = "never in or into an Engagement Battle"

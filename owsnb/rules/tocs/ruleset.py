@@ -50,40 +50,118 @@ from owsnb.rules.tocs.victory import score
 
 __all__ = ["Tocs", "OPTIONS"]
 
-_PHASE_OF = {"2.1": "2", "2.2": "2", "2.3": "2", "3.3": "3", "3.5": "3", "3.8": "3", "3.9": "3", "3.10": "3",
-             "3.11": "3", "4.0": "4"}
+_PHASE_OF = {
+    "2.1": "2",
+    "2.2": "2",
+    "2.3": "2",
+    "3.3": "3",
+    "3.5": "3",
+    "3.8": "3",
+    "3.9": "3",
+    "3.10": "3",
+    "3.11": "3",
+    "4.0": "4",
+}
 
 OPTIONS = (
     Option("period", "wwii", "time-period layer (only WWII exists)", PERIODS, "L14-L15"),
-    Option("module", "none", "game-module layer; overrides the period and basic layers", MODULES, "L6, L97"),
-    Option("deficit_op", "extra", "deficit OP: 'extra' = granted OP that cost the pool nothing (appendix ruling "
-           "on L24, L64); 'pool' = pool OP that also credit the opponent (digest 6 #3)", ("extra", "pool"), "B3.5 L64"),
-    Option("pass_bonus", "toward-end", "the pass modifier on the turn-end roll: 'toward-end' (roll counts 1 less; "
-           "digest 6 #2, L63 'increases the chances') or 'literal' (+1 as printed)", ("toward-end", "literal"), "B3.4 L82"),
-    Option("ezoc_declaration", "always", "'always': the referee declares every real EZOC when a unit moves, "
-           "reconnoitres or probes into it; 'declared': only standing declarations (verb zoc) count, while real",
-           ("always", "declared"), "L170-L173, L268"),
-    Option("ezoc_for_loc", "declared", "EZOC that blocks LOC/LOS traces: 'declared' (known to the side, not "
-           "disproved; appendix A.2) or 'actual'", ("declared", "actual"), "L191, L219"),
-    Option("ext_ezoc_to_ezoc", "text", "after entering extended-deployment EZOC: 'text' = not held by the "
-           "EZOC-to-EZOC rule (L176); 'example' = blocked (Example 1, L178)", ("text", "example"), "L176 v L178"),
-    Option("degrade_model", "appendix", "'appendix': attackers degrade for activating (+1 if they retreat), "
-           "defenders 1 for the battle (+1 if they retreat), engagements only retreaters; 'literal': attackers also "
-           "degrade for the combat", ("appendix", "literal"), "L155, L730"),
-    Option("air_support_in_ambush", "l605", "tactical ground support over the hex where a mover is ambushed: 'l605' "
-           "= it gives its column shift (the national rule, L605 'a battle or ambush'; appendix E.2: the specific "
-           "rule wins); 'l252' = no aircraft on either side in an ambush", ("l605", "l252"), "L252 v L605"),
-    Option("probe_reveals", "types", "what a probe reports of an occupied hex: 'types' (Infantry/Vehicles/Guns only, "
-           "L277-L279; appendix E.3) or 'size' (types and the number of units, L276 'composition, size')",
-           ("types", "size"), "L276 v L278"),
-    Option("cloud_roll", "impulse", "when cloud cover, precipitation and fog are rolled: 'impulse' (each impulse with "
-           "hysteresis, L54, L519: the WWII rules) or 'turn' (once with the ground condition, Basic L44)",
-           ("impulse", "turn"), "L44 v L54, L519"),
-    Option("road_bonus_motorized", "no", "the road bonus (+1 hex per AP spent entirely at road rate, L245) for "
-           "motorized units: 'no' (the text names only foot, armor and mech; digest 6 #15) or 'yes'",
-           ("no", "yes"), "L245, L365"),
-    Option("rally_step", "capped", "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
-           "'plus2' = +2 states (digest proposal)", ("capped", "plus2"), "10.19 L324-L328"),
+    Option(
+        "module",
+        "none",
+        "game-module layer; overrides the period and basic layers",
+        MODULES,
+        "L6, L97",
+    ),
+    Option(
+        "deficit_op",
+        "extra",
+        "deficit OP: 'extra' = granted OP that cost the pool nothing (appendix ruling "
+        "on L24, L64); 'pool' = pool OP that also credit the opponent (digest 6 #3)",
+        ("extra", "pool"),
+        "B3.5 L64",
+    ),
+    Option(
+        "pass_bonus",
+        "toward-end",
+        "the pass modifier on the turn-end roll: 'toward-end' (roll counts 1 less; "
+        "digest 6 #2, L63 'increases the chances') or 'literal' (+1 as printed)",
+        ("toward-end", "literal"),
+        "B3.4 L82",
+    ),
+    Option(
+        "ezoc_declaration",
+        "always",
+        "'always': the referee declares every real EZOC when a unit moves, "
+        "reconnoitres or probes into it; 'declared': only standing declarations (verb zoc) count, while real",
+        ("always", "declared"),
+        "L170-L173, L268",
+    ),
+    Option(
+        "ezoc_for_loc",
+        "declared",
+        "EZOC that blocks LOC/LOS traces: 'declared' (known to the side, not "
+        "disproved; appendix A.2) or 'actual'",
+        ("declared", "actual"),
+        "L191, L219",
+    ),
+    Option(
+        "ext_ezoc_to_ezoc",
+        "text",
+        "after entering extended-deployment EZOC: 'text' = not held by the "
+        "EZOC-to-EZOC rule (L176); 'example' = blocked (Example 1, L178)",
+        ("text", "example"),
+        "L176 v L178",
+    ),
+    Option(
+        "degrade_model",
+        "appendix",
+        "'appendix': attackers degrade for activating (+1 if they retreat), "
+        "defenders 1 for the battle (+1 if they retreat), engagements only retreaters; 'literal': attackers also "
+        "degrade for the combat",
+        ("appendix", "literal"),
+        "L155, L730",
+    ),
+    Option(
+        "air_support_in_ambush",
+        "l605",
+        "tactical ground support over the hex where a mover is ambushed: 'l605' "
+        "= it gives its column shift (the national rule, L605 'a battle or ambush'; appendix E.2: the specific "
+        "rule wins); 'l252' = no aircraft on either side in an ambush",
+        ("l605", "l252"),
+        "L252 v L605",
+    ),
+    Option(
+        "probe_reveals",
+        "types",
+        "what a probe reports of an occupied hex: 'types' (Infantry/Vehicles/Guns only, "
+        "L277-L279; appendix E.3) or 'size' (types and the number of units, L276 'composition, size')",
+        ("types", "size"),
+        "L276 v L278",
+    ),
+    Option(
+        "cloud_roll",
+        "impulse",
+        "when cloud cover, precipitation and fog are rolled: 'impulse' (each impulse with "
+        "hysteresis, L54, L519: the WWII rules) or 'turn' (once with the ground condition, Basic L44)",
+        ("impulse", "turn"),
+        "L44 v L54, L519",
+    ),
+    Option(
+        "road_bonus_motorized",
+        "no",
+        "the road bonus (+1 hex per AP spent entirely at road rate, L245) for "
+        "motorized units: 'no' (the text names only foot, armor and mech; digest 6 #15) or 'yes'",
+        ("no", "yes"),
+        "L245, L365",
+    ),
+    Option(
+        "rally_step",
+        "capped",
+        "rally success: 'capped' = +2 states, never better than Disordered (L325 literal); "
+        "'plus2' = +2 states (digest proposal)",
+        ("capped", "plus2"),
+        "10.19 L324-L328",
+    ),
 )
 
 
@@ -106,28 +184,93 @@ class Tocs(RuleSet):
     name = "tocs"
     title = "TOCS: Tactical Operations Command System (Basic + WWII + modules), double blind"
     version = "1"
-    sequence = SequenceOfPlay((
-        Phase("2", "Ground Sequence Phase", (
-            Step("2.1", "Turn weather", actors="none", auto=True, rule="L44"),
-            Step("2.2", "Engagement Battles", actors="none", auto=True, rule="L46"),
-            Step("2.3", "Initiative", actors="none", auto=True, rule="L51"),
-        ), rule="L43"),
-        Phase("3", "Operational Impulse", (
-            Step("3.3", "Begin impulse: weather, aircraft, supply, earn OP", actors="phasing", verbs=("begin",), rule="B3.3"),
-            Step("3.5", "Spend OP: activations and actions", actors="phasing",
-                 verbs=("pass", "activate", "move", "recon", "probe", "attack", "withdraw", "extend", "reserve",
-                        "rally", "fly", "sail", "improve", "interdict", "bridge", "reassign", "refit", "strike", "infiltrate", "roadblock", "minefield", "bombard", "clear"), rule="B3.5"),
-            Step("3.8", "Reserve Commitment", actors="nonphasing", verbs=("activate", "move", "recon", "interdict", "strike"),
-                 rule="L68"),
-            Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
-            Step("3.10", "Exploitation", actors="phasing", verbs=("activate", "move", "recon", "probe", "breakthrough",
-                                                                 "exploit"),
-                 rule="L78"),
-            Step("3.11", "End of Operational Impulse: turn-end roll", actors="none", auto=True, rule="B3.11"),
-        ), rule="B3.0"),
-        Phase("4", "End of Turn", (Step("4.0", "End of Turn: recovery", actors="none", auto=True, rule="B4.0"),),
-              rule="B4.0"),
-    ))
+    sequence = SequenceOfPlay(
+        (
+            Phase(
+                "2",
+                "Ground Sequence Phase",
+                (
+                    Step("2.1", "Turn weather", actors="none", auto=True, rule="L44"),
+                    Step("2.2", "Engagement Battles", actors="none", auto=True, rule="L46"),
+                    Step("2.3", "Initiative", actors="none", auto=True, rule="L51"),
+                ),
+                rule="L43",
+            ),
+            Phase(
+                "3",
+                "Operational Impulse",
+                (
+                    Step(
+                        "3.3",
+                        "Begin impulse: weather, aircraft, supply, earn OP",
+                        actors="phasing",
+                        verbs=("begin",),
+                        rule="B3.3",
+                    ),
+                    Step(
+                        "3.5",
+                        "Spend OP: activations and actions",
+                        actors="phasing",
+                        verbs=(
+                            "pass",
+                            "activate",
+                            "move",
+                            "recon",
+                            "probe",
+                            "attack",
+                            "withdraw",
+                            "extend",
+                            "reserve",
+                            "rally",
+                            "fly",
+                            "sail",
+                            "improve",
+                            "interdict",
+                            "bridge",
+                            "reassign",
+                            "refit",
+                            "strike",
+                            "infiltrate",
+                            "roadblock",
+                            "minefield",
+                            "bombard",
+                            "clear",
+                        ),
+                        rule="B3.5",
+                    ),
+                    Step(
+                        "3.8",
+                        "Reserve Commitment",
+                        actors="nonphasing",
+                        verbs=("activate", "move", "recon", "interdict", "strike"),
+                        rule="L68",
+                    ),
+                    Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
+                    Step(
+                        "3.10",
+                        "Exploitation",
+                        actors="phasing",
+                        verbs=("activate", "move", "recon", "probe", "breakthrough", "exploit"),
+                        rule="L78",
+                    ),
+                    Step(
+                        "3.11",
+                        "End of Operational Impulse: turn-end roll",
+                        actors="none",
+                        auto=True,
+                        rule="B3.11",
+                    ),
+                ),
+                rule="B3.0",
+            ),
+            Phase(
+                "4",
+                "End of Turn",
+                (Step("4.0", "End of Turn: recovery", actors="none", auto=True, rule="B4.0"),),
+                rule="B4.0",
+            ),
+        )
+    )
     option_list = OPTIONS
 
     def __init__(self) -> None:
@@ -142,7 +285,9 @@ class Tocs(RuleSet):
         tables["rulings"] = merged_rulings(stack)
         return tables
 
-    def validate_unit(self, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def validate_unit(
+        self, kind: str, data: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         from owsnb.rules.tocs.schema import validate_payload
 
         return validate_payload(data)
@@ -154,18 +299,48 @@ class Tocs(RuleSet):
             p = u.get("parent")
             if p is None:
                 if u.get("cls") not in ("hq", "aircraft", "naval") and not u.get("independent"):
-                    problems.append((f"units[{i}].data.parent", f"{u.id} needs a parent HQ (LOC, L184) or independent: true"))
-            elif p not in state.units or state.units[p].side != u.side or state.units[p].get("cls") != "hq":
-                problems.append((f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side"))
+                    problems.append(
+                        (
+                            f"units[{i}].data.parent",
+                            f"{u.id} needs a parent HQ (LOC, L184) or independent: true",
+                        )
+                    )
+            elif (
+                p not in state.units
+                or state.units[p].side != u.side
+                or state.units[p].get("cls") != "hq"
+            ):
+                problems.append(
+                    (f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side")
+                )
         names = list(self.default_tables()["improved_positions"]["names"])
         for side, where in (rules.get("positions", {}) or {}).items():
             for lab, level in (where or {}).items():
                 if level not in names:
-                    problems.append((f"rules.positions.{side}.{lab}", f"{level!r} is not one of {', '.join(names)} (10.9)"))
-        for key in ("op_minimum", "op_pool", "supply_edges", "initiative_drm", "briefs", "positions", "pools", "tot_sides"):
+                    problems.append(
+                        (
+                            f"rules.positions.{side}.{lab}",
+                            f"{level!r} is not one of {', '.join(names)} (10.9)",
+                        )
+                    )
+        for key in (
+            "op_minimum",
+            "op_pool",
+            "supply_edges",
+            "initiative_drm",
+            "briefs",
+            "positions",
+            "pools",
+            "tot_sides",
+        ):
             for side in rules.get(key, {}) or {}:
                 if side not in state.sides:
-                    problems.append((f"rules.{key}.{side}", f"no side {side!r}; sides are {', '.join(state.sides)}"))
+                    problems.append(
+                        (
+                            f"rules.{key}.{side}",
+                            f"no side {side!r}; sides are {', '.join(state.sides)}",
+                        )
+                    )
         return problems
 
     # -- setup ---------------------------------------------------------------------------------
@@ -177,8 +352,16 @@ class Tocs(RuleSet):
         layered["rulings"] = merged_rulings(stack)
         tables = {}
         for name in set(layered) | set(state.tables):
-            d = _diff(state.tables.get(name, {}), base.get(name, {})) if name in state.tables else None
-            tables[name] = deep_merge(layered.get(name, {}), d) if isinstance(d, Mapping) else (d if d is not None else layered.get(name, state.tables.get(name)))
+            d = (
+                _diff(state.tables.get(name, {}), base.get(name, {}))
+                if name in state.tables
+                else None
+            )
+            tables[name] = (
+                deep_merge(layered.get(name, {}), d)
+                if isinstance(d, Mapping)
+                else (d if d is not None else layered.get(name, state.tables.get(name)))
+            )
         # ownership (L227-L229)
         default = rules.get("perimeter", {}).get("default", next(iter(state.sides)))
         owners = {h: default for h in state.map.hexes}
@@ -189,49 +372,92 @@ class Tocs(RuleSet):
                 c = state.map.hex(reg["around"][0])
                 cells += [h for h in state.map.hexes if h.distance(c) <= int(reg["around"][1])]
             if reg.get("rect"):
-                (c0, r0), (c1, r1) = (state.map.offset.to_offset(state.map.hex(x)) for x in reg["rect"])
-                cells += [h for h in state.map.hexes if min(c0, c1) <= state.map.offset.to_offset(h)[0] <= max(c0, c1)
-                          and min(r0, r1) <= state.map.offset.to_offset(h)[1] <= max(r0, r1)]
+                (c0, r0), (c1, r1) = (
+                    state.map.offset.to_offset(state.map.hex(x)) for x in reg["rect"]
+                )
+                cells += [
+                    h
+                    for h in state.map.hexes
+                    if min(c0, c1) <= state.map.offset.to_offset(h)[0] <= max(c0, c1)
+                    and min(r0, r1) <= state.map.offset.to_offset(h)[1] <= max(r0, r1)
+                ]
             for h in cells:
                 owners[h] = side
-        hexes = {h: replace(info, facts=info.facts.set(owner=owners[h])) for h, info in state.map.hexes.items()}
+        hexes = {
+            h: replace(info, facts=info.facts.set(owner=owners[h]))
+            for h, info in state.map.hexes.items()
+        }
         units = {}
         for uid, u in state.units.items():
             if u.hex is not None and owners[u.hex] != u.side:
-                raise ValueError(f"unit {uid} starts in {state.map.label(u.hex)}, outside {u.side}'s perimeter (L227)")
+                raise ValueError(
+                    f"unit {uid} starts in {state.map.label(u.hex)}, outside {u.side}'s perimeter (L227)"
+                )
             units[uid] = u.evolve(data={"state": int(u.get("state", 0))})
         rulings = tables["rulings"]
-        first = state.public.get("initiative") or rulings.get("first_turn_initiative") or next(iter(state.sides))
+        first = (
+            state.public.get("initiative")
+            or rulings.get("first_turn_initiative")
+            or next(iter(state.sides))
+        )
         start = rules.get("start", {})
         public = {
             **dict(state.public),
-            "calendar": {"start_hour": int(start.get("hour", 12)), "start_date": str(start.get("date", ""))},
+            "calendar": {
+                "start_hour": int(start.get("hour", 12)),
+                "start_date": str(start.get("date", "")),
+            },
             "op_minimum": dict(rules.get("op_minimum", {})),
-            "initiative": first, "phasing": first, "impulse": 0, "turn_end_index": 0,
-            "weather": {"ground": "dry", "cloud": "clear", "precipitation": "none", "fog": "none", "wind": "calm",
-                        **dict(rules.get("weather", {}))},
+            "initiative": first,
+            "phasing": first,
+            "impulse": 0,
+            "turn_end_index": 0,
+            "weather": {
+                "ground": "dry",
+                "cloud": "clear",
+                "precipitation": "none",
+                "fog": "none",
+                "wind": "calm",
+                **dict(rules.get("weather", {})),
+            },
             "moon": rules.get("moon", "quarter"),
             "supply_edges": dict(rules.get("supply_edges", {})),
             "objectives": list(rules.get("objectives", ())),
             "sea_zones": list(rules.get("sea_zones", ())),
             "initiative_drm": dict(rules.get("initiative_drm", {})),
-            "deficit_credit": {}, "op_spent": {},
+            "deficit_credit": {},
+            "op_spent": {},
             "tot_sides": list(rules.get("tot_sides", ())),  # L350: sides with US Time On Target
         }
         public_fac = bool(rulings.get("supply_bases_public", True))
         facs = [dict(f) for f in rules.get("facilities", ())]
         sides = {}
         for name, s in state.sides.items():
-            known = [{"hex": f["hex"], "type": f["type"], "name": f.get("name", "")} for f in facs
-                     if f.get("side") == name or (public_fac and f["type"] == "supply-base")]
-            priv = {**dict(s.private), "op_pool": int(rules.get("op_pool", {}).get(name, 0)), "earned_left": 0,
-                    "deficit_used": 0, "facilities_known": known, "positions": _positions(rules, name, tables),
-                    "pools": dict((rules.get("pools", {}) or {}).get(name, {}) or {}),
-                    "brief": str(rules.get("briefs", {}).get(name, ""))}
+            known = [
+                {"hex": f["hex"], "type": f["type"], "name": f.get("name", "")}
+                for f in facs
+                if f.get("side") == name or (public_fac and f["type"] == "supply-base")
+            ]
+            priv = {
+                **dict(s.private),
+                "op_pool": int(rules.get("op_pool", {}).get(name, 0)),
+                "earned_left": 0,
+                "deficit_used": 0,
+                "facilities_known": known,
+                "positions": _positions(rules, name, tables),
+                "pools": dict((rules.get("pools", {}) or {}).get(name, {}) or {}),
+                "brief": str(rules.get("briefs", {}).get(name, "")),
+            }
             sides[name] = replace(s, private=freeze(priv))
         secret = {**dict(state.secret), "facilities": facs}
-        state = state.evolve(map=replace(state.map, hexes=FrozenDict(hexes)), units=FrozenDict(units),
-                             tables=tables, public=public, secret=secret, sides=FrozenDict(sides))
+        state = state.evolve(
+            map=replace(state.map, hexes=FrozenDict(hexes)),
+            units=FrozenDict(units),
+            tables=tables,
+            public=public,
+            secret=secret,
+            sides=FrozenDict(sides),
+        )
         phase, step = self.sequence.find("3", "3.3")
         return replace(state, clock=self.clock_for(state, phase, step, state.clock.turn))
 
@@ -263,7 +489,14 @@ class Tocs(RuleSet):
         cur = s.clock.step
         p = s.public.get("phasing")
         other = next((x for x in s.sides if x != p), p)
-        simple = {"2.1": "2.2", "2.2": "2.3", "2.3": "3.3", "3.3": "3.5", "3.8": "3.9", "3.10": "3.11"}
+        simple = {
+            "2.1": "2.2",
+            "2.2": "2.3",
+            "2.3": "3.3",
+            "3.3": "3.5",
+            "3.8": "3.9",
+            "3.10": "3.11",
+        }
         if cur in simple:
             return [], simple[cur], False
         if cur == "3.5":
@@ -272,7 +505,11 @@ class Tocs(RuleSet):
             has_res = any(u.get("reserve") for u in ground_units(s, other))
             return [], "3.8" if has_res else "3.9", False
         if cur == "3.9":
-            has_res = any(u.get("reserve") for u in ground_units(s, p)) or bool(pending(s, p)) or bool(exploits(s, p))
+            has_res = (
+                any(u.get("reserve") for u in ground_units(s, p))
+                or bool(pending(s, p))
+                or bool(exploits(s, p))
+            )
             return [], "3.10" if has_res else "3.11", False
         if cur == "3.11":
             if s.public.get("turn_over"):
@@ -280,7 +517,9 @@ class Tocs(RuleSet):
             return [state_set("public", {"phasing": other}, rule="L83")], "3.3", False
         return [], "2.1", True  # 4.0 -> next turn
 
-    def advance_events(self, state: Any, dice: Any, to: str | None = None, limit: int = 200) -> list:
+    def advance_events(
+        self, state: Any, dice: Any, to: str | None = None, limit: int = 200
+    ) -> list:
         events = list(self.on_leave(state, dice))
         s = _apply_all(state, events)
         for _ in range(limit):
@@ -303,15 +542,19 @@ class Tocs(RuleSet):
                 return events
         raise RuntimeError("the sequence of play did not settle")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         step = state.clock.step
         if order.verb == "begin" or (order.verb == "done" and step == "3.3"):
             ev = self.begin_events(state, order.side, dice)
             s = _apply_all(state, ev)
             return Adjudication(ev + self.advance_events(s, dice))
         if order.verb == "pass":
-            ev = [state_set("public", {"passed": True}, rule="B3.4"),
-                  note(f"{state.sides[order.side].title} passes", rule="B3.4")]
+            ev = [
+                state_set("public", {"passed": True}, rule="B3.4"),
+                note(f"{state.sides[order.side].title} passes", rule="B3.4"),
+            ]
             s = _apply_all(state, ev)
             return Adjudication(ev + self.advance_events(s, dice))
         return super().adjudicate(state, order, args, dice)
@@ -323,11 +566,32 @@ class Tocs(RuleSet):
         part = daypart(state)
         w = weather.roll_impulse(state, dice, part)
         occupied = {s: sorted({u.hex for u in ground_units(state, s)}) for s in state.sides}
-        em.emit(state_set("public", {"impulse": int(state.public.get("impulse", 0)) + 1, "passed": False,
-                                     "spent_this_impulse": False, "op_spent": {side: 0}, "weather": w}, rule="L54"))
-        em.emit(state_set("secret", {"occupied_at_start": {k: tuple(v) for k, v in occupied.items()}}, rule="L178"))
-        announce(em, f"{state.sides[side].title} impulse: {w['cloud']}, {w['precipitation']}, fog {w['fog']}, "
-                 f"ground {w['ground']}", rule="L54")
+        em.emit(
+            state_set(
+                "public",
+                {
+                    "impulse": int(state.public.get("impulse", 0)) + 1,
+                    "passed": False,
+                    "spent_this_impulse": False,
+                    "op_spent": {side: 0},
+                    "weather": w,
+                },
+                rule="L54",
+            )
+        )
+        em.emit(
+            state_set(
+                "secret",
+                {"occupied_at_start": {k: tuple(v) for k, v in occupied.items()}},
+                rule="L178",
+            )
+        )
+        announce(
+            em,
+            f"{state.sides[side].title} impulse: {w['cloud']}, {w['precipitation']}, fog {w['fog']}, "
+            f"ground {w['ground']}",
+            rule="L54",
+        )
         from owsnb.rules.tocs.airnaval import advance_aircraft
 
         advance_aircraft(em, side, dice)
@@ -340,15 +604,30 @@ class Tocs(RuleSet):
                 em.data(u.id, rule="L625", landed_impulses=int(u.get("landed_impulses")) + 1)
         minimum = int(state.public.get("op_minimum", {}).get(side, 0))
         credit = int(state.public.get("deficit_credit", {}).get(side, 0))
-        r = dice.roll(10, purpose="OP earned (module minimum + d10 + deficit OP)", rule="B3.3", visible_to=side)
+        r = dice.roll(
+            10,
+            purpose="OP earned (module minimum + d10 + deficit OP)",
+            rule="B3.3",
+            visible_to=side,
+        )
         total = minimum + r + credit
         priv = em.state.sides[side].private
-        em.private(side, rule="B3.3", op_pool=int(priv.get("op_pool", 0)) + total, earned_left=total, deficit_used=0,
-                   active=None)
+        em.private(
+            side,
+            rule="B3.3",
+            op_pool=int(priv.get("op_pool", 0)) + total,
+            earned_left=total,
+            deficit_used=0,
+            active=None,
+        )
         credits = dict(em.state.public.get("deficit_credit", {}))
         credits[side] = 0
         em.emit(state_set("public", {"deficit_credit": credits}, rule="L64"))
-        em.say(f"OP earned: {minimum} + d10 {r} + {credit} deficit = {total}", rule="B3.3", visible_to=side)
+        em.say(
+            f"OP earned: {minimum} + d10 {r} + {credit} deficit = {total}",
+            rule="B3.3",
+            visible_to=side,
+        )
         return em.events
 
     def on_leave(self, state: Any, dice: Any) -> list:
@@ -366,7 +645,11 @@ class Tocs(RuleSet):
         if k == "2.1":
             w = weather.roll_turn(state, dice)
             em.emit(state_set("public", {"weather": w}, rule="L44"))
-            announce(em, f"Turn {state.clock.turn} ({state.clock.date}): ground {w['ground']}", rule="L44")
+            announce(
+                em,
+                f"Turn {state.clock.turn} ({state.clock.date}): ground {w['ground']}",
+                rule="L44",
+            )
         elif k == "2.2":
             self._engagements(em, dice)
         elif k == "2.3":
@@ -381,7 +664,9 @@ class Tocs(RuleSet):
 
     def _engagements(self, em: Emitter, dice: Any) -> None:
         s = em.state
-        for h in sorted((h for h, i in s.map.hexes.items() if i.facts.get("engaged")), key=s.map.label):
+        for h in sorted(
+            (h for h, i in s.map.hexes.items() if i.facts.get("engaged")), key=s.map.label
+        ):
             holder = em.state.map.hexes[h].facts.get("owner")
             attacker = next((x for x in s.sides if x != holder), holder)
             att = [u.id for u in units_in(em.state, h, attacker)]
@@ -390,58 +675,116 @@ class Tocs(RuleSet):
                 if att:
                     take_hex(em, attacker, h, rule="L50", why="engagement over")
                 continue
-            resolve_battle(em, dice, Battle(h, attacker, att, "engagement", engagement=True), rule="L46")
+            resolve_battle(
+                em, dice, Battle(h, attacker, att, "engagement", engagement=True), rule="L46"
+            )
 
     def _initiative(self, em: Emitter, dice: Any) -> None:
         s = em.state
         drm = s.public.get("initiative_drm", {})
-        rolls = {x: dice.roll(10, purpose=f"initiative for {s.sides[x].title}", rule="L51", visible_to=None) + int(drm.get(x, 0))
-                 for x in s.sides}
+        rolls = {
+            x: dice.roll(
+                10, purpose=f"initiative for {s.sides[x].title}", rule="L51", visible_to=None
+            )
+            + int(drm.get(x, 0))
+            for x in s.sides
+        }
         best = max(rolls.values())
         winners = [x for x, v in rolls.items() if v == best]
         win = s.public.get("initiative") if len(winners) > 1 else winners[0]
         em.emit(state_set("public", {"initiative": win, "phasing": win}, rule="L51"))
-        announce(em, f"Initiative: {', '.join(f'{s.sides[x].title} {v}' for x, v in rolls.items())} -> {s.sides[win].title}", rule="L51")
+        announce(
+            em,
+            f"Initiative: {', '.join(f'{s.sides[x].title} {v}' for x, v in rolls.items())} -> {s.sides[win].title}",
+            rule="L51",
+        )
 
     def _combat(self, em: Emitter, dice: Any) -> None:
         s = em.state
         p = s.public["phasing"]
         enemy = enemy_of(s, p)
-        infiltrated = {s.map.hex(u.get("attack_hex")) for u in ground_units(s, p) if u.get("attack_type") == "infiltration"}
-        for h in sorted({h for h, i in s.map.hexes.items() if i.facts.get("battle")} | infiltrated, key=s.map.label):
+        infiltrated = {
+            s.map.hex(u.get("attack_hex"))
+            for u in ground_units(s, p)
+            if u.get("attack_type") == "infiltration"
+        }
+        for h in sorted(
+            {h for h, i in s.map.hexes.items() if i.facts.get("battle")} | infiltrated,
+            key=s.map.label,
+        ):
             lab = s.map.label(h)
             att = [u for u in ground_units(em.state, p) if u.get("attack_hex") == lab]
             leader = next((u for u in att if u.get("attack_type") == "infiltration"), None)
-            if leader is not None and units_in(em.state, h, enemy):  # L260: the infiltration leads, others wait 1 AP
+            if leader is not None and units_in(
+                em.state, h, enemy
+            ):  # L260: the infiltration leads, others wait 1 AP
                 delay_others(em, lab, att)
-                att = [em.state.units[u.id] for u in att if em.state.units[u.id].get("attack_hex") == lab]
+                att = [
+                    em.state.units[u.id]
+                    for u in att
+                    if em.state.units[u.id].get("attack_hex") == lab
+                ]
             if not att:
                 em.hexfact(h, rule="L67", battle=None)
                 continue
-            if not units_in(em.state, h, enemy):  # L282, L284: into an empty hex the units simply move in
+            if not units_in(
+                em.state, h, enemy
+            ):  # L282, L284: into an empty hex the units simply move in
                 for u in att:
                     em.unit(u.id, rule="L282", hex=h)
                 em.hexfact(h, rule="L282", battle=None)
                 take_hex(em, p, h, rule="L282", why="attack into an empty hex")
             else:
                 ranks = em.state.tables["attack_types"]
-                kind = max((u.get("attack_type", "hasty") for u in att), key=lambda k: ranks[k]["rank"])
+                kind = max(
+                    (u.get("attack_type", "hasty") for u in att), key=lambda k: ranks[k]["rank"]
+                )
                 priv = em.state.sides[p].private
-                shifts = [n for n, key in (("recon", "recon_marks"), ("probe", "probe_marks")) if lab in priv.get(key, ())]
+                shifts = [
+                    n
+                    for n, key in (("recon", "recon_marks"), ("probe", "probe_marks"))
+                    if lab in priv.get(key, ())
+                ]
                 if em.state.map.hexes[h].facts.get("air_support") == p:
                     shifts.append("tactical_air_support")
-                if leader is not None:  # revealed only now (L259); the table gives one side the shift (L263)
-                    shifts.append(infiltration_shift(em, dice, h, leader, units_in(em.state, h, enemy)))
-                out = resolve_battle(em, dice, Battle(h, p, [u.id for u in att], kind, shifts=shifts,
-                                                      pursue=any(u.get("pursue") for u in att)), rule="L69")
-                winners = [i for i in out["winners"] if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h]
+                if (
+                    leader is not None
+                ):  # revealed only now (L259); the table gives one side the shift (L263)
+                    shifts.append(
+                        infiltration_shift(em, dice, h, leader, units_in(em.state, h, enemy))
+                    )
+                out = resolve_battle(
+                    em,
+                    dice,
+                    Battle(
+                        h,
+                        p,
+                        [u.id for u in att],
+                        kind,
+                        shifts=shifts,
+                        pursue=any(u.get("pursue") for u in att),
+                    ),
+                    rule="L69",
+                )
+                winners = [
+                    i
+                    for i in out["winners"]
+                    if alive_on_map(em.state.units[i]) and em.state.units[i].hex == h
+                ]
                 if out["wiped_out"] and winners:  # L76: every defender destroyed
                     grant(em, p, lab, winners)
                 if out["exploit"]:  # L736: Intensive pursuers exploit in 3.10
                     grant_exploit(em, p, out["exploit"])
             for u in att:
                 if em.state.units[u.id].alive:
-                    em.data(u.id, rule="L69", attack_hex=None, attack_type=None, attack_from=None, pursue=None)
+                    em.data(
+                        u.id,
+                        rule="L69",
+                        attack_hex=None,
+                        attack_type=None,
+                        attack_from=None,
+                        pursue=None,
+                    )
             if em.state.map.hexes[h].facts.get("air_support"):
                 em.hexfact(h, rule="L605", air_support=None)
 
@@ -452,22 +795,59 @@ class Tocs(RuleSet):
         both = passed and s.public.get("last_passed") not in (None, p)
         for u in s.units.values():  # end-of-impulse housekeeping
             if u.get("act") or u.get("recon_last") or u.get("withdrew"):
-                em.unit(u.id, rule="B3.11", data={"act": None, "acted": False, "ap": 0, "mp_left": 0, "recon_last": None,
-                                                  "recon_mp": 0, "withdrew": False})
-        if pending(em.state, p) or exploits(em.state, p):  # unused advances lapse with the impulse (rulings)
+                em.unit(
+                    u.id,
+                    rule="B3.11",
+                    data={
+                        "act": None,
+                        "acted": False,
+                        "ap": 0,
+                        "mp_left": 0,
+                        "recon_last": None,
+                        "recon_mp": 0,
+                        "withdrew": False,
+                    },
+                )
+        if pending(em.state, p) or exploits(
+            em.state, p
+        ):  # unused advances lapse with the impulse (rulings)
             em.private(p, rule="L76", breakthroughs={}, exploits={})
         if both:
             over = True
             announce(em, "Both players passed in a row: the turn ends", rule="L83")
         else:
             box = economy.turn_end_box(s)
-            r = sum(dice.roll_many(2, 6, purpose=f"turn end (box {box}{', passed' if passed else ''})", rule="B3.11", visible_to=None))
+            r = sum(
+                dice.roll_many(
+                    2,
+                    6,
+                    purpose=f"turn end (box {box}{', passed' if passed else ''})",
+                    rule="B3.11",
+                    visible_to=None,
+                )
+            )
             over = economy.turn_ends(r, box, passed, s.options.get("pass_bonus", "toward-end"))
-            announce(em, f"Turn-end roll {r} against box {box}: " + ("the turn ends" if over else "the turn goes on"),
-                     rule="B3.11", roll=r, box=box)
+            announce(
+                em,
+                f"Turn-end roll {r} against box {box}: "
+                + ("the turn ends" if over else "the turn goes on"),
+                rule="B3.11",
+                roll=r,
+                box=box,
+            )
         idx = int(s.public.get("turn_end_index", 0)) + (2 if passed else 1)
-        em.emit(state_set("public", {"turn_over": over, "turn_end_index": idx, "last_passed": p if passed else None,
-                                     "passed": False}, rule="L82"))
+        em.emit(
+            state_set(
+                "public",
+                {
+                    "turn_over": over,
+                    "turn_end_index": idx,
+                    "last_passed": p if passed else None,
+                    "passed": False,
+                },
+                rule="L82",
+            )
+        )
 
     def _end_of_turn(self, em: Emitter, dice: Any) -> None:
         s = em.state
@@ -483,8 +863,18 @@ class Tocs(RuleSet):
         _, hour = clock_hour(s)
         if hour == int(s.tables["supply"].get("drawdown_hour", 21)):
             self._drawdown(em)
-        em.emit(state_set("public", {"deficit_credit": {}, "turn_end_index": 0, "last_passed": None, "turn_over": False},
-                          rule="L64"))
+        em.emit(
+            state_set(
+                "public",
+                {
+                    "deficit_credit": {},
+                    "turn_end_index": 0,
+                    "last_passed": None,
+                    "turn_over": False,
+                },
+                rule="L64",
+            )
+        )
         from owsnb.rules.tocs.airnaval import end_of_turn_air_naval
 
         end_of_turn_air_naval(em)
@@ -494,10 +884,19 @@ class Tocs(RuleSet):
         s = em.state
         facs = [dict(f) for f in s.secret.get("facilities", ())]
         for hq in ground_units(s):
-            if hq.get("cls") != "hq" or hq.get("echelon") not in ("regiment", "brigade", "division") or not in_los(s, hq):
+            if (
+                hq.get("cls") != "hq"
+                or hq.get("echelon") not in ("regiment", "brigade", "division")
+                or not in_los(s, hq)
+            ):
                 continue
-            own = [f for f in facs if f.get("side") == hq.side and int(f.get("sp", 0)) > 0
-                   and s.map.hexes[s.map.hex(f["hex"])].facts.get("owner") == hq.side]
+            own = [
+                f
+                for f in facs
+                if f.get("side") == hq.side
+                and int(f.get("sp", 0)) > 0
+                and s.map.hexes[s.map.hex(f["hex"])].facts.get("owner") == hq.side
+            ]
             if own:
                 f = min(own, key=lambda f: s.map.hex(f["hex"]).distance(hq.hex))
                 f["sp"] = int(f["sp"]) - 1
@@ -511,7 +910,8 @@ class Tocs(RuleSet):
         lead = [k for k, v in totals.items() if v == best]
         winner = lead[0] if len(lead) == 1 else None
         summary = ", ".join(f"{state.sides[k].title} {v} VP" for k, v in totals.items()) + (
-            f": {state.sides[winner].title} wins" if winner else ": a draw")
+            f": {state.sides[winner].title} wins" if winner else ": a draw"
+        )
         return {"winner": winner, "vp": totals, "details": scores, "summary": summary}
 
     # -- views ---------------------------------------------------------------------------------
@@ -541,19 +941,24 @@ class Tocs(RuleSet):
         return present.hex_overlay(view)
 
     def observation_string(self, view: Any) -> str:
-        own = ", ".join(f"{u.id}@{view.map.label(u.hex)}" for u in view.units.values() if u.side == view.side and u.hex is not None)
+        own = ", ".join(
+            f"{u.id}@{view.map.label(u.hex)}"
+            for u in view.units.values()
+            if u.side == view.side and u.hex is not None
+        )
         return f"{view.side} | {view.clock} | {own}"
 
 
 def _positions(rules: Mapping[str, Any], side: str, tables: Mapping[str, Any]) -> dict[str, int]:
     """Improved positions a module places at setup (L291): ``rules.positions.<side>.<hex>: <level name>``."""
     names = list(tables["improved_positions"]["names"])
-    return {str(lab): names.index(level) + 1 for lab, level in ((rules.get("positions", {}) or {}).get(side, {}) or {}).items()}
+    return {
+        str(lab): names.index(level) + 1
+        for lab, level in ((rules.get("positions", {}) or {}).get(side, {}) or {}).items()
+    }
 
 
 def _apply_all(state: Any, events: list) -> Any:
     for e in events:
         state = apply(state, e)
     return state
-
-

@@ -92,16 +92,26 @@ def in_los(state: Any, unit: Any, _depth: int = 0) -> bool:
     (L217-L222)? Airborne units are supplied for their first turns (L222)."""
     if unit.get("independent") or unit.hex is None:
         return True
-    if unit.get("para") and state.clock.turn <= int(state.tables["supply"].get("airborne_auto_supply_turns", 3)):
+    if unit.get("para") and state.clock.turn <= int(
+        state.tables["supply"].get("airborne_auto_supply_turns", 3)
+    ):
         return True
     sources = supply_sources(state, unit.side)
-    rng = int(state.tables["supply"]["range"].get(unit.get("nation", "default"), state.tables["supply"]["range"]["default"]))
+    rng = int(
+        state.tables["supply"]["range"].get(
+            unit.get("nation", "default"), state.tables["supply"]["range"]["default"]
+        )
+    )
     if trace(state, unit, unit.hex, sources, rng):
         return True
     if _depth > 6:
         return False
     for hq in los_hqs(state, unit):  # the chain, and original parents of reassigned units (L315)
-        if hq.alive and hq.hex is not None and trace(state, unit, unit.hex, {hq.hex}, int(hq.get("radius", 0))):
+        if (
+            hq.alive
+            and hq.hex is not None
+            and trace(state, unit, unit.hex, {hq.hex}, int(hq.get("radius", 0)))
+        ):
             if in_los(state, hq, _depth + 1):
                 return True
     return False

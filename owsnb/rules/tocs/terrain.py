@@ -39,7 +39,9 @@ def can_cross(state: Any, a: Hex, b: Hex) -> bool:
     """May anyone cross the hexside between adjacent *a* and *b*?"""
     cot = state.tables["cot"]
     edge = state.map.edge(a, b)
-    dyn = state.public.get("bridges", {}).get("-".join(sorted((state.map.label(a), state.map.label(b)))))
+    dyn = state.public.get("bridges", {}).get(
+        "-".join(sorted((state.map.label(a), state.map.label(b))))
+    )
     if dyn is not None:  # a bridge destroyed, damaged, repaired or built in play (10.13-10.14)
         edge = {k: v for k, v in edge.items() if k != "bridge"}
         if dyn.get("status") == "intact":
@@ -61,7 +63,9 @@ def is_road_step(state: Any, a: Hex, b: Hex) -> bool:
     return "road" in state.map.edge(a, b)
 
 
-def step_cost(state: Any, unit: Any, a: Hex, b: Hex, *, road: bool = True, night: bool | None = None) -> float:
+def step_cost(
+    state: Any, unit: Any, a: Hex, b: Hex, *, road: bool = True, night: bool | None = None
+) -> float:
     """MP for *unit* to step from *a* into adjacent *b* (``math.inf`` if it cannot).
 
     ``road=False`` prices the step off-road (reconnaissance pays full non-road COT, L267).

@@ -37,7 +37,9 @@ def score(state: Any, side: str, units: Any = None) -> dict[str, Any]:
     for obj in state.public.get("objectives", ()):
         h = state.map.hex(obj["hex"])
         if state.map.hexes[h].facts.get("owner") == side:
-            lines.append((f"{obj.get('name') or obj['hex']} ({obj['key']})", int(table.get(obj["key"], 0))))
+            lines.append(
+                (f"{obj.get('name') or obj['hex']} ({obj['key']})", int(table.get(obj["key"], 0)))
+            )
     units = state.units if units is None else units
     for uid in state.sides[side].private.get("killed", ()):
         u = units.get(uid)

@@ -65,7 +65,9 @@ def roll_impulse(state: Any, dice: Any, part: str) -> dict[str, Any]:
     return _atmosphere(state, dice, part, old, rule="L54")
 
 
-def _atmosphere(state: Any, dice: Any, part: str, old: dict[str, Any], *, rule: str) -> dict[str, Any]:
+def _atmosphere(
+    state: Any, dice: Any, part: str, old: dict[str, Any], *, rule: str
+) -> dict[str, Any]:
     t = state.tables["weather"]
     prev = old.get("cloud", "clear")
     drm = int(t["hysteresis"].get(prev, 0))
@@ -74,7 +76,9 @@ def _atmosphere(state: Any, dice: Any, part: str, old: dict[str, Any], *, rule: 
     precip = "none"
     fog = "none"
     if cloud == "overcast":
-        precip = lookup(t["precipitation"], dice.roll(10, purpose="precipitation", rule="L519", visible_to=None))
+        precip = lookup(
+            t["precipitation"], dice.roll(10, purpose="precipitation", rule="L519", visible_to=None)
+        )
     if part != "day":
         fog = lookup(t["fog"], dice.roll(10, purpose="fog", rule="L528", visible_to=None))
     wind = "high-wind" if r == int(t.get("wind_high_on", 11)) else "calm"

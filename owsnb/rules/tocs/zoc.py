@@ -29,7 +29,15 @@ from owsnb.rules.tocs.model import (
 )
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
-__all__ = ["engaged", "extended_hexes", "zoc_of", "ezoc_sources", "ezoc_at", "declared_against", "learn_ezoc"]
+__all__ = [
+    "engaged",
+    "extended_hexes",
+    "zoc_of",
+    "ezoc_sources",
+    "ezoc_at",
+    "declared_against",
+    "learn_ezoc",
+]
 
 
 def engaged(state: Any, h: Hex) -> bool:
@@ -61,8 +69,12 @@ def extended_hexes(company_hex: Hex, direction: int) -> list[tuple[Hex, Hex]]:
 
 
 def _can_project(state: Any, company: Any, a: Hex, b: Hex) -> bool:
-    return (b in state.map.hexes and can_cross(state, a, b) and enterable(state, company, b)
-            and not engaged(state, b))
+    return (
+        b in state.map.hexes
+        and can_cross(state, a, b)
+        and enterable(state, company, b)
+        and not engaged(state, b)
+    )
 
 
 def zoc_of(state: Any, company: Any) -> dict[Hex, str]:
@@ -76,7 +88,11 @@ def zoc_of(state: Any, company: Any) -> dict[Hex, str]:
     enemy = enemy_of(state, company.side)
     ext = company.get("ext_dir")
     if ext is None:
-        return {n: "normal" for n in company.hex.neighbours() if _can_project(state, company, company.hex, n)}
+        return {
+            n: "normal"
+            for n in company.hex.neighbours()
+            if _can_project(state, company, company.hex, n)
+        }
     held = _occupied_at_start(state, enemy)
     occupied_now = {u.hex for u in ground_units(state, enemy)}
     out: dict[Hex, str] = {}

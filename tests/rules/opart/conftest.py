@@ -19,10 +19,19 @@ SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 CATALOG = "catalogs/opart-eastern-front.yaml"
 
 
-def battlefield(units: Iterable[tuple], *, terrain: Mapping[str, str] | None = None,
-                roads: Iterable[Iterable[str]] = (), features: Iterable[Mapping[str, Any]] = (),
-                options: Mapping[str, Any] | None = None, rules: Mapping[str, Any] | None = None,
-                cols: int = 12, rows: int = 9, seed: int = 5, card: str | None = None) -> Game:
+def battlefield(
+    units: Iterable[tuple],
+    *,
+    terrain: Mapping[str, str] | None = None,
+    roads: Iterable[Iterable[str]] = (),
+    features: Iterable[Mapping[str, Any]] = (),
+    options: Mapping[str, Any] | None = None,
+    rules: Mapping[str, Any] | None = None,
+    cols: int = 12,
+    rows: int = 9,
+    seed: int = 5,
+    card: str | None = None,
+) -> Game:
     """A game on an open 12 x 9 board (flat hexes, labels CCRR).
 
     Args:
@@ -35,15 +44,31 @@ def battlefield(units: Iterable[tuple], *, terrain: Mapping[str, str] | None = N
         data = {"formation": fid, **(rest[0] if rest else {})}
         spec_units.append({"id": uid, "type": typ, "side": side, "hex": hx, "data": data})
     spec = {
-        "owsnb": 1, "id": "opart-test", "title": "test battlefield", "ruleset": "opart", "turns": 12,
-        "map": {"layout": {"orientation": "flat", "size": 2, "unit": "km"}, "cols": cols, "rows": rows,
-                "terrain": {"default": "open", "hexes": dict(terrain or {})},
-                "features": list(features),
-                "edges": [{"type": "road", "hexes": list(r)} for r in roads]},
-        "sides": {"axis": {"title": "German", "color": "#55624f"}, "soviet": {"title": "Soviet", "color": "#9c3b2b"}},
-        "catalogs": [CATALOG], "units": spec_units, "options": dict(options or {}),
-        "rules": {"home_edges": {"axis": "north", "soviet": "south"}, "facing": {"axis": "S", "soviet": "N"},
-                  **dict(rules or {})},
+        "owsnb": 1,
+        "id": "opart-test",
+        "title": "test battlefield",
+        "ruleset": "opart",
+        "turns": 12,
+        "map": {
+            "layout": {"orientation": "flat", "size": 2, "unit": "km"},
+            "cols": cols,
+            "rows": rows,
+            "terrain": {"default": "open", "hexes": dict(terrain or {})},
+            "features": list(features),
+            "edges": [{"type": "road", "hexes": list(r)} for r in roads],
+        },
+        "sides": {
+            "axis": {"title": "German", "color": "#55624f"},
+            "soviet": {"title": "Soviet", "color": "#9c3b2b"},
+        },
+        "catalogs": [CATALOG],
+        "units": spec_units,
+        "options": dict(options or {}),
+        "rules": {
+            "home_edges": {"axis": "north", "soviet": "south"},
+            "facing": {"axis": "S", "soviet": "N"},
+            **dict(rules or {}),
+        },
     }
     game = owsnb.load(load_scenario(spec, base=SCENARIOS), seed=seed, save=False)
     return activate(game, card) if card else game
@@ -53,7 +78,9 @@ def activate(game: Game, fid: str) -> Game:
     """A new game whose face-up card is *fid* (the rest of the pack as it was)."""
     s = game.state
     deck = [f for f in s.secret.get("deck", ()) if f != fid]
-    s = s.evolve(public={**s.public, "card": fid, "turned": [fid]}, secret={**s.secret, "deck": deck})
+    s = s.evolve(
+        public={**s.public, "card": fid, "turned": [fid]}, secret={**s.secret, "deck": deck}
+    )
     ph, st = RULESET.current(s)
     s = replace(s, clock=RULESET.clock_for(s, ph, st, s.clock.turn))
     return Game(RULESET, s)
@@ -69,7 +96,9 @@ def place(game: Game, **where: str) -> Game:
     """A new game with stands moved (``place(g, **{"S-1": "0505"})``)."""
     from owsnb.kernel.events import unit_move
 
-    s = apply_all(game.state, [unit_move(uid, game.state.map.hex(lab)) for uid, lab in where.items()])
+    s = apply_all(
+        game.state, [unit_move(uid, game.state.map.hex(lab)) for uid, lab in where.items()]
+    )
     return Game(RULESET, replace(s, seq=0))
 
 
@@ -78,7 +107,10 @@ def facing(game: Game, **faces: str) -> Game:
     from owsnb.kernel.events import unit_set
     from owsnb.rules.opart.terrain import parse_direction
 
-    s = apply_all(game.state, [unit_set(uid, data={"facing": parse_direction(f, "flat")}) for uid, f in faces.items()])
+    s = apply_all(
+        game.state,
+        [unit_set(uid, data={"facing": parse_direction(f, "flat")}) for uid, f in faces.items()],
+    )
     return Game(RULESET, replace(s, seq=0))
 
 

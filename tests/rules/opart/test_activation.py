@@ -71,7 +71,9 @@ def test_12_clock_names_day_turn_and_card(kalinovka):
 def test_12_2_only_the_activated_formation_may_act(kalinovka):
     card = kalinovka.state.public["card"]
     side = kalinovka.state.public["formations"][card]["side"]
-    other = next(u for u in kalinovka.state.units.values() if u.side == side and u.get("formation") != card)
+    other = next(
+        u for u in kalinovka.state.units.values() if u.side == side and u.get("formation") != card
+    )
     before = (kalinovka.state_id, kalinovka.seq)
     with pytest.raises(IllegalOrderError) as exc:
         kalinovka.submit(f"{side}: face {other.id} NW")
@@ -90,22 +92,37 @@ def test_12_deck_order_is_hidden_from_both_sides(kalinovka):
     for side in ("axis", "soviet"):
         v = kalinovka.view(side)
         assert "deck" not in v.public and not v.secret
-        shuffles = [e for e in v.events if e.kind == "die" and str(e.data.get("die", "")).startswith("shuffle")]
+        shuffles = [
+            e
+            for e in v.events
+            if e.kind == "die" and str(e.data.get("die", "")).startswith("shuffle")
+        ]
         assert shuffles == []
     umpire = kalinovka.view("umpire")
     assert umpire.secret["deck"] == truth
-    assert any(str(e.data.get("die", "")).startswith("shuffle") for e in umpire.events if e.kind == "die")
+    assert any(
+        str(e.data.get("die", "")).startswith("shuffle") for e in umpire.events if e.kind == "die"
+    )
 
 
 def test_10_a_formation_with_no_stands_left_loses_its_card():
-    g = battlefield([("G-HQ", "ger-general-average", "axis", "0103", "ger"),
-                     ("S-HQ", "sov-general-average", "soviet", "1108", "sov"),
-                     ("A-HQ", "sov-corps-hq", "soviet", "1208", "asset", {"mode": "vehicles"})])
+    g = battlefield(
+        [
+            ("G-HQ", "ger-general-average", "axis", "0103", "ger"),
+            ("S-HQ", "sov-general-average", "soviet", "1108", "sov"),
+            ("A-HQ", "sov-corps-hq", "soviet", "1208", "asset", {"mode": "vehicles"}),
+        ]
+    )
     assert deployed(g.state) == ["asset", "ger", "sov"]
-    g = battlefield([("G-HQ", "ger-general-average", "axis", "0103", "ger"),
-                     ("S-HQ", "sov-general-average", "soviet", "1108", "sov"),
-                     ("A-HQ", "sov-corps-hq", "soviet", "1209", "asset")], card="asset")
-    g.submit("soviet: exit A-HQ")   # the corps HQ leaves from the south edge
+    g = battlefield(
+        [
+            ("G-HQ", "ger-general-average", "axis", "0103", "ger"),
+            ("S-HQ", "sov-general-average", "soviet", "1108", "sov"),
+            ("A-HQ", "sov-corps-hq", "soviet", "1209", "asset"),
+        ],
+        card="asset",
+    )
+    g.submit("soviet: exit A-HQ")  # the corps HQ leaves from the south edge
     g.submit("soviet: done")
     while g.state.clock.turn == 1:
         assert g.state.public["card"] != "asset"
@@ -128,7 +145,7 @@ def test_12_next_card_preview_is_exact_from_public_facts(kalinovka):
     assert all(v == Fraction(1, 5) for v in p.values())
     while len(kalinovka.state.public["turned"]) < 6:
         _finish_activation(kalinovka)
-    p = kalinovka.preview("soviet: done")   # the last card: next comes a fresh shuffle of all six
+    p = kalinovka.preview("soviet: done")  # the last card: next comes a fresh shuffle of all six
     assert len(p) == 6 and all(v == Fraction(1, 6) for v in p.values())
     assert p == kalinovka.preview("umpire: advance")
 
@@ -157,7 +174,10 @@ def test_12_next_card_preview_matches_100k_seeded_shuffles():
         units = {f: NS(hex=(0, 0), get=lambda key, f=f: f) for f in pack}
         return NS(public={"formations": {f: {} for f in pack}, "turned": turned}, units=units)
 
-    for dist, counts in ((next_card(table_with(pack)), first), (next_card(table_with(["168id"])), second)):
+    for dist, counts in (
+        (next_card(table_with(pack)), first),
+        (next_card(table_with(["168id"])), second),
+    ):
         assert isinstance(dist, Distribution)
         m = sum(counts.values())
         assert set(counts) == set(dist)

@@ -32,24 +32,40 @@ def morale_never_negative(game) -> None:
 
 def test_random_playout_of_a_whole_day():
     game = owsnb.load("opart-kalinovka", seed=7, save=False)
-    report = random_playout(game, max_orders=600, seed=3, extra_checks=[deck_stays_hidden, morale_never_negative])
+    report = random_playout(
+        game, max_orders=600, seed=3, extra_checks=[deck_stays_hidden, morale_never_negative]
+    )
     assert report.over and game.is_over()
-    assert report.turns == 13 or {u.side for u in game.state.units.values() if u.hex is not None} != {"axis", "soviet"}
+    assert report.turns == 13 or {
+        u.side for u in game.state.units.values() if u.hex is not None
+    } != {"axis", "soviet"}
     verbs = {o.split(":")[1].split()[0] for o in report.orders}
     assert {"move", "attack", "done"} <= verbs
     assert "German" in game.outcome() or "Soviet" in game.outcome() or "draw" in game.outcome()
 
 
-@pytest.mark.parametrize("options", [
-    {"band_boundaries": "attacker", "round_thresholds": True, "rolloff_ties": "stand"},
-    {"engagement_limit": "one_per_hex", "flank_attacks": False, "river_crossing": "fordable"},
-    {"mode_change": "fixed", "fire_then_move": False, "withdraw_distance": 1, "gap_span": 4},
-    {"cv_additions": "sum", "command_bonus_same_hex": True, "village_cover": False, "minimum_move": False,
-     "generals_in_woods": True, "anti_tank_needs_sight": True, "stack_capacity": 2},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"band_boundaries": "attacker", "round_thresholds": True, "rolloff_ties": "stand"},
+        {"engagement_limit": "one_per_hex", "flank_attacks": False, "river_crossing": "fordable"},
+        {"mode_change": "fixed", "fire_then_move": False, "withdraw_distance": 1, "gap_span": 4},
+        {
+            "cv_additions": "sum",
+            "command_bonus_same_hex": True,
+            "village_cover": False,
+            "minimum_move": False,
+            "generals_in_woods": True,
+            "anti_tank_needs_sight": True,
+            "stack_capacity": 2,
+        },
+    ],
+)
 def test_random_playout_under_options(options):
     game = owsnb.load("opart-kalinovka", seed=11, save=False, options=options)
-    report = random_playout(game, max_orders=150, seed=5, extra_checks=[deck_stays_hidden, morale_never_negative])
+    report = random_playout(
+        game, max_orders=150, seed=5, extra_checks=[deck_stays_hidden, morale_never_negative]
+    )
     assert len(report.orders) == 150 or report.over
 
 

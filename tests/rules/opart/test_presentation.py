@@ -20,9 +20,20 @@ def test_counters_are_well_formed_svg_for_every_stand(kalinovka):
 
 
 def test_counter_escapes_scenario_strings():
-    g = battlefield([("S-1", "sov-rifle-conscript", "soviet", "0505", "sov", {"label": "<script>x</script>&"}),
-                     ("S-HQ", "sov-general-average", "soviet", "1109", "sov"),
-                     ("G-HQ", "ger-general-average", "axis", "1101", "ger")])
+    g = battlefield(
+        [
+            (
+                "S-1",
+                "sov-rifle-conscript",
+                "soviet",
+                "0505",
+                "sov",
+                {"label": "<script>x</script>&"},
+            ),
+            ("S-HQ", "sov-general-average", "soviet", "1109", "sov"),
+            ("G-HQ", "ger-general-average", "axis", "1101", "ger"),
+        ]
+    )
     v = g.view("axis")
     svg = RULESET.counter_svg(v.unit("S-1"), v, 48)
     assert "<script>" not in svg and "&lt;script&gt;" in svg
@@ -61,12 +72,24 @@ def test_ranges_hook(kalinovka):
 
 def test_dashboard_shows_morale_tracks_points_and_tables(kalinovka):
     d = RULESET.dashboard(kalinovka.view("soviet"))
-    assert d["morale"]["74th Rifle Division"] == {"kind": "track", "value": 6, "max": 6, "rule": "9"}
+    assert d["morale"]["74th Rifle Division"] == {
+        "kind": "track",
+        "value": 6,
+        "max": 6,
+        "rule": "9",
+    }
     assert "29th Rifle Corps assets" not in d["morale"]
     assert d["victory points"] == {"axis": 7, "soviet": 0}
     assert d["battle"]["turn"] == "1 of 12" and d["battle"]["cards turned"] == "1 of 6"
-    assert {r["formation"] for r in d["formations"]} >= {"74th Rifle Division", "19th Panzer Division"}
-    assert [o["objective"] for o in d["objectives"]] == ["Kalinovka", "Hill 214", "Oboyan road junction"]
+    assert {r["formation"] for r in d["formations"]} >= {
+        "74th Rifle Division",
+        "19th Panzer Division",
+    }
+    assert [o["objective"] for o in d["objectives"]] == [
+        "Kalinovka",
+        "Hill 214",
+        "Oboyan road junction",
+    ]
 
 
 def test_dashboard_does_not_depend_on_the_hidden_card_order(kalinovka):

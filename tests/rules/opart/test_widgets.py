@@ -17,7 +17,7 @@ def _click_hex(app, game, label):
 
 
 def _click_counter(app, uid):
-    app.table.pick(unit=uid)   # what a click on a counter of a stack does
+    app.table.pick(unit=uid)  # what a click on a counter of a stack does
 
 
 def test_one_activation_with_the_mouse():
@@ -33,7 +33,9 @@ def test_one_activation_with_the_mouse():
     _click_counter(app, "15-47")
     assert op.values == {"unit": "168-AR", "target": "15-47"}
     assert t.problem is None
-    assert t.preview == g.preview("axis: attack 168-AR 15-47")   # the exact distribution, before submitting
+    assert t.preview == g.preview(
+        "axis: attack 168-AR 15-47"
+    )  # the exact distribution, before submitting
     assert sum(t.preview.values()) == 1 and "no effect" in t.preview
     op.submit_button.click()
     assert g.unit("168-AR").has("fired")
@@ -76,7 +78,7 @@ def test_a_whole_day_with_the_mouse():
     moves = attacks = 0
     while not g.is_over():
         side = g.clock.acting[0]
-        legal = g.legal_orders(side)   # the "player" looks at the board; every action is a click
+        legal = g.legal_orders(side)  # the "player" looks at the board; every action is a click
         if "attack" in legal.verbs:
             spec = legal["attack"]
             ex = spec.examples[0]
@@ -97,7 +99,10 @@ def test_a_whole_day_with_the_mouse():
             moves += 1
         op.reset()
         op.done_button.click()
-    assert g.state.clock.turn == 13 or len({u.side for u in g.state.units.values() if u.hex is not None}) < 2
+    assert (
+        g.state.clock.turn == 13
+        or len({u.side for u in g.state.units.values() if u.hex is not None}) < 2
+    )
     assert moves > 20 and attacks > 10
     assert "victory" in g.outcome() or "draw" in g.outcome()
 
@@ -111,11 +116,15 @@ def test_nothing_synced_to_a_side_seat_reveals_the_face_down_cards():
         g.submit(f"{g.clock.acting[0]}: done")
     deck = list(g.state.secret["deck"])
     assert len(deck) >= 2
-    tokens = ["activation cards, turn", ", ".join(f"'{f}'" for f in deck), ", ".join(f'"{f}"' for f in deck)]
+    tokens = [
+        "activation cards, turn",
+        ", ".join(f"'{f}'" for f in deck),
+        ", ".join(f'"{f}"' for f in deck),
+    ]
     assert scan_leaks(app, tokens) == []
-    while g.clock.turn == 1:                        # the next turn's shuffle is a logged roll...
+    while g.clock.turn == 1:  # the next turn's shuffle is a logged roll...
         g.submit(f"{g.clock.acting[0]}: done")
-    assert scan_leaks(app, tokens[:1]) == []        # ...that the side's table never receives
-    umpire = App(g, seat="umpire", curtain=False)   # while the umpire's dice log lists it
+    assert scan_leaks(app, tokens[:1]) == []  # ...that the side's table never receives
+    umpire = App(g, seat="umpire", curtain=False)  # while the umpire's dice log lists it
     assert any(r["purpose"] == "activation cards, turn 2" for r in umpire.parts["dice"].rows())
     assert scan_leaks(umpire, tokens[:1])

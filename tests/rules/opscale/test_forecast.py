@@ -217,7 +217,6 @@ def test_ts_1_event_check_matches_100k_seeded_rolls():
 def test_ti_move_odds_match_100k_seeded_checks():
     """Where a move ends when it must ford a river and cross a swamp (placeholder checks)."""
     import owsnb
-
     from owsnb.rules.opscale.board import checks_on, move_odds, move_reach
 
     from .conftest import scenario

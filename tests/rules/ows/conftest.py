@@ -18,8 +18,14 @@ DATA = Path(__file__).parents[2] / "data" / "ows"
 BASE = yaml.safe_load((DATA / "ows-test.yaml").read_text())
 
 
-def scenario(units: dict[str, dict[str, Any]] | None = None, add: list[dict] | None = None,
-             remove: tuple[str, ...] = (), options: dict | None = None, rules: dict | None = None, **top: Any) -> dict:
+def scenario(
+    units: dict[str, dict[str, Any]] | None = None,
+    add: list[dict] | None = None,
+    remove: tuple[str, ...] = (),
+    options: dict | None = None,
+    rules: dict | None = None,
+    **top: Any,
+) -> dict:
     """The test scenario as a dict with per-unit overrides (``{"DDG-1": {"hex": "0504"}}``)."""
     d = copy.deepcopy(BASE)
     d["catalogs"] = [str(DATA / "ows-test-units.yaml")]

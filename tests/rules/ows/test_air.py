@@ -27,7 +27,13 @@ def test_6_5_2_fuel_source_rule_refuses_beyond_the_radius_without_tanker():
 
 def test_6_5_10_a_fighter_is_designated_one_of_its_missions_when_it_flies_other_aircraft_keep_theirs():
     g = at(load(), "3.B.1")
-    assert set(air.FIGHTER_MISSIONS) >= {"cap", "sucap", "strike", "cas", "interdiction"}  # the five of 6.5.10
+    assert set(air.FIGHTER_MISSIONS) >= {
+        "cap",
+        "sucap",
+        "strike",
+        "cas",
+        "interdiction",
+    }  # the five of 6.5.10
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: fly E2D-1 0303 task=cap")  # an AEW aircraft is not a fighter
     assert (e.value.code, e.value.rule) == ("not-fighter", "6.5.10")
@@ -38,11 +44,37 @@ def test_6_5_10_a_fighter_is_designated_one_of_its_missions_when_it_flies_other_
 
 
 def test_6_5_4_tanker_capacity_kc135_2_mq25_1_kc46_unlimited_radius():
-    kc135 = {"id": "KC135", "type": "e2d", "side": "blue", "box": "base",
-             "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 2, "radius": None}, "sensors": []}}
-    mq25 = {"id": "MQ25", "type": "e2d", "side": "blue", "box": "base",
-            "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 1, "radius": 2}, "sensors": []}}
-    cap2 = {"id": "F35-CAP2", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "F35-BASE"}}
+    kc135 = {
+        "id": "KC135",
+        "type": "e2d",
+        "side": "blue",
+        "box": "base",
+        "data": {
+            "base": "F35-BASE",
+            "mission": "tanker",
+            "tanker": {"capacity": 2, "radius": None},
+            "sensors": [],
+        },
+    }
+    mq25 = {
+        "id": "MQ25",
+        "type": "e2d",
+        "side": "blue",
+        "box": "base",
+        "data": {
+            "base": "F35-BASE",
+            "mission": "tanker",
+            "tanker": {"capacity": 1, "radius": 2},
+            "sensors": [],
+        },
+    }
+    cap2 = {
+        "id": "F35-CAP2",
+        "type": "f35-cap",
+        "side": "blue",
+        "box": "base",
+        "data": {"base": "F35-BASE"},
+    }
     g = at(load(add=[kc135, mq25, cap2]), "3.B.1")
     g.submit("blue: fly KC135 0404")
     g.submit("blue: fly F35-CAP 0504 tanker=KC135")  # 4 hexes out: 2x radius 2 with the tanker
@@ -57,8 +89,18 @@ def test_6_5_4_tanker_capacity_kc135_2_mq25_1_kc46_unlimited_radius():
 
 
 def test_6_5_3_beyond_the_maximum_radius_is_refused_even_with_a_tanker():
-    kc = {"id": "KC", "type": "e2d", "side": "blue", "hex": "0505",
-          "data": {"base": "F35-BASE", "mission": "tanker", "tanker": {"capacity": 2, "radius": None}, "sensors": []}}
+    kc = {
+        "id": "KC",
+        "type": "e2d",
+        "side": "blue",
+        "hex": "0505",
+        "data": {
+            "base": "F35-BASE",
+            "mission": "tanker",
+            "tanker": {"capacity": 2, "radius": None},
+            "sensors": [],
+        },
+    }
     g = at(load(add=[kc]), "3.B.1")
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: fly F35-CAP 0705 tanker=KC")  # 6 hexes > 2x2
@@ -84,10 +126,23 @@ def test_6_5_1_1_fighter_2_bomber_6_salvos_and_fighter_gives_up_its_organic_atta
 
 
 def test_6_5_6_carrier_generates_one_mission_per_aircraft_box():
-    cvn = {"id": "CVN-1", "type": "ddg-flight-iia", "side": "blue", "hex": "0304",
-           "data": {"boxes": [{"aircraft": 1}, {"aircraft": 1}]}}
-    m = [{"id": f"VF-{i}", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "CVN-1", "carrier_capable": True}}
-         for i in range(3)]
+    cvn = {
+        "id": "CVN-1",
+        "type": "ddg-flight-iia",
+        "side": "blue",
+        "hex": "0304",
+        "data": {"boxes": [{"aircraft": 1}, {"aircraft": 1}]},
+    }
+    m = [
+        {
+            "id": f"VF-{i}",
+            "type": "f35-cap",
+            "side": "blue",
+            "box": "base",
+            "data": {"base": "CVN-1", "carrier_capable": True},
+        }
+        for i in range(3)
+    ]
     g = at(load(add=[cvn, *m]), "3.B.1")
     g.submit("blue: fly VF-0 0304")
     g.submit("blue: fly VF-1 0404")
@@ -97,7 +152,11 @@ def test_6_5_6_carrier_generates_one_mission_per_aircraft_box():
 
 
 def test_9_7_2_best_die_d12_fires_and_applies_before_d10_and_d8():
-    engs = [Engagement("A12", "B10", "d12", 5), Engagement("B10", "A12", "d10", 5), Engagement("C8", "A12", "d8", 5)]
+    engs = [
+        Engagement("A12", "B10", "d12", 5),
+        Engagement("B10", "A12", "d10", 5),
+        Engagement("C8", "A12", "d8", 5),
+    ]
     simult = air_preview(engs, best_die=False)
     best = air_preview(engs, best_die=True)
     p_b10 = Fraction(8, 12)
@@ -110,8 +169,12 @@ def test_9_7_2_best_die_d12_fires_and_applies_before_d10_and_d8():
 
 
 def _air_hex(**kw):
-    units = {"F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
-             "H6-1": {"hex": "0504", "box": None, "seen_by": ["blue"]}, **kw}
+    units = {
+        "F35-CAP": {"hex": "0504", "box": None},
+        "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+        "H6-1": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+        **kw,
+    }
     return at(load(units=units), "6.A.4")
 
 
@@ -161,8 +224,11 @@ def test_9_7_air_preview_matches_100k_seeded_rolls():
 
 
 def test_6_5_9_1_aew_promotes_air_to_air_of_fighters_in_its_sensing_range_advanced_option():
-    units = {"F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
-             "E2D-1": {"hex": "0404", "box": None}}
+    units = {
+        "F35-CAP": {"hex": "0504", "box": None},
+        "J20-CAP": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+        "E2D-1": {"hex": "0404", "box": None},
+    }
     g = load(units=units)
     assert combat._engagement(g.state, "6.A.4", g.unit("F35-CAP"), g.unit("J20-CAP")).die == "d12"
     g2 = load(units=units, options={"aew_air_to_air": True})
@@ -171,11 +237,23 @@ def test_6_5_9_1_aew_promotes_air_to_air_of_fighters_in_its_sensing_range_advanc
 
 
 def test_9_7_3_step_2_stand_off_sead_on_a_non_emitting_target_uses_a_long_range_strike_allocation():
-    sead = {"id": "EA18", "type": "f35-strike", "side": "blue", "hex": "0603",
-            "data": {"mission": "sead", "attacks": [{"id": "harm", "die": "d10", "count": 1, "targets": ["ground"], "range": 2}]}}
+    sead = {
+        "id": "EA18",
+        "type": "f35-strike",
+        "side": "blue",
+        "hex": "0603",
+        "data": {
+            "mission": "sead",
+            "attacks": [
+                {"id": "harm", "die": "d10", "count": 1, "targets": ["ground"], "range": 2}
+            ],
+        },
+    }
     g = at(load(add=[sead], units={"HQ9-1": {"seen_by": ["blue"]}}), "6.A.2")
     engs = air.engagements(g.state, "6.A.2", g.hex("0703"))
-    assert [(e.shooter, e.target, e.kind) for e in engs] == [("EA18", "HQ9-1", "sead")]  # range 2 > the HQ-9's 1
+    assert [(e.shooter, e.target, e.kind) for e in engs] == [
+        ("EA18", "HQ9-1", "sead")
+    ]  # range 2 > the HQ-9's 1
     g.submit("umpire: air-combat 0703")
     assert dict(g.state.public["sead_allocations"]) == {"blue": ("0703",)}
     g.submit("umpire: advance 6.B.1")
@@ -188,11 +266,23 @@ def test_6_5_5_a_damaged_airfield_grounds_the_squadrons_beyond_its_capacity_A1()
 
     from .conftest import with_events
 
-    two = load(add=[{"id": "F35-BASE2", "type": "f35-base", "side": "blue", "hex": "0102"},
-                    {"id": "F35-CAP2", "type": "f35-cap", "side": "blue", "box": "base", "data": {"base": "F35-BASE2"}}])
+    two = load(
+        add=[
+            {"id": "F35-BASE2", "type": "f35-base", "side": "blue", "hex": "0102"},
+            {
+                "id": "F35-CAP2",
+                "type": "f35-cap",
+                "side": "blue",
+                "box": "base",
+                "data": {"base": "F35-BASE2"},
+            },
+        ]
+    )
     g = at(two, "3.B.1")
     g.check("blue: fly F35-CAP2 0202")
-    hit = at(with_events(two, [hex_set(two.state.map.hex("0102"), {"damage": {"airfield": 1}})]), "3.B.1")
+    hit = at(
+        with_events(two, [hex_set(two.state.map.hex("0102"), {"damage": {"airfield": 1}})]), "3.B.1"
+    )
     assert air.grounded_squadrons(hit.state, hit.state.map.hex("0102")) == ["F35-BASE2"]
     with pytest.raises(IllegalOrderError) as e:
         hit.check("blue: fly F35-CAP2 0202")
@@ -202,14 +292,28 @@ def test_6_5_5_a_damaged_airfield_grounds_the_squadrons_beyond_its_capacity_A1()
 
 
 def test_10_13_2_1_a_fighter_squadron_pays_two_fuel_points_when_its_first_mission_flies_CS2():
-    css = {"id": "CSS-B", "type": "asp", "side": "blue", "hex": "0202",
-           "data": {"category": "css", "salvos": 0, "permanent": False, "fuel_points": 3, "css_radius": 1}}
+    css = {
+        "id": "CSS-B",
+        "type": "asp",
+        "side": "blue",
+        "hex": "0202",
+        "data": {
+            "category": "css",
+            "salvos": 0,
+            "permanent": False,
+            "fuel_points": 3,
+            "css_radius": 1,
+        },
+    }
     g = at(load(add=[css], options={"css": True}), "3.B.1")
     g.submit("blue: fly F35-CAP 0202")
     assert g.unit("CSS-B").data["fuel_points"] == 1 and g.unit("F35-BASE").data["fuel_paid"] == 1
     g.submit("blue: fly F35-STRIKE 0202")  # paid once a turn, however many missions fly
     assert g.unit("CSS-B").data["fuel_points"] == 1
-    dry = at(load(add=[{**css, "data": {**css["data"], "fuel_points": 1}}], options={"css": True}), "3.B.1")
+    dry = at(
+        load(add=[{**css, "data": {**css["data"], "fuel_points": 1}}], options={"css": True}),
+        "3.B.1",
+    )
     with pytest.raises(IllegalOrderError) as e:
         dry.check("blue: fly F35-CAP 0202")
     assert (e.value.code, e.value.rule) == ("no-fuel", "10.13.2.1")
@@ -218,46 +322,84 @@ def test_10_13_2_1_a_fighter_squadron_pays_two_fuel_points_when_its_first_missio
 
 
 # -- 9.9.6.1 / 9.9.6.2 air strikes: route and en-route intercepts ------------------------------------------
-J2 = {"id": "J20-CAP2", "type": "j20-cap", "side": "red", "hex": "0303", "data": {"base": "J20-BASE"}}
+J2 = {
+    "id": "J20-CAP2",
+    "type": "j20-cap",
+    "side": "red",
+    "hex": "0303",
+    "data": {"base": "J20-BASE"},
+}
 
 
 def _package(**units):
     """Blue's F-35 strike on 0504 escorted by one F-35 CAP; its straight route from Blue Field
     (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303."""
-    base = {"F35-STRIKE": {"hex": "0504", "box": None, "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]}},
-            "F35-CAP": {"hex": "0504", "box": None}, "J20-CAP": {"hex": "0303", "box": None}}
+    base = {
+        "F35-STRIKE": {
+            "hex": "0504",
+            "box": None,
+            "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]},
+        },
+        "F35-CAP": {"hex": "0504", "box": None},
+        "J20-CAP": {"hex": "0303", "box": None},
+    }
     return load(add=[J2], units={**base, **units})
 
 
 def test_9_9_6_2_escorts_pair_1_to_1_the_excess_engage_the_striker_and_the_winners_follow():
     g = _package()
-    assert [g.state.map.label(h) for h in air.route_of(g.state, g.unit("F35-STRIKE"))] == ["0202", "0303", "0403"]
+    assert [g.state.map.label(h) for h in air.route_of(g.state, g.unit("F35-STRIKE"))] == [
+        "0202",
+        "0303",
+        "0403",
+    ]
     plan = air.route_plan(g.state, "F35-STRIKE")
     assert [(r.hex, r.interceptors) for r in plan.rounds] == [("0303", ("J20-CAP", "J20-CAP2"))]
     # J20-CAP vs the escort (1/2), the escort back (d12 vs 5: 2/3), J20-CAP2 at the striker (1/2); a J-20
     # that downs the escort and survives goes on at the striker (1/2): P(arrives) = 1/2 * (1 - 1/6 * 1/2)
     assert plan.distribution()["arrives"] == Fraction(11, 24)
     g = at(g, "6.A.7")
-    s, _, ev = run(g, "umpire: advance 6.B.1", [6, 3, 2, 7])  # J1 downs the escort, J2 misses, J1 downs the striker
-    assert s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"  # 9.7.4
+    s, _, ev = run(
+        g, "umpire: advance 6.B.1", [6, 3, 2, 7]
+    )  # J1 downs the escort, J2 misses, J1 downs the striker
+    assert (
+        s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"
+    )  # 9.7.4
     assert s.units["J20-CAP"].data["intercepted"] == 1 and "blue" in s.units["J20-CAP2"].seen_by
     s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1])  # everyone misses: the package flies on
     assert s2.units["F35-STRIKE"].hex == g.hex("0504") and "engaged" in s2.units["F35-CAP"].markers
 
 
 def test_9_9_6_2_a_cap_intercepts_only_with_a_detection_opportunity_and_once_a_turn():
-    away = _package(**{"J20-CAP": {"hex": "0402", "box": None}}, )
-    assert [r.interceptors for r in air.route_plan(away.state, "F35-STRIKE").rounds] == [("J20-CAP2",)]
-    radar = _package(**{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}})
-    rounds = air.route_plan(radar.state, "F35-STRIKE").rounds  # Type 055's active radar covers 0403 (6.5.9.4)
-    assert [(r.hex, r.interceptors) for r in rounds] == [("0303", ("J20-CAP2",)), ("0403", ("J20-CAP",))]
-    used = _package(**{"J20-CAP": {"hex": "0303", "box": None, "data": {"base": "J20-BASE", "intercepted": 1}}})
-    assert [r.interceptors for r in air.route_plan(used.state, "F35-STRIKE").rounds] == [("J20-CAP2",)]
+    away = _package(
+        **{"J20-CAP": {"hex": "0402", "box": None}},
+    )
+    assert [r.interceptors for r in air.route_plan(away.state, "F35-STRIKE").rounds] == [
+        ("J20-CAP2",)
+    ]
+    radar = _package(
+        **{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}}
+    )
+    rounds = air.route_plan(
+        radar.state, "F35-STRIKE"
+    ).rounds  # Type 055's active radar covers 0403 (6.5.9.4)
+    assert [(r.hex, r.interceptors) for r in rounds] == [
+        ("0303", ("J20-CAP2",)),
+        ("0403", ("J20-CAP",)),
+    ]
+    used = _package(
+        **{"J20-CAP": {"hex": "0303", "box": None, "data": {"base": "J20-BASE", "intercepted": 1}}}
+    )
+    assert [r.interceptors for r in air.route_plan(used.state, "F35-STRIKE").rounds] == [
+        ("J20-CAP2",)
+    ]
 
 
 def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the_side_knows():
     far = {"data": {"base": "F35-BASE", "combat_radius": 4}}
-    g = at(load(add=[J2], units={"J20-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": far}), "3.B.1")
+    g = at(
+        load(add=[J2], units={"J20-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": far}), "3.B.1"
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: fly F35-STRIKE 0504 route=0202,0404,0504")
     assert (e.value.code, e.value.rule) == ("bad-route", "9.9.6.2")
@@ -265,22 +407,41 @@ def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the
         g.check("blue: fly F35-CAP 0303 route=0202,0303")
     assert (e.value.code, e.value.rule) == ("no-route", "9.9.6.2")
     with pytest.raises(IllegalOrderError) as e:  # 13 hexes flown: beyond 3x the combat radius of 4
-        g.check("blue: fly F35-STRIKE 0504 route=" + ",".join(["0202", "0102"] * 6 + ["0202", "0303", "0403", "0504"]))
+        g.check(
+            "blue: fly F35-STRIKE 0504 route="
+            + ",".join(["0202", "0102"] * 6 + ["0202", "0303", "0403", "0504"])
+        )
     assert (e.value.code, e.value.rule) == ("route-too-long", "6.5.3")
-    assert dict(g.preview("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")) == {"arrives": 1}  # none known
-    known = at(load(add=[{**J2, "seen_by": ["blue"]}], units={"J20-CAP": {"hex": "0303", "box": None},
-                                                               "F35-STRIKE": far}), "3.B.1")
-    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == Fraction(1, 2)  # J20-CAP2 on the line
+    assert dict(g.preview("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")) == {
+        "arrives": 1
+    }  # none known
+    known = at(
+        load(
+            add=[{**J2, "seen_by": ["blue"]}],
+            units={"J20-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": far},
+        ),
+        "3.B.1",
+    )
+    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == Fraction(
+        1, 2
+    )  # J20-CAP2 on the line
     known.submit("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")  # around the CAP
-    assert [known.state.map.label(h) for h in air.route_of(known.state, known.unit("F35-STRIKE"))] == \
-        ["0103", "0203", "0304", "0404"]
+    assert [
+        known.state.map.label(h) for h in air.route_of(known.state, known.unit("F35-STRIKE"))
+    ] == ["0103", "0203", "0304", "0404"]
     seen = known.unit("F35-STRIKE").evolve(seen_by=frozenset({"red"}))
-    assert "route" not in known.ruleset.view_unit(known.state, seen, "red").data  # the enemy never sees it
+    assert (
+        "route" not in known.ruleset.view_unit(known.state, seen, "red").data
+    )  # the enemy never sees it
 
 
 def test_9_9_6_2_route_preview_matches_100k_seeded_rolls():
-    g = _package(**{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}})
-    plan = air.route_plan(g.state, "F35-STRIKE")  # two rounds: the escort's fate in 0303 matters in 0403
+    g = _package(
+        **{"J20-CAP": {"hex": "0402", "box": None}, "Type055-1": {"markers": ["emitting"]}}
+    )
+    plan = air.route_plan(
+        g.state, "F35-STRIKE"
+    )  # two rounds: the escort's fate in 0303 matters in 0403
     assert len(plan.rounds) == 2
     exact = dict(plan.distribution())
     roll = FastRoller(9962)

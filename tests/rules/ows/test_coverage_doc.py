@@ -33,7 +33,9 @@ def _tests() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for path in (ROOT / "tests").rglob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+                "test_"
+            ):
                 out.setdefault(node.name, set()).add(path.stem)
     return out
 
@@ -52,7 +54,14 @@ def _resolve(dotted: str) -> tuple[str | None, str | None]:
         here = ".".join(parts[:i])
         if not rest:
             return here, None
-        owners = [mod, *(c for _, c in inspect.getmembers(mod, inspect.isclass) if c.__module__ == mod.__name__)]
+        owners = [
+            mod,
+            *(
+                c
+                for _, c in inspect.getmembers(mod, inspect.isclass)
+                if c.__module__ == mod.__name__
+            ),
+        ]
         for owner in owners:
             obj = owner
             for name in rest:
@@ -86,7 +95,9 @@ def test_every_cited_test_exists():
                     missing.append(f"COVERAGE.md:{n} ({para}): no notebook {tok}")
                 continue
             else:
-                missing.append(f"COVERAGE.md:{n} ({para}): {tok!r} is neither a test nor a notebook")
+                missing.append(
+                    f"COVERAGE.md:{n} ({para}): {tok!r} is neither a test nor a notebook"
+                )
                 continue
             cited += 1
             if name not in tests or (stem is not None and stem not in tests[name]):
@@ -100,12 +111,16 @@ def test_every_cited_module_exists():
     problems = []
     cited = 0
     for n, para, col, _ in _rows():
-        outside = re.sub(r"\([^)]*\)", "", col)  # order verbs, options and tables are in parentheses
+        outside = re.sub(
+            r"\([^)]*\)", "", col
+        )  # order verbs, options and tables are in parentheses
         last = None
         for tok in re.findall(r"`([^`]+)`", outside):
             cited += 1
             mod, why = _resolve(tok)
-            if why and last and "." not in tok:  # `ground.gcat.odds`, `column_index`: the same module
+            if (
+                why and last and "." not in tok
+            ):  # `ground.gcat.odds`, `column_index`: the same module
                 mod, why = _resolve(f"{last}.{tok}")
             if why:
                 problems.append(f"COVERAGE.md:{n} ({para}): `{tok}`: {why}")

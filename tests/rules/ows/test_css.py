@@ -48,7 +48,10 @@ def test_10_13_2_1_fuel_is_paid_once_a_turn_when_the_formation_moves_at_all():
         "6.C.3",
     )
     g.submit("blue: move BDE 0505")
-    assert g.state.units["CSS"].data["fuel_points"] == 5 and g.state.units["BDE"].data["fuel_paid"] == 1
+    assert (
+        g.state.units["CSS"].data["fuel_points"] == 5
+        and g.state.units["BDE"].data["fuel_paid"] == 1
+    )
     g.submit("blue: move LI 0405")  # light infantry needs no fuel
     assert g.state.units["CSS"].data["fuel_points"] == 5
 
@@ -56,7 +59,10 @@ def test_10_13_2_1_fuel_is_paid_once_a_turn_when_the_formation_moves_at_all():
 def test_10_13_2_4_no_cSS_unit_with_fuel_in_radius_means_no_move():
     far = at(
         blank(
-            [U("CSS", "css-bn", "blue", "0101", css_radius=1), U("BDE", "mech-bde", "blue", "0606", nation="RU")],
+            [
+                U("CSS", "css-bn", "blue", "0101", css_radius=1),
+                U("BDE", "mech-bde", "blue", "0606", nation="RU"),
+            ],
             options={"css": True},
         ),
         "6.C.3",
@@ -66,7 +72,10 @@ def test_10_13_2_4_no_cSS_unit_with_fuel_in_radius_means_no_move():
     assert e.value.rule == "10.13.2.1"
     dry = at(
         blank(
-            [U("CSS", "css-bn", "blue", "0505", fuel_points=0), U("BDE", "mech-bde", "blue", "0606", nation="RU")],
+            [
+                U("CSS", "css-bn", "blue", "0505", fuel_points=0),
+                U("BDE", "mech-bde", "blue", "0606", nation="RU"),
+            ],
             options={"css": True},
         ),
         "6.C.3",
@@ -98,13 +107,21 @@ def test_10_13_2_2_artillery_fire_missions_use_munitions_from_the_css_in_radius(
         "6.C.3",
     )
     g2 = g.__class__(
-        g.ruleset, g.state.evolve(units={**g.state.units, "R": g.state.units["R"].evolve(seen_by={"blue"})})
+        g.ruleset,
+        g.state.evolve(units={**g.state.units, "R": g.state.units["R"].evolve(seen_by={"blue"})}),
     )
-    s, res, _ = run(g2, "blue: prep-fire R with=ART", [1, 1])  # two fire missions: the counter is used up
+    s, res, _ = run(
+        g2, "blue: prep-fire R with=ART", [1, 1]
+    )  # two fire missions: the counter is used up
     assert s.units["CSS"].data["munitions"] == ()
     g3 = g2.__class__(
         g2.ruleset,
-        g2.state.evolve(units={**g2.state.units, "CSS": g2.state.units["CSS"].evolve(data={"munitions": ["low"]})}),
+        g2.state.evolve(
+            units={
+                **g2.state.units,
+                "CSS": g2.state.units["CSS"].evolve(data={"munitions": ["low"]}),
+            }
+        ),
     )
     with pytest.raises(IllegalOrderError) as e:
         g3.check("blue: prep-fire R with=ART")
@@ -113,7 +130,10 @@ def test_10_13_2_2_artillery_fire_missions_use_munitions_from_the_css_in_radius(
 
 def test_10_13_2_4_tactical_css_is_refilled_from_a_depot_in_regeneration():
     g = blank(
-        [U("DEP", "css-depot", "blue", "0101"), U("CSS", "css-bn", "blue", "0303", fuel_points=1, munitions=["low"])],
+        [
+            U("DEP", "css-depot", "blue", "0101"),
+            U("CSS", "css-bn", "blue", "0303", fuel_points=1, munitions=["low"]),
+        ],
         options={"css": True},
         turns=3,
     )
@@ -150,7 +170,8 @@ def test_10_14_1_action_points_come_from_the_scenario():
     from owsnb.rules.ows import orders
 
     g = gload(
-        options={"action_points": True}, tables={"ground": {"action_points": {"blue": 3, "default": 1}, "feints": 2}}
+        options={"action_points": True},
+        tables={"ground": {"action_points": {"blue": 3, "default": 1}, "feints": 2}},
     )
     assert orders.budget(g.state, "blue") == 5 and orders.budget(g.state, "red") == 3
     off = at(gload(), "6.C.2")

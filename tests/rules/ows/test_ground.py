@@ -7,8 +7,8 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError, NotYourTurnError
 from owsnb.rules.ows import ground as gr
-from owsnb.rules.ows.ground import fires
 from owsnb.rules.ows.dice import shift
+from owsnb.rules.ows.ground import fires
 
 from .conftest import FastRoller, at, run, with_events, within_3_sigma
 from .ground_kit import blank, line, nbrs
@@ -67,7 +67,9 @@ def test_10_15_9_1_3_example_2_12th_tank_vs_a_lone_d8_battalion_1_plus_2_missing
 @pytest.mark.parametrize(
     "roll, disrupted, n", [(4, False, 2), (2, False, 0), (1, False, 0), (4, True, 0), (6, True, 2)]
 )
-def test_10_4_1_1_1_us_division_proficiency_2_rolls_4_2_1_and_suppressed_hq_rolls_4(roll, disrupted, n):
+def test_10_4_1_1_1_us_division_proficiency_2_rolls_4_2_1_and_suppressed_hq_rolls_4(
+    roll, disrupted, n
+):
     assert gr.reaction_units(roll, 2, disrupted) == n
     d = gr.reaction_preview(2)
     assert d[2] == Fraction(1, 6) and d[0] == Fraction(1, 3)
@@ -91,7 +93,9 @@ def test_gcat_placeholder_is_monotone_for_the_attacker():
     cells = g["cells"]
     for i, row in enumerate(cells):
         assert len(row) == len(g["columns"])
-        assert all(score(a) <= score(b) for a, b in zip(row, row[1:], strict=False)), f"row {i} not monotone"
+        assert all(score(a) <= score(b) for a, b in zip(row, row[1:], strict=False)), (
+            f"row {i} not monotone"
+        )
     for j in range(len(g["columns"])):
         col = [score(r[j]) for r in cells]
         assert col == sorted(col), f"column {j} not monotone"
@@ -103,7 +107,10 @@ def test_10_15_9_lead_units_quality_and_odds_c11_count_manoeuvre_steps_only():
     s = g.state
     cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]])
     assert (cb.att_steps, cb.def_steps, cb.odds) == (3, 3, "1:1")  # the HQ does not count (C11)
-    assert cb.quality == (3, 0) and (1, "attacker quality advantage 3 points (10.15.9.1.3)") in cb.die_mods
+    assert (
+        cb.quality == (3, 0)
+        and (1, "attacker quality advantage 3 points (10.15.9.1.3)") in cb.die_mods
+    )
     assert cb.die == "d16" and cb.shield == 4
     assert cb.distribution() == gr.gcat_distribution(cb.gcat, cb.column, "d16", 4)
 
@@ -124,10 +131,16 @@ def test_10_15_9_1_2_supporting_arms_thresholds_2_4_6_per_side_then_netted_R5():
     s = g.state
     h = s.map.hex(D)
     one = gr.combat(s, "blue", h, [s.units["ABCT"]], support=[s.units["ART0"]])
-    assert len(one.att_factors) == 2 and sum(n for n, _ in one.shifts) == 1 and one.die == "d16"  # 2 dice: one column
+    assert (
+        len(one.att_factors) == 2 and sum(n for n, _ in one.shifts) == 1 and one.die == "d16"
+    )  # 2 dice: one column
     two = gr.combat(s, "blue", h, [s.units["ABCT"]], support=[s.units["ART0"], s.units["ART1"]])
-    assert len(two.att_factors) == 4 and sum(n for n, _ in two.shifts) == 1 and two.die == "d20"  # 4+: die promotion
-    three = gr.combat(s, "blue", h, [s.units["ABCT"]], support=[s.units[f"ART{i}"] for i in range(3)])
+    assert (
+        len(two.att_factors) == 4 and sum(n for n, _ in two.shifts) == 1 and two.die == "d20"
+    )  # 4+: die promotion
+    three = gr.combat(
+        s, "blue", h, [s.units["ABCT"]], support=[s.units[f"ART{i}"] for i in range(3)]
+    )
     assert sum(n for n, _ in three.shifts) == 2  # 6+: another column
     red = [U(f"RA{i}", "artillery-bn", "red", "0606") for i in range(2)]
     g2 = duel(*arts, *red)
@@ -155,7 +168,9 @@ def test_11_1_2_low_supply_one_column_11_1_3_out_of_supply_two_and_10_8_delay_de
     s = g.state
     base = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]])
     low = s.evolve(units={**s.units, "ABCT": s.units["ABCT"].evolve(markers={"low-supply"})})
-    out = s.evolve(units={**s.units, "TR12": s.units["TR12"].evolve(markers={"out-of-supply", "delay"})})
+    out = s.evolve(
+        units={**s.units, "TR12": s.units["TR12"].evolve(markers={"out-of-supply", "delay"})}
+    )
     assert gr.combat(low, "blue", s.map.hex(D), [low.units["ABCT"]]).column == base.column - 1
     cb = gr.combat(out, "blue", s.map.hex(D), [out.units["ABCT"]])
     assert cb.column == base.column + 2 and cb.die == shift(base.die, -1)
@@ -170,14 +185,25 @@ def _apply(g, cell, **choices):
 
 
 @pytest.mark.parametrize("cell, steps_left", [("D1", 3), ("D2", 2), ("D3", 2)])
-def test_10_8_delay_unit_takes_d1_d2_d3_no_loss_then_one_step_and_always_retreats_1(cell, steps_left):
+def test_10_8_delay_unit_takes_d1_d2_d3_no_loss_then_one_step_and_always_retreats_1(
+    cell, steps_left
+):
     g = duel()
     g = with_events(
-        g, [__import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set("TR12", markers=frozenset({"delay"}))]
+        g,
+        [
+            __import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set(
+                "TR12", markers=frozenset({"delay"})
+            )
+        ],
     )
     s, lines = _apply(g, cell)
     t = s.units["TR12"]
-    assert t.steps == steps_left and t.hex.distance(s.map.hex(D)) == 1 and t.hex.distance(s.map.hex(A)) == 2
+    assert (
+        t.steps == steps_left
+        and t.hex.distance(s.map.hex(D)) == 1
+        and t.hex.distance(s.map.hex(A)) == 2
+    )
 
 
 def test_10_15_9_1_6_first_loss_always_applies_retreat_cancelled_by_a_step_extra_losses_to_retreat_fortified_r1():
@@ -210,10 +236,14 @@ def test_10_3_attack_waits_for_the_defenders_fires_then_rolls_the_gcat():
     with pytest.raises(IllegalOrderError) as e:
         g.check("red: move TR12 0606")
     assert e.value.code == "defender-answers"
-    cb = gr.combat(g.state, "blue", g.hex(D), [g.state.units["ABCT"]], def_support=[g.state.units["RART"]])
+    cb = gr.combat(
+        g.state, "blue", g.hex(D), [g.state.units["ABCT"]], def_support=[g.state.units["RART"]]
+    )
     # d16 (quality) demoted by the defender's 2 IDF dice at 4? no: 2 dice = one column left only
     assert cb.die == "d16" and cb.columns[cb.column] == "1:2"
-    s, res, ev = run(g, "red: defensive-fire support=RART", [12])  # 12 - 4 = 8: row "beat by 5+" on 1:2: D1R1
+    s, res, ev = run(
+        g, "red: defensive-fire support=RART", [12]
+    )  # 12 - 4 = 8: row "beat by 5+" on 1:2: D1R1
     assert res.outcome["cell"] == gr.gcat_cell(cb.gcat, cb.column, 12, 4) == "D1R1"
     assert s.units["TR12"].steps == 2 and s.units["TR12"].hex != g.hex(D)
     assert s.clock.acting == ("blue",) and "idf-spt" in s.units["RART"].markers
@@ -261,7 +291,13 @@ def test_10_4_1_reserves_do_not_attack_and_lose_the_marker_when_attacked_10_4_1_
 def test_10_15_9_1_6_exp_result_lets_the_attackers_exploit_at_half_mp_and_attack_again():
     r2 = next(x for x in nbrs(D) if x not in nbrs(A) and x != A)
     g = at(
-        blank([U("ABCT", "armour-bde", "blue", A), U("LI", "light-bn", "red", D), U("R2", "light-bn", "red", r2)]),
+        blank(
+            [
+                U("ABCT", "armour-bde", "blue", A),
+                U("LI", "light-bn", "red", D),
+                U("R2", "light-bn", "red", r2),
+            ]
+        ),
         "6.C.3",
     )
     g.submit(f"blue: attack {D} with=ABCT")
@@ -271,7 +307,9 @@ def test_10_15_9_1_6_exp_result_lets_the_attackers_exploit_at_half_mp_and_attack
     from owsnb.testing import fixed_dice
 
     o = Order.parse("red: defensive-fire")
-    adj = g.ruleset.adjudicate(g.state, o, g.ruleset.check(g.state, o), fixed_dice([16], actor="red"))
+    adj = g.ruleset.adjudicate(
+        g.state, o, g.ruleset.check(g.state, o), fixed_dice([16], actor="red")
+    )
     g = with_events(g, [*adj.events])
     assert not g.state.units["LI"].alive and g.state.units["ABCT"].data["exp"] == 1
     with pytest.raises(IllegalOrderError):
@@ -285,7 +323,9 @@ def test_10_15_9_1_6_exp_result_lets_the_attackers_exploit_at_half_mp_and_attack
 def test_10_3_prep_fire_on_the_fet_expends_the_artillery_and_comes_before_moves():
     g = duel(U("ART", "artillery-bn", "blue", "0403"))
     d = g.preview("blue: prep-fire TR12 with=ART")
-    assert d[(0, False)] == Fraction(9, 100) and d[(1, True)] == Fraction(49, 100)  # two d10 vs 4; 2 hits a step
+    assert d[(0, False)] == Fraction(9, 100) and d[(1, True)] == Fraction(
+        49, 100
+    )  # two d10 vs 4; 2 hits a step
     s, res, _ = run(g, "blue: prep-fire TR12 with=ART", [4, 9])
     assert res.outcome["hits"] == 2 and res.outcome["steps"] == 1 and res.outcome["suppressed"]
     assert "expended" in s.units["ART"].markers and s.units["TR12"].steps == 2
@@ -350,8 +390,14 @@ def test_10_15_7_suppressed_artillery_gives_no_idf_support_and_a_suppressed_hq_l
         ),
         "6.C.3",
     )
-    s, res, _ = run(h, "blue: prep-fire HQ with=ART,ART2", [1, 3, 1, 3])  # 2 hits on an HQ in a city: suppressed
-    assert res.outcome["suppressed"] and res.outcome["steps"] == 0 and "main-effort" not in s.units["M"].markers
+    s, res, _ = run(
+        h, "blue: prep-fire HQ with=ART,ART2", [1, 3, 1, 3]
+    )  # 2 hits on an HQ in a city: suppressed
+    assert (
+        res.outcome["suppressed"]
+        and res.outcome["steps"] == 0
+        and "main-effort" not in s.units["M"].markers
+    )
 
 
 def test_10_7_fortify_needs_defend_from_the_start_of_the_phase_and_an_engineer():
@@ -366,7 +412,9 @@ def test_10_7_fortify_needs_defend_from_the_start_of_the_phase_and_an_engineer()
     assert "fortified" in g.state.units["T"].markers and "defend" not in g.state.units["T"].markers
     g.submit("umpire: advance 6.C.3")
     g.submit("blue: move T 0303")
-    assert g.state.map.info(g.hex(A)).facts["fortified"]["side"] == "blue"  # the marker stays in the hex
+    assert (
+        g.state.map.info(g.hex(A)).facts["fortified"]["side"] == "blue"
+    )  # the marker stays in the hex
 
 
 def test_10_5_one_main_effort_per_hq_and_none_from_a_disrupted_hq():
@@ -385,7 +433,13 @@ def test_10_5_one_main_effort_per_hq_and_none_from_a_disrupted_hq():
         g.check("blue: main-effort T2")
     assert e.value.rule == "10.5"
     d = at(
-        blank([U("HQ", "hq-div", "blue", A, markers=["disrupted-c2"]), U("T", "mech-bde", "blue", A, hq="HQ")]), "6.C.2"
+        blank(
+            [
+                U("HQ", "hq-div", "blue", A, markers=["disrupted-c2"]),
+                U("T", "mech-bde", "blue", A, hq="HQ"),
+            ]
+        ),
+        "6.C.2",
     )
     with pytest.raises(IllegalOrderError) as e:
         d.check("blue: main-effort T")
@@ -434,7 +488,9 @@ def test_10_2_2_igougo_by_formation_sides_alternate_one_formation_at_a_time():
     g = at(_formations("formation"), "6.C.1")
     g.submit("blue: initiative order=HQB,HQA")
     g.submit("umpire: advance 6.C.3")
-    assert g.state.clock.acting == ("blue",) and g.state.sides["blue"].private["activation"] == "HQB"
+    assert (
+        g.state.clock.acting == ("blue",) and g.state.sides["blue"].private["activation"] == "HQB"
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.check("blue: move A1 0301")
     assert e.value.rule == "10.2"
@@ -442,7 +498,9 @@ def test_10_2_2_igougo_by_formation_sides_alternate_one_formation_at_a_time():
     g.submit("blue: done")
     assert g.state.clock.acting == ("red",) and g.state.sides["red"].private["activation"] == "HQR"
     g.submit("red: done")
-    assert g.clock.step == "6.C.3" and g.state.sides["blue"].private["activation"] == "HQA"  # the next pass
+    assert (
+        g.clock.step == "6.C.3" and g.state.sides["blue"].private["activation"] == "HQA"
+    )  # the next pass
     g.submit("blue: move A1 0301")
     g.submit("blue: done")
     assert g.clock.step != "6.C.3"
@@ -451,7 +509,9 @@ def test_10_2_2_igougo_by_formation_sides_alternate_one_formation_at_a_time():
 
 def test_10_2_3_chit_draw_activates_formations_in_random_order():
     g = at(_formations("chits"), "6.C.2")
-    s, res, ev = run(g, "umpire: advance 6.C.3", [3, 1, 1])  # cup: HQA, HQB, HQR -> draw HQR, HQA, HQB
+    s, res, ev = run(
+        g, "umpire: advance 6.C.3", [3, 1, 1]
+    )  # cup: HQA, HQB, HQR -> draw HQR, HQA, HQB
     q = [s.sides[x].private.get("activation") for x in ("blue", "red")]
     assert q == ["HQA", "HQR"] and s.clock.acting == ("red",)  # red first, then blue's HQA
     assert s.secret["ground_queue"] == (("blue", "HQB"),)
@@ -461,11 +521,20 @@ def test_10_2_4_planned_activation_disrupted_hq_goes_last():
     g = _formations("planned")
     g = with_events(
         g,
-        [__import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set("HQA", markers=frozenset({"disrupted-c2"}))],
+        [
+            __import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set(
+                "HQA", markers=frozenset({"disrupted-c2"})
+            )
+        ],
     )
     g = at(g, "6.C.2")
-    s, _, _ = run(g, "umpire: advance 6.C.3", [1, 1, 1])  # side chits: blue (HQB), red (HQR); then HQA
-    assert s.sides["blue"].private["activation"] == "HQB" and s.sides["red"].private["activation"] == "HQR"
+    s, _, _ = run(
+        g, "umpire: advance 6.C.3", [1, 1, 1]
+    )  # side chits: blue (HQB), red (HQR); then HQA
+    assert (
+        s.sides["blue"].private["activation"] == "HQB"
+        and s.sides["red"].private["activation"] == "HQR"
+    )
     assert s.secret["ground_queue"] == (("blue", "HQA"),)
 
 
@@ -473,7 +542,12 @@ def test_10_2_5_a_decision_card_seizes_the_initiative_and_both_cards_mean_an_opp
     g = at(
         _formations(
             "side",
-            rules={"hands": {"red": {"decision": ["planned-offensive"]}, "blue": {"decision": ["planned-offensive"]}}},
+            rules={
+                "hands": {
+                    "red": {"decision": ["planned-offensive"]},
+                    "blue": {"decision": ["planned-offensive"]},
+                }
+            },
         ),
         "6.C.1",
     )
@@ -484,7 +558,12 @@ def test_10_2_5_a_decision_card_seizes_the_initiative_and_both_cards_mean_an_opp
     g2 = at(
         _formations(
             "side",
-            rules={"hands": {"red": {"decision": ["planned-offensive"]}, "blue": {"decision": ["planned-offensive"]}}},
+            rules={
+                "hands": {
+                    "red": {"decision": ["planned-offensive"]},
+                    "blue": {"decision": ["planned-offensive"]},
+                }
+            },
         ),
         "6.C.1",
     )
@@ -522,15 +601,31 @@ def test_10_15_8_3_opposed_landing_assaults_its_own_hex_with_an_immediate_second
     g = at(
         blank(
             [
-                U("M1", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
-                U("M2", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
+                U(
+                    "M1",
+                    "marine-bn",
+                    "blue",
+                    D,
+                    landed=1,
+                    assault={"mode": "sea", "delivered": True},
+                ),
+                U(
+                    "M2",
+                    "marine-bn",
+                    "blue",
+                    D,
+                    landed=1,
+                    assault={"mode": "sea", "delivered": True},
+                ),
                 U("R", "mech-bde", "red", D, markers=["fortified"]),
             ]
         ),
         "6.C.3",
     )
     g.submit(f"blue: attack {D} with=M1,M2")
-    s, res, ev = run(g, "red: defensive-fire", [4, 1])  # 1:2, 4 vs 6: A1, inconclusive; at once 1:3, 1 vs 6: A2
+    s, res, ev = run(
+        g, "red: defensive-fire", [4, 1]
+    )  # 1:2, 4 vs 6: A1, inconclusive; at once 1:3, 1 vs 6: A2
     assert "10.15.8.3" in res.rules and len([e for e in ev if e.kind == "die"]) == 2
     assert not s.units["M1"].alive and not s.units["M2"].alive and s.units["R"].steps == 3
 
@@ -543,7 +638,9 @@ def test_10_15_5_a_counter_fires_all_its_missions_at_once_unless_splitting_is_al
     sp = duel(U("ART", "artillery-bn", "blue", "0403"), options={"fire_splitting": True})
     s, res, _ = run(sp, "blue: prep-fire TR12 with=ART missions=1", [1])
     art = s.units["ART"]
-    assert "expended" not in art.markers and art.data["spent"]["fires"] == 1  # one mission left, never twice
+    assert (
+        "expended" not in art.markers and art.data["spent"]["fires"] == 1
+    )  # one mission left, never twice
     from owsnb.rules.ows.units import counter
 
     assert counter(art).attacks[0].left == 1
@@ -555,11 +652,18 @@ def test_10_8_1_a_recon_unit_may_switch_to_delay_when_attacked():
     s, res, _ = run(g, "red: defensive-fire delay=REC", [1])
     rec = s.units["REC"]
     assert "10.8.1" in res.rules and "delay" in rec.markers
-    assert rec.hex.distance(g.hex(D)) == 1 and s.units["TR12"].hex == g.hex(D)  # only the delaying unit falls back
+    assert rec.hex.distance(g.hex(D)) == 1 and s.units["TR12"].hex == g.hex(
+        D
+    )  # only the delaying unit falls back
     alone = duel(U("REC", "recon-bn", "red", "0606"))
     cb = gr.combat(alone.state, "blue", alone.hex(D), [alone.state.units["ABCT"]])
     both = with_events(
-        alone, [__import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set("TR12", markers=frozenset({"delay"}))]
+        alone,
+        [
+            __import__("owsnb.kernel.events", fromlist=["unit_set"]).unit_set(
+                "TR12", markers=frozenset({"delay"})
+            )
+        ],
     )
     cb2 = gr.combat(both.state, "blue", both.hex(D), [both.state.units["ABCT"]])
     assert (-1, "defender in Delay (10.8)") in cb2.die_mods and cb2.die == shift(cb.die, -1)
@@ -580,13 +684,25 @@ def test_10_15_3_1_a_division_bombardment_masses_up_to_4_artillery_units():
 def test_10_15_4_1_pgm_promotion_only_for_attack_helicopters_and_air_munitions():
     g = duel(
         {"id": "BASE", "type": "airlift-base", "side": "blue", "hex": "0101"},
-        {"id": "AH", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE", "aircraft": "rotary"}},
+        {
+            "id": "AH",
+            "type": "cas",
+            "side": "blue",
+            "hex": D,
+            "data": {"base": "BASE", "aircraft": "rotary"},
+        },
         {"id": "JET", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE"}},
     )
     s = g.state
     t = s.units["TR12"]
-    assert [d for _, d, _ in fires._missions(s, s.units["AH"], t)] == ["d12", "d12"]  # clear, armour: +1
-    assert [d for _, d, _ in fires._missions(s, s.units["JET"], t)] == ["d10", "d10"]  # no munitions counter
+    assert [d for _, d, _ in fires._missions(s, s.units["AH"], t)] == [
+        "d12",
+        "d12",
+    ]  # clear, armour: +1
+    assert [d for _, d, _ in fires._missions(s, s.units["JET"], t)] == [
+        "d10",
+        "d10",
+    ]  # no munitions counter
 
 
 def test_10_15_6_cas_and_idf_support_are_supporting_arms_C3():
@@ -596,19 +712,37 @@ def test_10_15_6_cas_and_idf_support_are_supporting_arms_C3():
         U("ART", "artillery-bn", "blue", "0403"),
     )
     s = g.state
-    cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]], support=[s.units["CAS"], s.units["ART"]])
+    cb = gr.combat(
+        s, "blue", s.map.hex(D), [s.units["ABCT"]], support=[s.units["CAS"], s.units["ART"]]
+    )
     assert cb.att_factors == ["CAS CAS", "ART IDF SPT die", "ART IDF SPT die"]
     g.check(f"blue: attack {D} with=ABCT support=CAS,ART")
     promote = duel(U("ART", "artillery-bn", "blue", "0403"), options={"idf_support": "promote"})
     p = gr.combat(
-        promote.state, "blue", promote.hex(D), [promote.state.units["ABCT"]], support=[promote.state.units["ART"]]
+        promote.state,
+        "blue",
+        promote.hex(D),
+        [promote.state.units["ABCT"]],
+        support=[promote.state.units["ART"]],
     )
-    assert p.att_factors == [] and (2, "attacker IDF support promotes directly (C3 option)") in p.die_mods
+    assert (
+        p.att_factors == []
+        and (2, "attacker IDF support promotes directly (C3 option)") in p.die_mods
+    )
 
 
 def _fighter(mission):
     base = {"id": "BASE", "type": "airlift-base", "side": "blue", "hex": "0101"}
-    return duel(base, {"id": "JET", "type": "cas", "side": "blue", "hex": D, "data": {"base": "BASE", "mission": mission}})
+    return duel(
+        base,
+        {
+            "id": "JET",
+            "type": "cas",
+            "side": "blue",
+            "hex": D,
+            "data": {"base": "BASE", "mission": mission},
+        },
+    )
 
 
 def test_6_5_10_2_a_fighter_on_a_strike_mission_fires_on_a_ground_unit_by_the_fet_a_cap_may_not():
@@ -630,7 +764,10 @@ def test_6_5_10_3_only_a_fighter_flying_cas_supports_a_ground_attack():
 
 
 def test_10_15_8_2_combined_assault_waves_of_6_from_the_sea_and_6_from_the_air_10_15_8_4_landed_artillery_idle():
-    sea = [U(f"M{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}) for i in range(7)]
+    sea = [
+        U(f"M{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True})
+        for i in range(7)
+    ]
     g = at(blank([*sea, U("R", "mech-bde", "red", D)]), "6.C.3")
     with pytest.raises(IllegalOrderError) as e:
         g.check(f"blue: attack {D} with={','.join(f'M{i}' for i in range(7))}")
@@ -652,7 +789,10 @@ def test_10_15_8_2_combined_assault_waves_of_6_from_the_sea_and_6_from_the_air_1
 
 
 def test_10_15_9_1_4_the_alternative_rule_gives_one_side_quality_always():
-    g = duel(options={"quality_alternative": True}, tables={"gcat": {"modifiers": {"quality_side": "red"}}})
+    g = duel(
+        options={"quality_alternative": True},
+        tables={"gcat": {"modifiers": {"quality_side": "red"}}},
+    )
     s = g.state
     cb = gr.combat(s, "blue", s.map.hex(D), [s.units["ABCT"]])
     assert cb.die == "d10" and (-1, "red always has quality (10.15.9.1.4)") in cb.die_mods
@@ -661,11 +801,15 @@ def test_10_15_9_1_4_the_alternative_rule_gives_one_side_quality_always():
 def test_10_3_the_defenders_result_names_no_hidden_attacking_unit():
     g = duel(U("ART7", "artillery-bn", "blue", "0403", seen=False))
     g.submit(f"blue: attack {D} with=ABCT support=ART7")
-    assert "ART7" not in str(g.view("red").public) and "ART7" not in str([e.data for e in g.view("red").events])
+    assert "ART7" not in str(g.view("red").public) and "ART7" not in str(
+        [e.data for e in g.view("red").events]
+    )
     s, res, ev = run(g, "red: defensive-fire", [5])
     text = " ".join(res.lines) + str(res.outcome)
     assert "ART7" not in text and "IDF SPT die" in text
-    assert all("ART7" not in str(e.data) for e in ev if e.visible_to is None or "red" in e.visible_to)
+    assert all(
+        "ART7" not in str(e.data) for e in ev if e.visible_to is None or "red" in e.visible_to
+    )
 
 
 def test_10_4_1_1_1_reaction_preview_matches_100k_seeded_rolls():
@@ -684,10 +828,31 @@ def test_10_15_8_3_the_second_wave_is_topped_up_with_landing_force_reserves_up_t
         return at(
             blank(
                 [
-                    U("M1", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
-                    U("M2", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}),
-                    U("M3", "marine-bn", "blue", D, markers=["reserve"], landed=1,
-                      assault={"mode": "sea", "delivered": True}),
+                    U(
+                        "M1",
+                        "marine-bn",
+                        "blue",
+                        D,
+                        landed=1,
+                        assault={"mode": "sea", "delivered": True},
+                    ),
+                    U(
+                        "M2",
+                        "marine-bn",
+                        "blue",
+                        D,
+                        landed=1,
+                        assault={"mode": "sea", "delivered": True},
+                    ),
+                    U(
+                        "M3",
+                        "marine-bn",
+                        "blue",
+                        D,
+                        markers=["reserve"],
+                        landed=1,
+                        assault={"mode": "sea", "delivered": True},
+                    ),
                     U("R", "mech-bde", "red", D, markers=["fortified"]),
                     *extra,
                 ]
@@ -697,18 +862,42 @@ def test_10_15_8_3_the_second_wave_is_topped_up_with_landing_force_reserves_up_t
 
     g = landing()
     g.submit(f"blue: attack {D} with=M1,M2 reserves=M3")
-    s, res, ev = run(g, "red: defensive-fire", [4, 1])  # 1:2 A1 inconclusive; M3 joins: 2 steps vs 3, 1:2 again
+    s, res, ev = run(
+        g, "red: defensive-fire", [4, 1]
+    )  # 1:2 A1 inconclusive; M3 joins: 2 steps vs 3, 1:2 again
     assert "M3 (reserve) joins the second wave (10.15.8.3)" in res.lines
-    assert "reserve" not in s.units["M3"].markers and "red" in s.units["M3"].seen_by  # committed and revealed
-    assert [x for x in res.lines if x.startswith("odds")][-1].startswith("odds: 2:3 manoeuvre steps")
+    assert (
+        "reserve" not in s.units["M3"].markers and "red" in s.units["M3"].seen_by
+    )  # committed and revealed
+    assert [x for x in res.lines if x.startswith("odds")][-1].startswith(
+        "odds: 2:3 manoeuvre steps"
+    )
     g2 = landing()
-    with pytest.raises(IllegalOrderError) as e:  # only an opposed landing is topped up, only with reserves
+    with pytest.raises(
+        IllegalOrderError
+    ) as e:  # only an opposed landing is topped up, only with reserves
         g2.check(f"blue: attack {D} with=M1 reserves=M2")
     assert (e.value.code, e.value.rule) == ("not-a-reserve", "10.15.8.3")
     full = landing(
-        U("BIG", "mech-bde", "blue", D, markers=["reserve"], landed=1, assault={"mode": "sea", "delivered": True}),
-        *[U(f"W{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True}) for i in range(4)],
+        U(
+            "BIG",
+            "mech-bde",
+            "blue",
+            D,
+            markers=["reserve"],
+            landed=1,
+            assault={"mode": "sea", "delivered": True},
+        ),
+        *[
+            U(f"W{i}", "marine-bn", "blue", D, landed=1, assault={"mode": "sea", "delivered": True})
+            for i in range(4)
+        ],
     )
     full.submit(f"blue: attack {D} with=M1,M2,W0,W1,W2,W3 reserves=BIG,M3")  # 6 steps from the sea
-    s3, res3, _ = run(full, "red: defensive-fire", [4, 1])  # A1 D1: 5 steps left; BIG (3) would exceed 6, M3 (1) fits
-    assert "reserve" in s3.units["BIG"].markers and "M3 (reserve) joins the second wave (10.15.8.3)" in res3.lines
+    s3, res3, _ = run(
+        full, "red: defensive-fire", [4, 1]
+    )  # A1 D1: 5 steps left; BIG (3) would exceed 6, M3 (1) fits
+    assert (
+        "reserve" in s3.units["BIG"].markers
+        and "M3 (reserve) joins the second wave (10.15.8.3)" in res3.lines
+    )

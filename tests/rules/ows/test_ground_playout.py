@@ -19,7 +19,9 @@ def _stacking(game):
         for hx in {u.hex for u in s.units.values() if u.hex is not None and u.side == side}:
             here = [u for u in s.units.values() if u.hex == hx and u.side == side]
             landed = any(int(u.data.get("landed", 0) or 0) for u in here)
-            assert stack_steps(s, here, hx) <= (12 if landed else lim), f"{side} overstacked in {s.map.label(hx)}"
+            assert stack_steps(s, here, hx) <= (12 if landed else lim), (
+                f"{side} overstacked in {s.map.label(hx)}"
+            )
 
 
 def _views(game):
@@ -46,7 +48,10 @@ def _legal(game):
 def test_random_playout_of_the_ground_phases(seed):
     g = gload(seed=seed)
     rep = random_playout(
-        g, max_orders=260, seed=seed, extra_checks=[_stacking, _views] + ([_legal] if seed == 1 else [])
+        g,
+        max_orders=260,
+        seed=seed,
+        extra_checks=[_stacking, _views] + ([_legal] if seed == 1 else []),
     )
     assert rep.turns >= 3
     verbs = {o.split(":")[1].split()[0] for o in rep.orders}

@@ -31,7 +31,9 @@ def test_7_2_1_1_disrupt_c2_beats_assure_then_red_and_a_disrupted_ship_cannot_fi
     g.submit("red: io assure-c2 Type055-1")
     g.submit("blue: done")
     # entering 4.2 adjudicates: script the rolls through run() of red's done
-    s, res, ev = run(g, "red: done", [6, 5])  # 6 beats Assure C2 (6), then 5 meets the red shield (5)
+    s, res, ev = run(
+        g, "red: done", [6, 5]
+    )  # 6 beats Assure C2 (6), then 5 meets the red shield (5)
     t = s.units["Type055-1"]
     assert "disrupted-c2" in t.markers and "assured-c2" in t.markers
 
@@ -46,7 +48,10 @@ def test_7_2_1_1_disrupt_c2_stopped_by_assure_c2():
 
 
 def test_7_2_1_1_disrupted_c2_ship_cannot_fire():
-    g = at(load(units={"DDG-1": {"markers": ["disrupted-c2"]}, "Type055-1": {"seen_by": ["blue"]}}), "6.B.2")
+    g = at(
+        load(units={"DDG-1": {"markers": ["disrupted-c2"]}, "Type055-1": {"seen_by": ["blue"]}}),
+        "6.B.2",
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.submit("blue: strike Type055-1 salvos=DDG-1:tlam")
     assert e.value.rule == "7.2.1.1"
@@ -58,7 +63,12 @@ def test_7_2_1_1_and_7_2_1_2_exact_preview():
 
 
 def test_7_2_1_3_sigint_promotes_and_7_2_1_4_countermeasures_demote_and_they_cancel():
-    for markers, die in (([], "d10"), (["sigint"], "d12"), (["countermeasures"], "d8"), (["sigint", "countermeasures"], "d10")):
+    for markers, die in (
+        ([], "d10"),
+        (["sigint"], "d12"),
+        (["countermeasures"], "d8"),
+        (["sigint", "countermeasures"], "d10"),
+    ):
         g = load(units={"Type055-1": {"seen_by": ["blue"], "markers": markers}})
         p = strike.preview(g, "Type055-1", ["DDG-1:tlam"], grey_shields=0)
         assert p.plans[0].die == die, markers
@@ -100,10 +110,23 @@ def test_7_3_cyber_card_is_one_shot():
 
 
 def test_7_4_nuke_only_if_authorised():
-    g = at(load(units={"BDE-R": {"seen_by": ["blue"]}}, rules={"hands": {"blue": {"nuke": 1}}}), "6.B.1")
+    g = at(
+        load(units={"BDE-R": {"seen_by": ["blue"]}}, rules={"hands": {"blue": {"nuke": 1}}}),
+        "6.B.1",
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.submit("blue: nuke BDE-R")
     assert e.value.rule in ("7.4", "3.8") or e.value.code in ("not-authorised", "wrong-step")
-    g2 = at(load(units={"BDE-R": {"seen_by": ["blue"]}}, options={"nukes": True}, rules={"hands": {"blue": {"nuke": 1}}}), "6.B.1")
+    g2 = at(
+        load(
+            units={"BDE-R": {"seen_by": ["blue"]}},
+            options={"nukes": True},
+            rules={"hands": {"blue": {"nuke": 1}}},
+        ),
+        "6.B.1",
+    )
     g2.submit("blue: nuke BDE-R")
-    assert g2.unit("BDE-R").box == "attrition" and g2.state.map.info(g2.hex("0704")).facts["radiation"] is True
+    assert (
+        g2.unit("BDE-R").box == "attrition"
+        and g2.state.map.info(g2.hex("0704")).facts["radiation"] is True
+    )

@@ -13,7 +13,9 @@ from .conftest import FastRoller, at, load, run, within_3_sigma
 def test_8_3_1_fixed_installations_are_always_detected():
     g = load()
     red = g.view("red")
-    assert "F35-BASE" in red.units and "ASP-B" in red.units  # squadron base at an air base, permanent ASP
+    assert (
+        "F35-BASE" in red.units and "ASP-B" in red.units
+    )  # squadron base at an air base, permanent ASP
     assert "DDG-1" not in red.units
 
 
@@ -25,9 +27,19 @@ def test_8_4_1_face_down_option_shows_unknown_counters():
     assert "DDG-1" not in red.units
     from owsnb.testing import find_leaks, hidden_tokens
 
-    assert find_leaks([[u.id, u.name, dict(u.data)] for u in red.units.values()], hidden_tokens(g.state, "red", g.ruleset)) == []
+    assert (
+        find_leaks(
+            [[u.id, u.name, dict(u.data)] for u in red.units.values()],
+            hidden_tokens(g.state, "red", g.ruleset),
+        )
+        == []
+    )
     g2 = at(g, "6.B.2")
-    alias = next(u.id for u in g2.view("red").units.values() if u.kind == "unknown" and u.hex == g2.unit("DDG-1").hex)
+    alias = next(
+        u.id
+        for u in g2.view("red").units.values()
+        if u.kind == "unknown" and u.hex == g2.unit("DDG-1").hex
+    )
     g2.submit("blue: done")
     with pytest.raises(IllegalOrderError) as e:  # naming a face-down unit is still refused (9.9.4)
         g2.submit(f"red: strike {alias} salvos=Type055-1:yj18")
@@ -47,12 +59,19 @@ def test_8_3_3_low_signature_sub_is_not_auto_detected():
 
 def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
     g = at(load(), "5.1")
-    s, res, ev = run(g, "blue: isr 0504", [7, 6])  # d10 vs Type055-1 (7): detected; Type054-1 (7): not
+    s, res, ev = run(
+        g, "blue: isr 0504", [7, 6]
+    )  # d10 vs Type055-1 (7): detected; Type054-1 (7): not
     assert res.outcome["detected"] == ["Type055-1"]
     assert "blue" in s.units["Type055-1"].seen_by and "tacsit1" in s.units["Type055-1"].markers
     rolls = [e for e in ev if e.kind == "die"]
-    assert [e.visible_to for e in rolls] == [frozenset({"blue", "red"}), frozenset({"red"})]  # success shown to Blue
-    assert all("Type054-1" not in str(x) for x in res.rolls)  # failed attempts are not reported to the searcher
+    assert [e.visible_to for e in rolls] == [
+        frozenset({"blue", "red"}),
+        frozenset({"red"}),
+    ]  # success shown to Blue
+    assert all(
+        "Type054-1" not in str(x) for x in res.rolls
+    )  # failed attempts are not reported to the searcher
     assert isr.theater_preview(g, "blue", 7)[True] == Fraction(2, 5)
 
 
@@ -63,7 +82,9 @@ def _blue_sees(g, s, ev):
 
     v = side_view(s, "blue", g.ruleset, ev)
     dice = [str(e) for e in v.events if e.kind == "die"]
-    leaks = find_leaks([[e.kind, dict(e.data)] for e in v.events], hidden_tokens(s, "blue", g.ruleset))
+    leaks = find_leaks(
+        [[e.kind, dict(e.data)] for e in v.events], hidden_tokens(s, "blue", g.ruleset)
+    )
     return dice, leaks
 
 
@@ -84,8 +105,12 @@ def test_8_4_a_failed_theater_isr_roll_names_no_hidden_unit_in_the_searchers_vie
     s, res, ev = run(g, "blue: isr 0504", [6])  # 6 < 7: not detected
     dice, leaks = _blue_sees(g, s, ev)
     assert "blue" not in s.units["Type055-1"].seen_by and res.outcome["detected"] == []
-    assert dice == [] and leaks == []  # not even a roll naming the hex: its count would reveal hidden units (8.3)
-    assert [str(e) for e in ev if e.kind == "note" and e.visible("blue")] == ["blue theater ISR on 0504: nothing detected"]
+    assert (
+        dice == [] and leaks == []
+    )  # not even a roll naming the hex: its count would reveal hidden units (8.3)
+    assert [str(e) for e in ev if e.kind == "note" and e.visible("blue")] == [
+        "blue theater ISR on 0504: nothing detected"
+    ]
     assert any(e.kind == "die" and e.visible("red") for e in ev)  # the target's owner still sees it
 
 
@@ -100,11 +125,18 @@ def test_8_2_theater_isr_pawns_are_limited_by_the_dashboard():
 def test_8_5_3_cooperative_sensing_best_die_promoted_n_minus_1_capped_d12():
     assert isr.cooperative_die(["d8", "d10", "d8"], limit="d12") == "d12"
     assert isr.cooperative_die(["d8", "d8"]) == "d10"
-    assert isr.cooperative_die(["d8", "d8"], rule="per-asset") == "d12"  # R3 option: the literal 6.4.4
+    assert (
+        isr.cooperative_die(["d8", "d8"], rule="per-asset") == "d12"
+    )  # R3 option: the literal 6.4.4
 
 
 def test_6_5_7_stealth_aircraft_detection_at_most_d12():
-    g = load(units={"F35-CAP": {"hex": "0504", "box": None}, "Type055-1": {"data": {"sensors": [{"kind": "radar", "die": "d16", "range": 1}]}}})
+    g = load(
+        units={
+            "F35-CAP": {"hex": "0504", "box": None},
+            "Type055-1": {"data": {"sensors": [{"kind": "radar", "die": "d16", "range": 1}]}},
+        }
+    )
     die, notes = isr.local_die(g.state, "red", [g.unit("Type055-1")], g.unit("F35-CAP"))
     assert die == "d12" and any("6.5.7" in n for n in notes)
 
@@ -118,18 +150,41 @@ def test_6_5_9_6_long_range_fighter_radar_searches_adjacent_hexes_only_when_emit
     g = load(units=units, remove=("Type054-1",))
     f35, j20, ship = g.unit("F35-CAP"), g.unit("J20-CAP"), g.unit("Type055-1")
     assert f35.hex.distance(j20.hex) == 1 and ship.hex == j20.hex
-    assert isr.sensor_die(g.state, f35, j20) is None and isr.sensor_die(g.state, f35, ship) is None  # EMCON
-    g2 = load(units={**units, "F35-CAP": {**units["F35-CAP"], "markers": ["emitting"]}}, remove=("Type054-1",))
+    assert (
+        isr.sensor_die(g.state, f35, j20) is None and isr.sensor_die(g.state, f35, ship) is None
+    )  # EMCON
+    g2 = load(
+        units={**units, "F35-CAP": {**units["F35-CAP"], "markers": ["emitting"]}},
+        remove=("Type054-1",),
+    )
     f35 = g2.unit("F35-CAP")
     assert isr.sensor_die(g2.state, f35, g2.unit("J20-CAP")) == isr.FIGHTER_RADAR_DIE == "d10"
-    assert isr.sensor_die(g2.state, f35, g2.unit("Type055-1")) == "d10"  # "threat aircraft and ships"
-    far = load(units={"F35-CAP": {"hex": "0304", "box": None, "markers": ["emitting"]}, "J20-CAP": units["J20-CAP"]})
+    assert (
+        isr.sensor_die(g2.state, f35, g2.unit("Type055-1")) == "d10"
+    )  # "threat aircraft and ships"
+    far = load(
+        units={
+            "F35-CAP": {"hex": "0304", "box": None, "markers": ["emitting"]},
+            "J20-CAP": units["J20-CAP"],
+        }
+    )
     assert far.unit("F35-CAP").hex.distance(far.unit("J20-CAP").hex) == 2
-    assert isr.sensor_die(far.state, far.unit("F35-CAP"), far.unit("J20-CAP")) is None  # adjacent hexes only
-    same = load(units={"F35-CAP": {"hex": "0504", "box": None, "markers": ["emitting"]}, "J20-CAP": units["J20-CAP"]})
-    assert isr.sensor_die(same.state, same.unit("F35-CAP"), same.unit("J20-CAP")) == "d12"  # its air-to-air die in the hex
+    assert (
+        isr.sensor_die(far.state, far.unit("F35-CAP"), far.unit("J20-CAP")) is None
+    )  # adjacent hexes only
+    same = load(
+        units={
+            "F35-CAP": {"hex": "0504", "box": None, "markers": ["emitting"]},
+            "J20-CAP": units["J20-CAP"],
+        }
+    )
+    assert (
+        isr.sensor_die(same.state, same.unit("F35-CAP"), same.unit("J20-CAP")) == "d12"
+    )  # its air-to-air die in the hex
     seen = [e for e in isr.auto_detections(g2.state) if e.data["id"] == "F35-CAP"]
-    assert seen and "red" in seen[0].data["changes"]["seen_by"]  # emitting: visible to the other side (6.4.3)
+    assert (
+        seen and "red" in seen[0].data["changes"]["seen_by"]
+    )  # emitting: visible to the other side (6.4.3)
 
 
 def test_6_5_9_2_aew_vs_ship_one_hex_d10_two_hexes_no_attempt():
@@ -206,9 +261,16 @@ def test_8_5_local_detection_roll_is_shown_to_the_searcher_only_when_it_succeeds
 
 
 def test_8_5_detection_preview_matches_100k_seeded_rolls():
-    g = load(units={"Type055-1": {"hex": "0503", "markers": ["asw"]}, "Type054-1": {"hex": "0503", "markers": ["asw"]}})
+    g = load(
+        units={
+            "Type055-1": {"hex": "0503", "markers": ["asw"]},
+            "Type054-1": {"hex": "0503", "markers": ["asw"]},
+        }
+    )
     d = isr.local_preview(g, "red", ["Type055-1", "Type054-1"], "SSN-1")
-    die, _ = isr.local_die(g.state, "red", [g.unit("Type055-1"), g.unit("Type054-1")], g.unit("SSN-1"))
+    die, _ = isr.local_die(
+        g.state, "red", [g.unit("Type055-1"), g.unit("Type054-1")], g.unit("SSN-1")
+    )
     assert die == "d10"  # two ASW assets: d8 promoted once (R3)
     roll = FastRoller(4)
     n = 100_000
@@ -217,38 +279,75 @@ def test_8_5_detection_preview_matches_100k_seeded_rolls():
 
 
 def test_8_4_a_detected_counter_shows_its_printed_values_not_its_owners_notes():
-    g = load(units={"F35-STRIKE": {"hex": "0504", "box": None, "seen_by": ["red"], "data": {"escorts": ["F35-CAP"]}}})
+    g = load(
+        units={
+            "F35-STRIKE": {
+                "hex": "0504",
+                "box": None,
+                "seen_by": ["red"],
+                "data": {"escorts": ["F35-CAP"]},
+            }
+        }
+    )
     seen = g.view("red").units["F35-STRIKE"]
     assert "escorts" not in seen.data and "base" not in seen.data and seen.data["red_shield"] == 6
     assert g.view("blue").units["F35-STRIKE"].data["escorts"] == ("F35-CAP",)
 
 
 # -- contested air ISR (8.5.4, 8.6) --------------------------------------------------------------------------
-DRONE = {"id": "MQ-9", "type": "e2d", "side": "blue", "hex": "0704",
-         "data": {"base": "F35-BASE", "mission": "isr", "stealth": True, "signature": 9, "signature_type": "local",
-                  "sensors": [{"kind": "eo", "die": "d10", "range": 0}]}}
+DRONE = {
+    "id": "MQ-9",
+    "type": "e2d",
+    "side": "blue",
+    "hex": "0704",
+    "data": {
+        "base": "F35-BASE",
+        "mission": "isr",
+        "stealth": True,
+        "signature": 9,
+        "signature_type": "local",
+        "sensors": [{"kind": "eo", "die": "d10", "range": 0}],
+    },
+}
 
 
 def _contested(drone=None, **units):
     """Blue's stealthy ISR drone over 0704 (Red brigade), Red's J-20 CAP in the hex, HQ-9 next door."""
-    return at(load(add=[{**DRONE, **(drone or {})}],
-                   units={"J20-CAP": {"hex": "0704", "box": None}, "HQ9-1": {"hex": "0703"}, **units}), "5.2")
+    return at(
+        load(
+            add=[{**DRONE, **(drone or {})}],
+            units={"J20-CAP": {"hex": "0704", "box": None}, "HQ9-1": {"hex": "0703"}, **units},
+        ),
+        "5.2",
+    )
 
 
 def test_8_5_4_the_defender_detects_the_drone_then_engages_it_at_once_and_it_survives_to_sense():
     g = _contested()
     c = isr.contest(g.state, "MQ-9")
-    assert (c.detect_die, c.signature, [e.shooter for e in c.shots]) == ("d10", 9, ["HQ9-1", "J20-CAP"])
-    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2, 8])  # found; both miss (vs 4); BDE-R 8 >= 7
+    assert (c.detect_die, c.signature, [e.shooter for e in c.shots]) == (
+        "d10",
+        9,
+        ["HQ9-1", "J20-CAP"],
+    )
+    s, res, ev = run(
+        g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2, 8]
+    )  # found; both miss (vs 4); BDE-R 8 >= 7
     assert "red" in s.units["MQ-9"].seen_by and s.units["MQ-9"].hex is not None
     assert res.outcome["detected"] == ["BDE-R"] and "8.5.4" in res.rules
-    assert s.units["HQ9-1"].data["spent"]["hq9"] == 1 and "engaged" in s.units["J20-CAP"].markers  # 2.2.7.4, 9.7
+    assert (
+        s.units["HQ9-1"].data["spent"]["hq9"] == 1 and "engaged" in s.units["J20-CAP"].markers
+    )  # 2.2.7.4, 9.7
     assert "blue" not in s.units["J20-CAP"].seen_by  # surviving reveals nothing of the shooters
     shots = [e for e in ev if e.kind == "die" and "engages" in e.data["purpose"]]
     assert shots and all(e.visible_to == frozenset({"red"}) for e in shots)
     search = next(e for e in ev if e.kind == "die" and "searches for MQ-9" in e.data["purpose"])
-    assert search.visible_to == frozenset({"blue", "red"})  # Red found the drone: it sees its own search roll (8.5.4)
-    assert all("J20-CAP" not in str(r) for r in res.rolls)  # Blue's result shows none of the hidden shooters
+    assert search.visible_to == frozenset(
+        {"blue", "red"}
+    )  # Red found the drone: it sees its own search roll (8.5.4)
+    assert all(
+        "J20-CAP" not in str(r) for r in res.rolls
+    )  # Blue's result shows none of the hidden shooters
 
 
 def test_8_5_4_shot_down_only_the_engaging_assets_are_detected():
@@ -266,12 +365,18 @@ def test_8_5_4_undetected_drone_senses_normally_and_an_already_detected_one_is_n
     from owsnb.kernel.view import side_view
     from owsnb.testing import find_leaks, hidden_tokens
 
-    red = side_view(s, "red", g.ruleset, ev)  # Red's failed search names the drone it did not find: hidden from Red
-    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == ["local detection of BDE-R (signature 7): "]
+    red = side_view(
+        s, "red", g.ruleset, ev
+    )  # Red's failed search names the drone it did not find: hidden from Red
+    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == [
+        "local detection of BDE-R (signature 7): "
+    ]
     assert find_leaks([dict(e.data) for e in red.events], hidden_tokens(s, "red", g.ruleset)) == []
     g2 = _contested(drone={"seen_by": ["red"]})
     assert isr.contest(g2.state, "MQ-9").already
-    s2, _, _ = run(g2, "blue: detect 0704 sensors=MQ-9", [3, 5])  # no search roll; HQ-9 misses, the J-20 hits
+    s2, _, _ = run(
+        g2, "blue: detect 0704 sensors=MQ-9", [3, 5]
+    )  # no search roll; HQ-9 misses, the J-20 hits
     assert s2.units["MQ-9"].box == "regeneration"
 
 
@@ -286,11 +391,17 @@ def test_8_6_contested_air_isr_goes_before_the_sides_other_local_detections():
 
 def test_8_5_4_preview_is_exact_on_what_the_side_knows():
     g = _contested()
-    assert dict(g.preview("blue: detect 0704 sensors=MQ-9")) == {"not detected": 1}  # Blue knows no defender
+    assert dict(g.preview("blue: detect 0704 sensors=MQ-9")) == {
+        "not detected": 1
+    }  # Blue knows no defender
     d = isr.contest_preview(g, "MQ-9")  # the umpire's: P(found) 2/10, P(kill | found) 1 - (3/10)^2
-    assert d["shot down"] == Fraction(2, 10) * Fraction(91, 100) and d["survives"] == Fraction(2, 10) * Fraction(9, 100)
+    assert d["shot down"] == Fraction(2, 10) * Fraction(91, 100) and d["survives"] == Fraction(
+        2, 10
+    ) * Fraction(9, 100)
     known = _contested(drone={"seen_by": ["red"]}, **{"HQ9-1": {"seen_by": ["blue"]}})
-    p = known.preview("blue: detect 0704 sensors=MQ-9")  # Blue knows it is found and the HQ-9 it has detected
+    p = known.preview(
+        "blue: detect 0704 sensors=MQ-9"
+    )  # Blue knows it is found and the HQ-9 it has detected
     assert dict(p) == {"shot down": Fraction(7, 10), "survives": Fraction(3, 10)}
 
 

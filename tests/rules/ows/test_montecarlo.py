@@ -53,7 +53,10 @@ def test_2_1_1_3_hit_tables_are_read_from_dice_hits_for_every_die_and_shield():
         for red in range(0, 9):
             for crit in (True, False):
                 t = mc.hits_table(die, red, crit)
-                want = [hits(r, red, critical=crit) if red > 0 else 1 for r in range(1, int(die[1:]) + 1)]
+                want = [
+                    hits(r, red, critical=crit) if red > 0 else 1
+                    for r in range(1, int(die[1:]) + 1)
+                ]
                 assert t[1:].tolist() == want, (die, red, crit)
 
 
@@ -63,7 +66,9 @@ def test_2_1_rolls_are_uniform_on_the_die_faces():
 
 
 def test_same_seed_same_sample_other_seed_other_sample():
-    e = mc.strike_engagement(salvos=["d10", "d12", "d8"], grey_shields=[7, 6, 6, 5], red_shield=4, cap=1, steps=2)
+    e = mc.strike_engagement(
+        salvos=["d10", "d12", "d8"], grey_shields=[7, 6, 6, 5], red_shield=4, cap=1, steps=2
+    )
     a, b, c = e.sample(5_000, seed=11), e.sample(5_000, seed=11), e.sample(5_000, seed=12)
     for k in e.outcomes:
         assert np.array_equal(a[k], b[k])
@@ -73,7 +78,9 @@ def test_same_seed_same_sample_other_seed_other_sample():
 def test_9_6_steps_lost_agree_with_apply_hits_countermeasures_and_last_step():
     g = load(units={"DDG-1": {"markers": ["countermeasures"]}})
     for n in range(0, 6):
-        _, lost, _ = apply_hits(g.state, g.unit("DDG-1"), n, rule="9.6")  # 7.2.1.4: first hit absorbed
+        _, lost, _ = apply_hits(
+            g.state, g.unit("DDG-1"), n, rule="9.6"
+        )  # 7.2.1.4: first hit absorbed
         assert mc.steps_lost(n, g.unit("DDG-1").steps, countermeasures=True) == lost
         _, lost, _ = apply_hits(g.state, g.unit("Type055-1"), n, rule="9.6")
         assert mc.steps_lost(n, 2) == lost
@@ -88,8 +95,12 @@ def test_9_6_steps_lost_agree_with_apply_hits_countermeasures_and_last_step():
 @pytest.mark.parametrize("excess", ["demote", "layered"])
 def test_9_2_1_three_d10_salvos_vs_five_grey_shields_match_the_exact_preview(excess):
     """9.2.1.1 basic (two salvos demoted) and 9.2.1.2 layered (two salvos face two layers)."""
-    e = mc.strike_engagement(salvos=["d10"] * 3, grey_shields=5, red_shield=5, excess=excess, steps=2)
-    assert [p.die for p in e.plans] == [p.die for p in allocate(["d10"] * 3, [6] * 5, excess=excess, red=5)]
+    e = mc.strike_engagement(
+        salvos=["d10"] * 3, grey_shields=5, red_shield=5, excess=excess, steps=2
+    )
+    assert [p.die for p in e.plans] == [
+        p.die for p in allocate(["d10"] * 3, [6] * 5, excess=excess, red=5)
+    ]
     pv = strike.preview(None, "target", ["d10"] * 3, grey_shields=5, red_shield=5, excess=excess)
     assert e.exact()["hits"][0] == pv.hits  # the exact preview of the rule code
     s = e.sample(N, seed=1)
@@ -101,8 +112,8 @@ def test_9_2_1_three_d10_salvos_vs_five_grey_shields_match_the_exact_preview(exc
 def test_9_9_4_1_and_2_1_1_3_cap_intercept_mixed_dice_and_criticals_match_salvo_distribution():
     plans = allocate(["d10", "d12", "d8", "d20"], [7, 6, 6, 5, 5], excess="demote", red=4)
     plans = [replace(p, target="T") for p in plans]
-    plans[0] = replace(plans[0], cap=("d10", 5))   # a subsonic salvo intercepted by a CAP
-    plans[3] = replace(plans[3], cap=("d12", 7))   # a supersonic one
+    plans[0] = replace(plans[0], cap=("d10", 5))  # a subsonic salvo intercepted by a CAP
+    plans[3] = replace(plans[3], cap=("d12", 7))  # a supersonic one
     e = mc.StrikeEngagement(tuple(plans), {"T": 3})
     exact = strike._sum(p.distribution() for p in plans)
     assert e.exact()["hits"][0] == exact
@@ -117,7 +128,10 @@ def test_9_9_4_1_and_2_1_1_3_cap_intercept_mixed_dice_and_criticals_match_salvo_
 
 def test_2_2_2_7_ballistic_salvo_skips_non_bmd_shields_and_red_arrow_demotes():
     bal = SalvoPlan("d12", red=5, flags=frozenset({"MRBM"}), base_die="d12", target="T")
-    plans = allocate([bal, replace(bal, flags=frozenset({"SRBM"}))], [{"value": 7, "bmd": True, "red_arrow": True}, 6])
+    plans = allocate(
+        [bal, replace(bal, flags=frozenset({"SRBM"}))],
+        [{"value": 7, "bmd": True, "red_arrow": True}, 6],
+    )
     e = mc.StrikeEngagement(tuple(plans), {"T": 2})
     s = e.sample(N, seed=4)
     assert _vs_exact(s["hits"][:, 0], e.exact()["hits"][0]) == []
@@ -129,7 +143,9 @@ def test_strike_from_a_game_uses_the_previews_plans_and_agrees_with_it():
     e = mc.strike_engagement(g, "Type055-1", ["DDG-1:tlam", "DDG-1:tlam"], grey_shields=3)
     assert e.plans == tuple(pv.plans) and e.steps == {"Type055-1": 2}
     assert e.exact()["hits"][0] == pv.targets["Type055-1"]
-    assert e.exact()["steps_lost"][0] == pv.steps["Type055-1"]  # same as the preview's own step mapping
+    assert (
+        e.exact()["steps_lost"][0] == pv.steps["Type055-1"]
+    )  # same as the preview's own step mapping
     assert e.exact()["killed"][0][1] == pv.kill_probability()
     s = e.sample(N, seed=5)
     for k in e.outcomes:
@@ -137,8 +153,23 @@ def test_strike_from_a_game_uses_the_previews_plans_and_agrees_with_it():
 
 
 def test_9_9_one_to_many_strike_has_one_column_per_target():
-    ssgn = {"id": "SSGN-1", "type": "ssn", "side": "blue", "hex": "0404",
-            "data": {"attacks": [{"id": "tlam", "die": "d10", "count": 18, "targets": ["ground", "naval"], "range": 6}]}}
+    ssgn = {
+        "id": "SSGN-1",
+        "type": "ssn",
+        "side": "blue",
+        "hex": "0404",
+        "data": {
+            "attacks": [
+                {
+                    "id": "tlam",
+                    "die": "d10",
+                    "count": 18,
+                    "targets": ["ground", "naval"],
+                    "range": 6,
+                }
+            ]
+        },
+    }
     seen = {"HQ-R": {"seen_by": ["blue"]}, "BDE-R": {"seen_by": ["blue"]}}
     g = at(load(units=seen, add=[ssgn], options={"one_to_many": True}, remove=("HQ9-1",)), "6.B.1")
     e = mc.strike_engagement(g, "HQ-R", ["SSGN-1:tlam:HQ-R"] * 2 + ["SSGN-1:tlam:BDE-R"] * 3)
@@ -151,7 +182,10 @@ def test_9_9_one_to_many_strike_has_one_column_per_target():
 # -- strike vs the per-event rule code ---------------------------------------------------------------
 def test_9_2_vectorised_salvos_agree_with_roll_salvo_through_seeded_dice():
     """The rule code's own roll function (``strike._roll_salvo``) through a seeded kernel Dice."""
-    plans = [replace(p, target="T") for p in allocate(["d10", "d12", "d8"], [6, 7, 6, 5], excess="demote", red=4)]
+    plans = [
+        replace(p, target="T")
+        for p in allocate(["d10", "d12", "d8"], [6, 7, 6, 5], excess="demote", red=4)
+    ]
     plans[0] = replace(plans[0], cap=("d10", 5))
     roller = Roller(Dice.from_seed(8))
     n_event = 20_000
@@ -163,7 +197,9 @@ def test_9_2_vectorised_salvos_agree_with_roll_salvo_through_seeded_dice():
         roller.dice.events.clear()
     vec = mc.StrikeEngagement(tuple(plans), {"T": 9}).sample(N, seed=8)["hits"][:, 0]
     assert two_sample_3_sigma(per_event, n_event, _counts(vec), N) == []
-    assert within_3_sigma(dict(strike._sum(p.distribution() for p in plans)), per_event, n_event) == []
+    assert (
+        within_3_sigma(dict(strike._sum(p.distribution() for p in plans)), per_event, n_event) == []
+    )
 
 
 def test_9_2_1_vectorised_strike_agrees_with_strike_resolve_on_forked_games():
@@ -189,7 +225,11 @@ def test_8_4_theater_isr_dashboard_die_vs_every_unit_in_the_hex():
     g = at(load(), "5.1")
     e = mc.detection_engagement(g, "blue", "0504")
     assert e.rolls == (("Type055-1", "d10", 7), ("Type054-1", "d10", 7)) and e.mode == "theater"
-    assert e.exact()["detected"][0][1] == isr.theater_preview(g, "blue", 7)[True] == success_probability("d10", 7)
+    assert (
+        e.exact()["detected"][0][1]
+        == isr.theater_preview(g, "blue", 7)[True]
+        == success_probability("d10", 7)
+    )
     s = e.sample(N, seed=10)["detected"]
     for j in range(2):
         assert _vs_exact(s[:, j], e.exact()["detected"][j]) == []
@@ -204,19 +244,31 @@ def test_8_4_theater_isr_dashboard_die_vs_every_unit_in_the_hex():
         for u in res.outcome["detected"]:
             found[u] += 1
     for j, t in enumerate(e.targets):
-        assert two_sample_3_sigma({1: found[t], 0: n_event - found[t]}, n_event, _counts(s[:, j]), N) == [], t
+        assert (
+            two_sample_3_sigma({1: found[t], 0: n_event - found[t]}, n_event, _counts(s[:, j]), N)
+            == []
+        ), t
 
 
 def test_8_5_3_cooperative_sensing_promotes_the_best_die_and_caps_at_d12():
     # two DDG radars d10 and an E-2D one hex away (d10, 6.5.9.2): d10 promoted twice = d16 -> the D12 cap
     ddg2 = {"id": "DDG-2", "type": "ddg-flight-iia", "side": "blue", "hex": "0404"}
-    g = at(load(units={"E2D-1": {"hex": "0404", "box": None}}, add=[ddg2], remove=("SSK-1",)), "5.2")
+    g = at(
+        load(units={"E2D-1": {"hex": "0404", "box": None}}, add=[ddg2], remove=("SSK-1",)), "5.2"
+    )
     sensors = ["DDG-1", "DDG-2", "E2D-1"]
     e = mc.detection_engagement(g, "blue", "0504", sensors)
     assert e.targets == ("Type055-1", "Type054-1")
     for t, die, _ in e.rolls:
-        assert die == isr.local_die(g.state, "blue", [g.unit(s) for s in sensors], g.unit(t))[0] == "d12"
-        assert e.exact()["detected"][e.targets.index(t)][1] == isr.local_preview(g, "blue", sensors, t)[True]
+        assert (
+            die
+            == isr.local_die(g.state, "blue", [g.unit(s) for s in sensors], g.unit(t))[0]
+            == "d12"
+        )
+        assert (
+            e.exact()["detected"][e.targets.index(t)][1]
+            == isr.local_preview(g, "blue", sensors, t)[True]
+        )
     s = e.sample(N, seed=11)["detected"]
     for j in range(len(e.targets)):
         assert _vs_exact(s[:, j], e.exact()["detected"][j]) == []
@@ -231,7 +283,10 @@ def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
     o = Order.parse("blue: detect 0504 sensors=DDG-1,E2D-1")
     args = g.ruleset.check(g.state, o)
     e = mc.detection_engagement(g, "blue", "0504", sensors)
-    assert e.rolls == (("Type055-1", "d12", 7), ("Type054-1", "d12", 7))  # d10 + d10 cooperating (8.5.3)
+    assert e.rolls == (
+        ("Type055-1", "d12", 7),
+        ("Type054-1", "d12", 7),
+    )  # d10 + d10 cooperating (8.5.3)
     n_event = 4_000
     found = dict.fromkeys(e.targets, 0)
     for i in range(n_event):
@@ -240,7 +295,10 @@ def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
             found[u] += 1
     s = e.sample(N, seed=12)["detected"]
     for j, t in enumerate(e.targets):
-        assert two_sample_3_sigma({1: found[t], 0: n_event - found[t]}, n_event, _counts(s[:, j]), N) == [], t
+        assert (
+            two_sample_3_sigma({1: found[t], 0: n_event - found[t]}, n_event, _counts(s[:, j]), N)
+            == []
+        ), t
 
 
 # -- the GCAT (10.15.9) ------------------------------------------------------------------------------
@@ -255,8 +313,12 @@ def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_mo
     for r in range(1, 13):
         assert t["row"][r] == ground.row_index(r, 5, e.gcat["rows"])
         cell = ground.parse_result(ground.gcat_cell(e.gcat, e.column, r, 5))
-        assert (t["defender_steps"][r], t["defender_retreat"][r], t["attacker_steps"][r], t["exploit"][r]) == \
-            (cell["d"], cell["dr"], cell["a"], int(cell["exp"]))
+        assert (
+            t["defender_steps"][r],
+            t["defender_retreat"][r],
+            t["attacker_steps"][r],
+            t["exploit"][r],
+        ) == (cell["d"], cell["dr"], cell["a"], int(cell["exp"]))
     s = e.sample(N, seed=13)
     ex = e.exact()
     for k in e.outcomes:
@@ -265,7 +327,10 @@ def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_mo
 
 def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolve():
     ground = pytest.importorskip("owsnb.rules.ows.ground")
-    g = at(load(units={"BDE-R": {"hex": "0205", "seen_by": ["blue"]}, "BDE-B": {"seen_by": ["red"]}}), "6.C.3")
+    g = at(
+        load(units={"BDE-R": {"hex": "0205", "seen_by": ["blue"]}, "BDE-B": {"seen_by": ["red"]}}),
+        "6.C.3",
+    )
     cb = ground.preview(g, "0205", ["BDE-B"])
     e = mc.gcat_engagement(g, "0205", ["BDE-B"])
     assert (e.column, e.die, e.shield) == (cb.column, cb.die, cb.shield) and e.targets == ("0205",)
@@ -274,21 +339,39 @@ def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolv
         assert e.exact()[name][0] == cells.map(lambda c, key=key: int(ground.parse_result(c)[key]))
     vec = e.sample(N, seed=14)
     n_event = 400
-    per_event: dict[str, dict[int, int]] = {"defender_steps": {}, "attacker_steps": {}, "defender_retreat": {}}
+    per_event: dict[str, dict[int, int]] = {
+        "defender_steps": {},
+        "attacker_steps": {},
+        "defender_retreat": {},
+    }
     for i in range(n_event):
         f = Game(g.ruleset, replace(g.state, rng=rng_state_for_seed(7_000 + i)))
         res = ground.resolve(f, "0205", ["BDE-B"])
         parsed = ground.parse_result(res.outcome["cell"])
-        for name, key in (("defender_steps", "d"), ("attacker_steps", "a"), ("defender_retreat", "dr")):
+        for name, key in (
+            ("defender_steps", "d"),
+            ("attacker_steps", "a"),
+            ("defender_retreat", "dr"),
+        ):
             per_event[name][parsed[key]] = per_event[name].get(parsed[key], 0) + 1
     for name, counts in per_event.items():
         assert two_sample_3_sigma(counts, n_event, _counts(vec[name][:, 0]), N) == [], name
-        assert within_3_sigma({int(k): p for k, p in e.exact()[name][0].items()}, counts, n_event) == [], name
+        assert (
+            within_3_sigma({int(k): p for k, p in e.exact()[name][0].items()}, counts, n_event)
+            == []
+        ), name
 
 
 def test_9_9_7_infrastructure_target_loses_capacity_as_the_preview_says():
-    shooter = {"id": "R-GLCM", "type": "df21", "side": "red", "hex": "0303",
-               "data": {"attacks": [{"id": "c", "die": "d12", "count": 2, "targets": ["ground"], "range": 2}]}}
+    shooter = {
+        "id": "R-GLCM",
+        "type": "df21",
+        "side": "red",
+        "hex": "0303",
+        "data": {
+            "attacks": [{"id": "c", "die": "d12", "count": 2, "targets": ["ground"], "range": 2}]
+        },
+    }
     g = at(load(add=[shooter], remove=("PATRIOT-1",)), "6.B.1")
     e = mc.strike_engagement(g, "port:0203", ["R-GLCM:c", "R-GLCM:c"])
     assert e.targets == ("port:0203",) and e.steps == {"port:0203": 4}  # capacity 4 (9.9.7)

@@ -14,21 +14,39 @@ SEEN = {"Type055-1": {"seen_by": ["blue"]}, "Type054-1": {"seen_by": ["blue"]}}
 
 
 def test_9_9_4_3_submarine_launch_lets_airborne_asw_in_its_hex_roll_once():
-    asw_air = {"id": "Y8Q", "type": "h6-bomber", "side": "red", "hex": "0503",
-               "data": {"mission": "asw", "attacks": [{"id": "asw", "die": "d10", "count": 1, "targets": ["sub"], "range": 0}]}}
+    asw_air = {
+        "id": "Y8Q",
+        "type": "h6-bomber",
+        "side": "red",
+        "hex": "0503",
+        "data": {
+            "mission": "asw",
+            "attacks": [{"id": "asw", "die": "d10", "count": 1, "targets": ["sub"], "range": 0}],
+        },
+    }
     g = at(load(units={"HQ-R": {"seen_by": ["blue"]}}, add=[asw_air], remove=("HQ9-1",)), "6.B.1")
-    s, res, ev = run(g, "blue: strike HQ-R salvos=SSN-1:tlam", [9, 4])  # ASW d10 = 9 >= 8: detected; salvo 4 vs red 4
+    s, res, ev = run(
+        g, "blue: strike HQ-R salvos=SSN-1:tlam", [9, 4]
+    )  # ASW d10 = 9 >= 8: detected; salvo 4 vs red 4
     assert "red" in s.units["SSN-1"].seen_by and "tacsit1" in s.units["SSN-1"].markers
     assert res.outcome["hits"] == {"HQ-R": 1}  # the missiles are resolved anyway
     s, res, ev = run(g, "blue: strike HQ-R salvos=SSN-1:tlam", [3, 2])
     assert "red" not in s.units["SSN-1"].seen_by
-    assert all("SSN-1" not in str(e.data) for e in ev if e.visible_to is None or "red" in (e.visible_to or ()))
+    assert all(
+        "SSN-1" not in str(e.data)
+        for e in ev
+        if e.visible_to is None or "red" in (e.visible_to or ())
+    )
 
 
 def test_9_9_4_1_cap_intercepts_one_salvo_in_the_defenders_shot_calculus():
-    g = at(load(units={**SEEN, "J20-CAP": {"hex": "0504", "box": None}}, remove=("SSK-1",)), "6.B.2")
+    g = at(
+        load(units={**SEEN, "J20-CAP": {"hex": "0504", "box": None}}, remove=("SSK-1",)), "6.B.2"
+    )
     g.submit("blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam")
-    s, res, _ = run(g, "red: shields cap=J20-CAP", [5, 4])  # CAP d10 = 5 >= 5 kills salvo 1; salvo 2: 4 < red 5
+    s, res, _ = run(
+        g, "red: shields cap=J20-CAP", [5, 4]
+    )  # CAP d10 = 5 >= 5 kills salvo 1; salvo 2: 4 < red 5
     assert res.outcome["hits"] == {"Type055-1": 0}
     assert "engaged" in s.units["J20-CAP"].markers
     with pytest.raises(IllegalOrderError) as e:
@@ -39,14 +57,27 @@ def test_9_9_4_1_cap_intercepts_one_salvo_in_the_defenders_shot_calculus():
 def test_9_9_1_local_strike_defender_fires_back_simultaneously():
     g = at(load(units={**SEEN, "DDG-1": {"hex": "0504"}}, remove=("SSK-1",)), "6.B.2")
     g.submit("blue: strike Type055-1 salvos=DDG-1:tlam")
-    s, res, _ = run(g, "red: shields fire=Type055-1:yj18:DDG-1", [10, 10])  # both hit: simultaneous effects
+    s, res, _ = run(
+        g, "red: shields fire=Type055-1:yj18:DDG-1", [10, 10]
+    )  # both hit: simultaneous effects
     assert res.outcome["hits"]["Type055-1"] == 2 and res.outcome["return_fire_hits"] == {"DDG-1": 2}
     assert s.units["Type055-1"].box == "attrition" and s.units["DDG-1"].box == "attrition"
 
 
 def test_9_9_5_3_single_asw_asset_rolls_simultaneously_with_the_torpedo():
-    g = at(load(units={**SEEN, "SSN-1": {"hex": "0504"}, "Type055-1": {"seen_by": ["blue"], "markers": ["asw"]}}), "6.B.2")
-    s, res, _ = run(g, "blue: torpedo SSN-1 Type054-1", [8, 5, 8])  # ASW d8 detects (8), kills (5 >= 4); torpedo still rolls
+    g = at(
+        load(
+            units={
+                **SEEN,
+                "SSN-1": {"hex": "0504"},
+                "Type055-1": {"seen_by": ["blue"], "markers": ["asw"]},
+            }
+        ),
+        "6.B.2",
+    )
+    s, res, _ = run(
+        g, "blue: torpedo SSN-1 Type054-1", [8, 5, 8]
+    )  # ASW d8 detects (8), kills (5 >= 4); torpedo still rolls
     assert res.outcome["sub_lost"] and res.outcome["hits"] == {"Type054-1": 2}
 
 
@@ -62,11 +93,17 @@ def test_9_4_1_option_missiles_cannot_take_a_manoeuvre_units_last_step():
 
 
 def test_6_5_8_ew_aircraft_demote_sam_shots_in_their_hex_and_promote_strikes():
-    g = load(units={"F35-CAP": {"hex": "0703", "box": None, "data": {"ew": "demote-sam"}},
-                    "F35-STRIKE": {"hex": "0703", "box": None, "seen_by": ["red"]}})
+    g = load(
+        units={
+            "F35-CAP": {"hex": "0703", "box": None, "data": {"ew": "demote-sam"}},
+            "F35-STRIKE": {"hex": "0703", "box": None, "seen_by": ["red"]},
+        }
+    )
     e = air._engagement(g.state, "6.A.7", g.unit("HQ9-1"), g.unit("F35-STRIKE"))
     assert e.die == "d8" and any("6.5.8" in n for n in e.notes)
-    g2 = load(units={"F35-CAP": {"hex": "0504", "box": None, "data": {"ew": "promote-strike"}}, **SEEN})
+    g2 = load(
+        units={"F35-CAP": {"hex": "0504", "box": None, "data": {"ew": "promote-strike"}}, **SEEN}
+    )
     p = strike.preview(g2, "Type055-1", ["DDG-1:tlam"], grey_shields=0)
     assert p.plans[0].die == "d12"
 
@@ -81,45 +118,100 @@ def test_2_2_7_4_air_defence_engaging_aircraft_spends_its_shield_pool_too():
 def test_9_7_3_step_3_long_range_air_defence_reaches_adjacent_hexes():
     g = at(load(units={"H6-1": {"hex": "0303", "box": None, "seen_by": ["blue"]}}), "6.A.3")
     engs = air.engagements(g.state, "6.A.3", g.hex("0303"))
-    assert [(e.shooter, e.target) for e in engs] == [("PATRIOT-1", "H6-1")]  # range 1; the DDG is 2 hexes away
+    assert [(e.shooter, e.target) for e in engs] == [
+        ("PATRIOT-1", "H6-1")
+    ]  # range 1; the DDG is 2 hexes away
 
 
 def test_9_7_3_step_6_in_hex_sead_without_standoff_trades_shots():
-    sead = {"id": "EA18", "type": "f35-strike", "side": "blue", "hex": "0703",
-            "data": {"mission": "sead", "red_arrow": True, "attacks": [{"id": "harm", "die": "d10", "count": 1,
-                                                                        "targets": ["ground"], "range": 1}]}}
-    g = at(load(add=[{**sead, "seen_by": ["red"]}], units={"HQ9-1": {"seen_by": ["blue"]}}), "6.A.6")
+    sead = {
+        "id": "EA18",
+        "type": "f35-strike",
+        "side": "blue",
+        "hex": "0703",
+        "data": {
+            "mission": "sead",
+            "red_arrow": True,
+            "attacks": [
+                {"id": "harm", "die": "d10", "count": 1, "targets": ["ground"], "range": 1}
+            ],
+        },
+    }
+    g = at(
+        load(add=[{**sead, "seen_by": ["red"]}], units={"HQ9-1": {"seen_by": ["blue"]}}), "6.A.6"
+    )
     engs = air.engagements(g.state, "6.A.6", g.hex("0703"))
-    assert [(e.shooter, e.target, e.kind) for e in engs] == [("EA18", "HQ9-1", "sead"), ("HQ9-1", "EA18", "air-defence")]
-    assert engs[1].die == "d8" and any("9.7.3 step 6" in n for n in engs[1].notes)  # red arrow demotes the AD
+    assert [(e.shooter, e.target, e.kind) for e in engs] == [
+        ("EA18", "HQ9-1", "sead"),
+        ("HQ9-1", "EA18", "air-defence"),
+    ]
+    assert engs[1].die == "d8" and any(
+        "9.7.3 step 6" in n for n in engs[1].notes
+    )  # red arrow demotes the AD
     g2 = at(load(add=[sead], units={"HQ9-1": {"seen_by": ["blue"]}}), "6.A.6")
-    assert [e.shooter for e in air.engagements(g2.state, "6.A.6", g2.hex("0703"))] == ["EA18"]  # undetected SEAD
+    assert [e.shooter for e in air.engagements(g2.state, "6.A.6", g2.hex("0703"))] == [
+        "EA18"
+    ]  # undetected SEAD
 
 
 def test_6_5_10_1_stand_off_cap_engages_an_adjacent_hex():
-    g = at(load(units={"F35-CAP": {"hex": "0404", "box": None}, "H6-1": {"hex": "0504", "box": None, "seen_by": ["blue"]}}), "6.A.1")
+    g = at(
+        load(
+            units={
+                "F35-CAP": {"hex": "0404", "box": None},
+                "H6-1": {"hex": "0504", "box": None, "seen_by": ["blue"]},
+            }
+        ),
+        "6.A.1",
+    )
     engs = air.engagements(g.state, "6.A.1", g.hex("0504"))
     assert [(e.shooter, e.target) for e in engs] == [("F35-CAP", "H6-1")]
 
 
 def test_6_5_9_5_active_ground_radar_auto_detects_non_stealth_aircraft():
-    g = at(load(units={"HQ9-1": {"markers": ["emitting"], "data": {"sensors": [{"kind": "radar", "die": "d10", "range": 1}]}},
-                       "E2D-1": {"hex": "0603", "box": None}}), "5.2")
+    g = at(
+        load(
+            units={
+                "HQ9-1": {
+                    "markers": ["emitting"],
+                    "data": {"sensors": [{"kind": "radar", "die": "d10", "range": 1}]},
+                },
+                "E2D-1": {"hex": "0603", "box": None},
+            }
+        ),
+        "5.2",
+    )
     assert "red" in g.unit("E2D-1").seen_by
     assert "HQ9-1" in g.view("blue").units  # emitting = face up, detected (6.4.3)
 
 
 def test_8_3_2_1_ground_units_adjacent_to_the_enemy_on_tactical_maps():
-    tac = {"layout": {"orientation": "flat", "size": 20, "unit": "km"}, "cols": 8, "rows": 6,
-           "terrain": {"default": "clear"}}
+    tac = {
+        "layout": {"orientation": "flat", "size": 20, "unit": "km"},
+        "cols": 8,
+        "rows": 6,
+        "terrain": {"default": "clear"},
+    }
     g = at(load(map=tac, units={"BDE-B": {"hex": "0604"}}), "5.2")
     assert "red" in g.unit("BDE-B").seen_by and "blue" in g.unit("BDE-R").seen_by
 
 
 def test_7_4_1_nuclear_plume_goes_downwind_on_tactical_maps():
-    tac = {"layout": {"orientation": "flat", "size": 20, "unit": "km"}, "cols": 8, "rows": 6, "terrain": {"default": "clear"}}
-    g = at(load(map=tac, units={"BDE-R": {"seen_by": ["blue"]}}, options={"nukes": True},
-                rules={"hands": {"blue": {"nuke": 1}}}), "6.B.1")
+    tac = {
+        "layout": {"orientation": "flat", "size": 20, "unit": "km"},
+        "cols": 8,
+        "rows": 6,
+        "terrain": {"default": "clear"},
+    }
+    g = at(
+        load(
+            map=tac,
+            units={"BDE-R": {"seen_by": ["blue"]}},
+            options={"nukes": True},
+            rules={"hands": {"blue": {"nuke": 1}}},
+        ),
+        "6.B.1",
+    )
     s, res, _ = run(g, "blue: nuke BDE-R", [1])
     plumes = [h for h, i in s.map.hexes.items() if i.facts.get("plume")]
     assert len(plumes) == 1 and plumes[0].distance(g.hex("0704")) == 1

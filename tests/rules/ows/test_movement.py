@@ -27,7 +27,12 @@ def test_10_10_modes_wheeled_15_tracked_10_foot_2_ski_4_and_mixed_uses_the_least
     g = gload()
     s = g.state
     assert [mv.movement_points(s, s.units[u]).mp for u in ("2SBCT", "1ABCT", "1-LI")] == [15, 10, 2]
-    g2 = gload(units={"1-LI": {"data": {"mobility": "ski"}}, "2SBCT": {"data": {"mobility": "wheeled+foot"}}})
+    g2 = gload(
+        units={
+            "1-LI": {"data": {"mobility": "ski"}},
+            "2SBCT": {"data": {"mobility": "wheeled+foot"}},
+        }
+    )
     assert mv.movement_points(g2.state, g2.state.units["1-LI"]).mp == 4
     assert mv.movement_points(g2.state, g2.state.units["2SBCT"]).mode == "foot"
     with pytest.raises(ValueError):
@@ -59,7 +64,9 @@ def test_10_10_1_a_unit_may_always_move_one_hex_unless_np():
     )
     s = g.state
     r = mv.ground_reach(s, s.units["T"], mp=1)
-    assert r.cost[s.map.hex(path[1])] == 6 and s.map.hex(path[2]) not in r.cost  # 6 MP mountain hex with 1 MP
+    assert (
+        r.cost[s.map.hex(path[1])] == 6 and s.map.hex(path[2]) not in r.cost
+    )  # 6 MP mountain hex with 1 MP
     w = mv.ground_reach(s, s.units["W"], mp=20)
     assert s.map.hex(path[1]) in w.cost
     np_hex = s.map.hex("0203")
@@ -80,7 +87,8 @@ def test_10_10_1_weather_changes_costs_and_roads_replace_terrain():
 
     mud = apply(s, state_set("public", {"weather": "mud"}))
     assert (
-        mv.terrain_cost(mud, "clear", "wheeled", "mud") == 8 and mv.terrain_cost(mud, "clear", "wheeled", "clear") == 3
+        mv.terrain_cost(mud, "clear", "wheeled", "mud") == 8
+        and mv.terrain_cost(mud, "clear", "wheeled", "clear") == 3
     )
     rm = mv.ground_reach(mud, mud.units["W"])
     off_road = next(s.map.hex(x) for x in nbrs(path[0]) if x not in path)
@@ -119,7 +127,9 @@ def test_10_10_3_zoc_20km_mech_two_steps_10km_any_mech_battalion_light_two_batta
     )
     s10 = g10.state
     z10 = mv.zoc_hexes(s10, list(s10.units.values()))
-    assert s10.map.hex("0606") in z10 and s10.map.hex("0208") in z10 and s10.map.hex("0404") not in z10
+    assert (
+        s10.map.hex("0606") in z10 and s10.map.hex("0208") in z10 and s10.map.hex("0404") not in z10
+    )
     sup = blank(
         [
             U(
@@ -157,7 +167,9 @@ def test_10_10_3_1_entering_an_enemy_zoc_stops_the_mover():
     zoc = mv.zoc_hexes(s, [s.units["R"]])
     entered = [x for x in r.cost if x in zoc]
     assert entered and all(x in r.stops for x in entered)
-    assert all(r.parent.get(x) not in zoc for x in r.cost if x not in zoc)  # nothing reached through a ZOC hex
+    assert all(
+        r.parent.get(x) not in zoc for x in r.cost if x not in zoc
+    )  # nothing reached through a ZOC hex
 
 
 def test_10_10_3_3_leaving_a_zoc_into_a_non_zoc_hex_costs_2_more():
@@ -184,10 +196,18 @@ def test_10_10_3_2_bypass_through_a_friendly_held_zoc_hex_costs_2_more():
     o = OffsetSystem()
     rh = o.from_label("0505")
     held = rh.neighbour(3)  # next to the enemy
-    start, nxt = held.neighbour(2), held.neighbour(4)  # both two hexes from the enemy, not adjacent to each other
+    start, nxt = (
+        held.neighbour(2),
+        held.neighbour(4),
+    )  # both two hexes from the enemy, not adjacent to each other
     lab = o.to_label
     corridor = {lab(x) for x in (start, held, nxt, rh)}
-    marsh = {f"{c:02d}{r:02d}": "marsh" for c in range(1, 9) for r in range(1, 9) if f"{c:02d}{r:02d}" not in corridor}
+    marsh = {
+        f"{c:02d}{r:02d}": "marsh"
+        for c in range(1, 9)
+        for r in range(1, 9)
+        if f"{c:02d}{r:02d}" not in corridor
+    }
     g = blank(
         [
             U("R", "mech-bde", "red", lab(rh)),
@@ -202,8 +222,12 @@ def test_10_10_3_2_bypass_through_a_friendly_held_zoc_hex_costs_2_more():
     assert held in zoc and start not in zoc and nxt not in zoc
     r = mv.ground_reach(s, s.units["B"])
     assert held in r.bypass and held not in r.stops
-    assert r.cost[nxt] == r.cost[held] + 3 + 2 and nxt not in r.stops  # terrain + 2 to bypass (10.10.3.2)
-    alone = blank([U("R", "mech-bde", "red", lab(rh)), U("B", "recon-bn", "blue", lab(start))], terrain=marsh)
+    assert (
+        r.cost[nxt] == r.cost[held] + 3 + 2 and nxt not in r.stops
+    )  # terrain + 2 to bypass (10.10.3.2)
+    alone = blank(
+        [U("R", "mech-bde", "red", lab(rh)), U("B", "recon-bn", "blue", lab(start))], terrain=marsh
+    )
     s2 = alone.state
     s2 = s2.evolve(units={**s2.units, "R": s2.units["R"].evolve(seen_by={"blue"})})
     r2 = mv.ground_reach(s2, s2.units["B"])
@@ -239,7 +263,9 @@ def test_10_9_stacking_9_steps_on_20km_5_on_10km_hq_sof_free_light_in_urban_free
         ]
     )
     r = mv.ground_reach(third.state, third.state.units["C"])
-    assert third.state.map.hex("0404") in r.cost and third.state.map.hex("0404") not in r.ends  # 7 + 3 > 9
+    assert (
+        third.state.map.hex("0404") in r.cost and third.state.map.hex("0404") not in r.ends
+    )  # 7 + 3 > 9
     with pytest.raises(IllegalOrderError) as e:
         at(third, "6.C.3").submit("blue: move C 0404")
     assert e.value.rule == "10.9"
@@ -259,7 +285,11 @@ def test_10_15_7_suppressed_moves_one_hex_10_4_1_reserve_half_11_1_3_out_of_supp
 def test_10_10_2_disorganized_light_infantry_moves_at_the_wheeled_rate_ends_suppressed_and_cannot_attack():
     g = at(
         blank(
-            [U("L", "light-bn", "blue", "0404"), U("R", "light-bn", "red", "0808"), U("W", "recon-bn", "blue", "0505")]
+            [
+                U("L", "light-bn", "blue", "0404"),
+                U("R", "light-bn", "red", "0808"),
+                U("W", "recon-bn", "blue", "0505"),
+            ]
         ),
         "6.C.3",
     )
@@ -283,7 +313,11 @@ def _river_game(**kw):
             if b in nbrs(a):
                 edges.append({"type": "major-river", "hexes": [a, b]})
     return blank(
-        [U("E", "engineer-bn", "blue", "0304"), U("T", "mech-bde", "blue", "0304"), *kw.pop("extra", [])],
+        [
+            U("E", "engineer-bn", "blue", "0304"),
+            U("T", "mech-bde", "blue", "0304"),
+            *kw.pop("extra", []),
+        ],
         edges=edges,
         **kw,
     )
@@ -295,10 +329,14 @@ def test_10_11_major_river_is_np_without_a_bridge_and_an_engineer_bridge_costs_2
     r = mv.ground_reach(s, s.units["T"])
     assert not any(x.q >= 4 for x in r.cost)  # nothing across the river
     res = g.submit("blue: move E 0404 engineer=bridge").result
-    assert "10.11.1" in res.rules and g.state.map.info(g.hex("0404")).facts["bridge"]["side"] == "blue"
+    assert (
+        "10.11.1" in res.rules and g.state.map.info(g.hex("0404")).facts["bridge"]["side"] == "blue"
+    )
     r = mv.ground_reach(g.state, g.state.units["T"])
     across = [x for x in r.cost if x.q == 4 and g.hex("0404").distance(x) == 1]
-    assert across and all(r.cost[x] == r.cost[g.hex("0404")] + 2 + 2 for x in across)  # clear 2 + bridge 2
+    assert across and all(
+        r.cost[x] == r.cost[g.hex("0404")] + 2 + 2 for x in across
+    )  # clear 2 + bridge 2
     red = mv.ground_reach(g.state, g.state.units["T"].evolve(side="red"))
     assert not any(x.q >= 4 for x in red.cost)  # the bridge serves its own side
 
@@ -306,7 +344,9 @@ def test_10_11_major_river_is_np_without_a_bridge_and_an_engineer_bridge_costs_2
 def test_10_11_1_no_bridge_in_an_enemy_zoc_10_11_2_river_assault_places_it():
     g = at(_river_game(extra=[U("R", "mech-bde", "red", "0504")]), "6.C.3")
     s = g.state
-    g2 = g.__class__(g.ruleset, s.evolve(units={**s.units, "R": s.units["R"].evolve(seen_by={"blue"})}))
+    g2 = g.__class__(
+        g.ruleset, s.evolve(units={**s.units, "R": s.units["R"].evolve(seen_by={"blue"})})
+    )
     with pytest.raises(IllegalOrderError) as e:
         g2.check("blue: move E 0404 engineer=bridge")
     assert e.value.rule in ("10.11.2", "10.10")
@@ -314,7 +354,9 @@ def test_10_11_1_no_bridge_in_an_enemy_zoc_10_11_2_river_assault_places_it():
 
 # -- 6.4 naval movement ----------------------------------------------------------------------------------------
 def _sea(units, **kw):
-    feats = kw.pop("features", [{"hex": "0101", "type": "port", "name": "Home", "capacity": 4, "owner": "red"}])
+    feats = kw.pop(
+        "features", [{"hex": "0101", "type": "port", "name": "Home", "capacity": 4, "owner": "red"}]
+    )
     return blank(
         units,
         terrain={f"{c:02d}{r:02d}": "deep-sea" for c in range(1, 9) for r in range(1, 9)},
@@ -326,7 +368,10 @@ def _sea(units, **kw):
 
 
 def test_6_4_naval_rates_cvn_4_surface_3_auxiliary_2_subs_3_and_2_on_the_operational_map():
-    assert [mv.naval_rate(x) for x in ("cvn", "surface", "auxiliary", "patrol", "ssn", "ssgn", "ssbn", "ssk")] == [
+    assert [
+        mv.naval_rate(x)
+        for x in ("cvn", "surface", "auxiliary", "patrol", "ssn", "ssgn", "ssbn", "ssk")
+    ] == [
         4,
         3,
         2,
@@ -340,7 +385,9 @@ def test_6_4_naval_rates_cvn_4_surface_3_auxiliary_2_subs_3_and_2_on_the_operati
     assert mv.naval_rate("surface", hex_nm=100) == 6  # M2: regional 100 nm hexes
 
 
-@pytest.mark.parametrize("sub, hexes, cav", [("ssn", 3, True), ("ssn", 2, False), ("ssk", 2, True), ("ssk", 1, False)])
+@pytest.mark.parametrize(
+    "sub, hexes, cav", [("ssn", 3, True), ("ssn", 2, False), ("ssk", 2, True), ("ssk", 1, False)]
+)
 def test_6_4_2_2_cavitation_ssn_moving_3_ssk_moving_2(sub, hexes, cav):
     g = at(
         _sea(
@@ -387,7 +434,11 @@ def test_6_4_1_1_houbei_patrol_craft_stays_within_2_hexes_of_a_chinese_controlle
     r = mv.naval_reach(s, s.units["HOUBEI"])
     port = s.map.hex("0101")
     assert r and all(x.distance(port) <= 2 for x in r)
-    far = [x for x in mv.naval_reach(s, s.units["HOUBEI"].evolve(data={"subtype": "surface"})) if x.distance(port) > 2]
+    far = [
+        x
+        for x in mv.naval_reach(s, s.units["HOUBEI"].evolve(data={"subtype": "surface"}))
+        if x.distance(port) > 2
+    ]
     assert far
     g.submit("blue: done")
     with pytest.raises(IllegalOrderError) as e:
@@ -444,13 +495,20 @@ def test_6_2_a_detected_mover_is_halted_by_an_enemy_ship_with_the_intercept_post
     res = g.submit(f"blue: move D {path[3]}").result
     assert res.outcome["halted"] and g.state.units["D"].hex == g.hex(path[1])
     assert "red" in g.state.units["D"].seen_by and "blue" in g.state.units["R"].seen_by
-    g2 = at(_sea([U("D", "ddg", "blue", path[0]), U("R", "ddg", "red", path[1], intercept=False)]), "3.A.1")
+    g2 = at(
+        _sea([U("D", "ddg", "blue", path[0]), U("R", "ddg", "red", path[1], intercept=False)]),
+        "3.A.1",
+    )
     g2.submit(f"blue: move D {path[3]}")
     assert g2.state.units["D"].hex == g2.hex(path[3])
 
 
 def test_6_4_5_mines_laid_in_secret_strike_a_ship_entering_with_criticals_and_can_be_swept():
-    assert dict(mv.mine_preview("d6", 3)) == {0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
+    assert dict(mv.mine_preview("d6", 3)) == {
+        0: Fraction(1, 3),
+        1: Fraction(1, 2),
+        2: Fraction(1, 6),
+    }
     path = line("0202", 0, 3)
     g = at(
         _sea(
@@ -473,7 +531,11 @@ def test_6_4_5_mines_laid_in_secret_strike_a_ship_entering_with_criticals_and_ca
     assert g.clock.turn == 2
     # blue's destroyer sails through the minefield: d6 = 6 vs red shield 5 = 1 hit; halted in the minefield
     s, res, _ = run(g, f"blue: move D {path[2]}", [6])
-    assert res.outcome["mine_hits"] == 1 and s.units["D"].hex == g.hex(path[1]) and s.units["D"].steps == 1
+    assert (
+        res.outcome["mine_hits"] == 1
+        and s.units["D"].hex == g.hex(path[1])
+        and s.units["D"].steps == 1
+    )
     assert path[1] in s.public["minefields"] and "6.4.5.2" in res.rules
     s, res, _ = run(g, f"blue: move D {path[2]}", [2])  # d6 = 2 < 5: no hit, it sails on
     assert res.outcome["mine_hits"] == 0 and s.units["D"].hex == g.hex(path[2])
@@ -526,9 +588,14 @@ def test_6_4_6_only_amphibious_units_swim_ashore_others_need_a_landing_ship_and_
     d.submit(f"blue: amphibious-assault MAR-1 {beach}")
     m = d.state.units["MAR-1"]
     assert m.hex == d.hex(beach) and "amphibious-assault" in m.markers
-    assert d.state.units["LMSR-1"].hex == d.hex(beach) and "amphibious-assault" in d.state.units["LMSR-1"].markers
+    assert (
+        d.state.units["LMSR-1"].hex == d.hex(beach)
+        and "amphibious-assault" in d.state.units["LMSR-1"].markers
+    )
     d.submit("umpire: advance 6.C.1")  # the ship survived the Combat phase
-    assert d.state.units["LMSR-1"].hex == d.hex("0204") and d.state.units["MAR-1"].data["landed"] == 1
+    assert (
+        d.state.units["LMSR-1"].hex == d.hex("0204") and d.state.units["MAR-1"].data["landed"] == 1
+    )
     e = gload(add=[{"id": "AR-1", "type": "mech-bn", "side": "blue", "hex": "0305"}])
     e = at(e, "2.1")
     e.submit("blue: sealift AR-1 LMSR-1")
@@ -543,7 +610,13 @@ def test_6_4_6_only_amphibious_units_swim_ashore_others_need_a_landing_ship_and_
 def test_6_5_11_airborne_mech_needs_two_transports_a_step_and_R11_lost_with_a_transport_shot_down():
     add = [
         {"id": "PARA", "type": "airborne-bn", "side": "blue", "hex": "0404"},
-        {"id": "MPARA", "type": "mech-bn", "side": "blue", "hex": "0404", "data": {"airborne": True}},
+        {
+            "id": "MPARA",
+            "type": "mech-bn",
+            "side": "blue",
+            "hex": "0404",
+            "data": {"airborne": True},
+        },
         {"id": "C17-3", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}},
     ]
     g = at(gload(add=add), "3.B.3")
@@ -551,7 +624,9 @@ def test_6_5_11_airborne_mech_needs_two_transports_a_step_and_R11_lost_with_a_tr
         g.check("blue: airborne-assault MPARA 0707 transports=C17-1")
     assert e.value.code == "too-few-transports" and "two per mechanised step" in str(e.value)
     g.submit("blue: airborne-assault PARA 0707 transports=C17-1")
-    assert g.state.units["PARA"].hex == g.hex("0707") and g.state.units["C17-1"].hex == g.hex("0707")
+    assert g.state.units["PARA"].hex == g.hex("0707") and g.state.units["C17-1"].hex == g.hex(
+        "0707"
+    )
     # the transport survives: back to base, the force is on the ground
     ok = at(g.fork(), "6.C.1")
     assert ok.state.units["C17-1"].box == "base" and ok.state.units["PARA"].data["landed"] == 1
@@ -628,7 +703,9 @@ def test_property_a_path_never_enters_np_terrain(uid, mp, weather):
 @given(
     moves=st.lists(
         st.tuples(
-            st.sampled_from(["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1", "CSS-1", "HQ-1D"]),
+            st.sampled_from(
+                ["1ABCT", "2SBCT", "1-LI", "1-REC", "ENG-1", "ART-1", "CSS-1", "HQ-1D"]
+            ),
             st.integers(0, 200),
         ),
         min_size=1,
@@ -651,7 +728,11 @@ def test_property_stacking_is_never_exceeded_after_any_legal_move(moves):
         lim = mv.stacking_limit(g.state)
         for hx in {x.hex for x in g.state.units.values() if x.hex is not None and x.side == "blue"}:
             assert (
-                mv.stack_steps(g.state, [x for x in g.state.units.values() if x.hex == hx and x.side == "blue"], hx)
+                mv.stack_steps(
+                    g.state,
+                    [x for x in g.state.units.values() if x.hex == hx and x.side == "blue"],
+                    hx,
+                )
                 <= lim
             )
 
@@ -706,10 +787,18 @@ def test_6_5_10_4_interdiction_attacks_a_ground_unit_moving_through_its_zone_and
         edges=[{"type": "road", "hexes": path}],
     )
     g = at(g, "6.C.3")
-    s, res, _ = run(g, f"blue: move W {path[7]}", [10, 10])  # two bombs at d10 vs 3: hits, the recon is lost
+    s, res, _ = run(
+        g, f"blue: move W {path[7]}", [10, 10]
+    )  # two bombs at d10 vs 3: hits, the recon is lost
     assert res.outcome["halted"] and "6.5.10.4" in res.rules and not s.units["W"].alive
-    s, res, _ = run(g, f"blue: move W {path[7]}", [1, 1])  # missed: it drives on; the mission is expended
-    assert res.outcome["halted"] is None and s.units["W"].hex == g.hex(path[7]) and "expended" in s.units["INT"].markers
+    s, res, _ = run(
+        g, f"blue: move W {path[7]}", [1, 1]
+    )  # missed: it drives on; the mission is expended
+    assert (
+        res.outcome["halted"] is None
+        and s.units["W"].hex == g.hex(path[7])
+        and "expended" in s.units["INT"].markers
+    )
 
 
 def test_6_5_10_4_a_move_past_a_known_interdiction_mission_previews_its_fires_exactly():
@@ -736,10 +825,26 @@ def test_6_5_10_4_a_move_past_a_known_interdiction_mission_previews_its_fires_ex
 
 
 # -- 6.5.10.4 SUCAP against naval movers ----------------------------------------------------------------------
-SUCAP = {"id": "J20-SUCAP", "type": "j20-cap", "side": "red", "hex": "0504",
-         "data": {"base": "J20-BASE", "mission": "sucap",
-                  "attacks": [{"id": "yj12", "die": "d10", "count": 2, "targets": ["naval"], "range": 1,
-                               "flags": ["supersonic"]}]}}
+SUCAP = {
+    "id": "J20-SUCAP",
+    "type": "j20-cap",
+    "side": "red",
+    "hex": "0504",
+    "data": {
+        "base": "J20-BASE",
+        "mission": "sucap",
+        "attacks": [
+            {
+                "id": "yj12",
+                "die": "d10",
+                "count": 2,
+                "targets": ["naval"],
+                "range": 1,
+                "flags": ["supersonic"],
+            }
+        ],
+    },
+}
 
 
 def _sucap(**sucap):
@@ -755,11 +860,17 @@ def test_6_5_10_4_a_sucap_attacks_a_ship_moving_through_its_zone_by_the_naval_co
     # the time
     plans = mv.sucap_plans(g.state, g.unit("J20-SUCAP"), g.unit("DDG-1"))
     assert [(p.die, p.layers) for p in plans] == [("d6", (7,)), ("d8", (7,))]
-    assert dict(mv.sucap_preview(g.state, g.unit("J20-SUCAP"), g.unit("DDG-1"))) == {0: Fraction(7, 8),
-                                                                                     1: Fraction(1, 8)}
+    assert dict(mv.sucap_preview(g.state, g.unit("J20-SUCAP"), g.unit("DDG-1"))) == {
+        0: Fraction(7, 8),
+        1: Fraction(1, 8),
+    }
     s, res, _ = run(g, "blue: move DDG-1 0504", [6, 7, 5])
-    assert res.outcome["halted"].startswith("attacked by SUCAP J20-SUCAP") and "6.5.10.4" in res.rules
-    assert s.units["DDG-1"].steps == 1 and "suppressed" in s.units["DDG-1"].markers  # damaged (9.6.1)
+    assert (
+        res.outcome["halted"].startswith("attacked by SUCAP J20-SUCAP") and "6.5.10.4" in res.rules
+    )
+    assert (
+        s.units["DDG-1"].steps == 1 and "suppressed" in s.units["DDG-1"].markers
+    )  # damaged (9.6.1)
     assert "expended" in s.units["J20-SUCAP"].markers and "red" in s.units["DDG-1"].seen_by
     from owsnb.rules.ows.units import counter
 
@@ -779,8 +890,12 @@ def test_6_5_10_4_a_move_past_a_known_sucap_previews_its_attack_exactly():
 def test_6_5_10_4_sucap_preview_matches_100k_seeded_rolls():
     from owsnb.rules.ows import strike
 
-    g = _sucap(data={**SUCAP["data"], "attacks": [{"id": "yj12", "die": "d12", "count": 3, "targets": ["naval"],
-                                                     "range": 1}]})
+    g = _sucap(
+        data={
+            **SUCAP["data"],
+            "attacks": [{"id": "yj12", "die": "d12", "count": 3, "targets": ["naval"], "range": 1}],
+        }
+    )
     m, ship = g.unit("J20-SUCAP"), g.unit("DDG-1")
     plans = mv.sucap_plans(g.state, m, ship)
     exact = dict(mv.sucap_preview(g.state, m, ship))

@@ -183,7 +183,9 @@ def test_10_2_5_card_and_initiative_seize_are_one_play_once_per_ground_phase():
 
 def test_4_1_planning_is_optional_both_sides_may_pass_the_planning_steps_with_nothing_written():
     g = load()
-    assert g.clock.step == "1.1" and {"intent", "done"} <= set(g.ruleset.allowed_verbs(g.state, "blue"))
+    assert g.clock.step == "1.1" and {"intent", "done"} <= set(
+        g.ruleset.allowed_verbs(g.state, "blue")
+    )
     before = {s: dict(g.state.sides[s].private) for s in g.state.sides}
     for step in ("1.1", "1.2", "1.3"):
         assert g.clock.step == step
@@ -191,6 +193,7 @@ def test_4_1_planning_is_optional_both_sides_may_pass_the_planning_steps_with_no
         g.submit("red: done")
     assert g.clock.step == "2.1"  # on to Strategic Movement: nothing was required
     assert not any(e.kind == "die" for e in g.events)  # nothing to adjudicate
-    assert {s: dict(g.state.sides[s].private) for s in g.state.sides} == before  # no orders documented (4.3)
+    assert {
+        s: dict(g.state.sides[s].private) for s in g.state.sides
+    } == before  # no orders documented (4.3)
     assert all(g.state.sides[s].private.get("orders_doc") is None for s in g.state.sides)
-

@@ -45,7 +45,10 @@ def _legal_orders_leak_nothing(game):
 
     for side in game.state.sides:
         legal = game.legal_orders(side)
-        payload = [[str(o) for o in spec.examples] + [list(v) for v in spec.candidates.values()] for spec in legal]
+        payload = [
+            [str(o) for o in spec.examples] + [list(v) for v in spec.candidates.values()]
+            for spec in legal
+        ]
         leaks = find_leaks(payload, hidden_tokens(game.state, side, game.ruleset))
         assert not leaks, f"{side}'s legal orders leak {leaks[:3]}"
 
@@ -63,6 +66,14 @@ def test_random_playout_three_turns(seed):
 
 
 def test_random_playout_with_options():
-    g = load(seed=5, options={"face_down": True, "strike_order": "chits", "best_die": True, "excess_shields": "layered"})
+    g = load(
+        seed=5,
+        options={
+            "face_down": True,
+            "strike_order": "chits",
+            "best_die": True,
+            "excess_shields": "layered",
+        },
+    )
     rep = random_playout(g, max_orders=300, seed=5, extra_checks=[_no_undetected_enemy_in_views])
     assert rep.turns >= 2

@@ -21,7 +21,10 @@ def test_counter_svg_of_a_face_down_unit_says_unknown():
 
 
 def test_terrain_styles_for_deep_sea_littoral_land_urban():
-    assert presentation.terrain_style("deep-sea")["fillColor"] != presentation.terrain_style("littoral")["fillColor"]
+    assert (
+        presentation.terrain_style("deep-sea")["fillColor"]
+        != presentation.terrain_style("littoral")["fillColor"]
+    )
     assert presentation.terrain_style("urban")["fillColor"] == "#9e9e9e"
     assert "fillColor" in presentation.terrain_style("no-such-terrain")
 

@@ -24,7 +24,13 @@ def U(i, t, side, hexlab, seen=(), **data):
 
 @pytest.mark.parametrize(
     "security, partisans, outcome",
-    [(14, 7, "destroyed"), (14, 8, "none"), (12, 6, "none"), (9, 9, "disrupted"), (8, 9, "disrupted")],
+    [
+        (14, 7, "destroyed"),
+        (14, 8, "none"),
+        (12, 6, "none"),
+        (9, 9, "disrupted"),
+        (8, 9, "disrupted"),
+    ],
 )
 def test_10_15_10_3_security_14_vs_7_14_vs_8_12_vs_6_9_vs_9(security, partisans, outcome):
     assert rear.battle_outcome(security, partisans) == outcome
@@ -94,10 +100,15 @@ def test_10_15_10_3_uncontested_partisans_are_disrupted_at_once_and_the_zone_slo
     assert len(dis) == 1
     after = ground_reach(g.state, g.state.units["T"]).cost
     zone_hex = [h for h in after if rear.zone_key(g.state, h) == next(iter(dis))]
-    assert zone_hex and all(after[h] >= before[h] + 2 for h in zone_hex if h != g.state.units["T"].hex)
+    assert zone_hex and all(
+        after[h] >= before[h] + 2 for h in zone_hex if h != g.state.units["T"].hex
+    )
     from owsnb.rules.ows import supply
 
-    cut = blank([U("CSS", "css-bn", "blue", "0101"), U("X", "light-bn", "blue", "0505")], options={"rear_area": True})
+    cut = blank(
+        [U("CSS", "css-bn", "blue", "0101"), U("X", "light-bn", "blue", "0505")],
+        options={"rear_area": True},
+    )
     s = cut.state.evolve(
         public={
             **cut.state.public,
@@ -146,7 +157,11 @@ def test_10_15_10_3_battle_for_control_with_modifiers_destroys_partisans_and_the
     strong.submit("red: partisans 0505 units=P1")
     strong.submit("umpire: advance 6.C.4")
     s, res, _ = run(strong, "blue: security-battle 0505", [12, 7])  # 14 vs 7: destroyed
-    assert (res.outcome["security"], res.outcome["partisans"], res.outcome["outcome"]) == (14, 7, "destroyed")
+    assert (res.outcome["security"], res.outcome["partisans"], res.outcome["outcome"]) == (
+        14,
+        7,
+        "destroyed",
+    )
     assert not s.units["P1"].alive and not s.secret["partisans"]["red"]
     s, res, _ = run(strong, "blue: security-battle 0505", [12, 8])  # 14 vs 8: not double
     assert res.outcome["outcome"] == "none" and s.units["P1"].box == "partisan-card"
@@ -177,7 +192,11 @@ def test_10_15_10_4_partisan_attack_hits_or_suppresses_through_the_next_turn_C8(
 
 def test_10_15_10_5_atgm_with_the_partisans_attacks_in_the_zone_and_the_target_fires_back():
     g = blank(
-        [U("P1", "mech-bde", "red", "0808"), U("ATGM", "atgm-co", "red", "0707"), U("T", "recon-bn", "blue", "0505")],
+        [
+            U("P1", "mech-bde", "red", "0808"),
+            U("ATGM", "atgm-co", "red", "0707"),
+            U("T", "recon-bn", "blue", "0505"),
+        ],
         options={"rear_area": True},
         turns=5,
     )
@@ -192,7 +211,9 @@ def test_10_15_10_5_atgm_with_the_partisans_attacks_in_the_zone_and_the_target_f
 
     g = with_events(g, [unit_set("T", seen_by=frozenset({"red"}))])
     g.submit("blue: done")
-    s, res, _ = run(g, "red: atgm ATGM T", [6, 3])  # d12 6 vs 3: 2 hits; the recon's d8 demoted to d6: 3 vs 3
+    s, res, _ = run(
+        g, "red: atgm ATGM T", [6, 3]
+    )  # d12 6 vs 3: 2 hits; the recon's d8 demoted to d6: 3 vs 3
     assert res.outcome["hits"] == {"T": 2, "ATGM": 1}
     assert not s.units["T"].alive and not s.units["ATGM"].alive  # simultaneous
 
@@ -207,7 +228,9 @@ def test_10_15_10_5_atgm_exchange_preview_matches_100k_seeded_rolls():
     from owsnb.rules.ows.dice import hits
 
     exact = rear.atgm_preview("d12", 3, "d6", 3)
-    assert exact[(2, 1)] == Fraction(3, 12) * Fraction(3, 6)  # 6-8 on the d12 (2 hits), 3-5 on the d6 (1 hit)
+    assert exact[(2, 1)] == Fraction(3, 12) * Fraction(
+        3, 6
+    )  # 6-8 on the d12 (2 hits), 3-5 on the d6 (1 hit)
     roll = FastRoller(3)
     n = 100_000
     counts: dict = {}

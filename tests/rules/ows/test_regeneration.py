@@ -40,27 +40,46 @@ def test_11_7_us_air_mission_regenerates_on_6_plus_prc_on_7_plus():
 
 
 def test_11_8_auto_resupply_dice_and_regenerating_shields_reset_others_stay_expended():
-    g = load(units={"HQ9-1": {"data": {"spent": {"hq9": 2}}}, "PATRIOT-1": {"data": {"spent": {"pac3": 1}}}})
+    g = load(
+        units={
+            "HQ9-1": {"data": {"spent": {"hq9": 2}}},
+            "PATRIOT-1": {"data": {"spent": {"pac3": 1}}},
+        }
+    )
     s, _, _ = _through_regeneration(g, [])
     assert counter(s.units["HQ9-1"]).attack("hq9").left == 2  # curved arrow
     assert counter(s.units["PATRIOT-1"]).attack("pac3").left == 1  # no arrow: stays expended
 
 
 def test_9_3_a_rail_gun_or_hel_is_data_a_regenerating_grey_shield_or_a_higher_red_shield():
-    ddgx = {"red_shield": 6, "grey_shields": [{"id": "sm2", "value": 6, "count": 3, "range": 1},
-                                              {"id": "hel", "value": 5, "count": 2, "regenerates": True}],
-            "spent": {"sm2": 1, "hel": 2}}
+    ddgx = {
+        "red_shield": 6,
+        "grey_shields": [
+            {"id": "sm2", "value": 6, "count": 3, "range": 1},
+            {"id": "hel", "value": 5, "count": 2, "regenerates": True},
+        ],
+        "spent": {"sm2": 1, "hel": 2},
+    }
     g = load(units={"DDG-1": {"data": ddgx}})
     c = counter(g.unit("DDG-1"))
-    assert c.red_shield == 6 and [(x.id, x.left, x.regenerates) for x in c.shields] == [("sm2", 2, False), ("hel", 0, True)]
+    assert c.red_shield == 6 and [(x.id, x.left, x.regenerates) for x in c.shields] == [
+        ("sm2", 2, False),
+        ("hel", 0, True),
+    ]
     s, _, _ = _through_regeneration(g, [])
-    assert [(x.id, x.left) for x in counter(s.units["DDG-1"]).shields] == [("sm2", 2), ("hel", 2)]  # the HEL regenerates
+    assert [(x.id, x.left) for x in counter(s.units["DDG-1"]).shields] == [
+        ("sm2", 2),
+        ("hel", 2),
+    ]  # the HEL regenerates
 
 
 def test_11_9_resupply_from_a_co_located_asp_only_if_the_scenario_allows():
     g = load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}})
     s, _, _ = _through_regeneration(g, [])
-    g2 = load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}}, options={"missile_resupply": True})
+    g2 = load(
+        units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}},
+        options={"missile_resupply": True},
+    )
     at(g2, "6.C.3")
     g2.submit("umpire: advance 7.I")
     g3 = at(load(units={"BDE-B": {"hex": "0203", "data": {"spent": {"organic": 1}}}}), "6.C.3")
@@ -69,20 +88,31 @@ def test_11_9_resupply_from_a_co_located_asp_only_if_the_scenario_allows():
         g3.submit("blue: resupply BDE-B ASP-B")
     assert e.value.rule == "2.2.2.5"
     g2.submit("blue: resupply BDE-B ASP-B")
-    assert counter(g2.unit("BDE-B")).attack("organic").left == 1 and int(g2.unit("ASP-B").data["salvos"]) == 5
+    assert (
+        counter(g2.unit("BDE-B")).attack("organic").left == 1
+        and int(g2.unit("ASP-B").data["salvos"]) == 5
+    )
 
 
 def test_11_4_missions_return_to_base_cap_may_stay():
-    g = load(units={"F35-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": {"hex": "0303", "box": None}})
+    g = load(
+        units={"F35-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": {"hex": "0303", "box": None}}
+    )
     s, _, _ = _through_regeneration(g, [])
     assert s.units["F35-STRIKE"].box == "base" and s.units["F35-CAP"].hex is not None
-    g2 = load(units={"F35-CAP": {"hex": "0303", "box": None}}, options={"leave_missions_in_place": False})
+    g2 = load(
+        units={"F35-CAP": {"hex": "0303", "box": None}}, options={"leave_missions_in_place": False}
+    )
     s2, _, _ = _through_regeneration(g2, [])
     assert s2.units["F35-CAP"].box == "base"
 
 
 def test_11_6_tacsit1_removed_detection_lapses_to_a_last_known_position():
-    g = load(units={"Type055-1": {"seen_by": ["blue"], "markers": ["tacsit1", "suppressed", "cavitation"]}})
+    g = load(
+        units={
+            "Type055-1": {"seen_by": ["blue"], "markers": ["tacsit1", "suppressed", "cavitation"]}
+        }
+    )
     s, _, _ = _through_regeneration(g, [])
     t = s.units["Type055-1"]
     assert not t.markers & {"tacsit1", "suppressed", "cavitation"} and "blue" not in t.seen_by
@@ -93,12 +123,16 @@ def test_11_6_tacsit1_removed_detection_lapses_to_a_last_known_position():
 def test_11_5_timers_count_down_and_their_marker_goes_at_zero():
     g = load(units={"BDE-B": {"markers": ["rsoi"], "data": {"timers": {"rsoi": 2}}}})
     s, _, _ = _through_regeneration(g, [])
-    assert "rsoi" in s.units["BDE-B"].markers and dict(s.units["BDE-B"].data["timers"]) == {"rsoi": 1}
+    assert "rsoi" in s.units["BDE-B"].markers and dict(s.units["BDE-B"].data["timers"]) == {
+        "rsoi": 1
+    }
 
 
 def test_11_3_space_dashboard_resets_and_11_2_offensive_io_comes_off():
-    g = load(units={"Type055-1": {"markers": ["disrupted-c2", "assured-c2", "sigint"]}},
-             rules={"space": {"red": {"c2": 2}}})
+    g = load(
+        units={"Type055-1": {"markers": ["disrupted-c2", "assured-c2", "sigint"]}},
+        rules={"space": {"red": {"c2": 2}}},
+    )
     from owsnb.rules.ows.information import demote_row
 
     g2 = with_events(g, [demote_row(g.state, "red", "c2", "7.2.1.1")])
@@ -128,7 +162,9 @@ def test_11_2_an_enduring_cyber_effect_stays_until_its_recovery_roll_and_11_3_ke
     assert [e["card"] for e in g.state.public["cyber_effects"]] == ["gps-spoofing"]
     g = at(g, "6.C.3")
     s, _, ev = run(g, "umpire: advance 7.I", [3])  # recovery d6 3 < 4: still in play
-    assert s.sides["red"].public["space"]["pnt"] == "disrupted" and len(s.public["cyber_effects"]) == 1
+    assert (
+        s.sides["red"].public["space"]["pnt"] == "disrupted" and len(s.public["cyber_effects"]) == 1
+    )
     rolls = [e for e in ev if e.kind == "die"]
     assert [(e.rule, e.visible_to) for e in rolls] == [("11.2", None)]
     s2, _, _ = run(g, "umpire: advance 7.I", [4])  # 4+: recovered, the dashboard resets (11.3)

@@ -11,10 +11,28 @@ from .conftest import at, load
 
 
 def test_3_turn_sequence_has_the_8_phases_and_every_chart_step():
-    assert [p.title for p in SEQUENCE.phases][:3] == ["Planning & Readiness Decisions", "Strategic Movement",
-                                                      "Tactical Movement"]
+    assert [p.title for p in SEQUENCE.phases][:3] == [
+        "Planning & Readiness Decisions",
+        "Strategic Movement",
+        "Tactical Movement",
+    ]
     keys = [s.key for _, s in SEQUENCE.walk()]
-    for k in ("3.A.1", "3.B.3", "3.C.2", "4.1", "4.3", "5.3", "6.A.1", "6.A.7", "6.B.1", "6.B.2", "6.C.4", "7.A", "7.J", "8"):
+    for k in (
+        "3.A.1",
+        "3.B.3",
+        "3.C.2",
+        "4.1",
+        "4.3",
+        "5.3",
+        "6.A.1",
+        "6.A.7",
+        "6.B.1",
+        "6.B.2",
+        "6.C.4",
+        "7.A",
+        "7.J",
+        "8",
+    ):
         assert k in keys
     assert step("4.1").mode == "simultaneous" and step("6.A.4").actors == "umpire"
     assert step("6.A.5").optional == "tactical_map" and step("8").optional == "assessment_phase"
@@ -72,23 +90,48 @@ def test_2_1_1_4_umpire_ad_hoc_adjudication_on_a_d10():
 
 def test_3_options_include_every_ruling_with_a_default():
     names = RULESET.options
-    for n in ("excess_shields", "cooperative_sensing", "critical_hits", "strike_order", "best_die", "one_to_many",
-              "face_down", "sof_regeneration", "idf_support", "sub_detectors", "assault_markers", "odds_steps"):
+    for n in (
+        "excess_shields",
+        "cooperative_sensing",
+        "critical_hits",
+        "strike_order",
+        "best_die",
+        "one_to_many",
+        "face_down",
+        "sof_regeneration",
+        "idf_support",
+        "sub_detectors",
+        "assault_markers",
+        "odds_steps",
+    ):
         assert n in names
-    assert {o.rule for o in RULESET.option_list} >= {"R1", "R2", "R3", "C1", "C3", "C4", "C5", "C6", "C11"}
+    assert {o.rule for o in RULESET.option_list} >= {
+        "R1",
+        "R2",
+        "R3",
+        "C1",
+        "C3",
+        "C4",
+        "C5",
+        "C6",
+        "C11",
+    }
 
 
-@pytest.mark.parametrize("text", [
-    "blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam:Type054-1",
-    "red: shields Type055-1:3,Type054-1:1 cap=J20-CAP fire=Type055-1:yj18:DDG-1",
-    "blue: torpedo SSN-1 Type055-1 reattack=Type054-1",
-    "umpire: air-combat 0504 pairs=F35-CAP:J20-CAP,J20-CAP:F35-CAP",
-    "blue: io disrupt-c2 space:red:c2",
-    "blue: fly F35-STRIKE 0504 tanker=KC-1 task=sead",
-    "blue: package F35-STRIKE munitions=2 asp=ASP-B escorts=F35-CAP",
-    "blue: insert SOF-B 0703",
-    "blue: detect 0504 sensors=DDG-1,E2D-1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "blue: strike Type055-1 salvos=DDG-1:tlam,DDG-1:tlam:Type054-1",
+        "red: shields Type055-1:3,Type054-1:1 cap=J20-CAP fire=Type055-1:yj18:DDG-1",
+        "blue: torpedo SSN-1 Type055-1 reattack=Type054-1",
+        "umpire: air-combat 0504 pairs=F35-CAP:J20-CAP,J20-CAP:F35-CAP",
+        "blue: io disrupt-c2 space:red:c2",
+        "blue: fly F35-STRIKE 0504 tanker=KC-1 task=sead",
+        "blue: package F35-STRIKE munitions=2 asp=ASP-B escorts=F35-CAP",
+        "blue: insert SOF-B 0703",
+        "blue: detect 0504 sensors=DDG-1,E2D-1",
+    ],
+)
 def test_order_notation_round_trips(text):
     from owsnb import Order
 

@@ -35,16 +35,23 @@ def _da_game(**units):
 
 def test_6_6_1_1_direct_action_one_step_at_defence_two_at_double():
     g = _da_game(**{"HQ9-1": {"seen_by": ["blue"]}})
-    s, res, _ = run(g, "blue: direct-action SOF-B HQ9-1", [1, 4])  # not compromised; 4 vs defence 4: 1 step
+    s, res, _ = run(
+        g, "blue: direct-action SOF-B HQ9-1", [1, 4]
+    )  # not compromised; 4 vs defence 4: 1 step
     assert res.outcome["steps_lost"] == 1 and s.units["HQ9-1"].box == "attrition"
-    s, res, _ = run(g, "blue: direct-action SOF-B port:0703", [1, 6])  # port defence 3: 6 = double: 2 steps
+    s, res, _ = run(
+        g, "blue: direct-action SOF-B port:0703", [1, 6]
+    )  # port defence 3: 6 = double: 2 steps
     assert res.outcome["steps_lost"] == 2
     s, res, _ = run(g, "blue: direct-action SOF-B HQ9-1", [8])  # compromised
     assert res.outcome["compromised"] and s.units["SOF-B"].box == "regeneration"
 
 
 def test_6_6_1_1_ship_at_sea_is_not_a_legal_target():
-    g = at(load(units={"SOF-B": {"hex": "0504", "box": None}, "Type055-1": {"seen_by": ["blue"]}}), "3.C.2")
+    g = at(
+        load(units={"SOF-B": {"hex": "0504", "box": None}, "Type055-1": {"seen_by": ["blue"]}}),
+        "3.C.2",
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.submit("blue: direct-action SOF-B Type055-1")
     assert e.value.rule == "6.6.1.1" and e.value.code == "illegal-da-target"
@@ -64,7 +71,10 @@ def test_6_6_1_1_direct_action_preview_matches_100k_seeded_rolls():
 
 
 def test_6_6_1_2_sof_regeneration_1d4_3_then_1_2_4():
-    sofs = [{"id": f"SOF-{i}", "type": "sof", "side": "blue", "box": "regeneration", "steps": 1} for i in range(3)]
+    sofs = [
+        {"id": f"SOF-{i}", "type": "sof", "side": "blue", "box": "regeneration", "steps": 1}
+        for i in range(3)
+    ]
     g = at(load(add=sofs, remove=("SOF-B",)), "6.C.3")
     # 7.H: US air missions none in the box; SOF: 1D4 = 3 missions, then 1, 2, 4 turns; red has none
     s, res, ev = run(g, "umpire: advance 7.I", [3, 1, 2, 4])

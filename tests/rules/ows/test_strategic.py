@@ -12,7 +12,9 @@ from .ground_kit import blank, gload
 
 
 def _coast(units, turn=1):
-    sea = {f"01{r:02d}": "deep-sea" for r in range(1, 9)} | {f"02{r:02d}": "littoral" for r in range(1, 9)}
+    sea = {f"01{r:02d}": "deep-sea" for r in range(1, 9)} | {
+        f"02{r:02d}": "littoral" for r in range(1, 9)
+    }
     feats = [
         {"hex": "0303", "type": "port", "name": "North", "capacity": 4, "owner": "blue"},
         {"hex": "0307", "type": "port", "name": "South", "capacity": 4, "owner": "blue"},
@@ -51,7 +53,9 @@ def test_5_1_1_2_lmsr_in_port_in_turn_2_immobile_through_turn_3_rsoi_off_in_turn
         g.check("blue: move BN 0407")
     g.submit("umpire: advance 7.I")  # Turn 3's Regeneration: RSO&I came off at 7.E
     assert (
-        g.clock.turn == 3 and "rsoi" not in g.state.units["BN"].markers and "rsoi" not in g.state.units["LMSR"].markers
+        g.clock.turn == 3
+        and "rsoi" not in g.state.units["BN"].markers
+        and "rsoi" not in g.state.units["LMSR"].markers
     )
     g.submit("umpire: advance 3.A.1")  # Turn 4: both move freely
     g.check("blue: move LMSR 0203")
@@ -138,8 +142,14 @@ def test_5_1_1_3_a_1_step_mech_battalion_flies_on_2_heavy_lift_transports():
     assert e.value.rule == "5.1.1.3"  # 3 steps: "one step at a time" / not at an airfield
     g.submit("blue: airlift MB 0309 transports=C17-1,C17-2")
     mb = g.state.units["MB"]
-    assert mb.hex == g.hex("0309") and "rsoi" in mb.markers and "rsoi" in g.state.units["C17-1"].markers
-    at(_airlift(), "2.1").check("blue: airlift LI2 0309 transports=C130")  # light infantry: one transport per step
+    assert (
+        mb.hex == g.hex("0309")
+        and "rsoi" in mb.markers
+        and "rsoi" in g.state.units["C17-1"].markers
+    )
+    at(_airlift(), "2.1").check(
+        "blue: airlift LI2 0309 transports=C130"
+    )  # light infantry: one transport per step
     ok = g.fork()
     ok.submit("umpire: advance 7.I")  # RSO&I off in this turn's Regeneration (C1)
     assert "rsoi" not in ok.state.units["MB"].markers
@@ -156,7 +166,10 @@ def test_5_1_1_3_transport_destroyed_means_the_unit_is_destroyed_and_the_transpo
 
 
 def test_SM1_an_airfield_handles_its_capacity_in_transport_missions_a_turn():
-    add = [{"id": f"C{i}", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}} for i in range(3)]
+    add = [
+        {"id": f"C{i}", "type": "c17", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}}
+        for i in range(3)
+    ]
     add += [{"id": f"L{i}", "type": "light-bn", "side": "blue", "hex": "0404"} for i in range(4)]
     g = at(gload(add=add), "2.1")
     g.submit("blue: airlift L0 0309 transports=C17-1")
@@ -170,11 +183,17 @@ def test_5_1_1_4_rail_from_turn_t_embark_t_transit_t_plus_1_offload_t_plus_2_fre
     assert st.rail_turns(100, 600) == 3
     g = at(gload(units={"1ABCT": {"hex": "0406"}}, turns=8), "2.1")
     res = g.submit("blue: rail 1ABCT 0506").result
-    assert res.outcome["embark"] == 1 and res.outcome["transit"] == [2] and res.outcome["offload"] == 3
+    assert (
+        res.outcome["embark"] == 1 and res.outcome["transit"] == [2] and res.outcome["offload"] == 3
+    )
     assert res.outcome["free"] == 4
     assert g.state.units["1ABCT"].hex == g.hex("0406") and "rsoi" in g.state.units["1ABCT"].markers
     g.submit("umpire: advance 2.1")  # turn 2: in transit
-    assert g.clock.turn == 2 and g.state.units["1ABCT"].hex is None and g.state.units["1ABCT"].box == "rail"
+    assert (
+        g.clock.turn == 2
+        and g.state.units["1ABCT"].hex is None
+        and g.state.units["1ABCT"].box == "rail"
+    )
     g.submit("umpire: advance 2.1")  # turn 3: offloading at the railhead
     assert g.state.units["1ABCT"].hex == g.hex("0506") and "rsoi" in g.state.units["1ABCT"].markers
     g.submit("umpire: advance 6.C.3")
@@ -184,7 +203,9 @@ def test_5_1_1_4_rail_from_turn_t_embark_t_transit_t_plus_1_offload_t_plus_2_fre
     assert g.clock.turn == 4 and "rsoi" not in g.state.units["1ABCT"].markers
     g.check("blue: move 1ABCT 0606")
     with pytest.raises(IllegalOrderError) as e:
-        at(gload(remove=("CARS-1",), units={"1ABCT": {"hex": "0406"}}), "2.1").check("blue: rail 1ABCT 0506")
+        at(gload(remove=("CARS-1",), units={"1ABCT": {"hex": "0406"}}), "2.1").check(
+            "blue: rail 1ABCT 0506"
+        )
     assert e.value.code == "too-few-cars"
 
 
@@ -203,7 +224,11 @@ def test_5_1_1_5_het_moves_and_then_a_full_turn_disembarking_in_rsoi():
     )
     g.submit("blue: het 2SBCT 0706")
     u = g.state.units["2SBCT"]
-    assert u.hex == g.hex("0706") and "rsoi" in u.markers and g.state.units["HET-1"].hex == g.hex("0706")
+    assert (
+        u.hex == g.hex("0706")
+        and "rsoi" in u.markers
+        and g.state.units["HET-1"].hex == g.hex("0706")
+    )
     g.submit("umpire: advance 6.C.3")  # turn 1: disembarking
     assert "rsoi" in g.state.units["2SBCT"].markers
     g.submit("umpire: advance 6.C.3")  # turn 2: still in RSO&I
@@ -230,9 +255,21 @@ def test_5_1_strategic_moves_are_refused_in_other_steps_and_for_units_already_in
 def test_6_5_5_an_airbase_capacity_can_never_be_exceeded():
     g = gload()
     assert st.basing_problems(g.state) == []
-    with pytest.raises(ValueError, match=r"0309: 3 squadrons based, capacity 2 \(6\.5\.5\)"):  # refused at load
-        gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(3)])
-    two = gload(add=[{"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"} for i in range(2)])
+    with pytest.raises(
+        ValueError, match=r"0309: 3 squadrons based, capacity 2 \(6\.5\.5\)"
+    ):  # refused at load
+        gload(
+            add=[
+                {"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"}
+                for i in range(3)
+            ]
+        )
+    two = gload(
+        add=[
+            {"id": f"SQ{i}", "type": "airlift-base", "side": "blue", "hex": "0309"}
+            for i in range(2)
+        ]
+    )
     from owsnb.kernel.events import hex_set
 
     hit = with_events(two, [hex_set(two.state.map.hex("0309"), {"damage": {"airfield": 1}})])

@@ -30,7 +30,9 @@ def test_9_2_1_2_layered_two_salvos_beat_two_shields_one_salvo_one_all_d10():
 def test_R4_excess_shields_round_robin_each_once_before_any_twice():
     plan = allocate(["d12"] * 3, [6] * 7, excess="demote")
     assert [p.die for p in plan] == ["d8", "d10", "d10"]
-    assert [len(p.layers) for p in allocate(["d10"], [6] * 4, excess="layered")] == [2]  # at most two layers
+    assert [len(p.layers) for p in allocate(["d10"], [6] * 4, excess="layered")] == [
+        2
+    ]  # at most two layers
 
 
 def test_9_2_salvo_must_beat_grey_then_red_in_two_rolls():
@@ -38,7 +40,9 @@ def test_9_2_salvo_must_beat_grey_then_red_in_two_rolls():
     rolls = iter([7, 5])
     assert strike._roll_salvo(lambda *a: next(rolls), p, None, "s") == 1
     rolls = iter([6])
-    assert strike._roll_salvo(lambda *a: next(rolls), p, None, "s") == 0  # stopped by the grey shield
+    assert (
+        strike._roll_salvo(lambda *a: next(rolls), p, None, "s") == 0
+    )  # stopped by the grey shield
     d = salvo_distribution(p)
     assert d[0] == 1 - Fraction(4, 10) * Fraction(6, 10)
 
@@ -46,14 +50,18 @@ def test_9_2_salvo_must_beat_grey_then_red_in_two_rolls():
 def test_2_2_2_7_ballistic_only_bmd_shields_hgv_bypasses_h_needs_bmd():
     bal = SalvoPlan("d12", red=5, flags=frozenset({"MRBM"}), base_die="d12")
     out = allocate([bal], [{"value": 6, "bmd": False}])
-    assert out[0].layers == () and out[0].die == "d12"  # non-BMD shield cannot engage; no demotion either
+    assert (
+        out[0].layers == () and out[0].die == "d12"
+    )  # non-BMD shield cannot engage; no demotion either
     out = allocate([bal], [{"value": 7, "bmd": True}])
     assert out[0].layers == (7,)
     hgv = SalvoPlan("d12", red=5, flags=frozenset({"HGV"}))
     assert allocate([hgv], [{"value": 7, "bmd": True}])[0].layers == ()
     assert allocate([hgv], [{"value": 7, "bmd": True}], hgv_defendable=True)[0].layers == (7,)
     h = SalvoPlan("d12", red=5, flags=frozenset({"H"}))
-    assert allocate([h], [{"value": 6}])[0].layers == () and allocate([h], [{"value": 7, "bmd": True}])[0].layers == (7,)
+    assert allocate([h], [{"value": 6}])[0].layers == () and allocate(
+        [h], [{"value": 7, "bmd": True}]
+    )[0].layers == (7,)
 
 
 def test_2_2_2_7_bmd_red_arrow_also_demotes_ballistic_salvos():
@@ -70,7 +78,9 @@ def test_9_9_4_no_strike_on_undetected_target_and_nothing_changes():
     assert e.value.rule == "9.9.4" and e.value.code == "target-not-detected"
     with pytest.raises(IllegalOrderError) as e2:
         g.submit("blue: strike NO-SUCH-UNIT salvos=DDG-1:tlam")
-    assert str(e2.value).replace("NO-SUCH-UNIT", "X") == str(e.value).replace("Type055-1", "X")  # same refusal
+    assert str(e2.value).replace("NO-SUCH-UNIT", "X") == str(e.value).replace(
+        "Type055-1", "X"
+    )  # same refusal
     assert (g.seq, g.state_id) == (before, sid)
 
 
@@ -152,9 +162,28 @@ def test_9_9_3_chit_draw_cup_holds_each_sides_c2_value():
 
 
 def test_9_9_one_to_many_ohio_fires_at_several_hexes_as_one_action():
-    ssgn = {"id": "SSGN-1", "type": "ssn", "side": "blue", "hex": "0404",
-            "data": {"attacks": [{"id": "tlam", "die": "d10", "count": 18, "targets": ["ground", "naval"], "range": 6}]}}
-    seen = {"HQ-R": {"seen_by": ["blue"]}, "BDE-R": {"seen_by": ["blue"]}, "DF21-1": {"seen_by": ["blue"]}}
+    ssgn = {
+        "id": "SSGN-1",
+        "type": "ssn",
+        "side": "blue",
+        "hex": "0404",
+        "data": {
+            "attacks": [
+                {
+                    "id": "tlam",
+                    "die": "d10",
+                    "count": 18,
+                    "targets": ["ground", "naval"],
+                    "range": 6,
+                }
+            ]
+        },
+    }
+    seen = {
+        "HQ-R": {"seen_by": ["blue"]},
+        "BDE-R": {"seen_by": ["blue"]},
+        "DF21-1": {"seen_by": ["blue"]},
+    }
     g = at(load(units=seen, add=[ssgn], options={"one_to_many": True}, remove=("HQ9-1",)), "6.B.1")
     salvos = ["SSGN-1:tlam:HQ-R"] * 6 + ["SSGN-1:tlam:BDE-R"] * 6 + ["SSGN-1:tlam:DF21-1"] * 6
     r = strike.resolve(g, target="HQ-R", salvos=salvos)
@@ -178,23 +207,32 @@ def test_9_9_5_4_torpedo_vs_red_shield_4_rolls_3_4_8_12_give_0_1_2_3_hits():
 def test_9_9_5_5_reattack_after_a_hit_until_the_first_miss():
     g = at(load(units={"SSN-1": {"hex": "0504"}, **SEEN}), "6.B.2")
     s, res, _ = run(g, "blue: torpedo SSN-1 Type055-1 reattack=Type054-1", [5, 1, 9])
-    # first attack 5 vs 5: 1 hit; re-attack: ASW (all capable platforms active) rolls first: 1 misses; torpedo 9 vs 4: 2 hits
+    # first attack 5 vs 5: 1 hit; re-attack: ASW (all capable platforms active) rolls first: 1 misses; torpedo 9 vs 4:
+    # 2 hits
     assert res.outcome["hits"] == {"Type055-1": 1, "Type054-1": 2}
     s2, res2, _ = run(g, "blue: torpedo SSN-1 Type055-1 reattack=Type054-1", [4])
     assert res2.outcome["hits"] == {"Type055-1": 0}  # first miss ends the attack
 
 
 def test_9_9_5_2_asw_screen_detects_first_and_a_surviving_sub_aborts():
-    screen = {"Type055-1": {"markers": ["asw"], "seen_by": ["blue"]}, "Type054-1": {"markers": ["asw"], "seen_by": ["blue"]},
-              "SSN-1": {"hex": "0504"}}
+    screen = {
+        "Type055-1": {"markers": ["asw"], "seen_by": ["blue"]},
+        "Type054-1": {"markers": ["asw"], "seen_by": ["blue"]},
+        "SSN-1": {"hex": "0504"},
+    }
     g = at(load(units=screen), "6.B.2")
-    s, res, _ = run(g, "blue: torpedo SSN-1 Type055-1", [9, 2])  # detection 9 >= 8; ASW attack 2 < 4
+    s, res, _ = run(
+        g, "blue: torpedo SSN-1 Type055-1", [9, 2]
+    )  # detection 9 >= 8; ASW attack 2 < 4
     assert res.outcome["sub_detected"] and res.outcome["hits"] == {} and not res.outcome["sub_lost"]
     assert "red" in s.units["SSN-1"].seen_by and "silent-running" not in s.units["SSN-1"].markers
 
 
 def test_9_9_5_6_ssk_attacks_only_from_silent_running():
-    g = at(load(units={"SSK-1": {"markers": [], "hex": "0404"}, "DDG-1": {"seen_by": ["red"]}}), "6.B.2")
+    g = at(
+        load(units={"SSK-1": {"markers": [], "hex": "0404"}, "DDG-1": {"seen_by": ["red"]}}),
+        "6.B.2",
+    )
     g.submit("blue: done")
     with pytest.raises(IllegalOrderError) as e:
         g.submit("red: torpedo SSK-1 DDG-1")
@@ -202,18 +240,34 @@ def test_9_9_5_6_ssk_attacks_only_from_silent_running():
 
 
 def test_2_2_2_6_asp_takes_2_hits_each_destroys_1d6_salvos():
-    shooter = {"id": "R-GLCM", "type": "df21", "side": "red", "hex": "0303",
-               "data": {"attacks": [{"id": "c", "die": "d20", "count": 1, "targets": ["ground"], "range": 2}]}}
+    shooter = {
+        "id": "R-GLCM",
+        "type": "df21",
+        "side": "red",
+        "hex": "0303",
+        "data": {
+            "attacks": [{"id": "c", "die": "d20", "count": 1, "targets": ["ground"], "range": 2}]
+        },
+    }
     g = at(load(add=[shooter], remove=("PATRIOT-1",)), "6.B.1")
     g.submit("blue: done")
-    s, res, _ = run(g, "red: strike ASP-B salvos=R-GLCM:c", [6, 2, 3])  # 6 vs 3: 2 hits; 1D6 = 2 and 3
+    s, res, _ = run(
+        g, "red: strike ASP-B salvos=R-GLCM:c", [6, 2, 3]
+    )  # 6 vs 3: 2 hits; 1D6 = 2 and 3
     assert int(s.units["ASP-B"].data["salvos"]) == 6 - 5
     assert res.outcome["hits"] == {"ASP-B": 2}
 
 
 def test_9_9_7_infrastructure_defence_3_each_step_loss_one_damage():
-    shooter = {"id": "R-GLCM", "type": "df21", "side": "red", "hex": "0303",
-               "data": {"attacks": [{"id": "c", "die": "d12", "count": 1, "targets": ["ground"], "range": 2}]}}
+    shooter = {
+        "id": "R-GLCM",
+        "type": "df21",
+        "side": "red",
+        "hex": "0303",
+        "data": {
+            "attacks": [{"id": "c", "die": "d12", "count": 1, "targets": ["ground"], "range": 2}]
+        },
+    }
     g = at(load(add=[shooter], remove=("PATRIOT-1",)), "6.B.1")
     g.submit("blue: done")
     s, res, _ = run(g, "red: strike port:0203 salvos=R-GLCM:c", [6])
@@ -221,11 +275,19 @@ def test_9_9_7_infrastructure_defence_3_each_step_loss_one_damage():
 
 
 def test_6_5_9_3_cec_demotes_cruise_missiles_twice():
-    g = load(units={"E2D-1": {"hex": "0404", "box": None, "seen_by": ["red"]}, "DDG-1": {"seen_by": ["red"]}})
+    g = load(
+        units={
+            "E2D-1": {"hex": "0404", "box": None, "seen_by": ["red"]},
+            "DDG-1": {"seen_by": ["red"]},
+        }
+    )
     p = strike.preview(g, "DDG-1", ["Type055-1:yj18"], grey_shields=1, side="red")
     assert p.plans[0].die == "d6" and any("6.5.9.3" in n for n in p.plans[0].notes)
     g2 = load(units={"DDG-1": {"seen_by": ["red"]}})
-    assert strike.preview(g2, "DDG-1", ["Type055-1:yj18"], grey_shields=1, side="red").plans[0].die == "d10"
+    assert (
+        strike.preview(g2, "DDG-1", ["Type055-1:yj18"], grey_shields=1, side="red").plans[0].die
+        == "d10"
+    )
 
 
 def test_9_6_1_damaged_ship_is_suppressed_and_generates_no_strikes():
@@ -237,7 +299,9 @@ def test_9_6_1_damaged_ship_is_suppressed_and_generates_no_strikes():
     st = apply_all(g.state, ev)
     assert "suppressed" in st.units["DDG-1"].markers and st.units["DDG-1"].steps == 1
     with pytest.raises(IllegalOrderError) as e:
-        g.ruleset.check(st, __import__("owsnb").Order.parse("blue: strike Type055-1 salvos=DDG-1:tlam"))
+        g.ruleset.check(
+            st, __import__("owsnb").Order.parse("blue: strike Type055-1 salvos=DDG-1:tlam")
+        )
     assert e.value.rule == "9.6.1"
 
 

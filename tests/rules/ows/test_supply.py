@@ -19,7 +19,10 @@ def U(i, t, side, hexlab, **data):
 def test_11_1_normal_within_2_zones_11_1_2_low_beyond_when_connected():
     row = line("0101", 0, 8)
     g = blank(
-        [U("CSS", "css-bn", "blue", row[0]), *[U(f"T{i}", "light-bn", "blue", x) for i, x in enumerate(row[1:])]],
+        [
+            U("CSS", "css-bn", "blue", row[0]),
+            *[U(f"T{i}", "light-bn", "blue", x) for i, x in enumerate(row[1:])],
+        ],
         cols=16,
         rows=16,
     )
@@ -28,19 +31,25 @@ def test_11_1_normal_within_2_zones_11_1_2_low_beyond_when_connected():
         t = sp.trace(s, s.units[f"T{i}"])
         z = zone_distance(s, s.map.hex(row[0]), s.map.hex(x))
         assert t.zones == z and t.status == ("normal" if z <= 2 else "low"), (x, z, t)
-    far = blank([U("CSS", "css-bn", "blue", "0101"), U("T", "light-bn", "blue", "1616")], cols=16, rows=16)
+    far = blank(
+        [U("CSS", "css-bn", "blue", "0101"), U("T", "light-bn", "blue", "1616")], cols=16, rows=16
+    )
     t = sp.trace(far.state, far.state.units["T"])
     assert t.status == "low" and t.zones > 2 and "11.1.2" in t.why
 
 
 def test_11_1_1_an_enemy_zoc_cuts_the_line_11_1_3_out_of_supply():
-    wall = [U(f"R{i}", "mech-bde", "red", f"05{r:02d}") for i, r in enumerate((1, 3, 5, 7))]  # ZOC covers column 05
+    wall = [
+        U(f"R{i}", "mech-bde", "red", f"05{r:02d}") for i, r in enumerate((1, 3, 5, 7))
+    ]  # ZOC covers column 05
     g = blank([U("CSS", "css-bn", "blue", "0101"), U("T", "light-bn", "blue", "0808"), *wall])
     t = sp.trace(g.state, g.state.units["T"])
     assert t.status == "out" and "11.1.3" in t.why
     gap = blank([U("CSS", "css-bn", "blue", "0101"), U("T", "light-bn", "blue", "0808"), *wall[:3]])
     t2 = sp.trace(gap.state, gap.state.units["T"])
-    assert t2.status != "out" and any(x.startswith("0508") or x.startswith("0507") for x in t2.path)  # around the end
+    assert t2.status != "out" and any(
+        x.startswith("0508") or x.startswith("0507") for x in t2.path
+    )  # around the end
     enc = blank(
         [
             U("CSS", "css-bn", "blue", "0101"),
@@ -53,7 +62,11 @@ def test_11_1_1_an_enemy_zoc_cuts_the_line_11_1_3_out_of_supply():
 
 def test_S2_the_units_own_hex_may_be_in_an_enemy_zoc_and_a_friendly_held_hex_carries_the_line():
     g = blank(
-        [U("CSS", "css-bn", "blue", "0101"), U("T", "light-bn", "blue", "0303"), U("R", "mech-bde", "red", "0404")]
+        [
+            U("CSS", "css-bn", "blue", "0101"),
+            U("T", "light-bn", "blue", "0303"),
+            U("R", "mech-bde", "red", "0404"),
+        ]
     )
     assert sp.trace(g.state, g.state.units["T"]).status == "normal"
 
@@ -61,7 +74,11 @@ def test_S2_the_units_own_hex_may_be_in_an_enemy_zoc_and_a_friendly_held_hex_car
 def test_11_1_15_wheeled_mp_trace_without_zones():
     row = line("0101", 0, 8)
     g = blank(
-        [U("CSS", "css-bn", "blue", row[0]), U("A", "light-bn", "blue", row[5]), U("B", "light-bn", "blue", row[6])],
+        [
+            U("CSS", "css-bn", "blue", row[0]),
+            U("A", "light-bn", "blue", row[5]),
+            U("B", "light-bn", "blue", row[6]),
+        ],
         meta={},
     )
     s = g.state
@@ -73,7 +90,11 @@ def test_11_1_15_wheeled_mp_trace_without_zones():
 def test_S1_a_side_without_any_supply_source_is_not_checked():
     g = blank([U("T", "light-bn", "blue", "0404")])
     assert sp.trace(g.state, g.state.units["T"]).status == "normal"
-    g2 = blank([U("T", "light-bn", "blue", "0404")], tables={"ground": {"supply_sources": {"blue": ["0808"]}}}, meta={})
+    g2 = blank(
+        [U("T", "light-bn", "blue", "0404")],
+        tables={"ground": {"supply_sources": {"blue": ["0808"]}}},
+        meta={},
+    )
     assert sp.trace(g2.state, g2.state.units["T"]).source == "0808"
 
 
@@ -100,9 +121,13 @@ def test_11_1_3_supply_is_checked_at_7_A_out_of_supply_halves_mp_and_lasts_throu
 def test_11_1_supply_effects_on_the_gcat_columns(status, cols):
     from owsnb.rules.ows import ground as gr
 
-    g = at(blank([U("A", "armour-bde", "blue", "0404"), U("D", "mech-bde", "red", "0505")]), "6.C.3")
+    g = at(
+        blank([U("A", "armour-bde", "blue", "0404"), U("D", "mech-bde", "red", "0505")]), "6.C.3"
+    )
     s = g.state
     base = gr.combat(s, "blue", s.map.hex("0505"), [s.units["A"]])
     m = sp.MARKERS[status]
     s2 = s.evolve(units={**s.units, "A": s.units["A"].evolve(markers={m})})
-    assert gr.combat(s2, "blue", s.map.hex("0505"), [s2.units["A"]]).column == max(base.column - cols, 0)
+    assert gr.combat(s2, "blue", s.map.hex("0505"), [s2.units["A"]]).column == max(
+        base.column - cols, 0
+    )

@@ -22,7 +22,10 @@ def test_reach_is_plain_data_hex_to_cost_and_the_hook_returns_it_for_the_sides_v
     s = r.summary()
     assert s["km"] == s["farthest"] * 20 and s["nm"] == round(s["farthest"] * 20 / 1.852, 1)
     assert g.ruleset.reach(g.view("red"), "2SBCT") is None  # not visible to red
-    assert g.ruleset.ranges(g.view("red"), "2SBCT") == [] and g.ruleset.transit(g.view("red"), "2SBCT", "0606") == []
+    assert (
+        g.ruleset.ranges(g.view("red"), "2SBCT") == []
+        and g.ruleset.transit(g.view("red"), "2SBCT", "0606") == []
+    )
 
 
 def test_reach_uses_only_what_the_side_knows_M3():
@@ -34,7 +37,9 @@ def test_reach_uses_only_what_the_side_knows_M3():
 
     seen = with_events(g, [unit_set("12TR", seen_by=frozenset({"blue"}))])
     known = td.reach(seen.view("blue"), "2SBCT")
-    assert len(known) < len(hidden) and g.hex("0805") not in known  # the detected brigade blocks and its ZOC stops
+    assert (
+        len(known) < len(hidden) and g.hex("0805") not in known
+    )  # the detected brigade blocks and its ZOC stops
     payload = [str(h) for h in hidden] + [hidden._repr_html_()]
     assert not find_leaks(payload, hidden_tokens(g.state, "blue", g.ruleset))
 
@@ -67,10 +72,18 @@ def test_rings_weapons_umbrella_sensor_command_radius_and_combat_radius_from_the
     hq = [r for r in td.rings(g, "HQ-1D") if r["kind"] == "command"][0]
     assert hq["hexes"] == 10 and hq["km"] == 200.0  # TAC 2 zones of 100 km on 20 km hexes
     c17 = [r for r in td.rings(g, "C17-1") if r["kind"] == "radius"]
-    assert [r["hexes"] for r in c17] == [10] and c17[0]["centre"] == "0404"           # transports: no 6.5.3 extension
-    cas = gload(add=[{"id": "CAS", "type": "cas", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}}])
+    assert [r["hexes"] for r in c17] == [10] and c17[0][
+        "centre"
+    ] == "0404"  # transports: no 6.5.3 extension
+    cas = gload(
+        add=[
+            {"id": "CAS", "type": "cas", "side": "blue", "box": "base", "data": {"base": "AIRLIFT"}}
+        ]
+    )
     rr = [r for r in td.rings(cas, "CAS") if r["kind"] == "radius"]
-    assert [r["hexes"] for r in rr] == [6, 12, 18] and all(r["centre"] == "0404" for r in rr)   # 1x, 2x CAS, 3x Strike
+    assert [r["hexes"] for r in rr] == [6, 12, 18] and all(
+        r["centre"] == "0404" for r in rr
+    )  # 1x, 2x CAS, 3x Strike
     assert g.ruleset.ranges(g.view("blue"), "ART-1") == art
 
 
@@ -84,7 +97,10 @@ def test_transit_by_road_rail_het_airlift_with_their_overheads():
     rail = rows["rail"]
     legs = rail["turns"] - st.rail_turns(float(rail["notes"].split(", ")[1].split(" km")[0]), 600)
     assert rail["feasible"] and legs >= 0
-    assert "3 transport mission(s)" in rows["airlift"]["notes"] and "RSO&I" in rows["airlift"]["overheads"]
+    assert (
+        "3 transport mission(s)" in rows["airlift"]["notes"]
+        and "RSO&I" in rows["airlift"]["overheads"]
+    )
     assert g.ruleset.transit(g.view("blue"), "2SBCT", g.hex("0906"))[0]["mode"].startswith("ground")
 
 
@@ -107,7 +123,10 @@ def test_transit_at_sea_normal_and_flank_speed_and_sealift_overheads():
     )
     rows = td.transit(g, "SSN", "0801")
     n = rows[0]["hexes"]
-    assert [r["turns"] for r in rows] == [math.ceil(n / 2), math.ceil(n / 3)]  # 2 a turn quietly, 3 cavitating
+    assert [r["turns"] for r in rows] == [
+        math.ceil(n / 2),
+        math.ceil(n / 3),
+    ]  # 2 a turn quietly, 3 cavitating
     assert td.transit(g, "CVN", "0801")[0]["turns"] == math.ceil(n / 4)
     assert round(rows[0]["nm"]) == n * 200
     coast = blank(
@@ -115,14 +134,17 @@ def test_transit_at_sea_normal_and_flank_speed_and_sealift_overheads():
             {"id": "LMSR", "type": "lmsr", "side": "blue", "hex": "0303"},
             {"id": "BN", "type": "mech-bn", "side": "blue", "hex": "0303"},
         ],
-        terrain={f"01{r:02d}": "deep-sea" for r in range(1, 9)} | {f"02{r:02d}": "littoral" for r in range(1, 9)},
+        terrain={f"01{r:02d}": "deep-sea" for r in range(1, 9)}
+        | {f"02{r:02d}": "littoral" for r in range(1, 9)},
         features=[
             {"hex": "0303", "type": "port", "capacity": 4, "owner": "blue"},
             {"hex": "0307", "type": "port", "capacity": 4, "owner": "blue"},
         ],
     )
     sl = [r for r in td.transit(coast, "BN", "0307") if r["mode"] == "sealift"][0]
-    assert sl["turns"] == 1 + 1 and "RSO&I" in sl["overheads"]  # sail (1 turn) + one full turn in RSO&I
+    assert (
+        sl["turns"] == 1 + 1 and "RSO&I" in sl["overheads"]
+    )  # sail (1 turn) + one full turn in RSO&I
 
 
 def test_transit_for_air_missions_with_and_without_tanker_6_5_2_6_5_3():

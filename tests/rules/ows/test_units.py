@@ -16,8 +16,18 @@ def test_2_2_every_counter_kind_in_the_test_catalog_validates():
         data, problems = units.validate(key, t["data"])
         assert problems == [], (key, problems)
         kinds.add(data["category"])
-    assert {"naval", "submarine", "air-base", "air-mission", "sof", "hq", "artillery", "air-defence", "asp",
-            "ground"} <= kinds
+    assert {
+        "naval",
+        "submarine",
+        "air-base",
+        "air-mission",
+        "sof",
+        "hq",
+        "artillery",
+        "air-defence",
+        "asp",
+        "ground",
+    } <= kinds
 
 
 def test_2_2_schema_reports_bad_values_and_unknown_keys():
@@ -26,7 +36,9 @@ def test_2_2_schema_reports_bad_values_and_unknown_keys():
     assert "red_shield" in paths and "sheild" in paths
     _, p = units.validate("x", {"category": "naval", "attacks": [{"die": "d7"}]})
     assert p and p[0][0].startswith("attacks")
-    _, p = units.validate("x", {"category": "naval", "attacks": [{"die": "d10", "flags": ["ICBM"]}]})
+    _, p = units.validate(
+        "x", {"category": "naval", "attacks": [{"die": "d10", "flags": ["ICBM"]}]}
+    )
     assert "unknown salvo flag" in p[0][1]
 
 
@@ -45,8 +57,14 @@ def test_2_2_2_8_multi_role_sm6_attack_consumes_the_shield_too():
     c = counter(used)
     assert c.attack("sm6").left == 1 and {s.id: s.left for s in c.shields}["sm6"] == 1
     assert "H" in c.attack("sm6").flags and {s.id: s.bmd for s in c.shields}["sm6"] is True
-    _, p = units.validate("x", {"category": "naval", "grey_shields": [{"value": 7, "count": 2, "pool": "p"}],
-                                "attacks": [{"die": "d12", "count": 3, "pool": "p"}]})
+    _, p = units.validate(
+        "x",
+        {
+            "category": "naval",
+            "grey_shields": [{"value": 7, "count": 2, "pool": "p"}],
+            "attacks": [{"die": "d12", "count": 3, "pool": "p"}],
+        },
+    )
     assert any("multi-role" in m for _, m in p)
 
 
@@ -78,9 +96,31 @@ def test_9_6_damage_order_of_a_2x2_counter():
 
 
 def test_9_5_ship_with_three_green_d10_generates_three_salvos_and_crosses_them_out():
-    g = at(load(units={"Type055-1": {"seen_by": ["blue"]}}, add=[
-        {"id": "CG-1", "type": "ddg-flight-iia", "side": "blue", "hex": "0304",
-         "data": {"attacks": [{"id": "hpm", "die": "d10", "count": 3, "targets": ["naval"], "range": 2}]}}]), "6.B.1")
+    g = at(
+        load(
+            units={"Type055-1": {"seen_by": ["blue"]}},
+            add=[
+                {
+                    "id": "CG-1",
+                    "type": "ddg-flight-iia",
+                    "side": "blue",
+                    "hex": "0304",
+                    "data": {
+                        "attacks": [
+                            {
+                                "id": "hpm",
+                                "die": "d10",
+                                "count": 3,
+                                "targets": ["naval"],
+                                "range": 2,
+                            }
+                        ]
+                    },
+                }
+            ],
+        ),
+        "6.B.1",
+    )
     s, res, _ = run(g, "blue: strike Type055-1 salvos=CG-1:hpm,CG-1:hpm,CG-1:hpm", [])
     assert res.outcome["pending"] and res.outcome["salvos"] == 3
     assert counter(g.unit("CG-1")).attack("hpm").left == 3  # nothing crossed before the roll

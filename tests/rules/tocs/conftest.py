@@ -19,8 +19,15 @@ from owsnb.testing import fixed_dice
 DATA = Path(__file__).parent / "data"
 
 
-def board(units: Iterable[dict] | None = None, *, extra_units: Iterable[dict] = (), rules: dict | None = None,
-          options: dict | None = None, seed: int = 7, **top: Any) -> Any:
+def board(
+    units: Iterable[dict] | None = None,
+    *,
+    extra_units: Iterable[dict] = (),
+    rules: dict | None = None,
+    options: dict | None = None,
+    seed: int = 7,
+    **top: Any,
+) -> Any:
     """A game on the 12x10 test board (allied owns columns 01-05)."""
     spec = yaml.safe_load((DATA / "tocs-test.yaml").read_text())
     if units is not None:
@@ -29,7 +36,11 @@ def board(units: Iterable[dict] | None = None, *, extra_units: Iterable[dict] = 
     ids = {u["id"] for u in spec["units"]}
     for u in spec["units"]:  # test units report to their side's test HQ unless told otherwise
         hq = {"allied": "A-HQ", "german": "G-HQ"}[u["side"]]
-        if "hq" not in u["type"] and "flight" not in u["type"] and "parent" not in u.get("data", {}):
+        if (
+            "hq" not in u["type"]
+            and "flight" not in u["type"]
+            and "parent" not in u.get("data", {})
+        ):
             u.setdefault("data", {})
             u["data"]["parent" if hq in ids else "independent"] = hq if hq in ids else True
     if rules:

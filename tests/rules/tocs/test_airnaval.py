@@ -13,8 +13,20 @@ NAVAL = {"cls": "naval", "mobility": "sea", "attack": 2, "defence": 2}
 
 def _sea_board():
     cat_units = [
-        {"id": "A-DD", "type": "para-company", "side": "allied", "box": "sea:North:3", "data": dict(NAVAL, independent=True)},
-        {"id": "G-SB", "type": "ger-infantry-company", "side": "german", "box": "sea:South:3", "data": dict(NAVAL, independent=True)},
+        {
+            "id": "A-DD",
+            "type": "para-company",
+            "side": "allied",
+            "box": "sea:North:3",
+            "data": dict(NAVAL, independent=True),
+        },
+        {
+            "id": "G-SB",
+            "type": "ger-infantry-company",
+            "side": "german",
+            "box": "sea:South:3",
+            "data": dict(NAVAL, independent=True),
+        },
     ]
     return board(extra_units=cat_units, rules={"sea_zones": ["North", "South"]})
 
@@ -23,6 +35,7 @@ def test_e2_l635_sea_zone_entry_is_announced_even_when_the_zone_is_empty():
     g = _sea_board()
     set_data(g, "G-SB", independent=True)
     from .conftest import set_unit
+
     set_unit(g, "G-SB", box="sea:South:0")  # in box [0]: cannot intercept
     begin(g)
     sub = submit(g, "allied: sail A-DD South", [2])  # d6 2 <= 5 needed from box [3]
@@ -52,7 +65,11 @@ def test_l639_a_unit_changes_zone_once_per_turn():
 
 
 def test_l57_aircraft_move_one_box_toward_ready_each_friendly_impulse():
-    g = board(extra_units=[{"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:landed"}])
+    g = board(
+        extra_units=[
+            {"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:landed"}
+        ]
+    )
     begin(g)
     assert g.unit("A-AIR").box == "air:refuel"
     submit(g, "allied: done", [6, 6])
@@ -64,11 +81,18 @@ def test_l57_aircraft_move_one_box_toward_ready_each_friendly_impulse():
 
 
 def test_l605_support_mission_from_off_board_arrives_next_friendly_impulse_and_shifts_one_column():
-    g = board(extra_units=[{"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready"}])
+    g = board(
+        extra_units=[
+            {"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready"}
+        ]
+    )
     begin(g)
     pool = g.state.sides["allied"].private["op_pool"]
     submit(g, "allied: fly A-AIR support 0806")
-    assert g.unit("A-AIR").box == "air:in-flight" and g.state.sides["allied"].private["op_pool"] == pool - 1
+    assert (
+        g.unit("A-AIR").box == "air:in-flight"
+        and g.state.sides["allied"].private["op_pool"] == pool - 1
+    )
     assert not g.state.map.hexes[g.hex("0806")].facts.get("air_support")
     submit(g, "allied: done", [6, 6])
     begin(g, "german")
@@ -79,17 +103,39 @@ def test_l605_support_mission_from_off_board_arrives_next_friendly_impulse_and_s
 
 
 def test_l567_no_launch_in_rain():
-    g = board(extra_units=[{"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready"}])
+    g = board(
+        extra_units=[
+            {"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready"}
+        ]
+    )
     begin(g)
-    set_public(g, weather={"ground": "wet", "cloud": "overcast", "precipitation": "rain", "fog": "none", "wind": "calm"})
+    set_public(
+        g,
+        weather={
+            "ground": "wet",
+            "cloud": "overcast",
+            "precipitation": "rain",
+            "fog": "none",
+            "wind": "calm",
+        },
+    )
     with pytest.raises(IllegalOrderError) as e:
         g.submit("allied: fly A-AIR recon 0806")
     assert e.value.code == "weather" and e.value.rule == "L567"
 
 
 def test_l605_support_station_ends_when_the_aircraft_lands():
-    g = board(extra_units=[{"id": "A-AIR", "type": "fighter-bomber-flight", "side": "allied", "box": "air:ready",
-                            "data": {"offboard": False}}])
+    g = board(
+        extra_units=[
+            {
+                "id": "A-AIR",
+                "type": "fighter-bomber-flight",
+                "side": "allied",
+                "box": "air:ready",
+                "data": {"offboard": False},
+            }
+        ]
+    )
     begin(g)
     submit(g, "allied: fly A-AIR support 0806")
     assert g.state.map.hexes[g.hex("0806")].facts["air_support"] == "allied"
@@ -97,4 +143,6 @@ def test_l605_support_station_ends_when_the_aircraft_lands():
     begin(g, "german")
     submit(g, "german: done", [6, 6])
     begin(g, "allied")
-    assert g.unit("A-AIR").box == "air:landed" and not g.state.map.hexes[g.hex("0806")].facts.get("air_support")
+    assert g.unit("A-AIR").box == "air:landed" and not g.state.map.hexes[g.hex("0806")].facts.get(
+        "air_support"
+    )

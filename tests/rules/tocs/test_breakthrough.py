@@ -12,19 +12,28 @@ from .conftest import begin, board, lab, set_owner, set_unit, submit
 
 def _wipe_out(g_steps=1):
     """A-1 and A-2 (4 each) attack G-1 in 0806 (1 step: strength 1) from 0706; G-2 waits next door."""
-    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
-             {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1105"},
-             {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"}]
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1105"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
+    ]
     g = board(units=units)
     battle, start = g.hex("0806"), g.hex("0706")
-    others = sorted((n for n in battle.neighbours() if n != start and n.distance(start) > 1), key=g.state.map.label)
+    others = sorted(
+        (n for n in battle.neighbours() if n != start and n.distance(start) > 1),
+        key=g.state.map.label,
+    )
     occupied, empty = g.state.map.label(others[0]), g.state.map.label(others[1])
     from owsnb.kernel.events import unit_add
 
     from .conftest import poke
-    poke(g, unit_add(g.unit("G-1").evolve(id="G-2", hex=g.hex(occupied), steps=4), visible_to="german"))
+
+    poke(
+        g,
+        unit_add(g.unit("G-1").evolve(id="G-2", hex=g.hex(occupied), steps=4), visible_to="german"),
+    )
     for h in ("0706", "0606", "0605"):
         set_owner(g, h, "allied")
     set_unit(g, "A-1", hex=start)
@@ -47,7 +56,9 @@ def test_digest_case_9_l76_all_defenders_destroyed_the_attacker_may_advance_even
     assert lab(g, "A-1") == occupied and g.state.map.hexes[g.hex(occupied)].facts["engaged"] is True
     public = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert f"Breakthrough advance into {occupied}: Engagement Battle" in public
-    assert not find_leaks([dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"})
+    assert not find_leaks(
+        [dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"}
+    )
     submit(g, f"allied: breakthrough A-2 {empty}")
     assert lab(g, "A-2") == empty and g.state.map.hexes[g.hex(empty)].facts["owner"] == "allied"
     before = g.state
@@ -59,7 +70,11 @@ def test_digest_case_9_l76_all_defenders_destroyed_the_attacker_may_advance_even
 def test_l76_the_advance_is_one_hex_from_the_battle_hex():
     g, occupied, empty = _wipe_out()
     submit(g, "allied: done", [3, 4, 1])
-    far = next(g.state.map.label(h) for h in g.hex("0806").disc(2) if h.distance(g.hex("0806")) == 2 and h in g.state.map.hexes)
+    far = next(
+        g.state.map.label(h)
+        for h in g.hex("0806").disc(2)
+        if h.distance(g.hex("0806")) == 2 and h in g.state.map.hexes
+    )
     before = g.state
     with pytest.raises(IllegalOrderError) as e:
         g.submit(f"allied: breakthrough A-1 {far}")

@@ -9,11 +9,16 @@ from .conftest import begin, board, lab, set_owner, set_unit, submit
 
 
 def _battle_board(defenders=("0806",), extra=(), **kw):
-    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
-             {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"}]
-    units += [{"id": f"G-{i + 1}", "type": "ger-infantry-company", "side": "german", "hex": h} for i, h in enumerate(defenders)]
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+    ]
+    units += [
+        {"id": f"G-{i + 1}", "type": "ger-infantry-company", "side": "german", "hex": h}
+        for i, h in enumerate(defenders)
+    ]
     g = board(units=[*units, *extra], **kw)
     for h in ("0706", "0606", "0605"):
         set_owner(g, h, "allied")
@@ -32,7 +37,9 @@ def test_l67_l716_deliberate_attack_at_1_1_result_applied_defender_first():
     # CRT 4+5 = 9 on deliberate 1:1 (4 v 3) -> '-/1R1'; prisoner roll 3 ('adjacent'); turn end 6+6
     submit(g, "allied: done", [4, 5, 3, 6, 6])
     g1 = g.unit("G-1")
-    assert g1.steps == 3 and g1.hex.distance(g.hex("0806")) == 1 and g1.get("state") == 2  # battle + retreat
+    assert (
+        g1.steps == 3 and g1.hex.distance(g.hex("0806")) == 1 and g1.get("state") == 2
+    )  # battle + retreat
     assert lab(g, "A-1") == "0806" and g.state.map.hexes[g.hex("0806")].facts["owner"] == "allied"
     assert g.unit("A-1").get("state") == 1  # degraded once, for activating (appendix E.1)
     notes = [e.data["text"] for e in g.view("german").events if e.kind == "note"]
@@ -47,6 +54,7 @@ def test_l251_l252_ambush_defender_two_columns_mover_loses_its_ap_no_air():
     from owsnb.kernel.events import hex_set
 
     from .conftest import poke
+
     poke(g, hex_set(g.hex("0806"), {"air_support": "allied"}))
     begin(g)
     submit(g, "allied: activate A-1")
@@ -75,6 +83,7 @@ def test_e1_l146_retreat_into_friendly_occupied_hex_is_legal_and_overstacks():
         from owsnb.kernel.events import unit_add
 
         from .conftest import poke
+
         poke(g, unit_add(g.unit("A-1").evolve(id=g2, hex=n)))
     em = Emitter(g.state)
     _retreat(em, ["G-1"], battle, 1, rule="L735")
@@ -87,11 +96,14 @@ def test_l729_retreat_into_enemy_occupied_hex_destroys_the_unit():
     from owsnb.kernel.events import unit_add
 
     from .conftest import poke
+
     for i, n in enumerate(battle.neighbours()):
         poke(g, unit_add(g.unit("A-1").evolve(id=f"X-{i}", hex=n)))
     em = Emitter(g.state)
     _retreat(em, ["G-1"], battle, 1, rule="L735")
-    assert em.state.units["G-1"].box == "dead" and em.state.units["G-1"].seen_by == frozenset({"allied", "german"})
+    assert em.state.units["G-1"].box == "dead" and em.state.units["G-1"].seen_by == frozenset(
+        {"allied", "german"}
+    )
 
 
 def _attacker_retreat(model):
@@ -119,6 +131,7 @@ def _pursuit(tables=None):
     from owsnb.kernel.events import unit_add
 
     from .conftest import poke
+
     poke(g, unit_add(g.unit("G-1").evolve(id="G-9", hex=first)))
     begin(g)
     submit(g, "allied: activate A-1")
@@ -161,6 +174,7 @@ def test_l246_an_engagement_hex_is_joined_not_attacked():
     from owsnb.kernel.events import hex_set
 
     from .conftest import poke
+
     g = _battle_board()
     poke(g, hex_set(g.hex("0806"), {"engaged": True}))
     begin(g)
@@ -175,6 +189,7 @@ def test_appendix_e2_l605_default_tactical_support_shifts_an_ambush_one_column()
     from owsnb.kernel.events import hex_set
 
     from .conftest import poke
+
     poke(g, hex_set(g.hex("0806"), {"air_support": "allied"}))
     begin(g)
     submit(g, "allied: activate A-1")

@@ -16,15 +16,38 @@ def _case_17():
     """80th ID (A-80) near the supply edge 0101 with its battalion A-BN and company A-C; 4th AD (A-4AD)
     and its CCA far from any supply."""
     hq = "para-hq-regiment"
-    units = [{"id": "A-80", "type": "para-hq-division", "side": "allied", "hex": "0105"},
-             {"id": "A-BN", "type": hq, "side": "allied", "hex": "0109", "data": {"parent": "A-80", "echelon": "battalion"}},
-             {"id": "A-C", "type": "para-company", "side": "allied", "hex": "0110", "data": {"parent": "A-BN"}},
-             {"id": "A-4AD", "type": "para-hq-division", "side": "allied", "hex": "0510"},
-             {"id": "A-CCA", "type": hq, "side": "allied", "hex": "0509", "data": {"parent": "A-4AD", "echelon": "brigade"}},
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"}]
+    units = [
+        {"id": "A-80", "type": "para-hq-division", "side": "allied", "hex": "0105"},
+        {
+            "id": "A-BN",
+            "type": hq,
+            "side": "allied",
+            "hex": "0109",
+            "data": {"parent": "A-80", "echelon": "battalion"},
+        },
+        {
+            "id": "A-C",
+            "type": "para-company",
+            "side": "allied",
+            "hex": "0110",
+            "data": {"parent": "A-BN"},
+        },
+        {"id": "A-4AD", "type": "para-hq-division", "side": "allied", "hex": "0510"},
+        {
+            "id": "A-CCA",
+            "type": hq,
+            "side": "allied",
+            "hex": "0509",
+            "data": {"parent": "A-4AD", "echelon": "brigade"},
+        },
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+    ]
     for u in units:  # not airborne: no automatic supply (L222)
         u.setdefault("data", {})["para"] = False
-    return board(units=units, rules={"supply_edges": {"allied": ["0101"]}, "op_minimum": {"allied": 10, "german": 6}})
+    return board(
+        units=units,
+        rules={"supply_edges": {"allied": ["0101"]}, "op_minimum": {"allied": 10, "german": 6}},
+    )
 
 
 def test_digest_case_17_l318_a_lent_battalion_obeys_only_its_new_chain_and_still_draws_los_via_the_old():
@@ -32,7 +55,9 @@ def test_digest_case_17_l318_a_lent_battalion_obeys_only_its_new_chain_and_still
     begin(g)
     submit(g, "allied: activate A-80")
     submit(g, "allied: reassign A-BN A-CCA")
-    assert g.unit("A-BN").get("parent") == "A-CCA" and g.unit("A-BN").get("original_parent") == "A-80"
+    assert (
+        g.unit("A-BN").get("parent") == "A-CCA" and g.unit("A-BN").get("original_parent") == "A-80"
+    )
     assert g.unit("A-BN").get("state") == 0  # no degradation (L315)
     assert g.unit("A-80").get("ap") == 2  # 1 HQ AP
     # orders now come only from CCA or 4th AD (L318)
@@ -50,6 +75,7 @@ def test_digest_case_17_l318_a_lent_battalion_obeys_only_its_new_chain_and_still
     from dataclasses import replace
 
     from owsnb.kernel.data import FrozenDict
+
     cut = replace(g.state, units=FrozenDict({**dict(g.state.units), "A-BN": lent}))
     assert not in_los(cut, cut.units["A-C"])  # without the old parent it would be out of supply
 
@@ -64,13 +90,16 @@ def test_l315_reassigning_back_clears_the_original_parent():
     assert g.unit("A-BN").get("parent") == "A-80" and g.unit("A-BN").get("original_parent") is None
 
 
-@pytest.mark.parametrize("order, code", [
-    ("allied: reassign A-BN A-BN", "cycle"),
-    ("allied: reassign A-80 A-BN", "cycle"),  # a division under its own battalion
-    ("allied: reassign A-BN A-80", "same-hq"),
-    ("allied: reassign A-BN G-HQ", "not-an-hq"),
-    ("allied: reassign A-CCA A-80", "no-hq"),  # A-4AD is not activated
-])
+@pytest.mark.parametrize(
+    "order, code",
+    [
+        ("allied: reassign A-BN A-BN", "cycle"),
+        ("allied: reassign A-80 A-BN", "cycle"),  # a division under its own battalion
+        ("allied: reassign A-BN A-80", "same-hq"),
+        ("allied: reassign A-BN G-HQ", "not-an-hq"),
+        ("allied: reassign A-CCA A-80", "no-hq"),  # A-4AD is not activated
+    ],
+)
 def test_l315_l316_reassignment_refusals_change_nothing(order, code):
     g = _case_17()
     begin(g)
@@ -112,7 +141,10 @@ def test_l338_l339_refit_draws_on_the_replacement_pool_and_stops_when_empty():
     g = _refitting(pools={"allied": {"replacement": 1}})
     em = Emitter(g.state)
     refit_at_end_of_turn(em)
-    assert em.state.units["A-1"].steps == 3 and em.state.sides["allied"].private["pools"]["replacement"] == 0
+    assert (
+        em.state.units["A-1"].steps == 3
+        and em.state.sides["allied"].private["pools"]["replacement"] == 0
+    )
     g = _refitting(pools={"allied": {"replacement": 0}})
     em = Emitter(g.state)
     refit_at_end_of_turn(em)
@@ -121,7 +153,9 @@ def test_l338_l339_refit_draws_on_the_replacement_pool_and_stops_when_empty():
 
 def test_l337_l338_a_unit_in_ezoc_or_probed_does_not_refit():
     g = _refitting()
-    set_unit(g, "G-1", hex=g.hex("0603"))  # a German company now projects ZOC into 0503? put A-1 next to it
+    set_unit(
+        g, "G-1", hex=g.hex("0603")
+    )  # a German company now projects ZOC into 0503? put A-1 next to it
     set_unit(g, "A-1", hex=g.hex("0503"))
     em = Emitter(g.state)
     refit_at_end_of_turn(em)

@@ -69,8 +69,16 @@ def test_l851_omg_n_german_bank_locked_in_turns_1_and_2():
         economy.spend_plan(cost=1, pool=30, earned_left=0, deficit_used=3, bank_locked=True)
 
 
-@pytest.mark.parametrize("roll,box,passed,ends", [(5, 5, False, True), (6, 5, False, False), (6, 5, True, True),
-                                                   (7, 5, True, False), (2, 2, False, True)])
+@pytest.mark.parametrize(
+    "roll,box,passed,ends",
+    [
+        (5, 5, False, True),
+        (6, 5, False, False),
+        (6, 5, True, True),
+        (7, 5, True, False),
+        (2, 2, False, True),
+    ],
+)
 def test_b3_11_l81_turn_ends_when_2d6_at_most_box(roll, box, passed, ends):
     assert economy.turn_ends(roll, box, passed) is ends
 

@@ -30,7 +30,9 @@ def test_l258_l259_an_infiltration_is_secret_until_combat_resolution():
     g = _board()
     ap = g.unit("A-HQ").get("ap")
     sub = submit(g, "allied: infiltrate A-1 0806")
-    assert [e for e in sub.events if e.visible("german")] == []  # no Battle Marker, nothing announced (L259)
+    assert [
+        e for e in sub.events if e.visible("german")
+    ] == []  # no Battle Marker, nothing announced (L259)
     assert not g.state.map.hexes[g.hex("0806")].facts.get("battle")
     assert g.unit("A-HQ").get("ap") == ap - 1 and g.unit("A-1").get("attack_type") == "infiltration"
     assert g.unit("A-1").get("state") == 1  # it activated and acted
@@ -51,7 +53,9 @@ def test_l262_l263_a_successful_infiltration_gives_the_attacker_the_shift():
 def test_l263_a_detected_infiltration_gives_the_defender_the_shift():
     g = _board()
     submit(g, "allied: infiltrate A-1 0806")
-    sub = submit(g, "allied: done", [6, 6, 4, 5, 6, 6])  # 12 - 2 = 10 > 7: 1:1 -1 -> 1:2; 2d6 9 -> '-/-'
+    sub = submit(
+        g, "allied: done", [6, 6, 4, 5, 6, 6]
+    )  # 12 - 2 = 10 > 7: 1:1 -1 -> 1:2; 2d6 9 -> '-/-'
     pub = _public(sub)
     assert "Infiltration into 0806: 2d6=12-2, detected (defender shift)" in pub
     assert any(t.startswith("Battle at 0806: infiltration, column 1:2, 2d6=9: -/-") for t in pub)
@@ -65,11 +69,14 @@ def test_l260_an_empty_hex_is_entered_and_taken():
     assert not any("Infiltration" in t for t in _public(sub))  # no battle, no table roll
 
 
-@pytest.mark.parametrize("order, code, rule", [
-    ("allied: infiltrate A-2 0505", "not-in-ezoc", "L258"),
-    ("allied: infiltrate A-HQ 0605", "not-company", "L258"),
-    ("allied: infiltrate A-1 0706", "not-adjacent", "L258"),
-])
+@pytest.mark.parametrize(
+    "order, code, rule",
+    [
+        ("allied: infiltrate A-2 0505", "not-in-ezoc", "L258"),
+        ("allied: infiltrate A-HQ 0605", "not-company", "L258"),
+        ("allied: infiltrate A-1 0706", "not-adjacent", "L258"),
+    ],
+)
 def test_l258_infiltration_refusals_change_nothing(order, code, rule):
     g = _board()
     before = g.state
@@ -95,4 +102,6 @@ def test_l262_preview_is_exact_per_defender_elr_and_matches_100k_rolls():
     t = g.state.tables["infiltration"]
     assert pv["defender ELR +0"] == success_distribution(t, -2)
     assert pv["defender ELR +1"] == success_distribution(t, -1)
-    _within_3_sigma(pv["defender ELR +0"], [r - 2 <= int(t["succeeds_at_most"]) for r in _rolls(41, 6, 2)])
+    _within_3_sigma(
+        pv["defender ELR +0"], [r - 2 <= int(t["succeeds_at_most"]) for r in _rolls(41, 6, 2)]
+    )

@@ -15,13 +15,15 @@ from .conftest import begin, board, poke, set_data, set_owner, set_unit, submit
 
 
 def _board():
-    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
-             {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
-             {"id": "A-B", "type": "pack-howitzer-battery", "side": "allied", "hex": "0504"},
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
-             {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
-             {"id": "G-B", "type": "pack-howitzer-battery", "side": "german", "hex": "1006"}]
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "A-2", "type": "para-company", "side": "allied", "hex": "0303"},
+        {"id": "A-B", "type": "pack-howitzer-battery", "side": "allied", "hex": "0504"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
+        {"id": "G-B", "type": "pack-howitzer-battery", "side": "german", "hex": "1006"},
+    ]
     g = board(units=units)
     for h in ("0706", "0606", "0605"):
         set_owner(g, h, "allied")
@@ -43,7 +45,9 @@ def test_digest_case_11_l358_reserve_battery_interdicts_a_battle_hex_every_attac
     submit(g, "allied: activate A-2")
     submit(g, "allied: attack A-2 0806 kind=hasty")
     submit(g, "allied: done")
-    assert g.state.clock.step == "3.8"  # Reserve Commitment: the German reserve battery may fire (L358)
+    assert (
+        g.state.clock.step == "3.8"
+    )  # Reserve Commitment: the German reserve battery may fire (L358)
     submit(g, "german: activate G-B")
     assert "interdict" in g.legal_orders("german").verbs
     sub = submit(g, "german: interdict G-B 0806")
@@ -54,7 +58,9 @@ def test_digest_case_11_l358_reserve_battery_interdicts_a_battle_hex_every_attac
     assert b.get("state") == 1 and b.get("act") == "closed"  # all AP spent, degraded (L351)
     public = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert public == ["Interdiction marker on 0806 (until the firer's next impulse)"]
-    assert not find_leaks([dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"})
+    assert not find_leaks(
+        [dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"}
+    )
 
 
 def test_l353_l355_plus_one_mp_in_or_out_and_no_road_rate_for_either_side():
@@ -64,12 +70,18 @@ def test_l353_l355_plus_one_mp_in_or_out_and_no_road_rate_for_either_side():
     road = step_cost(s, a1, g.hex("0705"), g.hex("0805"))  # by road into the polder: road rate
     into = step_cost(s, a1, g.hex("0706"), g.hex("0806"))
     out = step_cost(s, g1, g.hex("0806"), g.hex("0907"))
-    poke(g, hex_set(g.hex("0806"), {"interdicted": "allied"}), hex_set(g.hex("0805"), {"interdicted": "german"}))
+    poke(
+        g,
+        hex_set(g.hex("0806"), {"interdicted": "allied"}),
+        hex_set(g.hex("0805"), {"interdicted": "german"}),
+    )
     s = g.state
     assert step_cost(s, a1, g.hex("0706"), g.hex("0806")) == into + 1  # moving in (L353)
     assert step_cost(s, g1, g.hex("0806"), g.hex("0907")) == out + 1  # friendly units too (L355)
     off_road = 1 + 1  # polder COT (placeholder) + the text's +1 to enter a polder off road (L406)
-    assert road == 1 and step_cost(s, a1, g.hex("0705"), g.hex("0805")) == off_road + 1  # no road rate
+    assert (
+        road == 1 and step_cost(s, a1, g.hex("0705"), g.hex("0805")) == off_road + 1
+    )  # no road rate
 
 
 def test_l351_the_marker_lasts_until_the_start_of_the_firers_next_impulse():
@@ -93,10 +105,13 @@ def test_l351_an_hq_order_in_the_impulse_costs_the_hq_an_ap():
     assert g.unit("A-B").get("state") == 1
 
 
-@pytest.mark.parametrize("order, code, rule", [
-    ("allied: interdict A-1 0906", "not-battery", "L351"),
-    ("allied: interdict A-B 1209", "out-of-range", "L351"),
-])
+@pytest.mark.parametrize(
+    "order, code, rule",
+    [
+        ("allied: interdict A-1 0906", "not-battery", "L351"),
+        ("allied: interdict A-B 1209", "out-of-range", "L351"),
+    ],
+)
 def test_l351_interdiction_refusals_change_nothing(order, code, rule):
     g = _board()
     begin(g)

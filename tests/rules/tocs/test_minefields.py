@@ -56,7 +56,9 @@ def test_l297_an_enemy_mover_stops_and_tests_its_morale(roll, state, keeps_ap):
     u = g.unit("A-2")
     assert lab(g, "A-2") == "0605" and u.get("mp_left") == 0 and u.get("state") == state
     assert (u.get("ap") > 0) is keeps_ap
-    assert "A minefield is struck in 0605" in [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert "A minefield is struck in 0605" in [
+        e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None
+    ]
     assert "0605" in g.state.sides["allied"].private["minefields_known"]
 
 
@@ -68,7 +70,9 @@ def test_l297_leaving_costs_an_ap_and_a_morale_check(roll, leaves):
     submit(g, "allied: move A-2 0505", roll)
     u = g.unit("A-2")
     if leaves:
-        assert lab(g, "A-2") == "0505" and u.get("ap") <= ap - 1 - 1  # 1 extra AP, then 1 AP bought for the move
+        assert (
+            lab(g, "A-2") == "0505" and u.get("ap") <= ap - 1 - 1
+        )  # 1 extra AP, then 1 AP bought for the move
     else:
         assert lab(g, "A-2") == "0605" and u.get("ap") == 0 and u.get("state") == 1
 
@@ -85,7 +89,9 @@ def test_l297_own_mines_only_deny_road_rate():
 
 def test_l299_clear_a_known_enemy_roadblock_in_your_perimeter_for_one_ap():
     g = board()
-    set_private(g, "german", roadblocks=["0503"])  # an old German roadblock now inside the Allied perimeter
+    set_private(
+        g, "german", roadblocks=["0503"]
+    )  # an old German roadblock now inside the Allied perimeter
     begin(g)
     submit(g, "allied: activate A-1")
     before = g.state
@@ -94,7 +100,9 @@ def test_l299_clear_a_known_enemy_roadblock_in_your_perimeter_for_one_ap():
     assert (e.value.code, e.value.rule) == ("unknown", "L299") and g.state is before
     set_private(g, "allied", roadblocks_known=["0503"])
     submit(g, "allied: clear A-1 0503 roadblock")
-    assert list(g.state.sides["german"].private["roadblocks"]) == [] and g.unit("A-1").get("ap") == 2
+    assert (
+        list(g.state.sides["german"].private["roadblocks"]) == [] and g.unit("A-1").get("ap") == 2
+    )
 
 
 def test_l299_an_engineer_clears_a_known_minefield_in_an_adjacent_empty_enemy_hex_with_all_its_ap():
@@ -106,5 +114,7 @@ def test_l299_an_engineer_clears_a_known_minefield_in_an_adjacent_empty_enemy_he
     begin(g)
     submit(g, "allied: activate A-1")
     sub = submit(g, "allied: clear A-1 0604 mines")
-    assert list(g.state.sides["german"].private["minefields"]) == [] and g.unit("A-1").get("ap") == 0
+    assert (
+        list(g.state.sides["german"].private["minefields"]) == [] and g.unit("A-1").get("ap") == 0
+    )
     assert [e for e in sub.events if e.visible("german") and e.kind == "note"] == []

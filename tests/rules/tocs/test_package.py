@@ -17,10 +17,13 @@ from .conftest import board
 
 
 def test_tocs_imports_no_other_rule_set():
-    code = ("import sys, owsnb.rules.tocs, owsnb\n"
-            "g = owsnb.load('tocs-nijmegen', save=False)\n"
-            "others = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not m.startswith('owsnb.rules.tocs'))\n"
-            "print(others)\n")
+    code = (
+        "import sys, owsnb.rules.tocs, owsnb\n"
+        "g = owsnb.load('tocs-nijmegen', save=False)\n"
+        "others = sorted(m for m in sys.modules if m.startswith('owsnb.rules.') and not "
+        "m.startswith('owsnb.rules.tocs'))\n"
+        "print(others)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
@@ -38,7 +41,9 @@ def test_module_tables_and_scenario_overrides_stack():
     g = board(options={"module": "omg-n"}, tables={"crt_terrain": {"shift": {"clear": 1}}})
     t = g.state.tables
     assert t["victory_points"]["german"]["nijmegen_bridge"] == 5  # module table present
-    assert t["crt_terrain"]["shift"]["clear"] == 1 and t["crt_terrain"]["shift"]["city"] == -2  # scenario wins key by key
+    assert (
+        t["crt_terrain"]["shift"]["clear"] == 1 and t["crt_terrain"]["shift"]["city"] == -2
+    )  # scenario wins key by key
     assert t["rulings"]["supply_bases_public"] is False
 
 
@@ -49,15 +54,30 @@ def test_every_lost_table_is_labelled_placeholder():
 
 
 # digest 6 "Tables: every one": the lost tables actions will read, each labelled and citing its lines
-LOST = ("straying", "infiltration", "fording", "artillery_strike", "bombardment", "aa_combat", "air_interception",
-        "air_combat", "ground_strike", "bombing", "descending_drift")
+LOST = (
+    "straying",
+    "infiltration",
+    "fording",
+    "artillery_strike",
+    "bombardment",
+    "aa_combat",
+    "air_interception",
+    "air_combat",
+    "ground_strike",
+    "bombing",
+    "descending_drift",
+)
 
 
 @pytest.mark.parametrize("name", LOST)
 def test_digest_6_lost_table_ships_as_labelled_placeholder(name):
     t = board().state.tables[name]
     assert t["placeholder"] is True
-    assert "PLACEHOLDER" in t["note"] and "lost" in t["note"] and "L" in t["note"].split("lost", 1)[1][:12]
+    assert (
+        "PLACEHOLDER" in t["note"]
+        and "lost" in t["note"]
+        and "L" in t["note"].split("lost", 1)[1][:12]
+    )
     assert t["dice"] in ("d6", "2d6")
 
 
@@ -70,11 +90,16 @@ def test_lost_tables_keep_the_constraints_the_text_states():
     # L345/L349/L350: harder fire never does less; TOT doubles the strength
     bands = t["bombardment"]["hits"]
     rows = [bands[str(b)] for b in t["bombardment"]["strength_bands"]]
-    assert all(a <= b for lo, hi in zip(rows, rows[1:], strict=False) for a, b in zip(lo, hi, strict=True))
+    assert all(
+        a <= b for lo, hi in zip(rows, rows[1:], strict=False) for a, b in zip(lo, hi, strict=True)
+    )
     assert t["bombardment"]["tot_factor"] == 2
     # L569-L570: light AA range 1 against low missions, heavy AA range 2 against bombing only
     aa = t["aa_combat"]
-    assert aa["range"] == {"light": 1, "heavy": 2} and list(aa["high_altitude"]) == ["bombing", "carpet-bombing"]
+    assert aa["range"] == {"light": 1, "heavy": 2} and list(aa["high_altitude"]) == [
+        "bombing",
+        "carpet-bombing",
+    ]
     assert not set(aa["low_altitude"]) & set(aa["high_altitude"])
     # L615 (text): carpet bombing twice per hex, accurate on d6 + pathfinders >= 4, misses 1 hex (1-5) or 2 (6)
     carpet = t["bombing"]["carpet"]
@@ -93,7 +118,9 @@ def test_lost_tables_keep_the_constraints_the_text_states():
 def test_scenario_loads_with_perimeter_and_secret_victory():
     g = owsnb.load("tocs-nijmegen", save=False)
     s = g.state
-    assert s.clock.step == "3.3" and s.public["phasing"] == "allied"  # OMG-N: the Allies move first (L774)
+    assert (
+        s.clock.step == "3.3" and s.public["phasing"] == "allied"
+    )  # OMG-N: the Allies move first (L774)
     own = {x: sum(1 for i in s.map.hexes.values() if i.facts["owner"] == x) for x in s.sides}
     assert own["allied"] > 0 and own["german"] > own["allied"]
     assert "vp" not in str(dict(s.public)).lower()
@@ -123,11 +150,24 @@ def test_wwii_action_list_names_only_verbs_that_exist():
     assert len(actions) >= 30
     used = {a["verb"] for a in actions.values() if a["verb"]}
     assert used <= verbs
-    assert {"move", "recon", "probe", "attack", "withdraw", "extend", "reserve", "rally", "fly", "sail"} <= used
+    assert {
+        "move",
+        "recon",
+        "probe",
+        "attack",
+        "withdraw",
+        "extend",
+        "reserve",
+        "rally",
+        "fly",
+        "sail",
+    } <= used
 
 
 def test_random_playout_offers_and_plays_the_new_actions_without_a_leak():
     g = owsnb.load("tocs-nijmegen", seed=5, save=False)
-    rep = random_playout(g, max_orders=250, seed=5, pass_weight=0.05)  # scans every view after each order
+    rep = random_playout(
+        g, max_orders=250, seed=5, pass_weight=0.05
+    )  # scans every view after each order
     verbs = {o.split(":")[1].split()[0] for o in rep.orders}
     assert {"improve", "reassign"} <= verbs and verbs & {"interdict", "strike", "infiltrate"}, verbs

@@ -57,13 +57,16 @@ def test_e7_l246_entering_an_engagement_hex_is_secret_even_if_enemy_owned():
     from owsnb.kernel.events import hex_set
 
     from .conftest import poke
+
     poke(g, hex_set(g.hex("0605"), {"engaged": True}))
     begin(g)
     submit(g, "allied: activate A-2")
     submit(g, "allied: move A-2 0505")
     sub = submit(g, "allied: move A-2 0605")
     assert _visible_to(g, "german", sub) == []
-    assert lab(g, "A-2") == "0605" and g.state.map.hexes[g.hex("0605")].facts["owner"] == "german"  # L235
+    assert (
+        lab(g, "A-2") == "0605" and g.state.map.hexes[g.hex("0605")].facts["owner"] == "german"
+    )  # L235
 
 
 def test_l67_battle_marker_shows_neither_direction_nor_units():
@@ -87,6 +90,7 @@ def test_l9_destroyed_units_are_revealed():
     from owsnb.rules.tocs.emit import Emitter
 
     from .conftest import poke
+
     em = Emitter(g.state)
     destroy(em, "G-1", rule="L728")
     poke(g, *em.events)
@@ -107,21 +111,30 @@ def test_e3_omg_n_supply_base_hidden_from_aerial_recon_revealed_by_ground_recon(
     assert not any("supply" in str(dict(i.features)) for i in v.map.hexes.values())
     # aerial reconnaissance over the city does not reveal it (L825)
     from .conftest import set_data
+
     set_data(g, "A-P47", offboard=False)
     submit(g, "allied: begin", [1, 5])
     submit(g, "allied: fly A-P47 recon 0903")
     assert not any(f["hex"] == "0903" for f in g.state.sides["allied"].private["facilities_known"])
     notes = [e.data["text"] for e in g.view("german").events if e.kind == "note"]
-    assert any(t.startswith("Aerial reconnaissance over 0903: ") and "occupied by Infantry" in t for t in notes)
+    assert any(
+        t.startswith("Aerial reconnaissance over 0903: ") and "occupied by Infantry" in t
+        for t in notes
+    )
 
 
 def test_e3_wwii_layer_supply_bases_are_public():
-    g = board(rules={"facilities": [{"hex": "1005", "type": "supply-base", "side": "german", "sp": 4}]})
+    g = board(
+        rules={"facilities": [{"hex": "1005", "type": "supply-base", "side": "german", "sp": 4}]}
+    )
     assert any(f["hex"] == "1005" for f in g.state.sides["allied"].private["facilities_known"])
 
 
 def test_l269_ground_recon_reveals_a_hidden_facility():
-    g = board(options={"module": "omg-n"}, rules={"facilities": [{"hex": "0605", "type": "supply-base", "side": "german", "sp": 4}]})
+    g = board(
+        options={"module": "omg-n"},
+        rules={"facilities": [{"hex": "0605", "type": "supply-base", "side": "german", "sp": 4}]},
+    )
     assert not any(f["hex"] == "0605" for f in g.state.sides["allied"].private["facilities_known"])
     set_unit(g, "A-2", hex=g.hex("0505"))
     begin(g)
@@ -134,6 +147,7 @@ def test_l268_recon_into_your_own_perimeter_is_refused_and_changes_nothing():
     import pytest
 
     from owsnb.kernel import IllegalOrderError
+
     g = board()
     begin(g)
     submit(g, "allied: activate A-2")
@@ -170,7 +184,9 @@ def test_l277_probe_reports_types_not_strength_or_identity():
     submit(g, "allied: activate A-2")
     sub = submit(g, "allied: probe A-2 0806")
     pub = [e for e in sub.events if e.kind == "note" and e.visible_to is None]
-    assert pub[0].data["text"] == "Probe into 0806: occupied by Infantry; in EZOC" or pub[0].data["types"] == ("Infantry",)
+    assert pub[0].data["text"] == "Probe into 0806: occupied by Infantry; in EZOC" or pub[0].data[
+        "types"
+    ] == ("Infantry",)
     assert not find_leaks([dict(e.data) for e in pub], {"G-1", "G-HQ"})
 
 
@@ -185,9 +201,12 @@ def test_views_never_leak_hidden_ids_after_a_battle():
     for side in ("allied", "german"):
         v = g.view(side)
         tokens = hidden_tokens(g.state, side, g.ruleset)
-        payload = {"events": [dict(e.data) for e in v.events], "public": dict(v.public),
-                   "sides": {k: dict(x.private) for k, x in v.sides.items()},
-                   "dash": g.ruleset.dashboard(v)}
+        payload = {
+            "events": [dict(e.data) for e in v.events],
+            "public": dict(v.public),
+            "sides": {k: dict(x.private) for k, x in v.sides.items()},
+            "dash": g.ruleset.dashboard(v),
+        }
         assert not find_leaks(payload, tokens), side
 
 
@@ -196,6 +215,7 @@ def test_l9_a_destroyed_unit_shows_its_counter_not_its_chain_of_command():
     from owsnb.rules.tocs.emit import Emitter
 
     from .conftest import poke
+
     g = board()
     em = Emitter(g.state)
     destroy(em, "G-1", rule="L728")
@@ -205,14 +225,18 @@ def test_l9_a_destroyed_unit_shows_its_counter_not_its_chain_of_command():
     assert not find_leaks([dict(dead.data)], hidden_tokens(g.state, "allied", g.ruleset))
 
 
-@pytest.mark.parametrize("option, text", [
-    ("types", "Probe into 0806: occupied by Infantry"),
-    ("size", "Probe into 0806: occupied by Infantry (2 units)"),
-])
+@pytest.mark.parametrize(
+    "option, text",
+    [
+        ("types", "Probe into 0806: occupied by Infantry"),
+        ("size", "Probe into 0806: occupied by Infantry (2 units)"),
+    ],
+)
 def test_l276_v_l278_probe_reveals_option(option, text):
     from owsnb.kernel.events import unit_add
 
     from .conftest import poke
+
     g = board(options={"probe_reveals": option})
     poke(g, unit_add(g.unit("G-1").evolve(id="G-2"), visible_to="german"))
     for h in ("0706", "0605", "0606"):

@@ -80,6 +80,7 @@ def test_10_26_the_overlay_shows_an_interdiction_marker_to_both_sides():
     from owsnb.rules.tocs.present import hex_overlay
 
     from .conftest import board, poke
+
     g = board()
     poke(g, hex_set(g.hex("0806"), {"interdicted": "allied"}))
     for side in ("allied", "german"):

@@ -29,12 +29,14 @@ N = 100_000
 def _rolls(seed: int, sides: int, dice: int = 1) -> list[int]:
     d = Dice.from_seed(seed)
     flat = d.roll_many(N * dice, sides, purpose="preview check")
-    return [sum(flat[i * dice:(i + 1) * dice]) for i in range(N)] if dice > 1 else list(flat)
+    return [sum(flat[i * dice : (i + 1) * dice]) for i in range(N)] if dice > 1 else list(flat)
 
 
 def _within_3_sigma(dist: Distribution, samples: list) -> None:
     counts = Counter(samples)
-    assert set(counts) <= set(dist), f"sampled outcomes outside the preview: {set(counts) - set(dist)}"
+    assert set(counts) <= set(dist), (
+        f"sampled outcomes outside the preview: {set(counts) - set(dist)}"
+    )
     for k, p in dist.items():
         p = float(p)
         sigma = math.sqrt(p * (1 - p) / N)
@@ -51,6 +53,7 @@ def test_b3_3_op_earned_preview():
 def test_b3_11_turn_end_preview_after_a_pass():
     g = board()
     from .conftest import begin
+
     begin(g)
     pv = g.preview("allied: pass")
     box = economy.turn_end_box(g.state)
@@ -103,7 +106,9 @@ def test_attack_preview_travels_exactly_through_the_codec_and_the_server_wire():
 
 def test_l151_morale_check_preview():
     pv = mc_distribution(9)
-    assert pv[True] == Distribution.sum([Distribution.die(6), Distribution.die(6)]).prob(lambda r: r <= 9)
+    assert pv[True] == Distribution.sum([Distribution.die(6), Distribution.die(6)]).prob(
+        lambda r: r <= 9
+    )
     _within_3_sigma(pv, [r <= 9 for r in _rolls(4, 6, 2)])
 
 

@@ -22,7 +22,11 @@ def test_l245_an_ap_spent_entirely_at_road_rate_earns_one_more_road_hex():
     submit(g, "allied: move A-1 0503")  # the first AP is used up, all on the road: +1 hex
     assert g.unit("A-1").get("road_bonus") == 1 and g.unit("A-1").get("ap") == 2
     submit(g, "allied: move A-1 0603")  # free: no new AP bought
-    assert lab(g, "A-1") == "0603" and g.unit("A-1").get("ap") == 2 and g.unit("A-1").get("road_bonus") == 0
+    assert (
+        lab(g, "A-1") == "0603"
+        and g.unit("A-1").get("ap") == 2
+        and g.unit("A-1").get("road_bonus") == 0
+    )
 
 
 def test_l245_an_ap_partly_off_road_earns_nothing():

@@ -19,7 +19,10 @@ def test_l295_an_enemy_roadblock_denies_road_rate_into_its_hex():
     assert lab(g, "A-1") == "0805" and g.unit("A-1").get("mp_left") == 0  # paid 2 MP, not 1
     assert "0805" in g.state.sides["allied"].private["roadblocks_known"]
     from owsnb.testing import find_leaks
-    assert not find_leaks([dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"})
+
+    assert not find_leaks(
+        [dict(e.data) for e in sub.events if e.visible("german")], {"A-1", "A-2", "A-HQ"}
+    )
 
 
 def test_l295_a_mover_that_cannot_pay_the_off_road_cost_is_sent_back():
@@ -48,7 +51,10 @@ def test_l292_roadblock_is_secret_and_refusals_change_nothing():
     submit(g, "allied: activate A-1")
     sub = submit(g, "allied: roadblock A-1 0503")
     assert [e for e in sub.events if e.visible("german")] == []
-    assert list(g.state.sides["allied"].private["roadblocks"]) == ["0503"] and g.unit("A-1").get("ap") == 2
+    assert (
+        list(g.state.sides["allied"].private["roadblocks"]) == ["0503"]
+        and g.unit("A-1").get("ap") == 2
+    )
     before = g.state
     with pytest.raises(IllegalOrderError) as e:
         g.submit("allied: roadblock A-1 0703")  # two hexes away

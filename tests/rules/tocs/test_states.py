@@ -31,12 +31,23 @@ def test_l162_disordered_at_night_has_no_ap_and_cannot_activate():
 
 def _begin_night(g):
     from .conftest import submit as s
+
     s(g, "allied: begin", [1, 1, 5])
 
 
 def test_l160_l187_fatigued_out_of_loc_by_day_has_1_ap():
-    g = board(units=[{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0110"},
-                     {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0501", "data": {"parent": "A-HQ"}}])
+    g = board(
+        units=[
+            {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0110"},
+            {
+                "id": "A-1",
+                "type": "para-company",
+                "side": "allied",
+                "hex": "0501",
+                "data": {"parent": "A-HQ"},
+            },
+        ]
+    )
     begin(g)
     set_data(g, "A-1", state=1)
     submit(g, "allied: activate A-1")
@@ -45,8 +56,12 @@ def test_l160_l187_fatigued_out_of_loc_by_day_has_1_ap():
 
 
 def test_l85_recovery_two_states_at_end_of_turn():
-    g = board(extra_units=[{"id": "A-3", "type": "para-company", "side": "allied", "hex": "0301"},
-                           {"id": "A-4", "type": "para-company", "side": "allied", "hex": "0302"}])
+    g = board(
+        extra_units=[
+            {"id": "A-3", "type": "para-company", "side": "allied", "hex": "0301"},
+            {"id": "A-4", "type": "para-company", "side": "allied", "hex": "0302"},
+        ]
+    )
     begin(g)
     set_data(g, "A-1", state=1)
     set_data(g, "A-2", state=2)
@@ -60,8 +75,18 @@ def test_l85_recovery_two_states_at_end_of_turn():
 
 
 def _rally_board(option="capped"):
-    g = board(extra_units=[{"id": "A-3", "type": "para-company", "side": "allied", "hex": "0303", "data": {"parent": "A-HQ"}}],
-              options={"rally_step": option})
+    g = board(
+        extra_units=[
+            {
+                "id": "A-3",
+                "type": "para-company",
+                "side": "allied",
+                "hex": "0303",
+                "data": {"parent": "A-HQ"},
+            }
+        ],
+        options={"rally_step": option},
+    )
     return g
 
 
@@ -72,7 +97,9 @@ def test_10_19_l328_demoralized_rallied_once_is_good_order_after_recovery():
     submit(g, "allied: activate A-HQ")
     submit(g, "allied: rally 0303", [3, 3])  # MC 6 <= ML 9
     assert g.unit("A-3").get("state") == 2  # Disordered
-    assert g.unit("A-HQ").get("ap") == 2 and g.unit("A-HQ").get("state") == 0  # an HQ ordering does not degrade
+    assert (
+        g.unit("A-HQ").get("ap") == 2 and g.unit("A-HQ").get("state") == 0
+    )  # an HQ ordering does not degrade
     submit(g, "allied: done", [6, 6])
     begin(g, "german")
     submit(g, "german: pass", [6, 6])  # turn-end roll 12 - 1 > box 3: the turn goes on
@@ -116,7 +143,9 @@ def test_l326_failed_rally_changes_nothing_and_may_be_retried():
 
 
 def test_l336_a_reserve_activates_free_once_then_its_reserve_is_spent():
-    g = board(extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}])
+    g = board(
+        extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}]
+    )
     set_data(g, "G-2", reserve=True)
     begin(g)
     submit(g, "allied: done")  # the German player with a reserve gets the Reserve Commitment step
@@ -124,14 +153,21 @@ def test_l336_a_reserve_activates_free_once_then_its_reserve_is_spent():
     submit(g, "german: done", [6, 6])  # not committed; then the turn-end roll
     begin(g, "german")
     pool = g.state.sides["german"].private["op_pool"]
-    submit(g, "german: activate G-2")  # in its own impulse: it forfeits the prepaid OP and pays 1 OP (L336)
-    assert g.state.sides["german"].private["op_pool"] == pool - 1 and not g.unit("G-2").get("reserve")
+    submit(
+        g, "german: activate G-2"
+    )  # in its own impulse: it forfeits the prepaid OP and pays 1 OP (L336)
+    assert g.state.sides["german"].private["op_pool"] == pool - 1 and not g.unit("G-2").get(
+        "reserve"
+    )
 
 
 def test_l68_reserve_commitment_activation_is_free_and_spends_the_reserve():
-    g = board(extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}])
+    g = board(
+        extra_units=[{"id": "G-2", "type": "ger-infantry-company", "side": "german", "hex": "0906"}]
+    )
     set_data(g, "G-2", reserve=True)
     from .conftest import set_owner, set_unit
+
     for h in ("0706", "0606", "0605"):
         set_owner(g, h, "allied")
     set_unit(g, "A-HQ", hex=g.hex("0505"))
@@ -151,15 +187,20 @@ def test_l68_reserve_commitment_activation_is_free_and_spends_the_reserve():
 
 def test_l44_v_l54_cloud_roll_option_turn_rolls_the_sky_once_per_turn():
     from .conftest import board, submit
+
     g = board(options={"cloud_roll": "turn"})
     submit(g, "allied: begin", [5])  # only the OP d10: the sky is not rolled in the impulse (L44)
     assert g.state.public["weather"]["cloud"] == "clear"
     submit(g, "allied: pass", [6, 6])  # the turn goes on
     submit(g, "german: begin", [3])
-    sub = g.submit("german: pass")  # two passes in a row end the turn; turn 2's weather rolls the sky (L44)
+    sub = g.submit(
+        "german: pass"
+    )  # two passes in a row end the turn; turn 2's weather rolls the sky (L44)
     rolls = [(e.rule, e.data["purpose"]) for e in sub.events if e.kind == "die"]
     assert ("L44", "cloud cover (DRM -1)") in rolls and not any(r == "L54" for r, _ in rolls)
     assert g.state.clock.turn == 2
     g2 = board()
-    submit(g2, "allied: begin", [9, 5])  # default 'impulse': cloud d10 (9 - 1 hysteresis = 8: scattered), then OP
+    submit(
+        g2, "allied: begin", [9, 5]
+    )  # default 'impulse': cloud d10 (9 - 1 hysteresis = 8: scattered), then OP
     assert g2.state.public["weather"]["cloud"] == "scattered"

@@ -13,11 +13,13 @@ from .test_previews import _rolls, _within_3_sigma
 
 
 def _board():
-    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
-             {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0403"},
-             {"id": "A-B", "type": "pack-howitzer-battery", "side": "allied", "hex": "0504"},
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
-             {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"}]
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0403"},
+        {"id": "A-B", "type": "pack-howitzer-battery", "side": "allied", "hex": "0504"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
+    ]
     g = board(units=units)
     begin(g)
     submit(g, "allied: activate A-HQ")
@@ -29,10 +31,16 @@ def test_l344_harassing_strike_one_roll_the_battery_becomes_fatigued_the_result_
     ap = g.unit("A-HQ").get("ap")
     # fire 4 (placeholder default) row, harassing DRM -1: 2d6 12 - 1 = 11 -> '1': the only unit there loses a step
     sub = submit(g, "allied: strike A-B 0806", [6, 6])
-    assert g.unit("G-1").steps == 3 and g.unit("A-B").get("state") == 1 and g.unit("A-HQ").get("ap") == ap - 1
+    assert (
+        g.unit("G-1").steps == 3
+        and g.unit("A-B").get("state") == 1
+        and g.unit("A-HQ").get("ap") == ap - 1
+    )
     public = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert public == ["Artillery strike on 0806 (harassing), 2d6=12-1: a step is lost"]
-    assert not find_leaks([dict(e.data) for e in sub.events if e.visible("allied")], {"G-1", "G-HQ"})
+    assert not find_leaks(
+        [dict(e.data) for e in sub.events if e.visible("allied")], {"G-1", "G-HQ"}
+    )
 
 
 def test_l344_a_low_roll_has_no_effect():
@@ -46,6 +54,7 @@ def test_l344_harassing_fire_picks_its_target_at_random():
     from owsnb.kernel.events import unit_add
 
     from .conftest import poke
+
     poke(g, unit_add(g.unit("G-1").evolve(id="G-2"), visible_to="german"))
     submit(g, "allied: strike A-B 0806", [6, 6, 2])  # '1'; d2 = 2 -> the second of (G-1, G-2)
     assert (g.unit("G-1").steps, g.unit("G-2").steps) == (4, 3)
@@ -64,10 +73,13 @@ def test_l344_targeted_fire_needs_an_observer_and_earns_its_drm():
     assert g.unit("G-1").get("state") == 1 and g.unit("G-1").steps == 4
 
 
-@pytest.mark.parametrize("setup, code", [
-    (lambda g: set_data(g, "A-B", state=1), "not-good-order"),
-    (lambda g: set_unit(g, "A-B", hex=g.hex("0101")), "out-of-range"),
-])
+@pytest.mark.parametrize(
+    "setup, code",
+    [
+        (lambda g: set_data(g, "A-B", state=1), "not-good-order"),
+        (lambda g: set_unit(g, "A-B", hex=g.hex("0101")), "out-of-range"),
+    ],
+)
 def test_l344_strike_refusals_change_nothing(setup, code):
     g = _board()
     setup(g)
@@ -91,11 +103,15 @@ def test_l344_strike_preview_is_exact_and_matches_100k_seeded_rolls(fire, drm, s
 
 
 def _three_batteries(**kw):
-    units = [{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
-             *({"id": f"A-B{i}", "type": "pack-howitzer-battery", "side": "allied", "hex": h}
-               for i, h in enumerate(("0504", "0503", "0404"), 1)),
-             {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
-             {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"}]
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0505"},
+        *(
+            {"id": f"A-B{i}", "type": "pack-howitzer-battery", "side": "allied", "hex": h}
+            for i, h in enumerate(("0504", "0503", "0404"), 1)
+        ),
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
+    ]
     g = board(units=units, **kw)
     begin(g)
     submit(g, "allied: activate A-HQ")
@@ -121,20 +137,29 @@ def test_l350_us_time_on_target_doubles_strength_costs_an_op_and_us_normal_fire_
     g = _three_batteries(rules={"tot_sides": ["allied"], "op_minimum": {"allied": 10, "german": 6}})
     pool = g.state.sides["allied"].private["op_pool"]
     from owsnb.rules.tocs.artillery_orders import bombardment_distribution
-    assert g.preview("allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes") == bombardment_distribution(
-        g.state.tables["bombardment"], 24)
-    submit(g, "allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", [1, 2])  # 2d6 3 on the top row: 1 hit
+
+    assert g.preview(
+        "allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes"
+    ) == bombardment_distribution(g.state.tables["bombardment"], 24)
+    submit(
+        g, "allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", [1, 2]
+    )  # 2d6 3 on the top row: 1 hit
     assert g.unit("G-1").steps == 3 and g.state.sides["allied"].private["op_pool"] == pool - 1
     assert g.unit("A-B1").get("state") == 2
-    g2 = _three_batteries(rules={"tot_sides": ["allied"], "op_minimum": {"allied": 10, "german": 6}})
+    g2 = _three_batteries(
+        rules={"tot_sides": ["allied"], "op_minimum": {"allied": 10, "german": 6}}
+    )
     submit(g2, "allied: bombard 0806 with=A-B1,A-B2,A-B3", [1, 1])
     assert g2.unit("A-B1").get("state") == 1  # US normal bombardment: Fatigued (L350)
 
 
-@pytest.mark.parametrize("order, code, rule", [
-    ("allied: bombard 0806 with=A-B1,A-B2", "too-few", "L348"),
-    ("allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", "no-tot", "L350"),
-])
+@pytest.mark.parametrize(
+    "order, code, rule",
+    [
+        ("allied: bombard 0806 with=A-B1,A-B2", "too-few", "L348"),
+        ("allied: bombard 0806 with=A-B1,A-B2,A-B3 tot=yes", "no-tot", "L350"),
+    ],
+)
 def test_l348_bombardment_refusals_change_nothing(order, code, rule):
     g = _three_batteries()
     before = g.state
@@ -150,4 +175,6 @@ def test_l348_bombardment_preview_matches_100k_seeded_rolls(strength, seed):
     t = board().state.tables["bombardment"]
     band = next(b for b in t["strength_bands"] if strength <= b)
     row = list(t["hits"][str(band)])
-    _within_3_sigma(bombardment_distribution(t, strength), [int(row[r - 2]) for r in _rolls(seed, 6, 2)])
+    _within_3_sigma(
+        bombardment_distribution(t, strength), [int(row[r - 2]) for r in _rolls(seed, 6, 2)]
+    )

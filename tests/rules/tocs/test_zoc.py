@@ -18,12 +18,29 @@ def _to_german(g):
 
 
 def test_10_15_l312_extended_deployment_example_and_no_degradation():
-    g = board(units=[{"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1206"},
-                     {"id": "G-6", "type": "ger-infantry-company", "side": "german", "hex": "1105", "data": {"parent": "G-HQ"}},
-                     {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0101"}])
+    g = board(
+        units=[
+            {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1206"},
+            {
+                "id": "G-6",
+                "type": "ger-infantry-company",
+                "side": "german",
+                "hex": "1105",
+                "data": {"parent": "G-HQ"},
+            },
+            {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0101"},
+        ]
+    )
     m = g.state.map
     before = {m.label(h) for h in zoc_of(g.state, g.unit("G-6"))}
-    assert before == {"1104", "1204", "1205", "1106", "1005", "1004"}  # all six adjacent hexes (L312)
+    assert before == {
+        "1104",
+        "1204",
+        "1205",
+        "1106",
+        "1005",
+        "1004",
+    }  # all six adjacent hexes (L312)
     _to_german(g)
     submit(g, "german: activate G-HQ")
     submit(g, "german: extend G-6 1004")
@@ -34,11 +51,16 @@ def test_10_15_l312_extended_deployment_example_and_no_degradation():
 
 
 def _extended_setup(**options):
-    g = board(units=[{"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1006"},
-                     {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
-                     {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0303"},
-                     {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
-                     {"id": "A-ARM", "type": "ger-panzer-platoon", "side": "allied", "hex": "0303"}], options=options)
+    g = board(
+        units=[
+            {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1006"},
+            {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0806"},
+            {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0303"},
+            {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0303"},
+            {"id": "A-ARM", "type": "ger-panzer-platoon", "side": "allied", "hex": "0303"},
+        ],
+        options=options,
+    )
     c = g.unit("G-1").hex
     d = 3  # facing north-west
     (f_l, o_l), (f_c, o_c), (f_r, o_r) = extended_hexes(c, d)
@@ -47,6 +69,7 @@ def _extended_setup(**options):
     set_data(g, "G-1", ext_dir=d)
     for u in ("A-1", "A-ARM"):
         from .conftest import set_unit
+
         set_unit(g, u, hex=start)
     set_owner(g, m.label(start), "allied")
     return g, m.label(start), m.label(o_c), m.label(f_c)
@@ -58,9 +81,13 @@ def test_e4_l178_company_entering_an_outer_extended_hex_stops():
     submit(g, "allied: activate A-1")
     submit(g, f"allied: move A-1 {outer}")
     u = g.unit("A-1")
-    assert lab(g, "A-1") == outer and u.get("mp_left") == 0 and u.get("ap") == 2  # MP lost, AP kept (L173)
+    assert (
+        lab(g, "A-1") == outer and u.get("mp_left") == 0 and u.get("ap") == 2
+    )  # MP lost, AP kept (L173)
     assert outer in g.state.sides["allied"].private["ezoc_known"]
-    assert g.state.map.hexes[g.hex(outer)].facts["owner"] == "allied"  # A.1: the hex becomes friendly
+    assert (
+        g.state.map.hexes[g.hex(outer)].facts["owner"] == "allied"
+    )  # A.1: the hex becomes friendly
 
 
 def test_l176_text_ruling_unit_in_extended_ezoc_is_not_held_by_ezoc_to_ezoc():
@@ -92,7 +119,9 @@ def test_l180_breach_armor_pays_2x_cot_and_the_outer_hex_is_cleared():
     submit(g, f"allied: move A-ARM {front}")  # EZOC to EZOC: 2 x COT (L174)
     assert lab(g, "A-ARM") == front and g.unit("A-ARM").get("mp_left") == 1
     zoc = {g.state.map.label(h) for h in zoc_of(g.state, g.unit("G-1"))}
-    assert outer not in zoc and front in zoc  # the hex behind a friendly-occupied hex goes at once (L180)
+    assert (
+        outer not in zoc and front in zoc
+    )  # the hex behind a friendly-occupied hex goes at once (L180)
 
 
 def test_l173_a1_move_into_empty_enemy_hex_in_ezoc_stops_and_takes_the_hex():
@@ -136,13 +165,20 @@ def test_declared_policy_only_standing_declarations_stop_movers():
 
 
 def test_e6_l191_loc_fails_through_friendly_owned_empty_ezoc_hex():
-    g = board(units=[{"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0303"},
-                     {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0305"},
-                     {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"}])
-    ring = sorted(g.state.map.label(h) for h in g.unit("A-1").hex.neighbours() if h in g.state.map.hexes)
+    g = board(
+        units=[
+            {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0303"},
+            {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0305"},
+            {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        ]
+    )
+    ring = sorted(
+        g.state.map.label(h) for h in g.unit("A-1").hex.neighbours() if h in g.state.map.hexes
+    )
     assert in_loc(g.state, g.unit("A-1"))
     set_private(g, "allied", ezoc_known=ring)  # the side has been told these hexes are in EZOC
     assert not in_loc(g.state, g.unit("A-1"))
     from .conftest import set_unit
+
     set_unit(g, "A-HQ", hex=g.hex("0304"))  # a friendly unit in the EZOC hex lets LOC through
     assert in_loc(g.state, g.unit("A-1"))

@@ -31,7 +31,15 @@ from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import rung, shift, success_probability
 from owsnb.rules.ows.units import counter
 
-__all__ = ["Engagement", "AirPreview", "engagements", "air_preview", "preview", "resolve", "AirCombat"]
+__all__ = [
+    "Engagement",
+    "AirPreview",
+    "engagements",
+    "air_preview",
+    "preview",
+    "resolve",
+    "AirCombat",
+]
 
 
 @dataclass(frozen=True)
@@ -42,8 +50,8 @@ class Engagement:
     target: str
     die: str
     defence: int
-    kind: str = "air-to-air"           # air-to-air, air-defence, sead
-    key: str = ""                      # munitions spent (air defence pools, 2.2.7.4)
+    kind: str = "air-to-air"  # air-to-air, air-defence, sead
+    key: str = ""  # munitions spent (air defence pools, 2.2.7.4)
     notes: tuple[str, ...] = ()
 
     @property
@@ -52,8 +60,11 @@ class Engagement:
 
 
 def _air(state: Any, h: Any, side: str | None = None) -> list[Any]:
-    return [u for u in state.units.values() if u.hex == h and u.alive and counter(u).is_air
-            and (side is None or u.side == side)]
+    return [
+        u
+        for u in state.units.values()
+        if u.hex == h and u.alive and counter(u).is_air and (side is None or u.side == side)
+    ]
 
 
 def _aa_die(u: Any) -> str | None:
@@ -77,12 +88,20 @@ def _mods_air(state: Any, shooter: Any, target: Any, die: str, kind: str) -> tup
         if option(state, "aew_air_to_air"):
             for e in state.units.values():
                 s = counter(e).sensor("aew")
-                if e.side == shooter.side and e.hex is not None and s and e.hex.distance(shooter.hex) <= int(s["range"]):
+                if (
+                    e.side == shooter.side
+                    and e.hex is not None
+                    and s
+                    and e.hex.distance(shooter.hex) <= int(s["range"])
+                ):
                     k += 1
                     notes.append(f"AEW {e.id} support (6.5.9.1)")
                     break
     if kind == "air-defence":
-        if any(e.side == target.side and e.hex == target.hex and counter(e).ew == "demote-sam" for e in state.units.values()):
+        if any(
+            e.side == target.side and e.hex == target.hex and counter(e).ew == "demote-sam"
+            for e in state.units.values()
+        ):
             k -= 1
             notes.append("EW aircraft demotes SAM shots (6.5.8)")
         if counter(target).red_arrow and counter(target).mission == "sead":
@@ -102,7 +121,10 @@ def _pairs_in_hex(state: Any, h: Any) -> list[tuple[Any, Any]]:
     then attack missions, then doubles up; the other side's CAP engage the fighters that engage
     them; attack missions that are engaged fire back (6.5.1.2)."""
     sides = list(state.sides)
-    caps = {s: [u for u in _air(state, h, s) if counter(u).mission in CAP_MISSIONS and _aa_die(u)] for s in sides}
+    caps = {
+        s: [u for u in _air(state, h, s) if counter(u).mission in CAP_MISSIONS and _aa_die(u)]
+        for s in sides
+    }
     pairs: list[tuple[Any, Any]] = []
     if len(sides) != 2:
         return pairs
@@ -122,7 +144,13 @@ def _pairs_in_hex(state: Any, h: Any) -> list[tuple[Any, Any]]:
         return pairs
     queue = list(targets)
     for i, f in enumerate(caps[a]):
-        t = queue[i] if i < len(queue) else enemy_caps[i % len(enemy_caps)] if enemy_caps else queue[i % len(queue)]
+        t = (
+            queue[i]
+            if i < len(queue)
+            else enemy_caps[i % len(enemy_caps)]
+            if enemy_caps
+            else queue[i % len(queue)]
+        )
         pairs.append((f, t))
     engaged_by: dict[str, Any] = {}
     for f, t in pairs:
@@ -139,7 +167,9 @@ def _pairs_in_hex(state: Any, h: Any) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def engagements(state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] | None = None) -> list[Engagement]:
+def engagements(
+    state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] | None = None
+) -> list[Engagement]:
     """The shots of air-combat *step* in hex *h* (explicit *pairs* ``(shooter, target)`` or the
     automatic pairing of 9.7.1 and the steps of 9.7.3)."""
     out: list[Engagement] = []
@@ -153,7 +183,9 @@ def engagements(state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] 
             e = _engagement(state, step, s, t)
             if e:
                 out.append(e)
-    elif step == "6.A.1":  # stand-off air-to-air from adjacent hexes, with a radar that detects (6.5.10.1)
+    elif (
+        step == "6.A.1"
+    ):  # stand-off air-to-air from adjacent hexes, with a radar that detects (6.5.10.1)
         for s in state.units.values():
             if not s.alive or s.hex is None or not counter(s).is_air or s.hex.distance(h) != 1:
                 continue
@@ -184,10 +216,23 @@ def engagements(state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] 
             wpn = [a for a in counter(s).attacks if not a.air_to_air and a.left > 0]
             if not wpn:
                 continue
-            ads = [t for t in state.units.values() if t.side != s.side and t.hex == h and t.alive
-                   and counter(t).category in ("air-defence", "naval") and counter(t).anti_air and detected(state, t, s.side)]
+            ads = [
+                t
+                for t in state.units.values()
+                if t.side != s.side
+                and t.hex == h
+                and t.alive
+                and counter(t).category in ("air-defence", "naval")
+                and counter(t).anti_air
+                and detected(state, t, s.side)
+            ]
             for t in ads:
-                if step == "6.A.2" and d >= 1 and wpn[0].range >= d and wpn[0].range > max(a.range for a in counter(t).anti_air):
+                if (
+                    step == "6.A.2"
+                    and d >= 1
+                    and wpn[0].range >= d
+                    and wpn[0].range > max(a.range for a in counter(t).anti_air)
+                ):
                     out.append(_engagement(state, step, s, t))
                     break
                 if step == "6.A.6" and d == 0:
@@ -202,7 +247,12 @@ def engagements(state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] 
 
 
 def _best_target(ts: Sequence[Any]) -> Any:
-    order = {m: i for i, m in enumerate(("bomber", "strike", "sead", "aew", "tanker", "cas", "interdiction", "cap"))}
+    order = {
+        m: i
+        for i, m in enumerate(
+            ("bomber", "strike", "sead", "aew", "tanker", "cas", "interdiction", "cap")
+        )
+    }
     return sorted(ts, key=lambda t: (order.get(counter(t).mission, 9), t.id))[0]
 
 
@@ -224,7 +274,9 @@ def _engagement(state: Any, step: str, s: Any, t: Any) -> Engagement | None:
     if not aa:
         return None
     die, notes = _mods_air(state, s, t, aa[0].die, "air-defence")
-    return Engagement(s.id, t.id, die, counter(t).red_shield, "air-defence", aa[0].key, tuple(notes))
+    return Engagement(
+        s.id, t.id, die, counter(t).red_shield, "air-defence", aa[0].key, tuple(notes)
+    )
 
 
 def _tiers(engs: Sequence[Engagement], best_die: bool) -> list[list[Engagement]]:
@@ -241,13 +293,18 @@ def air_preview(engs: Sequence[Engagement], best_die: bool = False) -> Distribut
     within a step (9.7.3) or best die first (9.7.2)."""
     d = Distribution.point(())
     for tier in _tiers(engs, best_die):
+
         def after(killed: tuple[str, ...], tier: list[Engagement] = tier) -> Distribution:
             out = Distribution.point(frozenset())
             for e in tier:
                 if e.shooter in killed:
                     continue
-                out = out.combine(Distribution.bernoulli(e.p), lambda acc, hit, e=e: acc | {e.target} if hit else acc)
+                out = out.combine(
+                    Distribution.bernoulli(e.p),
+                    lambda acc, hit, e=e: acc | {e.target} if hit else acc,
+                )
             return out.map(lambda new, killed=killed: tuple(sorted(set(killed) | set(new))))
+
         d = d.bind(after)
     d.label = "units hit"
     return d
@@ -266,31 +323,48 @@ class AirPreview:
 
     def __repr__(self) -> str:
         ids = sorted({e.target for e in self.engagements})
-        return f"<AirPreview {len(self.engagements)} shots; " + ", ".join(f"{i}: {float(self.p_hit(i)):.1%}" for i in ids) + ">"
+        return (
+            f"<AirPreview {len(self.engagements)} shots; "
+            + ", ".join(f"{i}: {float(self.p_hit(i)):.1%}" for i in ids)
+            + ">"
+        )
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import esc, wrap
 
-        rows = "".join(f"<tr><td>{esc(e.shooter)}</td><td>{esc(e.die)}</td><td>{esc(e.target)}</td><td>{esc(e.defence)}</td>"
-                       f"<td>{float(e.p):.1%}</td><td class='rule'>{esc('; '.join(e.notes))}</td></tr>" for e in self.engagements)
+        rows = "".join(
+            f"<tr><td>{esc(e.shooter)}</td><td>{esc(e.die)}</td><td>{esc(e.target)}</td><td>{esc(e.defence)}</td>"
+            f"<td>{float(e.p):.1%}</td><td class='rule'>{esc('; '.join(e.notes))}</td></tr>"
+            for e in self.engagements
+        )
         ids = sorted({e.target for e in self.engagements})
         chart = bar_chart_html([(i, self.p_hit(i)) for i in ids], caption="P(hit)")
-        return wrap(f"<b>Air combat preview</b><table><tr><th>shooter</th><th>die</th><th>target</th><th>defence</th>"
-                    f"<th>P</th><th>modifiers</th></tr>{rows}</table>{chart}", repr(self))
+        return wrap(
+            f"<b>Air combat preview</b><table><tr><th>shooter</th><th>die</th><th>target</th><th>defence</th>"
+            f"<th>P</th><th>modifiers</th></tr>{rows}</table>{chart}",
+            repr(self),
+        )
 
 
-def preview(game: Any, hex: str, step: str | None = None, pairs: Sequence[str] | None = None) -> AirPreview:
+def preview(
+    game: Any, hex: str, step: str | None = None, pairs: Sequence[str] | None = None
+) -> AirPreview:
     """Exact air-combat outcome in *hex* for an air-combat step (default: the current one, else 6.A.4)."""
     state = game.state if hasattr(game, "state") else game
     step = step or (state.clock.step if state.clock.step in AIR_STEPS else "6.A.4")
     h = state.map.hex(hex)
     pp = [tuple(p.split(":")) for p in pairs] if pairs else None
     engs = engagements(state, step, h, pp)
-    return AirPreview(engs, air_preview(engs, option(state, "best_die")),
-                      ["9.7.3", "9.7.1"] + (["9.7.2"] if option(state, "best_die") else []))
+    return AirPreview(
+        engs,
+        air_preview(engs, option(state, "best_die")),
+        ["9.7.3", "9.7.1"] + (["9.7.2"] if option(state, "best_die") else []),
+    )
 
 
-def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice: Any) -> tuple[list[Event], Result]:
+def _resolve_hex(
+    state: Any, step: str, h: Any, engs: Sequence[Engagement], dice: Any
+) -> tuple[list[Event], Result]:
     roll = Roller(dice)
     hit: dict[str, int] = {}
     killed: set[str] = set()
@@ -303,7 +377,12 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
                 continue
             s, t = state.units[e.shooter], state.units[e.target]
             vis = watchers(state, s, t)
-            r = roll(e.die, f"{e.kind}: {e.shooter} ({e.die}) at {e.target} (defence {e.defence})", "9.7.3", vis)
+            r = roll(
+                e.die,
+                f"{e.kind}: {e.shooter} ({e.die}) at {e.target} (defence {e.defence})",
+                "9.7.3",
+                vis,
+            )
             n = _hits(r, e.defence, critical=e.kind == "sead") if r >= e.defence else 0
             if n:
                 new[e.target] = new.get(e.target, 0) + n
@@ -311,7 +390,9 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
                 spent.setdefault(e.shooter, {})
                 spent[e.shooter][e.key] = spent[e.shooter].get(e.key, 0) + 1
             if vis is None:
-                lines.append(f"{e.shooter} at {e.target}: {'hit' if n else 'miss'} ({r} vs {e.defence})")
+                lines.append(
+                    f"{e.shooter} at {e.target}: {'hit' if n else 'miss'} ({r} vs {e.defence})"
+                )
         for k, n in new.items():
             hit[k] = hit.get(k, 0) + n
             killed.add(k)
@@ -321,23 +402,40 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
         sp = dict(counter(u).spent)
         for k, n in keys.items():
             sp[k] = int(sp.get(k, 0)) + n
-        events.append(unit_set(uid, data={"spent": sp}, rule="2.2.7.4", visible_to=watchers(state, u)))
+        events.append(
+            unit_set(uid, data={"spent": sp}, rule="2.2.7.4", visible_to=watchers(state, u))
+        )
     for uid in {e.shooter for e in engs} | {e.target for e in engs}:
         u = state.units[uid]
         if counter(u).is_air and "engaged" not in u.markers:
-            events.append(unit_set(uid, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(state, u)))
+            events.append(
+                unit_set(
+                    uid, markers=u.markers | {"engaged"}, rule="9.7", visible_to=watchers(state, u)
+                )
+            )
     s2 = apply_all(state, events)
     for uid, n in hit.items():
         u = s2.units[uid]
         if counter(u).is_air:
-            ev = [unit_set(uid, steps=0, hex=None, box="regeneration", markers=frozenset(), rule="9.7.4",
-                           visible_to=watchers(s2, u))]
+            ev = [
+                unit_set(
+                    uid,
+                    steps=0,
+                    hex=None,
+                    box="regeneration",
+                    markers=frozenset(),
+                    rule="9.7.4",
+                    visible_to=watchers(s2, u),
+                )
+            ]
         else:
             ev, _, _ = apply_hits(s2, u, n, rule="9.7.3", cause="air")
         s2 = apply_all(s2, ev)
         events += ev
     lab = state.map.label(h)
-    if step == "6.A.2":  # stand-off SEAD on a non-emitting target uses a long-range strike allocation per hex
+    if (
+        step == "6.A.2"
+    ):  # stand-off SEAD on a non-emitting target uses a long-range strike allocation per hex
         alloc = {k: list(v) for k, v in thaw(state.public.get("sead_allocations") or {}).items()}
         for e in engs:
             if e.kind == "sead" and "emitting" not in state.units[e.target].markers:
@@ -349,56 +447,109 @@ def _resolve_hex(state: Any, step: str, h: Any, engs: Sequence[Engagement], dice
     resolved = dict(thaw(state.public.get("air_resolved") or {}))
     resolved[step] = sorted({*resolved.get(step, ()), lab})
     events.append(state_set("public", {"air_resolved": resolved}, rule="9.7"))
-    events.append(note(f"Air combat {step} in {lab}: " + (", ".join(f"{k} hit" for k in hit if watchers(state, state.units[k]) is None)
-                                                          or "no losses seen"), rule="9.7.3"))
-    res = Result(f"Air combat {step} in {lab}", {"hit": sorted(hit), "shots": len(engs)},
-                 ["9.7", "9.7.3", "9.7.4"] + (["9.7.2"] if option(state, "best_die") else []), roll.rolls, lines)
+    events.append(
+        note(
+            f"Air combat {step} in {lab}: "
+            + (
+                ", ".join(f"{k} hit" for k in hit if watchers(state, state.units[k]) is None)
+                or "no losses seen"
+            ),
+            rule="9.7.3",
+        )
+    )
+    res = Result(
+        f"Air combat {step} in {lab}",
+        {"hit": sorted(hit), "shots": len(engs)},
+        ["9.7", "9.7.3", "9.7.4"] + (["9.7.2"] if option(state, "best_die") else []),
+        roll.rolls,
+        lines,
+    )
     return events, res
 
 
 class AirCombat(OrderHandler):
     """9.7: the facilitator resolves air combat hex by hex in each of the steps of 9.7.3."""
 
-    type = OrderType("air-combat", (
-        Param("hex", "hex", "hex to resolve"),
-        Param("pairs", "text", "SHOOTER:TARGET engagements (default: the 9.7.1 pairing)", positional=False,
-              repeat=True, optional=True),
-    ), rule="9.7", doc="umpire: resolve air combat in a hex for this step", actors="side")
+    type = OrderType(
+        "air-combat",
+        (
+            Param("hex", "hex", "hex to resolve"),
+            Param(
+                "pairs",
+                "text",
+                "SHOOTER:TARGET engagements (default: the 9.7.1 pairing)",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="9.7",
+        doc="umpire: resolve air combat in a hex for this step",
+        actors="side",
+    )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         hexes = _contested(state, state.clock.step)
         if not hexes:
             return None
-        return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)),
-                         tuple(self.type.make(side, hex=h) for h in hexes))
+        return OrderSpec(
+            side,
+            self.type,
+            FrozenDict(hex=tuple(hexes)),
+            tuple(self.type.make(side, hex=h) for h in hexes),
+        )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if state.clock.step not in AIR_STEPS:
-            raise refuse("air combat is resolved in the air-combat steps 6.A.1-6.A.7", "wrong-step", "9.7.3", order)
+            raise refuse(
+                "air combat is resolved in the air-combat steps 6.A.1-6.A.7",
+                "wrong-step",
+                "9.7.3",
+                order,
+            )
         try:
             h = state.map.hex(args["hex"])
         except Exception:
             raise refuse(f"no hex {args['hex']!r}", "bad-hex", "9.7", order) from None
         lab = state.map.label(h)
         if lab in (thaw(state.public.get("air_resolved") or {}).get(state.clock.step) or ()):
-            raise refuse(f"air combat in {lab} is already resolved for this step", "resolved", "9.7", order)
+            raise refuse(
+                f"air combat in {lab} is already resolved for this step", "resolved", "9.7", order
+            )
         for p in args.get("pairs", ()):
             a, _, b = p.partition(":")
             if a not in state.units or b not in state.units:
-                raise refuse(f"pair {p!r}: write SHOOTER:TARGET with unit ids", "bad-pair", "9.7.1", order)
+                raise refuse(
+                    f"pair {p!r}: write SHOOTER:TARGET with unit ids", "bad-pair", "9.7.1", order
+                )
             s, t = state.units[a], state.units[b]
             if s.side == t.side or not detected(state, t, s.side):
-                raise refuse(f"{a} cannot engage {b}: not a detected enemy", "target-not-detected", "9.9.4", order)
+                raise refuse(
+                    f"{a} cannot engage {b}: not a detected enemy",
+                    "target-not-detected",
+                    "9.9.4",
+                    order,
+                )
             if t.hex != h:
                 raise refuse(f"{b} is not in {lab}", "bad-pair", "9.7", order)
-            if counter(s).is_air and counter(s).mission in ATTACK_MISSIONS and state.clock.step == "6.A.4":
-                raise refuse(f"{a} is on an attack mission: it cannot initiate air-to-air (6.5.1.2)", "cannot-initiate",
-                             "6.5.1.2", order)
+            if (
+                counter(s).is_air
+                and counter(s).mission in ATTACK_MISSIONS
+                and state.clock.step == "6.A.4"
+            ):
+                raise refuse(
+                    f"{a} is on an attack mission: it cannot initiate air-to-air (6.5.1.2)",
+                    "cannot-initiate",
+                    "6.5.1.2",
+                    order,
+                )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> AirPreview:
         return preview(state, args["hex"], state.clock.step, args.get("pairs"))
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         h = state.map.hex(args["hex"])
         pp = [tuple(p.split(":")) for p in args["pairs"]] if args.get("pairs") else None
         engs = engagements(state, state.clock.step, h, pp)
@@ -409,8 +560,14 @@ class AirCombat(OrderHandler):
 def _contested(state: Any, step: str) -> list[str]:
     done = set((thaw(state.public.get("air_resolved") or {})).get(step) or ())
     hexes = []
-    for h in sorted({u.hex for u in state.units.values() if u.alive and u.hex is not None and counter(u).is_air},
-                    key=lambda x: state.map.label(x)):
+    for h in sorted(
+        {
+            u.hex
+            for u in state.units.values()
+            if u.alive and u.hex is not None and counter(u).is_air
+        },
+        key=lambda x: state.map.label(x),
+    ):
         lab = state.map.label(h)
         if lab not in done and engagements(state, step, h):
             hexes.append(lab)
@@ -436,4 +593,6 @@ def resolve(game: Any, hex: str, pairs: Sequence[str] | None = None) -> Result:
     """Resolve air combat in *hex* for the current air step by submitting ``umpire: air-combat``."""
     from owsnb.rules.ows.common import submit
 
-    return submit(game, AirCombat.type.make("umpire", hex=hex, pairs=list(pairs) if pairs else None))
+    return submit(
+        game, AirCombat.type.make("umpire", hex=hex, pairs=list(pairs) if pairs else None)
+    )

@@ -18,8 +18,17 @@ from typing import Any
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "ATTACK_MISSIONS", "HVAA", "FIGHTER_MISSIONS", "ROUTED", "CAP_MISSIONS", "AIR_STEPS", "max_radius",
-    "TankerSupport", "tanker_support", "airbase_capacity", "grounded_squadrons",
+    "ATTACK_MISSIONS",
+    "HVAA",
+    "FIGHTER_MISSIONS",
+    "ROUTED",
+    "CAP_MISSIONS",
+    "AIR_STEPS",
+    "max_radius",
+    "TankerSupport",
+    "tanker_support",
+    "airbase_capacity",
+    "grounded_squadrons",
 ]
 
 ATTACK_MISSIONS = ("strike", "sead", "cas", "interdiction", "sucap", "bomber")
@@ -75,7 +84,11 @@ def grounded_squadrons(state: Any, h: Any) -> list[str]:
     cap = airbase_capacity(state, h)
     if cap is None:
         return []
-    based = sorted(u.id for u in state.units.values() if u.hex == h and u.alive and counter(u).category == "air-base")
+    based = sorted(
+        u.id
+        for u in state.units.values()
+        if u.hex == h and u.alive and counter(u).category == "air-base"
+    )
     return based[cap:]
 
 
@@ -85,9 +98,18 @@ def _base_unit(state: Any, m: Any) -> Any | None:
 
 
 def _sorties_used(state: Any, carrier: Any) -> int:
-    return sum(1 for u in state.units.values() if counter(u).base == carrier.id and u.hex is not None
-               and counter(u).mission not in ("tanker", "aew"))
+    return sum(
+        1
+        for u in state.units.values()
+        if counter(u).base == carrier.id
+        and u.hex is not None
+        and counter(u).mission not in ("tanker", "aew")
+    )
 
 
 def _tanker_load(state: Any, tanker: Any) -> int:
-    return sum(1 for u in state.units.values() if u.hex is not None and u.data.get("tanker_id") == tanker.id)
+    return sum(
+        1
+        for u in state.units.values()
+        if u.hex is not None and u.data.get("tanker_id") == tanker.id
+    )

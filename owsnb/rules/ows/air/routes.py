@@ -24,7 +24,14 @@ from owsnb.rules.ows.air.missions import CAP_MISSIONS, ROUTED, _base_unit
 from owsnb.rules.ows.common import Roller
 from owsnb.rules.ows.units import counter
 
-__all__ = ["route_of", "route_plan", "route_preview", "RoutePlan", "InterceptRound", "fly_strike_routes"]
+__all__ = [
+    "route_of",
+    "route_plan",
+    "route_preview",
+    "RoutePlan",
+    "InterceptRound",
+    "fly_strike_routes",
+]
 
 
 def route_of(state: Any, m: Any) -> list[Any]:
@@ -50,7 +57,11 @@ def _radar_covers(state: Any, side: str, h: Any) -> bool:
         aew, radar = c.sensor("aew"), c.sensor("radar")
         if aew is not None and c.is_air and u.hex.distance(h) <= int(aew["range"]):
             return True
-        if radar is not None and "emitting" in u.markers and u.hex.distance(h) <= int(radar["range"]):
+        if (
+            radar is not None
+            and "emitting" in u.markers
+            and u.hex.distance(h) <= int(radar["range"])
+        ):
             return True
     return False
 
@@ -72,17 +83,27 @@ class InterceptRound:
 
     def pairs(self, escorts: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
         n = min(len(self.interceptors), len(escorts))
-        return list(zip(self.interceptors[:n], escorts[:n], strict=True)), list(self.interceptors[n:])
+        return list(zip(self.interceptors[:n], escorts[:n], strict=True)), list(
+            self.interceptors[n:]
+        )
 
     def distribution(self, escorts: tuple[str, ...], striker: str) -> Distribution:
         """Exact ``(escorts alive, striker alive)`` after the round."""
         pairs, excess = self.pairs(escorts)
         d = Distribution.point((frozenset(), frozenset(), False))
         for i, e in pairs:
-            d = d.combine(Distribution.bernoulli(self.p(i, e)), lambda a, h, e=e: (a[0] | {e} if h else a[0], *a[1:]))
-            d = d.combine(Distribution.bernoulli(self.p(e, i)), lambda a, h, i=i: (a[0], a[1] | {i} if h else a[1], a[2]))
+            d = d.combine(
+                Distribution.bernoulli(self.p(i, e)),
+                lambda a, h, e=e: (a[0] | {e} if h else a[0], *a[1:]),
+            )
+            d = d.combine(
+                Distribution.bernoulli(self.p(e, i)),
+                lambda a, h, i=i: (a[0], a[1] | {i} if h else a[1], a[2]),
+            )
         for x in excess:
-            d = d.combine(Distribution.bernoulli(self.p(x, striker)), lambda a, h: (a[0], a[1], a[2] or h))
+            d = d.combine(
+                Distribution.bernoulli(self.p(x, striker)), lambda a, h: (a[0], a[1], a[2] or h)
+            )
 
         def second(a: tuple) -> Distribution:
             miss = Fraction(1)
@@ -90,12 +111,14 @@ class InterceptRound:
                 if e in a[0] and i not in a[1]:
                     miss *= 1 - self.p(i, striker)
             return Distribution.bernoulli(1 - miss).map(
-                lambda h: (tuple(x for x in escorts if x not in a[0]), not (a[2] or h)))
+                lambda h: (tuple(x for x in escorts if x not in a[0]), not (a[2] or h))
+            )
 
         return d.bind(second)
 
-    def resolve(self, escorts: tuple[str, ...], striker: str, roll: Any, visible: Any = None
-                ) -> tuple[tuple[str, ...], bool, list[str]]:
+    def resolve(
+        self, escorts: tuple[str, ...], striker: str, roll: Any, visible: Any = None
+    ) -> tuple[tuple[str, ...], bool, list[str]]:
         """Roll the round: escorts alive, striker alive, units hit."""
         vis = visible or (lambda a, b: None)
         pairs, excess = self.pairs(escorts)
@@ -104,7 +127,10 @@ class InterceptRound:
             e = self.shots.get((a, b))
             if e is None:  # no air-to-air die: it does not shoot
                 return False
-            return roll(e.die, f"{a} engages {b} (defence {e.defence}) en route", "9.9.6.2", vis(a, b)) >= e.defence
+            return (
+                roll(e.die, f"{a} engages {b} (defence {e.defence}) en route", "9.9.6.2", vis(a, b))
+                >= e.defence
+            )
 
         hit: list[str] = []
         won = []
@@ -134,8 +160,15 @@ class RoutePlan:
         """Exact outcome: ``"arrives"`` at the release hex or ``"shot down"`` en route."""
         d = Distribution.point((self.escorts, True))
         for rnd in self.rounds:
-            d = d.bind(lambda st, rnd=rnd: rnd.distribution(st[0], self.striker) if st[1] else Distribution.point(st))
-        return d.map(lambda st: "arrives" if st[1] else "shot down", label=f"{self.striker} en route (9.9.6.2)")
+            d = d.bind(
+                lambda st, rnd=rnd: (
+                    rnd.distribution(st[0], self.striker) if st[1] else Distribution.point(st)
+                )
+            )
+        return d.map(
+            lambda st: "arrives" if st[1] else "shot down",
+            label=f"{self.striker} en route (9.9.6.2)",
+        )
 
     def resolve(self, roll: Any, visible: Any = None) -> tuple[bool, list[str], list[str]]:
         """Fly it: arrived, units hit, hexes where a round was fought."""
@@ -154,8 +187,14 @@ def route_plan(state: Any, mission: str) -> RoutePlan:
     the defensive CAP that side has detected): escorts unengaged so far fly with it 1:1."""
     m = state.units[mission]
     side = m.side
-    escorts = tuple(e for e in (m.data.get("escorts") or ()) if e in state.units and state.units[e].alive
-                    and state.units[e].hex is not None and "engaged" not in state.units[e].markers)
+    escorts = tuple(
+        e
+        for e in (m.data.get("escorts") or ())
+        if e in state.units
+        and state.units[e].alive
+        and state.units[e].hex is not None
+        and "engaged" not in state.units[e].markers
+    )
     turn = state.clock.turn
     used: set[str] = set()
     rounds = []
@@ -163,12 +202,20 @@ def route_plan(state: Any, mission: str) -> RoutePlan:
         caps = []
         for c in sorted(state.units.values(), key=lambda u: u.id):
             cc = counter(c)
-            if c.side == side or c.hex is None or not c.alive or cc.mission not in CAP_MISSIONS or not _aa_die(c):
+            if (
+                c.side == side
+                or c.hex is None
+                or not c.alive
+                or cc.mission not in CAP_MISSIONS
+                or not _aa_die(c)
+            ):
                 continue
             if c.id in used or int(c.data.get("intercepted", 0) or 0) == turn:
                 continue
             d = c.hex.distance(h)
-            if d > (1 if _aa_range(c) >= 1 else 0) or not (d == 0 or _radar_covers(state, c.side, h)):
+            if d > (1 if _aa_range(c) >= 1 else 0) or not (
+                d == 0 or _radar_covers(state, c.side, h)
+            ):
                 continue
             caps.append(c)
         if not caps:
@@ -212,20 +259,40 @@ def fly_strike_routes(state: Any, dice: Any) -> list[Event]:
         # the aircraft that meet see each other (8.3.2): the rolls are public
         arrived, hit, fought = plan.resolve(roll, lambda a, b: None)
         ev: list[Event] = []
-        engaged = {*plan.escorts, m.id, *(i for r in plan.rounds if r.hex in fought for i in r.interceptors)}
+        engaged = {
+            *plan.escorts,
+            m.id,
+            *(i for r in plan.rounds if r.hex in fought for i in r.interceptors),
+        }
         for uid in sorted(engaged):
             u = cur.units[uid]
-            changes: dict[str, Any] = {"markers": u.markers | {"engaged", "tacsit1"},
-                                       "seen_by": u.seen_by | {enemy if u.side == m.side else m.side}}
+            changes: dict[str, Any] = {
+                "markers": u.markers | {"engaged", "tacsit1"},
+                "seen_by": u.seen_by | {enemy if u.side == m.side else m.side},
+            }
             if u.side != m.side:
                 changes["data"] = {"intercepted": cur.clock.turn}  # once a turn
             ev.append(unit_set(uid, rule="9.9.6.2", visible_to=None, **changes))
         for uid in hit:
-            ev.append(unit_set(uid, steps=0, hex=None, box="regeneration", markers=frozenset(), rule="9.7.4",
-                               visible_to=None))
-        ev.append(note(f"{m.id} flies to {cur.map.label(m.hex)}: intercepted in {', '.join(fought)}; "
-                       + ("it arrives" if arrived else "shot down en route")
-                       + (f"; hit: {', '.join(hit)}" if hit else ""), rule="9.9.6.2"))
+            ev.append(
+                unit_set(
+                    uid,
+                    steps=0,
+                    hex=None,
+                    box="regeneration",
+                    markers=frozenset(),
+                    rule="9.7.4",
+                    visible_to=None,
+                )
+            )
+        ev.append(
+            note(
+                f"{m.id} flies to {cur.map.label(m.hex)}: intercepted in {', '.join(fought)}; "
+                + ("it arrives" if arrived else "shot down en route")
+                + (f"; hit: {', '.join(hit)}" if hit else ""),
+                rule="9.9.6.2",
+            )
+        )
         cur = apply_all(cur, ev)
         events += ev
     return events

@@ -72,10 +72,22 @@ from owsnb.rules.ows.sequence import base_step, ground_block, ground_round
 from owsnb.rules.ows.units import counter
 
 RESULT_CHOICES = (
-    Param("hold", "choice", "cancel a retreat by losing a step (10.15.9.1.6)", positional=False, optional=True,
-          choices=("yes", "no")),
-    Param("trade", "choice", "turn extra step losses into retreat (10.15.9.1.6)", positional=False, optional=True,
-          choices=("yes", "no")),
+    Param(
+        "hold",
+        "choice",
+        "cancel a retreat by losing a step (10.15.9.1.6)",
+        positional=False,
+        optional=True,
+        choices=("yes", "no"),
+    ),
+    Param(
+        "trade",
+        "choice",
+        "turn extra step losses into retreat (10.15.9.1.6)",
+        positional=False,
+        optional=True,
+        choices=("yes", "no"),
+    ),
 )
 """A side's choices on its GCAT result, given with its order (ruling G3)."""
 
@@ -89,9 +101,19 @@ class Attack(OrderHandler):
         (
             Param("hex", "hex", "hex attacked"),
             Param(
-                "with", "unit", "attacking units (at most 3 steps per hexside, 10.15.1)", positional=False, repeat=True
+                "with",
+                "unit",
+                "attacking units (at most 3 steps per hexside, 10.15.1)",
+                positional=False,
+                repeat=True,
             ),
-            Param("lead", "unit", "lead unit (a Main Effort leads if it takes part)", positional=False, optional=True),
+            Param(
+                "lead",
+                "unit",
+                "lead unit (a Main Effort leads if it takes part)",
+                positional=False,
+                optional=True,
+            ),
             Param(
                 "support",
                 "unit",
@@ -123,7 +145,9 @@ class Attack(OrderHandler):
             adj = [
                 u
                 for u in state.units_of(side)
-                if u.hex is not None and _manoeuvre(u) and (u.hex.distance(e.hex) == 1 or u.hex == e.hex)
+                if u.hex is not None
+                and _manoeuvre(u)
+                and (u.hex.distance(e.hex) == 1 or u.hex == e.hex)
             ]
             if adj:
                 vals.append({"hex": state.map.label(e.hex), "with": [u.id for u in adj[:2]]})
@@ -133,7 +157,9 @@ class Attack(OrderHandler):
 
     def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
         if base_step(state.clock.step) != "6.C.3":
-            raise refuse("ground combat is in the Ground phase (6.C.3)", "wrong-step", "10.3", order)
+            raise refuse(
+                "ground combat is in the Ground phase (6.C.3)", "wrong-step", "10.3", order
+            )
         h = state.map.hex(args["hex"])
         side = order.side
         units = [own_unit(state, order, x, "10.15") for x in dict.fromkeys(args["with"])]
@@ -148,7 +174,9 @@ class Attack(OrderHandler):
             check_may_act(state, order, u, "exploit-attack" if exploit else "attack")
             c = counter(u)
             if c.category not in ("ground", "engineer"):
-                raise refuse(f"{u.id} is not a manoeuvre unit (10.15.9.1.1)", "not-manoeuvre", "10.15", order)
+                raise refuse(
+                    f"{u.id} is not a manoeuvre unit (10.15.9.1.1)", "not-manoeuvre", "10.15", order
+                )
             if "delay" in u.markers:
                 raise refuse(f"{u.id} is in Delay and cannot attack (10.8)", "delay", "10.8", order)
             if "reserve" in u.markers:
@@ -161,16 +189,31 @@ class Attack(OrderHandler):
             m = u.data.get("moved") or {}
             if int(m.get("turn", 0) or 0) == turn and m.get("disorganized"):
                 raise refuse(
-                    f"{u.id} made a disorganized move and may not attack (10.10.2)", "disorganized", "10.10.2", order
+                    f"{u.id} made a disorganized move and may not attack (10.10.2)",
+                    "disorganized",
+                    "10.10.2",
+                    order,
                 )
             att = u.data.get("attacked") or {}
             if int(att.get("turn", 0) or 0) == turn and (not exploit or att.get("exploit")):
-                raise refuse(f"{u.id} has already attacked this Ground phase", "already-attacked", "10.3", order)
+                raise refuse(
+                    f"{u.id} has already attacked this Ground phase",
+                    "already-attacked",
+                    "10.3",
+                    order,
+                )
             if exploit and not exploiting(u):
-                raise refuse(f"{u.id} is not part of the exploitation force (3.H)", "not-exploiting", "10.3", order)
+                raise refuse(
+                    f"{u.id} is not part of the exploitation force (3.H)",
+                    "not-exploiting",
+                    "10.3",
+                    order,
+                )
             d = u.hex.distance(h)
             if d > 1:
-                raise refuse(f"{u.id} is not next to {state.map.label(h)}", "not-adjacent", "10.15", order)
+                raise refuse(
+                    f"{u.id} is not next to {state.map.label(h)}", "not-adjacent", "10.15", order
+                )
             if d == 0 and not (u.data.get("assault") or {}).get("delivered"):
                 raise refuse(
                     f"{u.id} attacks from an adjacent hex (only a landing force assaults its own hex, 10.15.8.3)",
@@ -180,7 +223,9 @@ class Attack(OrderHandler):
                 )
             landed = int(u.data.get("landed", 0) or 0) == turn
             advanced = (
-                int(m.get("turn", 0) or 0) == turn and int(m.get("hexes", 0) or 0) > 0 and m.get("step") == "6.C.3"
+                int(m.get("turn", 0) or 0) == turn
+                and int(m.get("hexes", 0) or 0) > 0
+                and m.get("step") == "6.C.3"
             )
             if landed and advanced and (not is_mech(u) or (u.data.get("assault") or {}).get("zoc")):
                 raise refuse(
@@ -200,7 +245,12 @@ class Attack(OrderHandler):
             and detected(state, e, side)
         ]
         if not enemies:
-            raise refuse(f"{state.map.label(h)} holds no detected enemy ground unit", "no-target", "10.15", order)
+            raise refuse(
+                f"{state.map.label(h)} holds no detected enemy ground unit",
+                "no-target",
+                "10.15",
+                order,
+            )
         # hexside limit (10.15.1) and landing waves (10.15.8.3)
         lim = int(ptable(state, "movement").get("hexside_limit", 3))
         by_side: dict[Hex, int] = {}
@@ -210,12 +260,18 @@ class Attack(OrderHandler):
             river[u.id] = "major-river" in e or "river" in e
             if counter(u).category == "engineer" and river[u.id]:
                 continue  # 10.11.2: the engineer of a river assault does not count
-            by_side[u.hex] = by_side.get(u.hex, 0) + (1 if counter(u).category == "engineer" else u.steps)
+            by_side[u.hex] = by_side.get(u.hex, 0) + (
+                1 if counter(u).category == "engineer" else u.steps
+            )
         for src, n in by_side.items():
             if src == h:
                 w = ptable(state, "ground")["landing"]
-                sea = sum(u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "sea")
-                air = sum(u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "air")
+                sea = sum(
+                    u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "sea"
+                )
+                air = sum(
+                    u.steps for u in units if (u.data.get("assault") or {}).get("mode") == "air"
+                )
                 if sea > int(w["wave_sea"]) or air > int(w["wave_air"]):
                     raise refuse(
                         f"an assault wave is at most {w['wave_sea']} steps from the sea and {w['wave_air']} from "
@@ -235,18 +291,32 @@ class Attack(OrderHandler):
         for rid in dict.fromkeys(args.get("reserves", ())):
             r = own_unit(state, order, rid, "10.15.8.3")
             if h not in by_side:
-                raise refuse("only the second wave of an opposed landing is topped up with reserves (10.15.8.3)",
-                             "not-a-landing", "10.15.8.3", order)
-            if r.hex != h or "reserve" not in r.markers or not (r.data.get("assault") or {}).get("delivered") \
-                    or r.id in {u.id for u in units}:
-                raise refuse(f"{r.id} is not a landing-force reserve in {state.map.label(h)} (10.15.8.3, 10.4)",
-                             "not-a-reserve", "10.15.8.3", order)
+                raise refuse(
+                    "only the second wave of an opposed landing is topped up with reserves (10.15.8.3)",
+                    "not-a-landing",
+                    "10.15.8.3",
+                    order,
+                )
+            if (
+                r.hex != h
+                or "reserve" not in r.markers
+                or not (r.data.get("assault") or {}).get("delivered")
+                or r.id in {u.id for u in units}
+            ):
+                raise refuse(
+                    f"{r.id} is not a landing-force reserve in {state.map.label(h)} (10.15.8.3, 10.4)",
+                    "not-a-reserve",
+                    "10.15.8.3",
+                    order,
+                )
             reserves.append(r)
         lead = None
         if args.get("lead"):
             lead = state.units.get(args["lead"])
             if lead is None or lead.id not in {u.id for u in units}:
-                raise refuse("the lead unit must be one of the attackers", "bad-lead", "10.15.9.1", order)
+                raise refuse(
+                    "the lead unit must be one of the attackers", "bad-lead", "10.15.9.1", order
+                )
         support = []
         for sid in dict.fromkeys(args.get("support", ())):
             s = own_unit(state, order, sid, "10.15.6")
@@ -254,12 +324,20 @@ class Attack(OrderHandler):
             if c.category in ("engineer", "sof"):
                 if s.hex.distance(h) > 1:
                     raise refuse(
-                        f"{s.id} must be next to {state.map.label(h)} to support", "out-of-range", "10.15.9.1.2", order
+                        f"{s.id} must be next to {state.map.label(h)} to support",
+                        "out-of-range",
+                        "10.15.9.1.2",
+                        order,
                     )
             else:
                 _can_fire(state, order, s, h, "10.15.6", idf=True)
                 if c.is_air and c.mission != "cas" and c.aircraft != "rotary":
-                    raise refuse(f"{s.id} is not flying Close Air Support (6.5.10.3)", "not-cas", "6.5.10.3", order)
+                    raise refuse(
+                        f"{s.id} is not flying Close Air Support (6.5.10.3)",
+                        "not-cas",
+                        "6.5.10.3",
+                        order,
+                    )
             support.append(s)
         _span_of_control(state, order, support)
         from owsnb.rules.ows import css as _css
@@ -267,17 +345,34 @@ class Attack(OrderHandler):
         for s in support:
             if counter(s).category == "artillery":
                 _css.check_munitions(state, order, s, sum(a.left for a in _ground_attacks(s)))
-        return {"hex": h, "units": units, "lead": lead, "support": support, "exploit": exploit, "enemies": enemies,
-                "reserves": reserves}
+        return {
+            "hex": h,
+            "units": units,
+            "lead": lead,
+            "support": support,
+            "exploit": exploit,
+            "enemies": enemies,
+            "reserves": reserves,
+        }
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Combat:
         r = self._read(state, order, args)
-        return combat(state, order.side, r["hex"], r["units"], lead=r["lead"], support=r["support"], side_knows=True)
+        return combat(
+            state,
+            order.side,
+            r["hex"],
+            r["units"],
+            lead=r["lead"],
+            support=r["support"],
+            side_knows=True,
+        )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         r = self._read(state, order, args)
         side = order.side
         defender = r["enemies"][0].side
@@ -287,7 +382,11 @@ class Attack(OrderHandler):
         for u in r["units"]:
             ev.append(
                 unit_set(
-                    u.id, markers=u.markers | {"combat"}, seen_by=u.seen_by | {defender}, rule="10.3", visible_to=None
+                    u.id,
+                    markers=u.markers | {"combat"},
+                    seen_by=u.seen_by | {defender},
+                    rule="10.3",
+                    visible_to=None,
                 )
             )
         from owsnb.rules.ows import css as _css
@@ -295,7 +394,14 @@ class Attack(OrderHandler):
         for s in r["support"]:
             if counter(s).category == "artillery":
                 ev += _css.pay_munitions(state, s, sum(a.left for a in _ground_attacks(s)))
-            ev.append(unit_set(s.id, markers=s.markers | {"idf-spt"}, rule="10.15.6", visible_to=watchers(state, s)))
+            ev.append(
+                unit_set(
+                    s.id,
+                    markers=s.markers | {"idf-spt"},
+                    rule="10.15.6",
+                    visible_to=watchers(state, s),
+                )
+            )
         clock = state.clock
         pend = {
             "attacker": side,
@@ -366,8 +472,15 @@ def _top_up(state: Any, p: Mapping[str, Any], h: Hex) -> tuple[list[Event], list
             continue
         used[mode] += r.steps
         joined.append(r.id)
-        events.append(unit_set(r.id, markers=(r.markers - {"reserve"}) | {"combat"}, seen_by=r.seen_by | {p["defender"]},
-                               rule="10.15.8.3", visible_to=None))
+        events.append(
+            unit_set(
+                r.id,
+                markers=(r.markers - {"reserve"}) | {"combat"},
+                seen_by=r.seen_by | {p["defender"]},
+                rule="10.15.8.3",
+                visible_to=None,
+            )
+        )
     return events, joined
 
 
@@ -392,7 +505,11 @@ def _resolve_pending(
     # recon switching to Delay (10.8.1)
     for rid in dargs.get("delay", ()):
         u = cur.units[rid]
-        ev = [unit_set(u.id, markers=u.markers | {"delay"}, rule="10.8.1", visible_to=watchers(cur, u))]
+        ev = [
+            unit_set(
+                u.id, markers=u.markers | {"delay"}, rule="10.8.1", visible_to=watchers(cur, u)
+            )
+        ]
         events += ev
         cur = apply_all(cur, ev)
         lines.append(f"{u.id} (recon) switches to Delay (10.8.1)")
@@ -413,7 +530,11 @@ def _resolve_pending(
         rules.append("10.15.4")
     dsup = [cur.units[x] for x in dargs.get("support", ()) if cur.units[x].alive]
     for s in dsup:
-        ev = [unit_set(s.id, markers=s.markers | {"idf-spt"}, rule="10.15.6", visible_to=watchers(cur, s))]
+        ev = [
+            unit_set(
+                s.id, markers=s.markers | {"idf-spt"}, rule="10.15.6", visible_to=watchers(cur, s)
+            )
+        ]
         from owsnb.rules.ows import css as _css
 
         if counter(s).category == "artillery":
@@ -426,11 +547,14 @@ def _resolve_pending(
     rounds = 2 if any(u.hex == h for u in att) else 1
     for rnd in range(rounds):
         defs = defenders(cur, h, p["attacker"])
-        att = [cur.units[x] for x in p["with"] if cur.units[x].alive and cur.units[x].hex is not None]
+        att = [
+            cur.units[x] for x in p["with"] if cur.units[x].alive and cur.units[x].hex is not None
+        ]
         if not defs or not [u for u in att if _manoeuvre(u)]:
             if rnd == 0:
                 lines.append(
-                    "no combat: " + ("the defenders are gone" if not defs else "no attacking manoeuvre unit left")
+                    "no combat: "
+                    + ("the defenders are gone" if not defs else "no attacking manoeuvre unit left")
                 )
             break
         lead = cur.units.get(p.get("lead") or "")
@@ -445,11 +569,16 @@ def _resolve_pending(
             defender_side=p["defender"],
         )
         r = roll(
-            cb.die, f"GCAT {cb.columns[cb.column]}: {cb.lead_att.id} {cb.die} vs shield {cb.shield}", "10.15.9", None
+            cb.die,
+            f"GCAT {cb.columns[cb.column]}: {cb.lead_att.id} {cb.die} vs shield {cb.shield}",
+            "10.15.9",
+            None,
         )
         cell = gcat_cell(cb.gcat, cb.column, r, cb.shield)
         lines += [f"{k}: {v}" for k, v in cb.rows(public=True)]
-        lines.append(f"roll {r} -> row '{cb.gcat['rows'][row_index(r, cb.shield, cb.gcat['rows'])]['name']}': {cell}")
+        lines.append(
+            f"roll {r} -> row '{cb.gcat['rows'][row_index(r, cb.shield, cb.gcat['rows'])]['name']}': {cell}"
+        )
         ev, more = apply_result(cur, cell, cb, att_choice=p.get("att_choice"), def_choice=dargs)
         events += ev
         cur = apply_all(cur, ev)
@@ -492,7 +621,14 @@ def _resolve_pending(
         cur = apply_all(cur, ev)
     for e in cur.units.values():
         if e.hex == h and e.side == p["defender"] and "reserve" in e.markers:
-            ev = [unit_set(e.id, markers=e.markers - {"reserve"}, rule="10.4.1", visible_to=watchers(cur, e))]
+            ev = [
+                unit_set(
+                    e.id,
+                    markers=e.markers - {"reserve"},
+                    rule="10.4.1",
+                    visible_to=watchers(cur, e),
+                )
+            ]
             events += ev
             cur = apply_all(cur, ev)
     left = [
@@ -517,7 +653,9 @@ def _resolve_pending(
             ):
                 site = cur.map.label(e.hex)
                 events += [
-                    hex_set(e.hex, {"bridge": {"side": e.side, "turn": cur.clock.turn}}, rule="10.11.2"),
+                    hex_set(
+                        e.hex, {"bridge": {"side": e.side, "turn": cur.clock.turn}}, rule="10.11.2"
+                    ),
                     unit_set(
                         e.id,
                         data={"bridges": [*(e.data.get("bridges") or ()), site]},
@@ -525,7 +663,9 @@ def _resolve_pending(
                         visible_to=frozenset({e.side}),
                     ),
                 ]
-                lines.append(f"river assault succeeds: {e.id} bridges the river at {site} (10.11.2)")
+                lines.append(
+                    f"river assault succeeds: {e.id} bridges the river at {site} (10.11.2)"
+                )
                 rules.append("10.11.2")
                 break
     events += _set_stage(cur, p["attacker"], "combat") if not p.get("exploit") else []
@@ -541,7 +681,14 @@ class DefensiveFire(OrderHandler):
     type = OrderType(
         "defensive-fire",
         (
-            Param("fire", "text", "FIRER:TARGET defensive fire missions", positional=False, repeat=True, optional=True),
+            Param(
+                "fire",
+                "text",
+                "FIRER:TARGET defensive fire missions",
+                positional=False,
+                repeat=True,
+                optional=True,
+            ),
             Param(
                 "support",
                 "unit",
@@ -551,7 +698,12 @@ class DefensiveFire(OrderHandler):
                 optional=True,
             ),
             Param(
-                "delay", "unit", "recon units switching to Delay (10.8.1)", positional=False, repeat=True, optional=True
+                "delay",
+                "unit",
+                "recon units switching to Delay (10.8.1)",
+                positional=False,
+                repeat=True,
+                optional=True,
             ),
             *RESULT_CHOICES,
         ),
@@ -562,7 +714,12 @@ class DefensiveFire(OrderHandler):
     def _p(self, state: Any, order: Order) -> dict[str, Any]:
         p = _pending(state)
         if not p or p["defender"] != order.side:
-            raise refuse("no attack on your units waits for defensive fires", "no-attack-pending", "10.3", order)
+            raise refuse(
+                "no attack on your units waits for defensive fires",
+                "no-attack-pending",
+                "10.3",
+                order,
+            )
         return p
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
@@ -609,26 +766,38 @@ class DefensiveFire(OrderHandler):
         for sid in args.get("support", ()):
             s = own_unit(state, order, sid, "10.15.6")
             if s.id in used:
-                raise refuse(f"{s.id} has fired this impulse (10.15.5)", "expended", "10.15.5", order)
+                raise refuse(
+                    f"{s.id} has fired this impulse (10.15.5)", "expended", "10.15.5", order
+                )
             _can_fire(state, order, s, h, "10.15.6", idf=True)
             sup.append(s)
         _span_of_control(state, order, sup)
         for rid in args.get("delay", ()):
             u = own_unit(state, order, rid, "10.8.1")
             if u.hex != h or counter(u).subtype != "recon":
-                raise refuse(f"{u.id} is not a recon unit under this attack (10.8.1)", "not-recon", "10.8.1", order)
+                raise refuse(
+                    f"{u.id} is not a recon unit under this attack (10.8.1)",
+                    "not-recon",
+                    "10.8.1",
+                    order,
+                )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         return None  # the defender cannot see the attacker's hidden supporting fires
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         p = self._p(state, order)
         ev, res = _resolve_pending(state, p, args, dice)
         clock = state.clock
         ev.insert(
             0,
             clock_set(
-                replace(clock, active=tuple(p["clock"]["active"]), done=frozenset(p["clock"]["done"])), rule="10.3"
+                replace(
+                    clock, active=tuple(p["clock"]["active"]), done=frozenset(p["clock"]["done"])
+                ),
+                rule="10.3",
             ),
         )
         return Adjudication(ev, res)
@@ -639,7 +808,9 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
     fires and the pass resumes; remaining activations re-enter the step; at the end the per-phase
     markers (Combat, Delay) come off."""
     events: list[Event] = []
-    organize = "6.C.2" if ground_block(state.clock.step) == 1 else "6.C.2b"  # re-entered for the next pass
+    organize = (
+        "6.C.2" if ground_block(state.clock.step) == 1 else "6.C.2b"
+    )  # re-entered for the next pass
     p = _pending(state)
     if p:
         ev, _ = _resolve_pending(state, p, {}, dice)
@@ -693,7 +864,13 @@ def preview(
 
 
 def resolve(
-    game: Any, hex: str, with_: Sequence[str] = (), *, lead: str | None = None, support: Sequence[str] = (), **kw: Any
+    game: Any,
+    hex: str,
+    with_: Sequence[str] = (),
+    *,
+    lead: str | None = None,
+    support: Sequence[str] = (),
+    **kw: Any,
 ) -> Result:
     """Submit ``attack`` (and the defender's empty answer if it is waiting) and return the Result."""
     from owsnb.rules.ows.common import submit
@@ -704,7 +881,11 @@ def resolve(
         side,
         "attack",
         (hex,),
-        {"with": tuple(units), **({"lead": lead} if lead else {}), **({"support": tuple(support)} if support else {})},
+        {
+            "with": tuple(units),
+            **({"lead": lead} if lead else {}),
+            **({"support": tuple(support)} if support else {}),
+        },
     )
     r = submit(game, o)
     w = _window(game.state)

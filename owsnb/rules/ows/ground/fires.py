@@ -69,7 +69,9 @@ def _is_pgm(u: Any, a: Any) -> bool:
     return (c.is_air and a.id == "munitions") or c.aircraft == "rotary"
 
 
-def _missions(state: Any, firer: Any, target: Any, limit: int | None = None) -> list[tuple[str, str, list[str]]]:
+def _missions(
+    state: Any, firer: Any, target: Any, limit: int | None = None
+) -> list[tuple[str, str, list[str]]]:
     """(group key, die, modifier notes) for each fire mission *firer* puts on *target* (FET)."""
     fet = ptable(state, "fet")
     out = []
@@ -103,13 +105,20 @@ def _missions(state: Any, firer: Any, target: Any, limit: int | None = None) -> 
 
 
 def fire_preview(
-    dice_: Sequence[str], shield: int, suppress: int, step: int, criticals: bool = False, max_steps: int = 99
+    dice_: Sequence[str],
+    shield: int,
+    suppress: int,
+    step: int,
+    criticals: bool = False,
+    max_steps: int = 99,
 ) -> Distribution:
     """Exact outcome of fire missions on the FET: ``(steps lost, suppressed)`` for dice rolled
     against *shield* needing *suppress* hits to suppress and *step* hits per step (10.15.4)."""
     total = Distribution.point(0)
     for d in dice_:
-        total = total + Distribution.die(sides(d)).map(lambda r: _hits(r, shield, critical=criticals))
+        total = total + Distribution.die(sides(d)).map(
+            lambda r: _hits(r, shield, critical=criticals)
+        )
     return total.map(
         lambda h: (min(h // max(step, 1), max_steps), h >= suppress),
         label=f"(steps lost, suppressed) vs defence {shield}",
@@ -142,7 +151,8 @@ def fire_on(
         for key, die, notes in ms:
             r = roll(
                 die,
-                f"fire mission on {target.id} vs defence {shield}" + (f" ({'; '.join(notes)})" if notes else ""),
+                f"fire mission on {target.id} vs defence {shield}"
+                + (f" ({'; '.join(notes)})" if notes else ""),
                 rule,
                 None if reveal else frozenset({f.side}) | (vis_t or frozenset(state.sides)),
             )
@@ -158,7 +168,9 @@ def fire_on(
         done_firing = not option(state, "fire_splitting") or left <= 0
         kinds = counter(f).category in ("artillery",) or counter(f).is_air
         mk = f.markers | ({"expended"} if kinds and done_firing else set())
-        events.append(unit_set(f.id, data={"spent": spent}, markers=mk, rule="10.15.5", visible_to=vis_f))
+        events.append(
+            unit_set(f.id, data={"spent": spent}, markers=mk, rule="10.15.5", visible_to=vis_f)
+        )
         lines.append(f"{f.id}: {len(ms)} fire mission(s)")
     steps = min(hits // max(row["step"], 1), target.steps)
     supp = hits >= row["suppress"]
@@ -166,7 +178,9 @@ def fire_on(
     after = state
     if steps:
         cause = "air" if any(counter(f).is_air for f in firers) else "artillery"
-        ev, lost, absorbed = apply_hits(state, target, steps, rule="10.15.4", cause=cause, visible_to=vis_t)
+        ev, lost, absorbed = apply_hits(
+            state, target, steps, rule="10.15.4", cause=cause, visible_to=vis_t
+        )
         events += ev
         res["steps"] = lost
         res["absorbed"] = absorbed
@@ -180,7 +194,10 @@ def fire_on(
                 if x.data.get("me_by") == t2.id and "main-effort" in x.markers:
                     extra.append(
                         unit_set(
-                            x.id, markers=x.markers - {"main-effort"}, rule="10.15.7", visible_to=watchers(after, x)
+                            x.id,
+                            markers=x.markers - {"main-effort"},
+                            rule="10.15.7",
+                            visible_to=watchers(after, x),
                         )
                     )
         events.append(unit_set(t2.id, markers=frozenset(mk), rule="10.15.7", visible_to=vis_t))
@@ -199,7 +216,9 @@ def _in_range(state: Any, u: Any, h: Hex) -> bool:
     return any(d <= a.range for a in _ground_attacks(u))
 
 
-def _span_of_control(state: Any, order: Order | None, arts: Sequence[Any], bombardment: bool = False) -> None:
+def _span_of_control(
+    state: Any, order: Order | None, arts: Sequence[Any], bombardment: bool = False
+) -> None:
     """10.15.3: one fires action employs at most 2 artillery/rocket battalions or 1 BAG (up to 4
     in a Division/Corps Bombardment, 10.15.3.1)."""
     soc = ptable(state, "ground")["span_of_control"]
@@ -207,20 +226,29 @@ def _span_of_control(state: Any, order: Order | None, arts: Sequence[Any], bomba
     if not arts:
         return
     if any(a.data.get("bag") for a in arts) and len(arts) > int(soc["bag"]):
-        raise refuse("a Brigade Artillery Group fires alone (10.15.3)", "span-of-control", "10.15.3", order)
+        raise refuse(
+            "a Brigade Artillery Group fires alone (10.15.3)", "span-of-control", "10.15.3", order
+        )
     cap = int(soc["bombardment"]) if bombardment else int(soc["battalions"])
     if len(arts) > cap:
         raise refuse(
-            f"one fires action employs at most {cap} artillery/rocket units (10.15.3" + (".1)" if bombardment else ")"),
+            f"one fires action employs at most {cap} artillery/rocket units (10.15.3"
+            + (".1)" if bombardment else ")"),
             "span-of-control",
             "10.15.3",
             order,
         )
 
 
-def _can_fire(state: Any, order: Order | None, f: Any, h: Hex, rule: str, idf: bool = False) -> None:
+def _can_fire(
+    state: Any, order: Order | None, f: Any, h: Hex, rule: str, idf: bool = False
+) -> None:
     c = counter(f)
-    if c.category not in ("artillery", "air-mission", "naval", "ground", "air-defence") or f.hex is None or not f.alive:
+    if (
+        c.category not in ("artillery", "air-mission", "naval", "ground", "air-defence")
+        or f.hex is None
+        or not f.alive
+    ):
         raise refuse(f"{f.id} cannot deliver fires", "not-a-firer", rule, order)
     if (
         c.is_air
@@ -231,15 +259,26 @@ def _can_fire(state: Any, order: Order | None, f: Any, h: Hex, rule: str, idf: b
     if "expended" in f.markers or "idf-spt" in f.markers and not option(state, "fire_splitting"):
         raise refuse(f"{f.id} has already fired this turn (10.15.5)", "expended", "10.15.5", order)
     if "disrupted-c2" in f.markers and c.category in ("artillery", "naval", "air-defence"):
-        raise refuse(f"{f.id} is under Disrupt C2 and cannot fire (7.2.1.1)", "disrupted", "7.2.1.1", order)
+        raise refuse(
+            f"{f.id} is under Disrupt C2 and cannot fire (7.2.1.1)", "disrupted", "7.2.1.1", order
+        )
     if idf and "suppressed" in f.markers and c.category == "artillery":
-        raise refuse(f"{f.id} is suppressed: no IDF support (10.15.7)", "suppressed", "10.15.7", order)
+        raise refuse(
+            f"{f.id} is suppressed: no IDF support (10.15.7)", "suppressed", "10.15.7", order
+        )
     if int(f.data.get("landed", 0) or 0) == state.clock.turn and c.category == "artillery":
-        raise refuse(f"{f.id} landed this turn and cannot contribute (10.15.8.4)", "landed", "10.15.8.4", order)
+        raise refuse(
+            f"{f.id} landed this turn and cannot contribute (10.15.8.4)",
+            "landed",
+            "10.15.8.4",
+            order,
+        )
     if not _ground_attacks(f):
         raise refuse(f"{f.id} has no fire missions left", "expended", "10.15.5", order)
     if not _in_range(state, f, h):
-        raise refuse(f"{state.map.label(h)} is out of {f.id}'s range", "out-of-range", "2.2.7.3", order)
+        raise refuse(
+            f"{state.map.label(h)} is out of {f.id}'s range", "out-of-range", "2.2.7.3", order
+        )
 
 
 class PrepFire(OrderHandler):
@@ -251,9 +290,19 @@ class PrepFire(OrderHandler):
         (
             Param("target", "unit", "detected enemy ground unit"),
             Param(
-                "with", "unit", "artillery, attack helicopters or air missions firing", positional=False, repeat=True
+                "with",
+                "unit",
+                "artillery, attack helicopters or air missions firing",
+                positional=False,
+                repeat=True,
             ),
-            Param("missions", "int", "fire missions to use (option fire_splitting)", positional=False, optional=True),
+            Param(
+                "missions",
+                "int",
+                "fire missions to use (option fire_splitting)",
+                positional=False,
+                optional=True,
+            ),
         ),
         rule="10.15.4",
         doc="Prep Fire on the Fires Effects Table",
@@ -271,16 +320,24 @@ class PrepFire(OrderHandler):
             and "expended" not in u.markers
         ]
         ts = [e for e in known_enemies(state, side) if counter(e).category in GROUND_CATEGORIES]
-        vals = [{"target": t.id, "with": [f.id]} for f in fs for t in ts if _in_range(state, f, t.hex)]
+        vals = [
+            {"target": t.id, "with": [f.id]} for f in fs for t in ts if _in_range(state, f, t.hex)
+        ]
         ex = legal_examples(self, state, side, vals, 6)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, list[Any], int | None]:
+    def _read(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, list[Any], int | None]:
         if base_step(state.clock.step) != "6.C.3":
-            raise refuse("Prep Fire is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order)
+            raise refuse(
+                "Prep Fire is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order
+            )
         t = enemy_unit(state, order.side, args["target"], "10.15.2", order)
         if counter(t).category not in DEFENDERS:
-            raise refuse(f"{t.id} is not a ground unit: use a strike (9.9)", "not-ground", "10.15.4", order)
+            raise refuse(
+                f"{t.id} is not a ground unit: use a strike (9.9)", "not-ground", "10.15.4", order
+            )
         firers = [own_unit(state, order, f, "10.15.2") for f in dict.fromkeys(args["with"])]
         for f in firers:
             check_may_act(state, order, f, "prep-fire")
@@ -312,10 +369,17 @@ class PrepFire(OrderHandler):
         row = _fet_row(state, t)
         ds = [d for f in firers for _, d, _ in _missions(state, f, t, lim)]
         return fire_preview(
-            ds, shield, row["suppress"], row["step"], bool(ptable(state, "fet").get("criticals")), t.steps
+            ds,
+            shield,
+            row["suppress"],
+            row["step"],
+            bool(ptable(state, "fet").get("criticals")),
+            t.steps,
         )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         t, firers, lim = self._read(state, order, args)
         roll = Roller(dice)
         from owsnb.rules.ows import css as _css

@@ -111,7 +111,9 @@ def parse_result(cell: str) -> dict[str, Any]:
             continue
         m = _TOKEN.match(tok.upper())
         if not m:
-            raise ValueError(f"GCAT cell {cell!r}: unknown result {tok!r} (A#, D#, A#R#, D#R#, EXP)")
+            raise ValueError(
+                f"GCAT cell {cell!r}: unknown result {tok!r} (A#, D#, A#R#, D#R#, EXP)"
+            )
         side = m.group(1).lower()
         out[side] += int(m.group(2))
         if m.group(3):
@@ -203,7 +205,9 @@ def defence(state: Any, unit: Any) -> tuple[int, list[str]]:
 
 
 def _ground_attacks(u: Any) -> list[Any]:
-    return [a for a in counter(u).attacks if a.can_hit("ground") and not a.air_to_air and a.left > 0]
+    return [
+        a for a in counter(u).attacks if a.can_hit("ground") and not a.air_to_air and a.left > 0
+    ]
 
 
 def defenders(state: Any, h: Hex, attacker: str) -> list[Any]:
@@ -217,7 +221,10 @@ def defenders(state: Any, h: Hex, attacker: str) -> list[Any]:
 
 
 def _manoeuvre(u: Any) -> bool:
-    return counter(u).category == "ground" and counter(u).subtype not in ("partisan", "security-zone")
+    return counter(u).category == "ground" and counter(u).subtype not in (
+        "partisan",
+        "security-zone",
+    )
 
 
 @dataclass
@@ -282,7 +289,12 @@ class Combat:
         ]
         out += [("column shift", f"{n:+d}: {why}") for n, why in self.shifts]
         out += [("die change", f"{n:+d}: {why}") for n, why in self.die_mods]
-        out.append(("roll", f"{self.die.upper()} on column {self.columns[self.column]} vs shield {self.shield}"))
+        out.append(
+            (
+                "roll",
+                f"{self.die.upper()} on column {self.columns[self.column]} vs shield {self.shield}",
+            )
+        )
         return out
 
     def __repr__(self) -> str:
@@ -362,7 +374,11 @@ def _factors(
         elif c.category == "engineer":
             out.append(f"{s.id} engineer")
     for u in units:
-        if counter(u).category in ("engineer", "sof") and f"{u.id} engineer" not in out and f"{u.id} SOF" not in out:
+        if (
+            counter(u).category in ("engineer", "sof")
+            and f"{u.id} engineer" not in out
+            and f"{u.id} SOF" not in out
+        ):
             out.append(f"{u.id} {'engineer' if counter(u).category == 'engineer' else 'SOF'}")
     if not attacking:
         for u in state.units.values():
@@ -410,7 +426,9 @@ def combat(
     defs = defenders(state, target_hex, attacker)
     if side_knows:
         defs = [u for u in defs if detected(state, u, attacker)]
-    dside = defender_side or (defs[0].side if defs else next(s for s in state.sides if s != attacker))
+    dside = defender_side or (
+        defs[0].side if defs else next(s for s in state.sides if s != attacker)
+    )
     att = [u for u in attackers if u.alive]
     att_m = [u for u in att if _manoeuvre(u)]
     def_m = [u for u in defs if _manoeuvre(u)]
@@ -430,7 +448,11 @@ def combat(
             else max(att_m or att, key=lambda u: (rung(lead_die(u)), u.steps, u.id))
         )
     )
-    ld = max(defs, key=lambda u: (defence(state, u)[0], _manoeuvre(u), u.steps, u.id)) if defs else None
+    ld = (
+        max(defs, key=lambda u: (defence(state, u)[0], _manoeuvre(u), u.steps, u.id))
+        if defs
+        else None
+    )
     shield, shield_why = defence(state, ld) if ld is not None else (0, ["no defender"])
     base_die = lead_die(la)
     shifts: list[tuple[int, str]] = []
@@ -445,9 +467,16 @@ def combat(
     if dc:
         shifts.append((-dc, f"defender supporting arms {len(df)} (10.15.9.1.2)"))
     if ad:
-        die_mods.append((1, f"attacker supporting arms {len(af)} >= {mods['supporting_arms']['die_change_at']}"))
+        die_mods.append(
+            (1, f"attacker supporting arms {len(af)} >= {mods['supporting_arms']['die_change_at']}")
+        )
     if dd:
-        die_mods.append((-1, f"defender supporting arms {len(df)} >= {mods['supporting_arms']['die_change_at']}"))
+        die_mods.append(
+            (
+                -1,
+                f"defender supporting arms {len(df)} >= {mods['supporting_arms']['die_change_at']}",
+            )
+        )
     if a_direct:
         die_mods.append((a_direct, "attacker IDF support promotes directly (C3 option)"))
     if d_direct:
@@ -474,9 +503,13 @@ def combat(
         shifts.append((n, f"defender {why}"))
     # suppressed manoeuvre units (10.15.7)
     if any("suppressed" in u.markers for u in att_m):
-        shifts.append((-int(mods["suppressed_columns"]), "suppressed attacking manoeuvre unit (10.15.7)"))
+        shifts.append(
+            (-int(mods["suppressed_columns"]), "suppressed attacking manoeuvre unit (10.15.7)")
+        )
     if any("suppressed" in u.markers for u in def_m):
-        shifts.append((int(mods["suppressed_columns"]), "suppressed defending manoeuvre unit (10.15.7)"))
+        shifts.append(
+            (int(mods["suppressed_columns"]), "suppressed defending manoeuvre unit (10.15.7)")
+        )
     # die changes
     if any("delay" in u.markers for u in defs):
         die_mods.append((-int(mods["delay_demotions"]), "defender in Delay (10.8)"))
@@ -486,10 +519,17 @@ def combat(
     if "rsoi" in la.markers:
         die_mods.append((-int(mods["rsoi_demotions"]), f"{la.id} in RSO&I (2.3.1)"))
     if ld is not None and "rsoi" in ld.markers:
-        die_mods.append((int(mods["rsoi_demotions"]), f"{ld.id} in RSO&I: attacks on it promoted (2.3.1)"))
+        die_mods.append(
+            (int(mods["rsoi_demotions"]), f"{ld.id} in RSO&I: attacks on it promoted (2.3.1)")
+        )
     rad_hexes = {target_hex} | {u.hex for u in att if u.hex is not None}
-    if any(state.map.hexes[h].facts.get("radiation") or state.map.hexes[h].facts.get("plume") for h in rad_hexes):
-        die_mods.append((-int(mods["radiation_demotions"]), "combat into or out of a radiation/plume hex (7.4)"))
+    if any(
+        state.map.hexes[h].facts.get("radiation") or state.map.hexes[h].facts.get("plume")
+        for h in rad_hexes
+    ):
+        die_mods.append(
+            (-int(mods["radiation_demotions"]), "combat into or out of a radiation/plume hex (7.4)")
+        )
     net_shift = sum(n for n, _ in shifts)
     col = min(max(base_col + net_shift, 0), len(cols) - 1)
     net = sum(n for n, _ in die_mods)
@@ -551,7 +591,12 @@ def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
             if nb not in state.map.hexes or nb in e_hexes or nb in path or is_water(state, nb):
                 continue
             if (
-                terrain_cost(state, state.map.hexes[nb].terrain, mode, str(state.public.get("weather") or "clear"))
+                terrain_cost(
+                    state,
+                    state.map.hexes[nb].terrain,
+                    mode,
+                    str(state.public.get("weather") or "clear"),
+                )
                 is None
             ):
                 continue
@@ -559,7 +604,10 @@ def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
             if (
                 "major-river" in e
                 and "road" not in e
-                and not (state.map.hexes[cur].facts.get("bridge") or state.map.hexes[nb].facts.get("bridge"))
+                and not (
+                    state.map.hexes[cur].facts.get("bridge")
+                    or state.map.hexes[nb].facts.get("bridge")
+                )
             ):
                 continue
             if nb.distance(away) <= cur.distance(away):
@@ -596,11 +644,17 @@ def apply_result(
         ("defender", r["d"], r["dr"], cb.defenders, cb.lead_def, cb.lead_att.hex, def_choice),
         ("attacker", r["a"], r["ar"], cb.attackers, cb.lead_att, cb.hex, att_choice),
     ):
-        units = [cur.units[u.id] for u in units if cur.units[u.id].alive and cur.units[u.id].hex is not None]
+        units = [
+            cur.units[u.id]
+            for u in units
+            if cur.units[u.id].alive and cur.units[u.id].hex is not None
+        ]
         if not units:
             continue
         man = [u for u in units if _manoeuvre(u)] or units
-        delay = who == "defender" and all("delay" in u.markers for u in man)  # the whole defence delays (10.8)
+        delay = who == "defender" and all(
+            "delay" in u.markers for u in man
+        )  # the whole defence delays (10.8)
         delayers = {u.id for u in units if who == "defender" and "delay" in u.markers}
         fort = who == "defender" and any(_fortified(cur, u) for u in units)
         retreat = ret
@@ -629,18 +683,24 @@ def apply_result(
                 break
             u = cur.units[u.id]
             n = min(left, u.steps)
-            ev, lost, _ = apply_hits(cur, u, n, rule=rule, cause="ground", visible_to=watchers(cur, u))
+            ev, lost, _ = apply_hits(
+                cur, u, n, rule=rule, cause="ground", visible_to=watchers(cur, u)
+            )
             events += ev
             cur = apply_all(cur, ev)
             left -= lost
             lines.append(f"{u.id} loses {lost} step(s)")
         for u in units:
             u = cur.units[u.id]
-            n_ret = max(retreat, 1) if u.id in delayers else retreat  # 10.8: a delaying unit always retreats 1
+            n_ret = (
+                max(retreat, 1) if u.id in delayers else retreat
+            )  # 10.8: a delaying unit always retreats 1
             if n_ret and u.alive and u.hex is not None:
                 path = _retreat_path(cur, u, n_ret, away)
                 if path is None:
-                    ev, lost, _ = apply_hits(cur, u, 1, rule="R9", cause="ground", visible_to=watchers(cur, u))
+                    ev, lost, _ = apply_hits(
+                        cur, u, 1, rule="R9", cause="ground", visible_to=watchers(cur, u)
+                    )
                     events += ev
                     cur = apply_all(cur, ev)
                     lines.append(f"{u.id} cannot retreat {n_ret}: loses a step instead (G2)")
@@ -648,10 +708,21 @@ def apply_result(
                 vis = watchers(cur, u)
                 ev = [
                     unit_move(u.id, path[-1], path=tuple(path), rule="R9", visible_to=vis),
-                    unit_set(u.id, markers=u.markers - {"defend", "fortified", "reserve"}, rule="R9", visible_to=vis),
+                    unit_set(
+                        u.id,
+                        markers=u.markers - {"defend", "fortified", "reserve"},
+                        rule="R9",
+                        visible_to=vis,
+                    ),
                 ]
                 if "fortified" in u.markers:
-                    ev.append(hex_set(u.hex, {"fortified": {"side": u.side, "turn": cur.clock.turn}}, rule="10.7"))
+                    ev.append(
+                        hex_set(
+                            u.hex,
+                            {"fortified": {"side": u.side, "turn": cur.clock.turn}},
+                            rule="10.7",
+                        )
+                    )
                 events += ev
                 cur = apply_all(cur, ev)
                 lines.append(f"{u.id} retreats {n_ret} to {cur.map.label(path[-1])}")
@@ -659,7 +730,14 @@ def apply_result(
         for u in cb.attackers:
             x = cur.units[u.id]
             if x.alive and x.hex is not None:
-                ev = [unit_set(x.id, data={"exp": cur.clock.turn}, rule="10.15.9.1.6", visible_to=watchers(cur, x))]
+                ev = [
+                    unit_set(
+                        x.id,
+                        data={"exp": cur.clock.turn},
+                        rule="10.15.9.1.6",
+                        visible_to=watchers(cur, x),
+                    )
+                ]
                 events += ev
                 cur = apply_all(cur, ev)
         lines.append("EXP: the attackers may exploit (3.G, 3.H)")

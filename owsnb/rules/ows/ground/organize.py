@@ -71,23 +71,47 @@ class _Organize(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.2":
             return None
-        us = [u for u in state.units_of(side) if u.hex is not None and counter(u).category in GROUND_CATEGORIES]
+        us = [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and counter(u).category in GROUND_CATEGORIES
+        ]
         ex = legal_examples(self, state, side, ({"unit": u.id} for u in us), 8)
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex)) if ex else None
+        return (
+            OrderSpec(side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex))
+            if ex
+            else None
+        )
 
     def _events(self, state: Any, u: Any) -> list[Event]:
-        return [unit_set(u.id, markers=u.markers | {self.marker}, rule=self.rule, visible_to=watchers(state, u))]
+        return [
+            unit_set(
+                u.id,
+                markers=u.markers | {self.marker},
+                rule=self.rule,
+                visible_to=watchers(state, u),
+            )
+        ]
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.units[args["unit"]]
-        return Adjudication(self._events(state, u), Result(f"{u.id}: {self.marker}", {"unit": u.id}, [self.rule]))
+        return Adjudication(
+            self._events(state, u), Result(f"{u.id}: {self.marker}", {"unit": u.id}, [self.rule])
+        )
 
 
 class Reserve(_Organize):
     """10.4 (2.A): an HQ designates a unit in its command radius as Reserve (C2)."""
 
     marker, rule = "reserve", "10.4"
-    type = _unit_order("reserve", "unit to hold in reserve", "10.4", "designate a reserve (half MP; attacks only in exploitation)")
+    type = _unit_order(
+        "reserve",
+        "unit to hold in reserve",
+        "10.4",
+        "designate a reserve (half MP; attacks only in exploitation)",
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.4")
@@ -96,22 +120,34 @@ class Reserve(_Organize):
         if "reserve" in u.markers:
             raise refuse(f"{u.id} is already in reserve", "already", "10.4", order)
         if _hq_in_radius(state, u) is None:
-            raise refuse(f"{u.id} has no HQ within command radius to designate it (2.2.7.1)", "no-hq", "2.2.7.1", order)
+            raise refuse(
+                f"{u.id} has no HQ within command radius to designate it (2.2.7.1)",
+                "no-hq",
+                "2.2.7.1",
+                order,
+            )
 
 
 class MainEffort(_Organize):
     """10.5 (2.B): one Main Effort per Div/Corps HQ per turn; not from a disrupted or suppressed HQ."""
 
     marker, rule = "main-effort", "10.5"
-    type = _unit_order("main-effort", "unit (manoeuvre or fires) of the HQ", "10.5", "designate the Main Effort")
+    type = _unit_order(
+        "main-effort", "unit (manoeuvre or fires) of the HQ", "10.5", "designate the Main Effort"
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.5")
         hq = _hq_in_radius(state, u)
         if hq is None:
-            raise refuse(f"{u.id} has no HQ within command radius (2.2.7.1)", "no-hq", "2.2.7.1", order)
+            raise refuse(
+                f"{u.id} has no HQ within command radius (2.2.7.1)", "no-hq", "2.2.7.1", order
+            )
         top = state.units.get(formation_of(state, u) or "") or hq
-        if hq.markers & {"disrupted-c2", "suppressed"} or top.markers & {"disrupted-c2", "suppressed"}:
+        if hq.markers & {"disrupted-c2", "suppressed"} or top.markers & {
+            "disrupted-c2",
+            "suppressed",
+        }:
             raise refuse(
                 f"{hq.id} is disrupted or suppressed: no Main Effort (7.2.1.1, 10.15.7)",
                 "hq-disrupted",
@@ -119,15 +155,30 @@ class MainEffort(_Organize):
                 order,
             )
         if int(top.data.get("me_turn", 0) or 0) == state.clock.turn:
-            raise refuse(f"{top.id} has already designated its Main Effort this turn", "one-main-effort", "10.5", order)
+            raise refuse(
+                f"{top.id} has already designated its Main Effort this turn",
+                "one-main-effort",
+                "10.5",
+                order,
+            )
 
     def _events(self, state: Any, u: Any) -> list[Event]:
         hq = _hq_of(state, u)
         top = state.units.get(formation_of(state, u) or "") or hq
         return [
-            unit_set(u.id, markers=u.markers | {"main-effort"}, rule="10.5", visible_to=watchers(state, u)),
+            unit_set(
+                u.id,
+                markers=u.markers | {"main-effort"},
+                rule="10.5",
+                visible_to=watchers(state, u),
+            ),
             unit_set(u.id, data={"me_by": hq.id}, rule="10.5", visible_to=frozenset({u.side})),
-            unit_set(top.id, data={"me_turn": state.clock.turn}, rule="10.5", visible_to=frozenset({u.side})),
+            unit_set(
+                top.id,
+                data={"me_turn": state.clock.turn},
+                rule="10.5",
+                visible_to=frozenset({u.side}),
+            ),
         ]
 
 
@@ -160,21 +211,35 @@ class Fortify(_Organize):
     """10.7: a unit that started the Ground phase in Defend, with an engineer, becomes Fortified."""
 
     marker, rule = "fortified", "10.7"
-    type = _unit_order("fortify", "unit in Defend with an engineer", "10.7", "upgrade Defend to Fortified (+2)")
+    type = _unit_order(
+        "fortify", "unit in Defend with an engineer", "10.7", "upgrade Defend to Fortified (+2)"
+    )
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.7")
         if "defend" not in u.markers or int(u.data.get("defend_turn", 0) or 0) >= state.clock.turn:
-            raise refuse(f"{u.id} must start the Ground phase already in Defend (10.7)", "not-in-defend", "10.7", order)
+            raise refuse(
+                f"{u.id} must start the Ground phase already in Defend (10.7)",
+                "not-in-defend",
+                "10.7",
+                order,
+            )
         if not any(
             x.side == u.side and x.hex == u.hex and x.alive and counter(x).category == "engineer"
             for x in state.units.values()
         ):
-            raise refuse(f"{u.id} needs an engineer in its hex (10.7)", "no-engineer", "10.7", order)
+            raise refuse(
+                f"{u.id} needs an engineer in its hex (10.7)", "no-engineer", "10.7", order
+            )
 
     def _events(self, state: Any, u: Any) -> list[Event]:
         return [
-            unit_set(u.id, markers=(u.markers - {"defend"}) | {"fortified"}, rule="10.7", visible_to=watchers(state, u))
+            unit_set(
+                u.id,
+                markers=(u.markers - {"defend"}) | {"fortified"},
+                rule="10.7",
+                visible_to=watchers(state, u),
+            )
         ]
 
 
@@ -242,7 +307,12 @@ class TaskOrganize(OrderHandler):
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         if base_step(state.clock.step) != "6.C.2":
-            raise refuse("task organisation is done in the Organize step (6.C.2)", "wrong-step", "10.3", order)
+            raise refuse(
+                "task organisation is done in the Organize step (6.C.2)",
+                "wrong-step",
+                "10.3",
+                order,
+            )
         if bool(args.get("unit")) != bool(args.get("hq")):
             raise refuse("give both unit and hq to attach a unit", "bad-arguments", "10.3", order)
         if args.get("unit"):
@@ -257,12 +327,16 @@ class TaskOrganize(OrderHandler):
         if not args.get("unit") and not args.get("orders"):
             raise refuse("nothing to organise: give unit= hq= or orders=", "nothing", "10.3", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         ev: list[Event] = []
         lines = []
         if args.get("unit"):
             u = state.units[args["unit"]]
-            ev.append(unit_set(u.id, data={"hq": args["hq"]}, rule="10.3", visible_to=frozenset({u.side})))
+            ev.append(
+                unit_set(u.id, data={"hq": args["hq"]}, rule="10.3", visible_to=frozenset({u.side}))
+            )
             lines.append(f"{u.id} attached to {args['hq']}")
         if args.get("orders"):
             ev.append(

@@ -108,11 +108,19 @@ def formation_of(state: Any, unit: Any) -> str | None:
 
 def formations(state: Any, side: str) -> list[str]:
     """The formation HQs of *side* that activate in the Ground phase (10.2.2-10.2.4)."""
-    hqs = [u for u in state.units.values() if u.side == side and counter(u).category == "hq" and u.alive]
+    hqs = [
+        u
+        for u in state.units.values()
+        if u.side == side and counter(u).category == "hq" and u.alive
+    ]
     flagged = [u.id for u in hqs if u.data.get("formation")]
     if flagged:
         return sorted(flagged)
-    subs = {formation_of(state, u) for u in state.units.values() if u.side == side and u.id not in {h.id for h in hqs}}
+    subs = {
+        formation_of(state, u)
+        for u in state.units.values()
+        if u.side == side and u.id not in {h.id for h in hqs}
+    }
     return sorted(h.id for h in hqs if not h.data.get("hq") and h.id in subs)
 
 
@@ -130,7 +138,9 @@ def reaction_window(state: Any, side: str, order: Order | None) -> dict[str, Any
     return w
 
 
-def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: bool = False) -> None:
+def check_may_act(
+    state: Any, order: Order | None, unit: Any, what: str, react: bool = False
+) -> None:
     """Refusals shared by the actioning unit's orders: the defender's window, the activated
     formation (10.2), Orders markers (10.14, ADV) and the impulse order (10.3, G1)."""
     side = unit.side
@@ -147,19 +157,29 @@ def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: 
         )
     act = _activation(state, side)
     if act is None:
-        raise refuse(f"{side} has no formation activated in this pass (10.2)", "not-activated", "10.2", order)
+        raise refuse(
+            f"{side} has no formation activated in this pass (10.2)", "not-activated", "10.2", order
+        )
     if act != "*":
         f = formation_of(state, unit)
         if f is not None and f != act:
             raise refuse(
-                f"{unit.id} belongs to {f}; the activated formation is {act} (10.2)", "not-activated", "10.2", order
+                f"{unit.id} belongs to {f}; the activated formation is {act} (10.2)",
+                "not-activated",
+                "10.2",
+                order,
             )
     from owsnb.rules.ows import orders as _orders
 
     _orders.check_orders(state, order, unit)
     stage = _stage(state, side)
     if what == "prep-fire" and stage != "prep":
-        raise refuse("Prep Fires come first, before any move or attack (10.3 3.A)", "wrong-impulse", "10.3", order)
+        raise refuse(
+            "Prep Fires come first, before any move or attack (10.3 3.A)",
+            "wrong-impulse",
+            "10.3",
+            order,
+        )
     if what == "move" and STAGES.index(stage) > STAGES.index("move"):
         raise refuse(
             "movement is over once combat has been resolved (10.3 3.C, G1); use exploitation (3.G)",
@@ -168,7 +188,9 @@ def check_may_act(state: Any, order: Order | None, unit: Any, what: str, react: 
             order,
         )
     if what == "attack" and stage == "exploit":
-        raise refuse("only the exploitation force attacks now (3.H)", "wrong-impulse", "10.3", order)
+        raise refuse(
+            "only the exploitation force attacks now (3.H)", "wrong-impulse", "10.3", order
+        )
 
 
 def after_move(state: Any, unit: Any, verb: str) -> list[Event]:
@@ -194,7 +216,12 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
         lines.append(f"{first} seizes the ground initiative with a decision card (10.2.5)")
     elif len(seize) > 1:
         rolls = {
-            s: dice.roll(6, purpose=f"{s}: opposed roll for the seized initiative", rule="10.2.5", visible_to=None)
+            s: dice.roll(
+                6,
+                purpose=f"{s}: opposed roll for the seized initiative",
+                rule="10.2.5",
+                visible_to=None,
+            )
             for s in sorted(seize)
         }
         best = max(rolls.values())
@@ -223,7 +250,10 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
         q = []
         while cup:
             pick = dice.choice(
-                list(range(len(cup))), purpose="ground activation chit draw", rule="10.2.3", visible_to=None
+                list(range(len(cup))),
+                purpose="ground activation chit draw",
+                rule="10.2.3",
+                visible_to=None,
             )
             q.append(cup.pop(pick))
         return q or [[s, "*"] for s in order_sides], lines
@@ -240,7 +270,10 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
     while tokens:
         s = tokens.pop(
             dice.choice(
-                list(range(len(tokens))), purpose="side chit draw (planned activation)", rule="10.2.4", visible_to=None
+                list(range(len(tokens))),
+                purpose="side chit draw (planned activation)",
+                rule="10.2.4",
+                visible_to=None,
             )
         )
         q.append([s, good[s].pop(0)])
@@ -269,12 +302,20 @@ def enter_ground(state: Any, dice: Any) -> list[Event]:
         g.pop("resume_turn", None)
         events.append(state_set("public", {"ground": g}, rule="10.3"))
         events.append(
-            clock_set(replace(state.clock, active=tuple(saved["active"]), done=frozenset(saved["done"])), rule="10.3")
+            clock_set(
+                replace(state.clock, active=tuple(saved["active"]), done=frozenset(saved["done"])),
+                rule="10.3",
+            )
         )
         return events
     if g.get("turn") != turn:
         q, lines = _build_queue(state, dice)
-        g = {"turn": turn, "method": option(state, "ground_initiative"), "pass": 0, "seize": g.get("seize") or {}}
+        g = {
+            "turn": turn,
+            "method": option(state, "ground_initiative"),
+            "pass": 0,
+            "seize": g.get("seize") or {},
+        }
         events.append(state_set("secret", {"ground_queue": q, "ground_pending": None}, rule="10.2"))
         events += [note(x, rule="10.2.5") for x in lines]
     else:
@@ -295,9 +336,13 @@ def enter_ground(state: Any, dice: Any) -> list[Event]:
         events.append(side_set(s, "private", {"activation": mine}, rule="10.2"))
     others = [s for s in state.sides if s not in g["acting"]]
     active = tuple(g["acting"] + others)
-    events.append(clock_set(replace(state.clock, active=active, done=frozenset(others)), rule="10.2"))
+    events.append(
+        clock_set(replace(state.clock, active=active, done=frozenset(others)), rule="10.2")
+    )
     if g["method"] != "side":
-        desc = "; ".join(f"{a[0]}: {'all formations' if a[1] == '*' else 'a formation'}" for a in acts)
+        desc = "; ".join(
+            f"{a[0]}: {'all formations' if a[1] == '*' else 'a formation'}" for a in acts
+        )
         events.append(note(f"Ground activation {g['pass']}: {desc} (10.2)", rule="10.2"))
     return events
 
@@ -309,7 +354,9 @@ def cleanup(state: Any, dice: Any = None) -> list[Event]:
     for u in state.units.values():
         drop = u.markers & {"combat", "delay"}
         if drop:
-            events.append(unit_set(u.id, markers=u.markers - drop, rule="10.3", visible_to=watchers(state, u)))
+            events.append(
+                unit_set(u.id, markers=u.markers - drop, rule="10.3", visible_to=watchers(state, u))
+            )
     for s in state.sides:
         if state.sides[s].private.get("activation") is not None:
             events.append(side_set(s, "private", {"activation": None}, rule="10.2"))
@@ -334,9 +381,18 @@ def second_phase(state: Any, dice: Any = None) -> list[Event]:
     for u in state.units.values():
         data = {k: None for k in PHASE_DATA if u.data.get(k) is not None}
         if data or "main-effort" in u.markers:
-            events.append(unit_set(u.id, data=data, markers=u.markers - {"main-effort"}, rule="10.3",
-                                   visible_to=watchers(state, u)))
-    return events + [note("the second Ground phase of the turn begins (10.3 design note)", rule="10.3")]
+            events.append(
+                unit_set(
+                    u.id,
+                    data=data,
+                    markers=u.markers - {"main-effort"},
+                    rule="10.3",
+                    visible_to=watchers(state, u),
+                )
+            )
+    return events + [
+        note("the second Ground phase of the turn begins (10.3 design note)", rule="10.3")
+    ]
 
 
 class Initiative(OrderHandler):
@@ -355,7 +411,11 @@ class Initiative(OrderHandler):
                 optional=True,
             ),
             Param(
-                "seize", "card", "decision card that seizes the initiative (10.2.5)", positional=False, optional=True
+                "seize",
+                "card",
+                "decision card that seizes the initiative (10.2.5)",
+                positional=False,
+                optional=True,
             ),
         ),
         rule="10.2",
@@ -388,11 +448,15 @@ class Initiative(OrderHandler):
         if args.get("seize"):
             check_card(state, order, args["seize"], seize=True)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         ev: list[Event] = []
         lines = []
         if args.get("order"):
-            ev.append(side_set(order.side, "private", {"ground_plan": list(args["order"])}, rule="10.2.4"))
+            ev.append(
+                side_set(order.side, "private", {"ground_plan": list(args["order"])}, rule="10.2.4")
+            )
             lines.append(f"activation order noted: {', '.join(args['order'])}")
         if args.get("seize"):
             played, more = play_card(state, order.side, args["seize"], rule="10.2.5")

@@ -86,7 +86,9 @@ class React(OrderHandler):
         doc="defender: reaction move by a reserve",
     )
 
-    def _ctx(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:
+    def _ctx(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], Any, Any]:
         if not option(state, "reaction_move"):
             raise refuse(
                 "the reaction move is an optional rule this scenario does not use (10.4.1.1.1)",
@@ -104,10 +106,18 @@ class React(OrderHandler):
         forms = {formation_of(state, d) for d in defs}
         if formation_of(state, u) not in forms:
             raise refuse(
-                f"{u.id} is not in the attacked unit's Division/Corps formation", "other-formation", "10.4.1.1.1", order
+                f"{u.id} is not in the attacked unit's Division/Corps formation",
+                "other-formation",
+                "10.4.1.1.1",
+                order,
             )
         if p.get("react_left") == 0:
-            raise refuse("no more reserve counters may react this time", "no-reaction-left", "10.4.1.1.1", order)
+            raise refuse(
+                "no more reserve counters may react this time",
+                "no-reaction-left",
+                "10.4.1.1.1",
+                order,
+            )
         hq = state.units.get(formation_of(state, u) or "")
         return p, u, hq
 
@@ -130,7 +140,10 @@ class React(OrderHandler):
         r = ground_reach(state, u, react=True)
         if to not in r.ends or to == u.hex:
             raise refuse(
-                f"{state.map.label(to)} is not within half of {u.id}'s MP", "out-of-reach", "10.4.1.1.1", order
+                f"{state.map.label(to)} is not within half of {u.id}'s MP",
+                "out-of-reach",
+                "10.4.1.1.1",
+                order,
             )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
@@ -140,7 +153,9 @@ class React(OrderHandler):
         prof, dis = _proficiency(state, hq)
         return reaction_preview(prof, dis)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         p, u, hq = self._ctx(state, order, args)
         roll = Roller(dice)
         lines = []
@@ -149,14 +164,27 @@ class React(OrderHandler):
         if left is None:
             prof, dis = _proficiency(state, hq)
             r = roll(
-                "d6", f"reaction roll (HQ proficiency {prof}{', -2 disrupted' if dis else ''})", "10.4.1.1.1", None
+                "d6",
+                f"reaction roll (HQ proficiency {prof}{', -2 disrupted' if dis else ''})",
+                "10.4.1.1.1",
+                None,
             )
             left = reaction_units(r, prof, dis)
-            lines.append(f"d6 = {r} - proficiency {prof}{' - 2' if dis else ''} = {left} reserve counter(s) may react")
+            lines.append(
+                f"d6 = {r} - proficiency {prof}{' - 2' if dis else ''} = {left} reserve counter(s) may react"
+            )
         w = _window(state)
         if left <= 0:
-            ev.append(state_set("secret", {"ground_pending": {**_pending(state), "react_left": 0}}, rule="10.4.1.1.1"))
-            ev.append(state_set("public", {"ground_window": {**w, "react_left": 0}}, rule="10.4.1.1.1"))
+            ev.append(
+                state_set(
+                    "secret",
+                    {"ground_pending": {**_pending(state), "react_left": 0}},
+                    rule="10.4.1.1.1",
+                )
+            )
+            ev.append(
+                state_set("public", {"ground_window": {**w, "react_left": 0}}, rule="10.4.1.1.1")
+            )
             return Adjudication(
                 ev,
                 Result(
@@ -180,14 +208,24 @@ class React(OrderHandler):
                 rule="10.4.1.1.1",
                 visible_to=vis,
             ),
-            state_set("secret", {"ground_pending": {**_pending(state), "react_left": left - 1}}, rule="10.4.1.1.1"),
-            state_set("public", {"ground_window": {**w, "react_left": left - 1}}, rule="10.4.1.1.1"),
+            state_set(
+                "secret",
+                {"ground_pending": {**_pending(state), "react_left": left - 1}},
+                rule="10.4.1.1.1",
+            ),
+            state_set(
+                "public", {"ground_window": {**w, "react_left": left - 1}}, rule="10.4.1.1.1"
+            ),
         ]
         lines.append(f"{u.id} reacts to {state.map.label(to)}; Reserve removed")
         return Adjudication(
             ev,
             Result(
-                f"{u.id} reacts", {"react_left": left - 1, "to": state.map.label(to)}, ["10.4.1.1.1"], roll.rolls, lines
+                f"{u.id} reacts",
+                {"react_left": left - 1, "to": state.map.label(to)},
+                ["10.4.1.1.1"],
+                roll.rolls,
+                lines,
             ),
         )
 
@@ -211,7 +249,9 @@ class Exploit(OrderHandler):
             return None
         vals = []
         for u in state.units_of(side):
-            if u.hex is None or not ("reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn):
+            if u.hex is None or not (
+                "reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn
+            ):
                 continue
             r = ground_reach(state, u.evolve(markers=u.markers - {"reserve"}), exploit=True)
             vals.append({"unit": u.id})
@@ -222,11 +262,16 @@ class Exploit(OrderHandler):
 
     def _plan(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, Any]:
         if base_step(state.clock.step) != "6.C.3":
-            raise refuse("exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order)
+            raise refuse(
+                "exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order
+            )
         u = own_unit(state, order, args["unit"], "10.4.1.1")
         if not ("reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn):
             raise refuse(
-                f"{u.id} is neither a reserve nor a unit with an EXP result", "not-exploitation", "10.4.1.1", order
+                f"{u.id} is neither a reserve nor a unit with an EXP result",
+                "not-exploitation",
+                "10.4.1.1",
+                order,
             )
         from owsnb.rules.ows.movement.ground import _ground_checks
 
@@ -246,7 +291,9 @@ class Exploit(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._plan(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, to, r = self._plan(state, order, args)
         from owsnb.rules.ows.movement.basics import _moved
 

@@ -75,13 +75,17 @@ class AmphibiousAssault(OrderHandler):
             )
         h = state.map.hex(args["hex"])
         if not _land(state, h) or h.distance(ship.hex) > 1:
-            raise refuse(f"the beach hex must be a land hex next to {ship.id}", "bad-beach", "6.4.6", order)
+            raise refuse(
+                f"the beach hex must be a land hex next to {ship.id}", "bad-beach", "6.4.6", order
+            )
         return u, ship, h
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, ship, h = self._check(state, order, args)
         own = frozenset({u.side})
         tag = ship.data.get("assault_tag") or lift_tag(state, "assault")
@@ -90,7 +94,10 @@ class AmphibiousAssault(OrderHandler):
             unit_set(
                 u.id,
                 markers=(u.markers - {"rsoi"}) | {"amphibious-assault"},
-                data={"aboard": "", "assault": {"mode": "sea", "tag": tag, "turn": state.clock.turn, "per_step": 1}},
+                data={
+                    "aboard": "",
+                    "assault": {"mode": "sea", "tag": tag, "turn": state.clock.turn, "per_step": 1},
+                },
                 rule="6.4.6",
                 visible_to=own,
             ),
@@ -98,7 +105,10 @@ class AmphibiousAssault(OrderHandler):
             unit_set(
                 ship.id,
                 markers=ship.markers | {"amphibious-assault"},
-                data={"assault_tag": tag, "assault_from": ship.data.get("assault_from") or [ship.hex.q, ship.hex.r]},
+                data={
+                    "assault_tag": tag,
+                    "assault_from": ship.data.get("assault_from") or [ship.hex.q, ship.hex.r],
+                },
                 rule="2.3.4",
                 visible_to=watchers(state, ship),
             ),
@@ -159,7 +169,12 @@ class AirborneAssault(OrderHandler):
             for n in u.hex.neighbours():
                 if _land(state, n):
                     ex.append(
-                        self.type.make(side, unit=u.id, hex=state.map.label(n), transports=[t.id for t in ready[:need]])
+                        self.type.make(
+                            side,
+                            unit=u.id,
+                            hex=state.map.label(n),
+                            transports=[t.id for t in ready[:need]],
+                        )
                     )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:8])) if ex else None
 
@@ -171,10 +186,17 @@ class AirborneAssault(OrderHandler):
         )
         return u.steps * per
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, list[Any]]:
+    def _check(
+        self, state: Any, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Hex, list[Any]]:
         u = own_unit(state, order, args["unit"], self.rule)
         if not self._capable(u):
-            raise refuse(f"{u.id} is not {self.flag.replace('_', ' ')} capable", "not-capable", self.rule, order)
+            raise refuse(
+                f"{u.id} is not {self.flag.replace('_', ' ')} capable",
+                "not-capable",
+                self.rule,
+                order,
+            )
         if not self._start_ok(state, u) or moved_this_turn(state, u):
             raise refuse(
                 f"{u.id} must start the turn in an airfield hex"
@@ -190,7 +212,9 @@ class AirborneAssault(OrderHandler):
         for tid in args.get("transports", ()):
             t = own_unit(state, order, tid, self.rule, on_map=False)
             if not self._transports_ok(t) or t.box != "base":
-                raise refuse(f"{t.id} is not a ready transport mission", "not-transport", self.rule, order)
+                raise refuse(
+                    f"{t.id} is not a ready transport mission", "not-transport", self.rule, order
+                )
             ts.append(t)
         need = self._need(state, u)
         if len(set(t.id for t in ts)) < need:
@@ -214,7 +238,9 @@ class AirborneAssault(OrderHandler):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, h, ts = self._check(state, order, args)
         own = frozenset({u.side})
         tag = lift_tag(state, "assault")
@@ -253,7 +279,9 @@ class AirborneAssault(OrderHandler):
                 {"hex": state.map.label(h), "transports": [t.id for t in ts]},
                 [self.rule, "2.3.4"],
                 [],
-                ["exposed to CAP and air defence in Air Combat; on the ground if the transports survive (10.15.8)"],
+                [
+                    "exposed to CAP and air defence in Air Combat; on the ground if the transports survive (10.15.8)"
+                ],
             ),
         )
 
@@ -270,7 +298,11 @@ class AirAssault(AirborneAssault):
             Param("unit", "unit", "air assault unit"),
             Param("hex", "hex", "landing zone (land hex)"),
             Param(
-                "transports", "unit", "air assault transports (helicopters, tilt-rotors)", positional=False, repeat=True
+                "transports",
+                "unit",
+                "air assault transports (helicopters, tilt-rotors)",
+                positional=False,
+                repeat=True,
             ),
         ),
         rule="6.5.12",
@@ -287,7 +319,8 @@ class AirAssault(AirborneAssault):
         if "airfield" in state.map.hexes[u.hex].features:
             return True
         return any(
-            x.side == u.side and x.hex == u.hex and counter(x).subtype in ("lhd", "lha") for x in state.units.values()
+            x.side == u.side and x.hex == u.hex and counter(x).subtype in ("lhd", "lha")
+            for x in state.units.values()
         )
 
     def _need(self, state: Any, u: Any) -> int:
@@ -306,7 +339,11 @@ def deliver_landings(state: Any, dice: Any) -> list[Event]:
             continue
         vis = watchers(state, u)
         lost_steps = 0
-        carriers = [t for t in state.units.values() if t.data.get("assault_tag") == a.get("tag") and a.get("tag")]
+        carriers = [
+            t
+            for t in state.units.values()
+            if t.data.get("assault_tag") == a.get("tag") and a.get("tag")
+        ]
         for t in carriers:
             if not t.alive or t.box in ("regeneration", "attrition"):
                 lost_steps += 1
@@ -344,18 +381,29 @@ def deliver_landings(state: Any, dice: Any) -> list[Event]:
             ev, _, _ = apply_hits(state, u, steps, rule=rule, cause="ground", visible_to=vis)
             events += ev
             events.append(
-                note(f"{u.id}: {steps} step(s) lost with their transport ({rule})", rule=rule, visible_to=vis)
+                note(
+                    f"{u.id}: {steps} step(s) lost with their transport ({rule})",
+                    rule=rule,
+                    visible_to=vis,
+                )
             )
             if steps >= u.steps:
                 continue
-        foes = [e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive]
+        foes = [
+            e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive
+        ]
         in_zoc = u.hex in zoc_hexes(state, foes)
         events.append(
             unit_set(
                 u.id,
                 data={
                     "landed": turn,
-                    "assault": {**thaw(a), "delivered": True, "at": [u.hex.q, u.hex.r], "zoc": in_zoc},
+                    "assault": {
+                        **thaw(a),
+                        "delivered": True,
+                        "at": [u.hex.q, u.hex.r],
+                        "zoc": in_zoc,
+                    },
                 },
                 rule="10.15.8",
                 visible_to=vis,

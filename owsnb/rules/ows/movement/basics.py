@@ -40,7 +40,11 @@ def least_mobile(modes: str | Sequence[str]) -> str:
     ('wheeled', 'tracked')
     """
     order = ("foot", "ski", "tracked", "wheeled")
-    items = [m.strip() for m in (modes.replace("/", "+").split("+") if isinstance(modes, str) else modes) if m.strip()]
+    items = [
+        m.strip()
+        for m in (modes.replace("/", "+").split("+") if isinstance(modes, str) else modes)
+        if m.strip()
+    ]
     bad = [m for m in items if m not in order]
     if bad:
         raise ValueError(f"unknown movement mode(s) {bad}; modes are {', '.join(order)} (10.10)")
@@ -80,7 +84,9 @@ def is_mech(unit: Any) -> bool:
 def is_light(unit: Any) -> bool:
     """Light infantry (10.9, 10.10.2, 10.10.3): a foot manoeuvre unit or subtype ``light``."""
     c = counter(unit)
-    return c.category == "ground" and (str(c.subtype) == "light" or mobility(unit) in ("foot", "ski"))
+    return c.category == "ground" and (
+        str(c.subtype) == "light" or mobility(unit) in ("foot", "ski")
+    )
 
 
 def is_water(state: Any, h: Hex) -> bool:
@@ -95,7 +101,11 @@ def friendly_port(state: Any, h: Hex, side: str) -> bool:
     info = state.map.hexes.get(h)
     if info is None or "port" not in info.features:
         return False
-    owner = info.facts.get("control") or info.features["port"].get("owner") or info.features["port"].get("side")
+    owner = (
+        info.facts.get("control")
+        or info.features["port"].get("owner")
+        or info.features["port"].get("side")
+    )
     return owner == side
 
 
@@ -108,7 +118,9 @@ def lift_tag(state: Any, kind: str = "lift") -> str:
 def cargo_of(state: Any, ship: Any) -> list[Any]:
     """Units aboard *ship* (5.1.1.2)."""
     tag = ship.data.get("hold")
-    return sorted((u for u in state.units.values() if tag and u.data.get("aboard") == tag), key=lambda u: u.id)
+    return sorted(
+        (u for u in state.units.values() if tag and u.data.get("aboard") == tag), key=lambda u: u.id
+    )
 
 
 def carrier_of(state: Any, unit: Any) -> Any | None:
@@ -121,7 +133,11 @@ def carrier_of(state: Any, unit: Any) -> Any | None:
 
 def _naval_hexes_moved(state: Any, unit: Any) -> int:
     """Hexes *unit* moved in this turn's naval movement (6.4.2.1, 6.4.4)."""
-    return int((unit.data.get("moved") or {}).get("hexes", 0) or 0) if moved_this_turn(state, unit, "3.A.1") else 0
+    return (
+        int((unit.data.get("moved") or {}).get("hexes", 0) or 0)
+        if moved_this_turn(state, unit, "3.A.1")
+        else 0
+    )
 
 
 def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
@@ -169,7 +185,9 @@ def scale_factor(state: Any) -> float:
     return km / ref
 
 
-def naval_rate(subtype: str, *, hex_nm: float = 200.0, normal: bool = False, table_: Mapping | None = None) -> int:
+def naval_rate(
+    subtype: str, *, hex_nm: float = 200.0, normal: bool = False, table_: Mapping | None = None
+) -> int:
     """6.4 rates in operational hexes, converted to the map's hexes (M2); ``normal`` = without
     cavitating (6.4.2)."""
     if table_ is None:
@@ -258,6 +276,7 @@ def known_enemies(state: Any, side: str) -> list[Any]:
             out.append(u)
     return out
 
+
 # -- bookkeeping of a move ------------------------------------------------------------------------
 def _moved(state: Any, u: Any, hexes: int, step: str, **extra: Any) -> dict[str, Any]:
     m = dict(thaw(u.data.get("moved") or {}))
@@ -273,14 +292,23 @@ def _moved(state: Any, u: Any, hexes: int, step: str, **extra: Any) -> dict[str,
     m.update(extra)
     return m
 
+
 # -- air missions watching a route (6.5.10.4) ------------------------------------------------------
-def _watching(state: Any, mover: Any, h: Hex, mission: str, missions: Any = None, skip: Any = ()) -> Any | None:
+def _watching(
+    state: Any, mover: Any, h: Hex, mission: str, missions: Any = None, skip: Any = ()
+) -> Any | None:
     """The first enemy *mission* (Interdiction or SUCAP) not yet expended whose zone (or hex, on maps
     without zones) holds *h* (6.5.10.4); among *missions* if given (what the mover's side knows)."""
     zone = zone_of(state, h)
     for m in missions if missions is not None else state.units.values():
         c = counter(m)
-        if m.side == mover.side or m.hex is None or not c.is_air or c.mission != mission or "expended" in m.markers:
+        if (
+            m.side == mover.side
+            or m.hex is None
+            or not c.is_air
+            or c.mission != mission
+            or "expended" in m.markers
+        ):
             continue
         if m.id in skip:
             continue

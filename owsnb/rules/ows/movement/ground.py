@@ -60,7 +60,11 @@ def exerts_zoc(state: Any, unit: Any, stack: Iterable[Any] = ()) -> bool:
     if is_mech(unit):
         return unit.steps >= (1 if small else int(zt.get("min_steps_20km", 2)))
     if small and is_light(unit):
-        light = sum(u.steps for u in stack if is_light(u) and "suppressed" not in u.markers and u.side == unit.side)
+        light = sum(
+            u.steps
+            for u in stack
+            if is_light(u) and "suppressed" not in u.markers and u.side == unit.side
+        )
         return light >= int(zt.get("light_battalions_10km", 2))
     return False
 
@@ -96,11 +100,20 @@ def stacking_limit(state: Any) -> int | None:
 def stack_steps(state: Any, units: Iterable[Any], h: Hex | None = None) -> int:
     """Steps counted against stacking (10.9): HQ and SOF free, light infantry in urban terrain free,
     an engineer counts as one step (10.11); only ground counters count."""
-    urban = h is not None and state.map.hexes.get(h) is not None and state.map.hexes[h].terrain == "urban"
+    urban = (
+        h is not None
+        and state.map.hexes.get(h) is not None
+        and state.map.hexes[h].terrain == "urban"
+    )
     n = 0
     for u in units:
         c = counter(u)
-        if not u.alive or c.category not in GROUND_CATEGORIES or c.category == "hq" or c.category == "transport":
+        if (
+            not u.alive
+            or c.category not in GROUND_CATEGORIES
+            or c.category == "hq"
+            or c.category == "transport"
+        ):
             continue
         if c.subtype in ("partisan", "security-zone"):
             continue
@@ -116,7 +129,11 @@ def stack_ok(state: Any, unit: Any, h: Hex, others: Iterable[Any] | None = None)
     if lim is None:
         return True
     if others is None:
-        others = [u for u in state.units.values() if u.hex == h and u.side == unit.side and u.id != unit.id]
+        others = [
+            u
+            for u in state.units.values()
+            if u.hex == h and u.side == unit.side and u.id != unit.id
+        ]
     return stack_steps(state, [*others, unit], h) <= lim
 
 
@@ -155,7 +172,9 @@ class _CostModel:
 
     map: Any
     hex_cost: dict[Hex, float | None]
-    edge_cost: dict[tuple[Hex, Hex], Any]  # (a, b) ordered -> cost of a->b replacing the hex cost, or None (NP)
+    edge_cost: dict[
+        tuple[Hex, Hex], Any
+    ]  # (a, b) ordered -> cost of a->b replacing the hex cost, or None (NP)
 
 
 _COST_CACHE: list[tuple[tuple, Any, _CostModel]] = []
@@ -184,7 +203,11 @@ def _cost_model(state: Any, mode: str) -> _CostModel:
     road_row = hs.get("road", {})
     road_row = road_row.get(ww) or road_row.get("clear") or {}
     road = _cost_value(road_row.get(mode)) if road_row else None
-    river_add = _cost_value((hs.get("river") or {}).get(mode)) if isinstance(hs.get("river"), Mapping) else None
+    river_add = (
+        _cost_value((hs.get("river") or {}).get(mode))
+        if isinstance(hs.get("river"), Mapping)
+        else None
+    )
     cross = float(t.get("bridge", {}).get("cross_mp", 2))
     edge_cost: dict[tuple[Hex, Hex], Any] = {}
     for (a, b), feats in state.map.edges.items():
@@ -200,7 +223,10 @@ def _cost_model(state: Any, mode: str) -> _CostModel:
             if "major-river" in feats:
                 owners = frozenset(
                     f["side"]
-                    for f in (state.map.hexes[x].facts.get("bridge"), state.map.hexes[y].facts.get("bridge"))
+                    for f in (
+                        state.map.hexes[x].facts.get("bridge"),
+                        state.map.hexes[y].facts.get("bridge"),
+                    )
                     if f
                 )
                 edge_cost[(x, y)] = ("bridge", base + cross * scale, owners) if owners else None
@@ -277,7 +303,13 @@ def movement_points(
         mp = math.floor(mp / 2)
         reasons.append(
             "half MP, rounded down: "
-            + ("exploitation (3.G)" if exploit else "reaction (10.4.1.1.1)" if react else "reserve (10.4.1)")
+            + (
+                "exploitation (3.G)"
+                if exploit
+                else "reaction (10.4.1.1.1)"
+                if react
+                else "reserve (10.4.1)"
+            )
         )
     if "out-of-supply" in unit.markers:
         mp = math.floor(mp / 2)
@@ -381,20 +413,26 @@ def ground_reach(
     side = side or unit.side
     allow = movement_points(state, unit, exploit=exploit, disorganized=disorganized, react=react)
     if mp is not None:
-        allow = Allowance(allow.mode, float(mp), allow.max_hexes, (*allow.reasons, f"{mp} MP given"))
+        allow = Allowance(
+            allow.mode, float(mp), allow.max_hexes, (*allow.reasons, f"{mp} MP given")
+        )
     start = unit.hex
     out = GroundReach(unit.id, start, allow)
     if start is None or not allow.mode:
         return out
     model = _cost_model(state, allow.mode)
     enemies = known_enemies(state, side)
-    enemy_hexes = {u.hex for u in enemies if counter(u).category not in ("air-mission", "naval", "submarine")}
+    enemy_hexes = {
+        u.hex for u in enemies if counter(u).category not in ("air-mission", "naval", "submarine")
+    }
     zoc = zoc_hexes(state, enemies)
     friends: dict[Hex, list[Any]] = {}
     for u in state.units.values():
         if u.side == unit.side and u.hex is not None and u.id != unit.id and u.alive:
             friends.setdefault(u.hex, []).append(u)
-    occupied = {h for h, us in friends.items() if any(counter(x).category in GROUND_CATEGORIES for x in us)}
+    occupied = {
+        h for h, us in friends.items() if any(counter(x).category in GROUND_CATEGORIES for x in us)
+    }
     pz = _partisan_zones(state, unit.side)
     pz_mp = float(_movement_table(state).get("partisan_zone_mp", 2)) if pz else 0.0
     zt = _movement_table(state).get("zoc", {})
@@ -470,6 +508,7 @@ def ground_reach(
             out.blocked.setdefault(h, f"stacking limit {lim} steps (10.9)")
     return out
 
+
 # -- refusals shared by the ground orders (10.3, 10.4, 5.1.1) ------------------------------------
 def _ground_movers(state: Any, side: str) -> list[Any]:
     out = []
@@ -483,7 +522,9 @@ def _ground_movers(state: Any, side: str) -> list[Any]:
     return out
 
 
-def _ground_checks(state: Any, order: Order | None, unit: Any, *, exploit: bool = False, react: bool = False) -> None:
+def _ground_checks(
+    state: Any, order: Order | None, unit: Any, *, exploit: bool = False, react: bool = False
+) -> None:
     """Refusals shared by every ground move (10.3 3.C, 10.4, 5.1.1)."""
     c = counter(unit)
     if c.category not in GROUND_CATEGORIES or not mobility(unit):
@@ -505,12 +546,17 @@ def _ground_checks(state: Any, order: Order | None, unit: Any, *, exploit: bool 
         and not react
         and not m.get("bridge_continue")
     ):
-        raise refuse(f"{unit.id} has already moved this Ground phase", "already-moved", "10.3", order)
+        raise refuse(
+            f"{unit.id} has already moved this Ground phase", "already-moved", "10.3", order
+        )
     if exploit and int(m.get("turn", 0) or 0) == state.clock.turn and m.get("exploit"):
-        raise refuse(f"{unit.id} has already made its exploitation move", "already-moved", "10.3", order)
+        raise refuse(
+            f"{unit.id} has already made its exploitation move", "already-moved", "10.3", order
+        )
     from owsnb.rules.ows import ground as _g
 
     _g.check_may_act(state, order, unit, "move" if not exploit else "exploit", react=react)
+
 
 # -- adjudication (M3, 10.9-10.12) ------------------------------------------------------------------
 def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> Adjudication:
@@ -528,7 +574,9 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
         vis = watchers(state, u)
         ev = [
             hex_set(u.hex, {"obstacle": {"side": u.side, "turn": state.clock.turn}}, rule="10.12"),
-            unit_set(u.id, data={"moved": _moved(state, u, 0, "6.C.3")}, rule="10.12", visible_to=vis),
+            unit_set(
+                u.id, data={"moved": _moved(state, u, 0, "6.C.3")}, rule="10.12", visible_to=vis
+            ),
         ]
         return Adjudication(
             ev,
@@ -540,13 +588,20 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
                 ["an obstacle demotes the attacker's die on the GCAT (10.12)"],
             ),
         )
-    truth_enemies = [e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive]
+    truth_enemies = [
+        e for e in state.units.values() if e.side != u.side and e.hex is not None and e.alive
+    ]
     true_zoc = zoc_hexes(state, truth_enemies)
-    blockers = {e.hex: e for e in truth_enemies if counter(e).category in GROUND_CATEGORIES + ("sof",)}
+    blockers = {
+        e.hex: e for e in truth_enemies if counter(e).category in GROUND_CATEGORIES + ("sof",)
+    }
     occupied = {
         x.hex
         for x in state.units.values()
-        if x.side == u.side and x.id != u.id and x.hex is not None and counter(x).category in GROUND_CATEGORIES
+        if x.side == u.side
+        and x.id != u.id
+        and x.hex is not None
+        and counter(x).category in GROUND_CATEGORIES
     }
     walked = [path[0]]
     used_missions: set[str] = set()
@@ -558,7 +613,9 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
         if h in blockers:
             e = blockers[h]
             halted = f"contact: an enemy unit holds {lab} (M3)"
-            events.append(unit_set(e.id, seen_by=e.seen_by | {u.side}, rule="8.3.2.1", visible_to=None))
+            events.append(
+                unit_set(e.id, seen_by=e.seen_by | {u.side}, rule="8.3.2.1", visible_to=None)
+            )
             break
         if _bridge_step(model, walked[-1], h):
             bridge_steps = max(bridge_steps, 1)
@@ -573,8 +630,12 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
             halted = stop
             rules.append("6.5.10.4")
             break
-    own_units = [x for x in state.units.values() if x.side == u.side and x.id != u.id and x.hex is not None]
-    while len(walked) > 1 and not stack_ok(state, u, walked[-1], [x for x in own_units if x.hex == walked[-1]]):
+    own_units = [
+        x for x in state.units.values() if x.side == u.side and x.id != u.id and x.hex is not None
+    ]
+    while len(walked) > 1 and not stack_ok(
+        state, u, walked[-1], [x for x in own_units if x.hex == walked[-1]]
+    ):
         walked.pop()  # halted in a full hex: back to the last hex it may stop in (10.9)
     final = walked[-1]
     markers = set(u.markers)
@@ -585,14 +646,20 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
                 markers.discard(m)
                 extra_lines.append(f"{m} marker removed on moving (10.6, 10.7)")
         if "fortified" in u.markers:
-            events.append(hex_set(path[0], {"fortified": {"side": u.side, "turn": state.clock.turn}}, rule="10.7"))
+            events.append(
+                hex_set(
+                    path[0], {"fortified": {"side": u.side, "turn": state.clock.turn}}, rule="10.7"
+                )
+            )
         if plan.get("disorganized"):
             markers.add("suppressed")
             extra_lines.append("disorganized movement: ends Suppressed, may not attack (10.10.2)")
             rules.append("10.10.2")
     if plan.get("bridge") and final == path[-1]:
         lab = state.map.label(final)
-        events.append(hex_set(final, {"bridge": {"side": u.side, "turn": state.clock.turn}}, rule="10.11.1"))
+        events.append(
+            hex_set(final, {"bridge": {"side": u.side, "turn": state.clock.turn}}, rule="10.11.1")
+        )
         events.append(
             unit_set(
                 u.id,
@@ -640,24 +707,36 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
     )
     ev0 = [
         unit_move(u.id, final, path=tuple(walked), rule="10.10", visible_to=vis),
-        unit_set(u.id, markers=frozenset(markers), data={"moved": moved}, rule="10.10", visible_to=vis),
+        unit_set(
+            u.id, markers=frozenset(markers), data={"moved": moved}, rule="10.10", visible_to=vis
+        ),
     ]
     from owsnb.rules.ows import css as _css
     from owsnb.rules.ows import ground as _g
 
     events = ev0 + _css.pay_fuel(state, u) + events + _g.after_move(state, u, verb)
     spent = r.cost.get(final, 0.0)
-    lines = [f"{u.id} moves to {state.map.label(final)} ({spent:g} of {r.allowance.mp:g} MP)", *extra_lines, *lines]
+    lines = [
+        f"{u.id} moves to {state.map.label(final)} ({spent:g} of {r.allowance.mp:g} MP)",
+        *extra_lines,
+        *lines,
+    ]
     if halted:
         lines.append(f"halted: {halted}")
     res = Result(
         f"{u.id} moves to {state.map.label(final)}",
-        {"to": state.map.label(final), "mp": spent, "halted": halted, "path": [state.map.label(h) for h in walked]},
+        {
+            "to": state.map.label(final),
+            "mp": spent,
+            "halted": halted,
+            "path": [state.map.label(h) for h in walked],
+        },
         list(dict.fromkeys(rules)),
         roll.rolls,
         lines,
     )
     return Adjudication(events, res)
+
 
 # -- interdiction (6.5.10.4) -------------------------------------------------------------------------
 def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution | None:
@@ -694,7 +773,11 @@ def _interdiction(
         used.add(m.id)
     ev, res = _g.fire_on(state, [m], u, roll, rule="6.5.10.4", reveal=True)
     ev.insert(0, unit_set(u.id, seen_by=u.seen_by | {m.side}, rule="6.5.10.4", visible_to=None))
-    ev.append(unit_set(m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)))
+    ev.append(
+        unit_set(
+            m.id, markers=m.markers | {"expended"}, rule="6.5.10.4", visible_to=watchers(state, m)
+        )
+    )
     stop = res.get("suppressed") or res.get("steps")
     return ev, (
         f"interdicted by {m.id}: {res.get('steps', 0)} step(s) lost{', suppressed' if res.get('suppressed') else ''}"

@@ -121,10 +121,17 @@ class Move(OrderHandler):
             return None
         if not ex:
             return None
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(dict.fromkeys(o.args[0] for o in ex))), tuple(ex))
+        return OrderSpec(
+            side, self.type, FrozenDict(unit=tuple(dict.fromkeys(o.args[0] for o in ex))), tuple(ex)
+        )
 
     def _verb_checks(
-        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+        self,
+        state: Any,
+        order: Order | None,
+        unit: Any,
+        r: GroundReach | None = None,
+        to: Hex | None = None,
     ) -> None:
         """Extra conditions of the bypass/disengage variants."""
 
@@ -146,14 +153,23 @@ class Move(OrderHandler):
         try:
             to = state.map.hex(args["to"])
         except Exception:
-            raise refuse(f"no hex {args['to']!r} on this map", "bad-hex", self.type.rule, order) from None
+            raise refuse(
+                f"no hex {args['to']!r} on this map", "bad-hex", self.type.rule, order
+            ) from None
         if state.clock.step == "3.A.1":
             return self._naval_plan(state, order, args, u, to)
         if base_step(state.clock.step) != "6.C.3":
-            raise refuse("units move in Naval Movement (3.A.1) or the Ground phase (6.C.3)", "wrong-step", "3", order)
+            raise refuse(
+                "units move in Naval Movement (3.A.1) or the Ground phase (6.C.3)",
+                "wrong-step",
+                "3",
+                order,
+            )
         return self._ground_plan(state, order, args, u, to)
 
-    def _naval_plan(self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex) -> dict[str, Any]:
+    def _naval_plan(
+        self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex
+    ) -> dict[str, Any]:
         c = counter(u)
         if c.category not in NAVAL_CATEGORIES:
             raise refuse(
@@ -165,7 +181,9 @@ class Move(OrderHandler):
         if _naval_hexes_moved(state, u) > 0:
             raise refuse(f"{u.id} has already moved this turn", "already-moved", "6.3", order)
         if "rsoi" in u.markers:
-            raise refuse(f"{u.id} is offloading in RSO&I and cannot move (5.1.1.2)", "rsoi", "5.1.1.2", order)
+            raise refuse(
+                f"{u.id} is offloading in RSO&I and cannot move (5.1.1.2)", "rsoi", "5.1.1.2", order
+            )
         flank = args.get("flank")
         sub = c.subtype in SUBS
         r = naval_reach(state, u, flank=(None if not sub else (flank != "no")))
@@ -175,18 +193,26 @@ class Move(OrderHandler):
             why = (
                 f"{state.map.label(to)} is not a sea or port hex within {rate} hexes of {u.id} (6.4)"
                 if c.subtype != "patrol"
-                else f"patrol craft stay within {nt.get('patrol_leash', 2)} hexes of a friendly port or mother ship (6.4.1.1)"
+                else f"patrol craft stay within {nt.get('patrol_leash', 2)} hexes of a friendly port or mother ship "
+                "(6.4.1.1)"
             )
             raise refuse(why, "out-of-reach", "6.4.1.1" if c.subtype == "patrol" else "6.4", order)
         path = _sea_path(state, u, to, r)
         return {"unit": u, "to": to, "path": path, "naval": True}
 
-    def _ground_plan(self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex) -> dict[str, Any]:
+    def _ground_plan(
+        self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex
+    ) -> dict[str, Any]:
         dis = args.get("disorganized") == "yes"
         eng = args.get("engineer")
         _ground_checks(state, order, u)
         if eng and counter(u).category != "engineer":
-            raise refuse(f"{u.id} is not an engineer", "not-engineer", "10.11" if eng == "bridge" else "10.12", order)
+            raise refuse(
+                f"{u.id} is not an engineer",
+                "not-engineer",
+                "10.11" if eng == "bridge" else "10.12",
+                order,
+            )
         if eng == "obstacle":
             if to != u.hex:
                 raise refuse(
@@ -204,7 +230,12 @@ class Move(OrderHandler):
                 "naval": False,
             }
         if dis and not is_light(u):
-            raise refuse("only light infantry may use disorganized movement (10.10.2)", "not-light", "10.10.2", order)
+            raise refuse(
+                "only light infantry may use disorganized movement (10.10.2)",
+                "not-light",
+                "10.10.2",
+                order,
+            )
         m = u.data.get("moved") or {}
         follow_on = m.get("bridge_continue") and int(m.get("turn", 0) or 0) == state.clock.turn
         if follow_on:  # 10.11.3: the engineer continues with the MP it has left
@@ -212,7 +243,10 @@ class Move(OrderHandler):
             r = ground_reach(state, u, mp=max(left, 0.0))
             if to in r.cost and r.cost[to] > left + 1e-9:
                 raise refuse(
-                    f"{u.id} has {left:g} MP left after placing its bridge (10.11.3)", "out-of-reach", "10.11.3", order
+                    f"{u.id} has {left:g} MP left after placing its bridge (10.11.3)",
+                    "out-of-reach",
+                    "10.11.3",
+                    order,
                 )
         else:
             r = ground_reach(state, u, disorganized=dis)
@@ -264,9 +298,18 @@ class Move(OrderHandler):
             raise refuse(f"{u.id} has no bridge symbol (10.11)", "no-bridging", "10.11", order)
         placed = list(u.data.get("bridges") or ())
         if len(placed) >= u.steps:
-            raise refuse(f"{u.id} has placed all its bridges (one per step, 10.11)", "no-bridge-left", "10.11", order)
-        if not any("major-river" in state.map.edge(to, n) for n in to.neighbours() if n in state.map.hexes):
-            raise refuse(f"{state.map.label(to)} is not on a major river", "not-a-crossing", "10.11", order)
+            raise refuse(
+                f"{u.id} has placed all its bridges (one per step, 10.11)",
+                "no-bridge-left",
+                "10.11",
+                order,
+            )
+        if not any(
+            "major-river" in state.map.edge(to, n) for n in to.neighbours() if n in state.map.hexes
+        ):
+            raise refuse(
+                f"{state.map.label(to)} is not on a major river", "not-a-crossing", "10.11", order
+            )
         if to in r.zoc:
             raise refuse(
                 f"{state.map.label(to)} is in an enemy ZOC: a river assault is needed (10.11.2)",
@@ -308,7 +351,9 @@ class Move(OrderHandler):
         return _interdiction_preview(state, plan)
 
     # -- adjudication --------------------------------------------------------------------------
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         plan = self._plan(state, order, args)
         if plan["naval"]:
             return _naval_move(state, plan, dice, args)
@@ -323,8 +368,12 @@ class _MoveVariant(Move):
 
     @staticmethod
     def _type(verb: str, rule: str, doc: str) -> OrderType:
-        return OrderType(verb, (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
-                         rule=rule, doc=doc)
+        return OrderType(
+            verb,
+            (Param("unit", "unit", "unit to move"), Param("to", "hex", "destination hex")),
+            rule=rule,
+            doc=doc,
+        )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         return _variant_candidates(self, state, side)
@@ -336,7 +385,12 @@ class _MoveVariant(Move):
         return True
 
     def _verb_checks(
-        self, state: Any, order: Order | None, unit: Any, r: GroundReach | None = None, to: Hex | None = None
+        self,
+        state: Any,
+        order: Order | None,
+        unit: Any,
+        r: GroundReach | None = None,
+        to: Hex | None = None,
     ) -> None:
         self._unit_ok(state, order, unit)
         if r is None or to is None or to not in r.cost:
@@ -348,7 +402,9 @@ class _MoveVariant(Move):
 class Bypass(_MoveVariant):
     """10.10.3.2: a move whose path goes through a ZOC hex held by a friendly unit (+2 MP)."""
 
-    type = _MoveVariant._type("bypass", "10.10.3.2", "move through a friendly-held hex in an enemy ZOC (+2 MP)")
+    type = _MoveVariant._type(
+        "bypass", "10.10.3.2", "move through a friendly-held hex in an enemy ZOC (+2 MP)"
+    )
     code = "not-a-bypass"
     wrong_path = "this path does not pass through a friendly-held hex in an enemy ZOC: use 'move'"
 
@@ -365,7 +421,9 @@ class Disengage(_MoveVariant):
 
     def _unit_ok(self, state: Any, order: Order | None, unit: Any) -> None:
         if unit.hex not in zoc_hexes(state, known_enemies(state, unit.side)):
-            raise refuse(f"{unit.id} is not in an enemy ZOC: use 'move'", "not-in-zoc", "10.10.3.3", order)
+            raise refuse(
+                f"{unit.id} is not in an enemy ZOC: use 'move'", "not-in-zoc", "10.10.3.3", order
+            )
 
     def _path_ok(self, r: GroundReach, path: Sequence[Hex]) -> bool:
         return not (len(path) > 1 and path[1] in r.zoc)

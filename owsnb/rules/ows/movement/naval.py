@@ -58,7 +58,9 @@ from owsnb.rules.ows.units import counter
 
 
 # -- naval reach (6.4, 6.4.1.1) ----------------------------------------------------------------------
-def naval_reach(state: Any, unit: Any, *, side: str | None = None, flank: bool | None = None) -> dict[Hex, int]:
+def naval_reach(
+    state: Any, unit: Any, *, side: str | None = None, flank: bool | None = None
+) -> dict[Hex, int]:
     """Hexes a ship or submarine can reach this turn (6.4): sea and port hexes within its rate;
     patrol craft within 2 hexes of a friendly port or mother ship (6.4.1.1). ``flank`` for subs:
     ``False`` = without cavitating (6.4.2), ``None``/``True`` = up to the flank rate."""
@@ -67,7 +69,9 @@ def naval_reach(state: Any, unit: Any, *, side: str | None = None, flank: bool |
     c = counter(unit)
     nt = _movement_table(state)["naval"]
     normal = flank is False and c.subtype in SUBS
-    rate = naval_rate(c.subtype or nt.get("default", "surface"), hex_nm=_hex_nm(state), normal=normal, table_=nt)
+    rate = naval_rate(
+        c.subtype or nt.get("default", "surface"), hex_nm=_hex_nm(state), normal=normal, table_=nt
+    )
     dist = {unit.hex: 0}
     frontier = [unit.hex]
     for d in range(1, rate + 1):
@@ -93,7 +97,10 @@ def _patrol_anchors(state: Any, unit: Any) -> list[Hex]:
     out += [
         u.hex
         for u in state.units.values()
-        if u.side == unit.side and u.hex is not None and u.id != unit.id and u.data.get("mother_ship")
+        if u.side == unit.side
+        and u.hex is not None
+        and u.id != unit.id
+        and u.data.get("mother_ship")
     ]
     return out
 
@@ -117,8 +124,11 @@ def _sea_path(state: Any, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[
         path.append(prev[path[-1]])
     return list(reversed(path))
 
+
 # -- adjudication (6.2, 6.4, 6.4.2, 6.4.4, 6.4.5.2, 5.1.1.2) ---------------------------------------
-def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[str, Any]) -> Adjudication:
+def _naval_move(
+    state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[str, Any]
+) -> Adjudication:
     u = plan["unit"]
     c = counter(u)
     path: list[Hex] = plan["path"]
@@ -145,16 +155,22 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
             and counter(e).category in NAVAL_CATEGORIES
             and e.data.get("intercept", True)
         ]
-        if interceptors and (c.category == "naval" or any(x.side in u.seen_by for x in interceptors)):
+        if interceptors and (
+            c.category == "naval" or any(x.side in u.seen_by for x in interceptors)
+        ):
             halted = f"intercepted in {lab} by {interceptors[0].side} (6.2)"
             foes = {x.side for x in interceptors}
             events.append(unit_set(u.id, seen_by=u.seen_by | foes, rule="6.2", visible_to=None))
             for x in interceptors:
                 if counter(x).category == "naval":
-                    events.append(unit_set(x.id, seen_by=x.seen_by | {u.side}, rule="8.3.2", visible_to=None))
+                    events.append(
+                        unit_set(x.id, seen_by=x.seen_by | {u.side}, rule="8.3.2", visible_to=None)
+                    )
             rules.append("6.2")
             break
-        sev, n, sucap = _sucap(state, u, h, roll)  # 6.5.10.4: SUCAP attacks a ship moving through its zone
+        sev, n, sucap = _sucap(
+            state, u, h, roll
+        )  # 6.5.10.4: SUCAP attacks a ship moving through its zone
         if sucap is not None:
             events += sev
             rules.append("6.5.10.4")
@@ -166,15 +182,26 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         mf = mines.get(lab)
         if mf and mf.get("side") != u.side and option(state, "mines"):
             die = parse_die(mf.get("die") or table(state, "movement")["mines"]["die"])
-            r = roll(die, f"mine strike on {u.id} entering {lab} vs red shield {c.red_shield}", "6.4.5.2", None)
+            r = roll(
+                die,
+                f"mine strike on {u.id} entering {lab} vs red shield {c.red_shield}",
+                "6.4.5.2",
+                None,
+            )
             n = _hits(r, c.red_shield)
             rules.append("6.4.5.2")
             if lab not in visible:
                 visible[lab] = {"side": mf.get("side"), "die": die}
                 events.append(state_set("public", {"minefields": visible}, rule="6.4.5.2"))
-            events.append(unit_set(u.id, seen_by=u.seen_by | {mf.get("side")}, rule="6.4.5.2", visible_to=None))
+            events.append(
+                unit_set(
+                    u.id, seen_by=u.seen_by | {mf.get("side")}, rule="6.4.5.2", visible_to=None
+                )
+            )
             if n:
-                hev, lost, _ = apply_hits(state, u, n, rule="6.4.5.2", cause="mine", visible_to=None)
+                hev, lost, _ = apply_hits(
+                    state, u, n, rule="6.4.5.2", cause="mine", visible_to=None
+                )
                 events += hev
                 hits_taken += n
                 halted = f"mine strike in {lab}: {n} hit(s)"
@@ -199,7 +226,10 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         markers.discard("asw")
         gone.append("moved more than 1 hex: ASW mode lost (6.4.4)")
         rules.append("6.4.4")
-    revealed = any(e.kind == "unit.set" and e.data.get("id") == u.id and "seen_by" in e.data["changes"] for e in events)
+    revealed = any(
+        e.kind == "unit.set" and e.data.get("id") == u.id and "seen_by" in e.data["changes"]
+        for e in events
+    )
     vis = None if revealed else watchers(state, u)
     mv = [
         unit_move(u.id, final, path=tuple(walked), rule="6.4", visible_to=vis),
@@ -215,7 +245,12 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
     cargo = cargo_of(state, u)
     for x in cargo:
         mv.append(
-            unit_set(x.id, data={"moved": _moved(state, x, moved_hexes, "3.A.1")}, rule="5.1.1.2", visible_to=own)
+            unit_set(
+                x.id,
+                data={"moved": _moved(state, x, moved_hexes, "3.A.1")},
+                rule="5.1.1.2",
+                visible_to=own,
+            )
         )
     events = mv + events
     lines = [f"{u.id} moves {moved_hexes} hex(es) to {state.map.label(final)}", *gone, *lines]
@@ -234,29 +269,48 @@ def _naval_move(state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[st
         rules.append("5.1.1.2")
     res = Result(
         f"{u.id} moves to {state.map.label(final)}",
-        {"to": state.map.label(final), "hexes": moved_hexes, "halted": halted, "mine_hits": hits_taken},
+        {
+            "to": state.map.label(final),
+            "hexes": moved_hexes,
+            "halted": halted,
+            "mine_hits": hits_taken,
+        },
         list(dict.fromkeys(rules)),
         roll.rolls,
         lines,
     )
     return Adjudication(events, res)
 
+
 # -- SUCAP on a naval mover (6.5.10.4) ----------------------------------------------------------------
 def sucap_plans(state: Any, sucap: Any, ship: Any) -> list[Any]:
     """6.5.10.4 / 6.5.10.2: a SUCAP mission's attack on a ship moving through its zone, resolved by
     the naval combat rules: its anti-ship salvos against the ship's own grey shields (9.2.1, every
     shield committed) and then its red shield (criticals, 2.1.1.3)."""
-    dice_ = [a.die for a in counter(sucap).attacks if not a.air_to_air and a.can_hit("naval") for _ in range(a.left)]
-    shields = [{"value": g.value, "bmd": g.bmd} for g in counter(ship).shields for _ in range(g.left)]
-    return salvos.allocate(dice_, shields, excess=option(state, "excess_shields"), red=counter(ship).red_shield,
-                       critical=option(state, "critical_hits") == "red-shield",
-                       hgv_defendable=option(state, "hgv_defendable"))
+    dice_ = [
+        a.die
+        for a in counter(sucap).attacks
+        if not a.air_to_air and a.can_hit("naval")
+        for _ in range(a.left)
+    ]
+    shields = [
+        {"value": g.value, "bmd": g.bmd} for g in counter(ship).shields for _ in range(g.left)
+    ]
+    return salvos.allocate(
+        dice_,
+        shields,
+        excess=option(state, "excess_shields"),
+        red=counter(ship).red_shield,
+        critical=option(state, "critical_hits") == "red-shield",
+        hgv_defendable=option(state, "hgv_defendable"),
+    )
 
 
 def sucap_preview(state: Any, sucap: Any, ship: Any) -> Distribution:
     """Exact hits a SUCAP mission scores on a ship moving through its zone (6.5.10.4)."""
     return salvos._sum(p.distribution() for p in sucap_plans(state, sucap, ship)).map(
-        lambda x: x, label=f"hits on {ship.id} by {sucap.id} (6.5.10.4)")
+        lambda x: x, label=f"hits on {ship.id} by {sucap.id} (6.5.10.4)"
+    )
 
 
 def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, Any]:
@@ -265,19 +319,39 @@ def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, 
     m = _watching(state, u, h, "sucap")
     if m is None:
         return [], 0, None
-    hits = sum(salvos._roll_salvo(roll, p, None, f"{m.id} salvo at {u.id}") for p in sucap_plans(state, m, u))
+    hits = sum(
+        salvos._roll_salvo(roll, p, None, f"{m.id} salvo at {u.id}")
+        for p in sucap_plans(state, m, u)
+    )
     cu, cm = counter(u), counter(m)
-    ev = [unit_set(u.id, seen_by=u.seen_by | {m.side}, data={"spent": {**cu.spent, **{g.key: g.count for g in cu.shields}}},
-                   rule="6.5.10.4", visible_to=None),
-          unit_set(m.id, seen_by=m.seen_by | {u.side}, markers=m.markers | {"expended"},
-                   data={"spent": {**cm.spent, **{a.key: a.count for a in cm.attacks if not a.air_to_air}}},
-                   rule="6.5.10.4", visible_to=None)]
+    ev = [
+        unit_set(
+            u.id,
+            seen_by=u.seen_by | {m.side},
+            data={"spent": {**cu.spent, **{g.key: g.count for g in cu.shields}}},
+            rule="6.5.10.4",
+            visible_to=None,
+        ),
+        unit_set(
+            m.id,
+            seen_by=m.seen_by | {u.side},
+            markers=m.markers | {"expended"},
+            data={
+                "spent": {**cm.spent, **{a.key: a.count for a in cm.attacks if not a.air_to_air}}
+            },
+            rule="6.5.10.4",
+            visible_to=None,
+        ),
+    ]
     if hits:
         from owsnb.kernel.reduce import apply_all
 
         after = apply_all(state, ev)
-        ev += apply_hits(after, after.units[u.id], hits, rule="6.5.10.4", cause="air", visible_to=None)[0]
+        ev += apply_hits(
+            after, after.units[u.id], hits, rule="6.5.10.4", cause="air", visible_to=None
+        )[0]
     return ev, hits, m
+
 
 # -- naval postures (6.4.2.1, 6.4.3, 6.4.4, 6.2) ------------------------------------------------------
 class _UnitPosture(OrderHandler):
@@ -291,17 +365,31 @@ class _UnitPosture(OrderHandler):
     def _units(self, state: Any, side: str) -> list[Any]:
         return []
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.units[args["unit"]]
         rule = self.type.rule
-        ev = [unit_set(u.id, markers=u.markers | {self.marker}, rule=rule, visible_to=watchers(state, u))]
-        return Adjudication(ev, Result(f"{u.id} {self.title}", {"unit": u.id}, [rule], [], [self.effect]))
+        ev = [
+            unit_set(
+                u.id, markers=u.markers | {self.marker}, rule=rule, visible_to=watchers(state, u)
+            )
+        ]
+        return Adjudication(
+            ev, Result(f"{u.id} {self.title}", {"unit": u.id}, [rule], [], [self.effect])
+        )
 
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if state.clock.step not in self.steps:
             return None
         ex = legal_examples(self, state, side, ({"unit": u.id} for u in self._units(state, side)))
-        return OrderSpec(side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex[:10])) if ex else None
+        return (
+            OrderSpec(
+                side, self.type, FrozenDict(unit=tuple(o.args[0] for o in ex)), tuple(ex[:10])
+            )
+            if ex
+            else None
+        )
 
 
 class SilentRunning(_UnitPosture):
@@ -317,7 +405,11 @@ class SilentRunning(_UnitPosture):
     effect = "detection against it demoted; its own sensing promoted (6.4.2.1)"
 
     def _units(self, state: Any, side: str) -> list[Any]:
-        return [u for u in state.units_of(side) if counter(u).category == "submarine" and u.hex is not None]
+        return [
+            u
+            for u in state.units_of(side)
+            if counter(u).category == "submarine" and u.hex is not None
+        ]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.2.1")
@@ -341,7 +433,13 @@ class Emcon(_UnitPosture):
         "emcon",
         (
             Param("unit", "unit", "ship, ground unit or aircraft"),
-            Param("state", "choice", "emit (active) or silent", optional=True, choices=("emit", "silent")),
+            Param(
+                "state",
+                "choice",
+                "emit (active) or silent",
+                optional=True,
+                choices=("emit", "silent"),
+            ),
         ),
         rule="6.4.3",
         doc="active EMCON: emit (face up, detected) or go silent",
@@ -349,29 +447,46 @@ class Emcon(_UnitPosture):
     steps = ("3.A.1", "3.B.1")
 
     def _units(self, state: Any, side: str) -> list[Any]:
-        return [u for u in state.units_of(side) if u.hex is not None and (counter(u).sensors or counter(u).shields)][
-            :10
-        ]
+        return [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and (counter(u).sensors or counter(u).shields)
+        ][:10]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.3")
         if counter(u).category in ("sof", "air-base", "asp", "infrastructure"):
             raise refuse(f"{u.id} has no emitter to switch", "no-emitter", "6.4.3", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.units[args["unit"]]
         emit = (args.get("state") or ("silent" if "emitting" in u.markers else "emit")) == "emit"
         if emit:
-            ev = [unit_set(u.id, markers=u.markers | {"emitting", "tacsit1"}, rule="6.4.3", visible_to=None)]
+            ev = [
+                unit_set(
+                    u.id, markers=u.markers | {"emitting", "tacsit1"}, rule="6.4.3", visible_to=None
+                )
+            ]
             line = f"{u.id} emits: face up, detected and targetable (TACSIT 1)"
         else:
             after = u.evolve(markers=u.markers - {"emitting"})
             from owsnb.kernel.reduce import apply as _apply
 
             s2 = _apply(state, unit_set(u.id, markers=after.markers))
-            ev = [unit_set(u.id, markers=after.markers, rule="6.4.3", visible_to=watchers(s2, s2.units[u.id]))]
+            ev = [
+                unit_set(
+                    u.id,
+                    markers=after.markers,
+                    rule="6.4.3",
+                    visible_to=watchers(s2, s2.units[u.id]),
+                )
+            ]
             line = f"{u.id} goes silent (EMCON)"
-        return Adjudication(ev, Result(line, {"unit": u.id, "emitting": emit}, ["6.4.3"], [], [line]))
+        return Adjudication(
+            ev, Result(line, {"unit": u.id, "emitting": emit}, ["6.4.3"], [], [line])
+        )
 
 
 class AswMode(_UnitPosture):
@@ -396,7 +511,12 @@ class AswMode(_UnitPosture):
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.4")
         if counter(u).asw is None:
-            raise refuse(f"{u.id} has no ASW capability (red submarine silhouette, 8.5.2)", "no-asw", "6.4.4", order)
+            raise refuse(
+                f"{u.id} has no ASW capability (red submarine silhouette, 8.5.2)",
+                "no-asw",
+                "6.4.4",
+                order,
+            )
         if "asw" in u.markers:
             raise refuse(f"{u.id} is already in ASW mode", "already", "6.4.4", order)
         nt = _movement_table(state)["naval"]
@@ -416,7 +536,9 @@ class Intercept(_UnitPosture):
         "intercept",
         (
             Param("unit", "unit", "own naval unit"),
-            Param("posture", "choice", "on (halt movers) or off", optional=True, choices=("on", "off")),
+            Param(
+                "posture", "choice", "on (halt movers) or off", optional=True, choices=("on", "off")
+            ),
         ),
         rule="6.2",
         doc="intercept posture: halt detected enemy movers in this unit's hex",
@@ -424,19 +546,30 @@ class Intercept(_UnitPosture):
     steps = ("3.A.1", "3.B.1")
 
     def _units(self, state: Any, side: str) -> list[Any]:
-        return [u for u in state.units_of(side) if u.hex is not None and counter(u).category in NAVAL_CATEGORIES][:6]
+        return [
+            u
+            for u in state.units_of(side)
+            if u.hex is not None and counter(u).category in NAVAL_CATEGORIES
+        ][:6]
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.2")
         if counter(u).category not in NAVAL_CATEGORIES:
             raise refuse(f"{u.id} is not a naval unit", "not-naval", "6.2", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.units[args["unit"]]
         on = (args.get("posture") or ("off" if u.data.get("intercept", True) else "on")) == "on"
         ev = [unit_set(u.id, data={"intercept": on}, rule="6.2", visible_to=frozenset({u.side}))]
-        return Adjudication(ev, Result(f"{u.id} intercept {'on' if on else 'off'}", {"intercept": on}, ["6.2"]))
+        return Adjudication(
+            ev, Result(f"{u.id} intercept {'on' if on else 'off'}", {"intercept": on}, ["6.2"])
+        )
+
+
 # -- mines (6.4.5, optional) ------------------------------------------------------------------------
+
 
 def mine_preview(die: str, red_shield: int) -> Distribution:
     """6.4.5.2: hits a mine attack scores against a red shield, criticals apply (R2).
@@ -454,7 +587,10 @@ def _mines_in_play(state: Any, order: Order) -> None:
     """Refuse a mine order when the scenario does not use the optional mine rules (6.4.5)."""
     if not option(state, "mines"):
         raise refuse(
-            "mine warfare is an optional rule this scenario does not use (6.4.5)", "option-off", "6.4.5", order
+            "mine warfare is an optional rule this scenario does not use (6.4.5)",
+            "option-off",
+            "6.4.5",
+            order,
         )
 
 
@@ -464,6 +600,7 @@ def _minefields(state: Any) -> dict[str, dict]:
 
 def _visible_minefields(state: Any) -> dict[str, dict]:
     return dict(thaw(state.public.get("minefields") or {}))
+
 
 class LayMines(_UnitPosture):
     """6.4.5.1: a mine-capable ship lays mines in its hex (noted secretly); an adversary detection
@@ -492,7 +629,9 @@ class LayMines(_UnitPosture):
         if not is_water(state, u.hex):
             raise refuse("mines are laid at sea", "not-sea", "6.4.5.1", order)
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u = state.units[args["unit"]]
         lab = state.map.label(u.hex)
         mt = _movement_table(state)["mines"]
@@ -501,7 +640,12 @@ class LayMines(_UnitPosture):
         fields[lab] = {"side": u.side, "die": die}
         ev: list[Event] = [
             state_set("secret", {"minefields": fields}, rule="6.4.5.1"),
-            unit_set(u.id, data={"mines_laid_turn": state.clock.turn}, rule="6.4.5.1", visible_to=watchers(state, u)),
+            unit_set(
+                u.id,
+                data={"mines_laid_turn": state.clock.turn},
+                rule="6.4.5.1",
+                visible_to=watchers(state, u),
+            ),
         ]
         roll = Roller(dice)
         seen = False
@@ -516,7 +660,10 @@ class LayMines(_UnitPosture):
             }
         ):
             r = roll(
-                mt["detection_die"], f"{foe} detection of mine laying in {lab}", "6.4.5.1", frozenset({foe, u.side})
+                mt["detection_die"],
+                f"{foe} detection of mine laying in {lab}",
+                "6.4.5.1",
+                frozenset({foe, u.side}),
             )
             if r >= int(mt["detection_target"]):
                 seen = True
@@ -583,12 +730,16 @@ class SweepMines(OrderHandler):
             success_probability(mt["sweep_die"], int(mt["sweep_target"])), label="minefield cleared"
         )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> Adjudication:
+    def adjudicate(
+        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
         u, h = self._check(state, order, args)
         lab = state.map.label(h)
         mt = _movement_table(state)["mines"]
         roll = Roller(dice)
-        r = roll(mt["sweep_die"], f"mine clearance in {lab} ({mt['sweep_target']}+)", "6.4.5.3", None)
+        r = roll(
+            mt["sweep_die"], f"mine clearance in {lab} ({mt['sweep_target']}+)", "6.4.5.3", None
+        )
         ok = r >= int(mt["sweep_target"])
         ev: list[Event] = []
         if ok:
@@ -603,6 +754,10 @@ class SweepMines(OrderHandler):
         return Adjudication(
             ev,
             Result(
-                f"sweep {lab}", {"cleared": ok}, ["6.4.5.3"], roll.rolls, ["minefield cleared" if ok else "not cleared"]
+                f"sweep {lab}",
+                {"cleared": ok},
+                ["6.4.5.3"],
+                roll.rolls,
+                ["minefield cleared" if ok else "not cleared"],
             ),
         )
