@@ -32,7 +32,7 @@ for line in Path("binder/requirements.txt").read_text().splitlines():
         pins[name] = v
 wrong = {n: (v, version(n)) for n, v in pins.items() if version(n) != v}
 assert not wrong, f"pinned versions not installed: {wrong}"
-import owsnb, owsnb.widgets, owsnb.server.client, owsnb.server.dashboard, voila  # noqa: E401,F401
+import owsnb, owsnb.widgets, owsnb.server.client, owsnb.pages.seat, owsnb.pages.demo, voila  # noqa: E401,F401
 # every runtime dependency of the package is pinned
 import tomllib
 deps = tomllib.loads(Path("pyproject.toml").read_text())["project"]["dependencies"]

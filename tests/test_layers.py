@@ -33,6 +33,8 @@ FORBIDDEN = (
     [
         ("owsnb.kernel", FORBIDDEN),
         ("owsnb.rules", FORBIDDEN[:9]),
+        # the authority renders nothing: its pages live in owsnb.pages
+        ("owsnb.server", (*FORBIDDEN[:8], "owsnb.pages")),
     ],
 )
 def test_import_loads_no_ui_module(module, forbidden):

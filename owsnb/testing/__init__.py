@@ -3,12 +3,13 @@
 * :func:`random_playout` plays random legal orders and checks invariants and view redaction;
 * :func:`hidden_tokens` / :func:`find_leaks` scan any payload for what a side must not know
   (ids and names as whole tokens, and the :class:`Position` of units it does not see);
+  :func:`scan_widget_leaks` scans what a table's widgets hold;
 * :func:`fixed_dice` scripts die results for worked examples;
 * Hypothesis strategies live in :mod:`owsnb.testing.strategies`.
 """
 
 from owsnb.testing.dice import fixed_dice
-from owsnb.testing.leaks import Position, find_leaks, hidden_tokens
+from owsnb.testing.leaks import Position, find_leaks, hidden_tokens, scan_widget_leaks
 from owsnb.testing.playout import PlayoutReport, random_playout
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "fixed_dice",
     "hidden_tokens",
     "random_playout",
+    "scan_widget_leaks",
 ]

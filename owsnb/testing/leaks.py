@@ -236,3 +236,12 @@ def _walk(
     elif isinstance(obj, (list, tuple, set, frozenset)):
         for v in obj:
             _walk(v, strings, positions, found, history)
+
+
+def scan_widget_leaks(root: Any, tokens: Iterable[Any]) -> list[str]:
+    """Strings in the synced state of the widgets under *root* (what a browser holds,
+    :func:`owsnb.widgets.wire.synced_state`) that mention a hidden token (see
+    :func:`hidden_tokens`)."""
+    from owsnb.widgets.wire import synced_state
+
+    return find_leaks(synced_state(root), tokens)

@@ -22,11 +22,11 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["widget_tree", "synced_state", "scan_leaks", "MessageLog", "Message"]
+__all__ = ["widget_tree", "synced_state", "MessageLog", "Message"]
 
 
 def _widgets_in(value: Any) -> Iterator[Any]:
@@ -85,14 +85,6 @@ def _plain(obj: Any) -> Any:
     if hasattr(obj, "tolist"):
         return obj.tolist()
     return obj
-
-
-def scan_leaks(root: Any, tokens: Iterable[str]) -> list[str]:
-    """Strings in the synced state under *root* that contain a hidden token (see
-    :func:`owsnb.testing.hidden_tokens`)."""
-    from owsnb.testing import find_leaks
-
-    return find_leaks(synced_state(root), tokens)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from owsnb.server.dashboard import DemoPage, seat_page, seat_query, umpire_page
+from owsnb.pages.demo import DemoPage
+from owsnb.pages.seat import seat_page, seat_query, umpire_page
 from tests.server.conftest import Served
 
 pytest.importorskip("ipywidgets")

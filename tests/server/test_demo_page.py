@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from owsnb.kernel.errors import ScenarioError  # noqa: E402
-from owsnb.server.dashboard import DemoPage, demo_dir, seat_page, umpire_page  # noqa: E402
+from owsnb.pages.demo import DemoPage, demo_dir  # noqa: E402
+from owsnb.pages.seat import seat_page, umpire_page  # noqa: E402
 from owsnb.widgets import App  # noqa: E402
 
 

@@ -9,9 +9,9 @@ import pytest
 import owsnb
 from owsnb.kernel.data import freeze
 from owsnb.testing import hidden_tokens
+from owsnb.testing import scan_widget_leaks as scan_leaks
 from owsnb.widgets import App, MapView, Table, TimeDistancePanel
 from owsnb.widgets.whatif import WHAT_IF, catalog_types, what_if_unit
-from owsnb.widgets.wire import scan_leaks
 
 
 @pytest.fixture(scope="module")

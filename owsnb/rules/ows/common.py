@@ -15,6 +15,7 @@ from owsnb.kernel.events import Event, side_set, unit_set
 from owsnb.kernel.state import UMPIRE
 from owsnb.kernel.view import unalias
 from owsnb.rules.ows.dice import parse_die
+from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -58,8 +59,6 @@ def table(state: Any, name: str) -> Any:
     try:
         return thaw(state.tables[name])
     except KeyError:
-        from owsnb.rules.ows.ruleset import load_tables
-
         return load_tables()[name]
 
 

@@ -36,6 +36,7 @@ from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, unit_set
 from owsnb.rules.ows.common import option, refuse, watchers
 from owsnb.rules.ows.movement import ptable
+from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -79,8 +80,6 @@ def munitions_left(counters: Sequence[str]) -> int:
 
 def _fuel_rows(tbl: Mapping[str, Any] | None = None) -> list[Mapping[str, Any]]:
     if tbl is None:
-        from owsnb.rules.ows.ruleset import load_tables
-
         tbl = load_tables()["ground"]
     return list(tbl["fuel_per_day"])
 

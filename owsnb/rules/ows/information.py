@@ -40,6 +40,7 @@ from owsnb.rules.ows.common import (
     watchers,
 )
 from owsnb.rules.ows.dice import demote, parse_die, success_probability
+from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -407,8 +408,6 @@ def recovery_preview(card: str, tables: Any = None) -> Distribution:
     if tables and "cyber_cards" in tables:
         cards = thaw(tables["cyber_cards"])["cards"]
     else:
-        from owsnb.rules.ows.ruleset import load_tables
-
         cards = load_tables()["cyber_cards"]["cards"]
     rec = (cards.get(card) or {}).get("recovery")
     if not rec:

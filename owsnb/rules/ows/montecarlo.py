@@ -43,6 +43,7 @@ import numpy as np
 from owsnb.kernel.dist import Distribution
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, sides, success_probability
+from owsnb.rules.ows.tables import load_tables
 
 __all__ = [
     "Engagement",
@@ -634,8 +635,6 @@ def gcat_engagement(
         )
         return GcatEngagement(cb.gcat, cb.column, cb.die, int(cb.shield), cb.label, cb)
     if gcat is None:
-        from owsnb.rules.ows.ruleset import load_tables
-
         gcat = load_tables()["gcat"]
     col = ground.column_index(odds, list(gcat["columns"]), int(shift))
     return GcatEngagement(

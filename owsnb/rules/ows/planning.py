@@ -41,6 +41,7 @@ from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.rules.ows.common import Result, hand, refuse, set_space, space, watchers
 from owsnb.rules.ows.dice import shift
 from owsnb.rules.ows.sequence import base_step, ground_round
+from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import MARKERS
 
 __all__ = [
@@ -211,8 +212,6 @@ def card_spec(tables: Any, card: str, key: str = "cards") -> dict[str, Any]:
     ``title``, ``rule``, ``steps``, ``turns``, ``public``, ``keep`` and ``effects`` filled in."""
     t = thaw(tables["decision_cards"]) if tables and "decision_cards" in tables else None
     if t is None:
-        from owsnb.rules.ows.ruleset import load_tables
-
         t = load_tables()["decision_cards"]
     base = dict((t.get("defaults") or {}).get(key) or (t.get("defaults") or {}).get("cards") or {})
     row = {**base, **dict((t.get("cards") or {}).get(card) or {})}

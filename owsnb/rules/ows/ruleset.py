@@ -18,12 +18,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from functools import cache
 from importlib.util import find_spec
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dice import Dice
@@ -39,6 +35,7 @@ from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
 from owsnb.rules.ows.options import OPTIONS
 from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE, base_step
+from owsnb.rules.ows.tables import load_tables
 
 __all__ = ["OWS", "MODULES", "load_tables", "loaded_modules"]
 
@@ -64,17 +61,6 @@ MODULES: tuple[str, ...] = (
     "rear",
 )
 """Chapter modules of ``owsnb.rules.ows`` collected by the rule set, in this order."""
-
-TABLES_DIR = Path(__file__).parent / "tables"
-
-
-@cache
-def load_tables() -> dict[str, Any]:
-    """Every ``tables/*.yaml`` of the package, by file stem (fresh dicts; cached)."""
-    out = {}
-    for p in sorted(TABLES_DIR.glob("*.yaml")):
-        out[p.stem] = yaml.safe_load(p.read_text(encoding="utf-8"))
-    return out
 
 
 def loaded_modules() -> list[Any]:

@@ -108,7 +108,7 @@ def test_a_whole_day_with_the_mouse():
 
 
 def test_nothing_synced_to_a_side_seat_reveals_the_face_down_cards():
-    from owsnb.widgets.wire import scan_leaks
+    from owsnb.testing import scan_widget_leaks as scan_leaks
 
     g = owsnb.load("opart-kalinovka", seed=1943, save=False)
     app = App(g, seat="soviet", curtain=False)

@@ -82,7 +82,7 @@ def test_10_15_9_1_6_result_cells_parse():
 
 
 def test_gcat_placeholder_is_monotone_for_the_attacker():
-    from owsnb.rules.ows.ruleset import load_tables
+    from owsnb.rules.ows.tables import load_tables
 
     g = load_tables()["gcat"]
 

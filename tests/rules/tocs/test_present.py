@@ -45,8 +45,8 @@ def test_dashboard_and_perimeter_overlay_carry_no_hidden_ids():
 
 
 def test_app_widget_state_for_a_seat_carries_no_hidden_ids():
+    from owsnb.testing import scan_widget_leaks as scan_leaks
     from owsnb.widgets import App
-    from owsnb.widgets.wire import scan_leaks
 
     g = _played()
     for side in g.state.sides:

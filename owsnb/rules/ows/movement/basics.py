@@ -23,6 +23,7 @@ from owsnb.kernel.geo import NM_KM, GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE
 from owsnb.rules.ows.common import detected, option, table
+from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 GROUND_CATEGORIES = ("ground", "hq", "artillery", "air-defence", "engineer", "css", "transport")
@@ -191,8 +192,6 @@ def naval_rate(
     """6.4 rates in operational hexes, converted to the map's hexes (M2); ``normal`` = without
     cavitating (6.4.2)."""
     if table_ is None:
-        from owsnb.rules.ows.ruleset import load_tables
-
         table_ = load_tables()["movement"]["naval"]
     sub = subtype if subtype in table_["rates"] else table_.get("default", "surface")
     rate = (

@@ -1,0 +1,9 @@
+"""Pages: what Voila serves and JupyterLab shows beside the table.
+
+* :mod:`owsnb.pages.seat` — a seat's dashboard from its link (``seat_page``, ``umpire_page``);
+* :mod:`owsnb.pages.demo` — the solo demo offered by a seat page opened without a link;
+* :mod:`owsnb.pages.console` — the umpire's console (sequence, adjudication, assessment, seats).
+
+Pages are widgets over a :class:`~owsnb.kernel.game.Game` or a seat client
+(:func:`owsnb.connect`); the authority server (:mod:`owsnb.server`) renders nothing.
+"""
