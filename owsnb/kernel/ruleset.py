@@ -90,6 +90,34 @@ class OrderHandler:
         """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
         return None
 
+    def resolve_hidden(
+        self,
+        state: GameState,
+        order: Order,
+        args: Mapping[str, Any],
+        refusal: IllegalOrderError,
+        dice: Dice,
+    ) -> list[Event] | Adjudication:
+        """Events for an order its side could give — legal as it knows the game (``candidates``
+        and ``validate`` run on its view) — but that the truth refuses with *refusal* (a hidden
+        unit in the way, a secret placement). A handler whose rule says what happens at the table
+        (the move stops short, the attack finds the hex empty...) overrides this, citing it.
+
+        The default carries nothing out and tells the side only that (the refusal's code and
+        rule, never its text, which may name what the side does not know).
+        """
+        return [
+            note(
+                f"{order} could not be carried out ({refusal.code}"
+                + (f", {refusal.rule})" if refusal.rule else ")"),
+                visible_to=order.side,
+                rule=refusal.rule,
+                order=str(order),
+                code=refusal.code,
+                hidden_fact=True,
+            )
+        ]
+
 
 DONE = OrderType("done", (), rule="", doc="finished with this step", actors="side")
 ADVANCE = OrderType(
@@ -243,7 +271,7 @@ class RuleSet:
     # -- validation ----------------------------------------------------------------------------
     def allowed_verbs(self, state: GameState, side: str) -> list[str]:
         """Verbs *side* may use now (before looking at their parameters)."""
-        if self.is_over(state):
+        if self.ended(state):
             return []
         _, step = self.current(state)
         out = []
@@ -266,7 +294,7 @@ class RuleSet:
             IllegalOrderError: with a stable code and the rule paragraph.
             NotYourTurnError: the side may not act in this step.
         """
-        if self.is_over(state):
+        if self.ended(state):
             raise IllegalOrderError("the game is over", code="game-over", order=order)
         h = self._handlers.get(order.verb)
         if h is None:
@@ -337,6 +365,19 @@ class RuleSet:
         with _references(order, h.type.rule):
             return h.preview(state, order, h.type.bind(order))
 
+    def resolve_hidden(
+        self,
+        state: GameState,
+        order: Order,
+        args: Mapping[str, Any],
+        refusal: IllegalOrderError,
+        dice: Dice,
+    ) -> Adjudication:
+        """Carry out an order that was legal as its side knew the game but that the truth
+        refuses with *refusal*: the handler's :meth:`OrderHandler.resolve_hidden` says how."""
+        out = self._handlers[order.verb].resolve_hidden(state, order, args, refusal, dice)
+        return out if isinstance(out, Adjudication) else Adjudication(list(out))
+
     def done_events(self, state: GameState, side: str, dice: Dice) -> list[Event]:
         """``side`` finished the step; when every actor is done, move on."""
         clock = state.clock
@@ -390,6 +431,13 @@ class RuleSet:
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
         """Effects when a new turn begins (before its first step is entered)."""
         return []
+
+    def ended(self, state: Any) -> bool:
+        """Has the game ended, on the truth or on a side's view? The end is public — every side is
+        told — so a view carries it (``view.over``) and :meth:`is_over`, which may need the truth
+        (a side with no unit left), is asked only of the truth."""
+        over = getattr(state, "over", None)
+        return bool(over) if over is not None else bool(self.is_over(state))
 
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""

@@ -5,6 +5,11 @@
 units only as the rule set's view policy allows (detected, or as "unknown" markers), other sides'
 private facts removed, events filtered by ``visible_to``, no secret facts and no dice state.
 Widgets accept only views.
+
+A side numbers only what it sees: in its view the events are numbered ``1, 2, ...`` in the order
+it saw them (``seq``) and grouped by the submissions it saw (``batch``), and ``view.seq`` counts
+them, so a gap or a jump never counts an event it may not see (:func:`renumber`). The umpire's
+view keeps the game's own numbers.
 """
 
 from __future__ import annotations
@@ -17,7 +22,15 @@ from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.events import Event
 from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateReader, Unit
 
-__all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
+__all__ = [
+    "SideView",
+    "side_view",
+    "renumber",
+    "seen_positions",
+    "alias_id",
+    "masked",
+    "unalias",
+]
 
 
 @dataclass(frozen=True)
@@ -40,7 +53,8 @@ class SideView(StateReader):
     public: FrozenDict = EMPTY
     tables: FrozenDict = EMPTY
     events: tuple[Event, ...] = ()
-    seq: int = 0
+    seq: int = 0  # events this side has seen (the umpire: the game's event count)
+    over: bool = False  # the game has ended (public: everyone is told)
     secret: FrozenDict = EMPTY  # only the umpire's view carries it
 
     @property
@@ -122,7 +136,14 @@ class SideView(StateReader):
         return view_html(self)
 
 
-def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event] = ()) -> SideView:
+def side_view(
+    state: GameState,
+    side: str,
+    ruleset: Any,
+    events: Iterable[Event] = (),
+    *,
+    numbering: str = "side",
+) -> SideView:
     """Cut *state* down to what *side* may know (``"umpire"``: everything but the dice state).
 
     Args:
@@ -130,9 +151,25 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         side: a side name or ``"umpire"``.
         ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
         events: the history to filter by ``visible_to``.
+        numbering: ``"side"`` (default): the events and ``seq`` are numbered as *side* saw them
+            (:func:`renumber`); ``"game"``: the game's own numbers (the served wire keeps them
+            until it numbers per seat).
+
+    >>> from owsnb.kernel.events import note
+    >>> from owsnb.kernel.state import SideState
+    >>> s = GameState("demo", MapState(FrozenDict()),
+    ...               FrozenDict(blue=SideState("blue"), red=SideState("red")), seq=3)
+    >>> history = [note("a").at(1, 1), note("b", visible_to="red").at(2, 2), note("c").at(3, 3)]
+    >>> v = side_view(s, "blue", _Open(), history)
+    >>> v.seq, [(e.seq, e.batch, e.data["text"]) for e in v.events]
+    (2, [(1, 1, 'a'), (2, 2, 'c')])
+    >>> side_view(s, "umpire", _Open(), history).seq
+    3
     """
     if side != UMPIRE and side not in state.sides:
         raise KeyError(f"no side {side!r}; sides are {list(state.sides)}")
+    if numbering not in ("side", "game"):
+        raise ValueError(f"numbering is 'side' or 'game', not {numbering!r}")
     if side == UMPIRE:
         units = state.units
         sides = state.sides
@@ -149,7 +186,12 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
                 for name, s in state.sides.items()
             }
         )
-    visible: Sequence[Event] = tuple(_strip_event(e) for e in events if e.visible(side))
+    if numbering == "side" and side != UMPIRE:
+        visible = renumber(events, side)
+        seq = len(visible)
+    else:
+        visible = tuple(_strip_event(e) for e in events if e.visible(side))
+        seq = state.seq
     return SideView(
         side=side,
         ruleset=state.ruleset,
@@ -161,10 +203,56 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         scenario=state.scenario,
         public=state.public if side == UMPIRE else ruleset.view_public(state, side),
         tables=state.tables,
-        events=tuple(visible),
-        seq=state.seq,
+        events=visible,
+        seq=seq,
+        over=bool(ruleset.is_over(state)) if hasattr(ruleset, "is_over") else False,
         secret=state.secret if side == UMPIRE else EMPTY,
     )
+
+
+class _Open:
+    """A view policy that shows everything (for the examples)."""
+
+    def view_unit(self, state: Any, unit: Unit, side: str) -> Unit:
+        return unit
+
+    def view_public(self, state: Any, side: str) -> FrozenDict:
+        return state.public
+
+
+def renumber(events: Iterable[Event], side: str) -> tuple[Event, ...]:
+    """The events *side* may see, numbered as it saw them: ``seq`` 1, 2, ... and ``batch`` 1, 2,
+    ... over the submissions it saw something of (the umpire: the game's own numbers). The dice
+    state never comes along.
+
+    >>> from owsnb.kernel.events import note
+    >>> h = [note("x", visible_to="red").at(1, 1), note("a").at(2, 2), note("b").at(3, 2)]
+    >>> [(e.seq, e.batch) for e in renumber(h, "blue")], [e.seq for e in renumber(h, "umpire")]
+    ([(1, 1), (2, 1)], [1, 2, 3])
+    """
+    if side == UMPIRE:
+        return tuple(_strip_event(e) for e in events)
+    out: list[Event] = []
+    batch, last = 0, None
+    for e in events:
+        if not e.visible(side):
+            continue
+        if e.batch != last:
+            batch, last = batch + 1, e.batch
+        out.append(replace(_strip_event(e), seq=len(out) + 1, batch=batch))
+    return tuple(out)
+
+
+def seen_positions(events: Sequence[Event], side: str) -> list[int]:
+    """For each event *side* may see, in order, the game's event count just after it: the
+    *n*-th event *side* saw (its ``seq`` ``n``) is the game's event ``seen_positions(...)[n-1]``.
+
+    >>> from owsnb.kernel.events import note
+    >>> h = [note("x", visible_to="red").at(1, 1), note("a").at(2, 2), note("b").at(3, 2)]
+    >>> seen_positions(h, "blue"), seen_positions(h, "red")
+    ([2, 3], [1, 2, 3])
+    """
+    return [i + 1 for i, e in enumerate(events) if e.visible(side)]
 
 
 def _strip_event(e: Event) -> Event:

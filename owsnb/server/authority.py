@@ -105,15 +105,15 @@ class ServedGame:
         return max(0, self.game.seq - seat.delay)
 
     def view_for(self, seat: Seat, n: int | None = None) -> SideView:
-        """The seat's view after *n* events (default: its horizon)."""
+        """The seat's view after *n* events (default: its horizon), with the game's numbers (the
+        wire numbers events by the game's count until it numbers per seat)."""
         g = self.game
         h = self.horizon(seat) if n is None else n
-        if h == g.seq:
-            return g.view(seat.view_side)
         key = (seat.view_side, g.state_id, h)
         v = self._views.get(key)
         if v is None:
-            v = side_view(g.state_at(h), seat.view_side, g.ruleset, g.events[:h])
+            state = g.state if h == g.seq else g.state_at(h)
+            v = side_view(state, seat.view_side, g.ruleset, g.events[:h], numbering="game")
             if len(self._views) > 64:
                 self._views.clear()
             self._views[key] = v
@@ -232,6 +232,7 @@ class Authority:
             rec.events,
             sink=self.store.sink(game_id),
             rev=rec.rev,
+            side_revs=rec.side_revs,
             annotations=rec.annotations,
             meta={k: v for k, v in rec.meta.items() if not k.startswith("seat:")},
         )
@@ -532,7 +533,8 @@ class Authority:
             for attempt in range(2):
                 before = sg.game.state_id
                 try:
-                    sub = sg.game.submit(o, state_id=state_id)
+                    # the wire's state_id is the game's (the umpire's), not yet the seat's own
+                    sub = sg.game.submit(o, state_id=state_id, seat=UMPIRE)
                     break
                 except StaleStateError:
                     if sg.game.state_id != before or (state_id is not None and state_id != before):

@@ -25,7 +25,7 @@ from owsnb.kernel.errors import StaleStateError, StoreError
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
 from owsnb.kernel.state import GameState
-from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, now, replay_log
+from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, fold_log, now
 
 __all__ = ["PostgresStore", "CHANNEL"]
 
@@ -276,12 +276,15 @@ class PostgresStore(EventStore):
         try:
             initial = codec.loads(row[2])
             anns = [Annotation.from_dict(json.loads(a)) for a in anns_raw]
-            events, rev = replay_log(
-                (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+            events, rev, side_revs = fold_log(
+                ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
+                initial.sides,
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise StoreError(f"{self._where()}: game {game_id!r} is damaged ({exc})") from None
-        return GameRecord(game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1])
+        return GameRecord(
+            game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1], side_revs
+        )
 
     # -- change notifications ------------------------------------------------------------------
     def listen(

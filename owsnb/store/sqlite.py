@@ -19,7 +19,7 @@ from owsnb.kernel.errors import StaleStateError, StoreError
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
 from owsnb.kernel.state import GameState
-from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, now, replay_log
+from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, fold_log, now
 
 __all__ = ["SQLiteStore"]
 
@@ -230,10 +230,13 @@ class SQLiteStore(EventStore):
                 raise StoreError(f"{self.path} cannot be read ({exc})") from None
             except (ValueError, TypeError, KeyError) as exc:
                 raise StoreError(f"{self.path}: game {game_id!r} is damaged ({exc})") from None
-        events, rev = replay_log(
-            (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+        events, rev, side_revs = fold_log(
+            ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
+            initial.sides,
         )
-        return GameRecord(game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1])
+        return GameRecord(
+            game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1], side_revs
+        )
 
     def close(self) -> None:
         with self._lock:
