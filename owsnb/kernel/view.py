@@ -9,7 +9,8 @@ Widgets accept only views.
 A side numbers only what it sees: in its view the events are numbered ``1, 2, ...`` in the order
 it saw them (``seq``) and grouped by the submissions it saw (``batch``), and ``view.seq`` counts
 them, so a gap or a jump never counts an event it may not see (:func:`renumber`). The umpire's
-view keeps the game's own numbers.
+view keeps the game's own numbers. No view carries the dice's seed or state, nor the authority's
+salt (:data:`AUTHORITY_ONLY`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ __all__ = [
     "alias_id",
     "masked",
     "unalias",
+    "AUTHORITY_ONLY",
 ]
+
+AUTHORITY_ONLY = ("salt", "seed")
+"""Keys of ``GameState.secret`` that stay with the authority: not even the umpire's view (which an
+observer may watch) carries them — the salt names face-down units, the seed predicts the dice."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,7 @@ class SideView(StateReader):
     events: tuple[Event, ...] = ()
     seq: int = 0  # events this side has seen (the umpire: the game's event count)
     over: bool = False  # the game has ended (public: everyone is told)
-    secret: FrozenDict = EMPTY  # only the umpire's view carries it
+    secret: FrozenDict = EMPTY  # only the umpire's view carries it (minus AUTHORITY_ONLY)
 
     @property
     def viewer(self) -> str:
@@ -206,7 +212,11 @@ def side_view(
         events=visible,
         seq=seq,
         over=bool(ruleset.is_over(state)) if hasattr(ruleset, "is_over") else False,
-        secret=state.secret if side == UMPIRE else EMPTY,
+        secret=(
+            FrozenDict({k: v for k, v in state.secret.items() if k not in AUTHORITY_ONLY})
+            if side == UMPIRE
+            else EMPTY
+        ),
     )
 
 

@@ -565,7 +565,7 @@ def build_state(
         options=freeze(opts),
         scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [])}),
         public=freeze(public),
-        secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
+        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
         tables=freeze(tables),
         rng=rng_state_for_seed(seed),
     )

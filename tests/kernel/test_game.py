@@ -109,7 +109,10 @@ def test_views_hide_undetected_enemies_and_secrets(game):
     assert "R-ARM-1" in game.view("blue").units  # adjacent at the end of turn 1 -> detected
     assert "R-INF-1" not in game.view("blue").units
     umpire = game.view(UMPIRE)
-    assert len(umpire.units) == len(game.units) and umpire.secret
+    assert len(umpire.units) == len(game.units)
+    # the authority's salt and the dice seed stay in the truth: no view, not even the umpire's
+    assert game.state.secret["salt"] and "seed" not in game.state.secret
+    assert "salt" not in umpire.secret and "seed" not in umpire.secret
     assert all(e.kind != "rng" or not e.data for e in umpire.events)
 
 
