@@ -10,7 +10,8 @@ A side numbers only what it sees: in its view the events are numbered ``1, 2, ..
 it saw them (``seq``) and grouped by the submissions it saw (``batch``), and ``view.seq`` counts
 them, so a gap or a jump never counts an event it may not see (:func:`renumber`). The umpire's
 view keeps the game's own numbers. No view carries the dice's seed or state, nor the authority's
-salt (:data:`AUTHORITY_ONLY`).
+salt (:data:`AUTHORITY_ONLY`), nor the scenario's path on the authority's disk
+(:func:`view_scenario`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "side_view",
     "renumber",
     "seen_positions",
+    "view_scenario",
     "alias_id",
     "masked",
     "unalias",
@@ -206,7 +208,7 @@ def side_view(
         units=units,
         clock=state.clock,
         options=state.options,
-        scenario=state.scenario,
+        scenario=view_scenario(state.scenario),
         public=state.public if side == UMPIRE else ruleset.view_public(state, side),
         tables=state.tables,
         events=visible,
@@ -263,6 +265,23 @@ def seen_positions(events: Sequence[Event], side: str) -> list[int]:
     ([2, 3], [1, 2, 3])
     """
     return [i + 1 for i, e in enumerate(events) if e.visible(side)]
+
+
+def view_scenario(scenario: FrozenDict) -> FrozenDict:
+    """The scenario facts a view carries: all but the file's place on the authority's disk, of
+    which only the file's name is kept (``source``: ``"tutorial.yaml"``), to find a bundled
+    scenario's files again.
+
+    >>> view_scenario(FrozenDict(id="t", file="/srv/owsnb/scenarios/tutorial.yaml"))
+    FrozenDict({'id': 't', 'source': 'tutorial.yaml'})
+    """
+    if "file" not in scenario:
+        return scenario
+    out = {k: v for k, v in scenario.items() if k != "file"}
+    name = str(scenario["file"]).replace("\\", "/").rsplit("/", 1)[-1]
+    if name:
+        out["source"] = name
+    return FrozenDict(out)
 
 
 def _strip_event(e: Event) -> Event:

@@ -162,6 +162,11 @@ class LocalSeat(Seat):
         """The game's sides (in play order)."""
         return list(self._game.state.sides)
 
+    @property
+    def scenario_file(self) -> str | None:
+        """The scenario's file on this machine (a local game's; views never carry it)."""
+        return self._game.state.scenario.get("file") or None
+
     def view(self) -> SideView:
         """What this seat may know now (at the end of the history)."""
         g = self._game

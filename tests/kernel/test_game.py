@@ -224,3 +224,13 @@ def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb)
         type = {"done": DONE, "advance": ADVANCE, "move": H.type}[verb]
 
     assert isinstance(RuleSet([Refined()]).handler(verb), Refined)
+
+
+def test_no_view_carries_the_scenarios_path_on_the_authoritys_disk(game):
+    """Issue 18: every side's view carried the server's absolute ``scenario.file``."""
+    path = game.state.scenario["file"]
+    assert path.startswith("/") or ":" in path
+    for side in (*game.sides, UMPIRE):
+        v = game.view(side)
+        assert "file" not in v.scenario and v.scenario["source"] == "skirmish.yaml"
+        assert path not in repr(dict(v.scenario))
