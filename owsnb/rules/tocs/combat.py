@@ -41,6 +41,7 @@ from owsnb.rules.tocs.model import (
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.positions import defence_bonus, lose_positions
+from owsnb.rules.tocs.stacking import within_limit
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = [
@@ -246,6 +247,7 @@ def _retreat(em: Emitter, ids: list[str], battle: Hex, n: int, *, rule: str) -> 
         else:
             if path:
                 em.unit(uid, rule=rule, hex=path[-1])
+                em.data(uid, rule="L146", retreated=True)  # may over stack until its next impulse
             if any(em.state.map.hexes[h].facts.get("interdicted") for h in path):
                 _degrade(em, uid, 1, "L353")  # retreating into an interdicted hex: one more state
             short = n - len(path)
@@ -336,9 +338,10 @@ def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, i
         for i in battle.attackers
         if state.units[i].alive
     )
-    dfn = sum(_def_strength(state, u, terrain) for u in defenders)
+    counted = within_limit(state, defenders)  # L143: combats adhere to the stacking limits
+    dfn = sum(_def_strength(state, u, terrain) for u in counted)
     holder = next((u.side for u in defenders), None)
-    bonus = defence_bonus(state, holder, battle.hex, defenders) if holder else 0
+    bonus = defence_bonus(state, holder, battle.hex, counted) if holder else 0
     dfn += bonus  # L289: each Company under an improved position, whatever its strength or steps
     mines = (
         2

@@ -6,7 +6,7 @@ The handlers live by concern: :mod:`.impulse_orders` (begin, pass, activate),
 (improve), :mod:`.breakthrough_orders` (breakthrough, exploit), :mod:`.artillery_orders` (strike,
 bombard, interdict), :mod:`.bridge_orders` (bridge), :mod:`.command_orders` (reassign, refit),
 :mod:`.infiltration_orders` (infiltrate), :mod:`.roadblock_orders` (roadblock),
-:mod:`.minefield_orders` (minefield, clear), over the shared checks of
+:mod:`.minefield_orders` (minefield, clear), :mod:`.stacking` (eliminate), over the shared checks of
 :mod:`.order_checks` and the costs of :mod:`.activation`. This module lists them in
 :data:`HANDLERS` and keeps their public names importable from here.
 
@@ -33,6 +33,7 @@ from owsnb.rules.tocs.movement_orders import Move
 from owsnb.rules.tocs.position_orders import Improve
 from owsnb.rules.tocs.recon_orders import DeclareZoc, Probe, Recon
 from owsnb.rules.tocs.roadblock_orders import Roadblock
+from owsnb.rules.tocs.stacking import Eliminate
 
 __all__ = [
     "HANDLERS",
@@ -65,6 +66,7 @@ __all__ = [
     "Minefield",
     "Bombard",
     "Clear",
+    "Eliminate",
 ]
 
 HANDLERS = (
@@ -93,4 +95,5 @@ HANDLERS = (
     Minefield,
     Bombard,
     Clear,
+    Eliminate,
 )

@@ -24,7 +24,7 @@ from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, S
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
-from owsnb.rules.tocs import economy, present, weather
+from owsnb.rules.tocs import economy, present, stacking, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
@@ -235,6 +235,7 @@ class Tocs(RuleSet):
                             "minefield",
                             "bombard",
                             "clear",
+                            "eliminate",
                         ),
                         rule="B3.5",
                     ),
@@ -242,7 +243,7 @@ class Tocs(RuleSet):
                         "3.8",
                         "Reserve Commitment",
                         actors="nonphasing",
-                        verbs=("activate", "move", "recon", "interdict", "strike"),
+                        verbs=("activate", "move", "recon", "interdict", "strike", "eliminate"),
                         rule="L68",
                     ),
                     Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -250,7 +251,15 @@ class Tocs(RuleSet):
                         "3.10",
                         "Exploitation",
                         actors="phasing",
-                        verbs=("activate", "move", "recon", "probe", "breakthrough", "exploit"),
+                        verbs=(
+                            "activate",
+                            "move",
+                            "recon",
+                            "probe",
+                            "breakthrough",
+                            "exploit",
+                            "eliminate",
+                        ),
                         rule="L78",
                     ),
                     Step(
@@ -312,6 +321,15 @@ class Tocs(RuleSet):
             ):
                 problems.append(
                     (f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side")
+                )
+        for side in state.sides:  # L144: a scenario sets up within the stacking limits
+            for h, extra in stacking.overstacked(state, side).items():
+                problems.append(
+                    (
+                        "units",
+                        f"{side} is over stacked in {state.map.label(h)} "
+                        f"({', '.join(u.id for u in extra)} too many, L144)",
+                    )
                 )
         names = list(self.default_tables()["improved_positions"]["names"])
         for side, where in (rules.get("positions", {}) or {}).items():
@@ -793,6 +811,13 @@ class Tocs(RuleSet):
         p = s.public["phasing"]
         passed = bool(s.public.get("passed"))
         both = passed and s.public.get("last_passed") not in (None, p)
+        # L145-L147: the phasing side's stacks must be legal at the end of its impulse (its units
+        # that retreated earlier have had their next impulse, L146); the other side's moves in
+        # Reserve Commitment likewise (a ruling), its retreats wait for its own impulse
+        stacking.enforce(em, p, exempt=False, rule="L145")
+        stacking.clear_retreated(em, p)
+        stacking.enforce(em, enemy_of(em.state, p), exempt=True, rule="L145")
+        s = em.state
         for u in s.units.values():  # end-of-impulse housekeeping
             if u.get("act") or u.get("recon_last") or u.get("withdrew"):
                 em.unit(
@@ -850,6 +875,9 @@ class Tocs(RuleSet):
         )
 
     def _end_of_turn(self, em: Emitter, dice: Any) -> None:
+        for side in em.state.sides:  # L146: retreats over stacked until the end of the turn at most
+            stacking.enforce(em, side, exempt=False, rule="L146")
+        stacking.clear_retreated(em, None)
         s = em.state
         progress_bridges(em)  # L302: bridge progress before units recover
         refit_at_end_of_turn(em)  # L338: refits (digest 2: after bridges)
