@@ -47,6 +47,7 @@ from owsnb.rules.tocs.orders import HANDLERS, close_activation
 from owsnb.rules.tocs.perimeter import announce, take_hex, visible_unit
 from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.victory import score
+from owsnb.rules.tocs.zoc import ezoc_at, learn_ezoc
 
 __all__ = ["Tocs", "OPTIONS"]
 
@@ -553,6 +554,7 @@ class Tocs(RuleSet):
                 events.append(note(f"Game over: {self.outcome(s)['summary']}"))
                 return events
             entered = self.on_enter(s, phase, step, dice)
+            entered += self.aftermath(_apply_all(s, entered))
             events += entered
             s = _apply_all(s, entered)
             reached = to is None or to in (key, f"{_PHASE_OF[key]}/{key}")
@@ -575,7 +577,25 @@ class Tocs(RuleSet):
             ]
             s = _apply_all(state, ev)
             return Adjudication(ev + self.advance_events(s, dice))
-        return super().adjudicate(state, order, args, dice)
+        out = super().adjudicate(state, order, args, dice)
+        if order.verb not in ("done", "advance"):  # those walk the sequence (aftermath inside)
+            out.events += self.aftermath(_apply_all(state, out.events))
+        return out
+
+    def aftermath(self, state: Any) -> list:
+        """What a change of position does at once, whoever caused it (after every order and every
+        automatic step): a reserve in EZOC loses its status (L337)."""
+        em = Emitter(state)
+        for u in sorted(ground_units(state), key=lambda x: x.id):
+            if u.get("reserve") and ezoc_at(state, u.side, u.hex):
+                em.data(u.id, rule="L337", reserve=False)
+                learn_ezoc(em, u.side, u.hex, True, "L337")
+                em.say(
+                    f"{u.id} loses its reserve status: its hex is in EZOC",
+                    rule="L337",
+                    visible_to=u.side,
+                )
+        return em.events
 
     # -- automatic effects ---------------------------------------------------------------------
     def begin_events(self, state: Any, side: str, dice: Any) -> list:

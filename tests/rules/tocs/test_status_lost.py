@@ -1,0 +1,58 @@
+"""Statuses that end when the position changes: reserve (L337), refit (L338), out of LOS (L216)."""
+
+from __future__ import annotations
+
+import pytest
+
+from owsnb.kernel import IllegalOrderError
+
+from .conftest import begin, board, submit
+
+
+def _reserve_board():
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0404"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0505"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0706"},
+    ]
+    g = board(units=units)
+    begin(g)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: reserve A-1 hq=A-HQ")
+    assert g.unit("A-1").get("reserve") is True
+    submit(g, "allied: done")  # into Exploitation (the Allies hold a reserve)
+    submit(g, "allied: done", [6, 6])  # turn-end roll: the turn goes on
+    begin(g, "german")
+    return g
+
+
+def test_l337_a_reserve_in_ezoc_loses_its_status_and_does_not_activate_free():
+    """L337: "If the reserve unit is EZOCed or Probed (10.5) or attacked on the CRT by ground
+    forces, it immediately loses its reserve status." L336: activation as a reserve "does not cost
+    any additional OPs"."""
+    g = _reserve_board()
+    submit(g, "german: activate G-1")
+    submit(g, "german: move G-1 0605")  # next to A-1: its ZOC falls on 0505
+    a1 = g.unit("A-1")
+    assert not a1.get("reserve")
+    assert "0505" in g.state.sides["allied"].private["ezoc_known"]
+    mine = [e.data["text"] for e in g.view("allied").events if e.kind == "note"]
+    assert "A-1 loses its reserve status: its hex is in EZOC" in mine
+    theirs = [e.data["text"] for e in g.view("german").events if e.kind == "note"]
+    assert not any("A-1" in t for t in theirs)
+    submit(g, "german: done", [6, 6])  # no Reserve Commitment for the Allies: straight on
+    assert g.state.clock.step == "3.3" and g.state.public["phasing"] == "allied"
+
+
+def test_l337_a_reserve_out_of_ezoc_keeps_its_status():
+    """L336: "Once a unit enters into reserve it remains indefinitely stationary until activated." """
+    g = _reserve_board()
+    submit(g, "german: activate G-1")
+    submit(g, "german: move G-1 0707")  # not next to A-1
+    assert g.unit("A-1").get("reserve") is True
+    submit(g, "german: done")
+    assert g.state.clock.step == "3.8"
+    submit(g, "allied: activate A-1")  # free
+    with pytest.raises(IllegalOrderError):
+        g.submit("allied: activate A-HQ")  # only reserves activate in Reserve Commitment
