@@ -42,6 +42,7 @@ from owsnb.rules.tocs.model import (
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.positions import defence_bonus, lose_positions
 from owsnb.rules.tocs.stacking import within_limit
+from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = [
@@ -128,7 +129,7 @@ def _att_strength(state: Any, u: Any, battle_terrain: str, road_column: bool) ->
         s = math.ceil(s / 2)
     if road_column:
         s = math.ceil(s / 2)  # L252: ambushed at road rate, 1/2 FRU
-    if u.get("in_los") is False:
+    if u.get("in_los") is False and not in_los(state, u):  # L216: LOS regained lifts it
         s = math.ceil(s * float(state.tables["supply"].get("out_of_los_attack_factor", 1)))
     return s
 

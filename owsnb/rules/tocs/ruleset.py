@@ -584,7 +584,8 @@ class Tocs(RuleSet):
 
     def aftermath(self, state: Any) -> list:
         """What a change of position does at once, whoever caused it (after every order and every
-        automatic step): a reserve in EZOC loses its status (L337)."""
+        automatic step): a reserve in EZOC loses its status (L337); a unit marked out of LOS that
+        traces LOS again loses its marker and its penalties (L216)."""
         em = Emitter(state)
         for u in sorted(ground_units(state), key=lambda x: x.id):
             if u.get("reserve") and ezoc_at(state, u.side, u.hex):
@@ -595,6 +596,9 @@ class Tocs(RuleSet):
                     rule="L337",
                     visible_to=u.side,
                 )
+            if u.get("in_los") is False and in_los(em.state, u):
+                em.data(u.id, rule="L216", in_los=True)
+                em.say(f"{u.id} is back in LOS", rule="L216", visible_to=u.side)
         return em.events
 
     # -- automatic effects ---------------------------------------------------------------------

@@ -56,3 +56,36 @@ def test_l337_a_reserve_out_of_ezoc_keeps_its_status():
     submit(g, "allied: activate A-1")  # free
     with pytest.raises(IllegalOrderError):
         g.submit("allied: activate A-HQ")  # only reserves activate in Reserve Commitment
+
+
+def test_l216_a_unit_that_regains_los_mid_turn_attacks_at_full_strength():
+    """L216: "Supply is checked at the start of the players Operational Impulse. Units that are
+    out of LOS are marked with a “Out of LOS” counter. Any time during the Game Turn if the unit
+    regains LOS, it no longer suffers any adverse effect of being out of LOS and the marker is
+    removed." A-1 starts five hexes from its (airborne, supplied) HQ of radius 4, moves to four
+    and attacks: 4 against 3 is 1:1, not 2 against 3 (1:2, the out-of-LOS half strength)."""
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0101"},
+        {
+            "id": "A-1",
+            "type": "para-company",
+            "side": "allied",
+            "hex": "0504",
+            "data": {"para": False},
+        },
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0602"},
+    ]
+    g = board(units=units)
+    begin(g)
+    assert g.unit("A-1").get("in_los") is False  # marked at the start of the impulse
+    submit(g, "allied: activate A-1")
+    submit(g, "allied: move A-1 0503")  # within the HQ's radius: LOS again
+    assert g.unit("A-1").get("in_los") is True  # the marker is removed
+    assert "A-1 is back in LOS" in [
+        e.data["text"] for e in g.view("allied").events if e.kind == "note"
+    ]
+    submit(g, "allied: attack A-1 0602 kind=hasty")
+    sub = g.submit("allied: done")
+    notes = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert any(t.startswith("Battle at 0602: hasty, column 1:1,") for t in notes), notes
