@@ -1,0 +1,37 @@
+"""How engagements and games end: sudden death (R42), experience only for combat (EXP.2, R17),
+an engagement nobody can fire in (OES.10, R45)."""
+
+from __future__ import annotations
+
+from owsnb.rules.opscale import RULESET
+
+from .conftest import load, play, to_step
+
+TANK_AND_INF = [
+    {"id": "B-TANK", "type": "armour-bn", "side": "blue", "hex": "0404"},
+    {"id": "R-INF", "type": "infantry-bn", "side": "red", "hex": "0504"},
+]
+
+
+def test_r42_a_player_with_no_unit_left_loses_whatever_the_score():
+    """Ruling R42 (victory is lost from the aid): "with sudden_death, a player with no unit left
+    (on the map, in transit or staged) loses at once." Red leads 75 to 0 when its last unit is
+    destroyed: Blue wins, not Red by score."""
+    s = to_step(load(TANK_AND_INF), "5").state
+    s, _ = play(s, "umpire: award red secondary_objective")
+    s, _ = play(s, "blue: engage B-TANK:R-INF:p")
+    s, _ = play(s, "red: done", [9, 1])  # initiative: blue 9 + 2 against 1
+    s, _ = play(s, "blue: round", [20, 2])  # a critical hit destroys R-INF; the tank's roll 2
+    assert s.units["R-INF"].box == "destroyed"
+    assert s.sides["red"].public["score"] == 75 and s.sides["blue"].public["score"] == 20
+    assert RULESET.is_over(s)
+    text = RULESET.outcome(s)
+    assert text.startswith("blue wins") and "red has no unit left" in text, text
+    assert "red wins" not in text
+
+
+def test_r42_scores_decide_when_both_players_still_have_units():
+    """R42: "highest score when the scenario's last turn ends"."""
+    s = to_step(load(TANK_AND_INF, turns=1), "5").state
+    s, _ = play(s, "umpire: award red secondary_objective")
+    assert not RULESET.is_over(s) and RULESET.outcome(s).startswith("red leads")
