@@ -510,8 +510,9 @@ def round_events(
 def close_events(
     t: Tally, rec: Mapping[str, Any], report: Report, why: str, forced_by: str | None = None
 ) -> None:
-    """End the engagement: experience for surviving crews and infantry (OES.11, EXP.2), then the
-    clock returns to the attacker's Combat step."""
+    """End the engagement: experience for surviving crews and infantry (OES.11, EXP.2: a roll for
+    a combat action, once a round was fought, and one for forcing a withdrawal), then the clock
+    returns to the attacker's Combat step."""
     state = t.state
     xp = state.table("experience")
     if state.options.get("experience_checks", True):
@@ -529,9 +530,13 @@ def close_events(
                 or is_neutral(state, u.side)
             ):
                 continue
-            n = int(xp.get("rolls_per_combat_action", 1))
+            # EXP.2 "Combat Action": only once a combat round has been fought (an attack
+            # declared and broken off at once is none); "Forcing A Withdrawal" stands alone
+            n = int(xp.get("rolls_per_combat_action", 1)) if int(rec.get("rounds", 0)) else 0
             if forced_by is not None and u.side == forced_by:
                 n += int(xp.get("rolls_per_forced_withdrawal", 1))
+            if not n:
+                continue
             gained = list(u.data.get("experience", ()))
             for _ in range(n):
                 roll = t.dice.roll(

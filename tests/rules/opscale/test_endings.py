@@ -4,6 +4,7 @@ an engagement nobody can fire in (OES.10, R45)."""
 from __future__ import annotations
 
 from owsnb.rules.opscale import RULESET
+from owsnb.rules.opscale.engagement import record
 
 from .conftest import load, play, to_step
 
@@ -35,3 +36,27 @@ def test_r42_scores_decide_when_both_players_still_have_units():
     s = to_step(load(TANK_AND_INF, turns=1), "5").state
     s, _ = play(s, "umpire: award red secondary_objective")
     assert not RULESET.is_over(s) and RULESET.outcome(s).startswith("red leads")
+
+
+def test_exp_2_declaring_an_attack_and_withdrawing_at_once_is_no_combat_action():
+    """EXP.2 "Methods for Crews / Infantry to Earn Experience: Combat Action. Forcing A
+    Withdrawal." An attacker that declares and breaks off before any round is fought has seen no
+    combat: it earns no roll (and nobody forced it out)."""
+    s = to_step(load(TANK_AND_INF), "5").state
+    s, _ = play(s, "blue: engage B-TANK:R-INF:p")
+    s, _ = play(s, "red: done", [9, 1])
+    s, rep = play(s, "blue: withdraw", [])  # no experience die is rolled
+    assert record(s) is None
+    assert not s.units["B-TANK"].data.get("experience")
+    assert not any("experience roll" in line for line in rep.lines)
+
+
+def test_exp_2_a_fought_round_then_a_forced_withdrawal_earns_two_rolls():
+    """EXP.2: a Combat Action and Forcing A Withdrawal each earn a roll (R17)."""
+    s = to_step(load(TANK_AND_INF), "5").state
+    s, _ = play(s, "blue: engage B-TANK:R-INF:p")
+    s, _ = play(s, "red: done", [9, 1])
+    s, _ = play(s, "blue: round", [2])  # the tank misses (red declared no retaliation)
+    s, rep = play(s, "red: withdraw 0603", [3, 10])
+    assert s.units["B-TANK"].data["experience"] == ("combat-veteran",)
+    assert sum("experience roll" in line for line in rep.lines) == 2
