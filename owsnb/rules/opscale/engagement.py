@@ -32,6 +32,7 @@ from owsnb.rules.opscale.combat import (
     Fire,
     RoundResult,
     Shot,
+    can_fire,
     initiative_bonus,
     resolve_round,
     roll_initiative,
@@ -470,6 +471,9 @@ def round_events(
     rec = dict(rec)
     for _ in range(rounds):
         spec = spec_of(t.state, rec)
+        if not can_fire(spec, statuses(t.state, spec)):
+            _stalemate(t, rec, report)
+            return t.events, report
         res = resolve_round(
             spec,
             statuses(t.state, spec),
@@ -496,6 +500,10 @@ def round_events(
             t.add(state_set("public", {"engagement": rec}, rule="OES.10"))
             close_events(t, rec, report, f"{res.winner} won")
             return t.events, report
+        spec = spec_of(t.state, rec)
+        if not can_fire(spec, statuses(t.state, spec)):
+            _stalemate(t, rec, report)
+            return t.events, report
     t.add(
         state_set("public", {"engagement": rec}, rule="OES.10"),
         note(
@@ -505,6 +513,17 @@ def round_events(
         ),
     )
     return t.events, report
+
+
+def _stalemate(t: Tally, rec: dict[str, Any], report: Report) -> None:
+    """Ruling R45: no surviving declared unit of either side can fire at a legal target, so the
+    engagement ends (neither group destroyed: nobody wins it)."""
+    report.lines.append(
+        f"engagement {rec['n']}: no unit of either side can fire at a legal target; it ends (R45)"
+    )
+    report.rules.append("R45")
+    t.add(state_set("public", {"engagement": rec}, rule="R45"))
+    close_events(t, rec, report, "no unit of either side can fire (R45)")
 
 
 def close_events(

@@ -60,3 +60,21 @@ def test_exp_2_a_fought_round_then_a_forced_withdrawal_earns_two_rolls():
     s, rep = play(s, "red: withdraw 0603", [3, 10])
     assert s.units["B-TANK"].data["experience"] == ("combat-veteran",)
     assert sum("experience roll" in line for line in rep.lines) == 2
+
+
+def test_oes_10_r45_an_engagement_nobody_can_fire_in_ends():
+    """OES.10: "Alternate Combat Rounds until either the Attacking Unit(s) or Defending Unit(s)
+    are destroyed or one player plays a Command Card that ends the Combat Engagement." With
+    retargeting, withdrawal and surrender off, the tank's only target is destroyed while another
+    defender remains and Red declared no retaliation: nobody can fire again, so the engagement
+    ends (ruling R45) instead of running empty rounds for ever."""
+    units = [*TANK_AND_INF, {"id": "R-INF2", "type": "infantry-bn", "side": "red", "hex": "0504"}]
+    g = load(units, options={"retarget": False, "withdrawal": False, "surrender": False})
+    s = to_step(g, "5").state
+    s, _ = play(s, "blue: engage B-TANK:R-INF:p")
+    s, _ = play(s, "red: done", [9, 1])
+    s, rep = play(s, "blue: round", [20, 2])  # R-INF destroyed; the tank's experience roll 2
+    assert s.units["R-INF"].box == "destroyed" and s.units["R-INF2"].steps == 12
+    assert record(s) is None, "the engagement should have ended"
+    assert rep.ended and any("can fire" in line for line in rep.lines)
+    assert s.clock.acting == ("blue",) and s.clock.step == "5"
