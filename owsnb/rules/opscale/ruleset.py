@@ -29,6 +29,7 @@ from owsnb.rules.opscale.combat_orders import (
     Retaliate,
     Round,
     Surrender,
+    Tactical,
     Withdraw,
 )
 from owsnb.rules.opscale.economy import (
@@ -227,6 +228,7 @@ HANDLERS = (
     Clear(),
     Deploy(),
     Award(),
+    Tactical(),
 )
 """One handler per order verb, from Production (TS.2) to Deployment (TS.6) and the umpire's."""
 

@@ -3,6 +3,9 @@ an engagement nobody can fire in (OES.10, R45)."""
 
 from __future__ import annotations
 
+import pytest
+
+from owsnb.kernel import IllegalOrderError, NotYourTurnError, Order
 from owsnb.rules.opscale import RULESET
 from owsnb.rules.opscale.engagement import record
 
@@ -78,3 +81,24 @@ def test_oes_10_r45_an_engagement_nobody_can_fire_in_ends():
     assert record(s) is None, "the engagement should have ended"
     assert rep.ended and any("can fire" in line for line in rep.lines)
     assert s.clock.acting == ("blue",) and s.clock.step == "5"
+
+
+def test_ts_5_r46_an_engagement_resolved_with_miniatures_is_recorded_by_the_umpire():
+    """TS.5: "Resolve Combat Engagements using the Operational Engagement Sequence, or Resolve by
+    Miniatures at the Tactical Scale." The umpire records what the tactical battle left (R46):
+    R-INF destroyed (scored for Blue, SC.1), the tank down to 7 (damaged at Half Endurance 8);
+    the engagement ends and the tank rolls for its Combat Action (EXP.2)."""
+    s = to_step(load(TANK_AND_INF), "5").state
+    s, _ = play(s, "blue: engage B-TANK:R-INF:p")
+    s, _ = play(s, "red: done", [9, 1])
+    with pytest.raises(IllegalOrderError) as exc:
+        RULESET.check(s, Order.parse("umpire: tactical B-TANK:17"))
+    assert exc.value.code == "bad-endurance" and exc.value.rule == "R10"
+    with pytest.raises(NotYourTurnError):
+        RULESET.check(s, Order.parse("blue: tactical R-INF:0"))
+    s, rep = play(s, "umpire: tactical R-INF:0 B-TANK:7", [10])
+    assert s.units["R-INF"].box == "destroyed" and s.sides["blue"].public["score"] == 20
+    tank = s.units["B-TANK"]
+    assert tank.steps == 7 and "damaged" in tank.markers
+    assert tank.data["experience"] == ("combat-veteran",)
+    assert record(s) is None and rep.ended
