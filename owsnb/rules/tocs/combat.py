@@ -416,16 +416,15 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         d_retreat_to = _retreat(
             em, [i for i in d_ids if alive_on_map(em.state.units[i])], h, d_ret, rule="L735"
         )
-    for uid in d_ids:
-        if battle.engagement:
-            _degrade(em, uid, 1 if d_ret else 0, "L730")
-        else:
-            _degrade(em, uid, 1 + (1 if d_ret else 0), "L730")
+    for uid in d_ids:  # L155, L734: reconnaissance units do not degrade for retreating
+        ret = 1 if d_ret and not em.state.units[uid].get("recon") else 0
+        _degrade(em, uid, ret if battle.engagement else 1 + ret, "L730")
     # attacker second
     a_taken = _take_losses(em, attackers, a_loss, "attack", rule)
     for uid in attackers:
         extra = 1 if model == "literal" and not battle.engagement else 0
-        _degrade(em, uid, (1 if a_ret else 0) + extra, "L734")
+        ret = 1 if a_ret and not em.state.units[uid].get("recon") else 0  # L734 [EXC: recon]
+        _degrade(em, uid, ret + extra, "L734")
     a_alive = [i for i in attackers if alive_on_map(em.state.units[i])]
     if a_ret and battle.engagement:
         _retreat(em, a_alive, h, a_ret, rule="L734")

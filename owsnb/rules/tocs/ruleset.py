@@ -584,7 +584,8 @@ class Tocs(RuleSet):
 
     def aftermath(self, state: Any) -> list:
         """What a change of position does at once, whoever caused it (after every order and every
-        automatic step): a reserve in EZOC loses its status (L337); a unit marked out of LOS that
+        automatic step): a reserve in EZOC loses its status (L337), a refitting unit its refit
+        (L338: it must "remain out of EZOC"); a unit marked out of LOS that
         traces LOS again loses its marker and its penalties (L216)."""
         em = Emitter(state)
         for u in sorted(ground_units(state), key=lambda x: x.id):
@@ -595,6 +596,12 @@ class Tocs(RuleSet):
                     f"{u.id} loses its reserve status: its hex is in EZOC",
                     rule="L337",
                     visible_to=u.side,
+                )
+            if u.get("refit") and ezoc_at(state, u.side, u.hex):
+                em.data(u.id, rule="L338", refit=False)
+                learn_ezoc(em, u.side, u.hex, True, "L338")
+                em.say(
+                    f"{u.id} stops refitting: its hex is in EZOC", rule="L338", visible_to=u.side
                 )
             if u.get("in_los") is False and in_los(em.state, u):
                 em.data(u.id, rule="L216", in_los=True)

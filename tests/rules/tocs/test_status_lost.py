@@ -6,7 +6,7 @@ import pytest
 
 from owsnb.kernel import IllegalOrderError
 
-from .conftest import begin, board, submit
+from .conftest import begin, board, set_public, set_unit, submit
 
 
 def _reserve_board():
@@ -89,3 +89,30 @@ def test_l216_a_unit_that_regains_los_mid_turn_attacks_at_full_strength():
     sub = g.submit("allied: done")
     notes = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert any(t.startswith("Battle at 0602: hasty, column 1:1,") for t in notes), notes
+
+
+def test_l338_a_refit_ends_when_an_enemy_zone_of_control_falls_on_the_unit():
+    """L338: "The unit successfully refits at the end of the game turn as long as it remains out
+    of EZOC and is neither attacked on the CRT by ground forces or is probed." A German company
+    steps next to the refitting A-1 and away again before the turn ends: no step."""
+    units = [
+        {"id": "A-HQ", "type": "para-hq-regiment", "side": "allied", "hex": "0403"},
+        {"id": "A-1", "type": "para-company", "side": "allied", "hex": "0503"},
+        {"id": "G-HQ", "type": "ger-regiment-hq", "side": "german", "hex": "1005"},
+        {"id": "G-1", "type": "ger-infantry-company", "side": "german", "hex": "0704"},
+    ]
+    g = board(units=units)
+    set_unit(g, "A-1", steps=2)
+    begin(g)
+    submit(g, "allied: activate A-HQ")
+    submit(g, "allied: refit A-1")
+    submit(g, "allied: done", [6, 6])
+    begin(g, "german")
+    submit(g, "german: activate G-1")
+    submit(g, "german: move G-1 0603")  # next to A-1: EZOC on 0503
+    assert not g.unit("A-1").get("refit")
+    submit(g, "german: move G-1 0704")  # and away again
+    set_public(g, turn_end_index=99)  # the turn ends on any roll
+    g.submit("german: done")
+    assert g.state.clock.turn == 2
+    assert g.unit("A-1").steps == 2
