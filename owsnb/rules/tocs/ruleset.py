@@ -788,6 +788,13 @@ class Tocs(RuleSet):
                 kind = max(
                     (u.get("attack_type", "hasty") for u in att), key=lambda k: ranks[k]["rank"]
                 )
+                scouts = [u for u in att if lab in (u.get("scouted") or ())]
+                if scouts:  # L274-L275, L280: a unit that reconnoitred or probed the hex and
+                    # joins the battle sets its length: no longer than that unit's own attack
+                    kind = min(
+                        (kind, *(u.get("attack_type", "hasty") for u in scouts)),
+                        key=lambda k: ranks[k]["rank"],
+                    )
                 priv = em.state.sides[p].private
                 shifts = [
                     n
@@ -850,7 +857,7 @@ class Tocs(RuleSet):
         stacking.enforce(em, enemy_of(em.state, p), exempt=True, rule="L145")
         s = em.state
         for u in s.units.values():  # end-of-impulse housekeeping
-            if u.get("act") or u.get("recon_last") or u.get("withdrew"):
+            if u.get("act") or u.get("recon_last") or u.get("withdrew") or u.get("scouted"):
                 em.unit(
                     u.id,
                     rule="B3.11",
@@ -862,6 +869,7 @@ class Tocs(RuleSet):
                         "recon_last": None,
                         "recon_mp": 0,
                         "withdrew": False,
+                        **({"scouted": None} if u.get("scouted") else {}),
                     },
                 )
         if pending(em.state, p) or exploits(

@@ -38,6 +38,7 @@ __all__ = [
     "excess",
     "within_limit",
     "overstacked",
+    "congested",
     "enforce",
     "Eliminate",
 ]
@@ -105,6 +106,13 @@ def overstacked(state: Any, side: str, *, exempt: bool = False) -> dict[Any, lis
         if extra:
             out[h] = extra
     return out
+
+
+def congested(state: Any, side: str, h: Any) -> bool:
+    """L365: "Any hex that exceeds the stacking limit will restrict the use of its roads, causing
+    any unit entering a congested road network to pay the COT to enter as if the road did not
+    exist." Is *side* over stacked in *h* now (its own units: a mover knows them)?"""
+    return bool(excess(state, [u for u in ground_units(state, side) if u.hex == h]))
 
 
 def enforce(em: Emitter, side: str, *, exempt: bool, rule: str) -> None:

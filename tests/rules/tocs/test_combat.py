@@ -227,3 +227,21 @@ def test_l734_a_reconnaissance_attacker_does_not_degrade_for_retreating():
     submit(g, "allied: done", [1, 1, 1, 1, 6, 6])
     a1 = g.unit("A-1")
     assert lab(g, "A-1") == "0706" and a1.get("state") == 1  # activation only
+
+
+def test_l274_l275_a_unit_that_reconnoitred_the_hex_sets_the_length_of_the_battle():
+    """L274: "In effect all higher level Intensive/Deliberate Attacks will be reduce to the same
+    attack level of the lowest unit that had performed the reconnaissance or probe action." L275:
+    "Any unit performing reconnaissance that becomes part of the battle will dictate the length of
+    the battle based on the AP remaining of that unit." A-2 reconnoitres 0806 (1 AP) and joins
+    with a deliberate attack (its last 2 AP); A-1's intensive attack is cut to deliberate."""
+    g = _battle_board()
+    begin(g)
+    submit(g, "allied: activate A-2")
+    submit(g, "allied: recon A-2 0806")
+    submit(g, "allied: attack A-2 0806 kind=deliberate")
+    submit(g, "allied: activate A-1")
+    submit(g, "allied: attack A-1 0806 kind=intensive")
+    sub = g.submit("allied: done")
+    notes = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert any(t.startswith("Battle at 0806: deliberate,") for t in notes), notes

@@ -134,3 +134,25 @@ def test_l143_six_companies_defend_as_four():
     sub = g.submit("allied: done")  # seeded dice: the column is set before the roll
     notes = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert any(t.startswith("Battle at 0806: deliberate, column 1:2,") for t in notes), notes
+
+
+def test_l365_an_over_stacked_hex_congests_its_roads():
+    """L365: "Any hex that exceeds the stacking limit will restrict the use of its roads, causing
+    any unit entering a congested road network to pay the COT to enter as if the road did not
+    exist." Five German Companies in the polder 0805 (over stacked while moving, L145): a sixth
+    entering by the road 0705-0805 pays the polder's COT, not the road rate."""
+    units = [*HQS, *_companies("german", ["0805"] * 4 + ["0705", "0705"], "G")]
+    g = board(units=units)
+    begin(g)
+    submit(g, "allied: done", [6, 6])
+    begin(g, "german")
+    cot = g.state.tables["cot"]
+    road = float(cot["road"]["foot"])
+    polder = float(cot["terrain"]["polder"]["foot"]) + float(cot.get("polder_enter", 0))
+    assert polder > road
+    submit(g, "german: activate G-5")
+    submit(g, "german: move G-5 0805")  # 4 there: not over stacked yet, road rate
+    assert float(g.unit("G-5").get("mp_left")) == 2 - road
+    submit(g, "german: activate G-6")
+    submit(g, "german: move G-6 0805")  # 5 there: over stacked, its road is congested
+    assert float(g.unit("G-6").get("mp_left")) == 2 - polder
