@@ -45,6 +45,7 @@ from owsnb.rules.tocs.model import (
 )
 from owsnb.rules.tocs.orders import HANDLERS, close_activation
 from owsnb.rules.tocs.perimeter import announce, take_hex, visible_unit
+from owsnb.rules.tocs.reinforcement_orders import BOX as REINFORCEMENT_BOX
 from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.victory import score
 from owsnb.rules.tocs.zoc import ezoc_at, learn_ezoc
@@ -237,6 +238,7 @@ class Tocs(RuleSet):
                             "bombard",
                             "clear",
                             "eliminate",
+                            "enter",
                         ),
                         rule="B3.5",
                     ),
@@ -323,8 +325,23 @@ class Tocs(RuleSet):
                 problems.append(
                     (f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side")
                 )
+        later = dict(rules.get("reinforcements", {}) or {})
+        for uid, spec in later.items():  # L42: reinforcements arrive on a turn, at a hex
+            where = f"rules.reinforcements.{uid}"
+            if uid not in state.units:
+                problems.append((where, f"no unit {uid!r}"))
+                continue
+            turn = (spec or {}).get("turn") if isinstance(spec, Mapping) else None
+            if not isinstance(turn, int) or turn < 1:
+                problems.append((where, f"give the turn it arrives: {{turn: N}}, not {spec!r}"))
+            if isinstance(spec, Mapping) and spec.get("hex") is not None:
+                try:
+                    state.map.hex(str(spec["hex"]))
+                except ValueError as exc:
+                    problems.append((f"{where}.hex", str(exc)))
+        on_map = state.evolve(units={k: v for k, v in state.units.items() if k not in later})
         for side in state.sides:  # L144: a scenario sets up within the stacking limits
-            for h, extra in stacking.overstacked(state, side).items():
+            for h, extra in stacking.overstacked(on_map, side).items():
                 problems.append(
                     (
                         "units",
@@ -407,7 +424,25 @@ class Tocs(RuleSet):
             for h, info in state.map.hexes.items()
         }
         units = {}
+        later = dict(rules.get("reinforcements", {}) or {})
         for uid, u in state.units.items():
+            spec = later.get(uid) or {}
+            if int(spec.get("turn", 1)) > state.clock.turn:  # L42: hidden off board until then
+                entry = state.map.label(
+                    state.map.hex(str(spec.get("hex") or state.map.label(u.hex)))
+                )
+                units[uid] = replace(
+                    u.evolve(
+                        data={
+                            "state": int(u.get("state", 0)),
+                            "arrives": int(spec["turn"]),
+                            "entry": entry,
+                        }
+                    ),
+                    hex=None,
+                    box=REINFORCEMENT_BOX,
+                )
+                continue
             if u.hex is not None and owners[u.hex] != u.side:
                 raise ValueError(
                     f"unit {uid} starts in {state.map.label(u.hex)}, outside {u.side}'s perimeter (L227)"
