@@ -109,8 +109,16 @@ def _error(status: int, body: dict[str, Any]) -> Response:
     )
 
 
+SEAT_HEADER = "x-owsnb-seat"
+"""The seat token's header where ``Authorization`` belongs to a proxy in front (JupyterHub)."""
+
+
 def bearer(headers: Any) -> str:
-    """The token of an ``Authorization: Bearer`` header (``""`` if none)."""
+    """The seat token: an ``X-Owsnb-Seat`` header, else ``Authorization: Bearer`` (``""`` if
+    none)."""
+    seat = headers.get(SEAT_HEADER, "").strip()
+    if seat:
+        return seat
     value = headers.get("authorization", "")
     scheme, _, token = value.partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
@@ -395,6 +403,19 @@ async def health(srv: _Server, request: Request) -> Any:
     return {"owsnb": __version__, "ok": True}
 
 
+INDEX = """<!doctype html><meta charset="utf-8"><title>owsnb seminar</title>
+<body style="font-family:sans-serif;max-width:40em;margin:2em auto">
+<h1>owsnb seminar server</h1><p>The authority is running. Seats connect with their seat link:
+<code>owsnb.connect(link, token)</code> in a notebook, or the seat dashboard.</p>
+<p>The links were printed when the game was created; behind JupyterHub they are in
+<code>$OWSNB_HOME/seminar-links.json</code> (readable by you only: open it in JupyterLab).</p>"""
+
+
+async def index(request: Request) -> Response:
+    """A landing page for a browser (the JupyterLab launcher opens it): no game, no token."""
+    return Response(INDEX, media_type="text/html")
+
+
 @endpoint
 async def game_info(srv: _Server, request: Request) -> Any:
     return await srv.call(request, srv.auth.seat_info)
@@ -646,6 +667,7 @@ def make_app(
 
     g = "/games/{gid}"
     routes = [
+        Route("/", index),
         Route("/health", health),
         Route(g, game_info),
         Route(g + "/", game_info),

@@ -100,7 +100,16 @@ def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME=MODULE:ATTR",
         help="register a rule set that is not installed as a package (also for Voila)",
     )
-    p.add_argument("--links-file", help="also write the links and tokens as JSON to this file")
+    p.add_argument(
+        "--links-file", help="also write the links and tokens as JSON to this file (mode 0600)"
+    )
+    p.add_argument(
+        "--hub",
+        metavar="PREFIX",
+        help="run behind jupyter-server-proxy at PREFIX (the JupyterLab launcher does this): "
+        "resume the store's games or create one, no Voila, links in "
+        "$OWSNB_HOME/seminar-links.json on $OWSNB_PUBLIC_URL + PREFIX",
+    )
     p.set_defaults(func=run_serve)
     return p
 
@@ -286,6 +295,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
     _register_rulesets(args.ruleset)
     store_url = args.store or str(games_dir() / "seminar.owsnb")
+    if args.hub:
+        args.no_voila = True
+        args.links_file = args.links_file or str(games_dir().parent / "seminar-links.json")
+        public = os.environ.get("OWSNB_PUBLIC_URL", "").rstrip("/")
+        args.public_url = args.public_url or public + "/" + args.hub.strip("/")
+        try:
+            with open_store(store_url) as probe:
+                args.resume = bool(probe.games())
+        except StoreError as exc:
+            print(f"owsnb serve: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 1
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:

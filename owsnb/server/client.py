@@ -87,6 +87,7 @@ def connect(
     transport: str = "auto",
     timeout: float = 15.0,
     listen: bool = True,
+    headers: dict[str, str] | None = None,
 ) -> RemoteGame:
     """A seat on a served game.
 
@@ -96,13 +97,18 @@ def connect(
         transport: ``"auto"`` (WebSocket, long-poll if that fails), ``"ws"``, ``"poll"``.
         timeout: seconds to wait for an answer.
         listen: receive pushed changes (``False``: only what you ask for).
+        headers: more HTTP headers for every request, e.g. a proxy's credential in front of the
+            authority (JupyterHub: ``{"Authorization": "token …"}``); the seat token then goes
+            in ``X-Owsnb-Seat``.
 
     Raises:
         AuthError: the token is missing, wrong or revoked.
         ConnectionLost: nobody answers at *url*.
     """
     base, tok = _split_link(url, token)
-    return RemoteGame(base, tok, transport=transport, timeout=timeout, listen=listen)
+    return RemoteGame(
+        base, tok, transport=transport, timeout=timeout, listen=listen, headers=headers
+    )
 
 
 class _GenericRules:
@@ -137,6 +143,7 @@ class RemoteGame:
         transport: str = "auto",
         timeout: float = 15.0,
         listen: bool = True,
+        headers: dict[str, str] | None = None,
     ):
         import httpx
 
@@ -146,7 +153,15 @@ class RemoteGame:
         self._token = token
         self._timeout = timeout
         self._transport = transport
-        self._headers = {"Authorization": f"Bearer {token}", "User-Agent": "owsnb-client"}
+        extra = dict(headers or {})
+        if any(k.lower() == "authorization" for k in extra):  # a proxy's: the seat goes apart
+            self._headers = {**extra, "X-Owsnb-Seat": token, "User-Agent": "owsnb-client"}
+        else:
+            self._headers = {
+                **extra,
+                "Authorization": f"Bearer {token}",
+                "User-Agent": "owsnb-client",
+            }
         self._http = httpx.Client(base_url=url, headers=self._headers, timeout=timeout)
         self._lock = threading.RLock()
         self._maps = wire.MapCache()
