@@ -21,6 +21,7 @@ more than :data:`SEND_TIMEOUT` seconds, or a client that answers no ping within
 ==========  ================================  ===================================================
 method      path                              what
 ==========  ================================  ===================================================
+GET         /                                 a landing page (no token, no game named)
 GET         /health                           liveness (no token)
 GET         /games/{id}                       who the seat is; game title, rule set, state_id
 GET         /games/{id}/view?at=&map=&side=   the seat's view (map omitted if ``map`` is current)
