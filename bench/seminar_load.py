@@ -209,8 +209,12 @@ def report(
         sub_ms = [ms for p, ms in rec.submit_ms if p == phase]
     wanted = set(moves)
     lat, frames = [], {}
-    for game, seat, sid, t, n, whole in pushes:
-        if (game, sid) not in wanted or whole:
+    first: set[tuple[str, str]] = set()
+    for game, seat, sid, t, n, _whole in pushes:
+        if (game, seat) not in first:  # the view a listener gets when it connects: not a move
+            first.add((game, seat))
+            continue
+        if (game, sid) not in wanted:
             continue
         if only is None or (game, seat) == only:
             lat.append((t - submits[(game, sid)]) * 1000)
@@ -245,7 +249,9 @@ def main() -> int:
     import logging
 
     logging.getLogger("websockets").setLevel(logging.CRITICAL)  # the abusers' closing noise
-    from owsnb.server.app import MAX_CONNECTIONS
+    import owsnb.server.app
+
+    MAX_CONNECTIONS = getattr(owsnb.server.app, "MAX_CONNECTIONS", 4)  # (an older owsnb: none)
 
     tmp = Path(tempfile.mkdtemp(prefix="owsnb-load-"))
     if args.store == "postgres":
