@@ -471,6 +471,7 @@ class Authority:
         """The seat's view now, or after event *at* (rounded down to an event the seat saw); the
         umpire may ask for a *side*'s view."""
         sg, seat = s
+        asking = seat
         if side is not None and side != seat.view_side:
             if not seat.is_umpire:
                 raise auth_error(f"the {seat.label} seat sees only its own view", 403)
@@ -489,7 +490,7 @@ class Authority:
                 v = sg.view_for(seat, at)
             else:
                 v = sg.view_for(seat)
-            return {"state_id": sg.game.state_id, "seq": h, **wire.encode_view(v, known_map)}
+            return {**self.numbers(sg, asking), **wire.encode_view(v, known_map)}
 
     def outcome(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
         """Is the game over (at the seat's horizon), and its outcome: told to a seat that sees the
@@ -503,8 +504,7 @@ class Authority:
             over = bool(g.ruleset.is_over(state))
             told = over or seat.view_side == UMPIRE
             return {
-                "state_id": g.state_id,
-                "seq": h,
+                **self.numbers(sg, seat),
                 "over": over,
                 "outcome": wire.encode_value(g.ruleset.outcome(state)) if told else None,
             }
@@ -515,7 +515,7 @@ class Authority:
         with sg.lock:
             h = sg.horizon(seat)
             evs = [e for e in sg.game.events[max(0, since) : h] if e.visible(seat.view_side)]
-            return {"state_id": sg.game.state_id, "seq": h, "events": wire.encode_events(evs)}
+            return {**self.numbers(sg, seat), "events": wire.encode_events(evs)}
 
     def annotations(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
         sg, seat = s
@@ -545,7 +545,10 @@ class Authority:
         if not seat.may_order(side):
             raise auth_error(f"the {seat.side} seat cannot see {side}'s orders", 403)
         with sg.lock:
-            return {"state_id": sg.game.state_id, **wire.encode_legal(sg.game.legal_orders(side))}
+            return {
+                "state_id": self.numbers(sg, seat)["state_id"],
+                **wire.encode_legal(sg.game.legal_orders(side)),
+            }
 
     def check(self, s: tuple[ServedGame, Seat], order: Any) -> dict[str, Any]:
         """Validate without committing: ``{"ok": true, "args": ...}`` or IllegalOrderError."""
@@ -556,7 +559,7 @@ class Authority:
             return {
                 "ok": True,
                 "order": str(o),
-                "state_id": sg.game.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "args": codec.encode(args),
             }
 
@@ -567,7 +570,7 @@ class Authority:
         with sg.lock:
             return {
                 "order": str(o),
-                "state_id": sg.game.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "preview": wire.encode_value(sg.game.preview(o)),
             }
 
@@ -606,7 +609,7 @@ class Authority:
             visible = [e for e in sub.events if e.visible(seat.view_side)]
             return {
                 "order": str(o),
-                "state_id": sub.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "events": wire.encode_events(visible),
                 "result": wire.encode_value(sub.result),
             }
@@ -624,7 +627,10 @@ class Authority:
                 self._reload_locked(sg, force=True)
                 raise
             self._record(sg, Change("undo", sg.game.state_id, removed))
-            return {"state_id": sg.game.state_id, "events": wire.encode_events(removed)}
+            return {
+                "state_id": self.numbers(sg, seat)["state_id"],
+                "events": wire.encode_events(removed),
+            }
 
     def annotate(
         self, s: tuple[ServedGame, Seat], text: Any, anchors: Mapping[str, Any]
@@ -671,8 +677,9 @@ class Authority:
 
     def numbers(self, sg: ServedGame, seat: Seat) -> dict[str, int]:
         """The revision numbers *seat* is told (``state_id``: the revision its orders name;
-        ``seq``: the events in the history it sees the end of). Every frame and ``seat_info``
-        takes them from here, so that they can become the seat's own count (issue 18)."""
+        ``seq``: the events in the history it sees the end of). Every frame, ``seat_info`` and
+        every answer that carries a number takes it from here, so that the numbers can become
+        the seat's own count in one place (issue 18)."""
         return {"state_id": sg.game.state_id, "seq": sg.horizon(seat)}
 
     def _tick_of(self, sg: ServedGame, cursor: str | None) -> int | None:
