@@ -455,10 +455,8 @@ class Forecast(Distribution):
             "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
             for r in self.details
         )
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-        table = (
-            f"<table class='owsnb-forecast'><tr>{head}</tr>{body}</table>" if self.details else ""
-        )
+        th = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+        table = f"<table class='owsnb-forecast'><tr>{th}</tr>{body}</table>" if self.details else ""
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
         cite = (
             "<div style='color:#6b7280;font-size:11px'>rules: "
