@@ -687,6 +687,45 @@ class Game:
     def _parse(self, order: Order | str) -> Order:
         return order if isinstance(order, Order) else Order.parse(order)
 
+    def export(self) -> dict[str, Any]:
+        """The whole record as plain JSON data (:mod:`owsnb.kernel.codec`): the rule set, the
+        initial state with its dice state, every event with the dice states, the annotations and
+        the meta facts (the dice seed) — everything, every secret and the dice to come, to publish
+        once the game is over (a served game's umpire may, :meth:`Authority.export`). Paths on the
+        machine that holds the game are left out.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel import codec
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> rec = game.export()
+        >>> rec["meta"]["seed"], len(rec["events"]), "file" in rec["initial"]["f"]["scenario"]
+        (11, 2, False)
+        >>> again = Game(game.ruleset, codec.decode(rec["initial"]), codec.decode(rec["events"]))
+        >>> again.state.units == game.state.units and again.state.rng == game.state.rng
+        True
+        """
+        from owsnb.kernel import codec
+        from owsnb.kernel.view import view_scenario
+
+        initial = self.initial.evolve(scenario=view_scenario(self.initial.scenario))
+        meta = {
+            k: v
+            for k, v in self.meta.items()
+            if k not in ("store", "scenario_file") and not str(k).startswith("seat:")
+        }
+        return {
+            "ruleset": self.ruleset.name,
+            "state_id": self._rev,
+            "meta": codec.encode(meta),
+            "initial": codec.encode(initial),
+            "events": [codec.encode(e) for e in self._events],
+            "annotations": [a.to_dict() for a in self.annotations],
+        }
+
     # -- convenience ---------------------------------------------------------------------------
     def history(self, **kwargs: Any) -> Any:
         """The history as an ``xarray.Dataset`` (see :mod:`owsnb.analysis`)."""

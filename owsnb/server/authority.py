@@ -214,12 +214,17 @@ class Authority:
         for the umpire, one per side and the given observers (``(view, delay)`` pairs).
 
         The game id is the scenario id (``tutorial``, then ``tutorial-2``...) unless given.
+
+        The dice seed is drawn from the operating system's entropy unless *seed* is given: a
+        scenario's ``seed:`` is for local, reproducible play; a served game taking it would roll
+        the dice any seat can reproduce with ``owsnb.load(scenario)`` (issue 18). The seed stays
+        in the store; the umpire may :meth:`export` it with the whole record once the game is over.
         """
         from owsnb.scenario.loader import Scenario, build_state, load_scenario
 
         scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         if seed is None:
-            seed = scn.spec.seed if scn.spec.seed is not None else secrets.randbits(32)
+            seed = secrets.randbits(63)  # never the scenario's: see above
         state, _rs = build_state(scn, seed, options=options)
         table = SeatTable({})
         created = CreatedGame("", scn.spec.title or scn.spec.id)
@@ -509,6 +514,24 @@ class Authority:
                 "over": over,
                 "outcome": wire.encode_value(g.ruleset.outcome(state)) if told else None,
             }
+
+    def export(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
+        """The whole record, dice seed and states included (:meth:`Game.export`): the umpire's,
+        once the game is over — before, it would predict every die to come (issue 18).
+
+        Raises:
+            AuthError: not the umpire.
+            HistoryError: the game is not over.
+        """
+        sg, seat = s
+        self._umpire(seat, "export the whole record")
+        with sg.lock:
+            g = sg.game
+            if not g.ruleset.is_over(g.state):
+                raise HistoryError(
+                    "the whole record (the dice seed included) is exported once the game is over"
+                )
+            return g.export()
 
     def events(self, s: tuple[ServedGame, Seat], since: int = 0) -> dict[str, Any]:
         """Events the seat may see after event *since* (up to its horizon)."""

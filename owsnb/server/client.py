@@ -302,6 +302,12 @@ class RemoteGame:
             raise AuthError(f"the {self.side} seat knows only its own revision")
         return self._rev
 
+    def export(self) -> dict[str, Any]:
+        """The whole record as plain data, the dice seed included: the umpire's, once the game is
+        over (:meth:`owsnb.kernel.game.Game.export`; ``HistoryError`` before, ``AuthError`` for
+        another seat)."""
+        return self._get("/export")
+
     def knowledge(self, side: str | None = None) -> SideView:
         """What *side* (default: this seat's) knows now: its view (as :meth:`view`)."""
         return self.view(side)
