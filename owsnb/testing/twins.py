@@ -280,13 +280,14 @@ def _opart(state: GameState, side: str, rng: Any) -> list[Event]:
 
 
 def _hidden_units(state: GameState, side: str, ruleset: Any) -> list[tuple[Unit, Unit | None]]:
-    """Enemy units *side* does not see as they are: (unit, what it sees of it or None)."""
+    """Enemy units *side* does not see as they are — not at all, face down, or with closed values
+    (an Operational Scale closed card): (unit, what it sees of it or None)."""
     out = []
     for u in state.units.values():
         if u.side == side:
             continue
         v = ruleset.view_unit(state, u, side)
-        if v is None or v.id != u.id:
+        if v is None or v != u:
             out.append((u, v))
     return out
 
