@@ -437,9 +437,7 @@ class Game:
             state = self._head
             known = self.knowledge(order.side)
             args = self.ruleset.check(known, order)
-            dice = Dice(
-                state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ()
-            )
+            dice = self._dice(state, order)
             adj: Adjudication
             try:
                 if known is not state:
@@ -447,11 +445,28 @@ class Game:
             except IllegalOrderError as refusal:
                 adj = self.ruleset.resolve_hidden(state, order, args, refusal, dice)
             else:
-                adj = self.ruleset.adjudicate(state, order, args, dice)
+                try:
+                    adj = self.ruleset.adjudicate(state, order, args, dice)
+                except IllegalOrderError as refusal:
+                    if known is state:
+                        raise
+                    # the truth refused it while carrying it out: its text may name what the side
+                    # does not know, so it is resolved like any hidden fact (the rolls made on the
+                    # way are not made: the dice start again from where they were)
+                    dice = self._dice(state, order)
+                    adj = self.ruleset.resolve_hidden(state, order, args, refusal, dice)
             events = [*dice.take_events(), *adj.events]
             if dice.used:
                 events.append(Event("rng", freeze({"state": dice.state}), frozenset(), ""))
             return self._commit(order, events, adj.result)
+
+    @staticmethod
+    def _dice(state: GameState, order: Order) -> Dice:
+        """The dice of a submission: the game's generator, rolls credited to and seen by the
+        ordering side (the umpire's by nobody else)."""
+        return Dice(
+            state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ()
+        )
 
     def _commit(self, order: Order, events: list[Event], result: Any) -> Submission:
         batch = (self._events[-1].batch + 1) if self._events else 1
