@@ -294,9 +294,9 @@ def auto_detections(state: Any, dice: Any = None) -> list[Event]:
             ]
             k = _kind(u)
             if k in ("surface", "air") and any(
-                e.hex == u.hex and _kind(e) in ("surface", "air", "sub") for e in enemies
+                e.hex == u.hex and _kind(e) in ("surface", "air") for e in enemies
             ):
-                new.add(side)  # 8.3.2
+                new.add(side)  # 8.3.2 (a submarine is no automatic detector: it rolls, 6.4.2)
             elif k == "air" and any(
                 counter(e).sensor("radar")
                 and "emitting" in e.markers
@@ -669,11 +669,18 @@ def _search(
         if die is None:
             continue
         sig = _signature(u)
+        # 6.4.2: "Submarines attempting to detect surface platforms remain undetected": a roll
+        # made by submarines alone is not shown to the target's owner (it would betray the boat)
+        subs_only = all(
+            counter(s).category == "submarine"
+            for s in sensors
+            if sensor_die(state, s, u) is not None
+        )
         r = roll(
             die,
             f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}",
-            "8.5",
-            frozenset({u.side}),
+            "6.4.2" if subs_only else "8.5",
+            frozenset() if subs_only else frozenset({u.side}),
         )
         if r >= sig:
             roll.reveal({side})  # 8.5: as 8.4, the searcher sees the roll that found the unit

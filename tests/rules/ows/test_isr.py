@@ -234,6 +234,28 @@ def test_6_4_2_sub_detects_surface_with_its_torpedo_die_promoted_in_silent_runni
     assert isr.sensor_die(g.state, ssk.evolve(markers=frozenset()), g.unit("DDG-1")) == "d10"
 
 
+def test_6_4_2_a_submarine_must_roll_its_torpedo_die_to_detect_a_surface_ship_and_stays_unseen():
+    """6.4.2: "Submarines can detect surface platforms in the same hex but must roll for detection
+    using their torpedo attack die roll as the sensing die roll. Submarines attempting to detect
+    surface platforms remain undetected unless detected by ASW missions (6.4.4)." """
+    g = at(load(), "5.2")  # SSK-1 (Silent Running, torpedo d10) shares 0404 with DDG-1
+    assert "red" not in g.unit("DDG-1").seen_by  # no automatic detection by the submarine (8.3.2)
+    assert "tacsit1" not in g.unit("DDG-1").markers
+    assert not [e for e in g.view("blue").events if e.kind == "unit.set" and "DDG-1" in str(e)]
+    g.submit("blue: done")
+    sub = g.submit("red: detect 0404 sensors=SSK-1")  # the torpedo die, promoted: d12
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 1 and rolls[0].data["sides"] == 12
+    found = rolls[0].data["result"] >= 7  # DDG-1's signature
+    assert ("red" in g.unit("DDG-1").seen_by) is found
+    assert not [e for e in g.view("blue").events if e.kind == "die"]  # the boat's roll stays hidden
+    assert "red" not in g.unit("SSK-1").seen_by and "SSK-1" not in g.view("blue").units
+    g2 = at(load(), "5.2")
+    g2.submit("blue: done")
+    s, res, _ = run(g2, "red: detect 0404 sensors=SSK-1", [6])  # 6 < 7: not found
+    assert res.outcome["detected"] == [] and "red" not in s.units["DDG-1"].seen_by
+
+
 def test_8_3_3_sof_only_detected_by_sof():
     g = load(units={"SOF-B": {"hex": "0704", "box": None}, "SOF-R": {"hex": "0704", "box": None}})
     assert isr.sensor_die(g.state, g.unit("BDE-R"), g.unit("SOF-B")) is None
