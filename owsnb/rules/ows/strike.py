@@ -294,12 +294,25 @@ def _exposure_events(
     state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
 ) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
-    lets airborne ASW in its hex roll once. Returns events and the ids now seen by *defender*."""
+    lets airborne ASW in its hex roll once, and leaves Silent Running (6.4.2.1: "removed when the
+    submarine initiates an attack"). Returns events and the ids now seen by *defender*."""
     events: list[Event] = []
     seen: set[str] = set()
     for src in {s.src.id: s.src for s in salvos}.values():
         c = counter(src)
         if c.category == "submarine":
+            if (
+                "silent-running" in src.markers
+            ):  # 6.4.2.1: removed when the boat initiates an attack
+                src = src.evolve(markers=src.markers - {"silent-running"})
+                events.append(
+                    unit_set(
+                        src.id,
+                        markers=src.markers,
+                        rule="6.4.2.1",
+                        visible_to=watchers(state, src),
+                    )
+                )
             asw = [
                 u
                 for u in state.units.values()

@@ -215,3 +215,20 @@ def test_7_4_1_nuclear_plume_goes_downwind_on_tactical_maps():
     s, res, _ = run(g, "blue: nuke BDE-R", [1])
     plumes = [h for h, i in s.map.hexes.items() if i.facts.get("plume")]
     assert len(plumes) == 1 and plumes[0].distance(g.hex("0704")) == 1
+
+
+def test_6_4_2_1_silent_running_is_removed_when_the_submarine_launches_missiles():
+    """6.4.2.1: "Silent Running is removed when the submarine initiates an attack or when it moves
+    to another hex." A missile launch is an attack, not only a torpedo run (9.9.5.1)."""
+    g = at(
+        load(
+            units={"HQ-R": {"seen_by": ["blue"]}, "SSN-1": {"markers": ["silent-running"]}},
+            remove=("HQ9-1",),
+        ),
+        "6.B.1",
+    )
+    sub = g.submit("blue: strike HQ-R salvos=SSN-1:tlam")
+    assert "silent-running" not in g.unit("SSN-1").markers
+    mark = [e for e in sub.events if e.kind == "unit.set" and e.rule == "6.4.2.1"]
+    assert mark and mark[0].visible_to == frozenset({"blue"})  # the boat stays hidden from Red
+    assert "SSN-1" not in g.view("red").units
