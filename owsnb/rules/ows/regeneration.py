@@ -205,7 +205,8 @@ def advance_timers(state: Any, dice: Any) -> list[Event]:
 def remove_markers(state: Any, dice: Any) -> list[Event]:
     """7.F / 11.6: RSO&I (without a timer), Suppressed (except partisan suppression, C8), Main
     Effort, Cavitation, TACSIT 1 (detection lapses: enemies keep a last-known position), assault
-    markers (C6), and the per-turn bookkeeping markers."""
+    markers (C6), and the per-turn bookkeeping markers; a radiation plume placed in an earlier
+    turn (7.4.1; the radiation marker of the struck hex stays, 7.4)."""
     events: list[Event] = []
     turn = state.clock.turn
     for u in state.units.values():
@@ -238,6 +239,10 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
             changes["data"] = {"last_known": lk}
         if changes:
             events.append(unit_set(u.id, rule="11.6", visible_to=watchers(state, u), **changes))
+    for h, info in state.map.hexes.items():  # 7.4.1: "removed in the next turn's Regeneration"
+        placed = info.facts.get("plume")
+        if placed is not None and int(placed) < turn:
+            events.append(hex_set(h, {"plume": None}, rule="7.4.1"))
     for s in state.sides:
         if state.sides[s].private.get("sr_hexes") or state.sides[s].private.get("sensed"):
             events.append(side_set(s, "private", {"sr_hexes": None, "sensed": None}, rule="8.5.1"))

@@ -217,6 +217,41 @@ def test_7_4_1_nuclear_plume_goes_downwind_on_tactical_maps():
     assert len(plumes) == 1 and plumes[0].distance(g.hex("0704")) == 1
 
 
+def test_7_4_1_the_plume_is_removed_in_the_next_turns_regeneration_the_radiation_stays():
+    """7.4.1: "Place an additional radiation counter in the downwind hex. This represents the
+    radiation plume from nuclear fallout and causes a double demotion to combat in that hex. This
+    is removed in the next turn's Regeneration Phase." (7.4: the radiation marker "remains on the
+    map".)"""
+    tac = {
+        "layout": {"orientation": "flat", "size": 20, "unit": "km"},
+        "cols": 8,
+        "rows": 6,
+        "terrain": {"default": "clear"},
+    }
+    g = at(
+        load(
+            map=tac,
+            units={"BDE-R": {"seen_by": ["blue"]}},
+            options={"nukes": True},
+            rules={"hands": {"blue": {"nuke": 1}}},
+        ),
+        "6.B.1",
+    )
+    g.submit("blue: nuke BDE-R")
+
+    def plumes():
+        return [h for h, i in g.state.map.hexes.items() if i.facts.get("plume")]
+
+    assert len(plumes()) == 1
+    g.submit("umpire: advance 7.I")  # turn 1's Regeneration: the plume stays
+    assert len(plumes()) == 1
+    g.submit("umpire: advance 6.C.1")  # turn 2: it still demotes combat
+    assert g.clock.turn == 2 and len(plumes()) == 1
+    g.submit("umpire: advance 7.I")  # turn 2's Regeneration (7.F): removed
+    assert plumes() == []
+    assert g.state.map.hexes[g.hex("0704")].facts.get("radiation")
+
+
 def test_6_4_2_1_silent_running_is_removed_when_the_submarine_launches_missiles():
     """6.4.2.1: "Silent Running is removed when the submarine initiates an attack or when it moves
     to another hex." A missile launch is an attack, not only a torpedo run (9.9.5.1)."""
