@@ -6,6 +6,7 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.rules.ows import isr
+from owsnb.rules.ows.units import counter
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
 
@@ -55,6 +56,22 @@ def test_8_3_3_low_signature_sub_is_not_auto_detected():
     g = at(load(), "5.2")
     assert "blue" not in g.unit("SSK-1").seen_by  # SSK in DDG-1's hex stays hidden
     assert "SSK-1" not in g.view("blue").units
+
+
+def test_2_2_a_detected_counter_shows_its_dry_erase_marks_unless_the_option_hides_them():
+    """2.2: "Players use dry-erase markers on the counters themselves to record combat hits and
+    associated capability degradation, as well as the consumption of missiles." (9.5: "they cross
+    out the appropriate die symbol"; 2.2.2.3.2: grey shields "are marked out".) A detected counter
+    is face up, so by default the other side sees what is crossed out; option
+    ``enemy_expenditure: hidden`` shows it only the printed values."""
+    spent = {"DDG-1": {"seen_by": ["red"], "data": {"spent": {"tlam": 1, "sm2": 2}}}}
+    g = load(units=spent)
+    assert counter(g.view("red").units["DDG-1"]).spent == {"tlam": 1, "sm2": 2}
+    h = load(units=spent, options={"enemy_expenditure": "hidden"})
+    red = counter(h.view("red").units["DDG-1"])
+    assert red.spent == {} and red.attack("tlam").left == 2  # the printed magazine
+    assert counter(h.view("blue").units["DDG-1"]).spent == {"tlam": 1, "sm2": 2}  # its owner's
+    assert h.view("red").units["DDG-1"].steps == g.unit("DDG-1").steps
 
 
 def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
