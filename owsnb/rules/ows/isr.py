@@ -5,7 +5,8 @@ Paragraphs: 2.2.1 signature (meet or beat); 8.2 theater ISR pawns; 8.3.1 fixed i
 8.3.2 high signature (naval/air auto-detected by enemy naval/air in the same hex); 8.3.2.1 ground
 units (adjacent on tactical maps; covered terrain rolls; light infantry demotes); 8.3.3 low
 signature (matching capability only); 8.4 theater detection (ISR die vs the number); 8.4.1
-TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3, D12 cap);
+TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3; the D12
+cap for ASW and stealth aircraft only);
 6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
 6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
 6.5.9.4 ship radar range; 6.5.9.5 ground radar; 6.5.9.6 long-range fighter radar (only emitting); 7.2.1.3/7.2.1.4
@@ -236,8 +237,9 @@ def local_die(
     state: Any, side: str, sensors: Sequence[Any], target: Any
 ) -> tuple[str | None, list[str]]:
     """The single cooperative roll *sensors* make against *target* (8.5.3, R3), with the target's
-    modifiers and the caps (D12 for ASW and stealth aircraft, 6.4.4, 6.5.7; D16 by the exception
-    clause). ``(None, ...)`` if none of them can sense it."""
+    modifiers and the caps — D12 only for ASW and stealth aircraft (8.5.3, 6.4.4, 6.5.7; D16 by the
+    exception clause); other cooperative rolls climb the ladder to D20 (R1). ``(None, ...)`` if
+    none of them can sense it."""
     dice = [d for d in (sensor_die(state, s, target) for s in sensors) if d is not None]
     if not dice:
         return None, []
@@ -261,8 +263,8 @@ def local_die(
     elif tk == "air" and counter(target).stealth:
         limit = "d12"
         notes.append("stealth aircraft: at most D12 (6.5.7)")
-    elif len(dice) > 1:
-        limit = "d12"
+    # 8.5.3: "For ASW operations and when sensing stealth aircraft, do not promote the detection
+    # roll higher than a D12" — other cooperative rolls are not capped
     return net_die(best, prom + n_extra, dem, limit=limit), notes
 
 
@@ -777,9 +779,7 @@ class Detect(OrderHandler):
             d.label = "contested air ISR (8.5.4): " + ", ".join(p.id for p in platforms)
             return d
         dice = [d["die"] for s in sensors for d in counter(s).d.get("sensors", ())] or ["d8"]
-        die = cooperative_die(
-            dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None
-        )
+        die = cooperative_die(dice, rule=option(state, "cooperative_sensing"))  # no cap (8.5.3)
         return Distribution.bernoulli(
             detection_probability(die, 7), label=f"detect signature 7 with {die}"
         )

@@ -147,6 +147,28 @@ def test_8_5_3_cooperative_sensing_best_die_promoted_n_minus_1_capped_d12():
     )  # R3 option: the literal 6.4.4
 
 
+def test_8_5_3_cooperative_sensing_is_capped_at_d12_only_for_asw_and_stealth_aircraft():
+    """8.5.3: "combine them into one detection roll by promoting the highest sensor. For ASW
+    operations and when sensing stealth aircraft, do not promote the detection roll higher than a
+    D12." Three D10 radars searching surface ships roll D16 (two promotions, R3)."""
+    units = {
+        "E2D-1": {"hex": "0404", "box": None},  # AEW d12, one hex away: d10 (6.5.9)
+        "F35-CAP": {"hex": "0404", "box": None, "markers": ["emitting"]},  # radar d10 (6.5.9.6)
+    }
+    g = at(load(units=units, remove=("SSK-1",)), "5.2")
+    sub = g.submit("blue: detect 0504 sensors=DDG-1,E2D-1,F35-CAP")
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 2 and {e.data["sides"] for e in rolls} == {16}  # Type055-1, Type054-1
+    asw = [
+        {"id": f"DDG-{i}", "type": "ddg-flight-iia", "side": "blue", "hex": "0404"}
+        for i in (2, 3, 4)
+    ]
+    a = load(units={"DDG-1": {"markers": ["asw"]}, "SSK-1": {"markers": []}}, add=asw)
+    hunters = [a.unit(f"DDG-{i}").evolve(markers=frozenset({"asw"})) for i in (1, 2, 3, 4)]
+    die, notes = isr.local_die(a.state, "blue", hunters, a.unit("SSK-1"))  # d8 + 3 = d16
+    assert die == "d12" and any("6.4.4" in n for n in notes)
+
+
 def test_6_5_7_stealth_aircraft_detection_at_most_d12():
     g = load(
         units={
