@@ -360,14 +360,32 @@ def test_9_9_6_2_escorts_pair_1_to_1_the_excess_engage_the_striker_and_the_winne
     assert plan.distribution()["arrives"] == Fraction(11, 24)
     g = at(g, "6.A.7")
     s, _, ev = run(
-        g, "umpire: advance 6.B.1", [6, 3, 2, 7]
-    )  # J1 downs the escort, J2 misses, J1 downs the striker
+        g, "umpire: advance 6.B.1", [6, 3, 2, 7, 1]
+    )  # J1 downs the escort, J2 misses, J1 downs the striker, whose shot back at J2 misses
     assert (
         s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"
     )  # 9.7.4
     assert s.units["J20-CAP"].data["intercepted"] == 1 and "blue" in s.units["J20-CAP2"].seen_by
-    s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1])  # everyone misses: the package flies on
+    s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1, 1])  # all miss: the package flies on
     assert s2.units["F35-STRIKE"].hex == g.hex("0504") and "engaged" in s2.units["F35-CAP"].markers
+
+
+def test_6_5_1_2_a_strike_package_intercepted_en_route_defends_itself_with_a_demoted_die():
+    """6.5.1.2: "When a fighter in an 'attack' mission (Strike, SEAD, CAS, Interdiction, SUCAP) is
+    engaged in air-to-air combat, it uses a demoted die roll from its organic attack capability. It
+    cannot initiate an air-to-air action but can defend itself if attacked." """
+    lone = {  # no escort: the J-20 waiting in 0303 engages the striker at once (9.9.6.2)
+        "F35-STRIKE": {"hex": "0504", "box": None, "data": {"base": "F35-BASE"}},
+        "J20-CAP": {"hex": "0303", "box": None},
+    }
+    g = at(load(units=lone), "6.A.7")
+    sub = g.submit("umpire: advance 6.B.1")
+    back = [e for e in sub.events if e.kind == "die" and "F35-STRIKE engages J20-CAP" in str(e)]
+    assert len(back) == 1 and back[0].data["sides"] == 10  # its d12 air-to-air die, demoted
+    assert (g.unit("J20-CAP").box == "regeneration") is (back[0].data["result"] >= 5)  # red 5
+    s, _, _ = run(at(load(units=lone), "6.A.7"), "umpire: advance 6.B.1", [1, 5])
+    assert s.units["J20-CAP"].box == "regeneration"  # the J-20 misses, the striker's 5 hits it
+    assert s.units["F35-STRIKE"].hex == g.hex("0504")
 
 
 def test_9_9_6_2_a_cap_intercepts_only_with_a_detection_opportunity_and_once_a_turn():

@@ -5,7 +5,8 @@ the straight line from its fuel source) to its release hex when the Strike Warfa
 after air combat: in each hex entered where defensive CAP in range has a detection opportunity
 (same hex, or an active radar of its side covering the hex), the CAP intercepts — 1:1 against the
 unengaged escorts, the excess at the striker, and interceptors that down their escort go on at the
-striker; a CAP intercepts once a turn (ruling A2); 9.7.4 hit missions to the Regeneration Box.
+striker; the striker defends itself, demoted, against the first interceptor that engages it
+(6.5.1.2); a CAP intercepts once a turn (ruling A2); 9.7.4 hit missions to the Regeneration Box.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def _radar_covers(state: Any, side: str, h: Any) -> bool:
 class InterceptRound:
     """One round of 9.9.6.2 in hex *hex*: the defensive CAP intercepting there, paired 1:1 with the
     package's unengaged escorts (in order); the excess engage the striker, and interceptors that
-    shoot down their escort go on to engage it. ``shots`` holds every possible engagement."""
+    shoot down their escort go on to engage it; the striker, if it has an air-to-air die, fires
+    back demoted at the first of them (6.5.1.2). ``shots`` holds every possible engagement."""
 
     hex: str
     interceptors: tuple[str, ...]
@@ -142,6 +144,12 @@ class InterceptRound:
                 won.append(i)
         striker_hit = any([fire(x, striker) for x in excess])
         striker_hit = any([fire(i, striker) for i in won]) or striker_hit
+        # 6.5.1.2: an attack mission "cannot initiate an air-to-air action but can defend itself
+        # if attacked": the striker fires back (demoted), simultaneously, at the first interceptor
+        # that engages it — the excess engage at once, else the first that downed its escort
+        back = next(iter([*excess, *won]), None)
+        if back is not None and fire(striker, back):
+            hit.append(back)
         if striker_hit:
             hit.append(striker)
         return tuple(x for x in escorts if x not in hit), not striker_hit, hit
