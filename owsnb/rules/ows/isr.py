@@ -3,7 +3,8 @@ cooperative sensing, AEW, ship and ground radar, submarine sensing.
 
 Paragraphs: 2.2.1 signature (meet or beat); 8.2 theater ISR pawns; 8.3.1 fixed installations;
 8.3.2 high signature (naval/air auto-detected by enemy naval/air in the same hex); 8.3.2.1 ground
-units (adjacent on tactical maps; covered terrain rolls; light infantry demotes); 8.3.3 low
+units (adjacent on tactical maps; in the open an ISR asset in range — a theater pawn on the hex, a
+sensor in range — detects without a roll; covered terrain rolls; light infantry demotes); 8.3.3 low
 signature (matching capability only); 8.4 theater detection (ISR die vs the number); 8.4.1
 TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3; the D12
 cap for ASW and stealth aircraft only);
@@ -268,6 +269,27 @@ def local_die(
     return net_die(best, prom + n_extra, dem, limit=limit), notes
 
 
+def in_the_open(state: Any, u: Any) -> bool:
+    """8.3.2.1: a ground unit with a theater signature outside covered terrain, which an ISR asset
+    in range detects without a roll ("If in the open, and an ISR asset is placed within range to
+    detect, then they are automatically detected. If they are in covered terrain (forest, hills,
+    mountain, urban) then a die roll is made")."""
+    if u.hex is None or _kind(u) != "ground" or counter(u).low_signature:
+        return False
+    return state.map.info(u.hex).terrain not in COVERED
+
+
+def _isr_asset(sensor: Any, target: Any) -> bool:
+    """Is *sensor* an ISR asset (a sensor of its own: EO, radar, AEW) with *target* in range?"""
+    if sensor.hex is None or target.hex is None:
+        return False
+    d = sensor.hex.distance(target.hex)
+    return any(
+        s["kind"] in ("eo", "radar", "aew") and d <= int(s["range"])
+        for s in counter(sensor).d.get("sensors", ())
+    )
+
+
 def _signature(u: Any) -> int:
     sig = counter(u).signature
     return int(sig) if sig is not None else 7
@@ -374,7 +396,10 @@ class TheaterISR(OrderHandler):
             )
 
     def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
-        return theater_preview(state, order.side)
+        d = theater_preview(state, order.side)
+        if state.map.info(state.map.hex(args["hex"])).terrain not in COVERED:
+            d.label += "; a ground unit in the open is detected without a roll (8.3.2.1)"
+        return d
 
     def adjudicate(
         self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
@@ -396,22 +421,27 @@ class TheaterISR(OrderHandler):
             ):
                 continue
             sig = _signature(u)
-            r = roll(die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side}))
-            if r >= sig:
+            rule = "8.3.2.1" if in_the_open(state, u) else "8.4.1"
+            if rule == "8.4.1":  # 8.3.2.1: in the open the pawn placed on it detects it, no roll
+                r = roll(
+                    die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side})
+                )
+                if r < sig:
+                    continue
                 roll.reveal(
                     {side}
-                )  # 8.4: the searcher's own roll, shown once it reveals only what it found
-                found.append(u.id)
+                )  # 8.4: the searcher's roll, shown once it names only what it found
                 shown.append(roll.rolls[-1])
-                events.append(
-                    unit_set(
-                        u.id,
-                        seen_by=u.seen_by | {side},
-                        markers=u.markers | {"tacsit1"},
-                        rule="8.4.1",
-                        visible_to=frozenset({side, u.side}),
-                    )
+            found.append(u.id)
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule=rule,
+                    visible_to=frozenset({side, u.side}),
                 )
+            )
         used = dict(thaw(state.public.get("isr_used") or {}))
         used[side] = int(used.get(side, 0)) + 1
         events.append(state_set("public", {"isr_used": used}, rule="8.2"))
@@ -669,6 +699,19 @@ def _search(
             continue
         die, notes = local_die(state, side, sensors, u)
         if die is None:
+            continue
+        if in_the_open(state, u) and any(_isr_asset(s, u) for s in sensors):
+            found.append(u.id)  # 8.3.2.1: in the open, an ISR asset in range detects it, no roll
+            rules.add("8.3.2.1")
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule="8.3.2.1",
+                    visible_to=frozenset({side, u.side}),
+                )
+            )
             continue
         sig = _signature(u)
         # 6.4.2: "Submarines attempting to detect surface platforms remain undetected": a roll

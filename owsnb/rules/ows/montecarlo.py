@@ -381,6 +381,7 @@ class DetectionEngagement(Engagement):
     in the hex; local detection (8.5) rolls one cooperative die per target (8.5.3, R3: best die
     promoted once per extra sensor, the D12 cap; ASW and stealth caps, target modifiers) as
     :func:`~owsnb.rules.ows.isr.local_die` computes it. Outcome per target: ``detected`` (0/1).
+    A signature of 0 is a detection without a roll (8.3.2.1: a ground unit in the open).
     """
 
     rolls: tuple[tuple[str, str, int], ...]  # (target, die, signature)
@@ -471,7 +472,7 @@ def detection_engagement(
                 or side in u.seen_by
             ):
                 continue
-            rolls.append((u.id, die, isr._signature(u)))
+            rolls.append((u.id, die, 0 if isr.in_the_open(state, u) else isr._signature(u)))
         return DetectionEngagement(tuple(rolls), "theater")
     sens = [state.units[s] for s in sensors]
     for u in state.units.values():
@@ -485,7 +486,8 @@ def detection_engagement(
             continue
         die, _ = isr.local_die(state, side, sens, u)
         if die is not None:
-            rolls.append((u.id, die, isr._signature(u)))
+            auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)
+            rolls.append((u.id, die, 0 if auto else isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
 
 

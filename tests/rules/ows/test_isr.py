@@ -74,6 +74,20 @@ def test_2_2_a_detected_counter_shows_its_dry_erase_marks_unless_the_option_hide
     assert h.view("red").units["DDG-1"].steps == g.unit("DDG-1").steps
 
 
+def test_8_3_2_1_a_ground_unit_in_the_open_is_detected_by_an_isr_asset_without_a_roll():
+    """8.3.2.1: "If in the open, and an ISR asset is placed within range to detect, then they are
+    automatically detected. If they are in covered terrain (forest, hills, mountain, urban) then a
+    die roll is made to determine detection provided a sensor is in range to detect." """
+    g = at(load(), "5.1")  # BDE-R on open land (0704), HQ-R in the forest (0804)
+    sub = g.submit("blue: isr 0704")
+    assert [e for e in sub.events if e.kind == "die"] == []
+    assert "blue" in g.unit("BDE-R").seen_by and sub.result.outcome["detected"] == ["BDE-R"]
+    sub = g.submit("blue: isr 0804")  # covered: the dashboard die is rolled
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 1 and "HQ-R" in rolls[0].data["purpose"]
+    assert ("blue" in g.unit("HQ-R").seen_by) is (rolls[0].data["result"] >= 7)
+
+
 def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
     g = at(load(), "5.1")
     s, res, ev = run(
@@ -392,8 +406,8 @@ def test_8_5_4_the_defender_detects_the_drone_then_engages_it_at_once_and_it_sur
         ["HQ9-1", "J20-CAP"],
     )
     s, res, ev = run(
-        g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2, 8]
-    )  # found; both miss (vs 4); BDE-R 8 >= 7
+        g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2]
+    )  # found; both miss (vs 4); BDE-R in the open: its EO detects it without a roll (8.3.2.1)
     assert "red" in s.units["MQ-9"].seen_by and s.units["MQ-9"].hex is not None
     assert res.outcome["detected"] == ["BDE-R"] and "8.5.4" in res.rules
     assert (
@@ -421,17 +435,16 @@ def test_8_5_4_shot_down_only_the_engaging_assets_are_detected():
 
 def test_8_5_4_undetected_drone_senses_normally_and_an_already_detected_one_is_not_searched_for():
     g = _contested()
-    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [8, 3])  # 8 < 9: not found; BDE-R: 3 < 7
-    assert "red" not in s.units["MQ-9"].seen_by and res.outcome["detected"] == []
+    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [8])  # 8 < 9: not found
+    assert "red" not in s.units["MQ-9"].seen_by
+    assert res.outcome["detected"] == ["BDE-R"]  # in the open: its EO detects it, no roll (8.3.2.1)
     from owsnb.kernel.view import side_view
     from owsnb.testing import find_leaks, hidden_tokens
 
     red = side_view(
         s, "red", g.ruleset, ev
     )  # Red's failed search names the drone it did not find: hidden from Red
-    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == [
-        "local detection of BDE-R (signature 7): "
-    ]
+    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == []
     assert find_leaks([dict(e.data) for e in red.events], hidden_tokens(s, "red", g.ruleset)) == []
     g2 = _contested(drone={"seen_by": ["red"]})
     assert isr.contest(g2.state, "MQ-9").already
