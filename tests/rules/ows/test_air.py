@@ -333,11 +333,13 @@ J2 = {
 
 def _package(**units):
     """Blue's F-35 strike on 0504 escorted by one F-35 CAP; its straight route from Blue Field
-    (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303."""
+    (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303. Red has detected the
+    (stealth) striker already, so no search roll is needed (6.5.7)."""
     base = {
         "F35-STRIKE": {
             "hex": "0504",
             "box": None,
+            "seen_by": ["red"],
             "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]},
         },
         "F35-CAP": {"hex": "0504", "box": None},
@@ -374,8 +376,13 @@ def test_6_5_1_2_a_strike_package_intercepted_en_route_defends_itself_with_a_dem
     """6.5.1.2: "When a fighter in an 'attack' mission (Strike, SEAD, CAS, Interdiction, SUCAP) is
     engaged in air-to-air combat, it uses a demoted die roll from its organic attack capability. It
     cannot initiate an air-to-air action but can defend itself if attacked." """
-    lone = {  # no escort: the J-20 waiting in 0303 engages the striker at once (9.9.6.2)
-        "F35-STRIKE": {"hex": "0504", "box": None, "data": {"base": "F35-BASE"}},
+    lone = {  # no escort: the J-20 waiting in 0303 engages the (detected) striker (9.9.6.2)
+        "F35-STRIKE": {
+            "hex": "0504",
+            "box": None,
+            "seen_by": ["red"],
+            "data": {"base": "F35-BASE"},
+        },
         "J20-CAP": {"hex": "0303", "box": None},
     }
     g = at(load(units=lone), "6.A.7")
@@ -440,9 +447,9 @@ def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the
         ),
         "3.B.1",
     )
-    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == Fraction(
+    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == 1 - Fraction(3, 10) * Fraction(
         1, 2
-    )  # J20-CAP2 on the line
+    )  # J20-CAP2 on the line must find the stealth striker (d10 vs 8, 6.5.7), then hits on 1/2
     known.submit("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")  # around the CAP
     assert [
         known.state.map.label(h) for h in air.route_of(known.state, known.unit("F35-STRIKE"))
@@ -451,6 +458,35 @@ def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the
     assert (
         "route" not in known.ruleset.view_unit(known.state, seen, "red").data
     )  # the enemy never sees it
+
+
+def test_9_9_6_2_a_stealth_package_must_be_found_before_the_cap_can_intercept_it():
+    """9.9.6.2: "If a defensive CAP is in range of the air strike as it moves, it may attempt an
+    intercept provided it has a detection opportunity"; 6.5.7: "The highest detection die roll that
+    can be made against a stealth aircraft is a d12"; 6.5.9.5: radars detect aircraft "unless the
+    targeted unit is a stealth aircraft, in which case a die roll must be made for a local
+    detection". The two J-20s in 0303 search together (d10 + d10 = d12, 8.5.3) for the F-35s
+    (signature 8) before they can engage."""
+    hidden = {"hex": "0504", "box": None, "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]}}
+    g = at(_package(**{"F35-STRIKE": hidden}), "6.A.7")
+    plan = air.route_plan(g.state, "F35-STRIKE")
+    assert [r.detect for r in plan.rounds] == [("d12", 8)]
+    assert plan.distribution()["arrives"] == 1 - Fraction(5, 12) * Fraction(13, 24)
+    s, _, ev = run(g, "umpire: advance 6.B.1", [7])  # 7 < 8: not found, it flies on unseen
+    assert s.units["F35-STRIKE"].hex == g.hex("0504") and "red" not in s.units["F35-STRIKE"].seen_by
+    assert "engaged" not in s.units["F35-CAP"].markers and "J20-CAP" not in str(
+        [e for e in ev if e.kind == "unit.set"]
+    )
+    search = [e for e in ev if e.kind == "die"]
+    assert len(search) == 1 and search[0].visible_to == frozenset({"blue"})  # not shown to Red
+    s, _, ev = run(g, "umpire: advance 6.B.1", [8, 6, 3, 2, 7, 1])  # found; then as before
+    assert s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"
+    assert [e for e in ev if e.kind == "die"][0].visible_to == frozenset({"blue", "red"})
+    roll, n = FastRoller(6213), 40_000
+    counts = {"arrives": 0, "shot down": 0}
+    for _ in range(n):
+        counts["arrives" if plan.resolve(roll)[0] else "shot down"] += 1
+    assert within_3_sigma(dict(plan.distribution()), counts, n) == []
 
 
 def test_9_9_6_2_route_preview_matches_100k_seeded_rolls():
