@@ -267,3 +267,25 @@ def test_6_4_2_1_silent_running_is_removed_when_the_submarine_launches_missiles(
     mark = [e for e in sub.events if e.kind == "unit.set" and e.rule == "6.4.2.1"]
     assert mark and mark[0].visible_to == frozenset({"blue"})  # the boat stays hidden from Red
     assert "SSN-1" not in g.view("red").units
+
+
+def test_2_3_1_a_unit_in_rsoi_is_demoted_in_combat_and_attacks_against_it_are_promoted():
+    """2.3.1: "Units in an RSO&I status are demoted in combat and attacks against those units are
+    promoted." The DF-21's D12 MRBM salvo rolls D10 while the battalion is in RSO&I; in air combat a
+    SAM battery in RSO&I is demoted too."""
+    ddg = {"DDG-1": {"seen_by": ["red"], "hex": "0504"}}
+    g = at(load(units={**ddg, "DF21-1": {"markers": ["rsoi"]}}, remove=("SSK-1",)), "6.B.1")
+    g.submit("blue: done")
+    g.submit("red: strike DDG-1 salvos=DF21-1:df21")
+    sub = g.submit("blue: shields DDG-1:0")
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert rolls and all(e.data["sides"] == 10 for e in rolls)
+    free = at(load(units=ddg, remove=("SSK-1",)), "6.B.1")
+    free.submit("blue: done")
+    free.submit("red: strike DDG-1 salvos=DF21-1:df21")
+    sub = free.submit("blue: shields DDG-1:0")
+    assert all(e.data["sides"] == 12 for e in sub.events if e.kind == "die")
+    j20 = {"J20-CAP": {"hex": "0303", "box": None, "seen_by": ["blue"]}}
+    a = load(units={**j20, "PATRIOT-1": {"hex": "0303", "markers": ["rsoi"]}})
+    e = air._engagement(a.state, "6.A.7", a.unit("PATRIOT-1"), a.unit("J20-CAP"))
+    assert e.die == "d8" and any("2.3.1" in n for n in e.notes)  # its d10 demoted
