@@ -151,6 +151,35 @@ def test_6_5_6_carrier_generates_one_mission_per_aircraft_box():
     assert e.value.rule == "6.5.6"
 
 
+def test_6_5_6_tanker_and_aew_missions_come_one_to_one_with_the_sortie_number():
+    """6.5.6: "Support missions such as Tanker and AEW are NOT counted against this number, they
+    are automatically provided on a one-to-one basis to this air sortie generation number." A
+    carrier with two aircraft boxes flies two combat sorties and up to two support missions."""
+    cvn = {
+        "id": "CVN-1",
+        "type": "ddg-flight-iia",
+        "side": "blue",
+        "hex": "0304",
+        "data": {"boxes": [{"aircraft": 1}, {"aircraft": 1}]},
+    }
+    ship = {"base": "CVN-1", "carrier_capable": True}
+    m = [
+        {"id": f"VF-{i}", "type": "f35-cap", "side": "blue", "box": "base", "data": ship}
+        for i in range(2)
+    ] + [
+        {"id": f"VAW-{i}", "type": "e2d", "side": "blue", "box": "base", "data": ship}
+        for i in range(3)
+    ]
+    g = at(load(add=[cvn, *m]), "3.B.1")
+    g.submit("blue: fly VF-0 0304")
+    g.submit("blue: fly VF-1 0404")  # both sorties used: support missions are not counted
+    g.submit("blue: fly VAW-0 0304")
+    g.submit("blue: fly VAW-1 0304")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: fly VAW-2 0304")
+    assert (e.value.code, e.value.rule) == ("no-support-sorties", "6.5.6")
+
+
 def test_9_7_2_best_die_d12_fires_and_applies_before_d10_and_d8():
     engs = [
         Engagement("A12", "B10", "d12", 5),
