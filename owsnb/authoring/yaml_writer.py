@@ -109,7 +109,7 @@ def write_scenario(
         scenario: a dict from :func:`new_scenario` (or any scenario dict).
         path: the ``.yaml`` file to write (folders are created).
         background: also write ``maps/<id>-coast.geojson`` next to the file (Natural Earth coast
-            and borders over the map's extent, see :mod:`owsnb.scenario.coast`) and record it
+            and borders over the map's extent, see :mod:`owsnb.authoring.coast`) and record it
             as ``map.meta.coast``.
         simplify_km: tolerance of that layer (default a fortieth of a hex).
         keep_existing: if *path* exists, replace only its ``map`` (keeping units, briefing and
@@ -128,7 +128,7 @@ def write_scenario(
     meta = dict(mp.get("meta") or {})
     path.parent.mkdir(parents=True, exist_ok=True)
     if background and "extent" in meta:
-        from owsnb.scenario.coast import background_geojson
+        from owsnb.authoring.coast import background_geojson
 
         lay = mp["layout"]
         hex_km = float(lay["size"]) * (NM_KM if lay.get("unit") == "nm" else 1.0)
