@@ -35,6 +35,8 @@ __all__ = [
     "scenario_dirs",
     "build_state",
     "read_yaml",
+    "parse_yaml",
+    "load_text",
     "list_scenarios",
 ]
 
@@ -187,6 +189,11 @@ def read_yaml(path: Path, problems: _Problems) -> Any:
     except UnicodeDecodeError:
         problems.add([], "is not UTF-8 text")
         return None
+    return parse_yaml(text, problems)
+
+
+def parse_yaml(text: str, problems: _Problems) -> Any:
+    """Parse YAML *text*, recording a syntax error with its line (``None`` then)."""
     try:
         data = _parse(text)
     except yaml.YAMLError as exc:
@@ -228,6 +235,7 @@ class Scenario:
     path: Path | None
     catalogs: dict[str, dict[str, Any]]  # type key -> CatalogType as dict (+ "catalog": file)
     briefing: str = ""
+    text: str | None = field(default=None, repr=False)  # the YAML the spec was read from
 
     @property
     def id(self) -> str:
@@ -272,11 +280,46 @@ def load_scenario(
     if isinstance(path_or_name, Mapping):
         data, path = dict(path_or_name), None
         problems = _Problems("<scenario dict>")
-    else:
-        path = find_scenario(path_or_name)
-        problems = _Problems(str(path))
-        data = read_yaml(path, problems)
+        return _validate(data, None, None, problems, base)
+    path = find_scenario(path_or_name)
+    problems = _Problems(str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.add([], f"cannot be read: {exc.strerror or exc}")
         problems.raise_if_any()
+    except UnicodeDecodeError:
+        problems.add([], "is not UTF-8 text")
+        problems.raise_if_any()
+    return load_text(text, path, base=base)
+
+
+def load_text(text: str, path: str | os.PathLike, *, base: Path | None = None) -> Scenario:
+    r"""Read and validate scenario YAML *text* as if it were the file *path* (which need not exist):
+    catalogs, briefing files and the rule set's own files resolve next to *path*, and problems name
+    it with the lines of *text*. The scenario editor checks what it is about to save so.
+
+    Raises:
+        ScenarioError: listing every problem found, each with file, key path and line.
+
+    Example:
+        >>> text = "id: demo\ntitle: Demo\nruleset: skirmish\nmap: {cols: 4}\nsides: {blue: {}}\n"
+        >>> load_text(text, "/tmp/demo.yaml")
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.ScenarioError: 1 problem in scenario:
+          - /tmp/demo.yaml: map.layout (line 4): required key is missing
+    """
+    path = Path(path)
+    problems = _Problems(str(path))
+    data = parse_yaml(text, problems)
+    problems.raise_if_any()
+    return _validate(data, path, text, problems, base)
+
+
+def _validate(
+    data: Any, path: Path | None, text: str | None, problems: _Problems, base: Path | None
+) -> Scenario:
     if not isinstance(data, Mapping):
         problems.add(
             [],
@@ -298,7 +341,7 @@ def load_scenario(
         except OSError as exc:
             problems.add(["briefing_file"], f"cannot read {bpath}: {exc.strerror or exc}")
     problems.raise_if_any()
-    return Scenario(spec, path, catalogs, briefing)
+    return Scenario(spec, path, catalogs, briefing, text)
 
 
 def _load_catalogs(
@@ -351,7 +394,9 @@ def build_state(
     """
     spec = scn.spec
     problems = _Problems(str(scn.path) if scn.path else "<scenario dict>")
-    if scn.path is not None:
+    if scn.text is not None:
+        problems.locator = _Locator(scn.text)
+    elif scn.path is not None:
         problems.locator = _Locator(scn.path.read_text(encoding="utf-8"))
     try:
         rs = get_ruleset(spec.ruleset)
