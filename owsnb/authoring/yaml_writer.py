@@ -1,5 +1,9 @@
 """Scenario YAML out: block layout, one-line entries, hex labels always quoted, and the
 coastline/borders layer written beside the file.
+
+:func:`dump_yaml` writes a mapping in the order given; :func:`dump_scenario` writes a whole
+scenario as the editor saves it, so that it diffs cleanly in git: keys in the schema's order
+(:data:`SCENARIO_KEYS`), one unit a line, one feature or edge a line.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import yaml
 
 from owsnb.kernel.geo import NM_KM
 
-__all__ = ["dump_yaml", "write_scenario"]
+__all__ = ["dump_yaml", "dump_scenario", "write_scenario", "write_background", "SCENARIO_KEYS"]
 
 
 class _Label(str):
@@ -25,6 +29,10 @@ class _Flow(list):
 
 class _FlowMap(dict):
     """A mapping written on one line."""
+
+
+class _Block(list):
+    """A list written one item a line (a scenario's special rules)."""
 
 
 class _Dumper(yaml.SafeDumper):
@@ -60,11 +68,21 @@ def _styled(obj: Any, key: str = "", depth: int = 0) -> Any:
         if small and depth >= 3 and len(str(obj)) < 400 and "briefing" not in obj:
             return _FlowMap(out)
         return out
+    if isinstance(obj, _Block):
+        return [_styled(v, key, depth + 1) for v in obj]
     if isinstance(obj, (list, tuple)):
         items = [_styled(v, key, depth + 1) for v in obj]
         if key in _LABEL_KEYS:
             items = [_Label(v) if isinstance(v, str) else v for v in items]
-        if all(not isinstance(v, (Mapping, list, tuple)) or isinstance(v, _Flow) for v in items):
+        prose = any(isinstance(v, str) and len(v) > 60 for v in items)  # sentences: a block list
+        rows = bool(items) and all(isinstance(v, _Flow) for v in items)  # a table: a row a line
+        if (
+            not prose
+            and not rows
+            and all(
+                not isinstance(v, (Mapping, list, tuple)) or isinstance(v, _Flow) for v in items
+            )
+        ):
             return _Flow(items)
         return items
     if key in ("hex", "anchor") and isinstance(obj, str):
@@ -93,6 +111,134 @@ def dump_yaml(scenario: Mapping[str, Any]) -> str:
         width=100,
         default_flow_style=False,
     )
+
+
+SCENARIO_KEYS = (
+    "owsnb",
+    "id",
+    "title",
+    "ruleset",
+    "description",
+    "turns",
+    "seed",
+    "initiative",
+    "clock",
+    "options",
+    "briefing",
+    "briefing_file",
+    "victory",
+    "special_rules",
+    "map",
+    "sides",
+    "catalogs",
+    "tables",
+    "rules",
+    "units",
+)
+"""The order of a scenario's top-level keys as :func:`dump_scenario` writes them (the bundled
+scenarios' order; keys it does not know follow, in their own order)."""
+
+_FIRST = {
+    "map": ("layout", "labels", "cols", "rows", "hexes", "terrain", "features", "edges", "meta"),
+    "unit": ("id", "type", "side", "hex", "box", "name", "steps", "markers", "seen_by", "data"),
+    "feature": ("hex", "type", "name"),
+    "edge": ("type", "name", "hexes"),
+}
+
+
+def _ordered(obj: Mapping[str, Any], first: tuple[str, ...]) -> dict[str, Any]:
+    out = {k: obj[k] for k in first if k in obj}
+    out.update((k, v) for k, v in obj.items() if k not in out)
+    return out
+
+
+def _flow(obj: Any, key: str = "") -> Any:
+    """*obj* written on one line (nested mappings and lists too; hex labels quoted)."""
+    if isinstance(obj, Mapping):
+        return _FlowMap({k: _flow(v, str(k)) for k, v in obj.items()})
+    if isinstance(obj, (list, tuple)):
+        items = [_flow(v, key) for v in obj]
+        if key in _LABEL_KEYS:
+            items = [_Label(v) if isinstance(v, str) else v for v in items]
+        return _Flow(items)
+    if key in ("hex", "anchor") and isinstance(obj, str):
+        return _Label(obj)
+    return obj
+
+
+def _line(obj: Any) -> str:
+    return yaml.dump(
+        _flow(obj), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000
+    ).strip()
+
+
+def dump_scenario(scenario: Mapping[str, Any]) -> str:
+    """A whole scenario as YAML that diffs cleanly: top-level keys in :data:`SCENARIO_KEYS`
+    order, the map's keys in the schema's order, each unit and each map feature on one line (a
+    unit's ``id, type, side, hex|box`` first), sentences as block lists. The same data always
+    gives the same text.
+
+    Example:
+        >>> print(dump_scenario({"units": [{"side": "blue", "hex": "0101", "id": "B-1",
+        ...                                  "type": "inf", "data": {"hq": "B-HQ"}}],
+        ...                      "title": "Demo", "id": "demo", "special_rules": ["one", "two"]}),
+        ...       end="")
+        id: demo
+        title: Demo
+        special_rules:
+        - one
+        - two
+        units:
+        - {id: B-1, type: inf, side: blue, hex: "0101", data: {hq: B-HQ}}
+    """
+    top = _ordered(scenario, SCENARIO_KEYS)
+    units = top.pop("units", None)
+    if isinstance(top.get("special_rules"), list):
+        top["special_rules"] = _Block(top["special_rules"])
+    mp = top.get("map")
+    lines: dict[str, list[str]] = {}
+    if isinstance(mp, Mapping):
+        mp = _ordered(mp, _FIRST["map"])
+        if isinstance(mp.get("features"), list) and mp["features"]:
+            lines["features"] = [_line(_ordered(x, _FIRST["feature"])) for x in mp["features"]]
+            mp["features"] = "@@features@@"  # a mark, replaced by the lines below
+        if isinstance(mp.get("edges"), list):
+            mp["edges"] = [_ordered(x, _FIRST["edge"]) for x in mp["edges"]]
+        top["map"] = mp
+    parts = [dump_yaml(top) if top else ""]
+    for key, rows in lines.items():
+        block = "".join(f"  - {r}\n" for r in rows)
+        parts[0] = parts[0].replace(f"  {key}: '@@{key}@@'\n", f"  {key}:\n{block}")
+    if units is not None:
+        body = "".join(f"- {_line(_ordered(u, _FIRST['unit']))}\n" for u in units)
+        parts.append(f"units:\n{body}" if units else "units: []\n")
+    return "".join(parts)
+
+
+def write_background(
+    scenario: Mapping[str, Any], path: str | Path, *, simplify_km: float | None = None
+) -> str | None:
+    """Write the offline coastline/borders layer of *scenario*'s map beside the scenario file
+    *path* (``maps/<id>-coast.geojson``, cut from Natural Earth over ``map.meta.extent``, see
+    :mod:`owsnb.authoring.coast`). Returns that relative path (``None``: the map has no extent,
+    an abstract board)."""
+    mp = scenario["map"]
+    meta = mp.get("meta") or {}
+    if "extent" not in meta:
+        return None
+    from owsnb.authoring.coast import background_geojson
+
+    lay = mp["layout"]
+    hex_km = float(lay["size"]) * (NM_KM if lay.get("unit") == "nm" else 1.0)
+    tol = simplify_km if simplify_km is not None else round(hex_km / 40, 3)
+    fc = background_geojson(meta["extent"], simplify_km=tol, precision=3 if hex_km >= 5 else 4)
+    rel = f"maps/{scenario['id']}-coast.geojson"
+    target = Path(path).parent / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    import json
+
+    target.write_text(json.dumps(fc, separators=(",", ":")) + "\n", encoding="utf-8")
+    return rel
 
 
 def write_scenario(
@@ -127,20 +273,10 @@ def write_scenario(
     mp = dict(scn["map"])
     meta = dict(mp.get("meta") or {})
     path.parent.mkdir(parents=True, exist_ok=True)
-    if background and "extent" in meta:
-        from owsnb.authoring.coast import background_geojson
-
-        lay = mp["layout"]
-        hex_km = float(lay["size"]) * (NM_KM if lay.get("unit") == "nm" else 1.0)
-        tol = simplify_km if simplify_km is not None else round(hex_km / 40, 3)
-        fc = background_geojson(meta["extent"], simplify_km=tol, precision=3 if hex_km >= 5 else 4)
-        rel = f"maps/{scn['id']}-coast.geojson"
-        target = path.parent / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        import json
-
-        target.write_text(json.dumps(fc, separators=(",", ":")) + "\n", encoding="utf-8")
-        meta["coast"] = rel
+    if background:
+        rel = write_background(scn, path, simplify_km=simplify_km)
+        if rel is not None:
+            meta["coast"] = rel
     mp["meta"] = meta
     scn["map"] = mp
     path.write_text(dump_yaml(scn), encoding="utf-8")
