@@ -334,6 +334,19 @@ class MapView(Panel):
         self._draw_unit_overlays()
         self._draw_arrow()
 
+    def redraw_grid(self) -> None:
+        """Send the grid (terrain, hexsides) and the labels image again if they changed: a game's
+        map never does, a scenario being edited does (:mod:`owsnb.pages.editor`)."""
+        data = self._grid_data()
+        if self.grid.data != data:
+            self.grid.data = data
+        view = self.table.view
+        url, bounds = G.labels_image(
+            self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names()
+        )
+        if self.labels.url != url:
+            self.labels.url = url
+
     def _set(self, name: str, features: list[dict]) -> None:
         layer = self.overlays[name]
         data = _collection(features)
