@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     for module, fn in (
         ("owsnb.authoring.cli", "add_scenario_commands"),
         ("owsnb.server.cli", "add_serve_command"),
+        ("owsnb.pages.cli", "add_edit_command"),
         ("owsnb.analysis.cli", "add_sweep_command"),
     ):
         try:

@@ -225,21 +225,34 @@ class ScenarioDocument:
             if not isinstance(data, dict):
                 raise ScenarioError(f"{origin}: a scenario is a mapping", file=str(origin))
         self.origin = origin
-        self.path: Path = Path(path) if path is not None else (origin or Path.cwd() / "x.yaml")
+        self._path: Path = Path(path) if path is not None else (origin or Path.cwd() / "x.yaml")
         if origin is not None and path is not None and Path(path).parent != origin.parent:
             data = _rebase(data, origin.parent, Path(path).parent)
         self._history: list[tuple[str, dict[str, Any]]] = [("open", data)]
         self._at = 0
-        self._saved_text: str | None = None
+        self._saved: dict[str, Any] | None = None
         self.problems: tuple[Problem, ...] = ()
         self.shown: GameState | None = None
         self.ruleset: Any = None
         self.valid = False
         self.text = ""
         self._check()
-        self._saved_text = self.text if origin is not None and path is None else None
+        if origin is not None and self.path.resolve() == origin.resolve():
+            self._saved = self.data  # as opened: nothing to save yet
 
     # -- reading -------------------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        """Where :meth:`save` writes; relative file names in the scenario resolve next to it.
+        Setting it (another file, same folder) makes the document unsaved."""
+        return self._path
+
+    @path.setter
+    def path(self, value: str | os.PathLike) -> None:
+        if Path(value) != self._path:
+            self._path = Path(value)
+            self._saved = None
+
     @property
     def data(self) -> dict[str, Any]:
         """The scenario now, as its file holds it (do not change it in place: use the edits)."""
@@ -252,8 +265,9 @@ class ScenarioDocument:
 
     @property
     def dirty(self) -> bool:
-        """True when the document differs from what was last saved (or opened)."""
-        return self.text != self._saved_text
+        """True when the scenario differs from what was last saved at :attr:`path` (or opened
+        from it)."""
+        return self.data != self._saved
 
     @property
     def has_map(self) -> bool:
@@ -313,7 +327,7 @@ class ScenarioDocument:
     def table(self, name: str) -> Any:
         """Data table *name* as the game will use it: the rule set's, with the scenario's
         override merged in (as the loader merges it)."""
-        default = self._default_tables().get(name)
+        default = self.default_tables().get(name)
         if default is None:
             raise EditError(f"{self.data.get('ruleset')} has no data table {name!r}")
         over = (self.data.get("tables") or {}).get(name)
@@ -438,7 +452,7 @@ class ScenarioDocument:
         Raises:
             EditError: no such table or path.
         """
-        default = self._default_tables().get(name)
+        default = self.default_tables().get(name)
         if default is None:
             raise EditError(f"{self.data.get('ruleset')} has no data table {name!r}")
         table = self.table(name)
@@ -459,7 +473,7 @@ class ScenarioDocument:
 
     def replace_table(self, name: str, value: Any) -> None:
         """Replace data table *name* as a whole (typed in as YAML: only what differs is kept)."""
-        default = self._default_tables().get(name)
+        default = self.default_tables().get(name)
         if default is None:
             raise EditError(f"{self.data.get('ruleset')} has no data table {name!r}")
         self._set_table_override(name, value, default, f"table {name}")
@@ -498,7 +512,7 @@ class ScenarioDocument:
         from owsnb.authoring.generate import new_scenario
 
         d = self._draft()
-        terrains = self._terrains()
+        terrains = self.terrains()
         land = land or ("clear" if "clear" in terrains or not terrains else terrains[0])
         try:
             scn = new_scenario(
@@ -768,6 +782,10 @@ class ScenarioDocument:
         _prune(entry, ["data", *parts[:-1]])
         self._commit(f"{uid}.data.{_fmt(parts)} = {value!r}", d)
 
+    def unit_ids(self) -> list[str]:
+        """The ids of the scenario's units, in file order."""
+        return [str(u.get("id")) for u in self._units()]
+
     def units_at(self, label: str) -> list[str]:
         """The ids of the units the scenario puts on hex *label*."""
         return [str(u.get("id")) for u in self._units() if u.get("hex") == label]
@@ -850,7 +868,7 @@ class ScenarioDocument:
         if path is not None and Path(path).resolve() != self.path.resolve():
             target = Path(path)
             rebased = _rebase(self.data, self.path.parent, target.parent)
-            self.path = target
+            self._path = target
             if rebased != self.data:
                 self._commit(f"save as {target.name}", rebased)
         target = self.path
@@ -863,7 +881,7 @@ class ScenarioDocument:
                 if rel is not None and rel != coast:
                     self.set("map.meta.coast", rel)
         target.write_text(self.text, encoding="utf-8")
-        self._saved_text = self.text
+        self._saved = self.data
         return target
 
     # -- checking ------------------------------------------------------------------------------
@@ -895,6 +913,7 @@ class ScenarioDocument:
             self.shown, self.ruleset = state, rs
         elif not self.has_map:
             self.shown = None
+        if self.ruleset is None:
             self.ruleset = self._ruleset()
 
     def _seed(self) -> int:
@@ -1017,13 +1036,15 @@ class ScenarioDocument:
         except (UnknownRulesetError, ImportError):
             return None
 
-    def _default_tables(self) -> dict[str, Any]:
+    def default_tables(self) -> dict[str, Any]:
+        """The rule set's data tables (before the scenario's overrides)."""
         rs = self._ruleset()
         return rs.default_tables() if rs is not None else {}
 
-    def _terrains(self) -> list[str]:
+    def terrains(self) -> list[str]:
+        """The terrain names a hex may be painted with (the rule set's editor declaration)."""
         try:
-            return list(self.editor.terrains(self._default_tables()))
+            return list(self.editor.terrains(self.default_tables()))
         except (KeyError, TypeError):
             return []
 
