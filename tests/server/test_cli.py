@@ -178,3 +178,25 @@ def test_parser_and_helpers() -> None:
     out = seat_links("http://h:1", "g 1", {"blue": "tok"}, {"blue": seat}, "http://h:2")
     assert out["blue"]["api"] == "http://h:1/games/g%201"
     assert out["blue"]["link"] == "http://h:2/voila/render/seat.ipynb?game=g+1&token=tok"
+
+
+def test_the_umpire_gets_a_link_to_the_scenario_editor() -> None:
+    """Issue 23: ``owsnb serve`` links the umpire (only) to the editor page, with the umpire's
+    own game and token (the page refuses any other seat's)."""
+    from owsnb.server.seats import Seat
+
+    umpire, _ = Seat.new("umpire", side="umpire")
+    blue, _ = Seat.new("side", side="blue")
+    out = seat_links(
+        "http://h:1",
+        "g",
+        {"umpire": "u", "blue": "b"},
+        {"umpire": umpire, "blue": blue},
+        "http://h:2",
+    )
+    assert out["umpire"]["editor"] == "http://h:2/voila/render/editor.ipynb?game=g&token=u"
+    assert "editor" not in out["blue"]
+    assert (
+        "editor"
+        not in seat_links("http://h:1", "g", {"umpire": "u"}, {"umpire": umpire}, None)["umpire"]
+    )
