@@ -48,6 +48,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -195,7 +196,13 @@ class Editor(W.VBox):
         if isinstance(scenario_or_new, ScenarioDocument):
             self.doc = scenario_or_new
         elif scenario_or_new is None or scenario_or_new == "new":
-            self.doc = new_document(ruleset=ruleset, path=path)
+            stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).stem) if path else ""
+            self.doc = new_document(
+                stem or "new-scenario",
+                stem.replace("-", " ").replace("_", " ").capitalize() or "New scenario",
+                ruleset=ruleset,
+                path=path,
+            )
         else:
             self.doc = ScenarioDocument(scenario_or_new, path=path)
         if path is not None and self.doc.path != Path(path):
@@ -278,9 +285,16 @@ class Editor(W.VBox):
         )
         self.tool.observe(self._on_tool, "value")
         self.hint = W.HTML()
+        self.hint.add_class("owsnb-editor-hint")
+        self.problem_css = W.HTML()  # outlines the counters of units with a problem
         self.map_box = W.Box(layout=W.Layout(width="100%"))
         left = W.VBox(
-            [W.HBox([self.tool], layout=W.Layout(flex_flow="row wrap")), self.map_box, self.hint],
+            [
+                W.HBox([self.tool], layout=W.Layout(flex_flow="row wrap")),
+                self.map_box,
+                self.hint,
+                self.problem_css,
+            ],
             layout=W.Layout(flex="1 1 0%", min_width="480px"),
         )
         # -- the side panel --------------------------------------------------------------------
@@ -304,7 +318,9 @@ class Editor(W.VBox):
         for tab in self.tabs.children:  # each tab scrolls within the map's height
             tab.layout.max_height = map_height
             tab.layout.overflow = "auto"
-        side = W.Box([self.tabs], layout=W.Layout(width="440px", min_width="380px"))
+        side = W.Box(
+            [self.tabs], layout=W.Layout(width="36%", min_width="420px", max_width="640px")
+        )
         side.add_class("owsnb-editor-side")
         self.body = W.HBox([left, side], layout=W.Layout(width="100%", align_items="flex-start"))
         self.play_box = W.VBox(layout=W.Layout(width="100%", display="none"))
@@ -498,7 +514,9 @@ class Editor(W.VBox):
         self.mapview = MapView(self.table, height=self.map_height, coast=True)
         self.table.on_pick(self._on_pick)
         self.mapview.map.on_interaction(self._on_map_interaction)
+        self.feature_layer = StaticGeoJSON(data=_collection([]), name="features")
         self.problem_layer = StaticGeoJSON(data=_collection([]), name="problems")
+        self.mapview.map.add(self.feature_layer)
         self.mapview.map.add(self.problem_layer)
         if self.mapview.geo.projection != "simple":
             self._add_draw(self.mapview.map)
@@ -583,14 +601,16 @@ class Editor(W.VBox):
         try:
             if tool == "terrain" and self.terrain.value:
                 self.doc.paint(label, self.terrain.value)
+                self._say(f"{label}: {self.terrain.value}")
             elif tool == "feature" and self.feature.value:
                 ftype = self.feature.value
                 if any(f["type"] == ftype for f in self.doc.features_at(label)):
                     self.doc.remove_feature(label, ftype)
+                    self._say(f"{ftype} taken out of {label}")
                 else:
-                    self.doc.add_feature(
-                        label, ftype, self.feature_name.value.strip(), **self._facts()
-                    )
+                    name = self.feature_name.value.strip()
+                    self.doc.add_feature(label, ftype, name, **self._facts())
+                    self._say(" ".join(x for x in (ftype, name, "in", label) if x))
             elif tool == "unit":
                 if not self.armed:
                     self._say("choose a counter under Units first", error=True)
@@ -669,6 +689,45 @@ class Editor(W.VBox):
             out.update(more)
         return out
 
+    def _draw_features(self) -> None:
+        """A small badge per hex feature, in its type's colour (the legend: the feature buttons
+        under Map), so what the map holds shows where it is."""
+        if self.table is None or self.mapview is None:
+            return
+        geo = self.mapview.geo
+        view = self.table.view
+        feats = []
+        for h, info in view.map.hexes.items():
+            kinds = list(info.features)
+            if not kinds:
+                continue
+            cx, cy = geo.centre(h)
+            corners = geo.corners(h)
+            low = sorted(corners, key=lambda p: p[1])[:2]
+            bx, by = (low[0][0] + low[1][0]) / 2, (low[0][1] + low[1][1]) / 2
+            span = max(p[0] for p in corners) - min(p[0] for p in corners)
+            for i, kind in enumerate(kinds):
+                dx = (i - (len(kinds) - 1) / 2) * span * 0.3
+                ox, oy = cx + 0.5 * (bx - cx) + dx, cy + 0.5 * (by - cy)
+                ring = [[ox + 0.2 * (px - cx), oy + 0.2 * (py - cy)] for px, py in corners]
+                style = {
+                    "color": "#ffffff",
+                    "weight": 1.5,
+                    "fillColor": _feature_colour(kind),
+                    "fillOpacity": 0.95,
+                    "className": "owsnb-feature",
+                }
+                feats.append(
+                    {
+                        "type": "Feature",
+                        "properties": {"style": style, "kind": kind, "hex": view.map.label(h)},
+                        "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]},
+                    }
+                )
+        data = _collection(feats)
+        if self.feature_layer.data != data:
+            self.feature_layer.data = data
+
     def _draw_problems(self) -> None:
         if self.problem_layer is None or self.table is None:
             return
@@ -694,6 +753,15 @@ class Editor(W.VBox):
         data = _collection(feats)
         if self.problem_layer.data != data:
             self.problem_layer.data = data
+        units = sorted({p.unit for p in self.doc.problems if p.unit})
+        css = "".join(
+            f".owsnb-editor .owsnb-stack[data-units~='{_css_string(u)}']"
+            "{outline:3px dashed #dc2626;outline-offset:3px;border-radius:4px}"
+            for u in units
+        )
+        value = f"<style>{css}</style>" if css else ""
+        if self.problem_css.value != value:
+            self.problem_css.value = value
 
     # -- the Map tab -----------------------------------------------------------------------------
     def _build_map_tab(self) -> W.VBox:
@@ -720,7 +788,9 @@ class Editor(W.VBox):
         self.terrain.observe(lambda c: self._choose("terrain", c), "value")
         self.terrain_legend = W.HTML()
         self.feature = W.ToggleButtons(options=[], style={"button_width": "auto"})
+        self.feature.add_class("owsnb-feature-palette")
         self.feature.observe(lambda c: self._choose("feature", c), "value")
+        self.feature_legend = W.HTML()
         self.feature_name = W.Text(description="name", layout=W.Layout(width="200px"))
         self.feature_owner = W.Dropdown(description="owner", layout=W.Layout(width="200px"))
         self.feature_facts = W.Text(
@@ -741,6 +811,7 @@ class Editor(W.VBox):
                 self.terrain_legend,
                 self.terrain,
                 _head("Features in hexes"),
+                self.feature_legend,
                 self.feature,
                 W.HBox([self.feature_name, self.feature_owner]),
                 self.feature_facts,
@@ -781,6 +852,15 @@ class Editor(W.VBox):
             self.feature.options = feats
             self.feature.value = None
             self.feature.tooltips = [f.doc for f in spec.features]
+            self.feature_legend.value = (
+                "<style>"
+                + "".join(
+                    f".owsnb-feature-palette button:nth-of-type({i + 1}){{border-left:14px solid "
+                    f"{_feature_colour(t)} !important}}"
+                    for i, t in enumerate(feats)
+                )
+                + "</style>"
+            )
         owners = [("(none)", ""), *((s, s) for s in self.doc.data.get("sides") or {})]
         if list(self.feature_owner.options) != owners:
             self.feature_owner.options = owners
@@ -797,12 +877,15 @@ class Editor(W.VBox):
         for w in (self.side, self.faction, self.scale):
             w.observe(self._on_filter, "value")
         self.palette = W.HBox(
-            layout=W.Layout(flex_flow="row wrap", max_height="300px", overflow="auto")
+            layout=W.Layout(
+                flex_flow="row wrap", max_height="300px", overflow="auto", flex="0 0 auto"
+            )
         )
         self.palette.add_class("owsnb-palette")
         self.boxes = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.hosts_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.unit_form = W.VBox()
+        self.off_map = W.VBox()
         return W.VBox(
             [
                 _head("Counters"),
@@ -814,6 +897,8 @@ class Editor(W.VBox):
                 self.hosts_box,
                 _head("Selected unit"),
                 self.unit_form,
+                _head("Off the map (in boxes)"),
+                self.off_map,
             ]
         )
 
@@ -882,6 +967,43 @@ class Editor(W.VBox):
         self._draw_palette()
         self._show_boxes()
         self._draw_unit_form()
+        self._draw_off_map()
+
+    def _draw_off_map(self) -> None:
+        """The units in boxes (not on the map), each a button that selects it."""
+        boxed = [u for u in self.doc.data.get("units") or [] if u.get("box")]
+        key = json.dumps(boxed, default=str)
+        if key == getattr(self, "_off_key", None):
+            return
+        self._off_key = key
+        rows: list[W.Widget] = []
+        spec = self.doc.editor
+        for box in sorted({str(u["box"]) for u in boxed}):
+            decl = spec.box(box)
+            items: list[W.Widget] = [W.HTML(f"<span style='{_CSS}'><b>{_esc(box)}</b></span>")]
+            for u in (u for u in boxed if u["box"] == box):
+                host = (u.get("data") or {}).get(decl.link) if decl and decl.link else None
+                b = button(
+                    str(u["id"]) + (f" ({host})" if host else ""),
+                    lambda uid=str(u["id"]): self._select(uid),
+                    tooltip=f"{u.get('type')}: click to edit it",
+                    width="auto",
+                )
+                items.append(b)
+            rows.append(W.HBox(items, layout=W.Layout(flex_flow="row wrap", align_items="center")))
+        if not rows:
+            rows = [W.HTML(f"<span style='{_CSS};{_MUTED}'>none</span>")]
+        self._replace(self.off_map, rows)
+
+    def _select(self, uid: str) -> None:
+        """Select unit *uid* (on the map or in a box) for the unit form."""
+        if self.table is None:
+            return
+        self.tool.value = "select"
+        self.table.pick(unit=uid)
+        self.tabs.selected_index = 1
+        self._draw_unit_form()
+        self._show_boxes()
 
     def _palette_types(self) -> list[tuple[str, Mapping[str, Any]]]:
         scale = self.scale.value
@@ -956,8 +1078,11 @@ class Editor(W.VBox):
             self._replace(self.boxes, [])
             self._replace(self.hosts_box, [])
             return
-        what = f"new {self.armed}" if self.armed else str(target)
-        items: list[W.Widget] = [W.HTML(f"<span style='{_CSS}'>put {_esc(what)} in box:</span>")]
+        name = self.doc.counter_types().get(self.armed or "", {}).get("name", self.armed)
+        what = f"a new {name}" if self.armed else str(target)
+        items: list[W.Widget] = [
+            W.HTML(f"<span style='{_CSS}'>or put {_esc(what)} in a box:</span>")
+        ]
         for b in spec.boxes:
             w = button(
                 f"→ {b.name}",
@@ -1187,6 +1312,7 @@ class Editor(W.VBox):
             w = cls(description=desc, continuous_update=False, layout=W.Layout(width=width),
                     style={"description_width": "70px"}, **kw)  # fmt: skip
             w.observe(lambda c, key=key: self._set_field(key, c["new"]), "value")
+            w.add_class(f"owsnb-field-{key.replace('.', '-')}")
             self._fields[key] = w
             return w
 
@@ -1394,7 +1520,8 @@ class Editor(W.VBox):
             f"{' — changed in this scenario' if over is not None else ''}</span>"
         )
         rows: list[W.Widget] = []
-        _table_widgets(table, [], over, rows, lambda path, v: self._set_table(name, path, v))
+        default = self.doc.default_tables().get(name)
+        _table_widgets(table, [], default, rows, lambda path, v: self._set_table(name, path, v))
         if len(rows) > 400:
             area = W.Textarea(value=yaml.safe_dump(table, sort_keys=False), rows=20,
                               continuous_update=False, layout=W.Layout(width="420px"))  # fmt: skip
@@ -1478,6 +1605,7 @@ class Editor(W.VBox):
             self._sync_units_tab()
             self._sync_scenario_tab()
             self._sync_tables_tab()
+            self._draw_features()
             self._draw_problems()
             self._on_tool()
         finally:
@@ -1583,6 +1711,30 @@ class Editor(W.VBox):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+FEATURE_COLOURS = {
+    "port": "#1d4ed8",
+    "airfield": "#111827",
+    "airstrip": "#6b7280",
+    "airbase": "#111827",
+    "city": "#b91c1c",
+    "town": "#b91c1c",
+    "village": "#f97316",
+    "railhead": "#7c2d12",
+    "bridge": "#92400e",
+    "road": "#8c6d31",
+}
+"""Badge colours of hex features on the editor's map (others: violet)."""
+
+
+def _feature_colour(kind: str) -> str:
+    return FEATURE_COLOURS.get(kind, "#7c3aed")
+
+
+def _css_string(text: str) -> str:
+    """*text* inside a quoted CSS attribute selector (quotes, backslashes and markup escaped)."""
+    return re.sub(r"[^A-Za-z0-9_.:-]", lambda m: f"\\{ord(m.group()):x} ", text)
+
+
 def _collection(features: list[dict]) -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": features}
 
@@ -1641,20 +1793,36 @@ def _path(parts: list[Any]) -> str:
     return out
 
 
+_MISSING = object()
+
+
+def _at(obj: Any, key: Any) -> Any:
+    """*obj*[*key*] when there is one (else a marker that equals nothing)."""
+    if isinstance(obj, Mapping):
+        return obj.get(key, _MISSING)
+    if isinstance(obj, list) and isinstance(key, int) and 0 <= key < len(obj):
+        return obj[key]
+    return _MISSING
+
+
 def _table_widgets(
     value: Any,
     path: list[Any],
-    over: Any,
+    default: Any,
     rows: list[W.Widget],
     on_set: Callable[[list[Any], str], Any],
 ) -> None:
     """Widgets editing *value* (a data table or a part of it): mappings as headed sections, a
-    list of lists as a grid, every other value a text box (typed as YAML reads it)."""
-    if isinstance(value, Mapping):
-        for k, v in value.items():
+    list of lists as a grid, every other value a text box (typed as YAML reads it); a value that
+    differs from the rule set's (*default*) is marked."""
+    if isinstance(value, Mapping) or (
+        isinstance(value, list) and not all(isinstance(r, list) and _scalars(r) for r in value)
+    ):
+        items = value.items() if isinstance(value, Mapping) else enumerate(value)
+        for k, v in items:
             if k in ("placeholder", "note", "notes"):
                 continue
-            sub = over.get(k) if isinstance(over, Mapping) else None
+            sub = _at(default, k)
             if isinstance(v, (Mapping, list)) and not _scalars(v):
                 rows.append(
                     W.HTML(
@@ -1663,48 +1831,26 @@ def _table_widgets(
                 )
                 _table_widgets(v, [*path, k], sub, rows, on_set)
             else:
-                rows.append(_cell(v, [*path, k], sub is not None, on_set, _path([*path, k])))
+                rows.append(_cell(v, [*path, k], v != sub, on_set, _path([k])))
         return
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(r, list) and _scalars(r) for r in value)
-    ):
+    if isinstance(value, list) and value:
         width = max(len(r) for r in value)
         cells = []
         for i, r in enumerate(value):
             for j in range(width):
-                changed = (
-                    isinstance(over, list)
-                    and i < len(over)
-                    and j < len(over[i])
-                    and over[i][j] != r[j]
-                    if j < len(r)
-                    else False
-                )
-                cells.append(
-                    _cell(
-                        r[j] if j < len(r) else "", [*path, i, j], changed, on_set, "", width="64px"
-                    )
-                )
+                v = r[j] if j < len(r) else ""
+                changed = v != _at(_at(default, i), j)
+                cells.append(_cell(v, [*path, i, j], changed, on_set, "", width="64px"))
         grid = W.GridBox(
-            cells, layout=W.Layout(grid_template_columns=f"repeat({width}, 66px)", grid_gap="1px")
+            cells,
+            layout=W.Layout(
+                grid_template_columns=f"repeat({width}, 66px)", grid_gap="1px", flex="0 0 auto"
+            ),
         )
         grid.add_class("owsnb-table-grid")
         rows.append(grid)
         return
-    if isinstance(value, list):
-        for i, v in enumerate(value):
-            sub = over[i] if isinstance(over, list) and i < len(over) else None
-            if isinstance(v, (Mapping, list)) and not _scalars(v):
-                rows.append(
-                    W.HTML(f"<div style='{_CSS};font-weight:600'>{_esc(_path([*path, i]))}</div>")
-                )
-                _table_widgets(v, [*path, i], sub, rows, on_set)
-            else:
-                rows.append(_cell(v, [*path, i], sub is not None, on_set, _path([*path, i])))
-        return
-    rows.append(_cell(value, path, over is not None, on_set, _path(path)))
+    rows.append(_cell(value, path, value != default, on_set, str(path[-1]) if path else "value"))
 
 
 def _scalars(v: Any) -> bool:

@@ -113,8 +113,9 @@ def test_a_problem_is_listed_and_its_unit_outlined_and_undo_takes_it_back(ed: Ed
     (outline,) = ed.problem_layer.data["features"]
     assert outline["geometry"] == G.hex_outline(ed.mapview.geo, ed.table.view.map.hex("1210"))
     assert {"B-SQUADRON-1", "B-SQUADRON-2"} <= set(ed.table.view.units)  # drawn, outlined
+    assert "[data-units~='B-SQUADRON-2']{outline:3px dashed" in ed.problem_css.value
     ed.undo_button.click()
-    assert ed.doc.valid and ed.problem_layer.data["features"] == []
+    assert ed.doc.valid and ed.problem_layer.data["features"] == [] and ed.problem_css.value == ""
     ed.redo_button.click()
     assert not ed.doc.valid
 
@@ -235,3 +236,32 @@ def test_owsnb_edit_refuses_what_it_cannot_edit(tmp_path: Path, capsys) -> None:
     (tmp_path / "there.yaml").write_text("id: x\n")
     assert main(["edit", str(tmp_path / "there.yaml"), "--from", "tutorial"]) == 2
     assert "--from starts a new file" in capsys.readouterr().err
+
+
+def test_every_click_that_edits_says_what_it_did(ed: Editor) -> None:
+    ed.terrain.value = "forest"
+    ed.click_hex("0604")
+    assert "0604: forest" in ed.message.value
+    ed.feature.value = "city"
+    ed.feature_name.value = "Jinjiang"
+    ed.click_hex("0604")
+    assert "city Jinjiang in 0604" in ed.message.value
+    ed.click_hex("0604")
+    assert "city taken out of 0604" in ed.message.value
+
+
+def test_features_show_on_the_map_and_boxed_units_under_units(ed: Editor) -> None:
+    badges = {
+        (f["properties"]["hex"], f["properties"]["kind"]) for f in ed.feature_layer.data["features"]
+    }
+    assert ("1210", "port") in badges and ("1210", "airfield") in badges and len(badges) == 11
+    aboard = buttons(ed.off_map)
+    assert {"R-CAB-1 (hold-r1)", "R-MAR-1 (hold-r1)", "B-F16-CAP (B-SQ-CCK)", "B-SOF-1"} <= set(
+        aboard
+    )
+    aboard["R-CAB-1 (hold-r1)"].click()
+    assert ed.table_unit() == "R-CAB-1" and "in box aboard" in ed.unit_form.children[0].value
+    buttons(ed.boxes)["→ regeneration"].click()  # a selected unit goes into a box too
+    assert ed.doc.unit("R-CAB-1") == {"id": "R-CAB-1", "type": "prc-amphib-cab", "side": "red",
+                                      "box": "regeneration",
+                                      "name": "14th Amphibious Combined-Arms Brigade"}  # fmt: skip
