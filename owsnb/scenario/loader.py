@@ -7,6 +7,7 @@ the file, the key path (``units[3].hex``), the line when known, and what was exp
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 from collections.abc import Iterable, Mapping
@@ -353,29 +354,55 @@ def _load_catalogs(
         if not cpath.is_file():
             problems.add(["catalogs", i], f"catalog file {rel!r} not found (looked in {root})")
             continue
-        cprob = _Problems(str(cpath))
-        data = read_yaml(cpath, cprob)
+        ruleset, dumped, found, locator = _read_catalog(cpath)
+        cprob = _Problems(str(cpath), locator)
+        cprob.items.extend(found)
+        if ruleset is not None:
+            if ruleset != spec.ruleset:
+                cprob.add(
+                    ["ruleset"],
+                    f"catalog is for rule set {ruleset!r} but the scenario plays {spec.ruleset!r}",
+                )
+            for key, t in dumped.items():
+                if key in types:
+                    cprob.add(
+                        ["types", key],
+                        f"type {key!r} is also defined in {types[key]['catalog']}",
+                    )
+                    continue
+                types[key] = {**copy.deepcopy(t), "catalog": str(cpath)}
+        problems.items.extend(cprob.items)
+    return types
+
+
+_CATALOGS: dict[Path, tuple[tuple[int, int], Any]] = {}
+
+
+def _read_catalog(
+    path: Path,
+) -> tuple[str | None, dict[str, dict[str, Any]], list[ScenarioProblem], _Locator | None]:
+    """A catalog file read and validated: its rule set (``None`` if it is broken), its types as
+    plain dicts, its problems and where its keys are (lines). Kept while the file is unchanged
+    (size and modification time): the scenario editor checks a scenario on every click."""
+    st = path.stat()
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _CATALOGS.get(path)
+    if hit is None or hit[0] != stamp:
+        cprob = _Problems(str(path))
+        data = read_yaml(path, cprob)
+        ruleset, dumped = None, {}
         if data is not None:
             try:
                 cat = CatalogSpec.model_validate(data)
             except ValidationError as exc:
                 _pydantic_problems(exc, cprob)
             else:
-                if cat.ruleset != spec.ruleset:
-                    cprob.add(
-                        ["ruleset"],
-                        f"catalog is for rule set {cat.ruleset!r} but the scenario plays {spec.ruleset!r}",
-                    )
-                for key, t in cat.types.items():
-                    if key in types:
-                        cprob.add(
-                            ["types", key],
-                            f"type {key!r} is also defined in {types[key]['catalog']}",
-                        )
-                        continue
-                    types[key] = {**t.model_dump(), "catalog": str(cpath)}
-        problems.items.extend(cprob.items)
-    return types
+                ruleset = cat.ruleset
+                dumped = {key: t.model_dump() for key, t in cat.types.items()}
+        hit = (stamp, (ruleset, dumped, list(cprob.items), cprob.locator))
+        _CATALOGS[path] = hit
+    ruleset, dumped, found, locator = hit[1]
+    return ruleset, dumped, list(found), locator
 
 
 # -- building the initial state ------------------------------------------------------------------

@@ -138,3 +138,17 @@ def test_load_text_reads_yaml_as_if_it_were_the_file_at_path(tmp_path):
     (p,) = err.value.problems
     line = broken[: broken.index('"9999"')].count("\n") + 1
     assert p.path == f"units[1].hex (line {line})" and "off the map" in p.message
+
+
+def test_a_changed_catalog_is_read_again(tmp_path):
+    """Catalogs are kept between loads while their file is unchanged (the editor checks a
+    scenario on every click); a changed file is read again."""
+    path = _write(tmp_path, lambda d: None)
+    cat = tmp_path / "skirmish-units.yaml"
+    first = load_scenario(path).catalogs
+    cat.write_text(cat.read_text().replace("attack: 6", "attack: 7", 1))
+    again = load_scenario(path).catalogs
+    key = next(k for k, t in first.items() if t["data"].get("attack") == 6)
+    assert again[key]["data"]["attack"] == 7
+    again[key]["data"]["attack"] = 99  # a caller's change stays with the caller
+    assert load_scenario(path).catalogs[key]["data"]["attack"] == 7
