@@ -8,6 +8,7 @@ scenario as the editor saves it, so that it diffs cleanly in git: keys in the sc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -166,10 +167,21 @@ def _flow(obj: Any, key: str = "") -> Any:
     return obj
 
 
+_LINES: dict[str, str] = {}
+
+
 def _line(obj: Any) -> str:
-    return yaml.dump(
-        _flow(obj), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000
-    ).strip()
+    """*obj* as one line of YAML (remembered: a scenario's units rarely change between saves)."""
+    key = repr(obj)  # types kept apart: 1, 1.0, True, "1", a date
+    text = _LINES.get(key)
+    if text is None:
+        text = yaml.dump(
+            _flow(obj), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000
+        ).strip()
+        if len(_LINES) > 50_000:
+            _LINES.clear()
+        _LINES[key] = text
+    return text
 
 
 def dump_scenario(scenario: Mapping[str, Any]) -> str:
@@ -235,8 +247,6 @@ def write_background(
     rel = f"maps/{scenario['id']}-coast.geojson"
     target = Path(path).parent / rel
     target.parent.mkdir(parents=True, exist_ok=True)
-    import json
-
     target.write_text(json.dumps(fc, separators=(",", ":")) + "\n", encoding="utf-8")
     return rel
 

@@ -45,6 +45,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -531,8 +532,6 @@ class Editor(W.VBox):
     def _show_globe(self) -> None:
         if self.globe is not None:
             return
-        from owsnb.authoring.coast import background_geojson
-
         lat, lon, zoom = self.world_view
         self.globe = L.Map(
             center=(lat, lon),
@@ -542,16 +541,7 @@ class Editor(W.VBox):
             layers=(),
             layout=W.Layout(height=self.map_height, width="100%"),
         )
-        fc = background_geojson((-180, -80, 180, 84), simplify_km=25, precision=2)
-        feats = [
-            {
-                "type": "Feature",
-                "properties": {"style": COAST_STYLES.get(kind, COAST_STYLES["coast"])},
-                "geometry": f["geometry"],
-            }
-            for f in fc["features"]
-            for kind in [(f.get("properties") or {}).get("kind", "coast")]
-        ]
+        feats = _world_coast()
         self.globe.add(StaticGeoJSON(data=_collection(feats), name="coast"))
         self._add_draw(self.globe)
         self.map_box.children = (self.globe,)
@@ -1728,6 +1718,23 @@ FEATURE_COLOURS = {
 
 def _feature_colour(kind: str) -> str:
     return FEATURE_COLOURS.get(kind, "#7c3aed")
+
+
+@functools.lru_cache(maxsize=1)
+def _world_coast() -> list[dict[str, Any]]:
+    """The world's coastlines and borders, coarse (25 km), for the map shown before a grid."""
+    from owsnb.authoring.coast import background_geojson
+
+    fc = background_geojson((-180, -80, 180, 84), simplify_km=25, precision=2)
+    return [
+        {
+            "type": "Feature",
+            "properties": {"style": COAST_STYLES.get(kind, COAST_STYLES["coast"])},
+            "geometry": f["geometry"],
+        }
+        for f in fc["features"]
+        for kind in [(f.get("properties") or {}).get("kind", "coast")]
+    ]
 
 
 def _css_string(text: str) -> str:
