@@ -541,6 +541,29 @@ class ScenarioDocument:
         w, s, e, n_ = (round(float(v), 3) for v in bbox)
         self._commit(f"new map {hex_size} over {w},{s},{e},{n_}", d)
 
+    def new_board(
+        self, cols: int, rows: int, terrain: str | None = None, *, size_km: float = 1.0
+    ) -> None:
+        """An abstract board of *cols* x *rows* hexes of *terrain* (default the rule set's first),
+        not on the Earth (as printed boardgame maps are); the rest of the scenario is kept.
+
+        Raises:
+            EditError: a size out of 1..200.
+        """
+        if not (1 <= int(cols) <= 200 and 1 <= int(rows) <= 200):
+            raise EditError("a board has 1 to 200 columns and rows")
+        d = self._draft()
+        terrains = self.terrains()
+        d["map"] = {
+            "layout": {"orientation": "flat", "size": float(size_km), "unit": "km"},
+            "cols": int(cols),
+            "rows": int(rows),
+            "terrain": {"default": terrain or (terrains[0] if terrains else "clear")},
+        }
+        if not d.get("sides"):
+            d["sides"] = {"blue": {"title": "Blue"}, "red": {"title": "Red"}}
+        self._commit(f"new board {cols} x {rows}", d)
+
     def paint(self, label: str, terrain: str) -> None:
         """Give hex *label* the terrain *terrain* (``map.terrain.hexes``).
 
@@ -955,49 +978,26 @@ class ScenarioDocument:
         self, data: Mapping[str, Any], problems: Sequence[Problem]
     ) -> tuple[GameState, Any] | None:
         """The state to draw while there are problems: the scenario with every part a problem
-        points at set aside, built by the loader; then the set-aside units whose type and hex are
-        known put back on the map (so the map shows them, outlined)."""
+        points at set aside, built by the loader (again, setting aside what it then finds, a few
+        times); then the set-aside units whose type and hex are known put back on the map (so the
+        map shows them, outlined)."""
         d = copy.deepcopy(dict(data))
-        drop_units: set[int] = set()
-        for p in problems:
-            parts = _split(_LINE.sub("", p.where))
-            if not parts:
-                continue
-            head = parts[0]
-            if head == "units" and len(parts) >= 2 and isinstance(parts[1], int):
-                drop_units.add(parts[1])
-            elif head == "units":
-                drop_units |= set(range(len(d.get("units") or [])))
-            elif head in ("options", "tables", "rules", "initiative", "catalogs", "briefing_file"):
-                if len(parts) >= 2 and isinstance(d.get(head), dict):
-                    d[head].pop(parts[1], None)
-                else:
-                    d.pop(head, None)
-            elif head == "map" and len(parts) >= 3 and parts[1] in ("features", "edges"):
-                lst = d["map"].get(parts[1]) or []
-                if isinstance(parts[2], int) and 0 <= parts[2] < len(lst):
-                    lst[parts[2]] = None
-            elif head == "map" and len(parts) >= 4 and parts[1:3] == ["terrain", "hexes"]:
-                (d["map"]["terrain"].get("hexes") or {}).pop(parts[3], None)
-            elif head == "map" and len(parts) >= 4 and parts[1:3] == ["terrain", "regions"]:
-                regions = d["map"]["terrain"].get("regions") or []
-                if isinstance(parts[3], int) and 0 <= parts[3] < len(regions):
-                    regions[parts[3]] = None
-        if isinstance(d.get("map"), dict):
-            for key in ("features", "edges"):
-                if isinstance(d["map"].get(key), list):
-                    d["map"][key] = [x for x in d["map"][key] if x is not None]
-            terr = d["map"].get("terrain")
-            if isinstance(terr, dict) and isinstance(terr.get("regions"), list):
-                terr["regions"] = [x for x in terr["regions"] if x is not None]
-        units = list(d.get("units") or [])
-        aside = [u for i, u in enumerate(units) if i in drop_units]
-        d["units"] = [u for i, u in enumerate(units) if i not in drop_units]
-        try:
-            state, rs = build_state(load_text(dump_scenario(d), self.path), self._seed())
-        except ScenarioError:
-            return None
-        except Exception:  # noqa: BLE001 - a rule set's setup may trip on half-made data
+        found = list(problems)
+        aside: list[Any] = []
+        for attempt in range(6):
+            before = dump_scenario(d)
+            aside += _set_aside(d, found)
+            text = dump_scenario(d)
+            if attempt and text == before:
+                return None  # nothing more to set aside: the map itself cannot be built
+            try:
+                state, rs = build_state(load_text(text, self.path), self._seed())
+                break
+            except ScenarioError as exc:
+                found = [self._problem(p.path, p.message, p.file, d) for p in exc.problems]
+            except Exception:  # noqa: BLE001 - a rule set's setup may trip on half-made data
+                return None
+        else:
             return None
         types = self.counter_types()
         extra = {}
@@ -1012,9 +1012,12 @@ class ScenarioDocument:
                 or h is None
                 or h not in state.map.hexes
                 or not isinstance(u.get("id"), str)
+                or u.get("side") not in state.sides
             ):
                 continue
             steps = int(t.get("steps", 1) or 1)
+            merged = deep_merge(t.get("data") or {}, u.get("data") or {})
+            data = rs.validate_unit(str(u["type"]), merged)[0]
             extra[u["id"]] = Unit(
                 id=u["id"],
                 side=str(u.get("side", "")),
@@ -1023,7 +1026,7 @@ class ScenarioDocument:
                 hex=h,
                 steps=steps,
                 max_steps=steps,
-                data=freeze(deep_merge(t.get("data") or {}, u.get("data") or {})),
+                data=freeze(data),
             )
         if extra:
             state = replace(state, units=FrozenDict({**state.units, **extra}))
@@ -1085,6 +1088,54 @@ class ScenarioDocument:
 
 # -- plain-data helpers ------------------------------------------------------------------------
 _SAME = object()
+
+
+def _set_aside(d: dict[str, Any], problems: Iterable[Problem]) -> list[Any]:
+    """Take out of scenario data *d* (in place) what *problems* point at: the units they concern
+    (returned), else the features, edges, terrain entries, options, tables and ``rules`` keys at
+    their key paths."""
+    drop_units: set[int] = set()
+    units = list(d.get("units") or [])
+    ids = {u.get("id"): i for i, u in enumerate(units) if isinstance(u, Mapping)}
+    mp = d.get("map") if isinstance(d.get("map"), dict) else None
+    for p in problems:
+        parts = _split(_LINE.sub("", p.where))
+        if p.unit in ids:  # a unit at fault (a rule set's check may name it under rules:)
+            drop_units.add(ids[p.unit])
+            continue
+        if not parts:
+            continue
+        head = parts[0]
+        if head == "units" and len(parts) >= 2 and isinstance(parts[1], int):
+            drop_units.add(parts[1])
+        elif head == "units":
+            drop_units |= set(range(len(units)))
+        elif head in ("options", "tables", "rules", "initiative", "catalogs", "briefing_file"):
+            if len(parts) >= 2 and isinstance(d.get(head), dict):
+                d[head].pop(parts[1], None)
+            else:
+                d.pop(head, None)
+        elif mp is not None and head == "map" and len(parts) >= 3:
+            if parts[1] in ("features", "edges") and isinstance(parts[2], int):
+                lst = mp.get(parts[1]) or []
+                if 0 <= parts[2] < len(lst):
+                    lst[parts[2]] = None
+            elif parts[1] == "terrain" and len(parts) >= 4 and parts[2] == "hexes":
+                (mp["terrain"].get("hexes") or {}).pop(parts[3], None)
+            elif parts[1] == "terrain" and len(parts) >= 4 and parts[2] == "regions":
+                regions = mp["terrain"].get("regions") or []
+                if isinstance(parts[3], int) and 0 <= parts[3] < len(regions):
+                    regions[parts[3]] = None
+    if mp is not None:
+        for key in ("features", "edges"):
+            if isinstance(mp.get(key), list):
+                mp[key] = [x for x in mp[key] if x is not None]
+        terr = mp.get("terrain")
+        if isinstance(terr, dict) and isinstance(terr.get("regions"), list):
+            terr["regions"] = [x for x in terr["regions"] if x is not None]
+    if "units" in d:
+        d["units"] = [u for i, u in enumerate(units) if i not in drop_units]
+    return [u for i, u in enumerate(units) if i in drop_units]
 
 
 def _diff(base: Any, new: Any) -> Any:

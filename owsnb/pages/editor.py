@@ -288,6 +288,8 @@ class Editor(W.VBox):
         self.hint = W.HTML()
         self.hint.add_class("owsnb-editor-hint")
         self.problem_css = W.HTML()  # outlines the counters of units with a problem
+        # the side panel's tabs scroll: their rows keep their height instead of shrinking
+        self.style = W.HTML("<style>.owsnb-editor-side .widget-box > * {flex-shrink: 0}</style>")
         self.map_box = W.Box(layout=W.Layout(width="100%"))
         left = W.VBox(
             [
@@ -326,7 +328,7 @@ class Editor(W.VBox):
         self.body = W.HBox([left, side], layout=W.Layout(width="100%", align_items="flex-start"))
         self.play_box = W.VBox(layout=W.Layout(width="100%", display="none"))
         super().__init__(
-            [header, self.message, self.body, self.play_box],
+            [self.style, header, self.message, self.body, self.play_box],
             layout=W.Layout(width="100%"),
         )
         self.add_class("owsnb-editor")
@@ -464,6 +466,17 @@ class Editor(W.VBox):
         self.bbox = None
         self.make_button.disabled = True
         self._say(f"new map: {self.doc.data['map']['cols']} x {self.doc.data['map']['rows']} hexes")
+        self._after_edit()
+
+    def make_board(self, cols: int | None = None, rows: int | None = None) -> None:
+        """A blank abstract board of *cols* x *rows* hexes (default: the sizes chosen)."""
+        try:
+            self.doc.new_board(cols or self.board_cols.value, rows or self.board_rows.value)
+        except EditError as exc:
+            self._say(str(exc), error=True)
+            return
+        m = self.doc.data["map"]
+        self._say(f"new board: {m['cols']} x {m['rows']} hexes of {m['terrain']['default']}")
         self._after_edit()
 
     def pick_counter(self, type_key: str) -> None:
@@ -773,6 +786,17 @@ class Editor(W.VBox):
             tooltip="lay the grid over the box; land, littoral and deep sea from the offline mask",
         )
         self.make_button.disabled = True
+        self.board_cols = W.BoundedIntText(value=20, min=1, max=200, description="columns",
+                                           layout=W.Layout(width="150px"))  # fmt: skip
+        self.board_rows = W.BoundedIntText(value=12, min=1, max=200, description="rows",
+                                           layout=W.Layout(width="150px"))  # fmt: skip
+        self.board_button = button(
+            "Make a board",
+            self.make_board,
+            icon="th",
+            tooltip="an abstract board, not on the Earth, of the first terrain (paint the rest)",
+            width="auto",
+        )
         self.terrain = W.ToggleButtons(options=[], style={"button_width": "auto"})
         self.terrain.add_class("owsnb-terrain-palette")
         self.terrain.observe(lambda c: self._choose("terrain", c), "value")
@@ -797,6 +821,10 @@ class Editor(W.VBox):
                 self.box_html,
                 self.hex_size,
                 self.make_button,
+                W.HTML(
+                    f"<span style='{_CSS};{_MUTED}'>or a blank board, as printed maps are:</span>"
+                ),
+                W.HBox([self.board_cols, self.board_rows, self.board_button]),
                 _head("Terrain"),
                 self.terrain_legend,
                 self.terrain,
@@ -878,6 +906,8 @@ class Editor(W.VBox):
         self.off_map = W.VBox()
         return W.VBox(
             [
+                _head("Selected unit"),
+                self.unit_form,
                 _head("Counters"),
                 W.HBox([W.HTML(f"<span style='{_CSS}'>side</span>"), self.side]),
                 W.HBox([W.HTML(f"<span style='{_CSS}'>forces</span>"), self.faction]),
@@ -885,8 +915,6 @@ class Editor(W.VBox):
                 self.palette,
                 self.boxes,
                 self.hosts_box,
-                _head("Selected unit"),
-                self.unit_form,
                 _head("Off the map (in boxes)"),
                 self.off_map,
             ]

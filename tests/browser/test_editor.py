@@ -450,6 +450,18 @@ def test_the_tutorial_edited_in_the_browser_plays_with_the_change(browser, tmp_p
         ed.locator(".owsnb-editor-status").get_by_text("the game loads it").wait_for(timeout=WAIT)
         assert ed.locator("path.owsnb-problem").count() == 0
 
+        # the ship's own form (payload from the rule set's schema), then the scenario's options
+        ep.button("select").click()
+        marker.click()
+        ed.locator(".owsnb-editor-side").get_by_text(
+            "Payload (catalog values unless changed)"
+        ).wait_for(timeout=WAIT)
+        ep.shot("editor-tutorial-unit-1366x768.png")
+        ep.tab("Scenario")
+        ep.button("show the options").click()
+        ed.locator(".owsnb-editor-side").get_by_text("strike_order").first.wait_for(timeout=WAIT)
+        ep.shot("editor-tutorial-scenario-1366x768.png")
+
         # play it now: the table opens on the saved file, the ship on its new hex
         ep.button("Play solo").click()
         app = ep.page.locator(".owsnb-app")

@@ -265,3 +265,52 @@ def test_features_show_on_the_map_and_boxed_units_under_units(ed: Editor) -> Non
     assert ed.doc.unit("R-CAB-1") == {"id": "R-CAB-1", "type": "prc-amphib-cab", "side": "red",
                                       "box": "regeneration",
                                       "name": "14th Amphibious Combined-Arms Brigade"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tutorial",
+        "opart-kalinovka",
+        "combatops-red-attack",
+        "tocs-nijmegen",
+        "opscale-river-valley",
+    ],
+)
+def test_the_editor_works_for_every_rule_set(name: str, tmp_path: Path) -> None:
+    """Each rule set's declaration drives the same page: a palette of its counters, a unit
+    placed from it with its payload form, its options, its tables as cells, a blank board."""
+    from owsnb.widgets.wire import widget_tree
+
+    ed = Editor(name, path=tmp_path / f"{name}.yaml")
+    try:
+        assert ed.doc.valid and ed.palette_items, name
+        key = next(iter(ed.palette_items))
+        free = next(x for x in ed.doc.labels() if not ed.doc.units_at(x))
+        ed.pick_counter(key)
+        ed.click_hex(free)
+        uid = ed.doc.units_at(free)[0]
+        assert all(p.unit == uid for p in ed.doc.problems), ed.doc.problems  # e.g. a formation
+        ed.tool.value = "select"
+        ed.click_hex(free)
+        form = {w.description for w in widget_tree(ed.unit_form) if hasattr(w, "description")}
+        assert {"id", "name", "side"} <= form and len(form) > 5, form
+        rs = ed.doc.ruleset
+        opt = next(o for o in rs.option_list if o.choices and len(o.choices) > 1)
+        ed.doc.set_option(opt.name, next(c for c in opt.choices if c != opt.default))
+        assert opt.name in ed.doc.data["options"]
+        ed.tabs.selected_index = 3
+        for table in ed.doc.editor.tables:
+            ed.table_pick.value = table
+            cells = [
+                w
+                for w in widget_tree(ed.table_box)
+                if "owsnb-cell" in getattr(w, "_dom_classes", ())
+            ]
+            assert cells or ed.table_box.children, table
+        ed.make_board(6, 4)
+        assert len(ed.table.view.map.hexes) == 24 and ed.mapview.geo.projection == "simple"
+        ed.undo()
+        assert len(ed.table.view.map.hexes) == len(ed.doc.labels()) > 24
+    finally:
+        ed.close()
