@@ -432,7 +432,8 @@ class Editor(W.VBox):
         stop = button("Stop the seminar", self.stop_serving, icon="stop", style="danger")
         self.play_box.children = (
             W.HTML(
-                f"<div style='{_CSS}'><b>Seminar on {_esc(path.name)}</b> — give each player "
+                f"<div style='{_CSS}'><b>Seminar: {_esc(self.doc.data.get('title', ''))}</b> "
+                f"({_esc(path.name)}) — give each player "
                 f"their link; it runs as long as this page's kernel (for a lasting one: "
                 f"<code>owsnb serve {_esc(path)}</code>).<table>{rows}</table></div>"
             ),

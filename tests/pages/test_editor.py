@@ -314,3 +314,36 @@ def test_the_editor_works_for_every_rule_set(name: str, tmp_path: Path) -> None:
         assert len(ed.table.view.map.hexes) == len(ed.doc.labels()) > 24
     finally:
         ed.close()
+
+
+@pytest.mark.slow
+def test_serve_as_seminar_runs_owsnb_serve_on_the_saved_file(ed: Editor, tmp_path: Path) -> None:
+    import httpx
+
+    ed.doc.set("title", "Served from the editor")
+    links = ed.serve()
+    try:
+        assert links is not None, ed.message.value
+        seats = links["seats"]
+        assert {"umpire", "blue", "red"} <= set(seats) and seats["umpire"]["editor"]
+        assert "Served from the editor" in ed.play_box.children[0].value
+        import html
+
+        shown = html.unescape(ed.play_box.children[0].value)
+        assert all(s["link"] in shown for s in seats.values())
+        api = seats["umpire"]["api"]
+        for _ in range(100):  # the authority answers with the saved scenario's game
+            try:
+                r = httpx.get(api, headers={"Authorization": f"Bearer {seats['umpire']['token']}"})
+                if r.status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            import time
+
+            time.sleep(0.3)
+        assert r.status_code == 200 and "Served from the editor" in r.text
+        proc = ed.seminar.proc
+    finally:
+        ed.stop_serving()
+    assert proc.poll() is not None and ed.seminar is None and ed.play_box.children == ()
