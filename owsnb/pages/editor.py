@@ -182,6 +182,8 @@ class Editor(W.VBox):
         map_height: the map's height (CSS pixels).
         serve: offer *Serve as seminar* (runs ``owsnb serve`` on the saved file).
         world_view: ``(lat, lon, zoom)`` the map shows before there is a grid.
+        chooser: offer to start from a bundled scenario or a new one (saved in the file's folder
+            under the scenario's id): the page served for the umpire, which is bound to no file.
     """
 
     def __init__(
@@ -193,6 +195,7 @@ class Editor(W.VBox):
         map_height: str = "560px",
         serve: bool = True,
         world_view: tuple[float, float, float] = _WORLD_VIEW,
+        chooser: bool = False,
     ):
         if isinstance(scenario_or_new, ScenarioDocument):
             self.doc = scenario_or_new
@@ -272,8 +275,18 @@ class Editor(W.VBox):
             ],
             layout=W.Layout(align_items="center"),
         )
+        from owsnb.scenario import list_scenarios
+
+        self.start_from = W.Dropdown(
+            options=[("a new scenario", "new"), *((n, n) for n in list_scenarios())],
+            value="new",
+            layout=W.Layout(width="220px"),
+        )
+        self.open_button = button("Open", self._open_chosen, icon="folder-open", width="auto")
+        opener = W.HBox([self.start_from, self.open_button])
+        opener.layout.display = "" if chooser else "none"
         header = W.HBox(
-            [W.VBox([self.title, self.status]), buttons],
+            [W.VBox([self.title, self.status, opener]), buttons],
             layout=W.Layout(justify_content="space-between", align_items="center", width="100%"),
         )
         # -- map and tools ---------------------------------------------------------------------
@@ -449,6 +462,48 @@ class Editor(W.VBox):
             self.seminar = None
             self.play_box.children = ()
             self.play_box.layout.display = "none"
+
+    def open_scenario(self, source: Any, path: str | os.PathLike | None = None) -> bool:
+        """Edit *source* instead (a bundled name, a file, ``"new"``), saved at *path* (default:
+        ``<id>.yaml`` in the current file's folder). Refused while there are unsaved changes
+        (Save or Undo them first): nothing is lost. Returns whether it opened."""
+        if self.doc.dirty and self.doc.can_undo:
+            self._say("save (or undo) your changes first: opening another would lose them", True)
+            return False
+        folder = self.doc.path.parent
+        try:
+            if source in (None, "new"):
+                doc = new_document(ruleset=str(self.doc.data.get("ruleset") or "ows"),
+                                   path=path or folder / "new-scenario.yaml")  # fmt: skip
+            else:
+                from owsnb.scenario import find_scenario
+
+                stem = find_scenario(source).stem
+                doc = ScenarioDocument(source, path=path or folder / f"{stem}.yaml")
+        except OwsnbError as exc:
+            self._say(str(exc), error=True)
+            return False
+        self._close_play()
+        self.doc = doc
+        self.armed = self._moving = None
+        self._shown_layout = None
+        for key in ("_palette_key", "_boxes_key", "_form_key", "_off_key", "_options_key",
+                    "_sides_key", "_meta_scale"):  # fmt: skip
+            self.__dict__.pop(key, None)
+        self.options_box.children = ()
+        self.options_button.layout.display = ""
+        if doc.shown is None and self.mapview is not None:
+            old, self.mapview, self.table = self.mapview, None, None
+            for w in widget_tree(old):
+                w.close()
+        self.seat = _DocSeat(doc)
+        self._refresh_map()
+        self._refresh()
+        self._say(f"editing {doc.data.get('title') or doc.data.get('id')}; Save writes {doc.path}")
+        return True
+
+    def _open_chosen(self) -> None:
+        self.open_scenario(self.start_from.value)
 
     def make_map(self, bbox: Any = None, hex_size: str | None = None) -> None:
         """A new map over *bbox* (default: the box drawn on the map) at *hex_size* (default:
@@ -1998,4 +2053,4 @@ def editor_page(query: str | None = None, **options: Any) -> Any:
                 "#c0392b",
             )
         remote.close() if hasattr(remote, "close") else None
-    return Editor(None, path=folder / "new-scenario.yaml", **options)
+    return Editor(None, path=folder / "new-scenario.yaml", chooser=True, **options)

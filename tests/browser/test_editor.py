@@ -487,3 +487,43 @@ def test_the_tutorial_edited_in_the_browser_plays_with_the_change(browser, tmp_p
     assert mirror.state.tables["gcat"]["cells"][0][0] == "A2"  # it was the rule set's before
     saved = target.read_text().splitlines()
     assert sum(line.startswith(f"- {{id: {ship},") for line in saved) == 1  # one unit, one line
+
+
+# -- 3. the same widget in JupyterLab ----------------------------------------------------------
+def test_the_editor_widget_in_jupyterlab_paints_a_hex(lab, page):
+    """``owsnb.Editor("tutorial")`` in a JupyterLab notebook (the lab of tests/browser): the map
+    draws, the terrain tool paints the hex clicked, the kernel's document has it."""
+    from tests.browser.driver import KERNEL_IDLE, kernel_run
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{lab.url}/lab/workspaces/editor-lab/tree/editor-lab.ipynb?token={lab.token}")
+    page.wait_for_function(KERNEL_IDLE, timeout=180_000)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    ed = page.locator(".owsnb-editor").first
+    ed.locator(".owsnb-map path.owsnb-grid").wait_for(timeout=180_000)
+    mirror = owsnb.load("tutorial", save=False)
+    view = mirror.view("umpire")
+    lay = mirror.map.layout
+
+    def proj(h: Any) -> np.ndarray:
+        return np.asarray(G.lonlat_to_pixels(lay, *lay.centre(h)), dtype=float)
+
+    def centre(uid: str) -> np.ndarray:
+        m = ed.locator(f".leaflet-marker-icon:has(.owsnb-stack[data-units~='{uid}'])")
+        m.first.scroll_into_view_if_needed()
+        b = m.first.bounding_box()
+        return np.array([b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+
+    ed.locator(".leaflet-container").first.scroll_into_view_if_needed()
+    sa, sb = centre("R-PHL-1"), centre("B-DDG-1801")
+    pa, pb = proj(view.units["R-PHL-1"].hex), proj(view.units["B-DDG-1801"].hex)
+    s = float(np.linalg.norm(sa - sb) / np.linalg.norm(pa - pb))
+    target = mirror.map.hex("1005")  # open sea in the middle of the strait
+    d = proj(target) - pa
+    ed.get_by_role("button", name=re.compile(r"^\W*mountain\W*$")).click()
+    page.mouse.click(float(sa[0] + s * d[0]), float(sa[1] - s * d[1]))
+    ed.locator(".owsnb-editor-message").get_by_text("1005: mountain").wait_for(timeout=WAIT)
+    assert "1005" in kernel_run(page, "print(editor.doc.data['map']['terrain']['hexes'])")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "editor-jupyterlab-1366x768.png"))
+    assert page.outside == []  # type: ignore[attr-defined]

@@ -347,3 +347,49 @@ def test_serve_as_seminar_runs_owsnb_serve_on_the_saved_file(ed: Editor, tmp_pat
     finally:
         ed.stop_serving()
     assert proc.poll() is not None and ed.seminar is None and ed.play_box.children == ()
+
+
+def test_the_served_page_opens_a_bundled_scenario_but_never_loses_changes(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.delenv("OWSNB_EDIT_FILE", raising=False)
+    monkeypatch.delenv("OWSNB_SERVER", raising=False)
+    monkeypatch.setenv("OWSNB_HOME", str(tmp_path / "home"))
+    page = editor_page("")  # Binder, a notebook: a new scenario, with the chooser
+    try:
+        assert page.globe is not None and page.start_from.value == "new"
+        page.start_from.value = "tutorial"
+        page.open_button.click()
+        assert page.doc.data["id"] == "tutorial" and page.mapview is not None
+        assert page.doc.path == tmp_path / "home" / "scenarios" / "tutorial.yaml"
+        page.doc.set("title", "Changed")
+        page._after_edit()
+        assert page.open_scenario("sandbox") is False and page.doc.data["title"] == "Changed"
+        assert "save (or undo)" in page.message.value
+        page.save_button.click()
+        assert page.open_scenario("new") and page.mapview is None and page.globe is not None
+    finally:
+        page.close()
+
+
+def test_under_owsnb_serve_only_the_umpire_gets_the_editor(monkeypatch) -> None:
+    from owsnb.pages import seat
+
+    class Remote:
+        def __init__(self, role):
+            self.role = role
+
+        def close(self):
+            pass
+
+    monkeypatch.delenv("OWSNB_EDIT_FILE", raising=False)
+    monkeypatch.setenv("OWSNB_SERVER", "http://127.0.0.1:9")
+    monkeypatch.setattr(seat, "connect_from_query", lambda q: (Remote("side"), None))
+    page = editor_page("game=g&token=t")
+    assert not isinstance(page, Editor) and "umpire's" in page.value
+    monkeypatch.setattr(seat, "connect_from_query", lambda q: (Remote("umpire"), None))
+    page = editor_page("game=g&token=t")
+    try:
+        assert isinstance(page, Editor)
+    finally:
+        page.close()
