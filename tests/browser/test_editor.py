@@ -448,7 +448,7 @@ def test_the_tutorial_edited_in_the_browser_plays_with_the_change(browser, tmp_p
         ep.message("undone")
         ep.button("Undo").click()
         ed.locator(".owsnb-editor-status").get_by_text("the game loads it").wait_for(timeout=WAIT)
-        assert ed.locator("path.owsnb-problem").count() == 0
+        ep.page.wait_for_function("() => !document.querySelector('path.owsnb-problem')")
 
         # the ship's own form (payload from the rule set's schema), then the scenario's options
         ep.button("select").click()
