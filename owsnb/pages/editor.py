@@ -1091,8 +1091,7 @@ class Editor(W.VBox):
                 if faction not in (None, "all") and spec.faction(key, t) != faction:
                     continue
                 out.append((key, t))
-        seen: set[str] = set()
-        uniq = [(k, t) for k, t in out if not (k in seen or seen.add(k))]  # type: ignore[func-returns-value]
+        uniq = list({k: (k, t) for k, t in reversed(out)}.values())[::-1]  # first of each key
         return sorted(
             uniq, key=lambda kt: (str(kt[1].get("category", "")), str(kt[1].get("name", kt[0])))
         )
@@ -1171,6 +1170,9 @@ class Editor(W.VBox):
 
     def _into_box(self, box: str, host: str | None = None, ask: bool = True) -> None:
         decl = self.doc.editor.box(box)
+        if not self.armed and self.table_unit() is None:
+            self._say("choose a counter under Units, or select a unit on the map", error=True)
+            return
         side = self.side.value if self.armed else self.doc.unit(str(self.table_unit())).get("side")
         if ask and decl is not None and decl.link:
             hosts = [
@@ -1205,7 +1207,7 @@ class Editor(W.VBox):
     def table_unit(self) -> str | None:
         """The unit selected on the map (if it is one of the scenario's)."""
         uid = self.table.unit if self.table is not None else None
-        return uid if uid in self.doc.unit_ids() else None  # type: ignore[attr-defined]
+        return uid if uid in self.doc.unit_ids() else None
 
     def _on_selected(self, change: Any = None) -> None:
         self._draw_unit_form()
@@ -1279,7 +1281,8 @@ class Editor(W.VBox):
             return
         if key == "id" and self.table is not None:
             self._after_edit()
-            self.table.pick(unit=str(v)) if str(v) in self.doc.unit_ids() else None  # type: ignore[attr-defined]
+            if str(v) in self.doc.unit_ids():
+                self.table.pick(unit=str(v))
             return
         self._after_edit()
 
