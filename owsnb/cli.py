@@ -140,8 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     rs = sub.add_parser("rulesets", help="list the rule sets")
     rs.set_defaults(func=_cmd_rulesets)
     for module, fn in (
-        ("owsnb.scenario.cli", "add_scenario_commands"),
+        ("owsnb.authoring.cli", "add_scenario_commands"),
         ("owsnb.server.cli", "add_serve_command"),
+        ("owsnb.pages.cli", "add_edit_command"),
         ("owsnb.analysis.cli", "add_sweep_command"),
     ):
         try:

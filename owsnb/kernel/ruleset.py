@@ -7,7 +7,10 @@ A rule set is a registered, stateless object (options live in the game state). I
   (:class:`OrderHandler`: state + order + dice -> events);
 * its **reducers** for event kinds of its own (most rules only need the kernel's generic kinds);
 * its **unit payload schema** (:meth:`RuleSet.validate_unit`), **options** and **data tables**;
-* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals.
+* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals;
+* what the **scenario editor** needs (:attr:`RuleSet.editor`, a
+  :class:`~owsnb.kernel.editing.EditorSpec`: catalogs, payload schema, boxes, map vocabulary,
+  tables an instructor may override).
 
 The base class supplies two generic verbs: ``done`` (a side has finished the current step) and
 ``advance`` (the umpire moves the game to the next step), and walks the sequence of play,
@@ -23,6 +26,7 @@ from typing import Any, ClassVar
 
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
+from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -118,6 +122,8 @@ class RuleSet:
     sequence: ClassVar[SequenceOfPlay]
     option_list: ClassVar[tuple[Option, ...]] = ()
     reducers: ClassVar[Mapping[str, Reducer]] = {}
+    editor: ClassVar[EditorSpec | None] = None
+    """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}

@@ -10,12 +10,14 @@ whatever it does can also be done in one line of a notebook cell.
 * **Notes** — annotations for everyone, one side, or the umpire alone;
 * **Assessment** — each side's strength now against the start, the rule set's outcome, and
   assessment notes (tagged ``assessment``) for the facilitated discussion (OWS 12.1);
-* **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer.
+* **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer;
+  and the link to the umpire's scenario editor (:mod:`owsnb.pages.editor`).
 """
 
 from __future__ import annotations
 
 import html
+import os
 from typing import Any
 
 import ipywidgets as W
@@ -136,12 +138,20 @@ class UmpireConsole(W.VBox):
         self.obs_new = W.Button(description="New observer", icon="plus")
         self.obs_new.on_click(lambda _: self._new_observer())
         self.new_link = W.HTML()
+        query = os.environ.get("QUERY_STRING", "")  # the umpire's own link (Voila)
+        self.editor_link = W.HTML(
+            f"<div style='{_CSS}'>Build or change a scenario on the map: "
+            f"<a href='editor.ipynb?{_esc(query)}' target='_blank'>the scenario editor</a></div>"
+            if "token=" in query
+            else ""
+        )
         seats = W.VBox(
             [
                 self.seat_table,
                 W.HBox([self.seat_pick, self.revoke_button]),
                 W.HBox([self.obs_view, self.obs_delay, self.obs_apply, self.obs_new]),
                 self.new_link,
+                self.editor_link,
             ]
         )
         self.tabs = W.Tab(

@@ -9,7 +9,7 @@ Layers, bottom to top:
 * **hex overlay** — the rule set's own per-hex layer (``hex_overlay(view)``: each hex's owner in
   TOCS, zones of control, supply...), hexes of the same style and label dissolved into one shape;
   sent again only when it changes; a hex's label shows in the status line when it is selected;
-* **coast** — the scenario's offline coastline, when :mod:`owsnb.scenario.coast` provides one;
+* **coast** — the scenario's offline coastline, when :mod:`owsnb.authoring.coast` provides one;
 * **labels** — printed hex labels and place names as one SVG image laid over the map, shown only
   when hexes are big enough on screen to read them;
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
@@ -288,7 +288,7 @@ class MapView(Panel):
     def _coast_layer(self, compute: bool = False) -> Any:
         """The offline coastline and borders: the scenario's own file (``map.meta.coast``, next to
         the scenario), or — with ``coast=True`` — cut from the vendored world file by
-        :mod:`owsnb.scenario.coast` (guarded: a map without one simply has none)."""
+        :mod:`owsnb.authoring.coast` (guarded: a map without one simply has none)."""
         view = self.table.view
         data = None
         rel = view.map.meta.get("coast")
@@ -302,7 +302,7 @@ class MapView(Panel):
                     data = None
         if data is None and compute and self.geo.projection != "simple":
             try:
-                from owsnb.scenario.coast import background_geojson
+                from owsnb.authoring.coast import background_geojson
             except ImportError:
                 return None
             data = background_geojson(
@@ -333,6 +333,19 @@ class MapView(Panel):
         self._draw_selection()
         self._draw_unit_overlays()
         self._draw_arrow()
+
+    def redraw_grid(self) -> None:
+        """Send the grid (terrain, hexsides) and the labels image again if they changed: a game's
+        map never does, a scenario being edited does (:mod:`owsnb.pages.editor`)."""
+        data = self._grid_data()
+        if self.grid.data != data:
+            self.grid.data = data
+        view = self.table.view
+        url, bounds = G.labels_image(
+            self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names()
+        )
+        if self.labels.url != url:
+            self.labels.url = url
 
     def _set(self, name: str, features: list[dict]) -> None:
         layer = self.overlays[name]

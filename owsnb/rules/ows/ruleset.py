@@ -33,6 +33,7 @@ from owsnb.kernel.state import UMPIRE, GameState, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
+from owsnb.rules.ows.editor import EDITOR
 from owsnb.rules.ows.options import OPTIONS
 from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE, base_step
 from owsnb.rules.ows.tables import load_tables
@@ -212,6 +213,7 @@ class OWS(RuleSet):
     title = "Operational Wargame System (OWS) v2.3"
     version = "2.3"
     sequence = SEQUENCE
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         self.modules = loaded_modules()
