@@ -8,8 +8,9 @@ whatever it does can also be done in one line of a notebook cell.
 * **Adjudicate** — the rule set's umpire orders other than advance (OWS: ``adjudicate``, the
   semi-rigid adjudication of 2.1.1.4: state a probability, see the exact odds, roll);
 * **Notes** — annotations for everyone, one side, or the umpire alone;
-* **Assessment** — each side's strength now against the start, the rule set's outcome, and
-  assessment notes (tagged ``assessment``) for the facilitated discussion (OWS 12.1);
+* **Assessment** — the victory standing judged live by the rule set (its ``guide().standing``),
+  each side's strength now against the start, and assessment notes (tagged ``assessment``) for
+  the facilitated discussion (OWS 12.1);
 * **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer.
 """
 
@@ -310,15 +311,14 @@ class UmpireConsole(W.VBox):
             rows.append(
                 f"<tr><td>{_esc(side)}</td><td>{alive}/{len(then)}</td><td>{steps}/{steps0}</td></tr>"
             )
-        try:
-            outcome = self.remote.ruleset.outcome(view)
-        except Exception as exc:  # noqa: BLE001 - a rule set may need the truth for its outcome
-            outcome = f"(not available on a view: {type(exc).__name__})"
+        from owsnb.widgets.briefing import standing_html, standing_of
+
+        standing = standing_html(standing_of(self.remote.ruleset, view), view)
         notes = "".join(f"<li>{_esc(a.text)}</li>" for a in anns if "assessment" in a.tags)
         return (
-            f"<div style='{_CSS}'><table><tr><th>side</th><th>units</th><th>steps</th></tr>"
-            f"{''.join(rows)}</table>"
-            f"<p>outcome: {_esc(outcome)}</p>{'<ul>' + notes + '</ul>' if notes else ''}</div>"
+            f"<div style='{_CSS}'>{standing}"
+            "<table><tr><th>side</th><th>units</th><th>steps</th></tr>"
+            f"{''.join(rows)}</table>{'<ul>' + notes + '</ul>' if notes else ''}</div>"
         )
 
     def close(self) -> None:

@@ -127,7 +127,7 @@ def test_history_slider_steps_through_the_seats_events_and_forks(pgame):
 def test_app_composes_the_table_and_switches_seats(pgame):
     app = App(pgame, seat="blue")
     assert app.seat_buttons.options == ("blue", "red", "umpire")
-    assert app.tabs.titles == ("orders", "distance", "dashboard", "dice", "notes")
+    assert app.tabs.titles == ("orders", "briefing", "distance", "dashboard", "dice", "notes")
     app.seat_buttons.value = "red"
     assert app.seat.side == "red" and app.body.layout.display == "none"
     app.reveal.click()
