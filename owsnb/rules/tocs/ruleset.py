@@ -351,7 +351,7 @@ class Tocs(RuleSet):
         layered = merged_tables(stack)
         layered["rulings"] = merged_rulings(stack)
         tables = {}
-        for name in set(layered) | set(state.tables):
+        for name in sorted(set(layered) | set(state.tables)):
             d = (
                 _diff(state.tables.get(name, {}), base.get(name, {}))
                 if name in state.tables
