@@ -52,6 +52,7 @@ def test_time_distance_reach_ranges_and_transit(pgame):
     assert r["ranges"][1] == {
         "range": "move (S2)",
         "kind": "move",
+        "what": "movement, per turn",
         "hexes": 3,
         "km": 30.0,
         "nm": 16.2,
