@@ -143,9 +143,9 @@ def coach_lines(ruleset: Any, view: Any, seat: str, actor: str, legal: Any, live
             )
         )
     hint = _hint(view, me if me in view.sides else seat)
-    if hint:
+    if hint:  # the scenario's own words first, under the step: they say exactly what to do
         waiting = lines[-1][0] == "wait"
-        lines.append(("hint", f"When your turn comes: {hint}" if waiting else hint))
+        lines.insert(1, ("hint", f"When your turn comes: {hint}" if waiting else hint))
     return lines
 
 

@@ -253,7 +253,10 @@ def _flatten(title: str, value: Any, stats: list, tracks: list, bars: dict, tabl
             )
             return
         if title and value and all(_number(v) for v in value.values()):
-            bars[title] = ({str(k): float(v) for k, v in value.items()}, {})
+            if any(float(v) for v in value.values()):
+                bars[title] = ({str(k): float(v) for k, v in value.items()}, {})
+            else:  # all nought: a line of figures, not a chart of empty bars
+                stats.append((title, ", ".join(f"{_words(k)} 0" for k in value)))
             return
         for k, v in value.items():
             sub = f"{title} · {_words(k)}" if title else _words(k)
@@ -364,7 +367,9 @@ class Dashboard(Panel):
                 marks=list(marks.values()),
                 title=f"{what} (steps) at the end of each turn",
                 axes=[
-                    bq.Axis(scale=xs, label="turn", tick_format="d", tick_values=[0]),
+                    bq.Axis(
+                        scale=xs, label="turn (0: the start)", tick_format="d", tick_values=[0]
+                    ),
                     bq.Axis(scale=ys, side="left", tick_format="d", tick_values=[0, 1]),
                 ],
                 layout=W.Layout(height=height, width="100%"),

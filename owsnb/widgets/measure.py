@@ -41,7 +41,7 @@ import ipywidgets as W
 from owsnb.kernel.geo import NM_KM
 from owsnb.widgets import geometry as G
 
-__all__ = ["Measure", "KIND_WORDS", "ring_groups", "route_hexes", "RANGE_COLOURS"]
+__all__ = ["Measure", "KIND_WORDS", "BADGES", "ring_groups", "route_hexes", "RANGE_COLOURS"]
 
 RANGE_COLOURS: dict[str, str] = {
     "weapon": "#dc2626",
@@ -65,17 +65,19 @@ KIND_WORDS: dict[str, str] = {
 }
 """What a range of each kind measures, in words (the legend)."""
 
-_BADGES = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+BADGES = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+"""The numbers of the rings on the map and in the panel's table of ranges."""
 
 _LABEL_CSS = (
     "<style>.leaflet-marker-icon:has(> .owsnb-measure-label){background:none;border:none;"
     "pointer-events:none}.owsnb-measure-label{pointer-events:none;display:inline-block;"
-    "font:600 13px system-ui,sans-serif;padding:1px 5px;border-radius:4px;"
-    "background:rgba(255,255,255,.92);white-space:nowrap;border:1.5px solid currentColor;"
+    "font:600 13px system-ui,sans-serif;color:#111827;padding:1px 6px;border-radius:4px;"
+    "background:rgba(255,255,255,.94);white-space:nowrap;border:3px solid #111827;"
     "transform:translate(-50%,-50%)}"
-    ".owsnb-legend-box{font:13px system-ui,sans-serif;line-height:1.35;background:rgba(255,255,"
-    "255,.94);padding:5px 8px;border-radius:5px;max-width:430px;box-shadow:0 1px 4px #0003}"
-    ".owsnb-legend-box .muted{color:#6b7280}</style>"
+    ".owsnb-legend-box{font:12.5px system-ui,sans-serif;line-height:1.35;background:rgba(255,"
+    "255,255,.94);padding:4px 8px;border-radius:5px;max-width:360px;max-height:190px;"
+    "overflow:auto;box-shadow:0 1px 4px #0003}.owsnb-legend-box .muted{color:#4b5563}"
+    ".owsnb-legend-box .badge{border-left:5px solid;padding-left:3px;font-weight:700}</style>"
 )
 
 
@@ -92,8 +94,7 @@ def ring_groups(view: Any, unit: Any, ranges: list[Mapping[str, Any]]) -> list[d
     (``items``: ``(badge number, range)``), colour, and whether it encloses the whole map
     (``beyond``). Ranges of 0 hexes (own hex only) are listed, not drawn."""
     groups: dict[tuple[Any, int], dict[str, Any]] = {}
-    n = 0
-    for rng in ranges:
+    for n, rng in enumerate(ranges, 1):  # numbered as the panel's table lists them
         r = int(rng.get("hexes", 0) or 0)
         centre = unit.hex
         if rng.get("centre"):
@@ -103,7 +104,6 @@ def ring_groups(view: Any, unit: Any, ranges: list[Mapping[str, Any]]) -> list[d
                 centre = unit.hex
         if centre is None:
             continue
-        n += 1
         key = (centre, r)
         if key not in groups:
             far = max((centre.distance(h) for h in view.map.hexes), default=0)
@@ -116,7 +116,7 @@ def ring_groups(view: Any, unit: Any, ranges: list[Mapping[str, Any]]) -> list[d
                 "beyond": r > far,
             }
         groups[key]["items"].append((n, rng))
-    return sorted(groups.values(), key=lambda g: (g["hexes"], g["items"][0][0]))
+    return sorted(groups.values(), key=lambda g: (g["hexes"] <= 0, g["hexes"], g["items"][0][0]))
 
 
 def route_hexes(start: Any, end: Any, reach: Any) -> tuple[list[Any], bool]:
@@ -193,48 +193,51 @@ class Measure:
         lines: list[str] = []
         geo = self.mv.geo
         for i, g in enumerate(groups):
-            badges = "".join(_BADGES[(n - 1) % len(_BADGES)] for n, _ in g["items"])
+            badges = "".join(BADGES[(n - 1) % len(BADGES)] for n, _ in g["items"])
             r = g["hexes"]
-            for n, rng in g["items"]:
-                kind = str(rng.get("kind", ""))
-                what = KIND_WORDS.get(kind, kind)
-                per = rng.get("per")
-                rule = f" · rule {html.escape(str(rng['rule']))}" if rng.get("rule") else ""
-                where = (
-                    ""
-                    if g["centre"] == unit.hex
-                    else f" · from {html.escape(view.map.label(g['centre']))}"
-                )
-                if r <= 0:
-                    reach = "its own hex only"
-                elif g["beyond"]:
-                    reach = f"{_dist(r, km)} — past every edge of this map: covers all of it"
-                else:
-                    reach = _dist(r, km)
-                lines.append(
-                    f"<div><span style='color:{html.escape(g['colour'])};font-weight:700'>"
-                    f"{_BADGES[(n - 1) % len(_BADGES)]}</span> {html.escape(str(rng.get('label', '')))}"
-                    f": <b>{reach}</b> <span class='muted'>({html.escape(str(per or what))}"
-                    f"{where}{rule})</span></div>"
-                )
+            kinds = dict.fromkeys(
+                str(rng.get("per") or KIND_WORDS.get(str(rng.get("kind", "")), rng.get("kind")))
+                for _, rng in g["items"]
+            )
+            where = (
+                ""
+                if g["centre"] == unit.hex
+                else f", from {html.escape(view.map.label(g['centre']))}"
+            )
+            if r <= 0:
+                far = "own hex only"
+            elif g["beyond"]:
+                far = f"{_dist(r, km)} — past every edge of this map"
+            else:
+                far = _dist(r, km)
+            lines.append(
+                f"<div><span class='badge' style='border-color:{html.escape(g['colour'])}'>"
+                f"{badges}</span> <b>{far}</b>{where} <span class='muted'>— "
+                f"{html.escape('; '.join(kinds))}</span></div>"
+            )
             if r <= 0 or g["beyond"]:
                 continue
             ring = G.dissolve(geo, g["centre"].ring(r))
             ring["coordinates"] = [[poly[0]] for poly in ring["coordinates"]]  # outer edge only
+            props = {
+                "label": " / ".join(str(rng.get("label", "")) for _, rng in g["items"]),
+                "kind": str(g["items"][0][1].get("kind", "")),
+                "hexes": r,
+            }
+            casing = {"color": "#111827", "weight": 5, "opacity": 0.3, "fill": False}
+            feats.append(_feature(ring, {**casing, "className": "owsnb-range-casing"}, **props))
             feats.append(
                 _feature(
                     ring,
                     {
                         "color": g["colour"],
-                        "weight": 2.5,
+                        "weight": 3,
                         "fill": False,
-                        "opacity": 0.95,
-                        "dashArray": "1 0" if i % 2 == 0 else "8 4",
+                        "opacity": 1.0,
+                        "dashArray": "1 0" if i % 2 == 0 else "9 5",
                         "className": "owsnb-range",
                     },
-                    label=" / ".join(str(rng.get("label", "")) for _, rng in g["items"]),
-                    kind=str(g["items"][0][1].get("kind", "")),
-                    hexes=r,
+                    **props,
                 )
             )
             # the badge on the ring's northernmost hex on the map (else its northernmost)
@@ -340,7 +343,7 @@ class Measure:
                 )
             )
         marks = [(_label_point(geo, path[i], -0.42), lab, "#111827") for i, lab in legs]
-        return feats, marks, [f"<div><b>⟶ {html.escape(text)}</b></div>"]
+        return feats, marks, [f"<div style='margin-top:2px'><b>⟶ {html.escape(text)}</b></div>"]
 
     # -- labels and legend ---------------------------------------------------------------------
     def refresh(self) -> None:
@@ -352,8 +355,8 @@ class Measure:
             for loc, text, colour in marks:
                 icon = L.DivIcon(
                     html=(
-                        f"<div class='owsnb-measure-label' style='color:{html.escape(colour)}'>"
-                        f"{html.escape(text)}</div>"
+                        "<div class='owsnb-measure-label' style='border-color:"
+                        f"{html.escape(colour)}'>{html.escape(text)}</div>"
                     ),
                     icon_size=[0, 0],
                     icon_anchor=[0, 0],

@@ -40,7 +40,7 @@ from owsnb.display.html import esc
 from owsnb.kernel.geo import NM_KM
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.controls import button, checkbox
-from owsnb.widgets.measure import KIND_WORDS
+from owsnb.widgets.measure import BADGES, KIND_WORDS
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.render import compact, style_widget
 from owsnb.widgets.table import Pick, Table
@@ -251,6 +251,7 @@ class TimeDistancePanel(Panel):
                 out["reach_html"] = compact(rich())
         out["ranges"] = [
             {
+                "#": BADGES[i % len(BADGES)],  # the ring's badge on the map
                 "range": r.get("label", ""),
                 "kind": r.get("kind", ""),
                 "what": r.get("per") or KIND_WORDS.get(str(r.get("kind", "")), r.get("kind", "")),
@@ -258,7 +259,7 @@ class TimeDistancePanel(Panel):
                 "km": round(float(r.get("hexes", 0) or 0) * km, 1),
                 "nm": round(float(r.get("hexes", 0) or 0) * km / NM_KM, 1),
             }
-            for r in (rs.ranges(view, u.id) or ())
+            for i, r in enumerate(rs.ranges(view, u.id) or ())
         ]
         if t.hex is not None:
             to = view.map.hex(t.hex)
@@ -343,7 +344,7 @@ class TimeDistancePanel(Panel):
                 parts.append(
                     "<b>ranges</b> <span class='muted'>(tick <i>ranges on map</i> to see them "
                     "as numbered rings)</span>"
-                    + _table(r["ranges"], ["range", "what", "hexes", "km", "nm"])
+                    + _table(r["ranges"], ["#", "range", "what", "hexes", "km", "nm"])
                 )
             if "distance" in r:
                 d = r["distance"]

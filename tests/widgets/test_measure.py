@@ -32,16 +32,27 @@ def test_rings_are_labelled_and_explained_in_a_legend_6_4_2_2_2_1(tutorial):
     t.pick(unit="B-DDG-1801")
     ranges = tutorial.ruleset.ranges(t.view, "B-DDG-1801")
     radii = sorted({r["hexes"] for r in ranges if r["hexes"] > 0})
-    drawn = [f["properties"]["hexes"] for f in mv.overlays["ranges"].data["features"]]
+    drawn = [
+        f["properties"]["hexes"]
+        for f in mv.overlays["ranges"].data["features"]
+        if f["properties"]["style"]["className"] == "owsnb-range"
+    ]
     assert drawn == radii == [6, 8]
     badges = [m.icon.html for m in mv.measure.labels.layers]
     assert len(badges) == 2 and "8 hex · 160 km" in badges[1] and "6 hex · 120 km" in badges[0]
     legend = mv.measure.legend.value
     assert mv.measure.legend_control in mv.map.controls
-    for r in ranges:
-        assert r["label"] in legend
-    assert "8 hexes (160 km, 86 nm)" in legend and "weapon range, per shot" in legend
-    assert "its own hex only" in legend  # the sonar: 0 hexes, listed, not drawn
+    # one line a ring: its badges, how far in hexes, km and nm, what it measures
+    assert "①④⑤</span> <b>8 hexes (160 km, 86 nm)</b>" in legend
+    assert (
+        "weapon range, per shot; air-defence umbrella, covers units within; sensor range" in legend
+    )
+    assert "③⑥</span> <b>own hex only</b>" in legend  # the sonar and ASW: 0 hexes, not drawn
+    # the badges number the ranges as the panel's table lists them, with their full labels
+    assert [(x["#"], x["range"]) for x in td.rows()["ranges"]][:2] == [
+        ("①", ranges[0]["label"]),
+        ("②", ranges[1]["label"]),
+    ]
     # badges stand on a hex's edge, never on a centre (where a counter would stand)
     centres = {tuple(G.point(mv.geo, h)) for h in tutorial.map.hexes}
     assert not any(tuple(m.location) in centres for m in mv.measure.labels.layers)

@@ -50,6 +50,7 @@ def test_time_distance_reach_ranges_and_transit(pgame):
     assert r["reach"]["hexes"] == len(reach) and r["reach"]["farthest"] == 3
     assert r["reach"]["km"] == 30.0 and r["reach"]["nm"] == round(30 / NM_KM, 1)
     assert r["ranges"][1] == {
+        "#": "②",  # the ring's badge on the map
         "range": "move (S2)",
         "kind": "move",
         "what": "movement, per turn",

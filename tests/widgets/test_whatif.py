@@ -53,6 +53,7 @@ def test_an_f35_strike_type_on_a_clicked_hex_shows_its_combat_radius_rings_6_5_2
     assert all(r["hexes"] > far for r in radius)  # (why none is drawn here)
     legend = mv.measure.legend.value
     assert legend.count("past every edge of this map") == 2 and "per mission" in legend
+    assert [(x["hexes"], x["#"]) for x in rows["ranges"] if x["kind"] == "radius"]
     assert mv.overlays["reach"].data["features"][0]["properties"]["unit"] == probe.id
     # measuring the way from it: a later click is the destination
     table.pick(hex="0309")
