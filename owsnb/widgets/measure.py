@@ -31,7 +31,6 @@ Example:
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -210,10 +209,11 @@ class Measure:
                 far = f"{_dist(r, km)} — past every edge of this map"
             else:
                 far = _dist(r, km)
+            names = "; ".join(str(rng.get("label", "")) for _, rng in g["items"])
             lines.append(
                 f"<div><span class='badge' style='border-color:{html.escape(g['colour'])}'>"
-                f"{badges}</span> <b>{far}</b>{where} <span class='muted'>— "
-                f"{html.escape('; '.join(kinds))}</span></div>"
+                f"{badges}</span> <b>{far}</b>{where}: {html.escape(names)} "
+                f"<span class='muted'>({html.escape('; '.join(kinds))})</span></div>"
             )
             if r <= 0 or g["beyond"]:
                 continue
@@ -304,14 +304,15 @@ class Measure:
             text += "s" if turns != 1 else ""
             if way.get("days") is not None:
                 text += f" ({float(way['days']):g} days)"
-            hexes = int(way.get("hexes") or d)
-            step = max(1, math.ceil(hexes / turns)) if turns else len(path)
+            # one leg a turn, spread evenly along the line drawn (the way itself may be longer)
+            last = len(path) - 1
             for k in range(1, turns + 1):
-                i = min(k * step, len(path) - 1)
+                i = round(k * last / turns)
                 day = f" · day {k * per_day:g}" if per_day else ""
-                legs.append((i, f"end of turn {k}{day}"))
-                if i == len(path) - 1:
-                    break
+                if legs and legs[-1][0] == i:  # more turns than hexes: one label says the last
+                    legs[-1] = (i, f"end of turn {k}{day}")
+                else:
+                    legs.append((i, f"end of turn {k}{day}"))
             if way.get("overheads"):
                 text += f"; {way['overheads']}"
         else:

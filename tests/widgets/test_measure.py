@@ -43,7 +43,7 @@ def test_rings_are_labelled_and_explained_in_a_legend_6_4_2_2_2_1(tutorial):
     legend = mv.measure.legend.value
     assert mv.measure.legend_control in mv.map.controls
     # one line a ring: its badges, how far in hexes, km and nm, what it measures
-    assert "①④⑤</span> <b>8 hexes (160 km, 86 nm)</b>" in legend
+    assert "①④⑤</span> <b>8 hexes (160 km, 86 nm)</b>: D8 vs air (sm2, 1/1); air-def" in legend
     assert (
         "weapon range, per shot; air-defence umbrella, covers units within; sensor range" in legend
     )
