@@ -31,9 +31,12 @@ from typing import Any
 
 from owsnb.kernel.state import UMPIRE
 
-__all__ = ["debrief", "debrief_html", "turn_ends", "event_line", "map_svg"]
+__all__ = ["debrief", "debrief_html", "turn_ends", "event_line", "map_svg", "QUIET"]
 
 _SKIP = {"rng", "clock.set"}
+QUIET = frozenset({"rng", "clock.set", "state.set", "side.set"})
+"""Event kinds the turn's lists leave out: dice states, the clock, and the rules' bookkeeping of
+game and side facts (all of them are in the events CSV)."""
 _PALETTE = ("#1f5fbf", "#c0392b", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f")
 
 
@@ -474,7 +477,7 @@ def debrief_html(game: Any, *, title: str | None = None) -> str:
                     f"<div class='note'>{_esc(x.text)} <span class='muted'>— for {_esc(who)}"
                     f"{where}{_esc(tags)}{' · ' + _esc(x.author) if x.author else ''}</span></div>"
                 )
-        in_turn = [e for e in events if a <= e.seq <= b and e.kind not in _SKIP]
+        in_turn = [e for e in events if a <= e.seq <= b and e.kind not in QUIET]
         for s in sides:
             seen = [e for e in in_turn if e.visible(s)]
             lines = "".join(

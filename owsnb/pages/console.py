@@ -113,11 +113,14 @@ class UmpireConsole(W.VBox):
             placeholder="assessment for the discussion (OWS 12.1)…",
             layout=W.Layout(width="98%", height="60px"),
         )
-        self.assess_button = W.Button(description="Record assessment", icon="check")
+        self.assess_button = W.Button(
+            description="Record assessment", icon="check", layout=W.Layout(width="auto")
+        )
         self.assess_button.on_click(lambda _: self._add_note(assessment=True))
         self.debrief_button = W.Button(
             description="Debrief",
             icon="file-text",
+            layout=W.Layout(width="auto"),
             tooltip="one HTML file of the whole game to open anywhere, offline: maps per turn, "
             "what each side saw, notes, losses and detections, the standing, exports",
         )

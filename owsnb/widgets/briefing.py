@@ -38,7 +38,8 @@ __all__ = ["Briefing", "standing_of", "standing_html", "markdown_html", "briefin
 
 _CSS = (
     "<style>.owsnb-brief{font:14px system-ui,sans-serif;line-height:1.45;max-width:900px}"
-    ".owsnb-brief h3{font-size:16px;margin:14px 0 4px}.owsnb-brief h4{font-size:14px;"
+    ".owsnb-brief h3{font-size:16px;margin:14px 0 4px}.owsnb-brief h1,.owsnb-brief h2{"
+    "font-size:15px;margin:10px 0 4px}.owsnb-brief h4{font-size:14px;"
     "margin:10px 0 2px}.owsnb-brief table{border-collapse:collapse;margin:4px 0}"
     ".owsnb-brief td,.owsnb-brief th{padding:2px 8px;border-bottom:1px solid #e5e7eb;"
     "text-align:left;vertical-align:top}.owsnb-brief .muted{color:#6b7280}"

@@ -343,7 +343,7 @@ class Measure:
                     label=label,
                 )
             )
-        marks = [(_label_point(geo, path[i], -0.42), lab, "#111827") for i, lab in legs]
+        marks = [(_label_point(geo, path[i]), lab, "#111827") for i, lab in legs]
         return feats, marks, [f"<div style='margin-top:2px'><b>⟶ {html.escape(text)}</b></div>"]
 
     # -- labels and legend ---------------------------------------------------------------------

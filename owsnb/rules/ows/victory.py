@@ -309,7 +309,11 @@ def _verdict(
         leader = top
     elif sh.otherwise is not None:
         short = [s for s in sides if s != sh.otherwise and s in sh.lead_needed]
-        need = "; ".join(f"{_title(view, s)} needs a lead of {sh.lead_needed[s]}" for s in short)
+        need = "; ".join(
+            f"{_title(view, s)} needs to lead by {sh.lead_needed[s]} point"
+            f"{'s' if sh.lead_needed[s] != 1 else ''} to win"
+            for s in short
+        )
         verb = "wins" if final else "is winning"
         return sh.otherwise, f"{_title(view, sh.otherwise)} {verb}" + (f" ({need})" if need else "")
     else:

@@ -49,7 +49,7 @@ def test_12_1_tutorial_blue_wins_while_kinmen_holds(tutorial) -> None:
     """The tutorial's sheet: Red needs Kinmen (0506); until it holds it, Blue is winning."""
     st = _standing(tutorial, tutorial.state)
     assert st["leader"] == "blue" and st["scores"] == {"blue": 0, "red": 0}
-    assert st["text"].startswith("Blue is winning (Red needs a lead of 1)")
+    assert st["text"].startswith("Blue is winning (Red needs to lead by 1 point to win)")
     assert "judged at the end of turn 2" in st["text"]
 
 
