@@ -49,6 +49,8 @@ def test_every_scenario_has_a_briefing_on_every_seat_with_the_live_standing(game
         assert "<h3>Scale</h3>" in page and "one hex is" in page
         assert "<h3>Order of battle</h3>" in page
         assert "no victory conditions evaluated" not in page
+        if seat != UMPIRE and name != "sandbox":  # (the sandbox has no forces to brief)
+            assert "Your briefing" in page, (name, seat)  # its own mission, for it alone
         if seat != UMPIRE:
             own = [u.id for u in game.view(seat).units.values() if u.side == seat]
             assert all(f"<code>{html.escape(u)}</code>" in page for u in own[:20])
