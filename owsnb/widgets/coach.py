@@ -125,14 +125,13 @@ def coach_lines(ruleset: Any, view: Any, seat: str, actor: str, legal: Any, live
         if me in done:
             lines.append(("wait", f"You are done with this step; waiting for {names}."))
             return lines
+        # the two orders that matter most; the verb buttons list the others (a coach that
+        # re-listed them would change, and be re-sent, after nearly every order)
         phrases = [verb_phrase(ruleset, s.verb, str(c.step)) for s in usable[:2]]
-        rest = [s.verb for s in usable[2:]]
         tail = "When you have finished, click Done." if usable else "Nothing to order: click Done."
         if legal is not None and "done" not in legal.verbs and "advance" in legal.verbs:
             tail = "Then click Advance to end the step."
         body = ". ".join(p.rstrip(".") for p in phrases)
-        if rest:
-            body += f". Also: {', '.join(rest)}"
         lines.append(("do", (body + ". " if body else "") + tail))
     else:
         lines.append(("step", f"{title}{cite}."))
