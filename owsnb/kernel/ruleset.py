@@ -302,9 +302,22 @@ class RuleSet:
                     order=order,
                 )
         args = h.type.bind(order)
+        if order.verb == "advance" and args.get("to"):
+            self._check_step(state, order, str(args["to"]))
         with _references(order, h.type.rule):
             h.validate(state, order, args)
         return args
+
+    def _check_step(self, state: GameState, order: Order, to: str) -> None:
+        """``advance TO``: *to* must name a step played under the game's options."""
+        keys = [(p.key, st.key) for p, st in self.sequence.walk(state.options)]
+        if not any(to in (k, f"{pk}/{k}") for pk, k in keys):
+            raise IllegalOrderError(
+                f"no step {to!r} in the sequence of play; steps are "
+                + ", ".join(k for _, k in keys),
+                code="bad-step",
+                order=order,
+            )
 
     def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
         """Specs of the orders *side* may give now."""
@@ -351,8 +364,11 @@ class RuleSet:
         """Events that end the current step and enter the next one(s).
 
         Steps whose actors are empty (automatic steps) are entered, resolved by :meth:`on_enter`
-        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step.
+        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step; an
+        automatic step cannot be rested on, so a jump to one resolves it and stops at the first
+        step after it where anyone acts.
         """
+        reached = to is None
         events: list[Event] = self.on_leave(state, dice)
         s = _apply_all(state, events, self.reducers)
         for _ in range(limit):
@@ -373,8 +389,8 @@ class RuleSet:
             if self.is_over(s):
                 events.append(note(f"Game over: {self.outcome(s)}"))
                 return events
-            target_reached = to is None or to in (s_key, f"{p_key}/{s_key}")
-            if s.clock.active and not step.auto and target_reached:
+            reached = reached or to in (s_key, f"{p_key}/{s_key}")
+            if s.clock.active and not step.auto and reached:
                 return events
         raise IllegalOrderError(f"could not find step {to!r} within {limit} steps", code="bad-step")
 

@@ -86,13 +86,17 @@ PRIVATE_KEYS = (
 """Payload bookkeeping an enemy never sees, even of a detected counter (it may name hidden units)."""
 
 
-def _public_face(unit: Unit) -> Unit:
-    """What the other side sees of a detected counter: its printed values, not its owner's notes."""
-    if not any(k in unit.data for k in PRIVATE_KEYS):
+def _public_face(unit: Unit, marks: bool = True) -> Unit:
+    """What the other side sees of a detected counter: its printed values, not its owner's notes;
+    with *marks*, the salvos and shields crossed out on it (2.2: "Players use dry-erase markers on
+    the counters themselves to record ... the consumption of missiles"; option
+    ``enemy_expenditure``)."""
+    hide = PRIVATE_KEYS if marks else (*PRIVATE_KEYS, "spent")
+    if not any(k in unit.data for k in hide):
         return unit
     from dataclasses import replace as _replace
 
-    return _replace(unit, data=unit.data.without(*PRIVATE_KEYS))
+    return _replace(unit, data=unit.data.without(*hide))
 
 
 # -- generic OWS orders ---------------------------------------------------------------------------
@@ -409,11 +413,12 @@ class OWS(RuleSet):
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         if side == UMPIRE or unit.side == side:
             return unit
+        marks = option(state, "enemy_expenditure") == "marked"
         if unit.hex is None:
             ok = side in unit.seen_by or side in (unit.data.get("last_known") or {})
-            return _public_face(unit) if ok else None
+            return _public_face(unit, marks) if ok else None
         if detected(state, unit, side):
-            return _public_face(unit)
+            return _public_face(unit, marks)
         lk = unit.data.get("last_known", {}).get(side) if unit.data.get("last_known") else None
         if lk is not None:
             from owsnb.kernel.hexgrid import Hex
