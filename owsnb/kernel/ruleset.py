@@ -422,6 +422,24 @@ class RuleSet:
         """Who won, or how it stands (rule-set specific)."""
         return "no victory conditions evaluated"
 
+    def guide(self) -> Any:
+        """Guidance for the people at the table — the briefing, the step coach, the debrief —
+        or ``None``; never required for play. An object (usually the module
+        ``owsnb/rules/<name>/guide.py``) of pure functions over a view, each optional:
+
+        * ``standing(view) -> dict``: the victory standing as *view* can judge it (a side's
+          view: only what that side knows; the umpire's: the truth) — ``text`` (one line),
+          ``scores`` (``{side: number}``; a side whose score this view cannot know is left
+          out), ``leader`` (a side or ``None``), ``final`` (the game is over and this is the
+          result), ``rows`` (``[{"side", "what", "points"}]``: where the points come from),
+          ``notes`` (what the rule set cannot judge), ``rule`` (the paragraph);
+        * ``VERBS``: ``{verb or "verb@step": how to give it with the mouse}`` for the coach;
+        * ``STEPS``: ``{step key: what matters in this step}``;
+        * ``briefing(view) -> [(title, html)]``: sections of the briefing the rule set adds
+          (the side's secret objectives...).
+        """
+        return None
+
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """What *side* sees of *unit*: the unit, a redacted copy, or ``None`` (hidden).

@@ -549,7 +549,7 @@ def build_state(
     sides = FrozenDict(
         {
             name: SideState(
-                name, s.title or name.title(), s.color, freeze(s.public), freeze(s.private)
+                name, s.title or name.title(), s.color, freeze(s.public), freeze(_private(s))
             )
             for name, s in spec.sides.items()
         }
@@ -625,6 +625,7 @@ def build_state(
         "briefing": scn.briefing,
         "victory": spec.victory,
         "special_rules": list(spec.special_rules),
+        "coach": dict(spec.coach),
         "turns": spec.turns,
         "file": str(scn.path) if scn.path else "",
     }
@@ -635,7 +636,7 @@ def build_state(
         units=FrozenDict(units),
         clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
         options=freeze(opts),
-        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [])}),
+        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
         public=freeze(public),
         secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
         tables=freeze(tables),
@@ -650,6 +651,24 @@ def build_state(
         problems.add(["rules"], f"rule set setup failed: {exc}")
         problems.raise_if_any()
     return state, rs
+
+
+def _private(side: Any) -> dict[str, Any]:
+    """A side's private facts from its spec: ``private:`` plus, when the scenario gives any, its
+    own ``briefing`` (``text``, ``victory``, ``coach``), which only that side's views carry."""
+    out = dict(side.private)
+    brief = {
+        k: v
+        for k, v in (
+            ("text", side.briefing),
+            ("victory", side.victory),
+            ("coach", dict(side.coach)),
+        )
+        if v
+    }
+    if brief:
+        out["briefing"] = brief
+    return out
 
 
 def _extent(m: Any) -> str:

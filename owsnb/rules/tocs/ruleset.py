@@ -1038,6 +1038,12 @@ class Tocs(RuleSet):
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         return present.ranges(view, unit_id)
 
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.tocs import guide
+
+        return guide
+
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)
 
