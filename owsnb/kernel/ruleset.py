@@ -7,7 +7,10 @@ A rule set is a registered, stateless object (options live in the game state). I
   (:class:`OrderHandler`: state + order + dice -> events);
 * its **reducers** for event kinds of its own (most rules only need the kernel's generic kinds);
 * its **unit payload schema** (:meth:`RuleSet.validate_unit`), **options** and **data tables**;
-* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals.
+* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals;
+* what the **scenario editor** needs (:attr:`RuleSet.editor`, a
+  :class:`~owsnb.kernel.editing.EditorSpec`: catalogs, payload schema, boxes, map vocabulary,
+  tables an instructor may override).
 
 The base class supplies two generic verbs: ``done`` (a side has finished the current step) and
 ``advance`` (the umpire moves the game to the next step), and walks the sequence of play,
@@ -23,6 +26,7 @@ from typing import Any, ClassVar
 
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
+from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -146,6 +150,8 @@ class RuleSet:
     sequence: ClassVar[SequenceOfPlay]
     option_list: ClassVar[tuple[Option, ...]] = ()
     reducers: ClassVar[Mapping[str, Reducer]] = {}
+    editor: ClassVar[EditorSpec | None] = None
+    """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -330,9 +336,22 @@ class RuleSet:
                     order=order,
                 )
         args = h.type.bind(order)
+        if order.verb == "advance" and args.get("to"):
+            self._check_step(state, order, str(args["to"]))
         with _references(order, h.type.rule):
             h.validate(state, order, args)
         return args
+
+    def _check_step(self, state: GameState, order: Order, to: str) -> None:
+        """``advance TO``: *to* must name a step played under the game's options."""
+        keys = [(p.key, st.key) for p, st in self.sequence.walk(state.options)]
+        if not any(to in (k, f"{pk}/{k}") for pk, k in keys):
+            raise IllegalOrderError(
+                f"no step {to!r} in the sequence of play; steps are "
+                + ", ".join(k for _, k in keys),
+                code="bad-step",
+                order=order,
+            )
 
     def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
         """Specs of the orders *side* may give now."""
@@ -392,8 +411,11 @@ class RuleSet:
         """Events that end the current step and enter the next one(s).
 
         Steps whose actors are empty (automatic steps) are entered, resolved by :meth:`on_enter`
-        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step.
+        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step; an
+        automatic step cannot be rested on, so a jump to one resolves it and stops at the first
+        step after it where anyone acts.
         """
+        reached = to is None
         events: list[Event] = self.on_leave(state, dice)
         s = _apply_all(state, events, self.reducers)
         for _ in range(limit):
@@ -414,8 +436,8 @@ class RuleSet:
             if self.is_over(s):
                 events.append(note(f"Game over: {self.outcome(s)}"))
                 return events
-            target_reached = to is None or to in (s_key, f"{p_key}/{s_key}")
-            if s.clock.active and not step.auto and target_reached:
+            reached = reached or to in (s_key, f"{p_key}/{s_key}")
+            if s.clock.active and not step.auto and reached:
                 return events
         raise IllegalOrderError(f"could not find step {to!r} within {limit} steps", code="bad-step")
 
@@ -447,6 +469,24 @@ class RuleSet:
     def outcome(self, state: GameState) -> Any:
         """Who won, or how it stands (rule-set specific)."""
         return "no victory conditions evaluated"
+
+    def guide(self) -> Any:
+        """Guidance for the people at the table — the briefing, the step coach, the debrief —
+        or ``None``; never required for play. An object (usually the module
+        ``owsnb/rules/<name>/guide.py``) of pure functions over a view, each optional:
+
+        * ``standing(view) -> dict``: the victory standing as *view* can judge it (a side's
+          view: only what that side knows; the umpire's: the truth) — ``text`` (one line),
+          ``scores`` (``{side: number}``; a side whose score this view cannot know is left
+          out), ``leader`` (a side or ``None``), ``final`` (the game is over and this is the
+          result), ``rows`` (``[{"side", "what", "points"}]``: where the points come from),
+          ``notes`` (what the rule set cannot judge), ``rule`` (the paragraph);
+        * ``VERBS``: ``{verb or "verb@step": how to give it with the mouse}`` for the coach;
+        * ``STEPS``: ``{step key: what matters in this step}``;
+        * ``briefing(view) -> [(title, html)]``: sections of the briefing the rule set adds
+          (the side's secret objectives...).
+        """
+        return None
 
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:

@@ -243,3 +243,11 @@ def test_no_view_carries_the_scenarios_path_on_the_authoritys_disk(game):
         v = game.view(side)
         assert "file" not in v.scenario and v.scenario["source"] == "skirmish.yaml"
         assert path not in repr(dict(v.scenario))
+
+
+def test_umpire_advance_to_an_unknown_step_is_refused_and_changes_nothing(game):
+    before = (game.state_id, game.clock)
+    with pytest.raises(IllegalOrderError) as err:
+        game.submit("umpire: advance 9.Z")
+    assert err.value.code == "bad-step" and "9.Z" in str(err.value)
+    assert (game.state_id, game.clock) == before

@@ -381,6 +381,7 @@ class DetectionEngagement(Engagement):
     in the hex; local detection (8.5) rolls one cooperative die per target (8.5.3, R3: best die
     promoted once per extra sensor, the D12 cap; ASW and stealth caps, target modifiers) as
     :func:`~owsnb.rules.ows.isr.local_die` computes it. Outcome per target: ``detected`` (0/1).
+    A signature of 0 is a detection without a roll (8.3.2.1: a ground unit in the open).
     """
 
     rolls: tuple[tuple[str, str, int], ...]  # (target, die, signature)
@@ -436,18 +437,21 @@ def detection_engagement(
     every undetected enemy unit there with a theater signature) or a local detection by *sensors*
     (8.5: one cooperative roll per undetected enemy unit they can sense) — the targets and dice the
     rule code would roll. What-if (``game=None``): sensors with *dice* cooperating against *targets*
-    units of *signature* (8.5.3: ``isr.cooperative_die``; *limit* ``"auto"`` = the D12 cap when more
-    than one sensor cooperates). A detection read from a game names undetected units: it is the
-    umpire's analysis (as ``isr.local_preview`` is), not something to show the searching side.
+    units of *signature* (8.5.3: ``isr.cooperative_die``; *limit* ``"auto"`` = no cap, as against a
+    surface or ground target; pass ``"d12"`` for ASW or stealth aircraft, 8.5.3). A detection read
+    from a game names undetected units: it is the umpire's analysis (as ``isr.local_preview``
+    is), not something to show the searching side.
 
     >>> detection_engagement(dice=["d8", "d10", "d8"], signature=8).rolls
+    (('target', 'd16', 8),)
+    >>> detection_engagement(dice=["d8", "d10", "d8"], signature=8, limit="d12").rolls
     (('target', 'd12', 8),)
     """
     from owsnb.rules.ows import isr
 
     dice = [dice] if isinstance(dice, str) else list(dice)
     if game is None:
-        lim = ("d12" if len(dice) > 1 else None) if limit == "auto" else limit
+        lim = None if limit == "auto" else limit  # 8.5.3: the D12 cap is for ASW and stealth
         die = isr.cooperative_die([parse_die(d) for d in dice], rule=sensing, limit=lim)
         names = ["target"] if targets == 1 else [f"target-{i + 1}" for i in range(int(targets))]
         return DetectionEngagement(tuple((t, die, int(signature)) for t in names), "local")
@@ -468,7 +472,7 @@ def detection_engagement(
                 or side in u.seen_by
             ):
                 continue
-            rolls.append((u.id, die, isr._signature(u)))
+            rolls.append((u.id, die, 0 if isr.in_the_open(state, u) else isr._signature(u)))
         return DetectionEngagement(tuple(rolls), "theater")
     sens = [state.units[s] for s in sensors]
     for u in state.units.values():
@@ -482,7 +486,8 @@ def detection_engagement(
             continue
         die, _ = isr.local_die(state, side, sens, u)
         if die is not None:
-            rolls.append((u.id, die, isr._signature(u)))
+            auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)
+            rolls.append((u.id, die, 0 if auto else isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
 
 

@@ -28,7 +28,17 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, option, own_unit, refuse, space, table, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    legal_examples,
+    option,
+    own_unit,
+    refuse,
+    space,
+    table,
+    watchers,
+)
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -205,7 +215,8 @@ def advance_timers(state: Any, dice: Any) -> list[Event]:
 def remove_markers(state: Any, dice: Any) -> list[Event]:
     """7.F / 11.6: RSO&I (without a timer), Suppressed (except partisan suppression, C8), Main
     Effort, Cavitation, TACSIT 1 (detection lapses: enemies keep a last-known position), assault
-    markers (C6), and the per-turn bookkeeping markers."""
+    markers (C6), and the per-turn bookkeeping markers; a radiation plume placed in an earlier
+    turn (7.4.1; the radiation marker of the struck hex stays, 7.4)."""
     events: list[Event] = []
     turn = state.clock.turn
     for u in state.units.values():
@@ -238,6 +249,10 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
             changes["data"] = {"last_known": lk}
         if changes:
             events.append(unit_set(u.id, rule="11.6", visible_to=watchers(state, u), **changes))
+    for h, info in state.map.hexes.items():  # 7.4.1: "removed in the next turn's Regeneration"
+        placed = info.facts.get("plume")
+        if placed is not None and int(placed) < turn:
+            events.append(hex_set(h, {"plume": None}, rule="7.4.1"))
     for s in state.sides:
         if state.sides[s].private.get("sr_hexes") or state.sides[s].private.get("sensed"):
             events.append(side_set(s, "private", {"sr_hexes": None, "sensed": None}, rule="8.5.1"))
@@ -399,9 +414,23 @@ def new_turn(state: Any, dice: Any) -> list[Event]:
     ]
 
 
+def _port_actions_left(state: Any, side: str, h: Any) -> int:
+    """11.9 / 2.1.7.1: the port's actions (its capacity, less damage) not yet used this turn."""
+    from owsnb.rules.ows.strategic import _use, port_capacity
+
+    return port_capacity(state, h) - _use(state, side, "port").get(state.map.label(h), 0)
+
+
+def _port_use(state: Any, side: str, h: Any) -> Event:
+    from owsnb.rules.ows.strategic import _use_event
+
+    return _use_event(state, side, "port", state.map.label(h), 1)
+
+
 class Resupply(OrderHandler):
     """11.9 / 2.2.2.5: resupply a unit's critical munitions from a co-located ASP (scenario option);
-    each salvo restored comes out of the ASP."""
+    each salvo restored comes out of the ASP; a ship is resupplied in port, using one of the port's
+    actions (its capacity per turn, shared with embarking and offloading, 2.1.7.1)."""
 
     type = OrderType(
         "resupply",
@@ -413,13 +442,14 @@ class Resupply(OrderHandler):
     def candidates(self, state: Any, side: str) -> OrderSpec | None:
         if not option(state, "missile_resupply"):
             return None
-        ex = []
-        for a in state.units_of(side):
-            if counter(a).category != "asp" or a.hex is None or int(counter(a).salvos) <= 0:
-                continue
-            for u in state.units_at(a.hex):
-                if u.side == side and counter(u).spent and u.id != a.id:
-                    ex.append(self.type.make(side, unit=u.id, asp=a.id))
+        pairs = [
+            {"unit": u.id, "asp": a.id}
+            for a in state.units_of(side)
+            if counter(a).category == "asp" and a.hex is not None and int(counter(a).salvos) > 0
+            for u in state.units_at(a.hex)
+            if u.side == side and counter(u).spent and u.id != a.id
+        ]
+        ex = legal_examples(self, state, side, pairs)  # a busy port offers no ship (11.9)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
@@ -438,8 +468,17 @@ class Resupply(OrderHandler):
             raise refuse(f"{u.id} is not co-located with {a.id}", "not-co-located", "11.9", order)
         if int(counter(a).salvos) <= 0:
             raise refuse(f"{a.id} is empty", "asp-empty", "11.9", order)
-        if counter(u).category == "naval" and "port" not in state.map.info(u.hex).features:
-            raise refuse("a ship is resupplied in port (11.9)", "not-in-port", "11.9", order)
+        if counter(u).category == "naval":
+            if "port" not in state.map.info(u.hex).features:
+                raise refuse("a ship is resupplied in port (11.9)", "not-in-port", "11.9", order)
+            if _port_actions_left(state, order.side, u.hex) < 1:
+                raise refuse(
+                    f"the port at {state.map.label(u.hex)} has no action left this turn: a ship "
+                    "is resupplied 'using one of that port's actions' (11.9, 2.1.7.1)",
+                    "port-busy",
+                    "11.9",
+                    order,
+                )
 
     def adjudicate(
         self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
@@ -455,6 +494,7 @@ class Resupply(OrderHandler):
         sp = {k: v for k, v in sp.items() if v > 0}
         ev = [
             unit_set(u.id, data={"spent": sp}, rule="11.9", visible_to=watchers(state, u)),
+            *([_port_use(state, order.side, u.hex)] if counter(u).category == "naval" else []),
             unit_set(
                 a.id,
                 data={"salvos": stock - restored},

@@ -160,7 +160,7 @@ def _rsoi(state: Any, u: Any, mode: str, rule: str, **data: Any) -> Event:
     return unit_set(
         u.id,
         markers=u.markers | {"rsoi"},
-        data={"timers": timers, **data},
+        data={"timers": timers, "rsoi_rule": rule, **data},
         rule=rule,
         visible_to=watchers(state, u),
     )
@@ -364,6 +364,7 @@ class Sealift(OrderHandler):
                 data={
                     "aboard": tag,
                     "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0},
+                    "rsoi_rule": "5.1.1.2",
                 },
                 rule="5.1.1.1",
                 visible_to=vis,
@@ -752,6 +753,7 @@ class Rail(OrderHandler):
                     "timers": timers,
                     "rail": trip,
                     "moved": {"turn": t, "step": "2.1", "hexes": 0},
+                    "rsoi_rule": "5.1.1.4",
                 },
                 rule="5.1.1.4",
                 visible_to=watchers(state, u),

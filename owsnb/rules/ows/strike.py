@@ -47,7 +47,7 @@ from owsnb.rules.ows.common import (
     watchers,
 )
 from owsnb.rules.ows.dice import parse_die, shift
-from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate
+from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
     INFRA,
     _air_reach,
@@ -297,12 +297,24 @@ def _exposure_events(
     state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
 ) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
-    lets airborne ASW in its hex roll once. Returns events and the ids now seen by *defender*."""
+    lets airborne ASW in its hex roll once, and leaves Silent Running (6.4.2.1: "removed when the
+    submarine initiates an attack"). Returns events and the ids now seen by *defender*."""
     events: list[Event] = []
     seen: set[str] = set()
     for src in {s.src.id: s.src for s in salvos}.values():
         c = counter(src)
         if c.category == "submarine":
+            # 6.4.2.1: Silent Running is removed when the boat initiates an attack
+            if "silent-running" in src.markers:
+                src = src.evolve(markers=src.markers - {"silent-running"})
+                events.append(
+                    unit_set(
+                        src.id,
+                        markers=src.markers,
+                        rule="6.4.2.1",
+                        visible_to=watchers(state, src),
+                    )
+                )
             asw = [
                 u
                 for u in state.units.values()
@@ -370,18 +382,26 @@ def _execute(
     plans = _plans(state, side, salvos, alloc, caps)
     # expenditure: salvos (9.5), shields allocated (9.2.1, 2.2.2.8), CAPs engaged
     uses = [(s.src.id, s.grp.key) for s in (*salvos, *return_fire)]
-    uses += [
-        (sh["provider"], sh["key"])
-        for shields in alloc.values()
-        for sh in shields
-        if "provider" in sh
-    ]
+    hgv_ok = option(state, "hgv_defendable")
+    idle: list[str] = []
+    for tkey, shields in alloc.items():
+        at_t = [s.grp for s in salvos if s.tgt.key == tkey]
+        for sh in shields:
+            if "provider" not in sh:
+                continue
+            if engages(sh, at_t, hgv_ok):
+                uses.append((sh["provider"], sh["key"]))
+            else:  # 2.2.2.7: a non-BMD shield against ballistic salvos plays no part, not spent
+                idle.append(f"{sh['provider']}:{sh['key']}")
     spent: dict[str, dict[str, int]] = {}
     for uid, key in uses:
         spent.setdefault(uid, {})
         spent[uid][key] = spent[uid].get(key, 0) + 1
     hits_on: dict[str, int] = {}
-    lines: list[str] = []
+    lines: list[str] = [
+        f"{k} (x{idle.count(k)}): cannot engage these salvos (not BMD), not spent (2.2.2.7)"
+        for k in dict.fromkeys(idle)
+    ]
     for p, s in zip(plans, salvos, strict=True):
         label = f"salvo {s.src.id}:{s.grp.id} ({p.die}) at {s.tgt.key}"
         v = vis_of(s.src)

@@ -145,6 +145,8 @@ def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tu
         sr = state.sides[side].private.get("sr_hexes") or ()
         if state.map.label(u.hex) in sr and side in u.seen_by:
             add("sof_target_acquisition", "SOF special reconnaissance on the target")
+    if "rsoi" in src.markers:
+        add("rsoi_source", "source in RSO&I")
     if space(state, side).get("pnt") == "disrupted" and src.hex.distance(tgt.hex) > 1:
         add("pnt_disrupted_beyond_1_hex", "PNT disrupted, strike beyond one hex")
     if counter(src).is_air and "disrupted-c2" in src.markers:

@@ -113,6 +113,9 @@ def _mods_air(state: Any, shooter: Any, target: Any, die: str, kind: str) -> tup
     if c.is_air and "disrupted-c2" in shooter.markers:
         k -= 1
         notes.append("Disrupted C2: aircraft demoted (7.2.1.1)")
+    if "rsoi" in shooter.markers:
+        k -= 1
+        notes.append("in RSO&I: demoted in combat (2.3.1)")
     return shift(die, k), notes
 
 

@@ -97,13 +97,15 @@ def _base_unit(state: Any, m: Any) -> Any | None:
     return state.units.get(b) if b else None
 
 
-def _sorties_used(state: Any, carrier: Any) -> int:
+def _sorties_used(state: Any, carrier: Any, support: bool = False) -> int:
+    """Missions from *carrier* in the air: combat sorties, or (*support*) its tanker and AEW
+    missions, which 6.5.6 provides "on a one-to-one basis to this air sortie generation number"."""
     return sum(
         1
         for u in state.units.values()
         if counter(u).base == carrier.id
         and u.hex is not None
-        and counter(u).mission not in ("tanker", "aew")
+        and (counter(u).mission in ("tanker", "aew")) == support
     )
 
 

@@ -148,13 +148,12 @@ class Fly(OrderHandler):
                     "9.6.1",
                     order,
                 )
-            if mission not in ("tanker", "aew") and _sorties_used(state, b) >= counter(b).box_total(
-                "aircraft"
-            ):
+            support = mission in ("tanker", "aew")  # 6.5.6: one-to-one with the sortie number
+            if _sorties_used(state, b, support) >= counter(b).box_total("aircraft"):
                 raise refuse(
-                    f"{b.id} generates no more sorties this turn (aircraft boxes left: "
-                    f"{counter(b).box_total('aircraft')})",
-                    "no-sorties",
+                    f"{b.id} generates no more {'support missions' if support else 'sorties'} this "
+                    f"turn (aircraft boxes left: {counter(b).box_total('aircraft')})",
+                    "no-support-sorties" if support else "no-sorties",
                     "6.5.6",
                     order,
                 )

@@ -85,6 +85,9 @@ def _missions(
             if "rsoi" in target.markers:
                 prom += int(fet.get("rsoi_target_promotions", 1))
                 notes.append("target in RSO&I (2.3.1)")
+            if "rsoi" in firer.markers:
+                dem += int(fet.get("rsoi_firer_demotions", 1))
+                notes.append("firing unit in RSO&I (2.3.1)")
             if "sigint" in target.markers and "countermeasures" not in target.markers:
                 prom += 1
                 notes.append("SIGINT/EMSO on the target (7.2.1.3)")

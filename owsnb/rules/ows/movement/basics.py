@@ -141,6 +141,12 @@ def _naval_hexes_moved(state: Any, unit: Any) -> int:
     )
 
 
+def rsoi_rule(unit: Any) -> str:
+    """The paragraph that holds *unit* in RSO&I: the strategic move that put it there (5.1.1.2
+    sealift, 5.1.1.3 airlift, 5.1.1.4 rail, 5.1.1.5 HET), else 5.1.1.1 (e.g. set by a scenario)."""
+    return str(unit.data.get("rsoi_rule") or "5.1.1.1")
+
+
 def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
     m = unit.data.get("moved") or {}
     if int(m.get("turn", 0) or 0) != state.clock.turn:

@@ -40,6 +40,7 @@ from owsnb.rules.ows.movement.basics import (
     mobility,
     ptable,
     rear_zone,
+    rsoi_rule,
     scale_factor,
 )
 from owsnb.rules.ows.units import counter
@@ -532,10 +533,11 @@ def _ground_checks(
     if unit.data.get("aboard"):
         raise refuse(f"{unit.id} is aboard a ship", "aboard", "5.1.1", order)
     if "rsoi" in unit.markers:
+        rule = rsoi_rule(unit)
         raise refuse(
-            f"{unit.id} is in RSO&I and cannot move until the marker comes off (5.1.1.2, 2.3.1)",
+            f"{unit.id} is in RSO&I and cannot move until the marker comes off ({rule}, 2.3.1)",
             "rsoi",
-            "5.1.1.2",
+            rule,
             order,
         )
     m = unit.data.get("moved") or {}

@@ -28,6 +28,7 @@ from owsnb.rules.ows.movement.basics import (
     known_enemies,
     moved_this_turn,
     naval_rate,
+    rsoi_rule,
 )
 from owsnb.rules.ows.movement.ground import (
     GroundReach,
@@ -181,9 +182,8 @@ class Move(OrderHandler):
         if _naval_hexes_moved(state, u) > 0:
             raise refuse(f"{u.id} has already moved this turn", "already-moved", "6.3", order)
         if "rsoi" in u.markers:
-            raise refuse(
-                f"{u.id} is offloading in RSO&I and cannot move (5.1.1.2)", "rsoi", "5.1.1.2", order
-            )
+            rule = rsoi_rule(u)
+            raise refuse(f"{u.id} is in RSO&I and cannot move ({rule})", "rsoi", rule, order)
         flank = args.get("flank")
         sub = c.subtype in SUBS
         r = naval_reach(state, u, flank=(None if not sub else (flank != "no")))
