@@ -489,7 +489,10 @@ def ground_reach(
                 continue  # 10.10.1: the first hex is always allowed
             yield n, (nd, n_hex + 1)
 
-    found = search(start, moves, zero=(0.0, 0), better=lambda new, old: _cheaper(new[0], old[0]))
+    def cheaper(new: tuple[float, int], old: tuple[float, int]) -> bool:
+        return new[0] + 1e-9 < old[0]  # as _cheaper, on the MP
+
+    found = search(start, moves, zero=(0.0, 0), better=cheaper)
     out.cost = {h: d for h, (d, _) in found.labels.items()}
     out.parent = found.parent
     for h in out.cost:  # the ZOC hexes reached: a stop, or a bypass through a friend (10.10.3.2)
