@@ -281,12 +281,9 @@ def searches() -> list[tuple[str, float, float]]:
     a, b = ships[0].hex, ships[-1].hex
     row("ows sea_hexes between two ships", lambda: td.sea_hexes(g.state, a, b))
 
-    try:
-        from owsnb.authoring.grid_fit import fit_grid
-        from owsnb.authoring.tracing import HexCorners, trace_hexsides
-    except ImportError:
-        from owsnb.scenario.grid_fit import fit_grid
-        from owsnb.scenario.tracing import HexCorners, trace_hexsides
+    from owsnb.authoring.grid_fit import fit_grid
+    from owsnb.authoring.tracing import HexCorners, trace_hexsides
+
     grid = fit_grid((6.0, 51.0, 7.0, 51.6), 5)
     corners = HexCorners(grid)
     line = [[6.05, 51.05], [6.5, 51.3], [6.95, 51.25], [6.4, 51.55]]

@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from owsnb.authoring.grid_fit import Grid
 from owsnb.kernel.hexgrid import Hex, search
-from owsnb.scenario.grid_fit import Grid
 
 __all__ = ["HEXSIDE_EDGES", "HexCorners", "trace_hexes", "trace_hexsides"]
 
