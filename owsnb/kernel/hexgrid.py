@@ -557,6 +557,19 @@ def _require_hex(h: object, what: str) -> Hex:
     return h
 
 
+def _once_a_hex(pred: HexPredicate) -> HexPredicate:
+    """*pred* asked once a hex (a search looks at a hex from up to six sides)."""
+    known: dict[Hex, bool] = {}
+
+    def ask(h: Hex) -> bool:
+        v = known.get(h)
+        if v is None:
+            v = known[h] = bool(pred(h))
+        return v
+
+    return ask
+
+
 def _negative(a: Hex, b: Hex, c: object) -> ValueError:
     return ValueError(f"step cost from {a} to {b} is negative ({c!r}); costs must be >= 0")
 
@@ -609,17 +622,13 @@ def find_path(
     if passable is not None and not passable(goal):
         return None
     limit = _inf if max_cost is None else max_cost + _COST_EPS
-    blocked: set[Hex] = set()  # passable() is asked once a hex
+    enterable = None if passable is None else _once_a_hex(passable)
     gq, gr = goal
 
     def moves(h: Hex, g: float) -> Iterator[tuple[Hex, float]]:
         for n in h.neighbours():
-            if passable is not None:
-                if n in blocked:
-                    continue
-                if not passable(n):
-                    blocked.add(n)
-                    continue
+            if enterable is not None and not enterable(n):
+                continue
             if cost is None:
                 c = 1.0
             else:
@@ -758,7 +767,7 @@ def reachable(
     if not budget >= 0:
         raise ValueError(f"budget must be a number >= 0, got {budget!r}")
     limit = budget + _COST_EPS
-    blocked: set[Hex] = set()  # passable() is asked once a hex
+    enterable = None if passable is None else _once_a_hex(passable)
     # Every step adds at least `floor`: a neighbour already labelled within `floor` of this
     # hex can gain nothing, so it is passed over before passable() and cost() are asked.
     floor = 1.0 if cost is None else 0.0
@@ -780,12 +789,8 @@ def reachable(
                 nd = d + 1.0
                 if nd > limit and not (one_hex and h is start):
                     continue  # unit steps: look no further than the budget
-            if passable is not None:
-                if n in blocked:
-                    continue
-                if not passable(n):
-                    blocked.add(n)
-                    continue
+            if enterable is not None and not enterable(n):
+                continue
             if cost is not None:
                 c = cost(h, n)
                 if c is None:
@@ -826,14 +831,7 @@ def field_of_view(origin: Hex, transparent: HexPredicate, max_distance: int) -> 
         (True, False, False, 33)
     """
     _require_hex(origin, "origin")
-    cache: dict[Hex, bool] = {}
-
-    def clear(h: Hex) -> bool:
-        v = cache.get(h)
-        if v is None:
-            v = cache[h] = bool(transparent(h))
-        return v
-
+    clear = _once_a_hex(transparent)
     seen = {origin}
     for h in origin.disc(max_distance):
         if h == origin:
