@@ -145,7 +145,7 @@ class GapRule:
 
     Example (E and X enemy stands three hexes apart in a line; H1 and H2 between them):
 
-    >>> from owsnb.kernel.hexgrid import Hex, search
+    >>> from owsnb.kernel.hexgrid import Hex
     >>> g = GapRule({Hex(0, 0), Hex(3, 0)}, set(), span=3)
     >>> g.gap_hexes == {Hex(1, 0), Hex(2, 0)}
     True
