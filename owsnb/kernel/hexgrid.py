@@ -358,11 +358,14 @@ def _line(a: Hex, b: Hex, sign: float) -> list[Hex]:
 
 # --- paths: the one search engine -------------------------------------------------------------
 
-CostFn = Callable[[Hex, Hex], "float | str | None"]
+CostFn = Callable[[Hex, Hex], "float | None"]
+MoveCostFn = Callable[[Hex, Hex], "float | str | None"]  # reachable's: ALL is a cost too
 HexPredicate = Callable[[Hex], bool]
 
 N = TypeVar("N", bound=Hashable)  # a node: a hex, or a hex with more state (a gap crossing, say)
 L = TypeVar("L")  # a label: what reaching a node costs; a number or a tuple such as (turns, MP)
+
+_less: Callable[[Any, Any], bool] = operator.lt  # search's default: a lower label is better
 
 #: A step cost meaning "whatever is left of the budget": terrain that takes a mover's whole
 #: allowance (a swamp, say). ``"all"`` is also how the rule sets' tables spell it.
@@ -430,7 +433,7 @@ def search(
     *,
     zero: L = 0.0,  # type: ignore[assignment]
     goal: Callable[[N, L], bool] | None = None,
-    better: Callable[[L, L], bool] | None = None,
+    better: Callable[[L, L], bool] = _less,
     priority: Callable[[N, L], Any] | None = None,
     fifo: bool = False,
     labels: dict[N, L] | None = None,
@@ -498,7 +501,7 @@ def search(
             return Search(start, best, parent, node)
         for nxt, new in moves(node, label):
             old = best.get(nxt)
-            if old is not None and not (new < old if better is None else better(new, old)):
+            if old is not None and not better(new, old):
                 continue
             best[nxt] = new
             parent[nxt] = node
@@ -629,19 +632,19 @@ def find_path(
         for n in h.neighbours():
             if enterable is not None and not enterable(n):
                 continue
-            if cost is None:
-                c = 1.0
-            else:
-                c = cost(h, n)
-                if c is None or c == _inf:
+            c = 1.0
+            if cost is not None:
+                step = cost(h, n)
+                if step is None or step == _inf:
                     continue
-                if not c >= 0:  # negative or NaN
-                    raise _negative(h, n, c)
-                if c < min_cost:
+                if not step >= 0:  # negative or NaN
+                    raise _negative(h, n, step)
+                if step < min_cost:
                     raise ValueError(
-                        f"step cost from {h} to {n} is {c!r}, below min_cost={min_cost!r}; "
+                        f"step cost from {h} to {n} is {step!r}, below min_cost={min_cost!r}; "
                         "pass a smaller min_cost to find_path"
                     )
+                c = step
             if g + c <= limit:
                 yield n, g + c
 
@@ -718,7 +721,7 @@ def reachable(
     start: Hex,
     budget: float,
     *,
-    cost: CostFn | None = None,
+    cost: MoveCostFn | None = None,
     passable: HexPredicate | None = None,
     stops: HexPredicate | None = None,
     one_hex: bool = False,
@@ -776,26 +779,21 @@ def reachable(
     def moves(h: Hex, d: float) -> Iterator[tuple[Hex, float]]:
         if stops is not None and h is not start and stops(h):
             return
-        if neighbours is None:
-            q, r = h
-            around: Iterable[Hex] = [_new(Hex, (q + dq, r + dr)) for dq, dr in _DIRS]
-        else:
-            around = neighbours(h)
-        for n in around:
+        for n in h.neighbours() if neighbours is None else neighbours(h):
             old = best.get(n)
             if old is not None and old <= d + floor:
                 continue
             if cost is None:
                 nd = d + 1.0
                 if nd > limit and not (one_hex and h is start):
-                    continue  # unit steps: look no further than the budget
+                    continue  # unit steps: nothing beyond the budget is asked about
             if enterable is not None and not enterable(n):
                 continue
             if cost is not None:
                 c = cost(h, n)
                 if c is None:
                     continue
-                if c.__class__ is str:
+                if isinstance(c, str):
                     if c != ALL:
                         raise ValueError(f"step cost from {h} to {n} is {c!r}, not a number or ALL")
                     if d < budget:

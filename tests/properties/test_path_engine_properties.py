@@ -43,7 +43,7 @@ def boards(draw: Any) -> dict[str, Any]:
 def simple_paths(start: Hex, step: Callable[[Hex, Hex, Any], Any], zero: Any) -> Iterator[Any]:
     """Every simple path from *start* allowed by *step* (``step(a, b, label)`` -> label or None)
     as ``(hexes, label)``: brute force, no queue and no pruning by cost."""
-    todo = [((start,), zero)]
+    todo: list[tuple[tuple[Hex, ...], Any]] = [((start,), zero)]
     while todo:
         path, label = todo.pop()
         yield path, label

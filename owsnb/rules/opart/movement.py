@@ -334,7 +334,8 @@ def _search(
             new_pending, gap_stop = g
             yield (v, new_pending, stop or gap_stop), nc
 
-    found = search((start, frozenset(), False), moves, fifo=True)
+    begin: tuple[Hex, frozenset, bool] = (start, frozenset(), False)
+    found = search(begin, moves, zero=0.0, fifo=True)
     paths = {h: tuple(x[0] for x in found.path_to(st)) for h, st in where.items()}
     return cost, paths
 
