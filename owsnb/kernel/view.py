@@ -247,11 +247,12 @@ def renumber(events: Iterable[Event], side: str) -> tuple[Event, ...]:
     out: list[Event] = []
     batch, last = 0, None
     for e in events:
-        if not e.visible(side):
+        if e.visible_to is not None and side not in e.visible_to:
             continue
         if e.batch != last:
             batch, last = batch + 1, e.batch
-        out.append(replace(_strip_event(e), seq=len(out) + 1, batch=batch))
+        data = EMPTY if e.kind == "rng" else e.data
+        out.append(Event(e.kind, data, e.visible_to, e.rule, len(out) + 1, batch))
     return tuple(out)
 
 
