@@ -30,7 +30,16 @@ from owsnb.kernel.orders import LegalOrders, Order, OrderSpec, OrderType, Param
 from owsnb.kernel.registry import get_ruleset, register_ruleset, ruleset_names
 from owsnb.kernel.ruleset import Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, HexInfo, MapState, SideState, Unit
+from owsnb.kernel.state import (
+    UMPIRE,
+    Clock,
+    GameState,
+    HexInfo,
+    MapState,
+    SideState,
+    StateLike,
+    Unit,
+)
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = [
@@ -70,6 +79,7 @@ __all__ = [
     "SideState",
     "SideView",
     "StaleStateError",
+    "StateLike",
     "Step",
     "StoreError",
     "Submission",

@@ -203,7 +203,7 @@ class Game:
         self._cursor: int | None = None
         self._rev = rev
         self._subs: list[Callable[[Change], Any]] = []
-        self._views: dict[tuple[str, int], SideView] = {}
+        self._views: dict[tuple[str, int, int], SideView] = {}
         self.annotations: list[Annotation] = list(annotations)
         for e in events:
             self._push(e)

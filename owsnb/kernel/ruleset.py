@@ -410,7 +410,7 @@ class RuleSet:
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""
         last = state.scenario.get("turns")
-        return bool(last) and state.clock.turn > int(last)
+        return last is not None and bool(last) and state.clock.turn > int(last)
 
     def outcome(self, state: GameState) -> Any:
         """Who won, or how it stands (rule-set specific)."""

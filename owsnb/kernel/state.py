@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from owsnb.kernel.data import EMPTY, FrozenDict, freeze
 from owsnb.kernel.errors import InvalidHexError
@@ -25,6 +25,7 @@ __all__ = [
     "SideState",
     "Clock",
     "StateReader",
+    "StateLike",
     "GameState",
     "UMPIRE",
     "edge_key",
@@ -253,6 +254,48 @@ class Clock:
         return f"<span class='owsnb-clock'><b>{html.escape(str(self))}</b></span>"
 
 
+class StateLike(Protocol):
+    """A state or a view: what rule code may read, satisfied by both :class:`GameState` (the
+    truth) and :class:`~owsnb.kernel.view.SideView` (one side's knowledge).
+
+    Annotate with it what only reads — checks, previews, reach, candidates — so the same code
+    runs on the truth and on a view; annotate with :class:`GameState` what needs the truth alone
+    (the dice's state, ``evolve``).
+    """
+
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def map(self) -> MapState: ...
+    @property
+    def sides(self) -> FrozenDict: ...
+    @property
+    def units(self) -> FrozenDict: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def options(self) -> FrozenDict: ...
+    @property
+    def scenario(self) -> FrozenDict: ...
+    @property
+    def public(self) -> FrozenDict: ...
+    @property
+    def secret(self) -> FrozenDict: ...
+    @property
+    def tables(self) -> FrozenDict: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def viewer(self) -> str: ...
+    def unit(self, unit_id: str) -> Unit: ...
+    def units_at(self, h: Hex) -> list[Unit]: ...
+    def units_of(self, side: str) -> list[Unit]: ...
+    def option(self, name: str, default: Any = None) -> Any: ...
+    def table(self, name: str) -> Any: ...
+    def side_state(self, name: str) -> SideState: ...
+    def enemies_of(self, side: str) -> list[str]: ...
+
+
 class StateReader:
     """The read API shared by :class:`GameState` (the truth) and
     :class:`~owsnb.kernel.view.SideView` (one side's knowledge), so rule code that only reads —
@@ -262,7 +305,11 @@ class StateReader:
     sides: FrozenDict
     options: FrozenDict
     tables: FrozenDict
-    viewer: str
+
+    @property
+    def viewer(self) -> str:
+        """Who this is the view of (the umpire for the truth)."""
+        raise NotImplementedError
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with that id (``KeyError`` if unknown — or, in a view, not visible: the two
