@@ -29,9 +29,7 @@ class Distribution(Mapping[Any, Fraction]):
 
     __slots__ = ("_p", "label")
 
-    def __init__(
-        self, probs: Mapping[Any, Any] | Iterable[tuple[Any, Any]], label: str = ""
-    ):
+    def __init__(self, probs: Mapping[Any, Any] | Iterable[tuple[Any, Any]], label: str = ""):
         items = probs.items() if isinstance(probs, Mapping) else probs
         acc: dict[Any, Fraction] = {}
         for k, v in items:

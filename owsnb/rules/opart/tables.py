@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from owsnb.kernel.data import freeze, thaw
+from owsnb.kernel.state import StateLike
 
 __all__ = ["TABLE_NAMES", "default_tables", "table"]
 
@@ -40,7 +41,8 @@ def default_tables() -> dict[str, Any]:
     return thaw(_frozen())
 
 
-def table(state: Any, name: str) -> Any:
-    """The table *name* in force in *state* (a game state or view), else the shipped default."""
+def table(state: StateLike | None, name: str) -> Any:
+    """The table *name* in force in *state* (a game state or view; ``None``: none), else the
+    shipped default."""
     tables = getattr(state, "tables", None) or {}
     return tables[name] if name in tables else _frozen()[name]

@@ -22,6 +22,7 @@ from typing import Any
 
 from owsnb.kernel import Distribution, IllegalOrderError, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import daypart, enemy_of, owner, unit_types, units_in
 from owsnb.rules.tocs.perimeter import announce
@@ -142,7 +143,7 @@ class Fly(OrderHandler):
         doc="launch an air mission (1 OP): aerial recon or tactical ground support",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ids = tuple(
             u.id for u in state.units.values() if u.side == side and u.alive and _air(u) == "ready"
         )
@@ -161,7 +162,7 @@ class Fly(OrderHandler):
             side, self.type, FrozenDict(unit=ids, mission=("recon", "support"), hex=targets)
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not u.alive:
             raise IllegalOrderError(
@@ -208,7 +209,7 @@ class Fly(OrderHandler):
             "L575",
         )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
@@ -247,7 +248,7 @@ class Sail(OrderHandler):
         doc="move a naval unit to another sea zone (once per turn; announced)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         zones = tuple(state.public.get("sea_zones", ()))
         ids = tuple(
             u.id
@@ -262,7 +263,7 @@ class Sail(OrderHandler):
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=ids, zone=zones))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not sea_box(u):
             raise IllegalOrderError(
@@ -288,7 +289,7 @@ class Sail(OrderHandler):
                 order=order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         _, box = sea_box(state.unit(args["unit"]))
         need = int(
             state.tables["naval"]["move_success"].get(
@@ -297,7 +298,7 @@ class Sail(OrderHandler):
         )
         return Distribution.die(6).map(lambda r: r <= need, label="zone move succeeds")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         zone, box = sea_box(u)
