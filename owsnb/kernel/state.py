@@ -75,6 +75,25 @@ class Unit:
         return self.hex is not None
 
     @property
+    def map_hex(self) -> Hex:
+        """The hex of a unit that rule code knows to be on the map.
+
+        Raises:
+            InvalidHexError: the unit is off the map (in a box, or not placed).
+
+        >>> Unit("B-1", "blue", hex=Hex(2, 3)).map_hex
+        Hex(2, 3)
+        >>> Unit("B-2", "blue", box="reserve").map_hex
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.InvalidHexError: unit B-2 is not on the map (box 'reserve')
+        """
+        if self.hex is None:
+            where = f"box {self.box!r}" if self.box else "not placed"
+            raise InvalidHexError(f"unit {self.id} is not on the map ({where})")
+        return self.hex
+
+    @property
     def alive(self) -> bool:
         """True while the unit has steps left."""
         return self.steps > 0

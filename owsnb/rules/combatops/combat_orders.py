@@ -43,7 +43,7 @@ def _adjacent_enemy_hexes(state: StateLike, units: Sequence[Unit]) -> set[Hex]:
     out: set[Hex] = set()
     foe_at = set(occupied(state, enemy_of(state, units[0].side))) if units else set()
     for u in units:
-        for n in map_info(state.map).neighbours[u.hex]:
+        for n in map_info(state.map).neighbours[u.map_hex]:
             if n in foe_at:
                 out.add(n)
     return out
@@ -55,7 +55,7 @@ def _matching(owed: list[Hex], avail: list[Unit]) -> bool:
 
     def try_hex(h: Hex, seen: set[str]) -> bool:
         for u in avail:
-            if u.id in seen or u.hex.distance(h) != 1:
+            if u.id in seen or u.map_hex.distance(h) != 1:
                 continue
             seen.add(u.id)
             if u.id not in match or try_hex(match[u.id], seen):
@@ -119,7 +119,7 @@ class Attack(OrderHandler):
             {
                 n
                 for u in elig
-                for n in info.neighbours[u.hex]
+                for n in info.neighbours[u.map_hex]
                 if n in foe_at and info.ids[n] not in done
             },
             key=lambda h: info.ids[h],
@@ -137,8 +137,8 @@ class Attack(OrderHandler):
         ]
         ex = []
         for t in targets:
-            adj = [u.id for u in elig if u.hex.distance(t) == 1]
-            sup = [a.id for a in arts if a.hex.distance(t) <= U.art_range(a, unit_types(state))]
+            adj = [u.id for u in elig if u.map_hex.distance(t) == 1]
+            sup = [a.id for a in arts if a.map_hex.distance(t) <= U.art_range(a, unit_types(state))]
             ex.append(
                 self.type.make(side, hex=state.map.label(t), **{"with": adj}, support=sup or None)
             )
@@ -220,7 +220,7 @@ class Attack(OrderHandler):
                     rule="10.0",
                     order=order,
                 )
-            if u.hex.distance(target) != 1:
+            if u.map_hex.distance(target) != 1:
                 raise IllegalOrderError(
                     f"{u.id} is not adjacent to {label}",
                     code="not-adjacent",
@@ -240,10 +240,10 @@ class Attack(OrderHandler):
                     order=order,
                 )
             rng = U.art_range(a, types)
-            if a.hex.distance(target) > rng:
+            if a.map_hex.distance(target) > rng:
                 raise IllegalOrderError(
                     f"{a.id} ({a.data.get('art_class')}, range {rng}) is "
-                    f"{a.hex.distance(target)} hexes from {label}",
+                    f"{a.map_hex.distance(target)} hexes from {label}",
                     code="out-of-range",
                     rule="13.4",
                     order=order,
@@ -288,7 +288,7 @@ class Attack(OrderHandler):
             movers = [
                 u.id
                 for u in combat.survivors(after, [u.id for u in with_])
-                if u.hex.distance(target) == 1
+                if u.map_hex.distance(target) == 1
             ]
             if movers:
                 pending = {"hex": res.hex, "units": movers}
@@ -353,7 +353,7 @@ class Occupy(OrderHandler):
                 )
             if (
                 step_cost(
-                    state, u.hex, target, U.movement_class(u, types), int(u.data.get("ma", 1))
+                    state, u.map_hex, target, U.movement_class(u, types), int(u.data.get("ma", 1))
                 )
                 is None
             ):
@@ -384,7 +384,7 @@ class Occupy(OrderHandler):
                 unit_move(
                     u.id,
                     target,
-                    path=(u.hex, target),
+                    path=(u.map_hex, target),
                     visible_to=visibility_of(state, u),
                     rule="11.8",
                 )

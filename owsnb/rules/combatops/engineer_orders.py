@@ -47,7 +47,7 @@ def _engineer(state: StateLike, order: Order, args: Mapping[str, Any]) -> Unit:
 def _order_edge(state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Unit, str]:
     """The (validated) engineer of an order and the id of the hexside it works on."""
     u = own_unit(state, order, args["unit"], "9.7")
-    return u, edge_id(state.map, u.hex, parse_hex(state.map, args["across"]))
+    return u, edge_id(state.map, u.map_hex, parse_hex(state.map, args["across"]))
 
 
 def _unit_spec(
@@ -84,7 +84,7 @@ class Build(OrderHandler):
         ex = [
             self.type.make(side, unit=u.id, across=state.map.label(n), kind=k)
             for u, n in _river_sides(state, side)
-            if bridge_kind(state, u.hex, n) != "armor"
+            if bridge_kind(state, u.map_hex, n) != "armor"
             for k in ("infantry", "armor")
         ]
         return _unit_spec(self.type, side, ex, 8, kind=("infantry", "armor"))
@@ -92,7 +92,7 @@ class Build(OrderHandler):
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
-        if n.distance(u.hex) != 1 or edge_key(u.hex, n) not in map_info(state.map).rivers:
+        if n.distance(u.map_hex) != 1 or edge_key(u.map_hex, n) not in map_info(state.map).rivers:
             raise IllegalOrderError(
                 f"{u.id} is not beside a river hexside facing {hexid(state.map, n)}",
                 code="no-river",
@@ -100,7 +100,7 @@ class Build(OrderHandler):
                 order=order,
             )
         kind = args.get("kind", "infantry")
-        have = bridge_kind(state, u.hex, n)
+        have = bridge_kind(state, u.map_hex, n)
         if have == "armor" or have == kind:
             raise IllegalOrderError(
                 f"there is already an {have} bridge there", code="bridged", rule="9.7", order=order
@@ -160,16 +160,16 @@ class Demolish(OrderHandler):
         ex = [
             self.type.make(side, unit=u.id, across=state.map.label(n))
             for u, n in _river_sides(state, side)
-            if bridge_kind(state, u.hex, n)
+            if bridge_kind(state, u.map_hex, n)
         ]
         return _unit_spec(self.type, side, ex, 4)
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
-        if n.distance(u.hex) != 1 or not bridge_kind(state, u.hex, n):
+        if n.distance(u.map_hex) != 1 or not bridge_kind(state, u.map_hex, n):
             raise IllegalOrderError(
-                f"no bridge between {hexid(state.map, u.hex)} and {hexid(state.map, n)}",
+                f"no bridge between {hexid(state.map, u.map_hex)} and {hexid(state.map, n)}",
                 code="no-bridge",
                 rule="9.7",
                 order=order,

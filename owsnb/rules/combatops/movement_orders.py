@@ -131,7 +131,7 @@ class Move(OrderHandler):
         to = parse_hex(state.map, args["to"])
         allowed, _ = exploit_filter(state, u)
         cost, parent = reach(state, u, allowed=allowed)
-        path = path_to(parent, u.hex, to)
+        path = path_to(parent, u.map_hex, to)
         vis = visibility_of(state, u)
         data = {"task": None} if u.data.get("task") else {}
         ev = [
@@ -145,7 +145,10 @@ class Move(OrderHandler):
             ),
         ]
         ev += alias_note(
-            state, u, f"{{unit}} moves {hexid(state.map, u.hex)} -> {hexid(state.map, to)}", "8.0"
+            state,
+            u,
+            f"{{unit}} moves {hexid(state.map, u.map_hex)} -> {hexid(state.map, to)}",
+            "8.0",
         )
         return ev
 

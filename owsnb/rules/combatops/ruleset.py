@@ -262,7 +262,7 @@ class _Done(OrderHandler):
             adj = [
                 u
                 for u in state.units_of(order.side)
-                if attack_eligible(state, u) and u.hex.distance(h) == 1
+                if attack_eligible(state, u) and u.map_hex.distance(h) == 1
             ]
             tries = [adj] + [[u] for u in adj]
             for group in tries:

@@ -110,7 +110,9 @@ class Place(OrderHandler):
         u = own_unit(state, order, args["unit"], "3.0")
         to = parse_hex(state.map, args["to"])
         return [
-            unit_move(u.id, to, path=(u.hex, to), visible_to=visibility_of(state, u), rule="3.0")
+            unit_move(
+                u.id, to, path=(u.map_hex, to), visible_to=visibility_of(state, u), rule="3.0"
+            )
         ]
 
 

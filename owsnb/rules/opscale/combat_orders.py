@@ -708,7 +708,7 @@ class Clear(OrderHandler):
             return None
         ex = []
         for u in self._engineers(state, side):
-            for h in [u.hex, *u.hex.neighbours()]:
+            for h in [u.map_hex, *u.map_hex.neighbours()]:
                 if h in state.map.hexes:
                     for item, (kind, ref) in self.items_at(state, h).items():
                         if kind == "feature" or state.units[ref].side != side:
@@ -734,7 +734,7 @@ class Clear(OrderHandler):
                 order,
             )
         h = state.map.hex(args["hex"])
-        if h.distance(u.hex) > 1:
+        if h.distance(u.map_hex) > 1:
             raise refuse(
                 f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.1", order
             )

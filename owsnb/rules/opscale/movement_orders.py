@@ -227,7 +227,7 @@ class Sortie(OrderHandler):
             raise refuse(f"{u.id} has already flown this turn", "moved", "TS.4", order)
         to = state.map.hex(args["to"])
         rng = int(u.data.get("sortie_range", 0))
-        if to.distance(u.hex) > rng:
+        if to.distance(u.map_hex) > rng:
             raise refuse(
                 f"{args['to']} is beyond {u.id}'s sortie range ({rng} hexes)",
                 "out-of-range",
@@ -239,7 +239,7 @@ class Sortie(OrderHandler):
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         return [
-            unit_move(u.id, to, path=(u.hex, to), rule="TS.4"),
+            unit_move(u.id, to, path=(u.map_hex, to), rule="TS.4"),
             unit_set(
                 u.id,
                 markers=u.markers | {"moved", "sortie"},
@@ -439,7 +439,7 @@ class Recon(OrderHandler):
         ex = tuple(
             self.type.make(side, unit=u.id, hex=label(state, h))
             for u in s
-            for h in u.hex.neighbours()
+            for h in u.map_hex.neighbours()
             if h in state.map.hexes and enemy_units_at(state, h, side)
         )
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in s)), ex)
@@ -455,7 +455,7 @@ class Recon(OrderHandler):
             )
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already moved this turn", "moved", "ENG.2", order)
-        if state.map.hex(args["hex"]).distance(u.hex) > 1:
+        if state.map.hex(args["hex"]).distance(u.map_hex) > 1:
             raise refuse(
                 f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.2", order
             )

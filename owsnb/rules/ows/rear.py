@@ -197,7 +197,7 @@ class SecurityZone(OrderHandler):
         vals = []
         for u in us:
             if u.steps == int(_rt(state)["security_steps"]):
-                vals.append({"zone": state.map.label(u.hex), "units": [u.id]})
+                vals.append({"zone": state.map.label(u.map_hex), "units": [u.id]})
         ex = legal_examples(self, state, side, vals[:3])
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 

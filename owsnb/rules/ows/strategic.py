@@ -835,7 +835,7 @@ class Het(OrderHandler):
                 or counter(u).category == "transport"
             ):
                 continue
-            far = sorted(u.hex.disc(4), key=lambda h: (-h.distance(u.hex), h))
+            far = sorted(u.map_hex.disc(4), key=lambda h: (-h.distance(u.map_hex), h))
             ex += legal_examples(
                 self,
                 state,

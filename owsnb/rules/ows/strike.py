@@ -22,7 +22,7 @@ gives the exact outcome first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -125,20 +125,25 @@ class StrikePreview:
         return wrap(body, repr(self))
 
 
+def _steps_lost(countermeasures: int, steps: int) -> Callable[[int], int]:
+    """Hits to steps lost: less the countermeasures, at most the target's steps (9.2, 2.1.1.3)."""
+    return lambda hits: min(max(hits - countermeasures, 0), steps)
+
+
 def _preview_of(
     state: StateLike | None, plans: list[SalvoPlan], targets: Mapping[str, _Target]
 ) -> StrikePreview:
     tdist: dict[str, Distribution] = {}
     sdist: dict[str, Distribution] = {}
     for key in dict.fromkeys(p.target for p in plans):
+        if key is None:
+            raise ValueError("a salvo plan without a target cannot be previewed")
         t = targets[key]
         d = _sum(p.distribution() for p in plans if p.target == key)
         d.label = f"hits on {key}"
         tdist[key] = d
         cm = 1 if t.countermeasures else 0
-        sdist[key] = d.map(
-            lambda h, t=t, cm=cm: min(max(h - cm, 0), t.steps), label=f"steps lost by {key}"
-        )
+        sdist[key] = d.map(_steps_lost(cm, t.steps), label=f"steps lost by {key}")
     rules = ["9.2", "9.2.1", "2.1.1.3"] + _note_rules(plans)
     return StrikePreview(plans, tdist, sdist, list(dict.fromkeys(rules)))
 
@@ -191,11 +196,7 @@ def preview(
     if game is None:  # pure what-if
         crit = True
         red = int(red_shield or 4)
-        vals = (
-            list(grey_shields)
-            if isinstance(grey_shields, (list, tuple))
-            else [6] * int(grey_shields or 0)
-        )
+        vals = [6] * grey_shields if isinstance(grey_shields, int) else list(grey_shields or ())
         plans = allocate(salvos, vals, excess=excess or "demote", red=red, critical=crit)
         plans = [replace(p, target=target) for p in plans]
         t = _Target(target, "", None, red, 99, "naval")
@@ -220,6 +221,8 @@ def preview(
         )
     if side is None:
         side = next((s for s in truth.sides if tunit is None or s != tunit.side), None)
+    if side is None:
+        raise refuse(f"no side can attack {target!r}", "no-attacker", "9.9.4")
     if all(":" in s for s in salvos):
         sv, tmap = _read_salvos(state, side, target, salvos)
         alloc = {}
@@ -322,8 +325,8 @@ def _exposure_events(
                 and counter(u).asw is not None
             ]
             if asw and defender not in src.seen_by:
-                a = max(asw, key=lambda u: counter(u).asw.die[1:].zfill(2))
-                die = counter(a).asw.die
+                a = max(asw, key=lambda u: counter(u).asw_die[1:].zfill(2))
+                die = counter(a).asw_die
                 sig = int(c.signature or 8)
                 r = roll(
                     die,
@@ -430,8 +433,8 @@ def _execute(
     for uid, keys in spent.items():
         u = state.units[uid]
         sp = dict(counter(u).spent)
-        for k, n in keys.items():
-            sp[k] = int(sp.get(k, 0)) + n
+        for pool, n in keys.items():
+            sp[pool] = int(sp.get(pool, 0)) + n
         events.append(
             unit_set(
                 uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])
@@ -958,7 +961,7 @@ def resolve(
             ),
             None,
         ) or next(s for s in state.sides if s != state.units[target].side)
-    toks = [s if ":" in s else None for s in salvos]
+    toks: Sequence[str | None] = [s if ":" in s else None for s in salvos]
     if None in toks:
         toks = _pick_sources(state, side, target, salvos)
     r = submit(game, Strike.type.make(side, target=target, salvos=toks))

@@ -67,7 +67,7 @@ def _asw_die(state: StateLike, sub: Any, assets: Sequence[Any], bonus: int = 0) 
     littoral demotion (2.1.9), cavitation (6.4.2.2), the D12 cap (D16 by the exception clause)."""
     from owsnb.rules.ows.dice import net_die, rung
 
-    best = max((counter(a).asw.die for a in assets), key=rung)
+    best = max((counter(a).asw_die for a in assets), key=rung)
     n = len(assets)
     prom = (n - 1) if option(state, "cooperative_sensing") == "n-1" else n
     prom += bonus
@@ -104,8 +104,8 @@ def torpedo_preview(game: Any, sub: str, target: str, reattack: Sequence[str] = 
             return Distribution.point("free")
         die = _asw_die(state, s, assets, bonus)
         pdet = success_probability(die, sig)
-        best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
-        pk = success_probability(counter(best).asw.die, sub_red)
+        best = max(assets, key=lambda a: int(counter(a).asw_die[1:]))
+        pk = success_probability(counter(best).asw_die, sub_red)
         return Distribution({"free": 1 - pdet, "abort": pdet * (1 - pk), "dead": pdet * pk})
 
     def step(k: int, hits: int) -> Distribution:
@@ -188,7 +188,7 @@ class Torpedo(OrderHandler):
             (
                 {"sub": u.id, "target": t.id}
                 for u in subs
-                for t in state.units_at(u.hex)
+                for t in state.units_at(u.map_hex)
                 if t.side != side
                 and t.alive
                 and counter(t).category == "naval"
@@ -281,9 +281,9 @@ class Torpedo(OrderHandler):
             if r < sig:
                 return "free"
             detected_sub = True
-            best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
+            best = max(assets, key=lambda a: int(counter(a).asw_die[1:]))
             r2 = roll(
-                counter(best).asw.die,
+                counter(best).asw_die,
                 f"ASW attack by {best.id} on {s.id} (red {c.red_shield})",
                 "8.5.2",
                 None,

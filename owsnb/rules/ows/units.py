@@ -557,6 +557,14 @@ class Counter:
         return None
 
     @property
+    def asw_die(self) -> str:
+        """The die of the ASW attack (8.5.2) of a unit known to have one (``ValueError`` if not)."""
+        a = self.asw
+        if a is None:
+            raise ValueError(f"{self.unit.id} has no ASW attack (8.5.2)")
+        return a.die
+
+    @property
     def is_air(self) -> bool:
         return self.category == "air-mission"
 

@@ -14,7 +14,7 @@ exact outcome and the ``air-combat`` order (:func:`resolve`) rolls it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -178,7 +178,7 @@ def engagements(
 ) -> list[Engagement]:
     """The shots of air-combat *step* in hex *h* (explicit *pairs* ``(shooter, target)`` or the
     automatic pairing of 9.7.1 and the steps of 9.7.3)."""
-    out: list[Engagement] = []
+    out: list[Engagement | None] = []  # pairs that cannot engage drop out at the end
     if pairs is not None:
         for sid, tid in pairs:
             s, t = state.units[sid], state.units[tid]
@@ -294,6 +294,11 @@ def _tiers(engs: Sequence[Engagement], best_die: bool) -> list[list[Engagement]]
     return [by[k] for k in sorted(by, reverse=True)]
 
 
+def _hit_adds(target: str) -> Callable[[frozenset[str], bool], frozenset[str]]:
+    """The set of units hit, plus *target* if this shot hits."""
+    return lambda acc, hit: acc | {target} if hit else acc
+
+
 def air_preview(engs: Sequence[Engagement], best_die: bool = False) -> Distribution:
     """Exact distribution of the set of units hit (a sorted tuple of ids), with simultaneous effects
     within a step (9.7.3) or best die first (9.7.2)."""
@@ -305,11 +310,8 @@ def air_preview(engs: Sequence[Engagement], best_die: bool = False) -> Distribut
             for e in tier:
                 if e.shooter in killed:
                     continue
-                out = out.combine(
-                    Distribution.bernoulli(e.p),
-                    lambda acc, hit, e=e: acc | {e.target} if hit else acc,
-                )
-            return out.map(lambda new, killed=killed: tuple(sorted(set(killed) | set(new))))
+                out = out.combine(Distribution.bernoulli(e.p), _hit_adds(e.target))
+            return out.map(lambda new: tuple(sorted(set(killed) | set(new))))
 
         d = d.bind(after)
     d.label = "units hit"
@@ -359,7 +361,7 @@ def preview(
     state = game.state if hasattr(game, "state") else game
     step = step or (state.clock.step if state.clock.step in AIR_STEPS else "6.A.4")
     h = state.map.hex(hex)
-    pp = [tuple(p.split(":")) for p in pairs] if pairs else None
+    pp = [(a, b) for a, b in (p.split(":") for p in pairs)] if pairs else None
     engs = engagements(state, step, h, pp)
     return AirPreview(
         engs,

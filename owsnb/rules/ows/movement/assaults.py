@@ -169,7 +169,7 @@ class AirborneAssault(OrderHandler):
             need = self._need(state, u)
             if len(ready) < need:
                 continue
-            for n in u.hex.neighbours():
+            for n in u.map_hex.neighbours():
                 if _land(state, n):
                     ex.append(
                         self.type.make(
