@@ -176,6 +176,10 @@ class Engage(OrderHandler):
                     order,
                 )
             out.append([a, tgt, list(slots)])
+        if defender is None:
+            raise refuse(
+                "an engagement needs at least one declared fire", "no-fire", "OES.1", order
+            )
         return defender, hexes, out
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
@@ -378,7 +382,7 @@ class Round(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         events, report = round_events(state, rec, dice, self.rounds(state, args))
         return Adjudication(events, report)
 
@@ -507,7 +511,7 @@ class Withdraw(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         t = Tally(state, dice)
         report = Report(f"{order.side} withdraws from engagement {rec['n']}", rules=["R16"])
         if order.side == rec["defender"]:
@@ -555,7 +559,7 @@ class Surrender(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         t = Tally(state, dice)
         report = Report(
             f"{order.side} surrenders ({args['terms']}) in engagement {rec['n']}", rules=["R35"]
@@ -626,6 +630,10 @@ class Play(OrderHandler):
         side = order.side
         hand = list(state.sides[side].private.get("hand", ()))
         c = decks.find_in_hand(hand, args["card"])
+        if c is None:  # validated: the card is in the hand
+            raise refuse(
+                f"{side} holds no Command Card {args['card']!r}", "not-in-hand", "TS.1", order
+            )
         hand.remove(c)
         d = decks.card_def(state.table("cards"), "command", c)
         t = Tally(state, dice)
@@ -636,11 +644,12 @@ class Play(OrderHandler):
         )
         report = Report(f"{side} plays {d['title']}", rules=["TS.1"])
         eff, value = d.get("effect"), int(d.get("value", 0) or 0)
-        rec = record(state)
         if eff == "end_engagement":
             report.rules.append("OES.10")
+            rec = require_engagement(state, order, "OES.10")
             close_events(t, rec, report, f"{side} played {d['title']}")
         elif eff == "initiative":
+            rec = require_engagement(state, order, "OES.10")
             bonus = dict(rec.get("init_bonus") or {})
             bonus[side] = int(bonus.get(side, 0)) + value
             t.add(state_set_engagement(rec, init_bonus=bonus))
@@ -907,7 +916,7 @@ class Tactical(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = dict(record(state))
+        rec = dict(require_engagement(state, order, self.type.rule))
         t = Tally(state, dice)
         report = Report(
             f"Engagement {rec['n']} at {rec['hex']} resolved at the tactical scale",
