@@ -49,6 +49,14 @@ def sea_box(u: Any) -> tuple[str, int] | None:
     return zone, int(box)
 
 
+def at_sea(u: Any) -> tuple[str, int]:
+    """The (zone, box) of a naval unit known to be at sea (``ValueError`` if it is not)."""
+    where = sea_box(u)
+    if where is None:
+        raise ValueError(f"{u.id} is not in a sea zone's box (L638)")
+    return where
+
+
 def intercept_chance(box: int) -> Distribution:
     """Exact chance that an interception roll succeeds: d6 <= box (ruling #13)."""
     return Distribution.die(6).map(lambda r: r <= box, label=f"interception from box [{box}]")
@@ -255,8 +263,8 @@ class Sail(OrderHandler):
             for u in state.units.values()
             if u.side == side
             and u.alive
-            and sea_box(u)
-            and sea_box(u)[1] > 0
+            and (where := sea_box(u)) is not None
+            and where[1] > 0
             and not u.get("sailed")
         )
         if not ids or not zones:
@@ -272,7 +280,7 @@ class Sail(OrderHandler):
                 rule="L638",
                 order=order,
             )
-        zone, box = sea_box(u)
+        zone, box = at_sea(u)
         if box <= 0:
             raise IllegalOrderError(
                 f"{u.id} is in box [0]: it cannot act", code="box-zero", rule="L638", order=order
@@ -290,7 +298,7 @@ class Sail(OrderHandler):
             )
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        _, box = sea_box(state.unit(args["unit"]))
+        _, box = at_sea(state.unit(args["unit"]))
         need = int(
             state.tables["naval"]["move_success"].get(
                 box, state.tables["naval"]["move_success"].get(str(box), 0)
@@ -301,7 +309,7 @@ class Sail(OrderHandler):
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
-        zone, box = sea_box(u)
+        zone, box = at_sea(u)
         need = int(
             state.tables["naval"]["move_success"].get(
                 box, state.tables["naval"]["move_success"].get(str(box), 0)
@@ -319,13 +327,13 @@ class Sail(OrderHandler):
         announce(em, f"A naval unit enters sea zone {new}", rule="L635", zone=new)
         enemy = enemy_of(state, order.side)
         boxes = [
-            sea_box(x)[1]
+            where[1]
             for x in state.units.values()
             if x.side == enemy
             and x.alive
-            and sea_box(x)
-            and sea_box(x)[0] == new
-            and sea_box(x)[1] > 0
+            and (where := sea_box(x)) is not None
+            and where[0] == new
+            and where[1] > 0
         ]
         if boxes:
             best = max(boxes)

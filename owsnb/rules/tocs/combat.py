@@ -22,6 +22,7 @@ town or village gives the attacker a Civilian Interrogation roll (L739-L741).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from owsnb.kernel.dist import Distribution
@@ -109,7 +110,7 @@ class Battle:
         attackers: list[str],
         kind: str,
         *,
-        shifts: list[str] = (),
+        shifts: Sequence[str] = (),
         road_column: bool = False,
         pursue: bool = False,
         engagement: bool = False,

@@ -115,4 +115,4 @@ def bank_locked(state: StateLike, side: str) -> bool:
     """OMG-N L851: the side may not draw banked OP in the first turns (rulings table)."""
     locked = state.tables.get("rulings", {}).get("pool_locked_turns", {}) or {}
     n = locked.get(side)
-    return bool(n) and state.clock.turn <= int(n)
+    return n is not None and bool(n) and state.clock.turn <= int(n)

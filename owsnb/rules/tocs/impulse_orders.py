@@ -6,6 +6,7 @@ Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
@@ -71,7 +72,7 @@ class Pass(OrderHandler):
         box = economy.turn_end_box(state)
         p = economy.turn_end_chance(box, True, state.options.get("pass_bonus", "toward-end"))
         if state.public.get("last_passed") and state.public.get("last_passed") != order.side:
-            p = 1  # two consecutive passes end the turn (L83)
+            p = Fraction(1)  # two consecutive passes end the turn (L83)
         return Distribution.bernoulli(p, label="turn ends after this pass")
 
 

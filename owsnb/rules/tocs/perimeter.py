@@ -10,6 +10,7 @@ perimeter is announced to both sides as a public event that names the hex, never
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
 
@@ -69,7 +70,7 @@ def perimeter_of(state: StateLike, side: str) -> set[Hex]:
 
 
 def connected_to_perimeter(
-    state: StateLike, side: str, h: Hex, extra: set[Hex] = frozenset()
+    state: StateLike, side: str, h: Hex, extra: AbstractSet[Hex] = frozenset()
 ) -> bool:
     """Is *h* adjacent to a hex *side* owns (recon only extends a connected perimeter, L272)?"""
     return any(

@@ -389,7 +389,7 @@ class Tocs(RuleSet):
         stack = layer_stack(opts.get("period", "wwii"), opts.get("module", "none"))
         layered = merged_tables(stack)
         layered["rulings"] = merged_rulings(stack)
-        tables = {}
+        tables: dict[str, Any] = {}
         for name in sorted(set(layered) | set(state.tables)):
             d = (
                 _diff(state.tables.get(name, {}), base.get(name, {}))

@@ -39,7 +39,7 @@ def river_blocks(edge: Any, impassable: list[str]) -> bool:
 def can_cross(state: StateLike, a: Hex, b: Hex) -> bool:
     """May anyone cross the hexside between adjacent *a* and *b*?"""
     cot = state.tables["cot"]
-    edge = state.map.edge(a, b)
+    edge: dict[str, Any] = state.map.edge(a, b)  # a FrozenDict, or a changed copy below
     dyn = state.public.get("bridges", {}).get(
         "-".join(sorted((state.map.label(a), state.map.label(b))))
     )
