@@ -180,7 +180,8 @@ _MAP_MESSAGES: dict[str, bytes] = {}
 
 def encode_view_body(view: SideView) -> Any:
     """A view without its map (that goes apart, by digest), dice state stripped."""
-    return codec.encode(replace(view, map=None, events=tuple(_strip(e) for e in view.events)))
+    body = replace(view, map=None, events=tuple(_strip(e) for e in view.events))  # type: ignore[arg-type]
+    return codec.encode(body)  # (the map is None on the wire: a seat caches it by digest)
 
 
 _DICTS = ("sides", "units", "options", "scenario", "public", "tables", "secret")

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from owsnb.kernel import codec
 from owsnb.kernel.errors import StaleStateError, StoreError
@@ -343,7 +343,7 @@ class _Tx:
             self.lock.release()
             raise
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         try:
             if exc_type is None:
                 try:
