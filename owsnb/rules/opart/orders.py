@@ -177,7 +177,9 @@ class MoveOrder(OrderHandler):
         ]
         if not movers:
             return None
-        examples, targets, able = [], {}, []
+        examples: list[Order] = []
+        targets: dict[str, None] = {}  # labels in reach, in order
+        able: list[str] = []
         for u in movers:
             r = movement.reach(state, u)
             if r:

@@ -206,7 +206,7 @@ def checks_on(state: StateLike, unit: Any, path: Iterable[Hex]) -> list[tuple[He
     """The terrain checks (TI: river ford, swamp cross, mountain enter) on a path, in order
     (the start hex excluded; a road or an intact bridge needs none)."""
     table = state.table("terrain")
-    out = []
+    out: list[tuple[Hex, int, str]] = []
     hexes = list(path)[1:]
     if domain(unit) != "ground":
         return out

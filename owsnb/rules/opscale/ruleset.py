@@ -710,7 +710,7 @@ class OpScale(RuleSet):
                 t.add(unit_move(u.id, state.map.hex(u.data["base"]), rule="TS.4"))
             t.add(unit_set(u.id, markers=u.markers - m, visible_to=None, rule="TS"))
         last = state.scenario.get("turns")
-        final = bool(last) and turn > int(last)
+        final = last is not None and bool(last) and turn > int(last)
         self._objectives(t, final)
         return t.events
 

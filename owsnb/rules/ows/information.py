@@ -319,7 +319,7 @@ def reveal_and_adjudicate(state: GameState, dice: Any) -> list[Event]:
         if p["token"] == "assure-c2" and "space" in p
     }
     order = {"assure-c2": 0, "countermeasures": 1, "sigint": 2, "disrupt-c2": 3}
-    lines: list[str] = []
+    lines: list[tuple[str, frozenset[str] | None]] = []  # (text, who sees it)
     for side, p in sorted(placements, key=lambda x: order.get(x[1]["token"], 9)):
         evs, ls = _apply_token(s, side, p, roll, assured)
         for e in evs:

@@ -323,9 +323,9 @@ def auto_detections(state: StateLike, dice: Any = None) -> list[Event]:
             ):
                 new.add(side)  # 8.3.2 (a submarine is no automatic detector: it rolls, 6.4.2)
             elif k == "air" and any(
-                counter(e).sensor("radar")
+                (radar := counter(e).sensor("radar"))
                 and "emitting" in e.markers
-                and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"])
+                and e.hex.distance(u.hex) <= int(radar["range"])
                 for e in enemies
             ):
                 new.add(side)  # 6.5.9.5

@@ -484,10 +484,10 @@ def detection_engagement(
             or detected(state, u, side)
         ):
             continue
-        die, _ = isr.local_die(state, side, sens, u)
-        if die is not None:
+        local, _ = isr.local_die(state, side, sens, u)
+        if local is not None:
             auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)
-            rolls.append((u.id, die, 0 if auto else isr._signature(u)))
+            rolls.append((u.id, local, 0 if auto else isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
 
 

@@ -282,7 +282,7 @@ def _check_shape(state: StateLike, salvos: Sequence[_Salvo], order: Any) -> None
 # -- the defender's answer: grey shields (9.2), CEC (6.5.9.3), CAP (9.9.4.1) -----------------------
 def _available_shields(state: StateLike, tgt: _Target) -> list[dict[str, Any]]:
     """Grey shields of the defender that may cover *tgt* (9.2: within the provider's range)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for u in state.units.values():
         if u.side != tgt.side or not u.alive or u.hex is None:
             continue

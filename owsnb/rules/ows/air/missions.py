@@ -72,7 +72,9 @@ def airbase_capacity(state: StateLike, h: Any) -> int | None:
     """6.5.5: squadrons the airfield in *h* can base, less damage (9.9.7); ``None`` off an airfield
     (a carrier is its own base, 6.5.6)."""
     info = state.map.hexes.get(h)
-    f = info.features.get("airfield") if info is not None else None
+    if info is None:
+        return None
+    f = info.features.get("airfield")
     if not f:
         return None
     dmg = int((info.facts.get("damage") or {}).get("airfield", 0) or 0)

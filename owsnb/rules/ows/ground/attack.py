@@ -524,10 +524,10 @@ def _resolve_pending(
         from owsnb.rules.ows import css as _css
 
         ev = _css.pay_munitions(cur, f, len(_missions(cur, f, t)))
-        fe, res = fire_on(cur, [f], t, roll, rule="10.15.4")
+        fe, fired = fire_on(cur, [f], t, roll, rule="10.15.4")
         events += ev + fe
         cur = apply_all(cur, ev + fe)
-        lines += [f"defensive fire: {x}" for x in res["lines"]]
+        lines += [f"defensive fire: {x}" for x in fired["lines"]]
         rules.append("10.15.4")
     dsup = [cur.units[x] for x in dargs.get("support", ()) if cur.units[x].alive]
     for s in dsup:

@@ -185,7 +185,12 @@ def _fortified(state: StateLike, unit: Any) -> bool:
     fp = state.map.hexes[unit.hex].facts.get("fortified") if unit.hex is not None else None
     from owsnb.rules.ows.movement import moved_this_turn
 
-    return bool(fp) and fp.get("side") == unit.side and not moved_this_turn(state, unit)
+    return (
+        fp is not None
+        and bool(fp)
+        and fp.get("side") == unit.side
+        and not moved_this_turn(state, unit)
+    )
 
 
 def defence(state: StateLike, unit: Any) -> tuple[int, list[str]]:
