@@ -113,6 +113,8 @@ class Enter(OrderHandler):
         em = Emitter(state)
         u = state.units[args["unit"]]
         h = entry_hex(state, u)
+        if h is None:  # validated; kept for the reader (and the type checker)
+            raise refusal("your side owns no hex to enter", "no-entry", "L42", order)
         cost = int(state.tables["op"].get("reinforcement", 1))
         spend(em, order.side, cost, rule="L782", what=f"{u.id} enters")
         em.emit(
