@@ -13,6 +13,7 @@ import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.errors import StoreError
 from owsnb.kernel.game import Game
 from owsnb.kernel.registry import get_ruleset
+from owsnb.kernel.state import GameState
 from owsnb.scenario.loader import Scenario, build_state, load_scenario
 from owsnb.store.base import open_store
 
@@ -105,7 +106,7 @@ def load(
 
 def new_game(
     ruleset: Any,
-    state: Any,
+    state: GameState,
     *,
     save: str | os.PathLike | None = None,
     meta: Mapping[str, Any] | None = None,

@@ -40,6 +40,7 @@ from owsnb.kernel.state import (
     StateLike,
     Unit,
 )
+from owsnb.kernel.surface import GameSurface
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "Event",
     "FrozenDict",
     "Game",
+    "GameSurface",
     "GameState",
     "GeoLayout",
     "Hex",

@@ -28,7 +28,7 @@ from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
 
 __all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
 
@@ -86,7 +86,7 @@ class OrderHandler:
         """Events that carry the order out (rolls go through *dice*)."""
         return []
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
         return None
 
@@ -340,7 +340,7 @@ class RuleSet:
         out = self._handlers[order.verb].adjudicate(state, order, args, dice)
         return out if isinstance(out, Adjudication) else Adjudication(list(out))
 
-    def preview(self, state: Any, order: Order) -> Any:
+    def preview(self, state: StateLike, order: Order) -> Any:
         """The exact outcome distribution of *order* (``None`` if it does not roll)."""
         h = self._handlers.get(order.verb)
         if h is None:

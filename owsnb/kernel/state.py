@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from owsnb.kernel.data import EMPTY, FrozenDict, freeze
 from owsnb.kernel.errors import InvalidHexError
@@ -273,6 +273,7 @@ class Clock:
         return f"<span class='owsnb-clock'><b>{html.escape(str(self))}</b></span>"
 
 
+@runtime_checkable
 class StateLike(Protocol):
     """A state or a view: what rule code may read, satisfied by both :class:`GameState` (the
     truth) and :class:`~owsnb.kernel.view.SideView` (one side's knowledge).

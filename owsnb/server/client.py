@@ -36,7 +36,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from owsnb.kernel import codec
@@ -957,3 +957,12 @@ class _Resync(Exception):
 
 class _NoWebSocket(Exception):
     """The server answered the WebSocket handshake with plain HTTP (a proxy, an old server)."""
+
+
+if (
+    TYPE_CHECKING
+):  # the architecture's promise (the same methods as the local Game), checked by mypy
+    from owsnb.kernel.surface import GameSurface
+
+    def _remote(game: RemoteGame) -> GameSurface:
+        return game

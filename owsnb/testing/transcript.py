@@ -72,7 +72,7 @@ from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, StateLike
 from owsnb.testing.playout import random_order
 
 __all__ = ["Transcript", "canonical", "event_line", "fixed_salt", "random_transcript"]
@@ -86,7 +86,7 @@ def _hex_text(h: Hex, label: Callable[[Hex], str | None] | None) -> str:
     return f"#{text}" if text else f"#{h.q},{h.r}"
 
 
-def map_label(state: Any) -> Callable[[Hex], str | None]:
+def map_label(state: StateLike) -> Callable[[Hex], str | None]:
     """*state*'s printed hex labels (``None`` for a hex that has none, never a ``repr``)."""
     m = state.map
 
