@@ -290,8 +290,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> sorted(game.view("red").units)  # Blue's units are not detected yet
         ['R-ARM-1', 'R-INF-1', 'R-REC-1']
         >>> len(game.view("umpire").units)
@@ -313,8 +314,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> legal = game.legal_orders("blue")
         >>> legal.verbs, legal["move"].candidates["unit"]
         (['done', 'move'], ('B-INF-1', 'B-ARM-1', 'B-REC-1'))
@@ -460,8 +462,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> game.step_to(0).units["B-INF-1"].hex, game.at_head
         (Hex(1, 2), False)
@@ -484,8 +487,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> what_if = game.fork(at=0)  # before the move
         >>> _ = what_if.submit("blue: move B-INF-1 0202")
@@ -529,8 +533,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> note = game.annotate("the infantry takes the ford", unit="B-INF-1", tags=["move"])
         >>> note.seq, note.turn, note.unit, note.tags
@@ -574,8 +579,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> seen = []
         >>> unsubscribe = game.subscribe(lambda change: seen.append(change.kind))
         >>> _ = game.submit("blue: move B-INF-1 0303"); _ = game.undo()

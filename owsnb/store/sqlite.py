@@ -70,8 +70,9 @@ class SQLiteStore(EventStore):
         >>> import pathlib, tempfile
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> tmp = tempfile.TemporaryDirectory()
         >>> path = pathlib.Path(tmp.name) / "duel.owsnb"
         >>> with SQLiteStore(path) as store:

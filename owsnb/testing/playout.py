@@ -90,8 +90,9 @@ def random_order(
     Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> str(random_order(game, np.random.default_rng(2)))
         'blue: move B-ARM-1 0304'
     """

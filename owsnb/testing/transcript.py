@@ -20,8 +20,9 @@ Rule-set authors keep such files next to their tests: a change of play shows as 
 
 >>> import owsnb
 >>> from owsnb.kernel.registry import register_ruleset
->>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
->>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+>>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+>>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+>>> game = owsnb.load(SCENARIO, seed=11, save=False)
 >>> t = Transcript(game, "skirmish, three entries")
 >>> _ = t.submit("blue: move B-INF-1 0805")
 >>> _ = t.submit("blue: move B-INF-1 0303")
@@ -328,8 +329,9 @@ def random_transcript(
 
     >>> import owsnb
     >>> from owsnb.kernel.registry import register_ruleset
-    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-    >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
     >>> t = random_transcript(game, "skirmish", orders=20, seed=1)
     >>> t.count, t.text().splitlines()[-1]
     (20, '== end: 20 entries, ... events, turn ...')
