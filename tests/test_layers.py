@@ -69,6 +69,23 @@ def test_import_loads_no_ui_module(module, forbidden):
     assert out.stdout.strip() == "", f"importing {module} loaded: {out.stdout.strip()}"
 
 
+def test_the_loader_never_imports_map_authoring():
+    """Loading and building a scenario needs neither the authoring package nor its land/sea mask
+    (map authoring lives beside the loader, in ``owsnb.authoring``)."""
+    code = (
+        "import sys\n"
+        "from owsnb.scenario import build_state, load_scenario\n"
+        "for name in ('tutorial', 'western-pacific'):\n"
+        "    build_state(load_scenario(name), seed=1)\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(('owsnb.authoring', 'global_land_mask')))\n"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert out.stdout.strip() == "", f"the loader loaded: {out.stdout.strip()}"
+
+
 def test_every_rule_set_loads_without_ui_modules():
     code = (
         "import sys, owsnb.rules\n"

@@ -7,7 +7,10 @@ A rule set is a registered, stateless object (options live in the game state). I
   (:class:`OrderHandler`: state + order + dice -> events);
 * its **reducers** for event kinds of its own (most rules only need the kernel's generic kinds);
 * its **unit payload schema** (:meth:`RuleSet.validate_unit`), **options** and **data tables**;
-* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals.
+* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals;
+* what the **scenario editor** needs (:attr:`RuleSet.editor`, a
+  :class:`~owsnb.kernel.editing.EditorSpec`: catalogs, payload schema, boxes, map vocabulary,
+  tables an instructor may override).
 
 The base class supplies two generic verbs: ``done`` (a side has finished the current step) and
 ``advance`` (the umpire moves the game to the next step), and walks the sequence of play,
@@ -23,6 +26,7 @@ from typing import Any, ClassVar
 
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
+from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -118,6 +122,8 @@ class RuleSet:
     sequence: ClassVar[SequenceOfPlay]
     option_list: ClassVar[tuple[Option, ...]] = ()
     reducers: ClassVar[Mapping[str, Reducer]] = {}
+    editor: ClassVar[EditorSpec | None] = None
+    """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -415,6 +421,24 @@ class RuleSet:
     def outcome(self, state: GameState) -> Any:
         """Who won, or how it stands (rule-set specific)."""
         return "no victory conditions evaluated"
+
+    def guide(self) -> Any:
+        """Guidance for the people at the table — the briefing, the step coach, the debrief —
+        or ``None``; never required for play. An object (usually the module
+        ``owsnb/rules/<name>/guide.py``) of pure functions over a view, each optional:
+
+        * ``standing(view) -> dict``: the victory standing as *view* can judge it (a side's
+          view: only what that side knows; the umpire's: the truth) — ``text`` (one line),
+          ``scores`` (``{side: number}``; a side whose score this view cannot know is left
+          out), ``leader`` (a side or ``None``), ``final`` (the game is over and this is the
+          result), ``rows`` (``[{"side", "what", "points"}]``: where the points come from),
+          ``notes`` (what the rule set cannot judge), ``rule`` (the paragraph);
+        * ``VERBS``: ``{verb or "verb@step": how to give it with the mouse}`` for the coach;
+        * ``STEPS``: ``{step key: what matters in this step}``;
+        * ``briefing(view) -> [(title, html)]``: sections of the briefing the rule set adds
+          (the side's secret objectives...).
+        """
+        return None
 
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:

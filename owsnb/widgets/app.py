@@ -12,8 +12,10 @@ Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> app = App(tiny_game(), seat="blue")
     >>> [type(w).__name__ for w in app.parts.values()]  # doctest: +NORMALIZE_WHITESPACE
-    ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel',
-     'History']
+    ['MapView', 'OrderPanel', 'Briefing', 'TimeDistancePanel', 'Dashboard', 'DiceLog',
+     'AnnotationPanel', 'History', 'Coach']
+    >>> list(app.tabs.titles)
+    ['orders', 'briefing', 'distance', 'dashboard', 'dice', 'notes']
     >>> app.switch("red"); app.seat.side, sorted(app.table.view.units)
     ('red', ['R-1'])
 """
@@ -27,6 +29,8 @@ import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.annotations import AnnotationPanel
+from owsnb.widgets.briefing import Briefing, standing_of
+from owsnb.widgets.coach import Coach
 from owsnb.widgets.controls import button
 from owsnb.widgets.dashboard import Dashboard
 from owsnb.widgets.dicelog import DiceLog
@@ -85,15 +89,20 @@ class App(Panel):
         self.parts: dict[str, W.Widget] = {
             "map": MapView(t, height=map_height, basemap=basemap),
             "orders": OrderPanel(t),
+            "briefing": Briefing(t),
             "distance": TimeDistancePanel(t),
             "dashboard": Dashboard(t),
             "dice": DiceLog(t),
             "notes": AnnotationPanel(t),
             "history": History(t),
+            "coach": Coach(t),  # at the top of the orders tab
         }
-        side_tabs = [k for k in self.parts if k not in ("map", "history")]
+        side_tabs = [k for k in self.parts if k not in ("map", "history", "coach")]
         self.tabs = W.Tab(
-            children=[self.parts[k] for k in side_tabs],
+            children=[
+                _Group(self.parts["coach"], self.parts[k]) if k == "orders" else self.parts[k]
+                for k in side_tabs
+            ],
             titles=side_tabs,
             layout=W.Layout(width="100%"),
         )
@@ -222,7 +231,9 @@ class App(Panel):
                 f"showing the past (event {t.at}); orders are off until you return to the present"
             )
         if t.seat.ruleset.is_over(view) if hasattr(t.seat.ruleset, "is_over") else False:
-            notes.append(f"the game is over: {t.seat.ruleset.outcome(view)}")
+            st = standing_of(t.seat.ruleset, view)
+            result = st["text"] if st else t.seat.ruleset.outcome(view)
+            notes.append(f"the game is over: {result} (the briefing tab has the details)")
         self.banner.value = "".join(
             f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
             f"{html.escape(n)}</div>"
@@ -232,5 +243,25 @@ class App(Panel):
     def close(self) -> None:
         for part in self.parts.values():
             part.close()
+        for tab in self.tabs.children:
+            if isinstance(tab, _Group):
+                tab.close()
         super().close()
         self.table.close()
+
+
+class _Group(W.VBox):
+    """Panels shown together in one tab (the coach above the order panel): shown, hidden and
+    brought up to date together."""
+
+    def __init__(self, *parts: Any):
+        super().__init__(list(parts), layout=W.Layout(width="100%"))
+        self.parts = parts
+
+    def show(self, shown: bool = True) -> None:
+        for p in self.parts:
+            p.show(shown)
+
+    def catch_up(self) -> None:
+        for p in self.parts:
+            p.catch_up()

@@ -82,6 +82,8 @@ class Table(T.HasTraits):
         show_reach, show_ranges: overlays wanted on the map for the selected unit.
         what_if: a hypothetical unit of the seat's side (see :mod:`owsnb.widgets.whatif`) whose
             reach and ranges are drawn instead of the selected unit's; never in the game.
+        measuring: the time & distance panel is in sight: a hex picked is measured from the
+            unit (the map draws the route, :mod:`owsnb.widgets.measure`).
     """
 
     seat = T.Any()
@@ -100,6 +102,7 @@ class Table(T.HasTraits):
     show_reach = T.Bool(True)
     show_ranges = T.Bool(False)
     what_if = T.Any(None, allow_none=True)
+    measuring = T.Bool(False)
 
     def __init__(self, seat: Any, **kwargs: Any):
         self.state_id = -1  # the game's revision the view shown was taken at

@@ -24,6 +24,7 @@ from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.combatops import chits, combat, present, victory
 from owsnb.rules.combatops import units as U
+from owsnb.rules.combatops.editor import EDITOR
 from owsnb.rules.combatops.orders import HANDLERS, Attack, attack_eligible, soak_off_owed, step_no
 from owsnb.rules.combatops.supply import Supply
 from owsnb.rules.combatops.terrain import hexid, parse_hex
@@ -292,6 +293,7 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__([*HANDLERS, _Done()])
@@ -690,6 +692,12 @@ class CombatOps(RuleSet):
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         return present.ranges(view, unit_id)
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.combatops import guide
+
+        return guide
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)

@@ -20,6 +20,7 @@ from owsnb.kernel.ruleset import Option, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
 from owsnb.kernel.state import Clock, GameState, StateLike, Unit
 from owsnb.rules.opart import activation, present, victory
+from owsnb.rules.opart.editor import EDITOR
 from owsnb.rules.opart.orders import AttackOrder, ExitOrder, FaceOrder, ModeOrder, MoveOrder
 from owsnb.rules.opart.stands import combat_value, division_morale, validate_stand
 from owsnb.rules.opart.tables import default_tables
@@ -178,6 +179,7 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__([MoveOrder(), FaceOrder(), ModeOrder(), AttackOrder(), ExitOrder()])
@@ -442,6 +444,12 @@ class OperationalArt(RuleSet):
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         return present.ranges(view, unit_id)
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.opart import guide
+
+        return guide
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)

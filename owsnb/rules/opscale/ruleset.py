@@ -43,6 +43,7 @@ from owsnb.rules.opscale.economy import (
     on_battlefield,
     supply_cost,
 )
+from owsnb.rules.opscale.editor import EDITOR
 from owsnb.rules.opscale.engagement import Report, Tally, close_events, record, retaliation_events
 from owsnb.rules.opscale.experience import BONUSES, bonus_for, eligible
 from owsnb.rules.opscale.movement_orders import Disembark, Embark, Move, Pack, Recon, SetUp, Sortie
@@ -320,6 +321,7 @@ class OpScale(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__(HANDLERS)
@@ -826,6 +828,12 @@ class OpScale(RuleSet):
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         return present.ranges(view, unit_id)
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.opscale import guide
+
+        return guide
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)

@@ -33,6 +33,7 @@ from owsnb.kernel.state import UMPIRE, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
+from owsnb.rules.ows.editor import EDITOR
 from owsnb.rules.ows.options import OPTIONS
 from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE, base_step
 from owsnb.rules.ows.tables import load_tables
@@ -212,6 +213,7 @@ class OWS(RuleSet):
     title = "Operational Wargame System (OWS) v2.3"
     version = "2.3"
     sequence = SEQUENCE
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         self.modules = loaded_modules()
@@ -289,13 +291,25 @@ class OWS(RuleSet):
             pub = s.public.set(space=dash, space_default=dash)
             priv = s.private.set(hand=dict(hands.get(name, {}) or {}))
             sides[name] = replace(s, public=pub, private=priv)
-        return replace(state, sides=FrozenDict(sides))
+        state = replace(state, sides=FrozenDict(sides))
+        if rules.get("victory"):  # the scenario's score sheet, public (12.1; victory.py)
+            state = state.evolve(public=state.public.set(victory=rules["victory"]))
+        return state
 
     def validate_scenario(
         self, state: GameState, rules: Mapping[str, Any]
     ) -> list[tuple[str, str]]:
         problems = []
-        known = ["space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"]
+        known = [
+            "space",
+            "hands",
+            "regeneration",
+            "notes",
+            "supply",
+            "reinforcements",
+            "weather",
+            "victory",
+        ]
         for m in self.modules:
             known += [k for k in getattr(m, "RULES_KEYS", ()) if k not in known]
         for key in rules:
@@ -303,7 +317,10 @@ class OWS(RuleSet):
                 problems.append(
                     (f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}")
                 )
+        from owsnb.rules.ows import victory
         from owsnb.rules.ows.strategic import over_capacity
+
+        problems += victory.problems(state, rules.get("victory"))
 
         index = {uid: i for i, uid in enumerate(state.units)}  # the scenario's units, in file order
         for h, ids, cap in over_capacity(state):  # 6.5.5: capacity can never be exceeded
@@ -447,6 +464,12 @@ class OWS(RuleSet):
         from owsnb.rules.ows.timedistance import transit
 
         return transit(view, unit_id, to) if unit_id in view.units else []
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.ows import guide
+
+        return guide
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         from owsnb.rules.ows.presentation import dashboard

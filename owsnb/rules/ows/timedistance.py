@@ -177,6 +177,7 @@ class Reach(Mapping):
 def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
     """The hexes *unit* can reach this turn as its side knows (see the module docstring)."""
     from owsnb.rules.ows import movement as mv
+    from owsnb.rules.ows.common import table
 
     state, u = _state_and_unit(game_or_view, unit)
     km = _km(state)
@@ -208,12 +209,16 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
         return Reach(u.id, "none", None, {}, km_per_hex=km)
     if c.category in mv.NAVAL_CATEGORIES:
         d = mv.naval_reach(state, u, flank=kw.get("flank"))
-        return made(
+        nt = table(state, "movement")["naval"]
+        sub = c.subtype or nt.get("default", "surface")
+        normal = kw.get("flank") is False and c.subtype in mv.SUBS
+        rate = mv.naval_rate(sub, hex_nm=_km(state) / NM_KM, normal=normal, table_=nt)
+        return made(  # the allowance is the 6.4 rate in this map's hexes, as transit says
             "naval",
             {h: float(v) for h, v in d.items()},
-            max(d.values(), default=0),
+            rate,
             "hexes",
-            (f"6.4 rate for {c.subtype or 'surface'}",),
+            (f"6.4 rate for {c.subtype or 'surface'}: {rate} hexes a turn",),
         )
     if c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
         r = mv.ground_reach(

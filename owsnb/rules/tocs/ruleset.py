@@ -31,6 +31,7 @@ from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit,
 from owsnb.rules.tocs.bridge_orders import progress_bridges
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
+from owsnb.rules.tocs.editor import EDITOR
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -285,6 +286,7 @@ class Tocs(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         from owsnb.rules.tocs.airnaval import AIR_NAVAL_HANDLERS
@@ -1038,6 +1040,12 @@ class Tocs(RuleSet):
 
     def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
         return present.ranges(view, unit_id)
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.tocs import guide
+
+        return guide
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         return present.dashboard(view)

@@ -10,7 +10,7 @@ shore) and an arc shared by two countries is a **border**. :func:`coastline_geoj
 :func:`borders_geojson` clip those arcs to a lon/lat box, thin them with Douglas-Peucker to a
 tolerance in km, and round the coordinates, so a Western-Pacific-sized box at the 200 nm scale
 fits in well under 200 KB. Scenario authoring stores the result beside the scenario
-(:func:`owsnb.scenario.generate.write_scenario`), so drawing a bundled map never reads the
+(:func:`owsnb.authoring.generate.write_scenario`), so drawing a bundled map never reads the
 world file at all.
 
 Example:

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from owsnb.authoring.grid_fit import Grid
+from owsnb.authoring.recipe import EdgeRecipe, FeatureRecipe, Problems, RegionRecipe
+from owsnb.authoring.tracing import HEXSIDE_EDGES, HexCorners, trace_hexes, trace_hexsides
 from owsnb.kernel.errors import InvalidHexError
 from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid
-from owsnb.scenario.recipe import EdgeRecipe, FeatureRecipe, Problems, RegionRecipe
-from owsnb.scenario.tracing import HEXSIDE_EDGES, HexCorners, trace_hexes, trace_hexsides
 
 __all__ = ["PlaceResolver", "feature_entries", "terrain_overrides", "edge_entries"]
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from owsnb.authoring.grid_fit import Grid
 from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid
 
 __all__ = ["HEXSIDE_EDGES", "HexCorners", "trace_hexes", "trace_hexsides"]
 
