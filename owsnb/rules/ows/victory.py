@@ -139,9 +139,9 @@ def problems(state: Any, data: Any) -> list[tuple[str, str]]:
             side(f"rules.victory.objectives.{i}.points.{s}", s)
     for i, rule in enumerate(sh.losses):
         side(f"rules.victory.losses.{i}.side", rule.side)
-    for i, o in enumerate(sh.outright):
-        side(f"rules.victory.outright.{i}.side", o.side)
-        for j, lab in enumerate(o.holds):
+    for i, won in enumerate(sh.outright):
+        side(f"rules.victory.outright.{i}.side", won.side)
+        for j, lab in enumerate(won.holds):
             hex_(f"rules.victory.outright.{i}.holds.{j}", lab)
     for s in sh.lead_needed:
         side(f"rules.victory.lead_needed.{s}", s)
