@@ -8,11 +8,12 @@ declares.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
-from owsnb.kernel.data import EMPTY, FrozenDict, freeze
+from owsnb.kernel.data import EMPTY, FrozenDict, clip, freeze
 from owsnb.kernel.errors import InvalidHexError
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
@@ -212,6 +213,24 @@ class MapState:
         v = self.meta.get("hex_km")
         return float(v) if v is not None else None
 
+    def __repr__(self) -> str:
+        """One line, whatever the size of the map: hexes, labels, terrain, hexsides, scale.
+
+        >>> from owsnb.kernel.offset import OffsetSystem
+        >>> hexes = OffsetSystem().rectangle(3, 2)
+        >>> MapState(FrozenDict({h: HexInfo("clear" if h.q else "sea") for h in hexes}))
+        <MapState 6 hexes 0101..0302: clear 4, sea 2>
+        """
+        labels = sorted(self.label(h) for h in self.hexes) if self.hexes else []
+        span = f" {labels[0]}..{labels[-1]}" if labels else ""
+        terrain = Counter(info.terrain for info in self.hexes.values()).most_common()
+        kinds = ", ".join(f"{t} {n}" for t, n in terrain[:6])
+        more = f", {len(terrain) - 6} more terrains" if len(terrain) > 6 else ""
+        sides = f"; {len(self.edges)} hexsides" if self.edges else ""
+        km = self.km_per_hex()
+        scale = f"; {km:g} km hexes" if km else ""
+        return f"<MapState {len(self.hexes)} hexes{span}: {clip(kinds + more, 120)}{sides}{scale}>"
+
 
 @dataclass(frozen=True, slots=True)
 class SideState:
@@ -266,6 +285,14 @@ class Clock:
                 f"{who} {verb}" + (" (simultaneous)" if self.mode == "simultaneous" else "")
             )
         return " · ".join(parts)
+
+    def __repr__(self) -> str:
+        """The readable line, not the fields.
+
+        >>> Clock(2, "1", "1", "Movement", "Move", ("blue",))
+        <Clock Turn 2 · Phase 1 Movement · Blue acts>
+        """
+        return f"<Clock {self}>"
 
     def _repr_html_(self) -> str:
         import html
