@@ -13,6 +13,7 @@ from owsnb.kernel.errors import (
     HistoryError,
     IllegalOrderError,
     InvalidHexError,
+    InvalidSeedError,
     NotYourTurnError,
     OrderSyntaxError,
     OwsnbError,
@@ -20,6 +21,7 @@ from owsnb.kernel.errors import (
     StaleStateError,
     StoreError,
     UnknownRulesetError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Game, Submission
@@ -62,6 +64,7 @@ __all__ = [
     "HistoryError",
     "IllegalOrderError",
     "InvalidHexError",
+    "InvalidSeedError",
     "LegalOrders",
     "MapState",
     "NotYourTurnError",
@@ -88,6 +91,7 @@ __all__ = [
     "UMPIRE",
     "Unit",
     "UnknownRulesetError",
+    "UnknownSideError",
     "freeze",
     "get_ruleset",
     "register_ruleset",

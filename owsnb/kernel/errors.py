@@ -14,13 +14,16 @@ __all__ = [
     "IllegalOrderError",
     "OrderSyntaxError",
     "NotYourTurnError",
+    "UnknownSideError",
     "StaleStateError",
     "HistoryError",
     "StoreError",
     "AuthError",
     "UnknownRulesetError",
+    "InvalidSeedError",
 ]
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -30,6 +33,10 @@ class OwsnbError(Exception):
 
 class InvalidHexError(OwsnbError, ValueError):
     """A hex coordinate or printed hex label is malformed or off the map."""
+
+
+class InvalidSeedError(OwsnbError, ValueError):
+    """A dice seed that is not a whole number from 0 up (``None`` draws a fresh one)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,29 @@ class NotYourTurnError(IllegalOrderError):
 
     def __init__(self, message: str, *, rule: str = "", order: object = None):
         super().__init__(message, code="not-your-turn", rule=rule, order=order)
+
+
+class UnknownSideError(IllegalOrderError, KeyError):
+    """A side that is not in the game (nor the umpire): the one answer of ``view``,
+    ``legal_orders``, ``check``, ``preview`` and ``submit`` (code ``"unknown-side"``; a
+    ``KeyError`` too, as a lookup that failed).
+
+    >>> str(UnknownSideError.of("purple", ["blue", "red"]))
+    "unknown side 'purple'; the sides are blue, red (and umpire)"
+    """
+
+    def __init__(self, message: str, *, order: object = None):
+        super().__init__(message, code="unknown-side", order=order)
+
+    @classmethod
+    def of(cls, side: str, sides: Iterable[str], order: object = None) -> UnknownSideError:
+        """The error for *side*, naming the game's *sides* (the same words everywhere)."""
+        return cls(
+            f"unknown side {side!r}; the sides are {', '.join(sides)} (and umpire)", order=order
+        )
+
+    def __str__(self) -> str:  # the message, not KeyError's quoted form
+        return Exception.__str__(self)
 
 
 class StaleStateError(OwsnbError):

@@ -61,7 +61,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, Unit
+from owsnb.kernel.state import UMPIRE, GameState, Unit, check_side
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = ["Game", "Annotation", "Submission", "Change", "EventSink", "SNAPSHOT_EVERY"]
@@ -344,8 +344,7 @@ class Game:
     def preview(self, order: Order | str) -> Any:
         """Exact outcome distribution of *order*, computed on the ordering side's view."""
         order = self._parse(order)
-        view = self.view(order.side) if order.side in self.state.sides else self.view(UMPIRE)
-        return self.ruleset.preview(view, order)
+        return self.ruleset.preview(self.view(order.side), order)  # UnknownSideError if none
 
     # -- changing ------------------------------------------------------------------------------
     def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
@@ -552,8 +551,8 @@ class Game:
             h = s.map.hex(hex) if hex is not None else None
             if unit is not None and unit not in s.units:
                 raise KeyError(f"no unit {unit!r} to annotate")
-            if side is not None and side not in s.sides and side != UMPIRE:
-                raise KeyError(f"no side {side!r}")
+            if side is not None:
+                check_side(s, side)
             ann = Annotation(
                 id=max((a.id for a in self.annotations), default=0) + 1,
                 text=text,

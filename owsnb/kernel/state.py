@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from owsnb.kernel.data import EMPTY, FrozenDict, clip, freeze
-from owsnb.kernel.errors import InvalidHexError
+from owsnb.kernel.errors import InvalidHexError, UnknownSideError
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -30,6 +30,7 @@ __all__ = [
     "GameState",
     "UMPIRE",
     "edge_key",
+    "check_side",
 ]
 
 UMPIRE = "umpire"
@@ -365,7 +366,9 @@ class StateReader:
             return self.units[unit_id]
         except KeyError:
             where = "in this game" if self.viewer == UMPIRE else f"visible to {self.viewer}"
-            raise KeyError(f"no unit {unit_id!r} {where}") from None
+            err = KeyError(f"no unit {unit_id!r} {where}")
+            err.key = unit_id  # type: ignore[attr-defined]  # what was looked up (for refusals)
+            raise err from None
 
     def units_at(self, h: Hex) -> list[Unit]:
         """Units on hex *h*, in order of insertion."""
@@ -458,3 +461,20 @@ class GameState(StateReader):
 def as_mapping(obj: Mapping | None) -> FrozenDict:
     """Freeze an optional mapping."""
     return freeze(dict(obj or {}))
+
+
+def check_side(state: StateLike, side: str, order: object = None) -> None:
+    """Raise :class:`~owsnb.kernel.errors.UnknownSideError` unless *side* is one of the game's
+    sides or the umpire: the same answer wherever a side is named.
+
+    >>> from owsnb.kernel.offset import OffsetSystem
+    >>> s = GameState("demo", MapState(FrozenDict()), FrozenDict(blue=None, red=None))
+    >>> check_side(s, "red"), check_side(s, UMPIRE)
+    (None, None)
+    >>> check_side(s, "purple")
+    Traceback (most recent call last):
+    ...
+    owsnb.kernel.errors.UnknownSideError: unknown side 'purple'; the sides are blue, red (and umpire)
+    """
+    if side != UMPIRE and side not in state.sides:
+        raise UnknownSideError.of(side, state.sides, order)

@@ -15,7 +15,16 @@ from typing import Any
 
 from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.events import Event
-from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, StateReader, Unit
+from owsnb.kernel.state import (
+    UMPIRE,
+    Clock,
+    GameState,
+    MapState,
+    StateLike,
+    StateReader,
+    Unit,
+    check_side,
+)
 
 __all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
 
@@ -131,8 +140,7 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
         events: the history to filter by ``visible_to``.
     """
-    if side != UMPIRE and side not in state.sides:
-        raise KeyError(f"no side {side!r}; sides are {list(state.sides)}")
+    check_side(state, side)
     if side == UMPIRE:
         units = state.units
         sides = state.sides

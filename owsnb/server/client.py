@@ -46,6 +46,7 @@ from owsnb.kernel.errors import (
     IllegalOrderError,
     OwsnbError,
     UnknownRulesetError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Submission
@@ -580,7 +581,7 @@ class RemoteGame:
         if self.role != "umpire":
             raise AuthError(f"the {self.side} seat cannot look through {side}'s eyes")
         if side not in self.sides:
-            raise KeyError(f"no side {side!r}; this game's sides are {self.sides}")
+            raise UnknownSideError.of(side, self.sides)
         return SideSeat(self, side)
 
     # -- seats (umpire) ------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from owsnb.kernel.errors import (
     OwsnbError,
     StaleStateError,
     StoreError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
@@ -482,8 +483,10 @@ def raise_error(status: int, body: Any) -> None:
         body = {"message": str(body)}
     kind = body.get("error", "")
     msg = str(body.get("message") or f"HTTP {status}")
-    if kind in ("IllegalOrderError", "OrderSyntaxError", "NotYourTurnError"):
+    if kind in ("IllegalOrderError", "OrderSyntaxError", "NotYourTurnError", "UnknownSideError"):
         order = body.get("order")
+        if kind == "UnknownSideError":
+            raise UnknownSideError(msg, order=order)
         if kind == "OrderSyntaxError":
             raise OrderSyntaxError(msg, order=order)
         if kind == "NotYourTurnError":

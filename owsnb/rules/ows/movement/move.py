@@ -188,7 +188,8 @@ class Move(OrderHandler):
         flank = args.get("flank")
         sub = c.subtype in SUBS
         r = naval_reach(state, u, flank=(None if not sub else (flank != "no")))
-        if to not in r:
+        path = _sea_path(state, u, to, r) if to in r else None
+        if path is None:
             nt = _movement_table(state)["naval"]
             rate = naval_rate(c.subtype or "surface", hex_nm=_hex_nm(state), table_=nt)
             why = (
@@ -198,7 +199,6 @@ class Move(OrderHandler):
                 "(6.4.1.1)"
             )
             raise refuse(why, "out-of-reach", "6.4.1.1" if c.subtype == "patrol" else "6.4", order)
-        path = _sea_path(state, u, to, r)
         return {"unit": u, "to": to, "path": path, "naval": True}
 
     def _ground_plan(

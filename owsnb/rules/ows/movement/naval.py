@@ -106,8 +106,9 @@ def _patrol_anchors(state: StateLike, unit: Any) -> list[Hex]:
     return out
 
 
-def _sea_path(state: StateLike, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[Hex]:
-    """A shortest path inside *reach* (breadth first, deterministic)."""
+def _sea_path(state: StateLike, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[Hex] | None:
+    """A shortest path inside *reach* (breadth first, deterministic); ``None`` if none stays
+    inside it (a patrol craft's leash keeps *to* but can cut the ways there, 6.4.1.1)."""
     prev: dict[Hex, Hex] = {}
     seen = {unit.hex}
     frontier = [unit.hex]
@@ -120,6 +121,8 @@ def _sea_path(state: StateLike, unit: Any, to: Hex, reach: Mapping[Hex, int]) ->
                     prev[n] = h
                     nxt.append(n)
         frontier = nxt
+    if to != unit.hex and to not in prev:
+        return None
     path = [to]
     while path[-1] != unit.hex:
         path.append(prev[path[-1]])
