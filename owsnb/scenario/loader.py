@@ -21,7 +21,13 @@ from pydantic import ValidationError
 import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze
 from owsnb.kernel.dice import rng_state_for_seed
-from owsnb.kernel.errors import InvalidHexError, ScenarioError, ScenarioProblem, UnknownRulesetError
+from owsnb.kernel.errors import (
+    InvalidHexError,
+    ScenarioError,
+    ScenarioProblem,
+    UnknownRulesetError,
+    validation_problems,
+)
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -213,17 +219,7 @@ def parse_yaml(text: str, problems: _Problems) -> Any:
 def _pydantic_problems(
     exc: ValidationError, problems: _Problems, prefix: Iterable[Any] = ()
 ) -> None:
-    for err in exc.errors():
-        loc = [*prefix, *err["loc"]]
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key (check spelling)"
-        elif err["type"] == "missing":
-            msg = "required key is missing"
-        elif "input" in err and err["type"] not in ("model_type", "dict_type"):
-            inp = err["input"]
-            if isinstance(inp, (str, int, float, bool)) or inp is None:
-                msg = f"{msg} (got {inp!r})"
+    for loc, msg in validation_problems(exc, prefix):
         problems.add(loc, msg)
 
 

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.kernel.state import Unit
 
 __all__ = [
@@ -120,12 +121,7 @@ def validate_counter(
     try:
         model = CounterData.model_validate(dict(data))
     except ValidationError as exc:
-        out = []
-        for err in exc.errors():
-            path = ".".join(str(p) for p in err["loc"])
-            msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
-            out.append((path, msg))
-        return dict(data), out
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     problems: list[tuple[str, str]] = []
     if not model.dummy and (model.atk is None or model.dfn is None):
         problems.append(

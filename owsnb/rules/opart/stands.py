@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.tables import table
 
@@ -150,7 +151,7 @@ def validate_stand(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
     try:
         model = StandData.model_validate(dict(data))
     except ValidationError as exc:
-        return dict(data), [(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     return model.model_dump(exclude_defaults=False), []
 
 

@@ -46,6 +46,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.kernel.state import UMPIRE
 
 __all__ = ["Sheet", "problems", "sheet", "holder", "losses", "standing", "RULE"]
@@ -115,9 +116,7 @@ def problems(state: Any, data: Any) -> list[tuple[str, str]]:
     try:
         sh = Sheet.model_validate(data)
     except ValidationError as exc:
-        return [
-            ("rules.victory." + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()
-        ]
+        return [(key_path(loc), msg) for loc, msg in validation_problems(exc, ["rules", "victory"])]
     out = []
     sides = set(state.sides)
 
