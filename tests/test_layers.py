@@ -185,8 +185,12 @@ def layer_of(module: str) -> str:
 
 
 def ruleset_of(module: str) -> str | None:
+    """The rule set a module belongs to (a package under ``owsnb/rules/``); ``None`` for the rules
+    layer's shared modules (``owsnb.rules.tables``) and everything else."""
     parts = module.split(".")
-    return parts[2] if len(parts) > 2 and parts[1] == "rules" else None
+    if len(parts) > 2 and parts[1] == "rules" and (PACKAGE / "rules" / parts[2]).is_dir():
+        return parts[2]
+    return None
 
 
 def imports(path: Path, root: Path = ROOT) -> Iterator[Import]:

@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.kernel.state import Unit
+from owsnb.rules.tables import read_table
 
 __all__ = [
     "TABLES_DIR",
@@ -59,8 +59,7 @@ TABLES_DIR = Path(__file__).parent / "tables"
 
 def load_table(name: str) -> dict[str, Any]:
     """One of the rule set's YAML data tables (``crt``, ``terrain``, ``unit_types``)."""
-    with open(TABLES_DIR / f"{name}.yaml", encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return read_table(TABLES_DIR / f"{name}.yaml")
 
 
 TYPES: dict[str, Any] = load_table("unit_types")

@@ -15,10 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from owsnb.kernel.data import freeze, thaw
 from owsnb.kernel.state import StateLike
+from owsnb.rules.tables import read_tables
 
 __all__ = ["TABLE_NAMES", "default_tables", "table"]
 
@@ -28,12 +27,7 @@ TABLE_NAMES = ("combat_values", "movement", "ranges", "dice", "terrain", "flank_
 
 @cache
 def _frozen() -> Any:
-    return freeze(
-        {
-            name: yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
-            for name in TABLE_NAMES
-        }
-    )
+    return freeze(read_tables(HERE, TABLE_NAMES))
 
 
 def default_tables() -> dict[str, Any]:
