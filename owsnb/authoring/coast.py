@@ -241,7 +241,7 @@ def coastline_geojson(
         >>> coastline_geojson((10, 5, 0, 6))
         Traceback (most recent call last):
         ...
-        ValueError: bbox must have min_lon < max_lon and min_lat < max_lat, got (10, 5, 0, 6)
+        ValueError: bbox must have min_lon < max_lon and min_lat < max_lat, got [10, 5, 0, 6]
     """
     return _collection([("coast", _lines(_COAST, bbox, simplify_km, precision))], bbox, simplify_km)
 

@@ -119,6 +119,8 @@ def fit_grid(
         (13, 13, '0707', '0101', '1313')
     """
     x0, y0, x1, y1 = check_bbox(bbox)
+    if x1 - x0 > 180:  # one projection: half the world at most
+        raise ValueError(f"a map grid spans at most 180 degrees of longitude, got {list(bbox)!r}")
     size, u = parse_hex_size(hex_size, unit)
     size_km = size * NM_KM if u == "nm" else size
     if orientation not in ("flat", "pointy"):

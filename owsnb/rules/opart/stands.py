@@ -146,7 +146,7 @@ def validate_stand(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
     """Check and normalise a stand payload; returns ``(payload, [(key, problem)])``.
 
     >>> validate_stand({"formation": "74rd", "nation": "soviet", "arm": "infantry"})[1]
-    [('', 'Value error, a infantry stand needs a quality: one of poor, conscript, regular, elite (§8)')]
+    [('', 'a infantry stand needs a quality: one of poor, conscript, regular, elite (§8)')]
     """
     try:
         model = StandData.model_validate(dict(data))
