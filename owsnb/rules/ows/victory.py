@@ -47,7 +47,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from owsnb.kernel.errors import key_path, validation_problems
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, StateLike
 
 __all__ = ["Sheet", "problems", "sheet", "holder", "losses", "standing", "RULE"]
 
@@ -109,7 +109,7 @@ class Sheet(_Strict):
     notes: list[str] = []
 
 
-def problems(state: Any, data: Any) -> list[tuple[str, str]]:
+def problems(state: StateLike, data: Any) -> list[tuple[str, str]]:
     """What is wrong with a scenario's ``rules.victory`` (key path, problem)."""
     if not data:
         return []

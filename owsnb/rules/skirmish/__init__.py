@@ -40,9 +40,10 @@ from owsnb.kernel import (
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import note, unit_move, unit_set
 from owsnb.kernel.hexgrid import reachable
+from owsnb.kernel.state import GameState, StateLike
 
 
-def _own_unit(state: Any, order: Any, uid: str) -> Any:
+def _own_unit(state: StateLike, order: Any, uid: str) -> Any:
     u = state.units.get(uid)
     if u is None or u.side != order.side:
         raise IllegalOrderError(
@@ -53,7 +54,7 @@ def _own_unit(state: Any, order: Any, uid: str) -> Any:
     return u
 
 
-def reach(state: Any, unit: Any) -> Any:
+def reach(state: StateLike, unit: Any) -> Any:
     enemy = {u.hex for u in state.units.values() if u.side != unit.side and u.hex is not None}
     return reachable(
         unit.hex, unit.get("move", 1), passable=lambda h: h in state.map.hexes and h not in enemy
@@ -65,7 +66,7 @@ class Move(OrderHandler):
         "move", (Param("unit", "unit"), Param("to", "hex")), rule="S2", doc="move a unit"
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         movers = [
             u for u in state.units_of(side) if u.alive and u.hex is not None and not u.has("moved")
         ]
@@ -80,7 +81,7 @@ class Move(OrderHandler):
             side, self.type, FrozenDict(unit=tuple(u.id for u in movers)), tuple(examples)
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = _own_unit(state, order, args["unit"])
         if u.has("moved"):
             raise IllegalOrderError(
@@ -95,7 +96,7 @@ class Move(OrderHandler):
                 order=order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         vis = {u.side} | set(u.seen_by)
@@ -113,7 +114,7 @@ class Fire(OrderHandler):
         doc="fire at an adjacent enemy",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         pairs = [
             (u, t)
             for u in state.units_of(side)
@@ -137,7 +138,7 @@ class Fire(OrderHandler):
             ex,
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = _own_unit(state, order, args["unit"])
         if u.has("fired"):
             raise IllegalOrderError(
@@ -156,14 +157,14 @@ class Fire(OrderHandler):
                 f"{t.id} is not adjacent to {u.id}", code="not-adjacent", rule="S3", order=order
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         u, t = state.unit(args["unit"]), state.unit(args["target"])
         return Distribution.die(u.get("attack")).map(
             lambda r: int(r >= t.get("defence")), label="hits"
         )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, t = state.unit(args["unit"]), state.unit(args["target"])
         roll = dice.roll(
@@ -225,7 +226,7 @@ class Skirmish(RuleSet):
                 problems.append((key, f"{key} must be a positive whole number, got {v!r}"))
         return dict(data), problems
 
-    def on_enter(self, state: Any, phase: Any, step: Any, dice: Any) -> list:
+    def on_enter(self, state: GameState, phase: Any, step: Any, dice: Any) -> list:
         if step.key != "3":
             return []
         events = []
@@ -246,7 +247,7 @@ class Skirmish(RuleSet):
                 events.append(unit_set(u.id, visible_to=u.side, rule="S4", **changes))
         return events
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: GameState) -> bool:
         if state.options.get("sudden_death"):
             alive = {u.side for u in state.units.values() if u.alive}
             if len(alive) < len(state.sides):
