@@ -130,6 +130,7 @@ SCENARIO_KEYS = (
     "victory",
     "special_rules",
     "map",
+    "coach",
     "sides",
     "catalogs",
     "tables",

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from heapq import heappop, heappush
 
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import ALL, Hex, reachable
 from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridge_kind, map_info, occupied, zoc
 
 __all__ = ["ALL", "step_cost", "movement_allowance", "reach", "enemy_of"]
 
-ALL = "all"
-"""Step cost meaning "the unit's entire movement allowance" (swamp, 9.3)."""
+# ALL (the kernel's): step cost meaning "the unit's entire movement allowance" (swamp, 9.3)
 
 
 def enemy_of(state: StateLike, side: str) -> str:
@@ -89,7 +87,8 @@ def reach(
     budget: int | None = None,
     allowed: Callable[[Hex], bool] | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0).
+    """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0), searched by the
+    kernel's :func:`~owsnb.kernel.hexgrid.reachable`.
 
     Args:
         budget: MP to spend (default: :func:`movement_allowance`).
@@ -104,44 +103,24 @@ def reach(
     ma = movement_allowance(state, u) if budget is None else budget
     foe = enemy_of(state, u.side)
     enemy_at = set(occupied(state, foe))
-    enemy_zoc = zoc(state, foe)
     swamp_full = state.options.get("swamp_entry", "full-ma") == "full-ma"
-    cost: dict[Hex, int] = {start: 0}
-    parent: dict[Hex, Hex] = {}
-    terminal: set[Hex] = set()
-    heap: list[tuple[int, Hex]] = [(0, start)]
-    while heap:
-        d, h = heappop(heap)
-        if d > cost[h] or h in terminal or (h != start and h in enemy_zoc):
-            continue
-        for n in info.neighbours[h]:
-            if n in enemy_at or (allowed is not None and not allowed(n)):
-                continue
-            c = step_cost(state, h, n, cls, ma)
-            if c is None:
-                continue
-            stop = False
-            if c == ALL:
-                if (swamp_full and d != 0) or d >= ma:
-                    continue
-                nd, stop = ma, True
-            else:
-                nd = d + int(c)
-                if nd > ma:
-                    if h != start:
-                        continue
-                    nd, stop = ma, True  # 8.0: always one hex for the whole allowance
-            old = cost.get(n)
-            if old is not None and old <= nd:
-                continue
-            cost[n] = nd
-            parent[n] = h
-            if stop:
-                terminal.add(n)
-            else:
-                terminal.discard(n)
-            heappush(heap, (nd, n))
-    return cost, parent
+
+    def cost(a: Hex, b: Hex) -> int | str | None:
+        c = step_cost(state, a, b, cls, ma)
+        if c == ALL and swamp_full and a != start:
+            return None  # 9.3: a swamp only as the whole move
+        return c
+
+    r = reachable(
+        start,
+        ma,
+        cost=cost,
+        passable=lambda h: h not in enemy_at and (allowed is None or allowed(h)),
+        stops=zoc(state, foe).__contains__,  # 5.1: entering an enemy ZOC ends the move
+        one_hex=True,  # 8.0: always one hex for the whole allowance
+        neighbours=info.neighbours.__getitem__,
+    )
+    return {h: int(c) for h, c in r.cost.items()}, r.parent
 
 
 def path_to(parent: dict[Hex, Hex], start: Hex, goal: Hex) -> tuple[Hex, ...]:

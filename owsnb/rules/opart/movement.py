@@ -20,13 +20,12 @@ hexes from every enemy stand, by a legal path of at most 4 hexes, or is destroye
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.stands import formation_of, is_artillery, is_division, on_foot_class
 from owsnb.rules.opart.tables import table
@@ -301,23 +300,19 @@ def _search(
     adj_enemy = (
         {n for e in enemies for n in e.neighbours()} if voluntary and is_artillery(unit) else set()
     )
-    best_state: dict[tuple[Hex, frozenset, bool], float] = {(start, frozenset(), False): 0.0}
-    parent: dict[tuple[Hex, frozenset, bool], tuple[Hex, frozenset, bool]] = {}
-    heap: list[tuple[float, int, tuple[Hex, frozenset, bool]]] = [
-        (0.0, 0, (start, frozenset(), False))
-    ]
-    tick = 1
+    # A search state is (hex, gap crossings in progress, must stop here): the gap rule and the
+    # one-hex move (R16) make where a stand may go next depend on how it got where it is.
     cost: dict[Hex, float] = {}
     where: dict[Hex, tuple[Hex, frozenset, bool]] = {}
-    while heap:
-        c, _, st = heapq.heappop(heap)
-        if c > best_state.get(st, float("inf")):
-            continue
+
+    def moves(
+        st: tuple[Hex, frozenset, bool], c: float
+    ) -> Iterator[tuple[tuple[Hex, frozenset, bool], float]]:
         u, pending, terminal = st
         if u != start and (u not in cost or c < cost[u]):
             cost[u], where[u] = c, st
         if terminal:
-            continue
+            return
         for v in u.neighbours():
             if v not in hexes or v in enemies or v == start:
                 continue
@@ -340,19 +335,11 @@ def _search(
             if g is None:
                 continue
             new_pending, gap_stop = g
-            nst = (v, new_pending, stop or gap_stop)
-            if nc < best_state.get(nst, float("inf")):
-                best_state[nst] = nc
-                parent[nst] = st
-                heapq.heappush(heap, (nc, tick, nst))
-                tick += 1
-    paths: dict[Hex, tuple[Hex, ...]] = {}
-    for h, st in where.items():
-        out = [st[0]]
-        while st in parent:
-            st = parent[st]
-            out.append(st[0])
-        paths[h] = tuple(reversed(out))
+            yield (v, new_pending, stop or gap_stop), nc
+
+    begin: tuple[Hex, frozenset, bool] = (start, frozenset(), False)
+    found = search(begin, moves, zero=0.0, fifo=True)
+    paths = {h: tuple(x[0] for x in found.path_to(st)) for h, st in where.items()}
     return cost, paths
 
 

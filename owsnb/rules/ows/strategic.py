@@ -26,13 +26,12 @@ with it (as R11). RSO&I countdowns (C1) are ``tables.movement.strategic.rsoi_tur
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from heapq import heappop, heappush
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
@@ -48,7 +47,7 @@ from owsnb.rules.ows.movement import (
     stack_ok,
     zoc_hexes,
 )
-from owsnb.rules.ows.movement.ground import _cost_model
+from owsnb.rules.ows.movement.ground import _cheaper, _cost_model
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -223,29 +222,19 @@ def _edge_route(
     """Cheapest route from *a* to *b* along hexsides carrying *kind* (rail, road), avoiding known
     enemy units and ZOC."""
     blocked, zoc = _enemy_block(state, side)
-    best = {a: 0.0}
-    parent: dict[Hex, Hex] = {}
-    heap = [(0.0, a)]
-    while heap:
-        d, h = heappop(heap)
-        if h == b:
-            path = [h]
-            while path[-1] in parent:
-                path.append(parent[path[-1]])
-            return list(reversed(path)), d
-        if d > best[h] + 1e-9:
-            continue
+
+    def moves(h: Hex, d: float) -> Iterator[tuple[Hex, float]]:
         for n in h.neighbours():
             if n not in state.map.hexes or kind not in state.map.edge(h, n):
                 continue
             if n in blocked or (n in zoc and n != b):
                 continue
-            nd = d + cost_of(h, n)
-            if nd + 1e-9 < best.get(n, math.inf):
-                best[n] = nd
-                parent[n] = h
-                heappush(heap, (nd, n))
-    return None
+            yield n, d + cost_of(h, n)
+
+    found = search(a, moves, goal=lambda h, d: h == b, better=_cheaper)
+    if found.found is None:
+        return None
+    return list(found.path_to(b)), found.labels[b]
 
 
 def rail_route(state: StateLike, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:

@@ -28,11 +28,10 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Iterator, Mapping
-from heapq import heappop, heappush
 from typing import Any
 
 from owsnb.kernel.geo import NM_KM
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.dice import COLOURS
 from owsnb.rules.ows.units import counter
@@ -258,20 +257,11 @@ def turns_by_road(
     blocked = {e.hex for e in foes if counter(e).category in mv.GROUND_CATEGORIES}
     zoc = mv.zoc_hexes(state, foes)
     start = u.hex
-    best: dict[Hex, tuple[int, float]] = {start: (1, 0.0)}
-    parent: dict[Hex, Hex] = {}
-    heap: list[tuple[int, float, Hex]] = [(1, 0.0, start)]
-    while heap:
-        t, sp, h = heappop(heap)
-        if (t, sp) > best.get(h, (math.inf, math.inf)):
-            continue
-        if h == to:
-            path = [h]
-            while path[-1] in parent:
-                path.append(parent[path[-1]])
-            return t, list(reversed(path))
-        if t > max_turns:
-            break
+
+    # a label is (turn, MP spent in it): a hex is reached best in the earliest turn, then for
+    # the fewest MP spent in that turn
+    def moves(h: Hex, label: tuple[int, float]) -> Iterator[tuple[Hex, tuple[int, float]]]:
+        t, sp = label
         for n in h.neighbours():
             if n not in state.map.hexes or n in blocked:
                 continue
@@ -288,38 +278,34 @@ def turns_by_road(
                     nsp = mp  # always one hex, then stop (10.10.1)
             if n in zoc:
                 nsp = mp  # entering a ZOC stops the unit for the turn (10.10.3.1)
-            if (nt, nsp) < best.get(n, (math.inf, math.inf)):
-                best[n] = (nt, nsp)
-                parent[n] = h
-                heappush(heap, (nt, nsp, n))
-    return None
+            yield n, (nt, nsp)
+
+    found = search(
+        start, moves, zero=(1, 0.0), goal=lambda h, label: h == to or label[0] > max_turns
+    )
+    if found.found != to:
+        return None
+    return found.labels[to][0], list(found.path_to(to))
 
 
 def sea_hexes(state: StateLike, a: Hex, b: Hex) -> list[Hex] | None:
     """A shortest sea route (sea and port hexes) from *a* to *b* (6.4)."""
     from owsnb.rules.ows import movement as mv
 
-    prev: dict[Hex, Hex] = {}
-    seen = {a}
-    frontier = [a]
-    while frontier and b not in seen:
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in seen or n not in state.map.hexes:
-                    continue
-                if not (mv.is_water(state, n) or "port" in state.map.hexes[n].features):
-                    continue
-                seen.add(n)
-                prev[n] = h
-                nxt.append(n)
-        frontier = nxt
-    if b not in seen:
-        return None
-    path = [b]
-    while path[-1] != a:
-        path.append(prev[path[-1]])
-    return list(reversed(path))
+    hexes = state.map.hexes
+    seen: dict[Hex, int] = {}
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
+        for n in h.neighbours():
+            if (
+                n not in seen
+                and n in hexes
+                and (mv.is_water(state, n) or "port" in hexes[n].features)
+            ):
+                yield n, d + 1
+
+    found = search(a, moves, zero=0, goal=lambda h, d: h == b, fifo=True, labels=seen)
+    return None if found.found is None else list(found.path_to(b))
 
 
 class Transit(list):

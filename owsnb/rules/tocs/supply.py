@@ -10,10 +10,10 @@ told of and that is not disproved, appendix A.2, so LOC results never leak hidde
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import ground_units, hq_chain, los_hqs, owner
 from owsnb.rules.tocs.terrain import can_cross, enterable
@@ -36,27 +36,29 @@ def trace(state: StateLike, unit: Any, start: Hex, goals: set[Hex], radius: int)
     side = unit.side
     ezoc = _blocked_ezoc(state, side)
     friendly = {u.hex for u in ground_units(state, side)}
-    seen = {start: 0}
-    q = deque([start])
-    while q:
-        h = q.popleft()
-        d = seen[h]
+    seen: dict[Hex, int] = {}
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
         if d >= radius:
-            continue
+            return
         for n in h.neighbours():
             if n in seen or n not in state.map.hexes:
                 continue
             if not can_cross(state, h, n) or not enterable(state, unit, n):
                 continue
             if n in goals and owner(state, n) == side:
-                return True
+                yield n, d + 1  # reached: the search ends when it is taken off the queue
+                continue
             if owner(state, n) != side or engaged(state, n):
                 continue
             if ezoc(n) and n not in friendly:
                 continue
-            seen[n] = d + 1
-            q.append(n)
-    return False
+            yield n, d + 1
+
+    def reached(h: Hex, d: int) -> bool:
+        return h in goals and owner(state, h) == side
+
+    return search(start, moves, zero=0, goal=reached, fifo=True, labels=seen).found is not None
 
 
 def in_loc(state: StateLike, unit: Any) -> bool:

@@ -16,15 +16,14 @@ and halts it if it damages or suppresses it."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
 from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order
 from owsnb.kernel.ruleset import Adjudication
 from owsnb.kernel.state import GameState, StateLike
@@ -268,6 +267,12 @@ def _step(model: _CostModel, a: Hex, b: Hex, side: str | None = None) -> float |
     return e
 
 
+def _cheaper(new: float, old: float) -> bool:
+    """Does a new MP cost replace an old one in a search? Only if cheaper by more than float noise
+    (1e-9 MP): the same costs summed in another order tie, and the way found first stays."""
+    return new + 1e-9 < old
+
+
 def _bridge_step(model: _CostModel, a: Hex, b: Hex) -> bool:
     return isinstance(model.edge_cost.get((a, b)), tuple)
 
@@ -450,10 +455,6 @@ def ground_reach(
     eps = 1e-9
     full = _full_bridges(state, unit)
     out.zoc = zoc
-    cost = out.cost
-    parent = out.parent
-    cost[start] = 0.0
-    heap: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
     hexes = state.map.hexes
     zone_cache: dict[Hex, bool] = {}
 
@@ -466,14 +467,13 @@ def ground_reach(
             zone_cache[h] = v
         return v
 
-    while heap:
-        d, n_hex, h = heappop(heap)
-        if d > cost.get(h, math.inf) + eps:
-            continue
-        if h != start and (h in out.stops or d >= budget - eps):
-            continue
+    # a label is (MP spent, hexes entered); a hex is reached anew only for fewer MP
+    def moves(h: Hex, label: tuple[float, int]) -> Iterator[tuple[Hex, tuple[float, int]]]:
+        d, n_hex = label
+        if h != start and ((h in zoc and h not in occupied) or d >= budget - eps):
+            return  # stopped by a ZOC (10.10.3.1) or out of MP
         if allow.max_hexes is not None and n_hex >= allow.max_hexes:
-            continue
+            return
         in_zoc = h in zoc
         for n in h.neighbours():
             if n not in hexes:
@@ -494,19 +494,19 @@ def ground_reach(
                 c += pz_mp
             nd = d + c
             if nd > budget + eps and h != start:
-                continue
-            old = cost.get(n)
-            if old is not None and old <= nd + eps:
-                continue
-            cost[n] = nd
-            parent[n] = h
-            if n in zoc:
-                if n in occupied:
-                    out.bypass.add(n)
-                    out.stops.discard(n)
-                else:
-                    out.stops.add(n)
-            heappush(heap, (nd, n_hex + 1, n))
+                continue  # 10.10.1: the first hex is always allowed
+            yield n, (nd, n_hex + 1)
+
+    def cheaper(new: tuple[float, int], old: tuple[float, int]) -> bool:
+        return new[0] + 1e-9 < old[0]  # as _cheaper, on the MP
+
+    found = search(start, moves, zero=(0.0, 0), better=cheaper)
+    out.cost = {h: d for h, (d, _) in found.labels.items()}
+    out.parent = found.parent
+    for h in out.cost:  # the ZOC hexes reached: a stop, or a bypass through a friend (10.10.3.2)
+        if h != start and h in zoc:
+            (out.bypass if h in occupied else out.stops).add(h)
+    cost = out.cost
     lim = stacking_limit(state)
     for h in cost:
         if h == start or lim is None:

@@ -18,13 +18,13 @@ Fraction(1, 2)"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, state_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, reachable, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
@@ -73,19 +73,13 @@ def naval_reach(
     rate = naval_rate(
         c.subtype or nt.get("default", "surface"), hex_nm=_hex_nm(state), normal=normal, table_=nt
     )
-    dist = {unit.hex: 0}
-    frontier = [unit.hex]
-    for d in range(1, rate + 1):
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in dist or n not in state.map.hexes:
-                    continue
-                if not (is_water(state, n) or "port" in state.map.hexes[n].features):
-                    continue
-                dist[n] = d
-                nxt.append(n)
-        frontier = nxt
+    hexes = state.map.hexes
+    r = reachable(
+        unit.hex,
+        rate,
+        passable=lambda n: n in hexes and (is_water(state, n) or "port" in hexes[n].features),
+    )
+    dist = {h: int(d) for h, d in r.cost.items()}
     if c.subtype == "patrol":
         leash = int(nt.get("patrol_leash", 2))
         anchors = _patrol_anchors(state, unit)
@@ -109,24 +103,14 @@ def _patrol_anchors(state: StateLike, unit: Any) -> list[Hex]:
 def _sea_path(state: StateLike, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[Hex] | None:
     """A shortest path inside *reach* (breadth first, deterministic); ``None`` if none stays
     inside it (a patrol craft's leash keeps *to* but can cut the ways there, 6.4.1.1)."""
-    prev: dict[Hex, Hex] = {}
-    seen = {unit.hex}
-    frontier = [unit.hex]
-    while frontier and to not in seen:
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in reach and n not in seen and reach[n] == reach[h] + 1:
-                    seen.add(n)
-                    prev[n] = h
-                    nxt.append(n)
-        frontier = nxt
-    if to != unit.hex and to not in prev:
-        return None
-    path = [to]
-    while path[-1] != unit.hex:
-        path.append(prev[path[-1]])
-    return list(reversed(path))
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
+        for n in h.neighbours():
+            if n in reach and reach[n] == reach[h] + 1:
+                yield n, d + 1
+
+    found = search(unit.hex, moves, zero=0, goal=lambda h, d: h == to, fifo=True)
+    return list(found.path_to(to)) if to in found else None
 
 
 # -- adjudication (6.2, 6.4, 6.4.2, 6.4.4, 6.4.5.2, 5.1.1.2) ---------------------------------------
