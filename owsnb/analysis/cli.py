@@ -77,7 +77,7 @@ def _run_engagements(args: argparse.Namespace) -> int:
         seed=args.seed,
         **_params(args.set, lists=False),
     )
-    means = [v for v in ds.data_vars if v.endswith("_mean")]
+    means = [str(v) for v in ds.data_vars if str(v).endswith("_mean")]
     table = ds[means + [f"{v}_exact" for v in means]].to_dataframe()
     print(table.to_string(float_format=lambda x: f"{x:.4f}"))
     if args.out:

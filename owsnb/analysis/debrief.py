@@ -464,10 +464,10 @@ def debrief_html(game: Any, *, title: str | None = None) -> str:
             "side's colour, white: destroyed; dashed lines: moves of the turn). Hover for names."
             "</p></div><div>"
         )
-        notes = [x for x in anns if getattr(x, "turn", None) == turn]
-        if notes:
+        marked = [x for x in anns if getattr(x, "turn", None) == turn]
+        if marked:
             out.append("<b>Annotations</b>")
-            for x in notes:
+            for x in marked:
                 who = x.side or "everyone"
                 tags = f" [{', '.join(x.tags)}]" if x.tags else ""
                 where = ""

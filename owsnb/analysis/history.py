@@ -21,7 +21,7 @@ import pandas as pd
 import xarray as xr
 
 from owsnb.kernel.reduce import apply
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState
 from owsnb.kernel.view import renumber, seen_positions
 
 __all__ = [
@@ -126,7 +126,7 @@ def _unit_facts(rs: Any, unit: Any) -> dict[str, Any]:
     return dict(rs.unit_facts(unit))
 
 
-def _detected_by(rs: Any, state: Any, unit: Any, side: str) -> bool:
+def _detected_by(rs: Any, state: GameState, unit: Any, side: str) -> bool:
     """Has *side* detected the enemy *unit*? (the rule set's ``unit_detected`` hook)."""
     return unit.side != side and bool(rs.unit_detected(state, unit, side))
 

@@ -853,6 +853,7 @@ class ScenarioDocument:
                 target = next((u for u in units if u.get("id") == host), None)
                 if target is None:
                     raise EditError(f"no unit {host!r} to host it")
+                value: Any  # the host's id, or its payload value (any YAML scalar)
                 if decl.host == "id":
                     value = host
                 else:  # the host's own payload key: give it one if it has none
@@ -952,7 +953,8 @@ class ScenarioDocument:
                 u = units[parts[1]]
                 unit = str(u.get("id", "")) or None
                 label = u.get("hex") if isinstance(u.get("hex"), str) else None
-        mp = data.get("map") if isinstance(data.get("map"), Mapping) else {}
+        given = data.get("map")
+        mp = given if isinstance(given, Mapping) else {}
         if len(parts) >= 3 and parts[:2] == ["map", "features"] and isinstance(parts[2], int):
             feats = mp.get("features") or []
             if 0 <= parts[2] < len(feats):

@@ -292,7 +292,7 @@ def scenario_from_recipe(
     except ValidationError as exc:
         add_validation_problems(exc, problems, "map")
         problems.raise_if_any()
-    kw = {
+    kw: dict[str, Any] = {  # new_scenario's keywords, each of its own type
         "bbox": mr.bbox,
         "hex_size": mr.hex,
         "unit": mr.unit,
@@ -341,7 +341,7 @@ def _terrain_regions(
             }
         )
     for reg, found in regions:
-        entry = {"terrain": reg.terrain}
+        entry: dict[str, Any] = {"terrain": reg.terrain}
         if reg.name:
             entry["name"] = reg.name
         entry["hexes"] = [grid.label(h) for h in found]

@@ -167,7 +167,7 @@ def _resolve(
         origin=lay.origin or (0.0, 0.0),
         orientation=lay.orientation,
         projection=lay.projection if lay.origin is not None else "simple",
-        anchor=tuple(anchor),
+        anchor=(anchor.q, anchor.r),
     )
     cells = (
         [offset.from_label(x) for x in spec.hexes]
@@ -185,8 +185,8 @@ def _resolve(
 
     terrain = {h: spec.terrain.default for h in cells}
     for reg in spec.terrain.regions:
-        for h in _region_hexes(reg, offset, layout, cells, hex_of, []):
-            terrain[h] = reg.terrain
+        for rh in _region_hexes(reg, offset, layout, cells, hex_of, []):
+            terrain[rh] = reg.terrain
     for label, t in spec.terrain.hexes.items():
         h = hex_of(label, None)
         if h is not None:

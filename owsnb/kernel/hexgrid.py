@@ -114,8 +114,9 @@ class Hex(_HexFields):
             return _new(cls, (q, r))
         return _new(cls, (_coord(q, "q"), _coord(r, "r")))
 
+    # keeps _replace validated too; mypy cannot match a classmethod to NamedTuple's generic _make
     @classmethod
-    def _make(cls, iterable: Iterable[int]) -> Hex:  # keeps _replace validated too
+    def _make(cls, iterable: Iterable[Any]) -> Hex:  # type: ignore[override]
         try:
             q, r = iterable
         except (TypeError, ValueError):

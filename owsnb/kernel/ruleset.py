@@ -20,6 +20,7 @@ calling :meth:`RuleSet.on_enter` when a step begins (automatic steps run there).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -32,7 +33,7 @@ from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit, check_side
 
 __all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
 
@@ -90,7 +91,7 @@ class OrderHandler:
         """Events that carry the order out (rolls go through *dice*)."""
         return []
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
         return None
 
@@ -309,12 +310,7 @@ class RuleSet:
                 code="unknown-verb",
                 order=order,
             )
-        if order.side != UMPIRE and order.side not in state.sides:
-            raise IllegalOrderError(
-                f"unknown side {order.side!r}; sides are {', '.join(state.sides)}",
-                code="unknown-side",
-                order=order,
-            )
+        check_side(state, order.side, order)
         phase, step = self.current(state)
         who = h.type.actors
         if who == "umpire" and order.side != UMPIRE:
@@ -354,7 +350,9 @@ class RuleSet:
             )
 
     def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
-        """Specs of the orders *side* may give now."""
+        """Specs of the orders *side* may give now (``UnknownSideError`` for a side not in the
+        game)."""
+        check_side(state, side)
         specs = []
         for verb in self.allowed_verbs(state, side):
             spec = self._handlers[verb].candidates(state, side)
@@ -374,7 +372,7 @@ class RuleSet:
         out = self._handlers[order.verb].adjudicate(state, order, args, dice)
         return out if isinstance(out, Adjudication) else Adjudication(list(out))
 
-    def preview(self, state: Any, order: Order) -> Any:
+    def preview(self, state: StateLike, order: Order) -> Any:
         """The exact outcome distribution of *order* (``None`` if it does not roll)."""
         h = self._handlers.get(order.verb)
         if h is None:
@@ -464,7 +462,7 @@ class RuleSet:
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""
         last = state.scenario.get("turns")
-        return bool(last) and state.clock.turn > int(last)
+        return last is not None and bool(last) and state.clock.turn > int(last)
 
     def outcome(self, state: GameState) -> Any:
         """Who won, or how it stands (rule-set specific)."""
@@ -631,14 +629,31 @@ def generic_counter_svg(unit: Unit, view: Any, size: int = 48) -> str:
     )
 
 
+def _tokens(order: Order) -> set[str]:
+    """The references an order's text makes: each argument, and each part of one (``a,b``,
+    ``DDG-1:tlam``), as rule code splits them."""
+    out: set[str] = set()
+    for arg in order.args:
+        out.add(arg)
+        out.update(p for p in re.split(r"[,:;\s]+", arg) if p)
+    return out
+
+
 @contextlib.contextmanager
 def _references(order: Order, rule: str) -> Iterator[None]:
-    """Turn a bad hex or unit reference met while validating into a refusal."""
+    """Turn a bad hex, or a lookup of something the order names that is not there, met while
+    validating into a refusal. Any other ``KeyError`` is a bug in the rule code: it is raised as
+    it is, not dressed up as a refusal."""
     try:
         yield
+    except IllegalOrderError:
+        raise
     except InvalidHexError as exc:
         raise IllegalOrderError(str(exc), code="bad-hex", rule=rule, order=order) from None
     except KeyError as exc:
+        key = getattr(exc, "key", exc.args[0] if exc.args else None)
+        if not isinstance(key, str) or key not in _tokens(order):
+            raise
         msg = (
             exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"unknown reference {exc}"
         )

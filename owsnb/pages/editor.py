@@ -127,7 +127,10 @@ class _DocSeat:
 
     def view(self) -> Any:
         if self._view is None:
-            self._view = side_view(self.doc.shown, UMPIRE, self.ruleset)
+            shown = self.doc.shown
+            if shown is None:
+                raise EditError("the scenario has no map yet")
+            self._view = side_view(shown, UMPIRE, self.ruleset)
         return self._view
 
     def view_at(self, n: int) -> Any:
@@ -1059,7 +1062,7 @@ class Editor(W.VBox):
                 host = (u.get("data") or {}).get(decl.link) if decl and decl.link else None
                 b = button(
                     str(u["id"]) + (f" ({host})" if host else ""),
-                    lambda uid=str(u["id"]): self._select(uid),
+                    functools.partial(self._select, str(u["id"])),
                     tooltip=f"{u.get('type')}: click to edit it",
                     width="auto",
                 )
@@ -1097,7 +1100,7 @@ class Editor(W.VBox):
         )
 
     def _draw_palette(self) -> None:
-        key = (
+        memo = (
             self.side.value,
             self.faction.value,
             self.scale.value,
@@ -1105,9 +1108,9 @@ class Editor(W.VBox):
             self.doc.shown is None,
             json.dumps([self.doc.data.get("catalogs"), self.doc.data.get("sides")], default=str),
         )
-        if key == getattr(self, "_palette_key", None):
+        if memo == getattr(self, "_palette_key", None):
             return
-        self._palette_key = key
+        self._palette_key = memo
         if self.doc.shown is None or self.side.value is None:
             self._replace(
                 self.palette, [W.HTML(f"<span style='{_CSS};{_MUTED}'>make a map first</span>")]
@@ -1121,7 +1124,7 @@ class Editor(W.VBox):
             name = str(t.get("name") or key)
             b = button(
                 name[:22],
-                lambda key=key: self.pick_counter(key),
+                functools.partial(self.pick_counter, key),
                 tooltip=f"{name} ({key}) — {t.get('notes', '')}"[:300],
                 style="warning" if key == self.armed else "",
                 width="104px",
@@ -1159,7 +1162,7 @@ class Editor(W.VBox):
         for b in spec.boxes:
             w = button(
                 f"→ {b.name}",
-                lambda b=b: self._into_box(b.name),
+                functools.partial(self._into_box, b.name),
                 tooltip=f"{b.doc} ({b.rule})",
                 width="auto",
             )
@@ -1183,7 +1186,10 @@ class Editor(W.VBox):
             ]
             for h in hosts:
                 w = button(
-                    h, lambda h=h: self._into_box(box, h, ask=False), width="auto", style="info"
+                    h,
+                    functools.partial(self._into_box, box, h, ask=False),
+                    width="auto",
+                    style="info",
                 )
                 w.add_class("owsnb-host-button")
                 items.append(w)
@@ -1483,7 +1489,7 @@ class Editor(W.VBox):
             c.observe(
                 lambda ch, name=name: self._set_field(f"sides.{name}.color", ch["new"]), "value"
             )
-            rm = button("", lambda name=name: self._remove_side(name), icon="trash", width="36px",
+            rm = button("", functools.partial(self._remove_side, name), icon="trash", width="36px",
                         tooltip=f"remove side {name} (only without units)")  # fmt: skip
             rows.append(W.HBox([t, c, rm]))
         old_key = getattr(self, "_sides_key", None)

@@ -21,7 +21,13 @@ from pydantic import ValidationError
 import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze
 from owsnb.kernel.dice import rng_state_for_seed
-from owsnb.kernel.errors import InvalidHexError, ScenarioError, ScenarioProblem, UnknownRulesetError
+from owsnb.kernel.errors import (
+    InvalidHexError,
+    ScenarioError,
+    ScenarioProblem,
+    UnknownRulesetError,
+    validation_problems,
+)
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -236,17 +242,7 @@ def parse_yaml(text: str, problems: _Problems) -> Any:
 def _pydantic_problems(
     exc: ValidationError, problems: _Problems, prefix: Iterable[Any] = ()
 ) -> None:
-    for err in exc.errors():
-        loc = [*prefix, *err["loc"]]
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key (check spelling)"
-        elif err["type"] == "missing":
-            msg = "required key is missing"
-        elif "input" in err and err["type"] not in ("model_type", "dict_type"):
-            inp = err["input"]
-            if isinstance(inp, (str, int, float, bool)) or inp is None:
-                msg = f"{msg} (got {inp!r})"
+    for loc, msg in validation_problems(exc, prefix):
         problems.add(loc, msg)
 
 
@@ -488,7 +484,7 @@ def build_state(
         origin=lay.origin or (0.0, 0.0),
         orientation=lay.orientation,
         projection=projection,
-        anchor=tuple(anchor),
+        anchor=(anchor.q, anchor.r),
     )
     cells: list[Hex] = []
     if m.hexes is not None:
@@ -518,8 +514,8 @@ def build_state(
     terrain = {h: m.terrain.default for h in cells}
     for j, reg in enumerate(m.terrain.regions):
         base = ["map", "terrain", "regions", j]
-        for h in _region_hexes(reg, offset, layout, cells, hex_of, base):
-            terrain[h] = reg.terrain
+        for rh in _region_hexes(reg, offset, layout, cells, hex_of, base):
+            terrain[rh] = reg.terrain
     for lab, t in m.terrain.hexes.items():
         h = hex_of(lab, ["map", "terrain", "hexes", lab])
         if h is not None:
@@ -593,19 +589,19 @@ def build_state(
         for k, s in enumerate(u.seen_by):
             if s not in spec.sides:
                 problems.add([*base, "seen_by", k], f"no side {s!r}")
-        t = scn.catalogs.get(u.type)
-        if t is None:
+        cat = scn.catalogs.get(u.type)
+        if cat is None:
             hint = "; add its catalog under 'catalogs:'" if not spec.catalogs else ""
             problems.add([*base, "type"], f"unknown unit type {u.type!r}{hint}")
             continue
-        h = hex_of(u.hex, [*base, "hex"]) if u.hex is not None else None
-        data = deep_merge(t.get("data", {}), u.data)
+        at = hex_of(u.hex, [*base, "hex"]) if u.hex is not None else None
+        data = deep_merge(cat.get("data", {}), u.data)
         norm, data_problems = rs.validate_unit(u.type, data)
         for p, msg in data_problems:
             problems.add(
                 [*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})"
             )
-        max_steps = int(t.get("steps", 1))
+        max_steps = int(cat.get("steps", 1))
         steps = u.steps if u.steps is not None else max_steps
         if steps > max_steps:
             problems.add(
@@ -615,8 +611,8 @@ def build_state(
             id=u.id,
             side=u.side,
             kind=u.type,
-            name=u.name or t.get("name", "") or u.id,
-            hex=h,
+            name=u.name or cat.get("name", "") or u.id,
+            hex=at,
             box=u.box,
             steps=steps,
             max_steps=max_steps,

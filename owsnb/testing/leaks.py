@@ -65,7 +65,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from owsnb.kernel.geo import GeoLayout
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState
 
 __all__ = ["Position", "Numbers", "hidden_tokens", "numbering", "find_leaks"]
 
@@ -145,8 +145,9 @@ def numbering(game: Any, side: str) -> Numbers:
 
     >>> import owsnb
     >>> from owsnb.kernel.registry import register_ruleset
-    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-    >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
     >>> _ = game.submit("blue: move B-INF-1 0303")  # out of Red's sight
     >>> numbering(game, "red"), numbering(game, "blue")
     (Numbers(0 events, 0 batches, rev 0), Numbers(2 events, 1 batches, rev 1))
@@ -184,7 +185,7 @@ def _pair(value: Any, typ: type = int) -> tuple[Any, Any] | None:
 
 
 def hidden_tokens(
-    state: Any, side: str, ruleset: Any, *, min_len: int = 4, known_hexes: Iterable[Any] = ()
+    state: GameState, side: str, ruleset: Any, *, min_len: int = 4, known_hexes: Iterable[Any] = ()
 ) -> set[str]:
     """What *side* may not know: ids and names of the units its view does not show, and the
     :class:`Position` of each unit it does not see at all (see the module docstring).

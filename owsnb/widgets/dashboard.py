@@ -313,6 +313,8 @@ class Dashboard(Panel):
         seat: the side whose view is charted when *source* is a Game.
     """
 
+    children: tuple[Any, ...]  # the box's widgets (a trait; ipywidgets ships no type information)
+
     def __init__(self, source: Any, seat: str | None = None, *, height: str = "210px"):
         self.table = Table.of(source, seat)
         self._height = height
@@ -413,9 +415,9 @@ class Dashboard(Panel):
         else:
             figs = [self.preview_note, self.stats]
             hooks = ()
-        children = (self._style, *figs)
-        if tuple(self.children) != children:
-            self.children = children
+        shown = (self._style, *figs)
+        if tuple(self.children) != shown:
+            self.children = shown
         if tuple(self.hook_box.children) != hooks:
             self.hook_box.children = hooks
 

@@ -42,6 +42,7 @@ import html
 import json
 import math
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -705,7 +706,7 @@ class MapView(Panel):
             svg = W.HTML(rs.counter_svg(u, view, 34))
             b = button(
                 uid,
-                lambda uid=uid: t.pick(unit=uid),
+                partial(t.pick, unit=uid),
                 tooltip=self._stack_title([u]),
                 style="warning" if uid == t.unit else "",
                 width="auto",

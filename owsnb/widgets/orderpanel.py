@@ -324,7 +324,7 @@ class OrderPanel(Panel):
         desc = p.name + ("" if not p.optional else " (optional)")
         tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
         if p.repeat and cands:
-            ed: W.Widget = W.TagsInput(
+            ed = W.TagsInput(
                 allowed_tags=list(cands), allow_duplicates=True, layout=self._wide, tooltip=tip
             )
             box = W.HBox([W.Label(desc, layout=self._label_layout), ed])
@@ -368,6 +368,7 @@ class OrderPanel(Panel):
             for name, box in self._editors.items():
                 ed = box._owsnb_input  # type: ignore[attr-defined]
                 v = self.values.get(name)
+                want: list[Any] | str
                 if isinstance(ed, W.TagsInput):
                     want = list(v or [])
                 elif isinstance(ed, W.Text) and isinstance(v, (list, tuple)):

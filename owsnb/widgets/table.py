@@ -29,7 +29,7 @@ import traitlets as T
 
 from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, StaleStateError
 from owsnb.kernel.orders import LegalOrders, Order
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, Unit
 from owsnb.widgets.seat import as_seat
 
 __all__ = ["Table", "Pick", "Refusal"]
@@ -142,7 +142,7 @@ class Table(T.HasTraits):
         reach the browser before the widgets that refer to it (a map counter's re-filled icon).
         Returns *widget*."""
         self._unbatched.add(widget)
-        self._held_key = None
+        self._held_key: tuple[int, int] | None = None
         return widget
 
     def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
@@ -288,7 +288,7 @@ class Table(T.HasTraits):
         """The printed label of a hex."""
         return self.view.map.label(h)
 
-    def _stack_at(self, label: str) -> list[str]:
+    def _stack_at(self, label: str) -> list[Unit]:
         h = self.view.map.hex(label)
         return sorted(
             (u for u in self.view.units.values() if u.hex == h),

@@ -184,7 +184,6 @@ def test_progress_bar_runs_over_chunks(capsys):
 
 
 def test_gcat_sweep_over_odds_columns_and_die_changes():
-    pytest.importorskip("owsnb.rules.ows.ground")
     ds = an.engagement_sweep(
         "gcat",
         shield=4,

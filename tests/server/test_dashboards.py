@@ -11,8 +11,6 @@ from owsnb.pages.demo import DemoPage
 from owsnb.pages.seat import seat_page, seat_query, umpire_page
 from tests.server.conftest import Served
 
-pytest.importorskip("ipywidgets")
-
 
 def q(served: Served, label: str, token: str | None = None) -> str:
     return urlencode({"url": served.game_url, "token": token or served.token(label)})

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 from owsnb.kernel.hexgrid import ALL, Hex, reachable
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridge_kind, map_info, occupied, zoc
 
@@ -28,12 +27,12 @@ __all__ = ["ALL", "step_cost", "movement_allowance", "reach", "enemy_of"]
 # ALL (the kernel's): step cost meaning "the unit's entire movement allowance" (swamp, 9.3)
 
 
-def enemy_of(state: Any, side: str) -> str:
+def enemy_of(state: StateLike, side: str) -> str:
     """The other side of a two-player game."""
     return next(s for s in state.sides if s != side)
 
 
-def movement_allowance(state: Any, u: Unit) -> int:
+def movement_allowance(state: StateLike, u: Unit) -> int:
     """Printed MA, halved (round down, minimum 1) when out of supply (7.2)."""
     ma = int(u.data.get("ma", 1))
     if u.data.get("oos"):
@@ -41,7 +40,7 @@ def movement_allowance(state: Any, u: Unit) -> int:
     return ma
 
 
-def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None:
+def step_cost(state: StateLike, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None:
     """MP to move from *a* into the adjacent hex *b* for movement class *cls* (``foot``,
     ``mech``, ``artillery``): an int, :data:`ALL`, or ``None`` if prohibited.
 
@@ -82,7 +81,11 @@ def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None
 
 
 def reach(
-    state: Any, u: Unit, *, budget: int | None = None, allowed: Callable[[Hex], bool] | None = None
+    state: StateLike,
+    u: Unit,
+    *,
+    budget: int | None = None,
+    allowed: Callable[[Hex], bool] | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
     """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0), searched by the
     kernel's :func:`~owsnb.kernel.hexgrid.reachable`.

@@ -20,7 +20,7 @@ from owsnb.kernel.orders import Order
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import DONE, Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.combatops import chits, combat, present, victory
 from owsnb.rules.combatops import units as U
@@ -255,7 +255,7 @@ class _Done(OrderHandler):
 
     type = DONE
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if step_no(state) not in (4, 6) or order.side == UMPIRE:
             return
         atk = Attack()
@@ -263,7 +263,7 @@ class _Done(OrderHandler):
             adj = [
                 u
                 for u in state.units_of(order.side)
-                if attack_eligible(state, u) and u.hex.distance(h) == 1
+                if attack_eligible(state, u) and u.map_hex.distance(h) == 1
             ]
             tries = [adj] + [[u] for u in adj]
             for group in tries:
@@ -492,7 +492,7 @@ class CombatOps(RuleSet):
             adj.events.append(state_set("secret", {"control": ctl}, rule="17.1"))
         return adj
 
-    def _control(self, state: Any, old: Mapping[str, str]) -> dict[str, str]:
+    def _control(self, state: StateLike, old: Mapping[str, str]) -> dict[str, str]:
         """Town control (17.1): the side whose real unit last entered each victory town."""
         out = dict(old)
         for t in state.public.get("victory", {}).get("towns", ()):

@@ -19,14 +19,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex, search
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridges_now, map_info, occupied, parse_hex, zoc
 
 __all__ = ["Supply", "supply_heads", "supply_of"]
 
 
-def supply_heads(state: Any, side: str) -> list[Hex]:
+def supply_heads(state: StateLike, side: str) -> list[Hex]:
     """The scenario's supply-head hexes of *side* (whether or not they supply now)."""
     return [parse_hex(state.map, x) for x in state.public.get("supply_heads", {}).get(side, ())]
 
@@ -39,7 +39,7 @@ class Supply:
         side: whose supply.
     """
 
-    def __init__(self, state: Any, side: str):
+    def __init__(self, state: StateLike, side: str):
         self.state = state
         self.side = side
         self.info = map_info(state.map)
@@ -166,7 +166,7 @@ class Supply:
 _CACHE: dict[tuple[int, str], tuple[Any, Supply]] = {}
 
 
-def supply_of(state: Any, side: str) -> Supply:
+def supply_of(state: StateLike, side: str) -> Supply:
     """The :class:`Supply` of *side* in *state*, worked out once per (immutable) state."""
     key = (id(state), side)
     hit = _CACHE.get(key)

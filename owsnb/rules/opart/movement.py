@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.stands import formation_of, is_artillery, is_division, on_foot_class
 from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import TerrainIndex, terrain_index
@@ -56,7 +57,7 @@ class Refusal:
     rule: str
 
 
-def allowance(state: Any, unit: Any, index: TerrainIndex | None = None) -> int:
+def allowance(state: StateLike, unit: Any, index: TerrainIndex | None = None) -> int:
     """The stand's movement allowance in hexes, before road bonus and contours (§13).
 
     Troops within a fortified or built-up area move 2 hexes; "within" is read as starting the
@@ -70,12 +71,14 @@ def allowance(state: Any, unit: Any, index: TerrainIndex | None = None) -> int:
     return base
 
 
-def enemy_hexes(state: Any, side: str) -> set[Hex]:
+def enemy_hexes(state: StateLike, side: str) -> set[Hex]:
     """Hexes holding an enemy stand of *side*."""
     return {u.hex for u in state.units.values() if u.side != side and u.hex is not None}
 
 
-def entry_refusal(state: Any, unit: Any, index: TerrainIndex, a: Hex, b: Hex) -> Refusal | None:
+def entry_refusal(
+    state: StateLike, unit: Any, index: TerrainIndex, a: Hex, b: Hex
+) -> Refusal | None:
     """Why *unit* may not step from *a* into neighbour *b* because of terrain (§13), or None."""
     cls = index.entry.get(b, "any")
     road = index.on_road(a, b)
@@ -109,7 +112,7 @@ def entry_refusal(state: Any, unit: Any, index: TerrainIndex, a: Hex, b: Hex) ->
     return None
 
 
-def stacking_refusal(state: Any, unit: Any, h: Hex) -> Refusal | None:
+def stacking_refusal(state: StateLike, unit: Any, h: Hex) -> Refusal | None:
     """Why *unit* may not end its move in *h* (§6), or None."""
     others = [u for u in state.units.values() if u.hex == h and u.id != unit.id]
     if any(u.side != unit.side for u in others):
@@ -254,13 +257,13 @@ class MoveReach:
         return f"<MoveReach {self.unit} from {self.start}: {len(self.cost)} hexes, allowance {self.allowance}>"
 
 
-def morale_zero(state: Any, unit: Any) -> bool:
+def morale_zero(state: StateLike, unit: Any) -> bool:
     """Is the stand's division at morale 0 (§9)?"""
     fid = formation_of(unit)
     return is_division(state, fid) and int(state.public.get("morale", {}).get(fid, 1)) <= 0
 
 
-def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
+def home_edge_distance(state: StateLike, side: str, h: Hex) -> int | None:
     """Hexes from *h* to its side's home edge (scenario ``rules.home_edges``), or None."""
     edge = state.public.get("home_edges", {}).get(side)
     if not edge:
@@ -277,7 +280,7 @@ def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
 
 
 def _search(
-    state: Any,
+    state: StateLike,
     unit: Any,
     index: TerrainIndex,
     budget: float,
@@ -340,7 +343,7 @@ def _search(
     return cost, paths
 
 
-def gap_rule_for(state: Any, unit: Any, index: TerrainIndex) -> GapRule:
+def gap_rule_for(state: StateLike, unit: Any, index: TerrainIndex) -> GapRule:
     """The :class:`GapRule` a stand of *unit*'s side moves under (enemy stands as they stand now)."""
     return _gap_rule(
         frozenset(enemy_hexes(state, unit.side)),
@@ -354,7 +357,7 @@ def _gap_rule(enemies: frozenset[Hex], obstacles: frozenset[Hex], span: int) -> 
     return GapRule(enemies, obstacles, span)
 
 
-def reach(state: Any, unit: Any) -> MoveReach:
+def reach(state: StateLike, unit: Any) -> MoveReach:
     """Every hex *unit* may legally end a move in now, with cost and path (§13).
 
     Does not look at whose activation it is or whether the stand has moved already (the order
@@ -403,7 +406,7 @@ def reach(state: Any, unit: Any) -> MoveReach:
     return out
 
 
-def withdrawal(state: Any, unit: Any, away_from: Hex | None = None) -> tuple[Hex, ...] | None:
+def withdrawal(state: StateLike, unit: Any, away_from: Hex | None = None) -> tuple[Hex, ...] | None:
     """The path of a forced withdrawal (§13, §14), or ``None`` if the stand is destroyed.
 
     The stand must end at least ``withdraw_distance`` hexes (default 2: "one hex away", ruling

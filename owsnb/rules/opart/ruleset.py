@@ -18,7 +18,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Option, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import Clock, GameState, Unit
+from owsnb.kernel.state import Clock, GameState, StateLike, Unit
 from owsnb.rules.opart import activation, present, victory
 from owsnb.rules.opart.editor import EDITOR
 from owsnb.rules.opart.orders import AttackOrder, ExitOrder, FaceOrder, ModeOrder, MoveOrder
@@ -406,7 +406,7 @@ class OperationalArt(RuleSet):
                 return [*nxt, clock_set(self.clock_for(s, ph, st, s.clock.turn), rule="12.3")]
         return super().advance_events(state, dice, to=to, limit=limit)
 
-    def preview(self, state: Any, order: Any) -> Any:
+    def preview(self, state: StateLike, order: Any) -> Any:
         """Exact previews; ``done`` previews the next activation card (§12)."""
         if order.verb in ("done", "advance"):
             return activation.next_card(state)
@@ -462,7 +462,7 @@ class OperationalArt(RuleSet):
             f"{view.side} | {view.clock} | morale {dict(view.public.get('morale', {}))} | {units}"
         )
 
-    def facing_names(self, state: Any) -> tuple[str, ...]:
+    def facing_names(self, state: StateLike) -> tuple[str, ...]:
         """Compass names of facings on this map."""
         return direction_names(state.map.offset.orientation)
 

@@ -18,7 +18,7 @@ from owsnb.kernel import Dice, IllegalOrderError, Option, Phase, RuleSet, Sequen
 from owsnb.kernel.data import freeze, thaw
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_move, unit_set
 from owsnb.kernel.reduce import apply_all
-from owsnb.kernel.state import UMPIRE, Clock, GameState
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike
 from owsnb.rules.opscale import decks, present
 from owsnb.rules.opscale.board import alive_on_map, domain, players
 from owsnb.rules.opscale.combat_orders import (
@@ -471,7 +471,7 @@ class OpScale(RuleSet):
         return state
 
     # -- who acts ---------------------------------------------------------------------------------
-    def step_actors(self, state: Any, step: Step, turn: int) -> tuple[str, ...]:
+    def step_actors(self, state: StateLike, step: Step, turn: int) -> tuple[str, ...]:
         """Players acting in *step* of *turn* (none in automatic steps and out-of-schedule phases)."""
         if step.auto:
             return ()
@@ -722,7 +722,7 @@ class OpScale(RuleSet):
                 t.add(unit_move(u.id, state.map.hex(u.data["base"]), rule="TS.4"))
             t.add(unit_set(u.id, markers=u.markers - m, visible_to=None, rule="TS"))
         last = state.scenario.get("turns")
-        final = bool(last) and turn > int(last)
+        final = last is not None and bool(last) and turn > int(last)
         self._objectives(t, final)
         return t.events
 
@@ -744,7 +744,7 @@ class OpScale(RuleSet):
                 )
 
     @staticmethod
-    def holds(state: Any, side: str, h: Any) -> bool:
+    def holds(state: StateLike, side: str, h: Any) -> bool:
         """Does *side* hold hex *h*? (its ground unit there and no enemy's; for a city, its control)."""
         here = [
             u

@@ -41,6 +41,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -130,7 +131,7 @@ def _fighter_radar(sensor: Any, distance: int) -> bool:
     return counter(sensor).long_range_radar and "emitting" in sensor.markers and distance <= 1
 
 
-def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
+def sensor_die(state: StateLike, sensor: Any, target: Any) -> str | None:
     """The die *sensor* may roll against *target* now, or ``None`` if it cannot sense it
     (8.3.3 matching capability, 8.5.2, 6.4.2, 6.5.9, 6.5.9.2, 6.5.9.4-6). Distance demotions of
     AEW included; cooperative promotions and target modifiers are not."""
@@ -198,7 +199,7 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
     return None
 
 
-def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, int, list[str]]:
+def _target_mods(state: StateLike, side: str, target: Any, asw: bool) -> tuple[int, int, list[str]]:
     prom = dem = 0
     notes: list[str] = []
     m = target.markers
@@ -235,7 +236,7 @@ def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, in
 
 
 def local_die(
-    state: Any, side: str, sensors: Sequence[Any], target: Any
+    state: StateLike, side: str, sensors: Sequence[Any], target: Any
 ) -> tuple[str | None, list[str]]:
     """The single cooperative roll *sensors* make against *target* (8.5.3, R3), with the target's
     modifiers and the caps — D12 only for ASW and stealth aircraft (8.5.3, 6.4.4, 6.5.7; D16 by the
@@ -269,7 +270,7 @@ def local_die(
     return net_die(best, prom + n_extra, dem, limit=limit), notes
 
 
-def in_the_open(state: Any, u: Any) -> bool:
+def in_the_open(state: StateLike, u: Any) -> bool:
     """8.3.2.1: a ground unit with a theater signature outside covered terrain, which an ISR asset
     in range detects without a roll ("If in the open, and an ISR asset is placed within range to
     detect, then they are automatically detected. If they are in covered terrain (forest, hills,
@@ -296,7 +297,7 @@ def _signature(u: Any) -> int:
 
 
 # -- automatic detections (8.3.1, 8.3.2, 6.4.3, 6.5.9.5) ---------------------------------------------
-def auto_detections(state: Any, dice: Any = None) -> list[Event]:
+def auto_detections(state: StateLike, dice: Any = None) -> list[Event]:
     """Detections that need no roll, made when local detection begins (step 5.2)."""
     events: list[Event] = []
     tactical = (state.map.km_per_hex() or 370) <= 40
@@ -322,9 +323,9 @@ def auto_detections(state: Any, dice: Any = None) -> list[Event]:
             ):
                 new.add(side)  # 8.3.2 (a submarine is no automatic detector: it rolls, 6.4.2)
             elif k == "air" and any(
-                counter(e).sensor("radar")
+                (radar := counter(e).sensor("radar"))
                 and "emitting" in e.markers
-                and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"])
+                and e.hex.distance(u.hex) <= int(radar["range"])
                 for e in enemies
             ):
                 new.add(side)  # 6.5.9.5
@@ -361,11 +362,11 @@ class TheaterISR(OrderHandler):
         "isr", (Param("hex", "hex", "hex to search"),), rule="8.4", doc="place a theater ISR pawn"
     )
 
-    def _left(self, state: Any, side: str) -> int:
+    def _left(self, state: StateLike, side: str) -> int:
         used = int((state.public.get("isr_used") or {}).get(side, 0))
         return int(space(state, side)["isr_pawns"]) - used
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if self._left(state, side) <= 0:
             return None
         # never derived from hidden enemy positions: every hex is a candidate; examples near own units
@@ -382,7 +383,7 @@ class TheaterISR(OrderHandler):
         ex = tuple(self.type.make(side, hex=h) for h in near[:12])
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         try:
             state.map.hex(args["hex"])
         except Exception:
@@ -395,14 +396,14 @@ class TheaterISR(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         d = theater_preview(state, order.side)
         if state.map.info(state.map.hex(args["hex"])).terrain not in COVERED:
             d.label += "; a ground unit in the open is detected without a roll (8.3.2.1)"
         return d
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         h = state.map.hex(args["hex"])
@@ -539,7 +540,7 @@ class Contest:
         return ("shot down" if hits else "survives"), hits
 
 
-def contest(state: Any, platform: Any) -> Contest:
+def contest(state: StateLike, platform: Any) -> Contest:
     """The 8.5.4 contest of *platform* (a unit or id) as *state* knows it: a side's view gives the
     contest as that side can foresee it (defenders it has not detected are not in it)."""
     from owsnb.rules.ows.air import combat as air
@@ -572,7 +573,7 @@ def contest(state: Any, platform: Any) -> Contest:
 
 
 def _contest_events(
-    state: Any, side: str, cont: Contest, roll: Roller
+    state: GameState, side: str, cont: Contest, roll: Roller
 ) -> tuple[list[Event], str, list[str], list]:
     """Resolve *cont* (8.5.4): events, outcome, lines and the rolls *side* may see."""
     from owsnb.kernel.reduce import apply
@@ -681,7 +682,7 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
 
 
 def _search(
-    state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller
+    state: StateLike, side: str, h: Any, sensors: Sequence[Any], roll: Roller
 ) -> tuple[list[Event], list[str], list, set]:
     """8.5: one cooperative roll by *sensors* per undetected enemy unit in *h* they can sense."""
     events: list[Event] = []
@@ -766,10 +767,10 @@ class Detect(OrderHandler):
         doc="local detection by your units",
     )
 
-    def _sensed(self, state: Any, side: str) -> set[str]:
+    def _sensed(self, state: StateLike, side: str) -> set[str]:
         return set(state.sides[side].private.get("sensed") or ())
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         done = self._sensed(state, side)
         ex = []
         for u in state.units_of(side):
@@ -782,7 +783,7 @@ class Detect(OrderHandler):
                     ex.append(self.type.make(side, hex=state.map.label(h), sensors=[u.id]))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:20])) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         try:
             state.map.hex(args["hex"])
         except Exception:
@@ -808,7 +809,7 @@ class Detect(OrderHandler):
         if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
             raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         """P(detect) of a signature-7 target by these sensors' best die (for the planner); with air
         ISR platforms, the exact 8.5.4 contest of each as the side knows its defences."""
         sensors = [state.units[s] for s in args.get("sensors", ())]
@@ -828,7 +829,7 @@ class Detect(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         from owsnb.kernel.reduce import apply_all
 
@@ -898,7 +899,7 @@ preview = local_preview
 resolve = resolve_local
 
 
-def _enter_theater(state: Any, dice: Any) -> list[Event]:
+def _enter_theater(state: StateLike, dice: Any) -> list[Event]:
     return [
         state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
         *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides],

@@ -33,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -320,11 +320,9 @@ def strike_engagement(
 
     salvos = [salvos] if isinstance(salvos, str) else list(salvos)
     if game is None:
-        vals = (
-            list(grey_shields)
-            if isinstance(grey_shields, (list, tuple, range))
-            else [6] * int(grey_shields or 0)
-        )
+        vals = [6] * grey_shields if isinstance(grey_shields, int) else list(grey_shields or ())
+        if not isinstance(cap, int):
+            raise ValueError(f"a what-if takes a number of CAP interceptors, not {cap!r} (9.9.4.1)")
         plans = strike.allocate(
             [parse_die(d) for d in salvos],
             vals,
@@ -458,6 +456,8 @@ def detection_engagement(
     from owsnb.rules.ows.common import detected, space
     from owsnb.rules.ows.units import counter
 
+    if side is None or hex is None:
+        raise ValueError("a detection read from a game needs the searching side= and the hex=")
     state = game.state if hasattr(game, "state") else game
     h = state.map.hex(hex)
     rolls = []
@@ -484,10 +484,10 @@ def detection_engagement(
             or detected(state, u, side)
         ):
             continue
-        die, _ = isr.local_die(state, side, sens, u)
-        if die is not None:
+        local, _ = isr.local_die(state, side, sens, u)
+        if local is not None:
             auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)
-            rolls.append((u.id, die, 0 if auto else isr._signature(u)))
+            rolls.append((u.id, local, 0 if auto else isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
 
 
@@ -574,7 +574,7 @@ class GcatEngagement(Engagement):
             ]
         }
         for name, key in _RESULT_KEYS.items():
-            out[name] = [cells.map(lambda c, key=key: int(ground.parse_result(c)[key]), label=name)]
+            out[name] = [cells.map(_result_part(key), label=name)]
         return out
 
     def describe(self) -> dict[str, Any]:
@@ -596,6 +596,12 @@ def _ground() -> Any:
             "OWS ground combat (10.15, owsnb.rules.ows.ground) is not available in this installation"
         ) from e
     return ground
+
+
+def _result_part(key: str) -> Callable[[Any], int]:
+    """One number of a GCAT result cell (10.15.9.1.6), e.g. the defender's step losses."""
+    parse = _ground().parse_result
+    return lambda cell: int(parse(cell)[key])
 
 
 def gcat_engagement(

@@ -28,6 +28,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -93,7 +94,7 @@ def sof_regeneration_preview(in_box: int) -> Distribution:
 preview = air_regeneration_preview
 
 
-def regen_rule(state: Any, unit: Any) -> tuple[str, int]:
+def regen_rule(state: StateLike, unit: Any) -> tuple[str, int]:
     """The (die, target) that regenerates *unit* (11.7): the counter's own, else by side, else default."""
     c = counter(unit)
     if c.regen_target:
@@ -104,7 +105,7 @@ def regen_rule(state: Any, unit: Any) -> tuple[str, int]:
 
 
 # -- step effects ----------------------------------------------------------------------------------
-def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list[Event]]:
+def cyber_recovery(state: StateLike, roll: Roller) -> tuple[list[dict[str, Any]], list[Event]]:
     """11.2: each enduring cyber effect's victim rolls the card's recovery die; the effects that
     stay in play, and the events (rolls are public: the effect is)."""
     stay: list[dict[str, Any]] = []
@@ -126,7 +127,7 @@ def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list
     ]
 
 
-def reset_io(state: Any, dice: Any) -> list[Event]:
+def reset_io(state: StateLike, dice: Any) -> list[Event]:
     """7.B / 11.2: offensive IO effects come off unless a cyber effect endures (recovery rolls per
     card); defensive tokens may stay; tokens come back."""
     stay, events = cyber_recovery(state, Roller(dice))
@@ -146,7 +147,7 @@ def reset_io(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def reset_space(state: Any, dice: Any) -> list[Event]:
+def reset_space(state: GameState, dice: Any) -> list[Event]:
     """7.C / 11.3: dashboards back to their default values unless a cyber effect is still in play
     (its row stays demoted, 11.2)."""
     from owsnb.kernel.reduce import apply
@@ -168,7 +169,7 @@ def reset_space(state: Any, dice: Any) -> list[Event]:
     ]
 
 
-def reset_aviation(state: Any, dice: Any) -> list[Event]:
+def reset_aviation(state: StateLike, dice: Any) -> list[Event]:
     """7.D / 11.4: air missions return to base; CAP/OCA/DCA/Interdiction/SUCAP/CAS and their tankers
     may stay (option ``leave_missions_in_place``); munitions loadouts are unloaded."""
     events: list[Event] = []
@@ -191,7 +192,7 @@ def reset_aviation(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def advance_timers(state: Any, dice: Any) -> list[Event]:
+def advance_timers(state: StateLike, dice: Any) -> list[Event]:
     """7.E / 11.5: every countdown in ``data.timers`` goes down by one; at zero it and its marker go."""
     events: list[Event] = []
     for u in state.units.values():
@@ -212,7 +213,7 @@ def advance_timers(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def remove_markers(state: Any, dice: Any) -> list[Event]:
+def remove_markers(state: StateLike, dice: Any) -> list[Event]:
     """7.F / 11.6: RSO&I (without a timer), Suppressed (except partisan suppression, C8), Main
     Effort, Cavitation, TACSIT 1 (detection lapses: enemies keep a last-known position), assault
     markers (C6), and the per-turn bookkeeping markers; a radiation plume placed in an earlier
@@ -272,7 +273,7 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def repair(state: Any, dice: Any) -> list[Event]:
+def repair(state: StateLike, dice: Any) -> list[Event]:
     """7.G / 11.6.1: each damaged infrastructure step is repaired on a D6 of 1 (1–3 with an engineer)."""
     roll = Roller(dice)
     t = table(state, "regeneration")["repair"]
@@ -305,7 +306,7 @@ def repair(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def regenerate(state: Any, dice: Any) -> list[Event]:
+def regenerate(state: StateLike, dice: Any) -> list[Event]:
     """7.H / 11.7 and 6.6.1.2: air missions roll their per-counter probability; SOF by 1D4 missions,
     each back 1D4 turns ahead (1 = the next SOF phase)."""
     roll = Roller(dice)
@@ -356,7 +357,7 @@ def regenerate(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def sof_back(state: Any, turn: int, dice: Any) -> list[Event]:
+def sof_back(state: StateLike, turn: int, dice: Any) -> list[Event]:
     """6.6.1.2: SOF missions whose turn has come are back in play for this turn's SOF phase."""
     out = []
     for u in state.units.values():
@@ -382,7 +383,7 @@ def sof_back(state: Any, turn: int, dice: Any) -> list[Event]:
     return out
 
 
-def reset_fires(state: Any, dice: Any) -> list[Event]:
+def reset_fires(state: StateLike, dice: Any) -> list[Event]:
     """7.I / 11.8: dice and shields with the curved arrow (auto-resupply) and grey shields with the
     circular arrow (2.2.2.3.2) are reset; the others stay expended until resupplied (11.9)."""
     events: list[Event] = []
@@ -402,7 +403,7 @@ def reset_fires(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def new_turn(state: Any, dice: Any) -> list[Event]:
+def new_turn(state: StateLike, dice: Any) -> list[Event]:
     """7.J / 11.10: the turn advances (the kernel moves the turn marker); roll the weather (2.3.5)."""
     w = table(state, "weather")
     roll = Roller(dice)
@@ -414,14 +415,14 @@ def new_turn(state: Any, dice: Any) -> list[Event]:
     ]
 
 
-def _port_actions_left(state: Any, side: str, h: Any) -> int:
+def _port_actions_left(state: StateLike, side: str, h: Any) -> int:
     """11.9 / 2.1.7.1: the port's actions (its capacity, less damage) not yet used this turn."""
     from owsnb.rules.ows.strategic import _use, port_capacity
 
     return port_capacity(state, h) - _use(state, side, "port").get(state.map.label(h), 0)
 
 
-def _port_use(state: Any, side: str, h: Any) -> Event:
+def _port_use(state: StateLike, side: str, h: Any) -> Event:
     from owsnb.rules.ows.strategic import _use_event
 
     return _use_event(state, side, "port", state.map.label(h), 1)
@@ -439,7 +440,7 @@ class Resupply(OrderHandler):
         doc="resupply missiles from an ASP",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "missile_resupply"):
             return None
         pairs = [
@@ -452,7 +453,7 @@ class Resupply(OrderHandler):
         ex = legal_examples(self, state, side, pairs)  # a busy port offers no ship (11.9)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "missile_resupply"):
             raise refuse(
                 "this scenario does not allow missile resupply (2.2.2.5)",
@@ -481,7 +482,7 @@ class Resupply(OrderHandler):
                 )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, a = state.units[args["unit"]], state.units[args["asp"]]
         sp = dict(counter(u).spent)

@@ -29,7 +29,7 @@ from owsnb.kernel.events import Event, clock_set, note, state_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, OrderHandler, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, Unit
+from owsnb.kernel.state import UMPIRE, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
@@ -172,7 +172,7 @@ class AdHoc(OrderHandler):
         actors="umpire",
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = str(args["percent"])
         if not p.isdigit() or int(p) % 10 or not 0 <= int(p) <= 100:
             raise IllegalOrderError(
@@ -182,14 +182,14 @@ class AdHoc(OrderHandler):
                 order=order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         k = int(args["percent"]) // 10
         return Distribution.bernoulli(
             Distribution.die(10).prob(lambda r: r >= 11 - k) if k else 0, label="success"
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Dice
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Dice
     ) -> Adjudication:
         k = int(args["percent"]) // 10
         what = args.get("what", "ad hoc adjudication")

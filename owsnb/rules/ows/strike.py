@@ -22,7 +22,7 @@ gives the exact outcome first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -34,7 +34,7 @@ from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -128,20 +128,25 @@ class StrikePreview:
         return wrap(body, repr(self))
 
 
+def _steps_lost(countermeasures: int, steps: int) -> Callable[[int], int]:
+    """Hits to steps lost: less the countermeasures, at most the target's steps (9.2, 2.1.1.3)."""
+    return lambda hits: min(max(hits - countermeasures, 0), steps)
+
+
 def _preview_of(
-    state: Any, plans: list[SalvoPlan], targets: Mapping[str, _Target]
+    state: StateLike | None, plans: list[SalvoPlan], targets: Mapping[str, _Target]
 ) -> StrikePreview:
     tdist: dict[str, Distribution] = {}
     sdist: dict[str, Distribution] = {}
     for key in dict.fromkeys(p.target for p in plans):
+        if key is None:
+            raise ValueError("a salvo plan without a target cannot be previewed")
         t = targets[key]
         d = _sum(p.distribution() for p in plans if p.target == key)
         d.label = f"hits on {key}"
         tdist[key] = d
         cm = 1 if t.countermeasures else 0
-        sdist[key] = d.map(
-            lambda h, t=t, cm=cm: min(max(h - cm, 0), t.steps), label=f"steps lost by {key}"
-        )
+        sdist[key] = d.map(_steps_lost(cm, t.steps), label=f"steps lost by {key}")
     rules = ["9.2", "9.2.1", "2.1.1.3"] + _note_rules(plans)
     return StrikePreview(plans, tdist, sdist, list(dict.fromkeys(rules)))
 
@@ -194,11 +199,7 @@ def preview(
     if game is None:  # pure what-if
         crit = True
         red = int(red_shield or 4)
-        vals = (
-            list(grey_shields)
-            if isinstance(grey_shields, (list, tuple))
-            else [6] * int(grey_shields or 0)
-        )
+        vals = [6] * grey_shields if isinstance(grey_shields, int) else list(grey_shields or ())
         plans = allocate(salvos, vals, excess=excess or "demote", red=red, critical=crit)
         plans = [replace(p, target=target) for p in plans]
         t = _Target(target, "", None, red, 99, "naval")
@@ -223,6 +224,8 @@ def preview(
         )
     if side is None:
         side = next((s for s in truth.sides if tunit is None or s != tunit.side), None)
+    if side is None:
+        raise refuse(f"no side can attack {target!r}", "no-attacker", "9.9.4")
     if all(":" in s for s in salvos):
         sv, tmap = _read_salvos(state, side, target, salvos)
         alloc = {}
@@ -261,12 +264,12 @@ def preview(
     return _preview_of(state, plans, {t.key: t})
 
 
-def _with_option(state: Any, name: str, value: Any) -> Any:
+def _with_option(state: GameState, name: str, value: Any) -> Any:
     return replace(state, options=state.options.set({name: value}))
 
 
 def _what_if_caps(
-    state: Any, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int
+    state: StateLike, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int
 ) -> list[SalvoPlan]:
     out = list(plans)
     for i, s in enumerate(sv):
@@ -294,7 +297,7 @@ def _pick_shields(avail: list[dict], grey: Any, t: _Target) -> list[dict]:
 
 # -- resolution ------------------------------------------------------------------------------------
 def _exposure_events(
-    state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
+    state: StateLike, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
 ) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
     lets airborne ASW in its hex roll once, and leaves Silent Running (6.4.2.1: "removed when the
@@ -325,8 +328,8 @@ def _exposure_events(
                 and counter(u).asw is not None
             ]
             if asw and defender not in src.seen_by:
-                a = max(asw, key=lambda u: counter(u).asw.die[1:].zfill(2))
-                die = counter(a).asw.die
+                a = max(asw, key=lambda u: counter(u).asw_die[1:].zfill(2))
+                die = counter(a).asw_die
                 sig = int(c.signature or 8)
                 r = roll(
                     die,
@@ -361,7 +364,7 @@ def _exposure_events(
 
 
 def _execute(
-    state: Any,
+    state: GameState,
     side: str,
     salvos: Sequence[_Salvo],
     targets: Mapping[str, _Target],
@@ -433,8 +436,8 @@ def _execute(
     for uid, keys in spent.items():
         u = state.units[uid]
         sp = dict(counter(u).spent)
-        for k, n in keys.items():
-            sp[k] = int(sp.get(k, 0)) + n
+        for pool, n in keys.items():
+            sp[pool] = int(sp.get(pool, 0)) + n
         events.append(
             unit_set(
                 uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])
@@ -484,7 +487,7 @@ def _execute(
     return events, res
 
 
-def _infra_damage(state: Any, t: _Target, n: int) -> tuple[list[Event], int]:
+def _infra_damage(state: StateLike, t: _Target, n: int) -> tuple[list[Event], int]:
     """9.9.7: each step loss adds one damage; capacity 0 = out of action."""
     if n <= 0:
         return [], 0
@@ -495,7 +498,7 @@ def _infra_damage(state: Any, t: _Target, n: int) -> tuple[list[Event], int]:
     return [hex_set(t.hex, {"damage": dmg}, rule="9.9.7")], lost
 
 
-def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], int]:
+def _asp_damage(state: StateLike, u: Any, n: int, roll: Roller) -> tuple[list[Event], int]:
     """2.2.2.6 / 9.9.7: each hit on an ASP destroys 1D6 salvos."""
     if n <= 0:
         return [], 0
@@ -511,7 +514,7 @@ def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], 
 
 
 # -- sequencing (9.9.2, 9.9.3) ---------------------------------------------------------------------
-def _enter_long_range(state: Any, dice: Any) -> list[Event]:
+def _enter_long_range(state: StateLike, dice: Any) -> list[Event]:
     """6.B.1: each side gets its C2 value of long-range strike actions (9.9.2); chit cup (9.9.3)."""
     sead = thaw(
         state.public.get("sead_allocations") or {}
@@ -526,7 +529,7 @@ def _enter_long_range(state: Any, dice: Any) -> list[Event]:
 
 
 def _draw_next(
-    state: Any, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()
+    state: StateLike, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()
 ) -> list[Event]:
     ex = set(exclude) | set(state.clock.done)
     chits = [s for s, n in cup.items() for _ in range(int(n)) if s not in ex]
@@ -543,7 +546,7 @@ def _draw_next(
     ]
 
 
-def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Event]:
+def _after_action(state: StateLike, side: str, long_range: bool, dice: Any) -> list[Event]:
     """Whose strike action is next (I-GO-U-GO alternates; chits draw), 9.9.3."""
     if state.clock.step != "6.B.1":
         return []
@@ -586,7 +589,7 @@ class Strike(OrderHandler):
         doc="strike a target hex with missile salvos",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if _strike_waiting(state):
             return None
         step = state.clock.step
@@ -626,7 +629,7 @@ class Strike(OrderHandler):
             note=f"step {step}",
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if _strike_waiting(state):
             raise refuse(
                 "a strike is waiting for the defender's shot calculus (9.2.1)",
@@ -661,11 +664,11 @@ class Strike(OrderHandler):
                     order,
                 )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> StrikePreview:
         return preview(state, args["target"], list(args.get("salvos", ())), None, side=order.side)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         salvos, targets = _read_salvos(state, side, args["target"], args.get("salvos", ()), order)
@@ -767,7 +770,7 @@ class Shields(OrderHandler):
         doc="defender: allocate grey shields and interceptors; the strike is rolled",
     )
 
-    def _pend(self, state: Any, side: str, order: Any = None) -> dict[str, Any]:
+    def _pend(self, state: StateLike, side: str, order: Any = None) -> dict[str, Any]:
         """The declared strike as the defender knows it: the public summary (targets, dice) and
         what it is shown of the salvos (its private ``incoming``, :func:`_incoming_detail`)."""
         summary = thaw(state.public.get("incoming") or {})
@@ -783,7 +786,7 @@ class Shields(OrderHandler):
         detail = thaw(state.side_state(side).private.get("incoming") or {})
         return {**summary, **detail}
 
-    def _known(self, state: Any, side: str, order: Any = None) -> tuple[Any, ...]:
+    def _known(self, state: StateLike, side: str, order: Any = None) -> tuple[Any, ...]:
         """(targets, salvos that a CAP could intercept, long range?, return fire allowed) as the
         defender knows the strike (9.2.1, 9.9.4.1, 9.9.1)."""
         p = self._pend(state, side, order)
@@ -808,7 +811,7 @@ class Shields(OrderHandler):
                         allowed.append(f"{u.id}:{a.id}:{src.id}")
         return targets, interceptable, bool(p.get("long_range")), allowed
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         try:
             targets, *_ = self._known(state, side)
         except IllegalOrderError:
@@ -824,7 +827,7 @@ class Shields(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex))
 
     def _read(
-        self, state: Any, order: Order, args: Mapping[str, Any], truth: bool = False
+        self, state: StateLike, order: Order, args: Mapping[str, Any], truth: bool = False
     ) -> tuple[Any, ...]:
         """Check the shot calculus on what the defender knows (``truth``: on the umpire's
         pending strike, to carry it out) and read it."""
@@ -950,14 +953,16 @@ class Shields(OrderHandler):
                 rf.append(_Salvo(src, grp, _unit_target(state.units[tid]), True))
         return p, salvos, targets, alloc, caps, rf
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview | None:
+    def preview(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> StrikePreview | None:
         return None  # the defender's view cannot name hidden sources; the attacker previews
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         p, salvos, targets, alloc, caps, rf = self._read(state, order, args, truth=True)
         events, res = _execute(state, p["attacker"], salvos, targets, alloc, caps, dice, rf)
@@ -1006,7 +1011,7 @@ def resolve(
             ),
             None,
         ) or next(s for s in state.sides if s != state.units[target].side)
-    toks = [s if ":" in s else None for s in salvos]
+    toks: Sequence[str | None] = [s if ":" in s else None for s in salvos]
     if None in toks:
         toks = _pick_sources(state, side, target, salvos)
     r = submit(game, Strike.type.make(side, target=target, salvos=toks))
@@ -1036,7 +1041,7 @@ def resolve(
     return r
 
 
-def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> list[str]:
+def _pick_sources(state: StateLike, side: str, target: str, salvos: Sequence[str]) -> list[str]:
     t = state.units[target]
     tt = target_type(t)
     used: dict[tuple[str, str], int] = {}

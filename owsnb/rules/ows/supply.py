@@ -26,6 +26,7 @@ from typing import Any
 
 from owsnb.kernel.events import Event, unit_set
 from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import watchers
 from owsnb.rules.ows.movement import (
     GROUND_CATEGORIES,
@@ -85,7 +86,7 @@ class SupplyTrace:
         )
 
 
-def sources(state: Any, unit: Any) -> list[Hex]:
+def sources(state: StateLike, unit: Any) -> list[Hex]:
     """S1: the supply source hexes of *unit*."""
     s = unit.data.get("supply_source")
     if s:
@@ -122,7 +123,7 @@ def sources(state: Any, unit: Any) -> list[Hex]:
     return out
 
 
-def trace(state: Any, unit: Any) -> SupplyTrace:
+def trace(state: StateLike, unit: Any) -> SupplyTrace:
     """Trace supply for *unit* now (11.1): the cheapest line to a source through land hexes free
     of enemy units, enemy ZOC (S2) and hostile disrupted partisan zones."""
     if unit.hex is None:
@@ -204,7 +205,7 @@ def _checked(unit: Any) -> bool:
     )
 
 
-def check_supply(state: Any, dice: Any) -> list[Event]:
+def check_supply(state: StateLike, dice: Any) -> list[Event]:
     """7.A / 11.1: trace every ground combat unit; set or clear the supply markers."""
     events: list[Event] = []
     for u in state.units.values():

@@ -32,6 +32,7 @@ from typing import Any
 
 from owsnb.kernel.geo import NM_KM
 from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.dice import COLOURS
 from owsnb.rules.ows.units import counter
 
@@ -65,15 +66,15 @@ def _state_and_unit(game_or_view: Any, unit: Any) -> tuple[Any, Any]:
         raise KeyError(f"no unit {uid!r} visible here") from None
 
 
-def _km(state: Any) -> float:
+def _km(state: StateLike) -> float:
     return float(state.map.km_per_hex() or 20.0)
 
 
-def _label(state: Any, h: Hex) -> str:
+def _label(state: StateLike, h: Hex) -> str:
     return state.map.label(h)
 
 
-def command_radius_hexes(state: Any, hq: Any) -> int:
+def command_radius_hexes(state: StateLike, hq: Any) -> int:
     """2.2.7.1: the HQ's command radius in map hexes — TAC numbers count 100 km zones on tactical
     maps (``meta.zone_km``), OP numbers 200 nm hexes."""
     r = int(counter(hq).command_radius or 0)
@@ -228,7 +229,7 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
     return Reach(u.id, "none", u.hex, {}, km_per_hex=km)
 
 
-def _fuel_source(state: Any, m: Any) -> Hex | None:
+def _fuel_source(state: StateLike, m: Any) -> Hex | None:
     b = state.units.get(counter(m).base) if counter(m).base else None
     if b is not None and b.hex is not None:
         return b.hex
@@ -237,7 +238,7 @@ def _fuel_source(state: Any, m: Any) -> Hex | None:
 
 # -- transit ---------------------------------------------------------------------------------------------
 def turns_by_road(
-    state: Any, u: Any, to: Hex, *, max_turns: int = 60
+    state: StateLike, u: Any, to: Hex, *, max_turns: int = 60
 ) -> tuple[int, list[Hex]] | None:
     """Turns of tactical movement from *u*'s hex to *to* (10.10): each turn spends the unit's MP,
     entering a known enemy ZOC ends the turn, the always-one-hex rule applies; ``None`` if *to*
@@ -287,7 +288,7 @@ def turns_by_road(
     return found.labels[to][0], list(found.path_to(to))
 
 
-def sea_hexes(state: Any, a: Hex, b: Hex) -> list[Hex] | None:
+def sea_hexes(state: StateLike, a: Hex, b: Hex) -> list[Hex] | None:
     """A shortest sea route (sea and port hexes) from *a* to *b* (6.4)."""
     from owsnb.rules.ows import movement as mv
 
@@ -327,7 +328,7 @@ class Transit(list):
 
 
 def _row(
-    state: Any,
+    state: StateLike,
     mode: str,
     turns: int | None,
     hexes: int | None,
@@ -355,7 +356,7 @@ def _row(
     }
 
 
-def _facilities(state: Any, kind: str, side: str) -> list[Hex]:
+def _facilities(state: StateLike, kind: str, side: str) -> list[Hex]:
     """Hexes with a *kind* feature (port, airfield, railhead) that are *side*'s or nobody's (2.1.7)."""
     out = []
     for h, info in state.map.hexes.items():
@@ -368,7 +369,7 @@ def _facilities(state: Any, kind: str, side: str) -> list[Hex]:
     return out
 
 
-def _nearest(state: Any, frm: Hex, hexes: list[Hex]) -> list[Hex]:
+def _nearest(state: StateLike, frm: Hex, hexes: list[Hex]) -> list[Hex]:
     return sorted(hexes, key=lambda h: (h.distance(frm), h))
 
 
@@ -605,7 +606,7 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
 
 # -- rings ----------------------------------------------------------------------------------------------
 def _ring(
-    state: Any, label: str, kind: str, hexes: int, colour: str, **extra: Any
+    state: StateLike, label: str, kind: str, hexes: int, colour: str, **extra: Any
 ) -> dict[str, Any]:
     km = hexes * _km(state)
     return {

@@ -46,7 +46,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.errors import key_path, validation_problems
+from owsnb.kernel.state import UMPIRE, StateLike
 
 __all__ = ["Sheet", "problems", "sheet", "holder", "losses", "standing", "RULE"]
 
@@ -108,16 +109,14 @@ class Sheet(_Strict):
     notes: list[str] = []
 
 
-def problems(state: Any, data: Any) -> list[tuple[str, str]]:
+def problems(state: StateLike, data: Any) -> list[tuple[str, str]]:
     """What is wrong with a scenario's ``rules.victory`` (key path, problem)."""
     if not data:
         return []
     try:
         sh = Sheet.model_validate(data)
     except ValidationError as exc:
-        return [
-            ("rules.victory." + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()
-        ]
+        return [(key_path(loc), msg) for loc, msg in validation_problems(exc, ["rules", "victory"])]
     out = []
     sides = set(state.sides)
 
@@ -139,9 +138,9 @@ def problems(state: Any, data: Any) -> list[tuple[str, str]]:
             side(f"rules.victory.objectives.{i}.points.{s}", s)
     for i, rule in enumerate(sh.losses):
         side(f"rules.victory.losses.{i}.side", rule.side)
-    for i, o in enumerate(sh.outright):
-        side(f"rules.victory.outright.{i}.side", o.side)
-        for j, lab in enumerate(o.holds):
+    for i, won in enumerate(sh.outright):
+        side(f"rules.victory.outright.{i}.side", won.side)
+        for j, lab in enumerate(won.holds):
             hex_(f"rules.victory.outright.{i}.holds.{j}", lab)
     for s in sh.lead_needed:
         side(f"rules.victory.lead_needed.{s}", s)

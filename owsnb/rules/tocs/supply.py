@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import ground_units, hq_chain, los_hqs, owner
 from owsnb.rules.tocs.terrain import can_cross, enterable
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_sources
@@ -21,14 +22,14 @@ from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_sources
 __all__ = ["trace", "in_loc", "in_los", "supply_sources", "facilities"]
 
 
-def _blocked_ezoc(state: Any, side: str) -> Any:
+def _blocked_ezoc(state: StateLike, side: str) -> Any:
     if state.options.get("ezoc_for_loc", "declared") == "actual":
         return lambda h: bool(ezoc_sources(state, side, h))
     known = declared_against(state, side)
     return lambda h: state.map.label(h) in known
 
 
-def trace(state: Any, unit: Any, start: Hex, goals: set[Hex], radius: int) -> bool:
+def trace(state: StateLike, unit: Any, start: Hex, goals: set[Hex], radius: int) -> bool:
     """Is some hex of *goals* within *radius* hexes of *start* along a legal LOC/LOS path?"""
     if start in goals:
         return True
@@ -60,7 +61,7 @@ def trace(state: Any, unit: Any, start: Hex, goals: set[Hex], radius: int) -> bo
     return search(start, moves, zero=0, goal=reached, fifo=True, labels=seen).found is not None
 
 
-def in_loc(state: Any, unit: Any) -> bool:
+def in_loc(state: StateLike, unit: Any) -> bool:
     """Can *unit* trace LOC to its parent HQ or a higher HQ of its chain (L184-L192)?"""
     if unit.get("independent") or unit.hex is None:
         return True
@@ -70,12 +71,12 @@ def in_loc(state: Any, unit: Any) -> bool:
     return any(trace(state, unit, unit.hex, {hq.hex}, int(hq.get("radius", 0))) for hq in chain)
 
 
-def facilities(state: Any) -> list[dict[str, Any]]:
+def facilities(state: StateLike) -> list[dict[str, Any]]:
     """Supply facilities (the referee's truth): dicts with hex, type, side, sp, name."""
     return [dict(f) for f in state.secret.get("facilities", ())]
 
 
-def supply_sources(state: Any, side: str) -> set[Hex]:
+def supply_sources(state: StateLike, side: str) -> set[Hex]:
     """Hexes of *side*'s supply bases, dumps and depots with SP left (L202, L224)."""
     out = set()
     for f in facilities(state):
@@ -89,7 +90,7 @@ def supply_sources(state: Any, side: str) -> set[Hex]:
     return out
 
 
-def in_los(state: Any, unit: Any, _depth: int = 0) -> bool:
+def in_los(state: StateLike, unit: Any, _depth: int = 0) -> bool:
     """Can *unit* trace supply directly to a source within range, or through its HQ chain
     (L217-L222)? Airborne units are supplied for their first turns (L222)."""
     if unit.get("independent") or unit.hex is None:

@@ -304,7 +304,7 @@ def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
 
 # -- the GCAT (10.15.9) ------------------------------------------------------------------------------
 def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_module():
-    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    from owsnb.rules.ows import ground
     from owsnb.rules.ows.dice import shift
 
     e = mc.gcat_engagement(odds="1:1", shift=2, die="d10", die_change=1, shield=5)
@@ -327,7 +327,8 @@ def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_mo
 
 
 def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolve():
-    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    from owsnb.rules.ows import ground
+
     g = at(
         load(units={"BDE-R": {"hex": "0205", "seen_by": ["blue"]}, "BDE-B": {"seen_by": ["red"]}}),
         "6.C.3",

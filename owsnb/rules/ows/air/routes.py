@@ -22,6 +22,7 @@ from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, unit_set
 from owsnb.kernel.reduce import apply_all
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.air.combat import _aa_die, _aa_range, _engagement
 from owsnb.rules.ows.air.missions import CAP_MISSIONS, ROUTED, _base_unit
 from owsnb.rules.ows.common import Roller
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-def route_of(state: Any, m: Any) -> list[Any]:
+def route_of(state: StateLike, m: Any) -> list[Any]:
     """The hexes a strike package flies through before its release hex: its traced ``route``, else
     the straight line from its fuel source (9.9.6.2); neither end included."""
     b = _base_unit(state, m)
@@ -53,7 +54,7 @@ def route_of(state: Any, m: Any) -> list[Any]:
     return [h for h in path[:-1] if h != start and h in state.map.hexes]
 
 
-def _radar_sees(state: Any, side: str, u: Any, h: Any) -> bool:
+def _radar_sees(state: StateLike, side: str, u: Any, h: Any) -> bool:
     """Is *u* an active radar of *side* covering *h*: an emitting radar, or an airborne AEW?"""
     if u.side != side or u.hex is None or not u.alive:
         return False
@@ -66,7 +67,7 @@ def _radar_sees(state: Any, side: str, u: Any, h: Any) -> bool:
     )
 
 
-def _radar_covers(state: Any, side: str, h: Any) -> bool:
+def _radar_covers(state: StateLike, side: str, h: Any) -> bool:
     """An active radar of *side* in range of *h*: an emitting radar, or an airborne AEW (9.9.6.2)."""
     return any(_radar_sees(state, side, u, h) for u in state.units.values())
 
@@ -221,7 +222,7 @@ class RoutePlan:
         return alive, hit, fought
 
 
-def route_plan(state: Any, mission: str) -> RoutePlan:
+def route_plan(state: StateLike, mission: str) -> RoutePlan:
     """The 9.9.6.2 flight of strike package *mission* as *state* knows it (a side's view holds only
     the defensive CAP that side has detected): escorts unengaged so far fly with it 1:1."""
     m = state.units[mission]
@@ -288,7 +289,7 @@ def route_preview(game: Any, mission: str) -> Distribution:
     return route_plan(state, mission).distribution()
 
 
-def fly_strike_routes(state: Any, dice: Any) -> list[Event]:
+def fly_strike_routes(state: GameState, dice: Any) -> list[Event]:
     """6.B begins: every strike package flies its route to its release hex; defensive CAP with a
     detection opportunity intercepts it hex by hex (9.9.6.1, 9.9.6.2) after the air-combat steps."""
     roll = Roller(dice)
