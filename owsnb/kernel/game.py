@@ -61,7 +61,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, StateReader, Unit, check_side
+from owsnb.kernel.state import UMPIRE, GameState, StateLike, Unit, check_side
 from owsnb.kernel.view import SideView, renumber, side_view
 
 __all__ = ["Game", "Annotation", "Submission", "Change", "EventSink", "SNAPSHOT_EVERY"]
@@ -355,7 +355,7 @@ class Game:
             self._views[key] = v
         return v
 
-    def knowledge(self, side: str) -> StateReader:
+    def knowledge(self, side: str) -> StateLike:
         """What *side* knows now, on which everything it is told is computed: its view (own units,
         what it detected, its own private facts); the umpire's: the truth.
 

@@ -78,11 +78,11 @@ class OrderHandler:
 
     type: ClassVar[OrderType]
 
-    def candidates(self, state: GameState, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         """The spec offered to *side* now (``None`` if nothing makes sense now)."""
         return OrderSpec(side, self.type)
 
-    def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         """Raise :class:`IllegalOrderError` (with the rule paragraph) if *order* is illegal."""
 
     def adjudicate(
@@ -271,12 +271,12 @@ class RuleSet:
             date=state.clock.date,
         )
 
-    def current(self, state: GameState) -> tuple[Phase, Step]:
+    def current(self, state: StateLike) -> tuple[Phase, Step]:
         """The current phase and step."""
         return self.sequence.find(state.clock.phase, state.clock.step)
 
     # -- validation ----------------------------------------------------------------------------
-    def allowed_verbs(self, state: GameState, side: str) -> list[str]:
+    def allowed_verbs(self, state: StateLike, side: str) -> list[str]:
         """Verbs *side* may use now (before looking at their parameters)."""
         if self.ended(state):
             return []
@@ -294,7 +294,7 @@ class RuleSet:
                 out.append(verb)
         return out
 
-    def check(self, state: GameState, order: Order) -> dict[str, Any]:
+    def check(self, state: StateLike, order: Order) -> dict[str, Any]:
         """Validate *order* now; returns its bound arguments.
 
         Raises:
@@ -338,7 +338,7 @@ class RuleSet:
             h.validate(state, order, args)
         return args
 
-    def _check_step(self, state: GameState, order: Order, to: str) -> None:
+    def _check_step(self, state: StateLike, order: Order, to: str) -> None:
         """``advance TO``: *to* must name a step played under the game's options."""
         keys = [(p.key, st.key) for p, st in self.sequence.walk(state.options)]
         if not any(to in (k, f"{pk}/{k}") for pk, k in keys):
@@ -349,7 +349,7 @@ class RuleSet:
                 order=order,
             )
 
-    def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
+    def legal_orders(self, state: StateLike, side: str) -> list[OrderSpec]:
         """Specs of the orders *side* may give now (``UnknownSideError`` for a side not in the
         game)."""
         check_side(state, side)
@@ -452,12 +452,13 @@ class RuleSet:
         """Effects when a new turn begins (before its first step is entered)."""
         return []
 
-    def ended(self, state: Any) -> bool:
+    def ended(self, state: StateLike) -> bool:
         """Has the game ended, on the truth or on a side's view? The end is public — every side is
         told — so a view carries it (``view.over``) and :meth:`is_over`, which may need the truth
         (a side with no unit left), is asked only of the truth."""
-        over = getattr(state, "over", None)
-        return bool(over) if over is not None else bool(self.is_over(state))
+        if isinstance(state, GameState):
+            return bool(self.is_over(state))
+        return bool(getattr(state, "over", False))
 
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""

@@ -263,7 +263,7 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
             pass
     found: list[str] = []
     strings: list[str] = []
-    limits = [t for t in toks if isinstance(t, Numbers)]
+    limits: list[Numbers] = [t for t in tokens if isinstance(t, Numbers)]
     if limits:
         _numbers(payload, limits, found)
     toks = {t for t in toks if isinstance(t, str)}

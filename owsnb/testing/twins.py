@@ -489,17 +489,14 @@ def compare(
     """Ask *a* and *b* everything (view, legal orders, check/preview of each order, submit of a
     few); raise :class:`InterferenceError` at the first difference. Returns the number of
     observations compared."""
-    asked: list[tuple[str, Callable[[Observer], str]]] = [
-        ("view", lambda o: o.view()),
-        ("legal orders", lambda o: o.legal()),
-    ]
-    for order in orders:
-        asked.append((f"check {order!r}", lambda o, order=order: o.check(order)))
-        asked.append((f"preview {order!r}", lambda o, order=order: o.preview(order)))
-    for order in orders[:submits]:
-        asked.append((f"submit {order!r}", lambda o, order=order: o.submit(order)))
-    for what, ask in asked:
-        x, y = ask(a), ask(b)
+    asked: list[tuple[str, str, str]] = [("view", "view", ""), ("legal orders", "legal", "")]
+    asked += [(f"{q} {o!r}", q, o) for o in orders for q in ("check", "preview")]
+    asked += [(f"submit {o!r}", "submit", o) for o in orders[:submits]]
+    for what, question, order in asked:
+        if order:
+            x, y = getattr(a, question)(order), getattr(b, question)(order)
+        else:
+            x, y = getattr(a, question)(), getattr(b, question)()
         if x != y:
             raise InterferenceError(
                 f"{where}: {a.side} can tell the twins apart by {what}:\n{_diff(x, y)}"

@@ -520,7 +520,7 @@ class OpScale(RuleSet):
             dice.events[:] = closed_cards(state, dice.events)  # the rolls, committed first
         return adj
 
-    def check(self, state: GameState, order: Any) -> dict[str, Any]:
+    def check(self, state: StateLike, order: Any) -> dict[str, Any]:
         args = super().check(state, order)
         if order.verb == "done":
             rec = record(state)
@@ -535,7 +535,7 @@ class OpScale(RuleSet):
                 )
         return args
 
-    def legal_orders(self, state: GameState, side: str) -> list:
+    def legal_orders(self, state: StateLike, side: str) -> list:
         specs = super().legal_orders(state, side)
         rec = record(state)
         if rec is not None and rec["stage"] == "rounds":
