@@ -182,6 +182,7 @@ def resume(path: str | os.PathLike | None = None, game_id: str | None = None) ->
         rec.events,
         sink=store.sink(rec.game_id),
         rev=rec.rev,
+        side_revs=rec.side_revs,
         annotations=rec.annotations,
         meta=meta,
     )

@@ -22,6 +22,7 @@ import xarray as xr
 
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE, GameState
+from owsnb.kernel.view import renumber, seen_positions
 
 __all__ = [
     "history",
@@ -99,12 +100,13 @@ def describe(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def snapshot_points(game: Any, every: str = "step") -> list[int]:
+def snapshot_points(game: Any, every: str = "step", side: str = UMPIRE) -> list[int]:
     """Event counts at which to take snapshots: after every ``"event"``, at the end of every
-    ``"step"`` (a clock change) or of every ``"turn"``; always 0 and the last event."""
+    ``"step"`` (a clock change) or of every ``"turn"``; always 0 and the last event. A side's
+    points count the events it saw (:func:`~owsnb.kernel.view.renumber`)."""
     if every not in ("event", "step", "turn"):
         raise ValueError(f"every must be 'event', 'step' or 'turn', not {every!r}")
-    events = game.events[: game.cursor]
+    events = renumber(game.events[: game.cursor], side)
     points = [0]
     prev_turn = game.initial.clock.turn
     for e in events:
@@ -156,19 +158,24 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     Returns:
         a Dataset with dims ``time``, ``unit``, ``side`` (and ``marker``); coordinates ``seq``,
         ``turn``, ``phase``, ``step`` along ``time``. A side's history is built from its views:
-        enemy units appear as that side sees them (last-known positions, face-down aliases), and
-        the dice seed is left out (``attrs["seed"] == -1``). ``lon``/``lat`` are filled on
+        enemy units appear as that side sees them (last-known positions, face-down aliases), its
+        ``seq`` and ``attrs["events"]`` count the events it saw, and the dice seed is left out
+        (``attrs["seed"] == -1``). ``lon``/``lat`` are filled on
         geographic maps; ``x_km``/``y_km`` are the planar hex centres on every map.
     """
     if getattr(game, "holds_truth", True) is False:  # a remote seat: built from its own views
         return game.history(side=None if side == UMPIRE else side, every=every)
     rs = game.ruleset
-    points = snapshot_points(game, every)
+    points = snapshot_points(game, every, side)
+    events = game.events
+    at = points
+    if side != UMPIRE:  # the side's n-th event is the game's seen[n - 1]-th
+        seen_at = seen_positions(events[: game.cursor], side)
+        at = [seen_at[p - 1] if p else 0 for p in points]
     states = []
     s = game.initial
     n = 0
-    events = game.events
-    for p in points:
+    for p in at:
         while n < p:
             s = apply(s, events[n], rs.reducers)
             n += 1
@@ -309,7 +316,7 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
             else -1,
             "side_view": side,
             "every": every,
-            "events": int(game.cursor),
+            "events": int(points[-1]) if side != UMPIRE else int(game.cursor),
             "owsnb_version": _version(),
         }
     )

@@ -61,8 +61,8 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, Unit, check_side
-from owsnb.kernel.view import SideView, side_view
+from owsnb.kernel.state import UMPIRE, GameState, StateLike, Unit, check_side
+from owsnb.kernel.view import SideView, renumber, side_view
 
 __all__ = ["Game", "Annotation", "Submission", "Change", "EventSink", "SNAPSHOT_EVERY"]
 
@@ -177,8 +177,17 @@ class Game:
         events: history to replay (e.g. from a store).
         sink: where to write commits (``None``: memory only).
         rev: the store's current revision (the ``state_id``).
+        side_revs: each side's revision (:meth:`revision`) as the store's log gives it
+            (default: counted from *events*, as if nothing had been undone).
         annotations: annotations to restore.
         meta: free facts shown in the repr (store path, seed...).
+
+    What a side is told is computed on what it knows (:meth:`knowledge`, its view): legal orders,
+    checks, previews and the refusal an order gets at submit. An order legal as its side knows the
+    game but refused by the truth (a hidden unit in the way) is resolved at adjudication, as the
+    rule set says (:meth:`~owsnb.kernel.ruleset.RuleSet.resolve_hidden`). Each side numbers only
+    what it sees: its view's events and ``seq`` (:func:`~owsnb.kernel.view.renumber`) and its
+    :meth:`revision`, against which its orders are checked for staleness.
     """
 
     def __init__(
@@ -189,6 +198,7 @@ class Game:
         *,
         sink: EventSink | None = None,
         rev: int = 0,
+        side_revs: Mapping[str, int] | None = None,
         annotations: Iterable[Annotation] = (),
         meta: Mapping[str, Any] | None = None,
     ):
@@ -207,6 +217,17 @@ class Game:
         self.annotations: list[Annotation] = list(annotations)
         for e in events:
             self._push(e)
+        self._side_revs: dict[str, int] = self._count_side_revs()
+        for side, r in (side_revs or {}).items():
+            if side in self._side_revs:
+                self._side_revs[side] = int(r)
+
+    def _count_side_revs(self) -> dict[str, int]:
+        """Each side's revision as if nothing had been undone: the submissions it saw something of."""
+        out = {}
+        for side in self.initial.sides:
+            out[side] = len({e.batch for e in self._events if e.visible(side)})
+        return out
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -216,8 +237,34 @@ class Game:
 
     @property
     def state_id(self) -> int:
-        """Monotonic revision: grows with every commit and undo; stale submissions are refused."""
+        """The game's monotonic revision (the umpire's and the store's): grows with every commit
+        and undo. A side's own is :meth:`revision`."""
         return self._rev
+
+    def revision(self, side: str = UMPIRE) -> int:
+        """The revision *side* knows: it grows by one with every commit that adds, and every undo
+        that removes, an event *side* may see — never with what *side* may not see (the umpire's is
+        :attr:`state_id`). An order prepared against it is stale once it moved (:meth:`submit`).
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")  # out of Red's sight
+        >>> game.state_id, game.revision("blue"), game.revision("red")
+        (1, 1, 0)
+
+        Raises:
+            KeyError: no such side.
+        """
+        if side == UMPIRE:
+            return self._rev
+        try:
+            return self._side_revs[side]
+        except KeyError:
+            raise KeyError(f"no side {side!r}; sides are {list(self._side_revs)}") from None
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -308,8 +355,19 @@ class Game:
             self._views[key] = v
         return v
 
+    def knowledge(self, side: str) -> StateLike:
+        """What *side* knows now, on which everything it is told is computed: its view (own units,
+        what it detected, its own private facts); the umpire's: the truth.
+
+        Raises:
+            UnknownSideError: *side* is neither a side of the game nor the umpire.
+        """
+        check_side(self.state, side)
+        return self.state if side == UMPIRE else self.view(side)
+
     def legal_orders(self, side: str) -> LegalOrders:
-        """What *side* may order now, with candidates for each parameter.
+        """What *side* may order now, with candidates for each parameter (computed on what *side*
+        knows, :meth:`knowledge`).
 
         Example:
         >>> import owsnb
@@ -325,7 +383,7 @@ class Game:
         >>> game.legal_orders("red")  # Blue moves first
         <LegalOrders red: nothing>
         """
-        state = self.state
+        state = self.knowledge(side)
         specs = self.ruleset.legal_orders(state, side)
 
         def check(order: Order) -> bool:
@@ -338,26 +396,37 @@ class Game:
         return LegalOrders(side, tuple(specs), check)
 
     def check(self, order: Order | str) -> dict[str, Any]:
-        """Validate without committing; returns the bound arguments or raises IllegalOrderError."""
-        return self.ruleset.check(self.state, self._parse(order))
+        """Validate without committing, on what the ordering side knows (:meth:`knowledge`);
+        returns the bound arguments or raises IllegalOrderError."""
+        order = self._parse(order)
+        return self.ruleset.check(self.knowledge(order.side), order)
 
     def preview(self, order: Order | str) -> Any:
         """Exact outcome distribution of *order*, computed on the ordering side's view."""
         order = self._parse(order)
-        return self.ruleset.preview(self.view(order.side), order)  # UnknownSideError if none
+        return self.ruleset.preview(self.knowledge(order.side), order)  # UnknownSideError if none
 
     # -- changing ------------------------------------------------------------------------------
-    def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
+    def submit(
+        self, order: Order | str, *, state_id: int | None = None, seat: str | None = None
+    ) -> Submission:
         """Validate, adjudicate and commit *order*.
+
+        The order is checked on what its side knows (:meth:`knowledge`): its refusal never rests
+        on a hidden fact. If the truth refuses an order its side could not know to be illegal, the
+        rule set resolves it at adjudication (``RuleSet.resolve_hidden``), as at the table.
 
         Args:
             order: an :class:`Order` or its text (``"blue: done"``).
-            state_id: the ``state_id`` the order was prepared against (refused if stale).
+            state_id: the revision of *seat* (:meth:`revision`) the order was prepared against
+                (refused if stale).
+            seat: whose revision *state_id* is: the ordering side's (default), or ``"umpire"``
+                (the game's :attr:`state_id`: an umpire giving a side's order).
 
         Raises:
             IllegalOrderError: the order is illegal (its code and rule paragraph say why);
                 nothing changes.
-            StaleStateError: *state_id* is not current.
+            StaleStateError: *state_id* is not *seat*'s revision.
             HistoryError: the game is rewound (``step_to``); return to the end or ``fork``.
         """
         with self._lock:
@@ -367,18 +436,43 @@ class Game:
                     f"the game is rewound to event {self._cursor}; call step_to({self.seq}) to return "
                     "to the end, or fork() to branch from here"
                 )
-            if state_id is not None and state_id != self._rev:
-                raise StaleStateError(state_id, self._rev)
+            who = seat if seat is not None else order.side
+            who = who if who in self._side_revs else UMPIRE
+            if state_id is not None and state_id != self.revision(who):
+                raise StaleStateError(state_id, self.revision(who))
             state = self._head
-            args = self.ruleset.check(state, order)
-            dice = Dice(
-                state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ()
-            )
-            adj: Adjudication = self.ruleset.adjudicate(state, order, args, dice)
+            known = self.knowledge(order.side)
+            args = self.ruleset.check(known, order)
+            dice = self._dice(state, order)
+            adj: Adjudication
+            try:
+                if known is not state:
+                    args = self.ruleset.check(state, order)
+            except IllegalOrderError as refusal:
+                adj = self.ruleset.resolve_hidden(state, order, args, refusal, dice)
+            else:
+                try:
+                    adj = self.ruleset.adjudicate(state, order, args, dice)
+                except IllegalOrderError as refusal:
+                    if known is state:
+                        raise
+                    # the truth refused it while carrying it out: its text may name what the side
+                    # does not know, so it is resolved like any hidden fact (the rolls made on the
+                    # way are not made: the dice start again from where they were)
+                    dice = self._dice(state, order)
+                    adj = self.ruleset.resolve_hidden(state, order, args, refusal, dice)
             events = [*dice.take_events(), *adj.events]
             if dice.used:
                 events.append(Event("rng", freeze({"state": dice.state}), frozenset(), ""))
             return self._commit(order, events, adj.result)
+
+    @staticmethod
+    def _dice(state: GameState, order: Order) -> Dice:
+        """The dice of a submission: the game's generator, rolls credited to and seen by the
+        ordering side (the umpire's by nobody else)."""
+        return Dice(
+            state.rng, actor=order.side, visible_to=order.side if order.side != UMPIRE else ()
+        )
 
     def _commit(self, order: Order, events: list[Event], result: Any) -> Submission:
         batch = (self._events[-1].batch + 1) if self._events else 1
@@ -394,12 +488,19 @@ class Game:
         if self.sink is not None:
             self.sink.append(self._rev + 1, placed)
         self._rev += 1
+        self._see(placed)
         self._events.extend(placed)
         self._snapshots.update(snaps)
         self._head = s
         sub = Submission(order, tuple(placed), result, self._rev)
         self._notify(Change("commit", self._rev, tuple(placed)))
         return sub
+
+    def _see(self, events: Sequence[Event]) -> None:
+        """Move the revision of each side that may see one of *events* (added or removed)."""
+        for side in self._side_revs:
+            if any(e.visible(side) for e in events):
+                self._side_revs[side] += 1
 
     def state_at_replay(self, n: int) -> GameState:
         """The state after *n* events by replaying from the initial state (no snapshots)."""
@@ -439,6 +540,7 @@ class Game:
                 self.sink.truncate(self._rev + 1, cut)
             self._rev += 1
             removed = tuple(self._events[cut:])
+            self._see(removed)
             del self._events[cut:]
             for k in [k for k in self._snapshots if k > cut]:
                 del self._snapshots[k]
@@ -511,6 +613,7 @@ class Game:
         g._events = list(self._events[:n])
         g._snapshots = {k: v for k, v in self._snapshots.items() if k <= n}
         g._head = self.state_at(n)
+        g._side_revs = g._count_side_revs()
         return g
 
     def annotate(
@@ -609,6 +712,46 @@ class Game:
     def _parse(self, order: Order | str) -> Order:
         return order if isinstance(order, Order) else Order.parse(order)
 
+    def export(self) -> dict[str, Any]:
+        """The whole record as plain JSON data (:mod:`owsnb.kernel.codec`): the rule set, the
+        initial state with its dice state, every event with the dice states, the annotations and
+        the meta facts (the dice seed) — everything, every secret and the dice to come, to publish
+        once the game is over (a served game's umpire may, :meth:`Authority.export`). Paths on the
+        machine that holds the game are left out.
+
+        Example:
+        >>> import owsnb
+        >>> from owsnb.kernel import codec
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> _ = game.submit("blue: move B-INF-1 0303")
+        >>> rec = game.export()
+        >>> rec["meta"]["seed"], len(rec["events"]), "file" in rec["initial"]["f"]["scenario"]
+        (11, 2, False)
+        >>> again = Game(game.ruleset, codec.decode(rec["initial"]), codec.decode(rec["events"]))
+        >>> again.state.units == game.state.units and again.state.rng == game.state.rng
+        True
+        """
+        from owsnb.kernel import codec
+        from owsnb.kernel.view import view_scenario
+
+        initial = self.initial.evolve(scenario=view_scenario(self.initial.scenario))
+        meta = {
+            k: v
+            for k, v in self.meta.items()
+            if k not in ("store", "scenario_file") and not str(k).startswith("seat:")
+        }
+        return {
+            "ruleset": self.ruleset.name,
+            "state_id": self._rev,
+            "meta": codec.encode(meta),
+            "initial": codec.encode(initial),
+            "events": [codec.encode(e) for e in self._events],
+            "annotations": [a.to_dict() for a in self.annotations],
+        }
+
     # -- convenience ---------------------------------------------------------------------------
     def history(self, **kwargs: Any) -> Any:
         """The history as an ``xarray.Dataset`` (see :mod:`owsnb.analysis`)."""
@@ -617,12 +760,12 @@ class Game:
         return history(self, **kwargs)
 
     def log(self, side: str = UMPIRE, kinds: Iterable[str] | None = None) -> list[Event]:
-        """Events *side* may see (optionally only some kinds), e.g. ``game.log("blue", ["die"])``."""
+        """Events *side* may see (optionally only some kinds), e.g. ``game.log("blue", ["die"])``,
+        numbered as *side* saw them (:func:`~owsnb.kernel.view.renumber`; the umpire: the game's
+        numbers, the dice state left out)."""
         ks = set(kinds) if kinds is not None else None
         return [
-            e
-            for e in self._events[: self.cursor]
-            if e.visible(side) and (ks is None or e.kind in ks)
+            e for e in renumber(self._events[: self.cursor], side) if ks is None or e.kind in ks
         ]
 
     def __repr__(self) -> str:

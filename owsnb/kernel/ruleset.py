@@ -78,11 +78,11 @@ class OrderHandler:
 
     type: ClassVar[OrderType]
 
-    def candidates(self, state: GameState, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         """The spec offered to *side* now (``None`` if nothing makes sense now)."""
         return OrderSpec(side, self.type)
 
-    def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         """Raise :class:`IllegalOrderError` (with the rule paragraph) if *order* is illegal."""
 
     def adjudicate(
@@ -94,6 +94,34 @@ class OrderHandler:
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
         return None
+
+    def resolve_hidden(
+        self,
+        state: GameState,
+        order: Order,
+        args: Mapping[str, Any],
+        refusal: IllegalOrderError,
+        dice: Dice,
+    ) -> list[Event] | Adjudication:
+        """Events for an order its side could give — legal as it knows the game (``candidates``
+        and ``validate`` run on its view) — but that the truth refuses with *refusal* (a hidden
+        unit in the way, a secret placement). A handler whose rule says what happens at the table
+        (the move stops short, the attack finds the hex empty...) overrides this, citing it.
+
+        The default carries nothing out and tells the side only that (the refusal's code and
+        rule, never its text, which may name what the side does not know).
+        """
+        return [
+            note(
+                f"{order} could not be carried out ({refusal.code}"
+                + (f", {refusal.rule})" if refusal.rule else ")"),
+                visible_to=order.side,
+                rule=refusal.rule,
+                order=str(order),
+                code=refusal.code,
+                hidden_fact=True,
+            )
+        ]
 
 
 DONE = OrderType("done", (), rule="", doc="finished with this step", actors="side")
@@ -243,14 +271,14 @@ class RuleSet:
             date=state.clock.date,
         )
 
-    def current(self, state: GameState) -> tuple[Phase, Step]:
+    def current(self, state: StateLike) -> tuple[Phase, Step]:
         """The current phase and step."""
         return self.sequence.find(state.clock.phase, state.clock.step)
 
     # -- validation ----------------------------------------------------------------------------
-    def allowed_verbs(self, state: GameState, side: str) -> list[str]:
+    def allowed_verbs(self, state: StateLike, side: str) -> list[str]:
         """Verbs *side* may use now (before looking at their parameters)."""
-        if self.is_over(state):
+        if self.ended(state):
             return []
         _, step = self.current(state)
         out = []
@@ -266,14 +294,14 @@ class RuleSet:
                 out.append(verb)
         return out
 
-    def check(self, state: GameState, order: Order) -> dict[str, Any]:
+    def check(self, state: StateLike, order: Order) -> dict[str, Any]:
         """Validate *order* now; returns its bound arguments.
 
         Raises:
             IllegalOrderError: with a stable code and the rule paragraph.
             NotYourTurnError: the side may not act in this step.
         """
-        if self.is_over(state):
+        if self.ended(state):
             raise IllegalOrderError("the game is over", code="game-over", order=order)
         h = self._handlers.get(order.verb)
         if h is None:
@@ -310,7 +338,7 @@ class RuleSet:
             h.validate(state, order, args)
         return args
 
-    def _check_step(self, state: GameState, order: Order, to: str) -> None:
+    def _check_step(self, state: StateLike, order: Order, to: str) -> None:
         """``advance TO``: *to* must name a step played under the game's options."""
         keys = [(p.key, st.key) for p, st in self.sequence.walk(state.options)]
         if not any(to in (k, f"{pk}/{k}") for pk, k in keys):
@@ -321,7 +349,7 @@ class RuleSet:
                 order=order,
             )
 
-    def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
+    def legal_orders(self, state: StateLike, side: str) -> list[OrderSpec]:
         """Specs of the orders *side* may give now (``UnknownSideError`` for a side not in the
         game)."""
         check_side(state, side)
@@ -353,6 +381,19 @@ class RuleSet:
             )
         with _references(order, h.type.rule):
             return h.preview(state, order, h.type.bind(order))
+
+    def resolve_hidden(
+        self,
+        state: GameState,
+        order: Order,
+        args: Mapping[str, Any],
+        refusal: IllegalOrderError,
+        dice: Dice,
+    ) -> Adjudication:
+        """Carry out an order that was legal as its side knew the game but that the truth
+        refuses with *refusal*: the handler's :meth:`OrderHandler.resolve_hidden` says how."""
+        out = self._handlers[order.verb].resolve_hidden(state, order, args, refusal, dice)
+        return out if isinstance(out, Adjudication) else Adjudication(list(out))
 
     def done_events(self, state: GameState, side: str, dice: Dice) -> list[Event]:
         """``side`` finished the step; when every actor is done, move on."""
@@ -410,6 +451,14 @@ class RuleSet:
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
         """Effects when a new turn begins (before its first step is entered)."""
         return []
+
+    def ended(self, state: StateLike) -> bool:
+        """Has the game ended, on the truth or on a side's view? The end is public — every side is
+        told — so a view carries it (``view.over``) and :meth:`is_over`, which may need the truth
+        (a side with no unit left), is asked only of the truth."""
+        if isinstance(state, GameState):
+            return bool(self.is_over(state))
+        return bool(getattr(state, "over", False))
 
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""

@@ -5,6 +5,13 @@
 units only as the rule set's view policy allows (detected, or as "unknown" markers), other sides'
 private facts removed, events filtered by ``visible_to``, no secret facts and no dice state.
 Widgets accept only views.
+
+A side numbers only what it sees: in its view the events are numbered ``1, 2, ...`` in the order
+it saw them (``seq``) and grouped by the submissions it saw (``batch``), and ``view.seq`` counts
+them, so a gap or a jump never counts an event it may not see (:func:`renumber`). The umpire's
+view keeps the game's own numbers. No view carries the dice's seed or state, nor the authority's
+salt (:data:`AUTHORITY_ONLY`), nor the scenario's path on the authority's disk
+(:func:`view_scenario`).
 """
 
 from __future__ import annotations
@@ -26,7 +33,21 @@ from owsnb.kernel.state import (
     check_side,
 )
 
-__all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
+__all__ = [
+    "SideView",
+    "side_view",
+    "renumber",
+    "seen_positions",
+    "view_scenario",
+    "alias_id",
+    "masked",
+    "unalias",
+    "AUTHORITY_ONLY",
+]
+
+AUTHORITY_ONLY = ("salt", "seed")
+"""Keys of ``GameState.secret`` that stay with the authority: not even the umpire's view (which an
+observer may watch) carries them — the salt names face-down units, the seed predicts the dice."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +70,9 @@ class SideView(StateReader):
     public: FrozenDict = EMPTY
     tables: FrozenDict = EMPTY
     events: tuple[Event, ...] = ()
-    seq: int = 0
-    secret: FrozenDict = EMPTY  # only the umpire's view carries it
+    seq: int = 0  # events this side has seen (the umpire: the game's event count)
+    over: bool = False  # the game has ended (public: everyone is told)
+    secret: FrozenDict = EMPTY  # only the umpire's view carries it (minus AUTHORITY_ONLY)
 
     @property
     def viewer(self) -> str:
@@ -131,7 +153,14 @@ class SideView(StateReader):
         return view_html(self)
 
 
-def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event] = ()) -> SideView:
+def side_view(
+    state: GameState,
+    side: str,
+    ruleset: Any,
+    events: Iterable[Event] = (),
+    *,
+    numbering: str = "side",
+) -> SideView:
     """Cut *state* down to what *side* may know (``"umpire"``: everything but the dice state).
 
     Args:
@@ -139,8 +168,24 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         side: a side name or ``"umpire"``.
         ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
         events: the history to filter by ``visible_to``.
+        numbering: ``"side"`` (default): the events and ``seq`` are numbered as *side* saw them
+            (:func:`renumber`); ``"game"``: the game's own numbers (the served wire keeps them
+            until it numbers per seat).
+
+    >>> from owsnb.kernel.events import note
+    >>> from owsnb.kernel.state import SideState
+    >>> s = GameState("demo", MapState(FrozenDict()),
+    ...               FrozenDict(blue=SideState("blue"), red=SideState("red")), seq=3)
+    >>> history = [note("a").at(1, 1), note("b", visible_to="red").at(2, 2), note("c").at(3, 3)]
+    >>> v = side_view(s, "blue", _Open(), history)
+    >>> v.seq, [(e.seq, e.batch, e.data["text"]) for e in v.events]
+    (2, [(1, 1, 'a'), (2, 2, 'c')])
+    >>> side_view(s, "umpire", _Open(), history).seq
+    3
     """
     check_side(state, side)
+    if numbering not in ("side", "game"):
+        raise ValueError(f"numbering is 'side' or 'game', not {numbering!r}")
     if side == UMPIRE:
         units = state.units
         sides = state.sides
@@ -157,7 +202,12 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
                 for name, s in state.sides.items()
             }
         )
-    visible: Sequence[Event] = tuple(_strip_event(e) for e in events if e.visible(side))
+    if numbering == "side" and side != UMPIRE:
+        visible = renumber(events, side)
+        seq = len(visible)
+    else:
+        visible = tuple(_strip_event(e) for e in events if e.visible(side))
+        seq = state.seq
     return SideView(
         side=side,
         ruleset=state.ruleset,
@@ -166,13 +216,81 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         units=units,
         clock=state.clock,
         options=state.options,
-        scenario=state.scenario,
+        scenario=view_scenario(state.scenario),
         public=state.public if side == UMPIRE else ruleset.view_public(state, side),
         tables=state.tables,
-        events=tuple(visible),
-        seq=state.seq,
-        secret=state.secret if side == UMPIRE else EMPTY,
+        events=visible,
+        seq=seq,
+        over=bool(ruleset.is_over(state)) if hasattr(ruleset, "is_over") else False,
+        secret=(
+            FrozenDict({k: v for k, v in state.secret.items() if k not in AUTHORITY_ONLY})
+            if side == UMPIRE
+            else EMPTY
+        ),
     )
+
+
+class _Open:
+    """A view policy that shows everything (for the examples)."""
+
+    def view_unit(self, state: Any, unit: Unit, side: str) -> Unit:
+        return unit
+
+    def view_public(self, state: Any, side: str) -> FrozenDict:
+        return state.public
+
+
+def renumber(events: Iterable[Event], side: str) -> tuple[Event, ...]:
+    """The events *side* may see, numbered as it saw them: ``seq`` 1, 2, ... and ``batch`` 1, 2,
+    ... over the submissions it saw something of (the umpire: the game's own numbers). The dice
+    state never comes along.
+
+    >>> from owsnb.kernel.events import note
+    >>> h = [note("x", visible_to="red").at(1, 1), note("a").at(2, 2), note("b").at(3, 2)]
+    >>> [(e.seq, e.batch) for e in renumber(h, "blue")], [e.seq for e in renumber(h, "umpire")]
+    ([(1, 1), (2, 1)], [1, 2, 3])
+    """
+    if side == UMPIRE:
+        return tuple(_strip_event(e) for e in events)
+    out: list[Event] = []
+    batch, last = 0, None
+    for e in events:
+        if e.visible_to is not None and side not in e.visible_to:
+            continue
+        if e.batch != last:
+            batch, last = batch + 1, e.batch
+        data = EMPTY if e.kind == "rng" else e.data
+        out.append(Event(e.kind, data, e.visible_to, e.rule, len(out) + 1, batch))
+    return tuple(out)
+
+
+def seen_positions(events: Sequence[Event], side: str) -> list[int]:
+    """For each event *side* may see, in order, the game's event count just after it: the
+    *n*-th event *side* saw (its ``seq`` ``n``) is the game's event ``seen_positions(...)[n-1]``.
+
+    >>> from owsnb.kernel.events import note
+    >>> h = [note("x", visible_to="red").at(1, 1), note("a").at(2, 2), note("b").at(3, 2)]
+    >>> seen_positions(h, "blue"), seen_positions(h, "red")
+    ([2, 3], [1, 2, 3])
+    """
+    return [i + 1 for i, e in enumerate(events) if e.visible(side)]
+
+
+def view_scenario(scenario: FrozenDict) -> FrozenDict:
+    """The scenario facts a view carries: all but the file's place on the authority's disk, of
+    which only the file's name is kept (``source``: ``"tutorial.yaml"``), to find a bundled
+    scenario's files again.
+
+    >>> view_scenario(FrozenDict(id="t", file="/srv/owsnb/scenarios/tutorial.yaml"))
+    FrozenDict({'id': 't', 'source': 'tutorial.yaml'})
+    """
+    if "file" not in scenario:
+        return scenario
+    out = {k: v for k, v in scenario.items() if k != "file"}
+    name = str(scenario["file"]).replace("\\", "/").rsplit("/", 1)[-1]
+    if name:
+        out["source"] = name
+    return FrozenDict(out)
 
 
 def _strip_event(e: Event) -> Event:

@@ -90,6 +90,29 @@ def find_scenario(name_or_path: str | os.PathLike) -> Path:
     )
 
 
+def scenario_path(view: Any, local: str | os.PathLike | None = None) -> str:
+    """The scenario file a view (or a state) comes from, as found on this machine: *local* (a
+    local game's own file), the ``file`` a state names, else the bundled scenario of the view's
+    ``source`` name (views carry only the file's name, never a path on the authority's disk);
+    ``""`` if none is here.
+
+    >>> from owsnb.kernel.data import FrozenDict
+    >>> class V:
+    ...     scenario = FrozenDict(id="tutorial", source="tutorial.yaml")
+    >>> scenario_path(V()).endswith("tutorial.yaml")
+    True
+    """
+    for cand in (local, view.scenario.get("file")):
+        if cand and os.path.isfile(cand):
+            return str(cand)
+    name = str(view.scenario.get("source", "") or "")
+    if name and "/" not in name and "\\" not in name:
+        for d in scenario_dirs():
+            if (d / name).is_file():
+                return str(d / name)
+    return ""
+
+
 # -- YAML with locations ------------------------------------------------------------------------
 class _Locator:
     """Maps key paths to line numbers using the YAML node tree."""
@@ -634,7 +657,7 @@ def build_state(
         options=freeze(opts),
         scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
         public=freeze(public),
-        secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
+        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
         tables=freeze(tables),
         rng=rng_state_for_seed(seed),
     )

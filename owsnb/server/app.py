@@ -28,6 +28,7 @@ GET         /games/{id}/view?at=&map=&side=   the seat's view (map omitted if ``
 GET         /games/{id}/events?since=         events the seat may see
 GET         /games/{id}/legal?side=           legal orders
 GET         /games/{id}/outcome               is the game over; its outcome (when over, or umpire)
+GET         /games/{id}/export                umpire, once the game is over: the whole record
 POST        /games/{id}/check                 ``{"order"}``: validate only
 POST        /games/{id}/preview               ``{"order"}``: exact outcome distribution
 POST        /games/{id}/orders                ``{"order", "state_id"}``: submit
@@ -444,6 +445,11 @@ async def outcome(srv: _Server, request: Request) -> Any:
 
 
 @endpoint
+async def export(srv: _Server, request: Request) -> Any:
+    return await srv.call(request, srv.auth.export)
+
+
+@endpoint
 async def legal(srv: _Server, request: Request) -> Any:
     return await srv.call(request, srv.auth.legal, request.query_params.get("side") or None)
 
@@ -677,6 +683,7 @@ def make_app(
         Route(g + "/events", events),
         Route(g + "/legal", legal),
         Route(g + "/outcome", outcome),
+        Route(g + "/export", export),
         Route(g + "/check", check, methods=["POST"]),
         Route(g + "/preview", preview, methods=["POST"]),
         Route(g + "/orders", submit, methods=["POST"]),

@@ -156,15 +156,15 @@ class ServedGame:
         return max(0, self.game.seq - seat.delay)
 
     def view_for(self, seat: Seat, n: int | None = None) -> SideView:
-        """The seat's view after *n* events (default: its horizon)."""
+        """The seat's view after *n* events (default: its horizon), with the game's numbers (the
+        wire numbers events by the game's count until it numbers per seat)."""
         g = self.game
         h = self.horizon(seat) if n is None else n
-        if h == g.seq:
-            return g.view(seat.view_side)
         key = (seat.view_side, g.state_id, h)
         v = self._views.get(key)
         if v is None:
-            v = side_view(g.state_at(h), seat.view_side, g.ruleset, g.events[:h])
+            state = g.state if h == g.seq else g.state_at(h)
+            v = side_view(state, seat.view_side, g.ruleset, g.events[:h], numbering="game")
             if len(self._views) > 64:
                 self._views.clear()
             self._views[key] = v
@@ -215,12 +215,17 @@ class Authority:
         for the umpire, one per side and the given observers (``(view, delay)`` pairs).
 
         The game id is the scenario id (``tutorial``, then ``tutorial-2``...) unless given.
+
+        The dice seed is drawn from the operating system's entropy unless *seed* is given: a
+        scenario's ``seed:`` is for local, reproducible play; a served game taking it would roll
+        the dice any seat can reproduce with ``owsnb.load(scenario)`` (issue 18). The seed stays
+        in the store; the umpire may :meth:`export` it with the whole record once the game is over.
         """
         from owsnb.scenario.loader import Scenario, build_state, load_scenario
 
         scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         if seed is None:
-            seed = scn.spec.seed if scn.spec.seed is not None else secrets.randbits(32)
+            seed = secrets.randbits(63)  # never the scenario's: see above
         state, _rs = build_state(scn, seed, options=options)
         table = SeatTable({})
         created = CreatedGame("", scn.spec.title or scn.spec.id)
@@ -283,6 +288,7 @@ class Authority:
             rec.events,
             sink=self.store.sink(game_id),
             rev=rec.rev,
+            side_revs=rec.side_revs,
             annotations=rec.annotations,
             meta={k: v for k, v in rec.meta.items() if not k.startswith("seat:")},
         )
@@ -510,6 +516,24 @@ class Authority:
                 "outcome": wire.encode_value(g.ruleset.outcome(state)) if told else None,
             }
 
+    def export(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
+        """The whole record, dice seed and states included (:meth:`Game.export`): the umpire's,
+        once the game is over — before, it would predict every die to come (issue 18).
+
+        Raises:
+            AuthError: not the umpire.
+            HistoryError: the game is not over.
+        """
+        sg, seat = s
+        self._umpire(seat, "export the whole record")
+        with sg.lock:
+            g = sg.game
+            if not g.ruleset.is_over(g.state):
+                raise HistoryError(
+                    "the whole record (the dice seed included) is exported once the game is over"
+                )
+            return g.export()
+
     def events(self, s: tuple[ServedGame, Seat], since: int = 0) -> dict[str, Any]:
         """Events the seat may see after event *since* (up to its horizon)."""
         sg, seat = s
@@ -595,7 +619,8 @@ class Authority:
             for attempt in range(2):
                 before = sg.game.state_id
                 try:
-                    sub = sg.game.submit(o, state_id=state_id)
+                    # the wire's state_id is the game's (the umpire's), not yet the seat's own
+                    sub = sg.game.submit(o, state_id=state_id, seat=UMPIRE)
                     break
                 except StaleStateError:
                     if sg.game.state_id != before or (state_id is not None and state_id != before):

@@ -83,7 +83,12 @@ def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
         help="the authority's URL as seats reach it (behind a proxy, or "
         "with --host 0.0.0.0); default http://HOST:PORT",
     )
-    p.add_argument("--seed", type=int, help="dice seed of the new game")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="dice seed of the new game (default: drawn from the operating system's entropy, never "
+        "the scenario's seed:, so no seat can reproduce the dice)",
+    )
     p.add_argument("--game", help="id of the new game (default: the scenario's id)")
     p.add_argument("--resume", action="store_true", help="create no game; serve those in the store")
     p.add_argument(

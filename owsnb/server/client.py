@@ -296,6 +296,23 @@ class RemoteGame:
         """Events in the history this seat sees the end of (an observer's horizon)."""
         return self._seq
 
+    def revision(self, side: str | None = None) -> int:
+        """The revision this seat's orders are checked against (the wire's ``state_id``: the
+        game's own until the authority numbers per seat)."""
+        if side is not None and side != self.side and self.role != "umpire":
+            raise AuthError(f"the {self.side} seat knows only its own revision")
+        return self._rev
+
+    def export(self) -> dict[str, Any]:
+        """The whole record as plain data, the dice seed included: the umpire's, once the game is
+        over (:meth:`owsnb.kernel.game.Game.export`; ``HistoryError`` before, ``AuthError`` for
+        another seat)."""
+        return self._get("/export")
+
+    def knowledge(self, side: str | None = None) -> SideView:
+        """What *side* (default: this seat's) knows now: its view (as :meth:`view`)."""
+        return self.view(side)
+
     def view(self, side: str | None = None) -> SideView:
         """The seat's view now (the umpire may ask for a side's view)."""
         if side is not None and side != self.side:

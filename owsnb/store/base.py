@@ -21,7 +21,7 @@ import abc
 import datetime as _dt
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +131,7 @@ class GameRecord:
     annotations: list[Annotation] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     created: str = ""
+    side_revs: dict[str, int] = field(default_factory=dict)  # each side's revision
 
 
 def now() -> str:
@@ -217,19 +218,44 @@ class StoreSink:
 
 def replay_log(rows: Iterator[tuple[int, str, int, list[Event] | None]]) -> tuple[list[Event], int]:
     """Fold log rows ``(rev, op, seq, events)`` into the surviving history and the last revision."""
+    events, rev, _ = fold_log(rows)
+    return events, rev
+
+
+def fold_log(
+    rows: Iterable[tuple[int, str, int, list[Event] | None]], sides: Iterable[str] = ()
+) -> tuple[list[Event], int, dict[str, int]]:
+    """Fold log rows ``(rev, op, seq, events)`` into the surviving history, the last revision and
+    each of *sides*' revision (:meth:`~owsnb.kernel.game.Game.revision`: the revisions that added
+    or removed an event the side may see).
+
+    >>> from owsnb.kernel.events import note
+    >>> rows = [(1, "append", 0, [note("a").at(1, 1)]),
+    ...         (2, "append", 1, [note("b", visible_to="red").at(2, 2)]),
+    ...         (3, "truncate", 1, None)]
+    >>> events, rev, revs = fold_log(rows, ["blue", "red"])
+    >>> len(events), rev, revs
+    (1, 3, {'blue': 1, 'red': 3})
+    """
     events: list[Event] = []
     rev = 0
+    side_revs = {side: 0 for side in sides}
     for r, op, seq, evs in rows:
         if r != rev + 1:
             raise StoreError(f"event log has a gap: revision {r} after {rev}")
         rev = r
         if op == "append":
-            events.extend(evs or [])
+            touched = list(evs or [])
+            events.extend(touched)
         elif op == "truncate":
+            touched = events[seq:]
             del events[seq:]
         else:
             raise StoreError(f"unknown log operation {op!r} at revision {r}")
-    return events, rev
+        for side in side_revs:
+            if any(e.visible(side) for e in touched):
+                side_revs[side] += 1
+    return events, rev, side_revs
 
 
 def open_store(url: str, *, create: bool = True) -> EventStore:

@@ -35,8 +35,8 @@ from owsnb.store.base import (
     NoSuchGame,
     annotation_from_json,
     annotation_to_json,
+    fold_log,
     now,
-    replay_log,
     storable,
 )
 
@@ -295,12 +295,15 @@ class PostgresStore(EventStore):
         try:
             initial = codec.loads(row[2])
             anns = [annotation_from_json(a) for a in anns_raw]
-            events, rev = replay_log(
-                (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+            events, rev, side_revs = fold_log(
+                ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
+                initial.sides,
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise StoreError(f"{self._where()}: game {game_id!r} is damaged ({exc})") from None
-        return GameRecord(game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1])
+        return GameRecord(
+            game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1], side_revs
+        )
 
     def check(self) -> None:
         """Refuse a store that cannot be served (read-only database, a game that does not load):

@@ -32,8 +32,8 @@ from owsnb.store.base import (
     NoSuchGame,
     annotation_from_json,
     annotation_to_json,
+    fold_log,
     now,
-    replay_log,
     storable,
 )
 
@@ -304,10 +304,13 @@ class SQLiteStore(EventStore):
                 ]
             except (ValueError, TypeError, KeyError) as exc:
                 raise StoreError(f"{self.path}: game {game_id!r} is damaged ({exc})") from None
-        events, rev = replay_log(
-            (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
+        events, rev, side_revs = fold_log(
+            ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
+            initial.sides,
         )
-        return GameRecord(game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1])
+        return GameRecord(
+            game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1], side_revs
+        )
 
     @contextmanager
     def _reading(self) -> Iterator[None]:

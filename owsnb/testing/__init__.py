@@ -2,8 +2,11 @@
 
 * :func:`random_playout` plays random legal orders and checks invariants and view redaction;
 * :func:`hidden_tokens` / :func:`find_leaks` scan any payload for what a side must not know
-  (ids and names as whole tokens, and the :class:`Position` of units it does not see);
-  :func:`scan_widget_leaks` scans what a table's widgets hold;
+  (ids and names as whole tokens, the :class:`Position` of units it does not see, and with
+  :func:`numbering` any count or sequence number beyond its own); :func:`scan_widget_leaks` scans
+  what a table's widgets hold;
+* :func:`noninterference` plays twin games that differ only in what a side cannot know and
+  compares everything that side observes (:mod:`owsnb.testing.twins`);
 * :func:`fixed_dice` scripts die results for worked examples;
 * :class:`Transcript` / :func:`random_transcript` record a game as plain text to diff against a
   stored golden copy (:mod:`owsnb.testing.transcript`);
@@ -11,11 +14,22 @@
 """
 
 from owsnb.testing.dice import fixed_dice
-from owsnb.testing.leaks import Position, find_leaks, hidden_tokens, scan_widget_leaks
+from owsnb.testing.leaks import (
+    Numbers,
+    Position,
+    find_leaks,
+    hidden_tokens,
+    numbering,
+    scan_widget_leaks,
+)
 from owsnb.testing.playout import PlayoutReport, random_order, random_playout
 from owsnb.testing.transcript import Transcript, fixed_salt, random_transcript
+from owsnb.testing.twins import InterferenceError, LocalObserver, TwinReport, noninterference
 
 __all__ = [
+    "InterferenceError",
+    "LocalObserver",
+    "Numbers",
     "PlayoutReport",
     "Position",
     "Transcript",
@@ -23,8 +37,11 @@ __all__ = [
     "fixed_dice",
     "fixed_salt",
     "hidden_tokens",
+    "noninterference",
+    "numbering",
     "random_order",
     "random_playout",
     "random_transcript",
     "scan_widget_leaks",
+    "TwinReport",
 ]

@@ -29,6 +29,12 @@ set's view policy decides); ``find_leaks(payload, tokens)`` returns every place 
   Events are history (a unit stood there once) and are not scanned for positions: a hex
   holding a hidden unit now may have held a visible one when the event was written.
 
+A third kind, **numbers** (:class:`Numbers`, from :func:`numbering`), catches counts of what the
+side may not see: a side numbers only the events it saw, so a sequence number (``seq``), a batch
+(``batch``), a count of events (``events``) or a revision (``state_id``, ``revision``) larger than
+its own can only count hidden events or commits. Every mapping entry of those names holding a
+whole number is checked, events included.
+
 Example:
     >>> from owsnb.kernel.geo import GeoLayout
     >>> from owsnb.kernel.hexgrid import Hex
@@ -45,6 +51,9 @@ Example:
     ["position '0803' in hex {'$h': [7, -1]}"]
     >>> find_leaks({"events": [{"id": "X", "hex": "0803"}]}, {p})  # history: not scanned
     []
+    >>> n = Numbers(seq=4, batch=2, revision=3)
+    >>> find_leaks({"state_id": 3, "events": [{"seq": 4, "batch": 2}, {"seq": 7, "batch": 5}]}, {n})
+    ['number seq=7 beyond the 4 the side saw', 'number batch=5 beyond the 2 the side saw']
 """
 
 from __future__ import annotations
@@ -58,7 +67,7 @@ from typing import Any
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.state import UMPIRE, GameState
 
-__all__ = ["Position", "hidden_tokens", "find_leaks"]
+__all__ = ["Position", "Numbers", "hidden_tokens", "numbering", "find_leaks"]
 
 _BEFORE = r"(?<!\w)(?<!\w[-/])"
 _AFTER = r"(?!\w|[-/]\w)"
@@ -102,6 +111,68 @@ class Position(str):
             return False
         tol = 0.5 * 10.0**-self.digits
         return abs(p[0] - self.point[0]) <= tol and abs(p[1] - self.point[1]) <= tol
+
+
+class Numbers:
+    """The largest numbers a side may be shown: the events it saw (``seq``, ``events``), the
+    submissions it saw something of (``batch``) and its revision (``state_id``, ``revision``)."""
+
+    def __init__(self, seq: int, batch: int, revision: int):
+        self.limits = {
+            "seq": int(seq),
+            "events": int(seq),
+            "batch": int(batch),
+            "state_id": int(revision),
+            "revision": int(revision),
+        }
+
+    def __repr__(self) -> str:
+        return f"Numbers({self.limits['seq']} events, {self.limits['batch']} batches, rev {self.limits['state_id']})"
+
+    def check(self, key: Any, value: Any) -> str | None:
+        """The leak if *value* under *key* is a number beyond the side's own, else None."""
+        limit = self.limits.get(key) if isinstance(key, str) else None
+        if limit is None or isinstance(value, bool) or not isinstance(value, int):
+            return None
+        if value > limit:
+            return f"number {key}={value} beyond the {limit} the side saw"
+        return None
+
+
+def numbering(game: Any, side: str) -> Numbers:
+    """The :class:`Numbers` *side* may be shown now: the events it saw, the submissions it saw
+    something of, and its revision (``game.revision(side)``).
+
+    >>> import owsnb
+    >>> from owsnb.kernel.registry import register_ruleset
+    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+    >>> _ = game.submit("blue: move B-INF-1 0303")  # out of Red's sight
+    >>> numbering(game, "red"), numbering(game, "blue")
+    (Numbers(0 events, 0 batches, rev 0), Numbers(2 events, 1 batches, rev 1))
+    """
+    seen = [e for e in game.events[: game.cursor] if e.visible(side)]
+    return Numbers(len(seen), len({e.batch for e in seen}), game.revision(side))
+
+
+def _numbers(obj: Any, limits: list[Numbers], found: list[str]) -> None:
+    if isinstance(obj, str):
+        if obj[:1] in "{[":
+            try:
+                _numbers(json.loads(obj), limits, found)
+            except ValueError:
+                pass
+    elif isinstance(obj, Mapping):
+        for k, v in obj.items():
+            for n in limits:
+                hit = n.check(k, v)
+                if hit:
+                    found.append(hit)
+            _numbers(v, limits, found)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for v in obj:
+            _numbers(v, limits, found)
 
 
 def _pair(value: Any, typ: type = int) -> tuple[Any, Any] | None:
@@ -192,6 +263,10 @@ def find_leaks(payload: Any, tokens: Iterable[str]) -> list[str]:
             pass
     found: list[str] = []
     strings: list[str] = []
+    limits: list[Numbers] = [t for t in tokens if isinstance(t, Numbers)]
+    if limits:
+        _numbers(payload, limits, found)
+    toks = {t for t in toks if isinstance(t, str)}
     positions = [t for t in toks if isinstance(t, Position)]
     _walk(payload, strings, positions, found, history=False)
     blob = "\x00".join(strings)

@@ -20,7 +20,7 @@ from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE
 from owsnb.kernel.surface import GameSurface
-from owsnb.testing.leaks import find_leaks, hidden_tokens
+from owsnb.testing.leaks import find_leaks, hidden_tokens, numbering
 
 __all__ = ["random_playout", "random_order", "PlayoutReport"]
 
@@ -30,6 +30,7 @@ class PlayoutReport:
     """What a play-out did."""
 
     orders: list[str] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)  # the game's event count after each order
     refused: list[str] = field(default_factory=list)
     turns: int = 0
     over: bool = False
@@ -64,13 +65,18 @@ def _check_views(game: Game, known: dict[str, set[str]] | None = None) -> None:
         view = game.view(side)
         seen = known.setdefault(side, set()) if known is not None else set()
         seen.update(view.units)
-        tokens = hidden_tokens(game.state, side, game.ruleset) - seen
+        tokens: set[Any] = set(hidden_tokens(game.state, side, game.ruleset) - seen)
         tokens -= {game.state.units[u].name for u in seen if u in game.state.units}
+        tokens.add(numbering(game, side))  # counts of what it may not see are leaks too
         payload = {
             "units": [[u.id, u.name, u.kind, dict(u.data)] for u in view.units.values()],
-            "events": [[e.kind, dict(e.data)] for e in view.events],
+            "events": [
+                [e.kind, dict(e.data), {"seq": e.seq, "batch": e.batch}] for e in view.events
+            ],
             "sides": {n: [dict(x.public), dict(x.private)] for n, x in view.sides.items()},
             "public": dict(view.public),
+            "seq": view.seq,
+            "state_id": game.revision(side),
         }
         leaks = find_leaks(payload, tokens)
         if leaks:
@@ -148,6 +154,7 @@ def random_playout(
             continue
         stuck = 0
         report.orders.append(str(order))
+        report.marks.append(game.seq)
         _check_invariants(game)
         if check_views:
             _check_views(game, known)

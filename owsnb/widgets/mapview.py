@@ -288,8 +288,10 @@ class MapView(Panel):
         :mod:`owsnb.authoring.coast` (guarded: a map without one simply has none)."""
         view = self.table.view
         data = None
+        from owsnb.scenario.loader import scenario_path
+
         rel = view.map.meta.get("coast")
-        where = view.scenario.get("file")
+        where = scenario_path(view, getattr(self.table.seat, "scenario_file", None))
         if rel and where:
             path = Path(str(where)).parent / str(rel)
             if path.is_file():

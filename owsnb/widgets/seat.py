@@ -9,7 +9,8 @@ The surface (all a widget may call):
 
 ==========================  ========================================================================
 ``side``, ``ruleset``       the seat's side (or ``"umpire"``) and the rule set (presentation hooks)
-``state_id``                the game's revision (orders are submitted against it)
+``state_id``                the seat's revision (orders are submitted against it): it moves only
+                            when something this seat may see changes
 ``view()``                  the :class:`~owsnb.kernel.view.SideView` now
 ``view_at(n)``              the view as it was after event *n* (rounded down to an event this
                             seat saw), for the history slider
@@ -29,6 +30,12 @@ The surface (all a widget may call):
 A side seat may only give (and preview, and check) its own side's orders; the umpire's seat may
 give any side's orders (solo study) as well as the umpire's own.
 
+A side's seat numbers only what it sees (as :func:`~owsnb.kernel.view.renumber` does): event
+``seq`` and ``batch`` numbers, the moments of ``view_at`` and of annotations count the events this
+side may see, ``state_id`` is the side's :meth:`~owsnb.kernel.game.Game.revision`, and a change that
+carries nothing this seat may see is not relayed to its subscribers. The umpire's seat keeps the
+game's numbers.
+
 Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> seat = Seat.local(tiny_game(), "blue")
@@ -42,6 +49,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -50,7 +58,7 @@ from owsnb.kernel.errors import AuthError, HistoryError, UnknownSideError
 from owsnb.kernel.game import Annotation, Change, Game, Submission
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.state import UMPIRE
-from owsnb.kernel.view import SideView, side_view
+from owsnb.kernel.view import SideView, renumber, seen_positions, side_view
 
 __all__ = ["Seat", "LocalSeat", "as_seat", "SEAT_METHODS"]
 
@@ -147,12 +155,17 @@ class LocalSeat(Seat):
     # -- reading -------------------------------------------------------------------------------
     @property
     def state_id(self) -> int:
-        return self._game.state_id
+        return self._game.revision(self.side)
 
     @property
     def sides(self) -> list[str]:
         """The game's sides (in play order)."""
         return list(self._game.state.sides)
+
+    @property
+    def scenario_file(self) -> str | None:
+        """The scenario's file on this machine (a local game's; views never carry it)."""
+        return self._game.state.scenario.get("file") or None
 
     def view(self) -> SideView:
         """What this seat may know now (at the end of the history)."""
@@ -163,19 +176,14 @@ class LocalSeat(Seat):
         return side_view(g.state_at(g.seq), self.side, g.ruleset, g.events)
 
     def view_at(self, n: int) -> SideView:
-        """The view after event *n*, rounded down to the last event this seat saw.
+        """The view after the *n*-th event this seat saw (the umpire: the game's event *n*).
 
         Raises:
-            HistoryError: *n* is outside the history.
+            HistoryError: *n* is outside the history this seat saw.
         """
         g = self._game
-        if not 0 <= n <= g.seq:
-            raise HistoryError(f"event {n} is outside the history (0..{g.seq})")
-        events = g.events
-        if self.side != UMPIRE:
-            while n > 0 and not events[n - 1].visible(self.side):
-                n -= 1
-        return side_view(g.state_at(n), self.side, g.ruleset, events[:n])
+        k = self._game_seq(n)
+        return side_view(g.state_at(k), self.side, g.ruleset, g.events[:k])
 
     def legal_orders(self, side: str | None = None) -> LegalOrders:
         """What *side* (default: this seat's) may order now."""
@@ -191,13 +199,16 @@ class LocalSeat(Seat):
 
     # -- changing ------------------------------------------------------------------------------
     def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
-        """Commit *order*; the returned submission holds only the events this seat may see."""
-        sub = self._game.submit(self._own(order), state_id=state_id)
-        return replace(sub, events=tuple(self._visible(sub.events)))
+        """Commit *order* (*state_id*: this seat's revision it was prepared against); the returned
+        submission holds only the events this seat may see, numbered as it sees them."""
+        sub = self._game.submit(self._own(order), state_id=state_id, seat=self.side)
+        return replace(sub, events=self._numbered(sub.events), state_id=self.state_id)
 
     def undo(self) -> tuple:
         """Take back the last submission; returns the undone events this seat may see."""
-        return tuple(self._visible(self._game.undo()))
+        before = self._game.events
+        removed = self._game.undo()
+        return self._numbered(removed, before)
 
     def annotate(self, text: str, **anchors: Any) -> Annotation:
         """Write an annotation (private to this seat unless ``side=None`` is given)."""
@@ -210,11 +221,16 @@ class LocalSeat(Seat):
             and anchors["unit"] not in self.view().units
         ):
             raise KeyError(f"no unit {anchors['unit']!r} visible to {self.side}")
-        return self._game.annotate(text, **anchors)
+        if self.side != UMPIRE:
+            seen = seen_positions(self._game.events[: self._game.cursor], self.side)
+            at = anchors.get("seq")
+            anchors["seq"] = self._game_seq(len(seen) if at is None else int(at))
+        return self._seat_note(self._game.annotate(text, **anchors))
 
     def annotations(self) -> list[Annotation]:
-        """Annotations this seat may read: public ones and its own side's (the umpire reads all)."""
-        return [a for a in self._game.annotations if self._may_read(a)]
+        """Annotations this seat may read: public ones and its own side's (the umpire reads all),
+        anchored at the moments this seat numbers."""
+        return [self._seat_note(a) for a in self._game.annotations if self._may_read(a)]
 
     def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:
         """Call *callback(change)* after every change (events filtered for this seat)."""
@@ -223,13 +239,28 @@ class LocalSeat(Seat):
             ann = change.annotation
             if ann is not None and not self._may_read(ann):
                 return
-            callback(replace(change, events=tuple(self._visible(change.events))))
+            events = tuple(self._visible(change.events))
+            if change.kind in ("commit", "undo") and change.events and not events:
+                return  # nothing this seat may see: it hears nothing
+            if change.kind == "commit":
+                events = self._numbered(change.events)
+            elif change.kind == "undo":
+                events = self._numbered(change.events, (*self._game.events, *change.events))
+            callback(
+                replace(
+                    change,
+                    state_id=self.state_id,
+                    events=events,
+                    annotation=None if ann is None else self._seat_note(ann),
+                )
+            )
 
         return self._game.subscribe(relay)
 
     def fork(self, at: int | None = None) -> LocalSeat:
-        """A seat for the same side on a what-if branch from event *at* (default: now)."""
-        n = self._game.seq if at is None else at
+        """A seat for the same side on a what-if branch from the *at*-th event this seat saw
+        (default: now)."""
+        n = self._game.seq if at is None else self._game_seq(at)
         return LocalSeat(self._game.fork(n), self.side)
 
     # -- helpers -------------------------------------------------------------------------------
@@ -251,6 +282,36 @@ class LocalSeat(Seat):
 
     def _visible(self, events: Iterable[Any]) -> list[Any]:
         return [e for e in events if e.visible(self.side)]
+
+    def _game_seq(self, n: int) -> int:
+        """The game's event count just after the *n*-th event this seat saw (HistoryError if it
+        saw fewer)."""
+        g = self._game
+        if self.side == UMPIRE:
+            if not 0 <= n <= g.seq:
+                raise HistoryError(f"event {n} is outside the history (0..{g.seq})")
+            return n
+        seen = seen_positions(g.events, self.side)
+        if not 0 <= n <= len(seen):
+            raise HistoryError(f"event {n} is outside the history (0..{len(seen)})")
+        return seen[n - 1] if n else 0
+
+    def _numbered(self, events: Iterable[Any], history: Iterable[Any] | None = None) -> tuple:
+        """*events* — the last ones of *history* (default: the game's) — as this seat numbers
+        them: only those it may see."""
+        mine = self._visible(events)
+        if not mine or self.side == UMPIRE:
+            return tuple(renumber(mine, UMPIRE)) if self.side == UMPIRE else ()
+        seen = renumber(self._game.events if history is None else history, self.side)
+        return seen[len(seen) - len(mine) :]
+
+    def _seat_note(self, a: Annotation) -> Annotation:
+        """*a* anchored at the moment this seat numbers (the events it saw up to it)."""
+        if self.side == UMPIRE:
+            return a
+        return replace(
+            a, seq=bisect.bisect_right(seen_positions(self._game.events, self.side), a.seq)
+        )
 
     def _may_read(self, a: Annotation) -> bool:
         return self.side == UMPIRE or a.side in (None, self.side)

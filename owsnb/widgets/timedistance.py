@@ -104,7 +104,9 @@ class TimeDistancePanel(Panel):
             description="unit", layout=W.Layout(width="98%"), style={"description_width": "60px"}
         )
         self.unit.observe(self._on_unit_choice, "value")
-        self._types = catalog_types(self.table.view)
+        self._types = catalog_types(
+            self.table.view, getattr(self.table.seat, "scenario_file", None)
+        )
         self.kind = W.Dropdown(
             description="what if",
             options=[("—", "")] + [(t.label, k) for k, t in self._types.items()],

@@ -59,11 +59,15 @@ class CatalogType:
 _CACHE: dict[tuple[str, float], dict[str, CatalogType]] = {}
 
 
-def catalog_types(view: Any) -> dict[str, CatalogType]:
-    """The types of the catalogs of the scenario *view* comes from (``scenario.file``), by key;
-    ``{}`` when the scenario has no file here (a dict scenario, a remote seat) or no catalog."""
-    path = str(view.scenario.get("file", "") or "")
-    if not path or not os.path.isfile(path):
+def catalog_types(view: Any, local: str | None = None) -> dict[str, CatalogType]:
+    """The types of the catalogs of the scenario *view* comes from, by key: its file here
+    (*local*, a local game's own file, else the bundled scenario the view names:
+    :func:`~owsnb.scenario.loader.scenario_path`); ``{}`` when the scenario has no file here (a
+    dict scenario, a remote seat's own file) or no catalog."""
+    from owsnb.scenario.loader import scenario_path
+
+    path = scenario_path(view, local)
+    if not path:
         return {}
     key = (path, os.path.getmtime(path))
     if key not in _CACHE:

@@ -56,7 +56,11 @@ def test_the_debrief_has_a_map_and_what_each_side_saw_for_every_turn_played(play
                 and html.escape(end.map.label(u.hex)) in part
             )
         for side in game.state.sides:
-            seen = [e for e in game.log(side) if a <= e.seq <= b and e.kind not in QUIET]
+            seen = [
+                e
+                for e in game.log(UMPIRE)  # the game's numbers: a side's log counts its own
+                if a <= e.seq <= b and e.visible(side) and e.kind not in QUIET
+            ]
             title = html.escape(game.state.sides[side].title)
             assert f"What {title} saw</b>: {len(seen)} events" in part
     assert "<h3 id='turn-3'>" not in page  # the clock moving on as the game ends: no turn played

@@ -109,7 +109,10 @@ def test_views_hide_undetected_enemies_and_secrets(game):
     assert "R-ARM-1" in game.view("blue").units  # adjacent at the end of turn 1 -> detected
     assert "R-INF-1" not in game.view("blue").units
     umpire = game.view(UMPIRE)
-    assert len(umpire.units) == len(game.units) and umpire.secret
+    assert len(umpire.units) == len(game.units)
+    # the authority's salt and the dice seed stay in the truth: no view, not even the umpire's
+    assert game.state.secret["salt"] and "seed" not in game.state.secret
+    assert "salt" not in umpire.secret and "seed" not in umpire.secret
     assert all(e.kind != "rng" or not e.data for e in umpire.events)
 
 
@@ -230,6 +233,16 @@ def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb)
         type = {"done": DONE, "advance": ADVANCE, "move": H.type}[verb]
 
     assert isinstance(RuleSet([Refined()]).handler(verb), Refined)
+
+
+def test_no_view_carries_the_scenarios_path_on_the_authoritys_disk(game):
+    """Issue 18: every side's view carried the server's absolute ``scenario.file``."""
+    path = game.state.scenario["file"]
+    assert path.startswith("/") or ":" in path
+    for side in (*game.sides, UMPIRE):
+        v = game.view(side)
+        assert "file" not in v.scenario and v.scenario["source"] == "skirmish.yaml"
+        assert path not in repr(dict(v.scenario))
 
 
 def test_umpire_advance_to_an_unknown_step_is_refused_and_changes_nothing(game):

@@ -100,9 +100,10 @@ def test_scenario_dict_and_seed_secrecy():
     data = yaml.safe_load((DATA / "skirmish.yaml").read_text())
     scn = load_scenario(data, base=DATA)
     state, rs = build_state(scn, seed=123)
-    assert state.secret["seed"] == 123 and "seed" not in state.scenario
+    # the seed predicts the dice: it stays with whoever holds the game (game.meta), never the state
+    assert "seed" not in state.secret and "seed" not in state.scenario
     g = owsnb.Game(rs, state)
-    assert not g.view("blue").secret  # the seed would let a side predict the dice
+    assert not g.view("blue").secret and "seed" not in g.view("umpire").secret
 
 
 def test_anchor_centre_puts_the_middle_hex_on_the_origin(tmp_path):

@@ -38,6 +38,8 @@ from tests.server.conftest import SKIRMISH, Served
 from tests.server.test_api import call, refused, snapshot
 from tests.server.test_durability import long_skirmish
 
+from .numbering import wire_view
+
 
 def until(pred: Any, timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
@@ -393,7 +395,7 @@ def test_pushes_carry_what_changed_not_the_history(served: Served) -> None:
     for _ in range(4):  # forty orders: the history grows, the frames do not
         play(ump, 10, seed=len(tap.messages))
         assert red.wait(game.state_id, 10)
-        assert red.view() == game.view("red")
+        assert red.view() == wire_view(game, "red")  # the game's numbers (numbering.py)
     pushes = [(m, n) for m, n in zip(tap.messages, tap.sizes, strict=True) if m["type"] == "push"]
     assert len([m for m in tap.messages if m["type"] == "map"]) == 1  # the map went once
     first, later = pushes[0], pushes[1:]
@@ -404,7 +406,7 @@ def test_pushes_carry_what_changed_not_the_history(served: Served) -> None:
         assert len(added) <= sum(len(c["events"]) for c in m["changes"])
     sizes = [n for _, n in later]
     assert max(sizes[-10:]) <= max(sizes[:10]) * 2 + 500, sizes  # independent of game length
-    assert len(red.view().events) > 20 and red.view().events == game.view("red").events
+    assert len(red.view().events) > 20 and red.view().events == wire_view(game, "red").events
     long.close_seats()
 
 
@@ -422,7 +424,7 @@ def test_a_reconnecting_seat_catches_up_from_its_revision(served: Served) -> Non
     maps = wire.MapCache()
     maps.put(first.map_id, json.loads(first.map_data)["map"])
     v0 = wire.decode_view({"view": first.body["view"], "map_id": first.map_id}, maps)
-    assert wire.apply_view_delta(v0, caught.body["delta"]) == served.game.view("red")
+    assert wire.apply_view_delta(v0, caught.body["delta"]) == wire_view(served.game, "red")
     # too far behind: the game no longer remembers red's view then, so the whole view
     for _ in range(SEAT_VIEWS + 1):
         auth.annotate(

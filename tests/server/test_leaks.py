@@ -73,17 +73,24 @@ class ScanningAuthority(Authority):
         self, name: str, s: Any, payload: Any, at: int | None = None, asked: str = ""
     ) -> None:
         sg, seat = s
-        if seat.view_side == UMPIRE:
-            return
-        n = sg.horizon(seat) if at is None else at
-        state = sg.game.state_at(n)
-        seen = self._seen_so_far(sg.game, seat.view_side, n)
-        # an error may repeat what the seat itself typed: that tells it nothing
-        tokens = {
-            t
-            for t in hidden_tokens(state, seat.view_side, sg.game.ruleset)
-            if t not in asked and t not in seen
-        }
+        # no seat, the umpire's included, learns where the authority keeps its files (issue 18)
+        where = (
+            sg.game.state.scenario.get("file"),
+            self.store.url,
+            getattr(self.store, "path", ""),
+        )
+        paths = {p for p in where if p}
+        tokens = {str(p) for p in paths}
+        if seat.view_side != UMPIRE:
+            n = sg.horizon(seat) if at is None else at
+            state = sg.game.state_at(n)
+            seen = self._seen_so_far(sg.game, seat.view_side, n)
+            # an error may repeat what the seat itself typed: that tells it nothing
+            tokens |= {
+                t
+                for t in hidden_tokens(state, seat.view_side, sg.game.ruleset)
+                if t not in asked and t not in seen
+            }
         found = find_leaks(payload, tokens)
         self.scanned += 1
         self.leaks += [f"{name} to {seat.label}: {x}" for x in found]

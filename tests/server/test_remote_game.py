@@ -15,10 +15,13 @@ import owsnb.analysis
 from owsnb.analysis.history import history as truth_history
 from owsnb.kernel.errors import AuthError, HistoryError
 from owsnb.kernel.game import Game
+from owsnb.kernel.view import seen_positions
 from owsnb.server.client import RemoteGame
 from owsnb.testing import find_leaks, hidden_tokens
 from owsnb.widgets.seat import LocalSeat
 from tests.server.conftest import Served
+
+from .numbering import wire_view
 
 #: ``Game`` names a seat does not have, and why (each also explained in its docstring/error).
 LOCAL_ONLY = {
@@ -77,14 +80,17 @@ def test_reads_answer_from_the_seats_view(served: Served) -> None:
     blue, red = seats["blue"], seats["red"]
     game = served.game
     local = LocalSeat(game, "blue")
-    assert blue.state == local.view() == game.view("blue")
+    assert blue.state == wire_view(game, "blue")  # the game's numbers (tests/server/numbering.py)
+    assert blue.state.units == local.view().units == game.view("blue").units
     assert blue.units == game.view("blue").units and blue.map == game.state.map
     assert blue.unit("B-REC-1").hex == blue.hex("0604")
     assert blue.unit("R-REC-1").hex == blue.hex("0705")  # detected by B-REC-1 next to it
     assert "B-REC-1" in red.units and "B-INF-1" not in red.units  # B-INF-1 is still unseen
     with pytest.raises(KeyError):
         red.unit("B-INF-1")
-    assert blue.initial == local.view_at(0) and blue.state_at(3) == local.view_at(3)
+    assert blue.initial == wire_view(game, "blue", 0) and blue.state_at(3) == wire_view(
+        game, "blue", 3
+    )
     with pytest.raises(HistoryError):
         blue.state_at(game.seq + 5)
     assert blue.cursor == game.seq and blue.at_head
@@ -135,9 +141,12 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     ds = blue.history(every="event")
     # at each event blue saw, its view is the truth cut to blue: the same as the local history
     ref = truth_history(game, side="blue", every="event")
+    # the local history counts blue's events; the wire still the game's (tests/server/numbering.py)
+    seen = seen_positions(game.events, "blue")
+    ref = ref.assign_coords(seq=("time", [seen[p - 1] if p else 0 for p in ref["seq"].values]))
     ref = ref.isel(time=np.isin(ref["seq"].values, ds["seq"].values))
     ref = ref.assign_coords(time=np.arange(ref.sizes["time"]))
-    assert list(ds["seq"].values) == [0] + [e.seq for e in game.log("blue")]
+    assert list(ds["seq"].values) == [0, *seen]
     xr.testing.assert_equal(ds, ref)
     assert ds.attrs["side_view"] == "blue" and ds.attrs["seed"] == -1
     assert ds["present"].sel(unit="R-REC-1").values.tolist()[-1]  # detected at the end
@@ -156,7 +165,12 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     # the companion tables read the seat's log and notes
     from owsnb.analysis import annotations_table, events_table
 
-    assert events_table(blue, side="blue").equals(events_table(game, side="blue"))
+    numbers = ["seq", "batch"]  # the wire's are the game's (tests/server/numbering.py)
+    assert (
+        events_table(blue, side="blue")
+        .drop(columns=numbers)
+        .equals(events_table(game, side="blue").drop(columns=numbers))
+    )
     ump.annotate("seen at 0705", side="blue", hex="0705")
     ump.annotate("umpire only", side="red")
     assert list(annotations_table(blue)["text"]) == ["seen at 0705"]

@@ -106,8 +106,8 @@ def test_history_slider_steps_through_the_seats_events_and_forks(pgame):
     h = History(t)
     pgame.submit("blue: move B-ARM-1 0504")  # invisible to red
     pgame.submit("blue: done")
-    assert h.points == [0, 3]  # red saw only the clock event
-    assert h.slider.description == "present · turn 1 · event 3/3" and h.readout.value == ""
+    assert h.points == [0, 1]  # red saw only the clock event, and counts only it
+    assert h.slider.description == "present · turn 1 · event 1/1" and h.readout.value == ""
     h.back()
     assert t.at == 0
     assert h.slider.description.startswith("the past") and "start of the game" in h.readout.value

@@ -57,17 +57,24 @@ def test_submission_and_changes_carry_only_visible_events(pgame):
     blue = Seat.local(pgame, "blue")
     sub = blue.submit("blue: move B-ARM-1 0504")
     assert len(sub.events) == 2  # blue sees its own move and marker
-    assert changes and changes[-1].events == ()  # red saw nothing of the undetected move
-    assert changes[-1].state_id == pgame.state_id
+    assert [e.seq for e in sub.events] == [1, 2] and sub.state_id == blue.state_id == 1
+    assert changes == []  # red hears nothing of the undetected move
+    assert red.state_id == 0 and red.view().seq == 0  # and counts nothing of it
+    blue.submit("blue: done")
+    assert changes and changes[-1].state_id == red.state_id == 1
+    assert [e.seq for e in changes[-1].events] == list(range(1, len(changes[-1].events) + 1))
 
 
-def test_view_at_rounds_down_to_an_event_the_seat_saw(pgame):
+def test_view_at_counts_the_events_the_seat_saw(pgame):
     blue = Seat.local(pgame, "blue")
     red = Seat.local(pgame, "red")
     blue.submit("blue: move B-ARM-1 0504")  # events 1-2, visible to blue only
     blue.submit("blue: done")
-    v = red.view_at(2)
-    assert v.seq == 0  # the hidden events do not exist for red
+    seen = red.view().seq
+    assert seen == len(red.view().events) < pgame.seq  # the hidden events do not exist for red
+    assert red.view_at(seen).clock == red.view().clock and red.view_at(0).seq == 0
+    with pytest.raises(HistoryError):
+        red.view_at(seen + 1)
     assert blue.view_at(2).seq == 2
     with pytest.raises(HistoryError):
         blue.view_at(999)
@@ -79,7 +86,7 @@ def test_views_at_every_point_carry_no_hidden_token(pgame):
     blue.submit("blue: done")
     tokens = hidden_tokens(pgame.state, "blue", pgame.ruleset)
     assert {"R-INF-1", "R-ARM-1", "R-REC-1", "Red scouts"} <= tokens
-    for n in range(pgame.seq + 1):
+    for n in range(blue.view().seq + 1):
         v = blue.view_at(n)
         assert (
             find_leaks([u.id for u in v.units.values()] + [str(e) for e in v.events], tokens) == []

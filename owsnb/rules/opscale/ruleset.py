@@ -483,18 +483,12 @@ class OpScale(RuleSet):
                 else ()
             )
         if step.key == "6":
+            # every player takes the Deployment phase of a deployment turn, staged units or not:
+            # who acts is public, and staged units are private (R41), so a player with none left
+            # to place says done like the others (the clock must not tell who holds units)
             if not is_deployment_turn(turn, int(state.table("economy").get("deployment_every", 5))):
                 return ()
-            return tuple(
-                p
-                for p in ps
-                if any(
-                    u.side == p
-                    and u.box == "staged"
-                    and int(u.data.get("purchased_turn", 0)) < turn
-                    for u in state.units.values()
-                )
-            )
+            return ps
         return ps
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
@@ -510,7 +504,23 @@ class OpScale(RuleSet):
             date=state.clock.date,
         )
 
-    def check(self, state: GameState, order: Any) -> dict[str, Any]:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Dice) -> Any:
+        adj = super().adjudicate(state, order, args, dice)
+        if not state.options.get("open_unit_cards", True):
+            adj.events = closed_cards(state, adj.events)
+            dice.events[:] = closed_cards(state, dice.events)  # the rolls, committed first
+        return adj
+
+    def resolve_hidden(
+        self, state: GameState, order: Any, args: Any, refusal: Any, dice: Dice
+    ) -> Any:
+        adj = super().resolve_hidden(state, order, args, refusal, dice)
+        if not state.options.get("open_unit_cards", True):
+            adj.events = closed_cards(state, adj.events)
+            dice.events[:] = closed_cards(state, dice.events)  # the rolls, committed first
+        return adj
+
+    def check(self, state: StateLike, order: Any) -> dict[str, Any]:
         args = super().check(state, order)
         if order.verb == "done":
             rec = record(state)
@@ -525,7 +535,7 @@ class OpScale(RuleSet):
                 )
         return args
 
-    def legal_orders(self, state: GameState, side: str) -> list:
+    def legal_orders(self, state: StateLike, side: str) -> list:
         specs = super().legal_orders(state, side)
         rec = record(state)
         if rec is not None and rec["stage"] == "rounds":
@@ -844,3 +854,55 @@ class OpScale(RuleSet):
             for u in view.units.values()
         )
         return f"{view.side} | {view.clock} | {units}"
+
+
+CARD_FACE = ("category", "cost", "domain", "half_endurance")
+"""What a closed Unit Card shows an enemy (R41): its category, Cost, domain and damaged side."""
+
+CARD_ROLLS = ("OES.3", "OES.4", "OES.6", "OES.7", "OES.8", "EXP.1", "EXP.2")
+"""Rolls whose purpose or result tells a card's ratings (initiative modifiers, attack ratings and
+marksmanship, intensity and checks, experience)."""
+
+
+def closed_cards(state: GameState, events: list[Event]) -> list[Event]:
+    """Events as the option ``open_unit_cards: false`` lets an enemy see them (R41: only the
+    card's face). A public change of a unit's card values (Endurance, crew, experience...) goes to
+    its owner only (and, on a capture, to its captor), with a public copy of the face changes
+    (position, box, markers, side, face data); the rolls that tell a card's ratings go to the side
+    that rolls them only. Nothing else changes: the truth is the same.
+
+    >>> from owsnb.kernel.events import unit_set
+    >>> from owsnb.kernel.state import SideState, MapState
+    >>> from owsnb.kernel.data import FrozenDict
+    >>> s = GameState("opscale", MapState(FrozenDict()), FrozenDict(blue=SideState("blue")),
+    ...               units=FrozenDict({"B-1": Unit("B-1", "blue", steps=4, max_steps=4)}))
+    >>> out = closed_cards(s, [unit_set("B-1", steps=3, markers={"damaged"}, rule="OES.9")])
+    >>> [(sorted(e.data["changes"]), e.visible_to) for e in out]
+    [(['markers', 'steps'], frozenset({'blue'})), (['markers'], None)]
+    """
+    out: list[Event] = []
+    cur = state
+    for e in events:
+        if e.kind == "die" and e.visible_to is None and e.rule in CARD_ROLLS:
+            actor = e.data.get("actor")
+            e = replace(e, visible_to=frozenset({actor}) if actor else frozenset())
+        elif e.kind == "unit.set" and e.visible_to is None and e.data["id"] in cur.units:
+            ch = dict(e.data["changes"])
+            data = dict(ch.get("data") or {})
+            face = {k: ch[k] for k in ("hex", "box", "markers", "side") if k in ch}
+            face_data = {k: v for k, v in data.items() if k in CARD_FACE}
+            secret = set(ch) - set(face) - {"data"} or set(data) - set(face_data)
+            if secret:
+                owner = cur.units[e.data["id"]].side
+                seen = {owner, ch["side"]} if "side" in ch else {owner}
+                out.append(replace(e, visible_to=frozenset(seen)))
+                cur = apply_all(cur, [out[-1]])
+                if face or face_data:
+                    if face_data:
+                        face["data"] = face_data
+                    out.append(unit_set(e.data["id"], rule=e.rule, **face))
+                    cur = apply_all(cur, [out[-1]])
+                continue
+        out.append(e)
+        cur = apply_all(cur, [e])
+    return out

@@ -108,14 +108,14 @@ class Defer(OrderHandler):
         "defer", (), rule="3.5", doc="initiative side: let the other side move first in this step"
     )
 
-    def candidates(self, state: GameState, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         try:
             self._check(state, side, None)
         except IllegalOrderError:
             return None
         return OrderSpec(side, self.type)
 
-    def _check(self, state: GameState, side: str, order: Order | None) -> None:
+    def _check(self, state: StateLike, side: str, order: Order | None) -> None:
         clock = state.clock
         if clock.step not in DEFER_STEPS:
             raise IllegalOrderError(
@@ -141,7 +141,7 @@ class Defer(OrderHandler):
                 "you have already acted in this step", code="cannot-defer", rule="3.5", order=order
             )
 
-    def validate(self, state: GameState, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order.side, order)
 
     def adjudicate(
@@ -372,17 +372,17 @@ class OWS(RuleSet):
 
     # -- a strike waiting for the defender's shot calculus (9.2.1) -------------------------------
     @staticmethod
-    def _awaiting_shields(state: GameState) -> str | None:
+    def _awaiting_shields(state: StateLike) -> str | None:
         inc = state.public.get("incoming")
         return inc.get("defender") if inc else None
 
-    def allowed_verbs(self, state: GameState, side: str) -> list[str]:
+    def allowed_verbs(self, state: StateLike, side: str) -> list[str]:
         verbs = super().allowed_verbs(state, side)
         if self._awaiting_shields(state) == side:
             return [v for v in verbs if v == "shields" or self.order_types[v].actors == "umpire"]
         return verbs
 
-    def check(self, state: GameState, order: Order) -> dict[str, Any]:
+    def check(self, state: StateLike, order: Order) -> dict[str, Any]:
         d = self._awaiting_shields(state)
         if (
             d is not None

@@ -30,7 +30,7 @@ from typing import Any
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution, bar_chart_html
 from owsnb.kernel.errors import IllegalOrderError
-from owsnb.kernel.events import Event, clock_set, hex_set, note, state_set, unit_set
+from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
@@ -49,11 +49,13 @@ from owsnb.rules.ows.common import (
 from owsnb.rules.ows.dice import parse_die, shift
 from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
+    INFRA,
     _air_reach,
     _available_shields,
     _cap_candidates,
     _cap_defence,
     _check_shape,
+    _incoming_detail,
     _long_range,
     _modifiers,
     _parse_salvo,
@@ -62,6 +64,7 @@ from owsnb.rules.ows.targeting import (
     _read_salvos,
     _return_fire_options,
     _Salvo,
+    _strike_waiting,
     _Target,
     _target,
     _unit_target,
@@ -587,7 +590,7 @@ class Strike(OrderHandler):
     )
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
-        if _pending(state):
+        if _strike_waiting(state):
             return None
         step = state.clock.step
         ex: list[Order] = []
@@ -627,7 +630,7 @@ class Strike(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        if _pending(state):
+        if _strike_waiting(state):
             raise refuse(
                 "a strike is waiting for the defender's shot calculus (9.2.1)",
                 "strike-pending",
@@ -699,6 +702,12 @@ class Strike(OrderHandler):
             ev = [
                 state_set("secret", {"pending_strike": pend}, rule="9.2.1"),
                 state_set("public", {"incoming": summary}, rule="9.2.1"),
+                side_set(
+                    defender,
+                    "private",
+                    {"incoming": _incoming_detail(state, salvos, defender)},
+                    rule="9.2.1",
+                ),
                 clock_set(
                     replace(
                         clock,
@@ -762,10 +771,11 @@ class Shields(OrderHandler):
     )
 
     def _pend(self, state: StateLike, side: str, order: Any = None) -> dict[str, Any]:
-        p = _pending(state)
-        if not p:
-            raise refuse("no strike is waiting for shields", "no-pending-strike", "9.2.1", order)
+        """The declared strike as the defender knows it: the public summary (targets, dice) and
+        what it is shown of the salvos (its private ``incoming``, :func:`_incoming_detail`)."""
         summary = thaw(state.public.get("incoming") or {})
+        if not summary:
+            raise refuse("no strike is waiting for shields", "no-pending-strike", "9.2.1", order)
         if summary.get("defender") != side:
             raise refuse(
                 "only the defender allocates shields against this strike",
@@ -773,14 +783,39 @@ class Shields(OrderHandler):
                 "9.2.1",
                 order,
             )
-        return p
+        detail = thaw(state.side_state(side).private.get("incoming") or {})
+        return {**summary, **detail}
+
+    def _known(self, state: StateLike, side: str, order: Any = None) -> tuple[Any, ...]:
+        """(targets, salvos that a CAP could intercept, long range?, return fire allowed) as the
+        defender knows the strike (9.2.1, 9.9.4.1, 9.9.1)."""
+        p = self._pend(state, side, order)
+        targets: dict[str, Any] = {}
+        for key in p.get("targets", {}):
+            if key.partition(":")[0] in INFRA and ":" in key:
+                targets[key] = _target(state, side, key, order)
+            elif key in state.units:
+                targets[key] = _unit_target(state.units[key])
+        salvos = list(p.get("salvos", ()))
+        interceptable = sum(1 for s in salvos if s.get("interceptable"))
+        allowed = []
+        srcs = [state.units[s["source"]] for s in salvos if s.get("source") in state.units]
+        for u in state.units_of(side):
+            if not u.alive or u.hex is None or "disrupted-c2" in u.markers:
+                continue
+            for a in counter(u).attacks:
+                if a.left <= 0 or a.air_to_air:
+                    continue
+                for src in srcs:
+                    if a.can_hit(target_type(src)) and u.hex.distance(src.hex) <= a.range:
+                        allowed.append(f"{u.id}:{a.id}:{src.id}")
+        return targets, interceptable, bool(p.get("long_range")), allowed
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         try:
-            p = self._pend(state, side)
+            targets, *_ = self._known(state, side)
         except IllegalOrderError:
             return None
-        salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
         ex = [self.type.make(side)]
         full = [
             f"{k}:{len(_available_shields(state, t))}"
@@ -791,9 +826,25 @@ class Shields(OrderHandler):
             ex.append(self.type.make(side, alloc=full))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex))
 
-    def _read(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, ...]:
-        p = self._pend(state, order.side, order)
-        salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
+    def _read(
+        self, state: StateLike, order: Order, args: Mapping[str, Any], truth: bool = False
+    ) -> tuple[Any, ...]:
+        """Check the shot calculus on what the defender knows (``truth``: on the umpire's
+        pending strike, to carry it out) and read it."""
+        if truth:
+            p = _pending(state)
+            if not p:
+                raise refuse(
+                    "no strike is waiting for shields", "no-pending-strike", "9.2.1", order
+                )
+            salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
+            interceptable = sum(1 for s in salvos if _cap_defence(state, s.grp) is not None)
+            long_range = _long_range(salvos)
+            allowed = set(_return_fire_options(state, salvos))
+        else:
+            p, salvos = None, []
+            targets, interceptable, long_range, allowed_list = self._known(state, order.side, order)
+            allowed = set(allowed_list)
         alloc: dict[str, list[dict]] = {}
         for tok in args.get("alloc", ()):
             if tok in ("none", "0"):
@@ -855,10 +906,9 @@ class Shields(OrderHandler):
             raise refuse(
                 "CAP intercept of missiles is switched off", "option-off", "9.9.4.1", order
             )
-        interceptable = [s for s in salvos if _cap_defence(state, s.grp) is not None]
-        if len(caps) > len(interceptable):
+        if len(caps) > interceptable:
             raise refuse(
-                f"{len(caps)} CAP(s) but only {len(interceptable)} salvo(s) can be intercepted: one CAP per "
+                f"{len(caps)} CAP(s) but only {interceptable} salvo(s) can be intercepted: one CAP per "
                 "salvo, never hypersonic or ballistic (9.9.4.1)",
                 "too-many-caps",
                 "9.9.4.1",
@@ -866,11 +916,10 @@ class Shields(OrderHandler):
             )
         rf: list[_Salvo] = []
         if args.get("fire"):
-            if _long_range(salvos):
+            if long_range:
                 raise refuse(
                     "return fire answers local strikes only (9.9.1)", "not-local", "9.9.1", order
                 )
-            allowed = set(_return_fire_options(state, salvos))
             use: dict[tuple[str, str], int] = {}
             for tok in args["fire"]:
                 try:
@@ -915,13 +964,14 @@ class Shields(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        p, salvos, targets, alloc, caps, rf = self._read(state, order, args)
+        p, salvos, targets, alloc, caps, rf = self._read(state, order, args, truth=True)
         events, res = _execute(state, p["attacker"], salvos, targets, alloc, caps, dice, rf)
         clock = state.clock
         restore = replace(clock, active=tuple(p["active"]), done=frozenset(p["done"]))
         events = [
             state_set("secret", {"pending_strike": None}, rule="9.2.1"),
             state_set("public", {"incoming": None}, rule="9.2.1"),
+            side_set(order.side, "private", {"incoming": None}, rule="9.2.1"),
             clock_set(restore, rule="9.2.1"),
             *events,
         ]

@@ -425,8 +425,35 @@ def _plans(
 
 # -- the strike waiting for the shot calculus (9.2.1); local strikes and return fire (9.9.1) -------
 def _pending(state: StateLike) -> dict[str, Any] | None:
+    """The strike waiting for the shot calculus, as the umpire holds it (the truth only)."""
     p = state.secret.get("pending_strike") if hasattr(state, "secret") else None
     return thaw(p) if p else None
+
+
+def _strike_waiting(state: StateLike) -> bool:
+    """Is a strike waiting for the defender's shot calculus? Public (9.2.1: the attacker's
+    assignment is declared), so every side knows it (``public["incoming"]``)."""
+    return bool(state.public.get("incoming"))
+
+
+def _incoming_detail(state: StateLike, salvos: Sequence[_Salvo], defender: str) -> dict[str, Any]:
+    """What the defender is shown of a declared strike's salvos (9.2.1: the attacker assigns
+    salvos to targets, then the defender declares its shot calculus): each salvo's target and die,
+    whether a CAP could intercept it (9.9.4.1: never hypersonic or ballistic) and, for a local
+    salvo whose firer it has detected, the firer (return fire, 9.9.1)."""
+    out = []
+    for s in salvos:
+        src = s.src.id if s.local and detected(state, s.src, defender) else None
+        out.append(
+            {
+                "target": s.tgt.key,
+                "die": s.grp.die,
+                "interceptable": _cap_defence(state, s.grp) is not None,
+                "local": s.local,
+                "source": src,
+            }
+        )
+    return {"salvos": out, "long_range": _long_range(salvos)}
 
 
 def _long_range(salvos: Sequence[_Salvo]) -> bool:

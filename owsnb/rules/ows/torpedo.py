@@ -37,7 +37,7 @@ from owsnb.rules.ows.common import (
 )
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import success_probability
-from owsnb.rules.ows.targeting import _pending
+from owsnb.rules.ows.targeting import _strike_waiting
 from owsnb.rules.ows.units import counter
 
 __all__ = ["torpedo_preview", "torpedo", "Torpedo", "HANDLERS"]
@@ -198,7 +198,7 @@ class Torpedo(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        if _pending(state):
+        if _strike_waiting(state):
             raise refuse(
                 "a strike is waiting for the defender's shot calculus",
                 "strike-pending",

@@ -13,6 +13,14 @@ Marker is refused; other attackers of the hex are "delayed 1 AP" (L260): their a
 level as under interdiction (a Hasty one is called off); the defender's ELR DRM uses the best
 defender (hidden: the preview gives one exact distribution per defender ELR).
 
+What the ordering side knows decides what it is offered and refused: whether the enemy projects ZOC
+into the infiltrator's hex is the enemy's secret until tested (L30: the opponent announces EZOC).
+Under ``ezoc_declaration: declared`` only a declared EZOC the side knows of (its
+``ezoc_known``) counts, so the order needs one; under ``always`` the EZOC is tested when the
+order is given. Either way the referee tests the real EZOC at adjudication (L258): if there is
+none, the HQ's order is spent, nothing infiltrates, and the side is told (only it: the hex is
+inside its own perimeter), as a move is told an EZOC no longer exists (L172).
+
 >>> t = {"succeeds_at_most": 7}
 >>> success_distribution(t, 0)[True], success_distribution(t, -2)[True]
 (Fraction(7, 12), Fraction(5, 6))
@@ -40,7 +48,7 @@ from owsnb.rules.tocs.order_checks import (
 )
 from owsnb.rules.tocs.perimeter import announce
 from owsnb.rules.tocs.terrain import step_cost
-from owsnb.rules.tocs.zoc import engaged, ezoc_at
+from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc
 
 __all__ = [
     "Infiltrate",
@@ -79,6 +87,17 @@ def defender_drm(state: StateLike, defenders: list[Any]) -> int:
     """The defender's DRM: its best ELR (hidden from the infiltrator)."""
     per = int(state.tables["infiltration"]["drm"].get("defender_elr_per_point", 0))
     return per * max((int(x.get("elr", 0)) for x in defenders), default=0)
+
+
+def _maybe_in_ezoc(state: Any, u: Any) -> bool:
+    """Could *u*'s hex be in EZOC, as its side knows (the real EZOC is tested at adjudication):
+    under ``ezoc_declaration: declared`` only a declared EZOC it knows of counts; under
+    ``always`` any hex next to an enemy-owned hex may be (L258, L30)."""
+    if state.options.get("ezoc_declaration", "always") == "declared":
+        return state.map.label(u.hex) in declared_against(state, u.side)
+    return any(
+        n in state.map.hexes and owner(state, n) not in (u.side, "none") for n in u.hex.neighbours()
+    )
 
 
 def infiltration_shift(em: Emitter, dice: Any, h: Any, leader: Any, defenders: list[Any]) -> str:
@@ -139,7 +158,7 @@ class Infiltrate(OrderHandler):
             return f"{u.id} is not in Good Order", "not-good-order", "L258"
         if u.get("act"):
             return f"{u.id} has already been activated this impulse", "already-activated", "L258"
-        if engaged(state, u.hex) or not ezoc_at(state, u.side, u.hex):
+        if engaged(state, u.hex) or not _maybe_in_ezoc(state, u):
             return (
                 f"{u.id} is not in EZOC (infiltration starts from an EZOC hex)",
                 "not-in-ezoc",
@@ -168,7 +187,7 @@ class Infiltrate(OrderHandler):
                 or not is_company(u)
                 or u.get("act")
                 or state_of(u) != GOOD_ORDER
-                or not ezoc_at(state, side, u.hex)
+                or not _maybe_in_ezoc(state, u)
             ):
                 continue
             for n in u.hex.neighbours():
@@ -212,6 +231,16 @@ class Infiltrate(OrderHandler):
         u = state.units[args["unit"]]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.2"), "L258")
         lab = state.map.label(state.map.hex(args["hex"]))
+        real = bool(ezoc_at(state, u.side, u.hex))  # the referee tests the EZOC (L258, L30)
+        learn_ezoc(em, u.side, u.hex, real, "L258")
+        if not real:
+            em.say(
+                f"{state.map.label(u.hex)} is not in EZOC: {u.id} cannot infiltrate {lab}; the "
+                "HQ's order is spent",
+                rule="L258",
+                visible_to=order.side,
+            )
+            return em.events
         em.data(
             u.id,
             rule="L258",

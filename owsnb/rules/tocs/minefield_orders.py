@@ -17,6 +17,11 @@ adjacent empty enemy hex not under interdiction, for all its AP. Dozers, flails 
 modelled. The work is the clearing side's secret; the other side learns of it only when its
 feature is gone (it is no longer in its lists).
 
+Whether an enemy hex is empty is the enemy's secret: the order is given on what the clearing side
+knows (the field it found, the hex's owner and interdiction), and the referee tests the hex when
+the engineer sets to work (L299): in an occupied enemy hex the engineer spends its AP for nothing
+and its side is told the hex is occupied (only it, as a recon answer is told, L272).
+
 Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
 
@@ -174,7 +179,7 @@ class Clear(OrderHandler):
     )
 
     def _why_not(self, state: StateLike, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
-        side, enemy = u.side, enemy_of(state, u.side)
+        side = u.side
         lab = state.map.label(h)
         if state_of(u) != GOOD_ORDER or int(u.get("ap", 0)) < 1:
             return f"{u.id} is not in Good Order with an AP left", "not-good-order", "L299"
@@ -188,20 +193,19 @@ class Clear(OrderHandler):
             if owner(state, h) != side:
                 return f"{lab} is not within your perimeter", "not-friendly", "L299"
             mine = holds(state, side, h, "roadblocks")
-            theirs = holds(state, enemy, h, "roadblocks") and knows(state, side, h, "roadblocks")
+            theirs = knows(state, side, h, "roadblocks")  # found, and still there (L299)
             if not (mine or theirs):
                 return f"no known roadblock in {lab}", "unknown", "L299"
             return None
         if not u.get("engineer"):
             return f"{u.id} is not an engineer unit", "not-engineer", "L299"
         mine = mined_by(state, side, h)
-        theirs = mined_by(state, enemy, h) and known_mines(state, side, h)
+        theirs = known_mines(state, side, h)  # found, and still there (L299)
         if not (mine or theirs):
             return f"no known minefield in {lab}", "unknown", "L299"
-        if owner(state, h) != side:
-            if units_in(state, h, enemy) or state.map.hexes[h].facts.get("interdicted"):
-                return f"{lab} is an occupied or interdicted enemy hex", "not-clearable", "L299"
-        return None
+        if owner(state, h) != side and state.map.hexes[h].facts.get("interdicted"):
+            return f"{lab} is an interdicted enemy hex", "not-clearable", "L299"
+        return None  # an occupied enemy hex is found out when the engineer sets to work
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
@@ -232,7 +236,22 @@ class Clear(OrderHandler):
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
-        lab = state.map.label(state.map.hex(args["hex"]))
+        h = state.map.hex(args["hex"])
+        lab = state.map.label(h)
+        if (
+            args["what"] == "mines"
+            and owner(state, h) != side
+            and units_in(state, h, enemy_of(state, side))
+        ):
+            em.data(u.id, rule="L299", acted=True, ap=0, mp_left=0)
+            em.say(
+                f"{lab} is occupied: {u.id} cannot clear the minefield there (an empty enemy hex "
+                "only)",
+                rule="L299",
+                visible_to=side,
+            )
+            close_activation(em, u.id, rule="L299")
+            return em.events
         remove_everywhere(
             em, lab, "roadblocks" if args["what"] == "roadblock" else "minefields", rule="L299"
         )

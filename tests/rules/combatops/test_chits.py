@@ -72,7 +72,7 @@ def test_14_0_own_chit_brings_the_reinforcement_in_this_half_turn(red_attack_ass
     assert at(g, "R-2MI/21") == "arrived" and g.clock.step == "A2"
     g.submit("red: done")
     assert g.clock.step == "A3"
-    assert "R-2MI/21" in {o.args[0] for o in g.legal_orders("red")["enter"].examples}
+    assert "R-2MI/21" in g.legal_orders("red")["enter"].candidates["unit"]
 
 
 def test_4_0_done_draws_the_chit_if_the_player_did_not():

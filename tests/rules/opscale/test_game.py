@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+import owsnb
 from owsnb.kernel import IllegalOrderError, NotYourTurnError
 from owsnb.kernel.reduce import apply_all
 from owsnb.rules.opscale import RULESET
@@ -126,7 +127,8 @@ def test_ts_6_deployment_turn_5_near_a_command_post():
         "data": {"purchased_turn": 1},
     }
     g = to_step(load([*BASE, staged], turn=5), "6")
-    assert g.state.clock.active == ("blue",)  # red has nothing staged
+    # red has nothing staged, but acts too: who acts is public, what is staged private (R41)
+    assert g.state.clock.active == ("blue", "red")
     with pytest.raises(IllegalOrderError) as exc:
         g.submit("blue: deploy B-NEW 0908")
     assert exc.value.rule == "TS.6" and exc.value.code == "bad-location"
@@ -564,3 +566,42 @@ def test_r3_supply_deficit_recorded_and_optional_initiative_penalty():
     s, _ = play(g.state, "blue: engage B-TANK:R-INF")
     a, d, why = initiative_mods(s, record(s))
     assert (a, d) == (1, 0) and any("deficit" in w for w in why)
+
+
+def test_r41_the_deployment_phase_does_not_tell_who_holds_staged_units():
+    """R41: "staged units ... are private"; TS.6: every player takes the Deployment phase of a
+    deployment turn, so its clock is the same whether or not the opponent holds staged units."""
+    staged = {
+        "id": "R-NEW",
+        "type": "infantry-bn",
+        "side": "red",
+        "box": "staged",
+        "data": {"purchased_turn": 1},
+    }
+    plain = to_step(load(BASE, turn=5), "6")
+    holding = to_step(load([*BASE, staged], turn=5), "6")
+    assert plain.view("blue").clock == holding.view("blue").clock
+    assert plain.legal_orders("blue").verbs == holding.legal_orders("blue").verbs
+
+
+def test_r41_closed_cards_show_an_enemy_only_the_cards_face_in_events():
+    """R41: with ``open_unit_cards: false`` an enemy sees "only the card's face: category, Cost,
+    damaged side" — not Endurance, crew, experience or weapon ratings, in its view or its events."""
+    from owsnb.testing import random_playout
+
+    g = owsnb.load("opscale-river-valley", seed=3, save=False, options={"open_unit_cards": False})
+    random_playout(g, max_orders=400, seed=3, check_views=False)
+    told = 0
+    for side in g.sides:
+        for e in g.view(side).events:
+            d = e.data
+            u = g.state.units.get(d.get("id")) if isinstance(d.get("id"), str) else None
+            if e.visible_to is not None:
+                continue  # its own units' cards (a captured unit was the other side's then)
+            if e.kind == "unit.set" and u is not None and u.side != side:
+                ch = d["changes"]
+                assert not {"steps"} & set(ch), (side, e)
+                assert set(ch.get("data") or {}) <= {"category", "cost", "domain", "half_endurance"}
+                told += 1
+            assert not (e.kind == "die" and e.rule in ("OES.4", "EXP.1", "EXP.2")), (side, e)
+    assert told > 10  # the enemy still sees its cards' faces change (moves, damage, markers)

@@ -105,3 +105,61 @@ def test_l262_preview_is_exact_per_defender_elr_and_matches_100k_rolls():
     _within_3_sigma(
         pv["defender ELR +0"], [r - 2 <= int(t["succeeds_at_most"]) for r in _rolls(41, 6, 2)]
     )
+
+
+def _told(g, side="allied"):
+    """What *side*'s legal orders tell it: each verb's candidates and examples."""
+    return repr(
+        [(s.verb, dict(s.candidates), [str(o) for o in s.examples]) for s in g.legal_orders(side)]
+    )
+
+
+def _answer(g, order, side="allied"):
+    """The answer to checking *order*: its arguments, or the refusal's code, rule and text."""
+    try:
+        return ("ok", g.check(f"{side}: {order}"))
+    except IllegalOrderError as e:
+        return (e.code, e.rule, str(e))
+
+
+def _twin_without_g1():
+    """The same board, except that the hidden German G-1 stands far from A-1 (nothing announced)."""
+    g = _board()
+    set_unit(g, "G-1", hex=g.hex("1006"))
+    return g
+
+
+def test_l258_infiltrate_is_offered_and_answered_alike_whether_a_hidden_company_is_adjacent():
+    """L258: "An activated HQ can spend 1 AP to order a good order subordinate Company in LOC to
+    ... perform an infiltration from a hex in EZOC" — whether the hex is in EZOC is the German's
+    secret until tested (L30), so the Allied offers and answers never depend on it."""
+    near, far = _board(), _twin_without_g1()
+    assert _told(near) == _told(far) and "allied: infiltrate A-1 0806" in _told(near)
+    for order in ("infiltrate A-1 0806", "infiltrate A-1 0807", "infiltrate A-1 0806 hq=A-1"):
+        assert _answer(near, order) == _answer(far, order)
+        assert near.preview("allied: " + order) == far.preview("allied: " + order)
+    # the HQ is not yet activated: the same refusal (no-hq) with or without a German next door
+    fresh, away = board(), board()
+    set_unit(away, "G-1", hex=away.hex("1006"))
+    for g in (fresh, away):
+        for h in ("0706", "0606", "0605"):
+            set_owner(g, h, "allied")
+        set_unit(g, "A-1", hex=g.hex("0706"))
+        set_unit(g, "A-HQ", hex=g.hex("0505"))
+        begin(g)
+    x = _answer(fresh, "infiltrate A-1 0806")
+    assert x == _answer(away, "infiltrate A-1 0806") and x[0] == "no-hq"
+
+
+def test_l258_an_infiltration_from_a_hex_not_in_ezoc_is_called_off_and_told_only_to_its_side():
+    """L258: an infiltration starts "from a hex in EZOC"; the referee tests the EZOC when the
+    order is given: without one the HQ's order is spent, nothing infiltrates, and only the
+    infiltrating side is told (its own perimeter, like an EZOC that no longer exists, L172)."""
+    g = _twin_without_g1()
+    ap = g.unit("A-HQ").get("ap")
+    sub = submit(g, "allied: infiltrate A-1 0806")
+    assert g.unit("A-HQ").get("ap") == ap - 1  # the order was given
+    assert g.unit("A-1").get("attack_type") is None and g.unit("A-1").get("act") != "open"
+    told = [e.data["text"] for e in sub.events if e.kind == "note"]
+    assert any("not in EZOC" in t for t in told)
+    assert [e for e in sub.events if e.visible("german")] == []

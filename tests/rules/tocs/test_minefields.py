@@ -118,3 +118,34 @@ def test_l299_an_engineer_clears_a_known_minefield_in_an_adjacent_empty_enemy_he
         list(g.state.sides["german"].private["minefields"]) == [] and g.unit("A-1").get("ap") == 0
     )
     assert [e for e in sub.events if e.visible("german") and e.kind == "note"] == []
+
+
+def test_l299_clearing_a_known_minefield_is_answered_alike_whether_its_hex_is_occupied():
+    """L299: an engineer clears "a known minefield ... in an adjacent empty enemy hex": whether the
+    enemy hex is empty is the German's secret, so the Allied check answers alike either way; when
+    the engineer sets to work in an occupied hex it spends its AP and is told, the field stays."""
+    games = []
+    for occupied in (False, True):
+        g = board()
+        set_private(g, "german", minefields=["0604"])
+        set_private(g, "allied", minefields_known=["0604"])
+        set_unit(g, "A-1", hex=g.hex("0504"))
+        set_data(g, "A-1", engineer=True)
+        if occupied:
+            set_unit(g, "G-1", hex=g.hex("0604"))
+        begin(g)
+        submit(g, "allied: activate A-1")
+        games.append(g)
+    order = "clear A-1 0604 mines"
+    told = [
+        repr([(s.verb, dict(s.candidates), s.examples) for s in g.legal_orders("allied")])
+        for g in games
+    ]
+    assert games[0].check("allied: " + order) == games[1].check("allied: " + order)
+    assert told[0] == told[1]
+    g = games[1]
+    sub = submit(g, "allied: " + order)
+    assert list(g.state.sides["german"].private["minefields"]) == ["0604"]
+    assert g.unit("A-1").get("ap") == 0
+    assert any("occupied" in e.data["text"] for e in sub.events if e.kind == "note")
+    assert [e for e in sub.events if e.visible("german") and e.kind == "note"] == []

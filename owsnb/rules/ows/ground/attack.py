@@ -713,8 +713,11 @@ class DefensiveFire(OrderHandler):
     )
 
     def _p(self, state: StateLike, order: Order) -> dict[str, Any]:
-        p = _pending(state)
-        if not p or p["defender"] != order.side:
+        """The attack waiting for this side's defensive fires, as announced (10.3: the public
+        window names the attacker, the hex and the attacking units); the umpire's record of it,
+        with the attacker's hidden supporting fires, is read only to carry it out."""
+        p = _window(state)
+        if not p or p.get("defender") != order.side:
             raise refuse(
                 "no attack on your units waits for defensive fires",
                 "no-attack-pending",
@@ -728,7 +731,7 @@ class DefensiveFire(OrderHandler):
             p = self._p(state, Order(side, "defensive-fire"))
         except IllegalOrderError:
             return None
-        h = Hex(*p["hex"])
+        h = state.map.hex(p["hex"])
         vals: list[dict[str, Any]] = [{}]
         arts = [
             u
@@ -741,13 +744,13 @@ class DefensiveFire(OrderHandler):
         ]
         if arts:
             vals.append({"support": [a.id for a in arts[:2]]})
-            vals.append({"fire": [f"{arts[0].id}:{p['with'][0]}"]})
+            vals.append({"fire": [f"{arts[0].id}:{p['attackers'][0]}"]})
         ex = legal_examples(self, state, side, vals, 4)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = self._p(state, order)
-        h = Hex(*p["hex"])
+        h = state.map.hex(p["hex"])
         used: set[str] = set()
         per_target: dict[str, list[Any]] = {}
         for spec in args.get("fire", ()):
@@ -789,7 +792,15 @@ class DefensiveFire(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        p = self._p(state, order)
+        self._p(state, order)
+        p = _pending(state)
+        if p is None:
+            raise refuse(
+                "no attack on your units waits for defensive fires",
+                "no-attack-pending",
+                "10.3",
+                order,
+            )
         ev, res = _resolve_pending(state, p, args, dice)
         clock = state.clock
         ev.insert(
