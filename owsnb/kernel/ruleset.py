@@ -30,10 +30,11 @@ from owsnb.kernel.dice import Dice
 from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, seen
 from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit, check_side
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, Unit, check_side
 
 __all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
 
@@ -153,6 +154,7 @@ class RuleSet:
     reducers: ClassVar[Mapping[str, Reducer]] = {}
     editor: ClassVar[EditorSpec | None] = None
     """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
+    binds: ClassVar[bool] = False  # PORTING
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -331,12 +333,27 @@ class RuleSet:
                     rule=step.rule or h.type.rule,
                     order=order,
                 )
-        args = h.type.bind(order)
+        args = self.bind(state, order)
         if order.verb == "advance" and args.get("to"):
             self._check_step(state, order, str(args["to"]))
         with _references(order, h.type.rule):
             h.validate(state, order, args)
         return args
+
+    def bind(self, state: StateLike, order: Order) -> dict[str, Any]:
+        """The arguments of *order* (whose verb is known) resolved on *state*, what its side
+        knows: units, hexes and numbers for the parameters whose kind binds
+        (:meth:`OrderType.bind`, with this rule set's :meth:`unit_detected` and
+        :meth:`parse_hex`), the standard refusals citing the order type's rule otherwise."""
+        t = self._handlers[order.verb].type
+        if not self.binds:  # PORTING: removed once every rule set binds
+            return t.bind(order)
+        return t.bind(order, state, detected=self.unit_detected, parse_hex=self.parse_hex)
+
+    def parse_hex(self, map: MapState, text: str) -> Hex:
+        """The hex an order names by *text* (``InvalidHexError`` if none): by default its printed
+        label (``MapState.hex``); a rule set whose book names hexes otherwise reads that too."""
+        return map.hex(text)
 
     def _check_step(self, state: StateLike, order: Order, to: str) -> None:
         """``advance TO``: *to* must name a step played under the game's options."""
@@ -379,8 +396,9 @@ class RuleSet:
             raise IllegalOrderError(
                 f"unknown order {order.verb!r}", code="unknown-verb", order=order
             )
+        args = self.bind(state, order)
         with _references(order, h.type.rule):
-            return h.preview(state, order, h.type.bind(order))
+            return h.preview(state, order, args)
 
     def resolve_hidden(
         self,
@@ -500,8 +518,9 @@ class RuleSet:
 
     def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
         """Has *side* detected the enemy *unit*? (default: ``side in unit.seen_by``; a rule set may
-        add units that are always known, such as fixed installations)."""
-        return unit.side != side and side in unit.seen_by
+        add units that are always known, such as fixed installations). The ``enemy`` parameters
+        of orders bind to the units this says a side has detected."""
+        return seen(state, unit, side)
 
     def unit_facts(self, unit: Unit) -> dict[str, Any]:
         """Per-unit facts recorded in research datasets (numbers or text). Default: the payload's
