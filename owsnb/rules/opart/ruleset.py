@@ -179,6 +179,7 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -428,6 +429,11 @@ class OperationalArt(RuleSet):
     # -- views: the table is open (the deck order is secret, and views never carry secrets) ---
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         return unit
+
+    def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
+        """Every stand of the other side is known: the table is open (what a stand can see is
+        line of sight, §14, judged when it attacks)."""
+        return unit.side != side
 
     # -- presentation --------------------------------------------------------------------------
     def terrain_style(self, terrain: str) -> dict[str, Any]:
