@@ -14,13 +14,14 @@ from typing import Any
 
 from owsnb.kernel.data import freeze
 from owsnb.kernel.dice import Dice
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
+from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import DONE, Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.combatops import chits, combat, present, victory
 from owsnb.rules.combatops import units as U
@@ -273,7 +274,7 @@ class _Done(OrderHandler):
                     order.side, hex=state.map.label(h), **{"with": [u.id for u in group]}
                 )
                 try:
-                    atk.validate(state, o, atk.type.bind(o))
+                    atk.validate(state, o, atk.type.bind(o, state, parse_hex=parse_hex))
                 except IllegalOrderError:
                     continue
                 raise IllegalOrderError(
@@ -293,6 +294,7 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -663,6 +665,14 @@ class CombatOps(RuleSet):
     def outcome(self, state: GameState) -> victory.Verdict:
         """The verdict of the scenario's victory conditions (16.0, 17.x), judged now."""
         return victory.judge(state)
+
+    def parse_hex(self, map: MapState, text: str) -> Hex:
+        """Orders name hexes as the rule book does (``G13``) or by their printed label (``0713``);
+        :func:`~owsnb.rules.combatops.terrain.parse_hex`."""
+        try:
+            return parse_hex(map, text)
+        except InvalidHexError as exc:
+            raise InvalidHexError(f"{exc}; name hexes like 'G13' or '0713'") from None
 
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
