@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 
 import owsnb
-
 from owsnb.kernel import IllegalOrderError
 
 from .conftest import begin, board, set_data, set_public, submit
