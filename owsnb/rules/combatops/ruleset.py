@@ -662,6 +662,12 @@ class CombatOps(RuleSet):
         """The verdict of the scenario's victory conditions (16.0, 17.x), judged now."""
         return victory.judge(state)
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.combatops import evaluation
+
+        return evaluation
+
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """Own units and revealed enemy units in full; other enemy counters face down, showing
