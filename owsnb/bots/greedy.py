@@ -11,6 +11,11 @@ order)``, what ``game.preview`` shows a player) and ``order_value`` turns it int
 ``evaluation.py``). The best order scoring above ``threshold`` that is legal (``order in legal``,
 asked best first) is given; otherwise the bot passes. An order is never repeated within a step,
 and at most ``max_per_step`` orders are given in one step.
+
+Options: ``threshold`` (the least score worth an order), ``per_spec`` (candidates per order
+spec), ``max_per_step``, and ``budget`` — the seconds it spends scoring (default 0.2; the
+candidates scored by then decide; ``None`` scores them all, whatever it takes: a rule set whose
+exact previews are slow, such as Operational Scale's engagement forecasts, then takes longer).
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ class GreedyPolicy(Policy):
     """Scores every candidate order with the rule set's previews; gives the best legal one."""
 
     name = "greedy"
-    defaults = {"threshold": 0.01, "per_spec": 48, "max_per_step": 40}
+    defaults = {"threshold": 0.01, "per_spec": 48, "max_per_step": 40, "budget": 0.2}
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -97,6 +102,9 @@ class GreedyPolicy(Policy):
         if len(self._given) >= int(self.settings["max_per_step"]):
             return []
         ruleset = get_ruleset(view.ruleset)
+        own = self.settings["budget"]
+        if own is not None and (budget.seconds is None or own < budget.left):
+            budget = Budget(float(own))
         orders = [
             o
             for o in candidate_orders(legal, rng, per_spec=int(self.settings["per_spec"]))

@@ -1,29 +1,36 @@
 """``search``: information-set Monte Carlo tree search over determinised worlds, time-budgeted.
 
-After Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search" (single
-observer), as in OpenSpiel's ``ISMCTSBot`` and boardgame.io's ``MCTSBot``:
+After Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search" (the single
+observer variant), as OpenSpiel's ``ISMCTSBot`` (nodes shared across sampled worlds, one child
+expanded per visit, UCB among the children a world allows, a pool of sampled worlds) and
+boardgame.io's ``MCTSBot`` (select, expand, play out, back up; the most promising child wins):
 
-1. **Root actions** are the side's own candidate orders on its real view, ranked by the
-   ``greedy`` bot's scores (the rule set's exact previews), the best ``width`` legal ones plus
-   *pass*. The greedy order is the fallback while the search has not tried every root action.
-2. Each iteration takes a **world**: a playable state drawn from the view alone
-   (:func:`owsnb.bots.determinise.determinise` — hidden units, face-down values, other sides'
-   private facts and secrets sampled by the rule set's ``sample_hidden``, fresh dice). Up to
-   ``worlds`` worlds are drawn and reused in turn. A fresh in-memory ``Game`` over the world is
-   the iteration's fork.
-3. **Selection / expansion**: from the root, an untried action is expanded (the root's in
-   greedy order, deeper ones at random among up to ``width`` candidates of whoever acts in that
-   world); otherwise the child with the best UCB1 score for the side acting there is followed.
-   An action the world refuses is skipped for this world (inconsistent action sets).
-4. **Rollout**: up to ``horizon`` more submissions in which every side plays random legal orders
-   (probability ``act``) or passes; steps with nobody to act advance.
-5. **Backpropagation**: each side's reward is ``tanh(Δstanding / SCALE)`` — the change of its
-   victory standing (the rule set's ``evaluation.standing``) in that world — added to the nodes
-   where that side acted.
+1. **Root actions**: the side's own candidate orders on its real view, ranked by the ``greedy``
+   bot's scores (the rule set's exact previews), the best ``width`` distinct legal ones plus
+   *pass*. Each greedy score is also the child's **prior** (worth ``prior`` visits): with little
+   time the search plays what greedy plays, with more the simulations take over.
+2. **Worlds**: each iteration takes a playable state drawn from the view alone
+   (:func:`owsnb.bots.determinise.determinise`: hidden units, face-down values, other sides'
+   private facts and secrets sampled by the rule set's ``sample_hidden``); up to ``worlds`` are
+   drawn and reused in turn, and **the dice to come are drawn afresh every iteration**. A fresh
+   in-memory ``Game`` over the world is the iteration's fork.
+3. **Selection / expansion**: untried actions first (in greedy order), then UCB1 for the side
+   acting at the node; an action the world refuses is skipped there. Below the root, a new
+   node's actions are the acting side's best ``width`` orders by greedy scores on *its* view of
+   the world, plus pass; with ``replies`` the other sides' answers are searched too (else the
+   tree stops where the searching side's turn to act ends).
+4. **Evaluation**: optionally ``horizon`` random submissions (probability ``act`` of an order),
+   then each side's :func:`owsnb.bots.evaluate.value` — its victory standing plus how its units
+   stand toward its goals. For the searching side's own orders the sampled immediate effect is
+   replaced by its exact expectation (the greedy score from the previews: a control variate),
+   so only what follows is sampled.
+5. **Backpropagation**: each side's reward ``tanh((value - value at the root) / SCALE)`` is added
+   to the nodes where that side chose.
 
-The order played is the root child visited most. Everything happens on worlds built from the
-view: the search is given the view, never the truth (``Policy.decide`` checks it), and two
-games whose truths differ only in what the side cannot know give it the same worlds.
+The order played is the root child with the best mean (prior included). Everything happens on
+worlds built from the view: the search is given the view, never the truth (``Policy.decide``
+checks it), and two games whose truths differ only in what the side cannot know give it the
+same worlds (``tests/bots/test_noninterference.py``).
 """
 
 from __future__ import annotations
@@ -77,7 +84,14 @@ def _key(action: Any) -> str:
 
 
 class SearchPolicy(Policy):
-    """Information-set MCTS over determinised worlds (see the module docstring)."""
+    """Information-set MCTS over determinised worlds (see the module docstring).
+
+    Options: ``budget`` (seconds per order, default 1; ``None``: no clock), ``iterations``
+    (a fixed number instead — reproducible whatever the machine; 0: as many as the budget
+    allows), ``width`` (actions per node), ``worlds`` (sampled worlds kept), ``horizon`` and
+    ``act`` (random play-out after the tree, default none), ``c`` (UCB1 exploration), ``prior``
+    (visits the greedy score is worth) and ``replies`` (search the other sides' answers).
+    """
 
     name = "search"
     defaults = {
@@ -88,7 +102,8 @@ class SearchPolicy(Policy):
         "horizon": 0,
         "act": 0.5,
         "c": 0.7,
-        "prior": 2.0,
+        "prior": 8.0,
+        "replies": True,
     }
 
     def __init__(self, **options: Any):
@@ -105,8 +120,10 @@ class SearchPolicy(Policy):
         own = Budget(s["budget"]) if s["budget"] is not None else Budget(None)
         limit = min(own.deadline, budget.deadline)
         if self._greedy is None:
-            self._greedy = GreedyPolicy()
-        ranked = self._greedy.rank(view, legal, rng, budget.fraction(0.3))
+            self._greedy = GreedyPolicy(budget=None)
+        # at most a third of the time ranks the root's candidates (the greedy scores)
+        think = Budget(None if limit == float("inf") else max(0.0, limit - own.start) / 3)
+        ranked = self._greedy.rank(view, legal, rng, think)
         roots: list[tuple[Any, float]] = []
         seen: set[tuple[str, ...]] = set()
         for score, order in ranked:
@@ -147,6 +164,8 @@ class SearchPolicy(Policy):
                 root.scores[_key(a)] = score
         worlds: list[tuple[GameState, dict[str, float]]] = []
         n_iter = int(s["iterations"] or 0)
+        if not n_iter and limit == float("inf"):
+            n_iter = 64  # neither a time nor a number of iterations: a modest fixed search
         i = 0
         t0 = time.monotonic()
         while (n_iter and i < n_iter) or not n_iter:
@@ -187,6 +206,7 @@ class SearchPolicy(Policy):
     ) -> None:
         game = Game(ruleset, state)
         own = root.actor
+        replies = bool(self.settings["replies"])
         path: list[tuple[Node, Node]] = []  # (parent, child)
         node = root
         expanded = False
@@ -195,7 +215,7 @@ class SearchPolicy(Policy):
         exact = 0.0
         while not expanded:
             actor = _actor(game)
-            if actor is None or actor != node.actor:
+            if actor is None or actor != node.actor or (actor != own and not replies):
                 break
             if not node.actions and node is not root:
                 node.actions, node.scores = self._candidates(game, actor, rng)

@@ -25,9 +25,9 @@ from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.game import Game
 from tests.bots.test_rulesets import SCENARIOS
 
-BOTS = {
+BOTS = {  # no wall-clock budgets here: the same inputs must give the same choices
     "random": "random",
-    "greedy": "greedy",
+    "greedy": {"bot": "greedy", "budget": None},
     "search": {"bot": "search", "iterations": 5, "budget": None, "width": 3},
 }
 
