@@ -14,7 +14,8 @@ and registered like rule sets, options as data:
 
 A :class:`Bot` seats a policy on a side with a seed and a time budget per order and plays it
 through the ``Game`` API only — a local game or a remote seat (``owsnb.connect``) — passing
-safely when the policy is late, fails or is refused (:mod:`owsnb.bots.runner`).
+safely when the policy is late, fails or is refused (:mod:`owsnb.bots.runner`); an
+:class:`Autopilot` plays a side in the background whenever it is to act (for pages).
 
 >>> import owsnb.bots
 >>> owsnb.bots.names()
@@ -25,9 +26,10 @@ safely when the policy is late, fails or is refused (:mod:`owsnb.bots.runner`).
 
 from owsnb.bots.policy import Budget, Policy, check_view
 from owsnb.bots.registry import get, names, register, spec_of
-from owsnb.bots.runner import Bot, PlayReport, play, run_seat, safe_pass
+from owsnb.bots.runner import Autopilot, Bot, PlayReport, play, run_seat, safe_pass
 
 __all__ = [
+    "Autopilot",
     "Bot",
     "Budget",
     "PlayReport",

@@ -11,7 +11,10 @@ So a bot never stalls a game; its record (decision times, timeouts, refusals) is
 * :func:`play` drives a local game with bots for some sides (the others pass; umpire steps
   advance) to its end or a turn limit;
 * :func:`run_seat` plays one seat (remote or local) until the game ends, a turn limit, or a
-  stop event — e.g. in a thread beside a student's own seat.
+  stop event, in the caller's thread (scripts);
+* :class:`Autopilot` plays a side in the background whenever it is to act, listening to the
+  game's changes — the thin layer a page needs ("play against the computer", "hand a side to a
+  bot").
 
 >>> import owsnb
 >>> from owsnb.kernel.registry import register_ruleset
@@ -39,12 +42,31 @@ from owsnb.kernel.errors import IllegalOrderError, StaleStateError
 from owsnb.kernel.orders import Order
 from owsnb.kernel.state import UMPIRE
 
-__all__ = ["Bot", "PlayReport", "play", "run_seat", "safe_pass", "side_seed"]
+__all__ = [
+    "Autopilot",
+    "Bot",
+    "PlayReport",
+    "play",
+    "run_seat",
+    "safe_pass",
+    "side_seed",
+    "view_of",
+]
 
 
 def side_seed(seed: int, side: str) -> np.random.SeedSequence:
     """The seed sequence of *side*'s bot in a game seeded *seed* (stable across runs)."""
     return np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(side.encode())])
+
+
+def view_of(seat: Any, side: str) -> Any:
+    """*side*'s view from a local ``Game``, a remote seat (``owsnb.connect``) or the umpire's
+    seat looking through one side's eyes (``remote.as_side(side)``, whose ``view()`` takes no
+    side)."""
+    try:
+        return seat.view(side)
+    except TypeError:
+        return seat.view()
 
 
 def safe_pass(game: Any, side: str) -> Any:
@@ -118,7 +140,7 @@ class Bot:
 
     def decide(self, game: Any) -> Order | None:
         """Ask the policy for an order now (``None``: pass, or it was late or failed)."""
-        view = game.view(self.side)
+        view = view_of(game, self.side)
         legal = game.legal_orders(self.side)
         rng = np.random.default_rng(self._seeds.spawn(1)[0])
         t0 = time.perf_counter()
@@ -274,8 +296,8 @@ def run_seat(
     try:
         while given < max_orders and not (stop is not None and stop.is_set()):
             rev = seat.state_id
-            clock = seat.view(side).clock if hasattr(seat, "wait") else seat.clock
-            if (turns is not None and clock.turn > turns) or seat.is_over():
+            clock = view_of(seat, side).clock
+            if (turns is not None and clock.turn > turns) or _over(seat):
                 break
             if side in clock.acting:
                 b.act(seat)
@@ -287,3 +309,83 @@ def run_seat(
     finally:
         b.close()
     return b
+
+
+def _over(seat: Any) -> bool:
+    over = getattr(seat, "is_over", None)
+    return bool(over()) if callable(over) else False
+
+
+class Autopilot:
+    """A bot that plays *side* of a game whenever that side is to act, in a worker thread, until
+    :meth:`stop` — what a page needs to offer "play against the computer" or to hand a seminar
+    side to a bot: it listens to the game's changes (``subscribe``) and acts through the same
+    API a person's seat uses.
+
+    Args:
+        seat: a local ``Game``, a side's remote seat (``owsnb.connect``) or the umpire's seat
+            looking through a side's eyes (``remote.as_side("red")``).
+        bot: a bot name, spec, policy or :class:`Bot`.
+        side: the side (default: the seat's).
+        seed, budget: as for :class:`Bot`.
+
+    ``errors`` keeps what went wrong (a lost connection...); the bot's record is ``bot``.
+    """
+
+    def __init__(
+        self,
+        seat: Any,
+        bot: Any,
+        side: str | None = None,
+        *,
+        seed: int = 0,
+        budget: float | str | None = "auto",
+    ):
+        import threading
+
+        self.seat = seat
+        self.side = side or getattr(seat, "side", None)
+        if self.side is None or self.side == UMPIRE:
+            raise ValueError("an autopilot plays a side: give a side seat or name the side")
+        self.bot = bot if isinstance(bot, Bot) else Bot(bot, self.side, seed=seed, budget=budget)
+        self.errors: list[str] = []
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._unsubscribe = seat.subscribe(lambda change: self._wake.set())
+        self._thread = threading.Thread(
+            target=self._run, name=f"owsnb-autopilot-{self.side}", daemon=True
+        )
+        self._thread.start()
+
+    def __repr__(self) -> str:
+        state = "stopped" if self._stop.is_set() else "playing"
+        return f"<Autopilot {self.bot.label} as {self.side}, {state}: {self.bot}>"
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()
+            try:
+                if _over(self.seat):
+                    break
+                if self.side in view_of(self.seat, self.side).clock.acting:
+                    self.bot.act(self.seat)
+                    continue
+            except Exception as exc:  # noqa: BLE001 - the page shows it; the game goes on
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+                if len(self.errors) > 20:
+                    break
+            self._wake.wait(timeout=1.0)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop playing (the current decision, if any, is finished or abandoned)."""
+        self._stop.set()
+        self._wake.set()
+        try:
+            self._unsubscribe()
+        finally:
+            self._thread.join(timeout)
+            self.bot.close()

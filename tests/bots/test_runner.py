@@ -171,3 +171,47 @@ def test_bot_decision_times_are_recorded(game) -> None:
     t = bot.decision_times()
     assert 0 <= t["p50"] <= t["p95"] <= t["max"] < 5
     assert bots.get("random").label == "random" and np.isfinite(t["p95"])
+
+
+def _wait_for(cond, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_an_autopilot_answers_a_local_player_whenever_its_side_is_to_act(game) -> None:
+    """Play against the computer: the student gives blue's orders; red plays itself."""
+    from owsnb.bots import Autopilot
+
+    pilot = Autopilot(game, {"bot": "random", "act": 1.0}, "red", seed=2)
+    try:
+        for _ in range(2):  # two turns: blue moves and fires by hand, red answers each time
+            _wait_for(lambda: "blue" in game.clock.acting, "blue's turn")
+            game.submit("blue: done")
+        _wait_for(lambda: game.clock.turn == 2 and "blue" in game.clock.acting, "turn 2")
+    finally:
+        pilot.stop()
+    assert not pilot.running and not pilot.errors
+    assert pilot.bot.orders >= 1 and any(
+        e.kind == "unit.move" and e.data["id"].startswith("R-") for e in game.events
+    )
+
+
+def test_an_autopilot_plays_a_seminar_side_handed_to_it_by_the_umpire(served: Served) -> None:
+    """The umpire's console hands red to a bot: the bot plays through the umpire's seat looking
+    through red's eyes (``as_side``), so it sees red's view only; blue is a person's seat."""
+    from owsnb.bots import Autopilot
+
+    umpire, blue = served.connect("umpire"), served.connect("blue")
+    pilot = Autopilot(umpire.as_side("red"), "greedy", seed=1)
+    try:
+        for _ in range(2):
+            _wait_for(lambda: "blue" in blue.view().clock.acting, "blue's turn")
+            blue.submit("blue: done")
+            blue.wait(timeout=0.5)
+        _wait_for(lambda: served.game.clock.turn == 2, "turn 2")
+    finally:
+        pilot.stop()
+    assert not pilot.errors and pilot.bot.times and not pilot.bot.refusals
+    assert served.game.clock.turn == 2

@@ -11,7 +11,7 @@ destroyed and cities held. So:
   (10.15.4) are worth the steps their exact previews expect the enemy to lose, minus the
   attacker's (GCAT ``A#``), a retreat a little; ``isr``/``detect`` (8.4) and ``io`` (7.1) the
   chance they succeed, a little (what is seen can be struck); a ground ``move`` into an enemy
-  city a share of the city;
+  city a share of the city; a defender's ``shields`` (9.2.1) a little per shield committed;
 * ``goals`` — enemy cities (to take), own cities (to hold) and enemy units in sight;
 * ``sample_hidden`` — undetected enemy units are not guessed (the bundled briefings give orders
   of battle, not positions); other sides' hands are empty (the bots' default).
@@ -30,6 +30,8 @@ SCALE = 2.0
 APPROACH = 1.0
 CITY = 2.0
 SEEN = 0.15
+SHIELD = 0.2
+SHIELD_CAP = 1.5
 
 
 def _ground(u: Any) -> bool:
@@ -65,6 +67,8 @@ def _expected(d: Any) -> float:
 def order_value(view: Any, order: Any, preview: Any) -> float:
     """Expected worth of *order* to ``view.side`` in steps (see the module docstring)."""
     if preview is None:
+        if order.verb == "shields":
+            return _shields(order)
         if order.verb == "move" and len(order.args) > 1:
             u = view.units.get(order.args[0])
             try:
@@ -96,6 +100,20 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
     if order.verb in ("isr", "detect", "io") and hasattr(preview, "items"):
         return SEEN * sum(float(p) for k, p in preview.items() if k is True)
     return 0.0
+
+
+def _shields(order: Any) -> float:
+    """A defender's shot calculus (9.2.1): each grey shield committed stops a salvo's chance of
+    a hit (2.2.2.7) — worth ``SHIELD`` steps, up to ``SHIELD_CAP`` in all; CAP interceptors and
+    return fire a little more."""
+    committed = 0
+    for token in ",".join(order.args).split(","):
+        _, _, n = token.rpartition(":")
+        committed += int(n) if n.isdigit() else 0
+    extra = sum(
+        len(str(order.params.get(k, "")).split(",")) for k in ("cap", "fire") if order.params.get(k)
+    )
+    return min(SHIELD_CAP, SHIELD * committed) + 0.1 * extra
 
 
 def goals(view: Any) -> dict[Hex, float]:
