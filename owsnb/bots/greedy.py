@@ -95,8 +95,8 @@ class GreedyPolicy(Policy):
         self, view: SideView, legal: LegalOrders, rng: np.random.Generator, budget: Budget
     ) -> list[tuple[float, Order]]:
         """The candidate orders not yet given this step, scored best first (unchecked)."""
-        c = view.clock
-        step = (c.turn, c.phase, c.step)
+        c = view.clock  # a step, as the players see it: an activation card is a step of its own
+        step = (c.turn, c.phase, c.step, c.step_title, c.active)
         if step != self._step:
             self._step, self._given = step, set()
         if len(self._given) >= int(self.settings["max_per_step"]):

@@ -27,7 +27,7 @@ Example (a policy of one's own):
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -38,23 +38,43 @@ from owsnb.kernel.view import SideView
 __all__ = ["Policy", "Budget", "check_view"]
 
 
+_CLOCKS = {"wall": time.monotonic, "cpu": time.thread_time}
+
+
 @dataclass
 class Budget:
-    """The time a policy may take for one order: ``seconds`` from ``start`` (``None``: no limit).
+    """The time a policy may take for one order: ``seconds`` from ``start`` (``None``: no limit),
+    on the ``"wall"`` clock (what a player waits) or the ``"cpu"`` clock (the thinking the
+    calling thread does: a measure of effort that does not shrink on a busy machine; a cpu
+    budget is only meaningful in the thread that made it).
 
     Policies check :meth:`expired` (or :attr:`left`) between units of work; the runner enforces
-    the budget anyway (after ``seconds`` plus a grace it passes safely, see
+    its wall-clock budget anyway (after ``seconds`` plus a grace it passes safely, see
     :mod:`owsnb.bots.runner`).
 
     >>> b = Budget(0.0)
     >>> b.expired()
     True
-    >>> Budget(None).left
-    inf
+    >>> Budget(None).left, Budget(1.0, clock="cpu").expired()
+    (inf, False)
     """
 
     seconds: float | None = None
-    start: float = field(default_factory=time.monotonic)
+    clock: str = "wall"
+    start: float = -1.0
+
+    def __post_init__(self) -> None:
+        if self.clock not in _CLOCKS:
+            raise ValueError(f"a budget's clock is 'wall' or 'cpu', not {self.clock!r}")
+        if self.start < 0:
+            self.start = self.now()
+
+    def now(self) -> float:
+        return _CLOCKS[self.clock]()
+
+    @property
+    def elapsed(self) -> float:
+        return self.now() - self.start
 
     @property
     def deadline(self) -> float:
@@ -62,15 +82,15 @@ class Budget:
 
     @property
     def left(self) -> float:
-        return self.deadline - time.monotonic()
+        return self.deadline - self.now()
 
     def expired(self) -> bool:
-        return time.monotonic() >= self.deadline
+        return self.now() >= self.deadline
 
     def fraction(self, part: float) -> Budget:
         """A budget for *part* (0..1) of what is left (e.g. a pre-pass before the main search)."""
         left = self.left
-        return Budget(None if left == float("inf") else max(0.0, left * part))
+        return Budget(None if left == float("inf") else max(0.0, left * part), self.clock)
 
 
 def check_view(view: Any) -> SideView:

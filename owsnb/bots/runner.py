@@ -121,7 +121,8 @@ class Bot:
         self.grace = grace
         self._seeds = side_seed(seed, side)
         self._pool: cf.ThreadPoolExecutor | None = None
-        self.times: list[float] = []
+        self.times: list[float] = []  # wall seconds per decision
+        self.cpu_times: list[float] = []  # the policy thread's CPU seconds (nan: abandoned)
         self.orders = 0
         self.passes = 0
         self.timeouts = 0
@@ -145,15 +146,24 @@ class Bot:
         rng = np.random.default_rng(self._seeds.spawn(1)[0])
         t0 = time.perf_counter()
         budget = Budget(self.budget)
+        cpu: list[float] = []
+
+        def think() -> Order | None:
+            c0 = time.thread_time()
+            try:
+                return self.policy.decide(view, legal, rng, budget)
+            finally:
+                cpu.append(time.thread_time() - c0)
+
         try:
             if self.budget is None:
-                order = self.policy.decide(view, legal, rng, budget)
+                order = think()
             else:
                 if self._pool is None:
                     self._pool = cf.ThreadPoolExecutor(
                         1, thread_name_prefix=f"owsnb-bot-{self.side}"
                     )
-                fut = self._pool.submit(self.policy.decide, view, legal, rng, budget)
+                fut = self._pool.submit(think)
                 try:
                     order = fut.result(timeout=self.budget + self.grace)
                 except cf.TimeoutError:
@@ -166,6 +176,7 @@ class Bot:
             self.failures.append(f"{type(exc).__name__}: {exc}")
             order = None
         self.times.append(time.perf_counter() - t0)
+        self.cpu_times.append(cpu[0] if cpu else float("nan"))
         return order
 
     def act(self, game: Any) -> Any:
@@ -187,11 +198,12 @@ class Bot:
         except StaleStateError:
             return None
 
-    def decision_times(self) -> dict[str, float]:
-        """p50/p95/max seconds per decision so far."""
-        if not self.times:
+    def decision_times(self, clock: str = "wall") -> dict[str, float]:
+        """p50/p95/max seconds per decision so far (``clock="cpu"``: the policy's CPU time)."""
+        t = np.asarray(self.times if clock == "wall" else self.cpu_times, dtype=float)
+        t = t[~np.isnan(t)]
+        if not t.size:
             return {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
-        t = np.asarray(self.times)
         return {
             "p50": float(np.percentile(t, 50)),
             "p95": float(np.percentile(t, 95)),

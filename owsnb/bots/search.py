@@ -86,7 +86,9 @@ def _key(action: Any) -> str:
 class SearchPolicy(Policy):
     """Information-set MCTS over determinised worlds (see the module docstring).
 
-    Options: ``budget`` (seconds per order, default 1; ``None``: no clock), ``iterations``
+    Options: ``budget`` (seconds per order, default 1; ``None``: no clock) on ``clock``
+    (``"wall"``, what a player waits; ``"cpu"``, this thread's thinking time, the same on a busy
+    machine as on an idle one — benchmarks use it), ``iterations``
     (a fixed number instead — reproducible whatever the machine; 0: as many as the budget
     allows), ``width`` (actions per node), ``worlds`` (sampled worlds kept), ``horizon`` and
     ``act`` (random play-out after the tree, default none), ``c`` (UCB1 exploration), ``prior``
@@ -103,6 +105,7 @@ class SearchPolicy(Policy):
         "act": 0.5,
         "c": 0.7,
         "prior": 8.0,
+        "clock": "wall",
         "replies": True,
     }
 
@@ -117,12 +120,16 @@ class SearchPolicy(Policy):
         from owsnb.bots.greedy import GreedyPolicy
 
         s = self.settings
-        own = Budget(s["budget"]) if s["budget"] is not None else Budget(None)
-        limit = min(own.deadline, budget.deadline)
+        own = Budget(s["budget"], clock=s["clock"])
         if self._greedy is None:
             self._greedy = GreedyPolicy(budget=None)
         # at most a third of the time ranks the root's candidates (the greedy scores)
-        think = Budget(None if limit == float("inf") else max(0.0, limit - own.start) / 3)
+        if own.seconds is not None and budget.seconds is not None:
+            think = Budget(min(own.seconds, budget.left) / 3)
+        elif own.seconds is not None or budget.seconds is not None:
+            think = Budget((own.seconds if own.seconds is not None else budget.left) / 3)
+        else:
+            think = Budget(None)
         ranked = self._greedy.rank(view, legal, rng, think)
         roots: list[tuple[Any, float]] = []
         seen: set[tuple[str, ...]] = set()
@@ -137,7 +144,7 @@ class SearchPolicy(Policy):
         self.last = {"roots": len(roots), "iterations": 0, "worlds": 0, "failed": 0}
         if len(roots) == 1:
             return None
-        chosen = self._search(view, roots, rng, limit)
+        chosen = self._search(view, roots, rng, own, budget)
         if chosen != PASS:
             self._greedy._given.add(str(chosen))
         return None if chosen == PASS else chosen
@@ -148,10 +155,9 @@ class SearchPolicy(Policy):
         view: SideView,
         roots: list[tuple[Any, float]],
         rng: np.random.Generator,
-        limit: float,
+        own: Budget,
+        outer: Budget,
     ) -> Any:
-        import time
-
         s = self.settings
         ruleset = get_ruleset(view.ruleset)
         ev = evaluation_for(ruleset)
@@ -164,14 +170,17 @@ class SearchPolicy(Policy):
                 root.scores[_key(a)] = score
         worlds: list[tuple[GameState, dict[str, float]]] = []
         n_iter = int(s["iterations"] or 0)
-        if not n_iter and limit == float("inf"):
+        if not n_iter and own.seconds is None and outer.seconds is None:
             n_iter = 64  # neither a time nor a number of iterations: a modest fixed search
         i = 0
-        t0 = time.monotonic()
-        while (n_iter and i < n_iter) or not n_iter:
-            now = time.monotonic()
-            # stop when the next iteration would likely end past the limit
-            if now >= limit or (i and now + (now - t0) / i > limit):
+        t_own, t_outer = own.elapsed, outer.elapsed
+        while not n_iter or i < n_iter:
+            # stop when the next iteration would likely end past either budget
+            if i and (
+                own.left < (own.elapsed - t_own) / i or outer.left < (outer.elapsed - t_outer) / i
+            ):
+                break
+            if own.expired() or outer.expired():
                 break
             if len(worlds) < int(s["worlds"]):
                 try:
