@@ -189,12 +189,62 @@ def fmt(x: float, spec: str = ".2f") -> str:
     return "n/a" if x != x else format(x, spec)
 
 
+HEAD = (
+    f"{'rule set':10} {'scenario':22} {'win':>5} {'as X':>5} {'as Y':>5} {'lead':>7} "
+    f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4}"
+)
+
+
+def row(rs: str, r: dict[str, Any]) -> str:
+    """One line of a match table."""
+    x, y = r["sides"]
+    return (
+        f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% "
+        f"{fmt(100 * r['ahead'][x], '.0f'):>4}% {fmt(100 * r['ahead'][y], '.0f'):>4}% "
+        f"{fmt(r['mean_lead'], '+.1f'):>7} {fmt(r['a_p50'], '.3f'):>6} {fmt(r['a_p95'], '.3f'):>6} "
+        f"{fmt(r['b_p50'], '.3f'):>6} {fmt(r['b_p95'], '.3f'):>6} {r['late']:>4} {r['refused']:>4}"
+    )
+
+
+def report(paths: list[str]) -> None:
+    """Print the tables of earlier runs (several files: e.g. scenarios run in parallel)."""
+    runs = [json.loads(Path(p).read_text()) for p in paths]
+    for key, title in (("gr", "greedy (A) vs random (B)"), ("sg", "search (A) vs greedy (B)")):
+        rows = [r for run in runs for r in run.get(key, [])]
+        if rows:
+            print(f"\n## {title}")
+            print(HEAD)
+            for r in rows:
+                print(row(r["ruleset"], r))
+    rows = [r for run in runs for r in run.get("budget", [])]
+    if rows:
+        budgets = sorted({r["budget"] for r in rows})
+        print("\n## search strength by budget: match win rate vs greedy")
+        print(f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>7}s" for b in budgets))
+        for sc in dict.fromkeys(r["scenario"] for r in rows):
+            by = {r["budget"]: r for r in rows if r["scenario"] == sc}
+            rs = next(iter(by.values()))["ruleset"]
+            cells = [fmt(100 * by[b]["win_rate"], ".0f") + "%" if b in by else "-" for b in budgets]
+            print(f"{rs:10} {sc:22} " + " ".join(f"{c:>8}" for c in cells))
+    rows = [r for run in runs for r in run.get("speed", [])]
+    if rows:
+        print("\n## raw speed on a determinised state (per second)")
+        print(
+            f"{'rule set':10} {'scenario':22} {'worlds':>8} {'forks':>8} {'previews':>9} {'submits':>8}"
+        )
+        for sp in rows:
+            print(
+                f"{sp['ruleset']:10} {sp['scenario']:22} {sp['worlds']:8.0f} {sp['forks']:8.0f} "
+                f"{sp['previews']:9.0f} {sp['submits']:8.0f}"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smoke sizes (1 seed, tiny budgets)")
     ap.add_argument("--turns", type=int, default=2, help="turn limit of every game (default 2)")
     ap.add_argument("--seeds", type=int, default=5, help="greedy-vs-random matches per scenario")
-    ap.add_argument("--search-seeds", type=int, default=3, help="search-vs-greedy matches")
+    ap.add_argument("--search-seeds", type=int, default=2, help="search-vs-greedy matches")
     ap.add_argument("--budget", type=float, default=1.0, help="search seconds per order")
     ap.add_argument(
         "--clock",
@@ -208,8 +258,19 @@ def main() -> None:
     ap.add_argument("--budget-seeds", type=int, default=2)
     ap.add_argument("--scenarios", default="", help="comma list (default: every bundled one)")
     ap.add_argument("--skip", default="", help="tables to skip: gr,sg,budget,speed")
+    ap.add_argument(
+        "--search-turns", type=int, help="turn limit of the search games (default: --turns)"
+    )
     ap.add_argument("--json", help="write the raw figures to this file")
+    ap.add_argument(
+        "--report",
+        nargs="+",
+        metavar="JSON",
+        help="print the tables of earlier runs (their --json)",
+    )
     args = ap.parse_args()
+    if args.report:
+        return report(args.report)
     if args.quick:
         args.seeds, args.search_seeds, args.budget_seeds = 1, 1, 1
         args.budget, args.budgets, args.turns = 0.1, "0.05,0.2", 1
@@ -224,30 +285,17 @@ def main() -> None:
 
     search = {"bot": "search", "budget": args.budget, "clock": args.clock}
     greedy = {"bot": "greedy", "budget": None}
-    head = (
-        f"{'rule set':10} {'scenario':22} {'win':>5} {'as X':>5} {'as Y':>5} {'lead':>7} "
-        f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4}"
-    )
-
-    def row(rs: str, r: dict[str, Any]) -> str:
-        x, y = r["sides"]
-        return (
-            f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% "
-            f"{fmt(100 * r['ahead'][x], '.0f'):>4}% {fmt(100 * r['ahead'][y], '.0f'):>4}% "
-            f"{fmt(r['mean_lead'], '+.1f'):>7} {fmt(r['a_p50'], '.3f'):>6} {fmt(r['a_p95'], '.3f'):>6} "
-            f"{fmt(r['b_p50'], '.3f'):>6} {fmt(r['b_p95'], '.3f'):>6} {r['late']:>4} {r['refused']:>4}"
-        )
-
-    for key, title, a, b, n in (
-        ("gr", "greedy (A) vs random (B)", greedy, "random", args.seeds),
-        ("sg", f"search {args.budget}s (A) vs greedy (B)", search, greedy, args.search_seeds),
+    st = args.search_turns or args.turns
+    for key, title, a, b, n, turns in (
+        ("gr", "greedy (A) vs random (B)", greedy, "random", args.seeds, args.turns),
+        ("sg", f"search {args.budget}s (A) vs greedy (B)", search, greedy, args.search_seeds, st),
     ):
         if key in skip:
             continue
-        print(f"\n## {title}: {n} duplicate match(es) per scenario, {args.turns} turn(s) each")
-        print(head, flush=True)
+        print(f"\n## {title}: {n} duplicate match(es) per scenario, {turns} turn(s) each")
+        print(HEAD, flush=True)
         for rs, sc in scen:
-            r = match(sc, a, b, list(range(n)), args.turns)
+            r = match(sc, a, b, list(range(n)), turns)
             out[key].append({"ruleset": rs, **r})
             print(row(rs, r), flush=True)
             dump()
@@ -266,14 +314,19 @@ def main() -> None:
         for rs, sc in firsts.items():
             rates = []
             for bgt in budgets:
-                r = match(
-                    sc,
-                    {"bot": "search", "budget": bgt, "clock": args.clock},
-                    greedy,
-                    list(range(args.budget_seeds)),
-                    args.turns,
-                )
+                done = next((x for x in out["sg"] if x["scenario"] == sc), None)
+                if bgt == args.budget and done and args.budget_seeds == args.search_seeds:
+                    r = dict(done)  # the same matches as the search-vs-greedy table
+                else:
+                    r = match(
+                        sc,
+                        {"bot": "search", "budget": bgt, "clock": args.clock},
+                        greedy,
+                        list(range(args.budget_seeds)),
+                        st,
+                    )
                 rates.append(r["win_rate"])
+                r.pop("ruleset", None)
                 out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt, **r})
                 dump()
             print(

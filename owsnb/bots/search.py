@@ -92,7 +92,9 @@ class SearchPolicy(Policy):
     (a fixed number instead — reproducible whatever the machine; 0: as many as the budget
     allows), ``width`` (actions per node), ``worlds`` (sampled worlds kept), ``horizon`` and
     ``act`` (random play-out after the tree, default none), ``c`` (UCB1 exploration), ``prior``
-    (visits the greedy score is worth) and ``replies`` (search the other sides' answers).
+    (visits the greedy score is worth), ``replies`` (search the other sides' answers) and
+    ``depth`` (orders deep at most, both sides counted: every line is judged at about the same
+    horizon).
     """
 
     name = "search"
@@ -107,6 +109,7 @@ class SearchPolicy(Policy):
         "prior": 8.0,
         "clock": "wall",
         "replies": True,
+        "depth": 4,
     }
 
     def __init__(self, **options: Any):
@@ -216,13 +219,14 @@ class SearchPolicy(Policy):
         game = Game(ruleset, state)
         own = root.actor
         replies = bool(self.settings["replies"])
+        depth = int(self.settings["depth"] or 10**6)
         path: list[tuple[Node, Node]] = []  # (parent, child)
         node = root
         expanded = False
         # control variate: the sampled immediate effect of each of the searching side's own
         # orders is replaced by its exact expectation (its greedy score, from the previews)
         exact = 0.0
-        while not expanded:
+        while not expanded and len(path) < depth:
             actor = _actor(game)
             if actor is None or actor != node.actor or (actor != own and not replies):
                 break
