@@ -446,7 +446,8 @@ class RuleSet:
         * ``sample_hidden(view, rng) -> dict``: one sample of what ``view.side`` cannot see,
           drawn from the view alone (``units``, ``secret``, ``private``, ``public``), for the
           search bot's determinised states;
-        * ``SCALE``: how many points make a clear difference (normalises search rewards).
+        * ``SCALE``: how many points make a clear difference (normalises search rewards) and
+          ``APPROACH``: what a unit's step toward its goals is worth in points.
         """
         return None
 
