@@ -181,17 +181,21 @@ class Bot:
 
     def act(self, game: Any) -> Any:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
-        the game moved on meanwhile (a stale state: ask again)."""
+        the game moved on while the bot thought (someone else acted: ask again). The order is
+        submitted against the state it was chosen on, so it never lands on another."""
+        rev = game.state_id
         order = self.decide(game)
         if order is not None:
             try:
-                sub = game.submit(order)
+                sub = game.submit(order, state_id=rev)
                 self.orders += 1
                 return sub
             except StaleStateError:
                 return None
             except IllegalOrderError as exc:
                 self.refusals.append(f"{order}: {exc}")
+        if game.state_id != rev:
+            return None
         self.passes += 1
         try:
             return safe_pass(game, self.side)

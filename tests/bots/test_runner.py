@@ -215,3 +215,20 @@ def test_an_autopilot_plays_a_seminar_side_handed_to_it_by_the_umpire(served: Se
         pilot.stop()
     assert not pilot.errors and pilot.bot.times and not pilot.bot.refusals
     assert served.game.clock.turn == 2
+
+
+def test_an_order_chosen_on_a_state_that_moved_on_is_not_submitted(game) -> None:
+    """Someone acts while the bot thinks: its order (chosen on the old state) is dropped, not
+    landed on the new one, and the bot is asked again."""
+
+    class Slow(Policy):
+        name = "slow"
+
+        def choose(self, view, legal, rng, budget):
+            game.submit("blue: move B-INF-1 0303")  # the other seat acts meanwhile
+            return Order(view.side, "move", ("B-ARM-1", "0305"))
+
+    bot = Bot(Slow(), "blue", budget=None)
+    assert bot.act(game) is None
+    assert game.unit("B-ARM-1").hex == game.initial.units["B-ARM-1"].hex
+    assert bot.orders == bot.passes == 0 and not bot.refusals
