@@ -76,3 +76,25 @@ def test_a_determinised_world_is_playable_and_keeps_what_the_side_sees(ruleset: 
     g = Game(get_ruleset(ruleset), world)
     assert g.legal_orders(side).verbs == game.legal_orders(side).verbs
     g.submit(f"{side}: done")  # the world plays on
+
+
+def test_a_world_is_built_from_a_sides_view_only() -> None:
+    """The search's worlds come from the view: the truth or the umpire's view is refused, and
+    a world names no hidden enemy unit (TOCS: enemy units are never seen, L9 — the world's are
+    sampled ghosts; Combat Operations: face-down counters keep their aliases, 2.1)."""
+    rng = np.random.default_rng(0)
+    tocs = owsnb.load(SCENARIOS["tocs"], seed=3, save=False)
+    with pytest.raises(TypeError, match="SideView, not GameState"):
+        determinise(tocs.state, rng)
+    with pytest.raises(TypeError, match="umpire"):
+        determinise(tocs.view("umpire"), rng)
+    world = determinise(tocs.view("allied"), rng)
+    enemy = [u for u in world.units.values() if u.side == "german"]
+    assert enemy and all(u.id.startswith("ghost-") for u in enemy)
+    assert not set(world.units) & {u.id for u in tocs.state.units.values() if u.side == "german"}
+    co = owsnb.load(SCENARIOS["combatops"], seed=3, save=False)
+    view = co.view("blue")
+    world = determinise(view, rng)
+    hidden = {u.id for u in co.state.units.values() if u.side == "red"} - set(view.units)
+    assert hidden and not hidden & set(world.units)
+    assert world.secret["salt"] != co.state.secret["salt"] and "seed" not in world.secret
