@@ -7,7 +7,8 @@ view (or the truth), in scoring points (SC.1-SC.10: a destroyed unit scores its 
 * ``order_value`` — ``engage``, ``retaliate``, ``round`` and ``fight`` are worth their exact
   forecast (per unit: P(destroyed) times its Cost — what SC.1 scores — and the Endurance it is
   expected to lose, as force); ``buy`` a little (force to come, TS.2); ``withdraw`` and
-  ``surrender`` nothing;
+  ``surrender`` nothing; a ``move`` (or ``deploy``) costs the own risk it adds — ``RISK`` of the
+  unit's Cost per enemy unit that could engage it where it ends (weapon range, R11, and a move);
 * ``goals`` — the side's objectives (primary 3, secondary 1.5) and enemy units (0.3 each);
 * ``sample_hidden`` — what is hidden is the others' hands and funds (their private facts): the
   bots' default (none) stands.
@@ -25,6 +26,8 @@ SCALE = 20.0
 APPROACH = 6.0
 FORCE = 0.5
 BUY = 2.0
+RISK = 0.1
+RISK_CAP = 0.4
 
 _FORECAST = ("engage", "retaliate", "round", "fight")
 
@@ -73,9 +76,43 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
             worth = (1.0 - alive) * cost + FORCE * cost * lost / steps
             value += worth if u.side != view.side else -worth
         return value
+    if order.verb in ("move", "deploy") and len(order.args) > 1:
+        u = view.units.get(order.args[0])
+        try:
+            dest = view.map.hex(order.args[1])
+        except (KeyError, ValueError):
+            return 0.0
+        if u is None:
+            return 0.0
+        before = _exposure(view, u, u.hex) if u.hex is not None else 0.0
+        return -(_exposure(view, u, dest) - before)
     if order.verb == "buy":
         return BUY if not order.get("xp") or str(order.get("xp")) == "0" else BUY / 2
     return 0.0
+
+
+def _reach(u: Any) -> int:
+    """How far *u* can strike next Combat Phase: its longest weapon range (1 if unstated, R11)
+    plus a hex if it can move."""
+    ranges = [int(w.get("range", 1) or 1) for w in u.data.get("weapons", ()) or ()]
+    return (max(ranges) if ranges else 0) + (1 if float(u.data.get("move", 0) or 0) > 0 else 0)
+
+
+def _exposure(view: Any, unit: Any, h: Hex | None) -> float:
+    """The own risk of *unit* standing at *h*: ``RISK`` of its Cost per enemy unit (neutrals
+    too) that could engage it there (OES.1), at most ``RISK_CAP`` of it."""
+    if h is None:
+        return 0.0
+    threats = sum(
+        1
+        for e in view.units.values()
+        if e.side != view.side
+        and e.hex is not None
+        and e.steps > 0
+        and e.data.get("weapons")
+        and e.hex.distance(h) <= _reach(e)
+    )
+    return _cost(unit) * min(RISK_CAP, RISK * threats)
 
 
 def goals(view: Any) -> dict[Hex, float]:
