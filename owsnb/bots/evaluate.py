@@ -129,15 +129,19 @@ def potential(view: Any, goals: Mapping[Hex, float]) -> float:
     return sum(_pull(u.hex, goals) for u in view.own_units if u.hex is not None and u.steps > 0)
 
 
-def value(ruleset: Any, state: Any, side: str) -> float:
+def value(ruleset: Any, state: Any, side: str, goals: Mapping[Hex, float] | None = None) -> float:
     """What *state* is worth to *side*: its standing plus ``APPROACH`` times the
     :func:`potential` of its units toward its goals — the quantity whose expected change the
     greedy bot's score estimates and the search bot's rewards measure. *state* is a side's view
-    or a (determinised) truth, cut to *side*'s view for its goals."""
+    or a (determinised) truth, cut to *side*'s view. Give *goals* to hold them fixed (a search
+    compares states against the goals it started from: an enemy that walks up to one's units
+    must not count as one's progress toward it)."""
     from owsnb.kernel.view import SideView, side_view
 
     ev = evaluation_for(ruleset)
     view = state if isinstance(state, SideView) and state.side == side else None
     if view is None:
         view = side_view(state, side, ruleset)
-    return float(ev.standing(state, side)) + ev.approach_weight * potential(view, ev.goals(view))
+    if goals is None:
+        goals = ev.goals(view)
+    return float(ev.standing(state, side)) + ev.approach_weight * potential(view, goals)

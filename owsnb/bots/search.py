@@ -21,9 +21,10 @@ boardgame.io's ``MCTSBot`` (select, expand, play out, back up; the most promisin
    tree stops where the searching side's turn to act ends).
 4. **Evaluation**: optionally ``horizon`` random submissions (probability ``act`` of an order),
    then each side's :func:`owsnb.bots.evaluate.value` — its victory standing plus how its units
-   stand toward its goals. For the searching side's own orders the sampled immediate effect is
-   replaced by its exact expectation (the greedy score from the previews: a control variate),
-   so only what follows is sampled.
+   stand toward its goals (the goals it had when the iteration began). For the searching
+   side's own orders the sampled immediate effect is replaced by its exact expectation (the
+   greedy score from the previews; nothing for a pass: a control variate), so only what follows
+   is sampled.
 5. **Backpropagation**: each side's reward ``tanh((value - value at the root) / SCALE)`` is added
    to the nodes where that side chose.
 
@@ -169,9 +170,10 @@ class SearchPolicy(Policy):
             root.children[_key(a)] = Node(
                 "", prior=math.tanh(score / ev.scale), weight=float(s["prior"])
             )
-            if a != PASS:
-                root.scores[_key(a)] = score
-        worlds: list[tuple[GameState, dict[str, float]]] = []
+            # passing is worth nothing by itself (what the step's end sets off in a sampled
+            # world — automatic steps acting on guessed units — is not to the pass's credit)
+            root.scores[_key(a)] = score if a != PASS else 0.0
+        worlds: list[tuple[GameState, dict[str, Any]]] = []
         n_iter = int(s["iterations"] or 0)
         if not n_iter and own.seconds is None and outer.seconds is None:
             n_iter = 64  # neither a time nor a number of iterations: a modest fixed search
@@ -203,6 +205,7 @@ class SearchPolicy(Policy):
             i += 1
         self.last.update(iterations=i, worlds=len(worlds), visits=root.visits, root=root)
         self.stats["iterations"] = self.stats.get("iterations", 0) + i
+        self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
         kids = [root.children[_key(a)] for a, _ in roots]
         best = max(range(len(roots)), key=lambda k: (kids[k].mean(), kids[k].visits, -k))
         return roots[best][0]
@@ -213,11 +216,19 @@ class SearchPolicy(Policy):
         ev: Any,
         root: Node,
         state: GameState,
-        base: dict[str, float],
+        base: dict[str, Any],
         rng: np.random.Generator,
     ) -> None:
         game = Game(ruleset, state)
         own = root.actor
+
+        def aims(side: str) -> Any:
+            """*side*'s goals as the iteration began (held fixed: see ``evaluate.value``)."""
+            key = f"goals:{side}"
+            if key not in base:
+                base[key] = ev.goals(side_view(state, side, ruleset))
+            return base[key]
+
         replies = bool(self.settings["replies"])
         depth = int(self.settings["depth"] or 10**6)
         path: list[tuple[Node, Node]] = []  # (parent, child)
@@ -232,12 +243,14 @@ class SearchPolicy(Policy):
                 break
             if not node.actions and node is not root:
                 node.actions, node.scores = self._candidates(game, actor, rng)
-            before = value(ruleset, game.state, own) if actor == own and node.scores else None
+            mine = actor == own and bool(node.scores)
+            before = value(ruleset, game.state, own, aims(own)) if mine else None
             action, child = self._select(node, game, rng)
             if action is None:
                 break
             if before is not None and _key(action) in node.scores:
-                exact += node.scores[_key(action)] - (value(ruleset, game.state, own) - before)
+                after = value(ruleset, game.state, own, aims(own))
+                exact += node.scores[_key(action)] - (after - before)
             if child is None:
                 child = node.children[_key(action)] = Node("")
             expanded = child.visits == 0
@@ -251,8 +264,9 @@ class SearchPolicy(Policy):
             side = parent.actor
             if side not in rewards:
                 if side not in base:
-                    base[side] = value(ruleset, state, side)
-                now = value(ruleset, game.state, side) + (exact if side == own else 0.0)
+                    base[side] = value(ruleset, state, side, aims(side))
+                now = value(ruleset, game.state, side, aims(side))
+                now += exact if side == own else 0.0
                 rewards[side] = math.tanh((now - base[side]) / ev.scale)
             parent.visits += 1
             child.visits += 1
@@ -289,7 +303,7 @@ class SearchPolicy(Policy):
         view = side_view(game.state, actor, ruleset)
         orders = candidate_orders(game.legal_orders(actor), rng, per_spec=16)
         ranked = score_orders(ruleset, view, orders)[: int(self.settings["width"])]
-        return [*(o for _, o in ranked), PASS], {str(o): sc for sc, o in ranked}
+        return [*(o for _, o in ranked), PASS], {PASS: 0.0, **{str(o): sc for sc, o in ranked}}
 
     def _rollout(self, game: Game, rng: np.random.Generator) -> None:
         act = float(self.settings["act"])
