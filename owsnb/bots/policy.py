@@ -130,8 +130,7 @@ class Policy:
         self.stats: dict[str, Any] = {"decisions": 0, "errors": 0}
 
     def __repr__(self) -> str:
-        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
-        return f"<bot {self.name}({opts})>"
+        return f"<bot {self.label}>"
 
     @property
     def label(self) -> str:
