@@ -274,8 +274,8 @@ class SearchPolicy(Policy):
 
     def _select(self, node: Node, game: Game, rng: np.random.Generator) -> tuple[Any, Node | None]:
         """Apply the action chosen at *node* in *game*; return it and its child (``None``: new).
-        Untried actions first (in the node's order: greedy at the root, random below), then the
-        tried ones by UCB1; an action this world refuses is skipped."""
+        Untried actions first (in the node's order: best greedy score first), then the tried
+        ones by UCB1; an action this world refuses is skipped."""
         untried = [a for a in node.actions if _visits(node, a) == 0]
         tried = sorted(
             (a for a in node.actions if _visits(node, a) > 0),
@@ -306,14 +306,12 @@ class SearchPolicy(Policy):
         return [*(o for _, o in ranked), PASS], {PASS: 0.0, **{str(o): sc for sc, o in ranked}}
 
     def _rollout(self, game: Game, rng: np.random.Generator) -> None:
+        """``horizon`` more submissions: random legal orders (probability ``act``) or passes."""
         act = float(self.settings["act"])
         for _ in range(int(self.settings["horizon"])):
-            if game.is_over():
+            actor = _actor(game)  # steps with nobody to act advance
+            if actor is None:  # the game is over
                 return
-            actor = _actor(game)
-            if actor is None:
-                game.submit(Order(UMPIRE, "advance"))
-                continue
             order = random_order(game.legal_orders(actor), rng, act, tries=4)
             if order is not None:
                 try:

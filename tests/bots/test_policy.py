@@ -140,3 +140,28 @@ def test_the_bots_layer_imports_kernel_and_rules_only() -> None:
                     or n == "numpy"
                     or n.startswith(("owsnb.kernel", "owsnb.bots"))
                 ), f"{path.name} imports {n}"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"horizon": 4, "act": 0.5},
+        {"replies": False},
+        {"depth": 1},
+        {"clock": "cpu", "budget": 0.05},
+    ],
+)
+def test_the_search_options_all_play(options) -> None:
+    """Random play-outs after the tree, no replies, a shallow tree, a CPU-clock budget."""
+    import owsnb
+
+    game = owsnb.load("opart-kalinovka", seed=2, save=False)
+    side = game.clock.acting[0]
+    opts = {"iterations": 12, "budget": None, **options}
+    if "clock" in options:
+        opts.pop("iterations")
+    bot = bots.get("search", **opts)
+    legal = game.legal_orders(side)
+    order = bot.decide(game.view(side), legal, np.random.default_rng(0))
+    assert order is None or order in legal
+    assert bot.last["iterations"] > 0 and bot.last["failed"] == 0
