@@ -81,8 +81,11 @@ def evaluation_for(ruleset: Any) -> Evaluation:
 
 
 def moved(ruleset: Any, view: Any, order: Order) -> tuple[Any, Hex] | None:
-    """``(unit, destination hex)`` if *order* sends one of the view's units to a hex (its first
-    ``unit`` parameter and its ``to``/``hex`` parameter), else ``None``."""
+    """``(unit, destination hex)`` if *order* sends one of the view's units to a hex — its first
+    ``unit`` parameter and its hex parameter named ``to``, the name every rule set gives a
+    destination (``move``, ``enter``, ``deploy``, ``withdraw``...) — else ``None``. A hex named
+    otherwise is a target, not a destination (``attack U HEX``, ``roadblock U HEX``,
+    ``recon U HEX``: the unit stays where it is)."""
     ot = ruleset.order_types.get(order.verb)
     if ot is None:
         return None
@@ -97,7 +100,7 @@ def moved(ruleset: Any, view: Any, order: Order) -> tuple[Any, Hex] | None:
             continue
         if p.kind == "unit" and unit is None:
             unit = view.units.get(v)
-        elif p.kind == "hex" and dest is None and p.name in ("to", "hex", "destination"):
+        elif p.kind == "hex" and dest is None and p.name == "to":
             try:
                 dest = view.map.hex(v)
             except (OwsnbError, KeyError, ValueError):

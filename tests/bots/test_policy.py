@@ -165,3 +165,22 @@ def test_the_search_options_all_play(options) -> None:
     order = bot.decide(game.view(side), legal, np.random.default_rng(0))
     assert order is None or order in legal
     assert bot.last["iterations"] > 0 and bot.last["failed"] == 0
+
+
+def test_only_a_destination_counts_as_a_move_for_time_distance() -> None:
+    """``move U to`` brings the unit nearer its goals; ``roadblock U HEX`` (TOCS 10.10) and
+    ``attack U HEX`` (10.6) name a hex the unit does not go to: no time-distance credit."""
+    import owsnb
+    from owsnb.bots.evaluate import moved
+    from owsnb.kernel.orders import Order
+
+    game = owsnb.load("tocs-nijmegen", seed=1, save=False)
+    view, rs = game.view("allied"), game.ruleset
+    unit = next(u for u in view.own_units if u.get("cls") == "company")
+    there = view.map.label(next(iter(unit.hex.neighbours())))
+    assert moved(rs, view, Order("allied", "move", (unit.id, there))) == (
+        unit,
+        view.map.hex(there),
+    )
+    for verb in ("roadblock", "attack", "recon", "probe"):
+        assert moved(rs, view, Order("allied", verb, (unit.id, there))) is None, verb

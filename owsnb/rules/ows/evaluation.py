@@ -11,7 +11,9 @@ destroyed and cities held. So:
   (10.15.4) are worth the steps their exact previews expect the enemy to lose, minus the
   attacker's (GCAT ``A#``), a retreat a little; ``isr``/``detect`` (8.4) and ``io`` (7.1) the
   chance they succeed, a little (what is seen can be struck); a ground ``move`` into an enemy
-  city a share of the city; a defender's ``shields`` (9.2.1) a little per shield committed;
+  city a share of the city; a defender's ``shields`` (9.2.1) a little per shield committed; an
+  air mission's ``fly`` (6.5), a SOF ``insert`` (6.6) or a landing (6.4.6, 6.5.11, 6.5.12)
+  how much nearer the goals it goes (and a landing in an enemy city a share of it);
 * ``goals`` — enemy cities (to take), own cities (to hold) and enemy units in sight;
 * ``sample_hidden`` — undetected enemy units are not guessed (the bundled briefings give orders
   of battle, not positions); other sides' hands are empty (the bots' default).
@@ -31,6 +33,7 @@ APPROACH = 1.0
 CITY = 2.0
 SEEN = 0.15
 SHIELD = 0.2
+_LANDINGS = ("amphibious-assault", "airborne-assault", "air-assault")  # 6.4.6, 6.5.11, 6.5.12
 SHIELD_CAP = 1.5
 
 
@@ -66,18 +69,15 @@ def _expected(d: Any) -> float:
 
 def order_value(view: Any, order: Any, preview: Any) -> float:
     """Expected worth of *order* to ``view.side`` in steps (see the module docstring)."""
+    if order.verb in ("fly", "insert") and len(order.args) > 1:
+        return _sortie(view, order)
+    if order.verb in _LANDINGS and len(order.args) > 1:
+        return _sortie(view, order) + _city(view, order)
     if preview is None:
         if order.verb == "shields":
             return _shields(order)
         if order.verb == "move" and len(order.args) > 1:
-            u = view.units.get(order.args[0])
-            try:
-                h = view.map.hex(order.args[1])
-            except (KeyError, ValueError):
-                return 0.0
-            holder = _cities(view).get(h, view.side)
-            if u is not None and _ground(u) and holder not in (None, view.side):
-                return CITY / 2
+            return _city(view, order)
         return 0.0
     if order.verb == "strike" and hasattr(preview, "steps"):
         value = 0.0
@@ -100,6 +100,39 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
     if order.verb in ("isr", "detect", "io") and hasattr(preview, "items"):
         return SEEN * sum(float(p) for k, p in preview.items() if k is True)
     return 0.0
+
+
+def _city(view: Any, order: Any) -> float:
+    """A ground unit sent into a city its enemy holds: half the city (it must stand there
+    alone to hold it)."""
+    u = view.units.get(order.args[0])
+    try:
+        h = view.map.hex(order.args[1])
+    except (KeyError, ValueError):
+        return 0.0
+    holder = _cities(view).get(h, view.side)
+    if u is not None and _ground(u) and holder not in (None, view.side):
+        return CITY / 2
+    return 0.0
+
+
+def _sortie(view: Any, order: Any) -> float:
+    """An air mission flown (6.5) or SOF inserted (6.6) toward a hex: what it brings nearer the
+    side's goals (``APPROACH`` times the change of ``sum(weight / (1 + hexes))``, the bots'
+    time-distance term) — a strike or a raid can follow from there."""
+    u = view.units.get(order.args[0])
+    try:
+        dest = view.map.hex(order.args[1])
+    except (KeyError, ValueError):
+        return 0.0
+    if u is None:
+        return 0.0
+    aims = goals(view)
+
+    def pull(h: Hex | None) -> float:
+        return sum(w / (1 + h.distance(g)) for g, w in aims.items()) if h is not None else 0.0
+
+    return APPROACH * (pull(dest) - pull(u.hex))
 
 
 def _shields(order: Any) -> float:
