@@ -535,6 +535,28 @@ class RuleSet:
         """The game's public facts as *side* sees them (default: all of ``state.public``)."""
         return state.public
 
+    # -- bots (asked by owsnb.bots; never required for play) ------------------------------------
+    def evaluation(self) -> Any:
+        """The rule set's knowledge for bots (:mod:`owsnb.bots`), or ``None`` (bots then judge by
+        steps alone): an object — usually the module ``owsnb/rules/<name>/evaluation.py`` — of
+        pure functions over a view (each optional):
+
+        * ``standing(state, side) -> float``: *side*'s victory standing in points (its score
+          minus its enemies', material as a tie-breaker) as *state* shows it — a side's view
+          (what it knows) or the truth (the judge at a turn limit);
+        * ``order_value(view, order, preview) -> float``: the immediate worth of *order* to
+          ``view.side`` in the same points, from the rule set's exact *preview* (expected enemy
+          losses, own risk, objectives);
+        * ``goals(view) -> {Hex: weight}``: where ``view.side``'s units should head (objectives
+          to take or hold, known threats), for the bots' time-distance term;
+        * ``sample_hidden(view, rng) -> dict``: one sample of what ``view.side`` cannot see,
+          drawn from the view alone (``units``, ``secret``, ``private``, ``public``), for the
+          search bot's determinised states;
+        * ``SCALE``: how many points make a clear difference (normalises search rewards) and
+          ``APPROACH``: what a unit's step toward its goals is worth in points.
+        """
+        return None
+
     # -- presentation hooks (asked by widgets; plain data, never required for play) -------------
     def terrain_style(self, terrain: str) -> dict[str, Any]:
         """Fill colour and opacity for a terrain key (Leaflet path style)."""

@@ -674,6 +674,12 @@ class CombatOps(RuleSet):
         except InvalidHexError as exc:
             raise InvalidHexError(f"{exc}; name hexes like 'G13' or '0713'") from None
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.combatops import evaluation
+
+        return evaluation
+
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """Own units and revealed enemy units in full; other enemy counters face down, showing

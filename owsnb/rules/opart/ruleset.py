@@ -426,6 +426,12 @@ class OperationalArt(RuleSet):
     def outcome(self, state: GameState) -> Any:
         return victory.outcome(state)["text"]
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.opart import evaluation
+
+        return evaluation
+
     # -- views: the table is open (the deck order is secret, and views never carry secrets) ---
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         return unit

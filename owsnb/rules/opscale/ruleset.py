@@ -799,6 +799,12 @@ class OpScale(RuleSet):
             + " (victory by score, ruling R42)"
         )
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.opscale import evaluation
+
+        return evaluation
+
     # -- view policy ------------------------------------------------------------------------------
     def unit_domain(self, view: Any, unit: Unit) -> str | None:
         """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and

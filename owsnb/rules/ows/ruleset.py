@@ -411,6 +411,12 @@ class OWS(RuleSet):
             adj.events.insert(0, state_set("public", {"acted": state.clock.step}, rule="3.5"))
         return adj
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.ows import evaluation
+
+        return evaluation
+
     # -- view policy (8.3.1, 8.4, 8.4.1) -------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         if side == UMPIRE or unit.side == side:

@@ -1022,6 +1022,12 @@ class Tocs(RuleSet):
         )
         return {"winner": winner, "vp": totals, "details": scores, "summary": summary}
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.tocs import evaluation
+
+        return evaluation
+
     # -- views ---------------------------------------------------------------------------------
     def view_unit(self, state: StateLike, unit: Any, side: str) -> Any:
         return visible_unit(state, unit, side)
