@@ -49,6 +49,7 @@ import ipyleaflet as L
 import ipywidgets as W
 import traitlets as T
 
+from owsnb.display.symbols import MIN_PX, counter_svg
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE
@@ -92,6 +93,31 @@ RANGE_COLOURS: dict[str, str] = {
 SPARE_ICONS = 4
 """Counter icons kept for re-use (a redraw that changes more counters makes new ones)."""
 
+COUNTER_FILL = 0.72
+"""A counter's side as a fraction of its hex's height: the largest square inside the hex."""
+
+PROJECTOR = 1.5
+"""How much larger counters, badges and texts are in projector mode."""
+
+MAP_CSS = (
+    "<style>.owsnb-map .leaflet-div-icon{background:none;border:none}"
+    ".owsnb-stack{position:absolute;left:50%;top:50%;width:var(--owsnb-cs,46px);"
+    "height:var(--owsnb-cs,46px);transform:translate(-50%,-50%);line-height:0;cursor:pointer}"
+    ".owsnb-stack>div,.owsnb-stack>i{position:absolute;left:0;top:0;width:100%;height:100%;"
+    "box-sizing:border-box}"
+    ".owsnb-stack>i{background:#e5e7eb;border:1.5px solid #374151;border-radius:7%}"
+    ".owsnb-stack>i.owsnb-sh1{transform:translate(4px,-4px)}"
+    ".owsnb-stack>i.owsnb-sh2{transform:translate(8px,-8px)}"
+    ".owsnb-badge{position:absolute;right:-10px;bottom:-10px;min-width:14px;text-align:center;"
+    "background:#111827;color:#fff;border:1.5px solid #fff;border-radius:10px;"
+    "font:bold var(--owsnb-badge,12px)/1 system-ui,sans-serif;padding:2px 5px}"
+    ".owsnb-chip{display:inline-flex;flex-direction:column;align-items:center;margin:2px 4px}"
+    ".owsnb-chip .owsnb-counter{width:var(--owsnb-cm,46px);height:var(--owsnb-cm,46px)}"
+    ".owsnb-chip button{font-size:var(--owsnb-chip-font,12px)}"
+    ".owsnb-boxes{font:13px system-ui,sans-serif}.owsnb-boxes b{margin-right:4px}</style>"
+)
+"""The map's stylesheet (sent once): counters centred on their hex at the size the map sets."""
+
 _MERCATOR_EQUATOR_M = 2 * math.pi * 6378137.0
 
 
@@ -118,9 +144,12 @@ class MapView(Panel):
         seat: the side whose view is drawn when *source* is a Game.
         basemap: start with the online basemap on (needs internet; off by default).
         coast: cut a coastline from the vendored world file when the scenario has none of its own.
-        counter_size: counter size in screen pixels.
-        height: the map's CSS height.
-        label_px: hex labels show when a hex is at least this many pixels across.
+        counter_size: the smallest on-screen size of a counter (px); counters fill their hex
+            at every zoom and never get smaller (every text on them is then >= 9 px).
+        height: the map's CSS height (any CSS length: ``"560px"``, ``"calc(100vh - 140px)"``).
+        label_px: hex numbers show when a hex is at least this many pixels across (and the
+            "hex numbers" box is ticked).
+        projector: start in projector mode (larger counters and badges, for a class).
     """
 
     def __init__(
@@ -130,9 +159,10 @@ class MapView(Panel):
         *,
         basemap: bool = False,
         coast: bool = False,
-        counter_size: int = 40,
+        counter_size: int = MIN_PX,
         height: str = "540px",
-        label_px: float = 40.0,
+        label_px: float = 26.0,
+        projector: bool = False,
     ):
         self.table = Table.of(source, seat)
         view = self.table.view
@@ -141,6 +171,7 @@ class MapView(Panel):
         )
         self.counter_size = counter_size
         self.label_px = label_px
+        self.scale = PROJECTOR if projector else 1.0
         self.hexes = list(view.map.hexes)
         self._markers: dict[tuple[str, ...], L.Marker] = {}
         self._spares: list[L.DivIcon] = []  # counter icons given up, re-filled for the next change
@@ -149,7 +180,8 @@ class MapView(Panel):
         self._basemap: L.TileLayer | None = None
 
         simple = self.geo.projection == "simple"
-        center, zoom = self._home(int(height.rstrip("px") or 540))
+        px = height[:-2] if height.endswith("px") else ""
+        center, zoom = self._home(int(float(px)) if px.replace(".", "").isdigit() else 560)
         self.map = L.Map(
             layers=(),
             crs=L.projections.Simple if simple else L.projections.EPSG3857,
@@ -164,6 +196,8 @@ class MapView(Panel):
             layout=W.Layout(height=height, width="100%"),
         )
         self.home = (center, zoom)
+        self._fitted: tuple[Any, ...] = (center, zoom, None)  # the view the map was last fitted to
+        self._arrow_of: Any = None  # the order whose arrow is drawn
         self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
         self.hex_overlay = StaticGeoJSON(data=_collection([]), name="hex overlay")
         self._hex_labels: dict[Hex, str] = {}
@@ -192,10 +226,22 @@ class MapView(Panel):
                 self.map.add(layer)
         self.map.on_interaction(self._on_interaction)
         self.map.observe(self._on_zoom, "zoom")
+        self.map.observe(self._on_size, "pixel_bounds")
+        self.key = f"owsnb-map-{id(self):x}"
+        self.css = W.HTML(MAP_CSS, layout=W.Layout(display="none"))
+        self.sizes = W.HTML(self._sizes_css(zoom), layout=W.Layout(display="none"))
 
         self.tray = W.HBox(layout=W.Layout(flex_flow="row wrap", max_width="420px"))
         self.tray_control = L.WidgetControl(widget=self.tray, position="topright")
         self.status = W.HTML(layout=W.Layout(min_height="22px"))
+        self.labels_toggle = checkbox(
+            "hex numbers", value=True, tooltip="show each hex's number (when hexes are big enough)"
+        )
+        self.labels_toggle.observe(lambda _: self._on_zoom({"new": self.map.zoom}), "value")
+        self.boxes = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.boxes.add_class("owsnb-boxes")
+        self._box_key: Any = None
+        self._box_items: dict[str, W.Button] = {}
         self.basemap_toggle = checkbox(
             "online basemap",
             tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
@@ -206,11 +252,14 @@ class MapView(Panel):
             "", self.reset_view, icon="home", tooltip="back to the whole map", width="36px"
         )
         bar = W.HBox(
-            [self.home_button, self.basemap_toggle, self.status],
-            layout=W.Layout(align_items="center"),
+            [self.home_button, self.labels_toggle, self.basemap_toggle, self.status],
+            layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
-        super().__init__([self.map, bar], layout=W.Layout(width="100%"))
+        super().__init__(
+            [self.css, self.sizes, self.map, self.boxes, bar], layout=W.Layout(width="100%")
+        )
         self.add_class("owsnb-map")
+        self.add_class(self.key)
         self.table.hold(self)
         self.watch(self._on_view, ["revision"])
         self.watch(self._on_selection, ["hex", "stack"])
@@ -239,7 +288,57 @@ class MapView(Panel):
         return self.geo.size_km * 1000 / (_MERCATOR_EQUATOR_M * math.cos(lat)) * 256 * 2**z
 
     def _labels_visible(self, zoom: float) -> bool:
-        return self.hex_px(zoom) >= self.label_px
+        shown = getattr(self, "labels_toggle", None)
+        return (shown is None or shown.value) and self.hex_px(zoom) >= self.label_px
+
+    def counter_px(self, zoom: float | None = None) -> float:
+        """A counter's on-screen size at *zoom*: it fills its hex, never below ``counter_size``
+        (times 1.5 in projector mode)."""
+        low = self.counter_size * self.scale
+        return max(low, min(self.hex_px(zoom) * COUNTER_FILL, 4 * low))
+
+    def _sizes_css(self, zoom: float) -> str:
+        cs = self.counter_px(zoom)
+        return (
+            f"<style>.{self.key}{{--owsnb-cs:{cs:.0f}px;"
+            f"--owsnb-cm:{self.counter_size * self.scale:.0f}px;"
+            f"--owsnb-badge:{12 * self.scale:.0f}px;--owsnb-chip-font:{12 * self.scale:.0f}px}}"
+            "</style>"
+        )
+
+    def set_projector(self, on: bool = True) -> None:
+        """Projector mode: counters, badges and trays 1.5 times larger (for a class)."""
+        self.scale = PROJECTOR if on else 1.0
+        self._on_zoom({"new": self.map.zoom})
+
+    def fit(self, width_px: float, height_px: float) -> None:
+        """Fit the whole scenario to a map panel of this size (what the browser reports on first
+        paint, and again when the panel changes size before anyone moved the map)."""
+        center, zoom = self._home(int(height_px), int(width_px))
+        self.home = (center, zoom)
+        with self.map.hold_sync():
+            self.map.min_zoom = min(self.map.min_zoom, zoom - 4)
+            self.map.center = center
+            self.map.zoom = zoom
+        self._fitted = (tuple(self.map.center), self.map.zoom, (width_px, height_px))
+
+    def _on_size(self, change: dict) -> None:
+        try:
+            (left, top), (right, bottom) = change["new"]
+        except (TypeError, ValueError):
+            return
+        w, h = right - left, bottom - top
+        if w < 50 or h < 50 or w > 1e6:  # not laid out yet (a hidden tab, the curtain)
+            return
+        center, zoom, size = self._fitted
+        if size is not None and abs(size[0] - w) < 8 and abs(size[1] - h) < 8:
+            return
+        moved = size is not None and (
+            abs(self.map.zoom - zoom) > 1e-6
+            or any(abs(a - b) > 1e-9 for a, b in zip(self.map.center, center, strict=False))
+        )
+        if not moved:  # nobody zoomed or panned since the last fit: fill the panel again
+            self.fit(w, h)
 
     def _place_names(self) -> dict[Hex, str]:
         out = {}
@@ -253,7 +352,7 @@ class MapView(Panel):
 
     def _grid_data(self) -> dict[str, Any]:
         view = self.table.view
-        rs = self.table.seat.ruleset
+        rs = self.table.presentation
         by_terrain: dict[str, list[Hex]] = {}
         for h, info in view.map.hexes.items():
             by_terrain.setdefault(info.terrain, []).append(h)
@@ -328,6 +427,7 @@ class MapView(Panel):
         """Bring every overlay up to date with the table (only changed layers send anything)."""
         self._draw_hex_overlay()
         self._draw_units()
+        self._draw_boxes()
         self._draw_pins()
         self._draw_detections()
         self._draw_selection()
@@ -343,8 +443,7 @@ class MapView(Panel):
 
     def _draw_hex_overlay(self) -> None:
         view = self.table.view
-        hook = getattr(self.table.seat.ruleset, "hex_overlay", None)
-        styles = dict(hook(view) or {}) if callable(hook) else {}
+        styles = dict(self.table.presentation.hex_overlay(view) or {})
         if styles == self._hex_styles:
             return
         self._hex_styles = styles
@@ -465,39 +564,35 @@ class MapView(Panel):
 
         return clicked
 
-    def _stack_html(self, units: list[Any]) -> str:
+    def counter(self, unit: Any) -> str:
+        """The SVG of *unit*'s counter as this seat sees it (the rule set's presentation's
+        counter, drawn by :mod:`owsnb.display.symbols`)."""
         view = self.table.view
-        rs = self.table.seat.ruleset
-        s = self.counter_size
-        top = rs.counter_svg(units[0], view, s)
+        c = self.table.presentation.counter(unit, view)
+        return counter_svg(c, self.table.seat.side, list(view.sides))
+
+    def _stack_html(self, units: list[Any]) -> str:
         depth = min(len(units) - 1, 2)
-        shadows = "".join(
-            f"<div style='position:absolute;left:{3 * (i + 1)}px;top:{-3 * (i + 1)}px;"
-            f"width:{s}px;height:{s}px;"
-            f"background:#e5e7eb;border:1px solid #374151;border-radius:4px'></div>"
-            for i in reversed(range(depth))
-        )
-        badge = (
-            f"<span style='position:absolute;right:-7px;bottom:-7px;background:#111827;color:#fff;"
-            f"border-radius:8px;font:bold 10px sans-serif;padding:1px 4px'>{len(units)}</span>"
-            if len(units) > 1
-            else ""
-        )
+        shadows = "".join(f"<i class='owsnb-sh{i + 1}'></i>" for i in reversed(range(depth)))
+        badge = f"<b class='owsnb-badge'>{len(units)}</b>" if len(units) > 1 else ""
         ids = html.escape(" ".join(u.id for u in units), quote=True)
         return (
-            f"<div class='owsnb-stack' data-units='{ids}' "
-            f"style='position:relative;width:{s}px;height:{s}px;line-height:0'>"
-            f"{shadows}<div style='position:absolute;left:0;top:0'>{top}</div>{badge}</div>"
+            f"<div class='owsnb-stack' data-units='{ids}'>"
+            f"{shadows}<div>{self.counter(units[0])}</div>{badge}</div>"
         )
 
     def _stack_title(self, units: list[Any]) -> str:
-        rs = self.table.seat.ruleset
+        """The tooltip of a counter: each unit's id, full name, side and the rule set's summary
+        (type, factors, state); a stack says how to list it."""
         view = self.table.view
+        pres = self.table.presentation
         lines = []
         for u in units:
-            rows = ", ".join(f"{k} {v}" for k, v in rs.unit_summary(u, view))
-            name = f" {u.name}" if u.name and u.name != u.id else ""
+            name = f" — {u.name}" if u.name and u.name != u.id else ""
+            rows = "; ".join(f"{k} {v}" for k, v in pres.unit_summary(u, view))
             lines.append(f"{u.id}{name} ({u.side}): {rows}")
+        if len(units) > 1:
+            lines.append(f"{len(units)} units here: click to list them")
         return "\n".join(lines)
 
     def _draw_pins(self) -> None:
@@ -584,7 +679,7 @@ class MapView(Panel):
     def _draw_unit_overlays(self) -> None:
         t = self.table
         view, uid = t.focus  # the selected unit, or the what-if unit on a copy of the view
-        rs = t.seat.ruleset
+        rs = t.presentation
         u = view.units.get(uid) if uid else None
         reach_feats: list[dict] = []
         range_feats: list[dict] = []
@@ -639,8 +734,14 @@ class MapView(Panel):
         self._set("ranges", range_feats)
 
     def _draw_arrow(self) -> None:
+        """The arrow of the order being prepared; once it is given, the arrow stays (it shows
+        where the order went) until the next order is prepared or the table changes seat."""
         t = self.table
         order = t.order
+        last = getattr(t.last, "order", None)
+        if order is None and last is not None and last == self._arrow_of:
+            return
+        self._arrow_of = order
         feats: list[dict] = []
         ends = self._order_ends(order) if order is not None else None
         if ends is not None and ends[0] != ends[1]:
@@ -700,29 +801,32 @@ class MapView(Panel):
             return None
         return start, end, hostile
 
+    def _chip(self, unit: Any, selected: bool) -> W.Widget:
+        """A counter in a tray: its picture and a button with its id (a click picks it)."""
+        t = self.table
+        pic = W.HTML(self.counter(unit))
+        b = button(
+            unit.id,
+            lambda uid=unit.id: t.pick(unit=uid),
+            tooltip=self._stack_title([unit]),
+            style="warning" if selected else "",
+            width="auto",
+        )
+        box = W.VBox([pic, b])
+        box.add_class("owsnb-chip")
+        box._owsnb_button = b  # type: ignore[attr-defined]
+        return box
+
     def _draw_tray(self) -> None:
+        """The stack list: every unit of the hex picked, when it holds more than one."""
         t = self.table
         view = t.view
-        rs = t.seat.ruleset
         if len(t.stack) < 2:
             if self.tray_control in self.map.controls:
                 self.map.remove(self.tray_control)
             self.tray.children = ()
             return
-        items = []
-        for uid in t.stack:
-            u = view.units.get(uid)
-            if u is None:
-                continue
-            svg = W.HTML(rs.counter_svg(u, view, 34))
-            b = button(
-                uid,
-                lambda uid=uid: t.pick(unit=uid),
-                tooltip=self._stack_title([u]),
-                style="warning" if uid == t.unit else "",
-                width="auto",
-            )
-            items.append(W.VBox([svg, b], layout=W.Layout(align_items="center", margin="2px")))
+        items = [self._chip(view.units[u], u == t.unit) for u in t.stack if u in view.units]
         old = self.tray.children
         self.tray.children = tuple(items)
         for box in old:
@@ -731,26 +835,64 @@ class MapView(Panel):
         if self.tray_control not in self.map.controls:
             self.map.add(self.tray_control)
 
+    def _draw_boxes(self) -> None:
+        """The units off the map (aboard a ship, at their base, in reserve or any other box) in a
+        tray beside the map, grouped by box; a click picks one, as a click on a counter does."""
+        t = self.table
+        view = t.view
+        off = [u for u in view.units.values() if u.hex is None and u.alive]
+        groups: dict[str, list[Any]] = {}
+        for u in sorted(off, key=lambda u: (u.side != (t.actor or t.seat.side), u.id)):
+            where = str(u.box or "off the map")
+            base = u.data.get("base") if u.data else None
+            if where == "base" and isinstance(base, str) and base:
+                where = f"base {base}"
+            groups.setdefault(where, []).append(u)
+        key = tuple((g, tuple((u.id, self.counter(u)) for u in us)) for g, us in groups.items())
+        if key != self._box_key:
+            self._box_key = key
+            old = self.boxes.children
+            items: list[W.Widget] = []
+            self._box_items = {}
+            for where, us in groups.items():
+                items.append(W.HTML(f"<b>{html.escape(where)}</b>"))
+                for u in us:
+                    chip = self._chip(u, u.id == t.unit)
+                    self._box_items[u.id] = chip._owsnb_button  # type: ignore[attr-defined]
+                    items.append(chip)
+            self.boxes.children = tuple(items)
+            for box in old:
+                for w in widget_tree(box):
+                    w.close()
+        self._mark_boxes()
+
+    def _mark_boxes(self) -> None:
+        for uid, b in self._box_items.items():
+            style = "warning" if uid == self.table.unit else ""
+            if b.button_style != style:
+                b.button_style = style
+
     def _draw_status(self) -> None:
+        """The line under the map: the hex picked (number, terrain, features, the rule set's
+        overlay label). The units are the counters (a stack's in its tray, each unit's card in
+        its tooltip), so a move into or out of the hex picked leaves the line as it is."""
         t = self.table
         if t.hex is None:
-            self.status.value = "<span style='color:#6b7280'>click a hex or a counter</span>"
-            return
-        view = t.view
-        h = t.hex_of(t.hex)
-        info = view.map.hexes[h]
-        feats = ", ".join(
-            f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
-            for k, v in info.features.items()
-        )
-        mark = self._hex_labels.get(h)
-        # what the map does not show: the units are the counters (a stack's in its tray), so a
-        # move into or out of the hex picked leaves the line as it is (no message)
-        value = (
-            f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
-            + (f" · {html.escape(feats)}" if feats else "")
-            + (f" · <i>{html.escape(mark)}</i>" if mark else "")
-        )
+            value = "<span style='color:#6b7280'>click a hex or a counter</span>"
+        else:
+            view = t.view
+            h = t.hex_of(t.hex)
+            info = view.map.hexes[h]
+            feats = ", ".join(
+                f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
+                for k, v in info.features.items()
+            )
+            mark = self._hex_labels.get(h)
+            value = (
+                f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
+                + (f" · {html.escape(feats)}" if feats else "")
+                + (f" · <i>{html.escape(mark)}</i>" if mark else "")
+            )
         if self.status.value != value:
             self.status.value = value
 
@@ -763,6 +905,7 @@ class MapView(Panel):
 
     def _on_unit(self, change: dict) -> None:
         self._draw_unit_overlays()
+        self._mark_boxes()
 
     def _on_order(self, change: dict) -> None:
         self._draw_arrow()
@@ -789,6 +932,9 @@ class MapView(Panel):
         visible = self._labels_visible(change["new"])
         if self.labels.visible != visible:
             self.labels.visible = visible
+        sizes = self._sizes_css(change["new"])
+        if self.sizes.value != sizes:
+            self.sizes.value = sizes
 
     def _on_basemap(self, change: dict) -> None:
         if change["new"] and self._basemap is None:

@@ -266,6 +266,14 @@ class Table(T.HasTraits):
         return self._legal[2]
 
     @property
+    def presentation(self) -> Any:
+        """The rule set's presentation object (:mod:`owsnb.rules.presentation`): what the
+        widgets draw, asked of it and never of the rules."""
+        from owsnb.rules.presentation import presentation_of
+
+        return presentation_of(self.seat.ruleset)
+
+    @property
     def focus(self) -> tuple[Any, str | None]:
         """The view and the unit id that reach, ranges and transit are of: a copy of the view
         holding the :attr:`what_if` unit when there is one (the game is not touched), else the

@@ -359,7 +359,7 @@ class Table:
             arg=[self.root.element_handle(), [[cx, cy], [x, y]]],
             timeout=WAIT,
         )
-        return len(self.mirror.ruleset.reach(self.view(), uid) or {})
+        return len(self.mirror.ruleset.presentation.reach(self.view(), uid) or {})
 
     def wait_order(self, order: Any) -> None:
         """Wait until the panel shows *order* complete, and its preview or its refusal."""
@@ -542,7 +542,7 @@ def destinations(t: Table, uid: str, make: Callable[[Any], Any]) -> list[tuple[A
     g, view = t.mirror, t.view()
     here = view.units[uid].hex
     occupied = {u.hex for u in view.units.values() if u.hex is not None}
-    reach = g.ruleset.reach(view, uid) or {}
+    reach = g.ruleset.presentation.reach(view, uid) or {}
     out = []
     for h in sorted(reach, key=lambda h: (-h.distance(here), h)):
         if h == here or h in occupied:

@@ -122,7 +122,7 @@ def test_ows_blue_table_holds_nothing_blue_has_not_seen(scenario, face_down):
         tokens -= {g.state.units[u].name for u in known if u in g.state.units}
         assert find_leaks(synced_state(app), tokens) == [], f"after event {g.seq}"
         assert find_leaks([m.data for m in step.messages], tokens) == []
-        unknown_counters.append(sum("Unknown" in m.icon.html for m in app.map.units.layers))
+        unknown_counters.append(sum("owsnb-face-down" in m.icon.html for m in app.map.units.layers))
 
     random_playout(game, max_orders=50, seed=4, extra_checks=[scan])
     assert len(unknown_counters) == 50

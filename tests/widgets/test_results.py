@@ -32,7 +32,7 @@ def test_an_ows_move_result_shows_a_dash_not_none_for_halted_6_4():
     side, spec = _first_move(game)
     unit = list(spec.candidates["unit"])[0]
     here = game.state.units[unit].hex
-    reach = game.ruleset.reach(game.view(side), unit)
+    reach = game.ruleset.presentation.reach(game.view(side), unit)
     dest = next(h for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h)) if h != here)
     sub = game.submit(f"{side}: move {unit} {game.map.label(dest)}")
     assert sub.result.outcome["halted"] is None  # nothing stopped it ...
@@ -69,7 +69,7 @@ def test_a_result_in_a_panel_sends_no_stylesheet_and_no_text_fallback():
     side, spec = _first_move(game)
     unit = list(spec.candidates["unit"])[0]
     here = game.state.units[unit].hex
-    reach = game.ruleset.reach(game.view(side), unit)
+    reach = game.ruleset.presentation.reach(game.view(side), unit)
     dest = next(h for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h)) if h != here)
     sub = game.submit(f"{side}: move {unit} {game.map.label(dest)}")
     full = sub.result._repr_html_()

@@ -38,7 +38,7 @@ def test_the_tutorials_first_turn_with_the_mouse_only():
         if movers:  # a move is two clicks: the counter, then a hex in its reach
             unit = movers[0]
             table.pick(unit=unit)
-            reach = game.ruleset.reach(table.view, unit) or {}
+            reach = game.ruleset.presentation.reach(table.view, unit) or {}
             here = table.view.units[unit].hex
             dest = next(
                 (

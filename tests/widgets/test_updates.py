@@ -170,7 +170,7 @@ def test_verbs_that_change_other_than_to_a_prefix_are_redrawn_in_place():
     uid = "R-052D-1"
     t.pick(unit=uid)
     here = game.state.units[uid].hex
-    dest = next(h for h in game.ruleset.reach(t.view, uid) if h.distance(here) == 2)
+    dest = next(h for h in game.ruleset.presentation.reach(t.view, uid) if h.distance(here) == 2)
     t.pick(hex=game.map.label(dest))
     with MessageLog() as log:
         assert op.submit() is not None
