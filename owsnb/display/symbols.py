@@ -1,6 +1,6 @@
 """Counters drawn from one table of symbols, the same way for every rule set.
 
-A rule set's presentation describes a counter as data (:class:`owsnb.rules.presentation.Counter`:
+A rule set's presentation describes a counter as data (:class:`owsnb.kernel.presentation.Counter`:
 a symbol key, a short designation, factors, OWS dice and shields, steps, state); this module draws
 it as SVG: an APP-6 frame for the symbol's domain and the viewer's affiliation (friend: rectangle,
 dome, circle; hostile: diamond, pointed arch), the function glyph, echelon marks, the values,
@@ -10,7 +10,7 @@ Every counter is drawn in a 100 x 100 box and shown at any size (the map scales 
 zoom); no text on it is smaller than :data:`TEXT_MIN` units, so at :data:`MIN_PX` pixels on
 screen every text is at least 9 px. A designation is never cut: a long one is narrowed.
 
->>> from owsnb.rules.presentation import Counter, Die, Shield
+>>> from owsnb.kernel.presentation import Counter, Die, Shield
 >>> c = Counter("blue", "#9cc3e6", "DDG-1801", symbol="surface-combatant",
 ...             dice=(Die("d12", "#1565c0", "#fff"),), shields=(Shield("5", "#c62828"),),
 ...             steps=1, max_steps=2)
@@ -331,7 +331,7 @@ def _facing(deg: float) -> str:
 
 
 def counter_svg(counter: Any, viewer: str | None = None, sides: Any = (), size: Any = None) -> str:
-    """The SVG of a :class:`~owsnb.rules.presentation.Counter` as *viewer* sees it (affiliation
+    """The SVG of a :class:`~owsnb.kernel.presentation.Counter` as *viewer* sees it (affiliation
     frames: friend or hostile; *sides* orders them for the umpire). *size* sets its width and
     height (pixels or any CSS length); by default it fills its container."""
     c = counter
@@ -396,7 +396,7 @@ def unit_svg(ruleset: Any, unit: Any, view: Any, size: Any = 64) -> Any:
     """A unit's counter as its rule set presents it, drawn for *view*'s side (a picture in a
     notebook: ``unit_svg(game.ruleset, game.unit("B-1"), game.view("blue"))``)."""
     from owsnb.display.svg import SVG
-    from owsnb.rules.presentation import presentation_of
+    from owsnb.kernel.presentation import presentation_of
 
     c = presentation_of(ruleset).counter(unit, view)
     return SVG(counter_svg(c, getattr(view, "side", None), getattr(view, "sides", ()), size))

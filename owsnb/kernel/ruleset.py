@@ -121,7 +121,7 @@ class RuleSet:
     presentation: Any = None
     """What the table draws of this rule set (terrain styles, counters, unit summaries, reach,
     ranges, transit, the hex overlay, the dashboard, unit domains): an
-    ``owsnb.rules.presentation.Presentation``, asked by the widgets and never by the rules;
+    ``owsnb.kernel.presentation.Presentation``, asked by the widgets and never by the rules;
     ``None`` gives its defaults. The kernel itself draws nothing."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):

@@ -1,12 +1,18 @@
-"""App: the whole game table for JupyterLab — map, orders, time and distance, dashboard, dice,
-notes and the history slider, all on one seat.
+"""App: the whole game table for JupyterLab and Voila — map, orders, time and distance,
+dashboard, dice, notes and the history slider, all on one seat.
 
 ``App(game, seat="blue")`` wraps a local :class:`~owsnb.kernel.game.Game`; ``App(seat_like)``
 takes a seat (e.g. the seminar client). Hot-seat play: switch the seat with the buttons at the
 top (a local game only; the map goes blank between seats so the next player does not see the
 last one's view until they click). Solo study: ``seat="umpire"`` sees everything and may give
-every side's orders. The side panels sit in tabs; those out of sight send nothing until their tab
-is chosen (by a click, or :meth:`App.show_tab`).
+every side's orders. An observer's seat (a seminar seat whose role is ``observer``) is read-only
+and says so.
+
+Layout: a header line (scenario, clock, whose seat; "projector" for a class, "history" to open
+the slider, the hot-seat switch), the map on the left, and on the right the units off the map
+(aboard, at base, in reserve: a click picks one, as on the map) above the side panels in tabs —
+orders first. Tabs out of sight send nothing until chosen (by a click, or :meth:`App.show_tab`);
+:meth:`App.add_tab` adds one (a briefing, say) without touching the others.
 
 Example:
     >>> from owsnb.widgets._doc import tiny_game
@@ -14,6 +20,8 @@ Example:
     >>> [type(w).__name__ for w in app.parts.values()]  # doctest: +NORMALIZE_WHITESPACE
     ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel',
      'History']
+    >>> app.tabs.titles
+    ('orders', 'distance', 'dashboard', 'dice', 'notes')
     >>> app.switch("red"); app.seat.side, sorted(app.table.view.units)
     ('red', ['R-1'])
 """
@@ -27,7 +35,7 @@ import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.annotations import AnnotationPanel
-from owsnb.widgets.controls import button
+from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.dashboard import Dashboard
 from owsnb.widgets.dicelog import DiceLog
 from owsnb.widgets.history import History
@@ -37,7 +45,39 @@ from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
-__all__ = ["App"]
+__all__ = ["App", "seat_label", "APP_CSS"]
+
+APP_CSS = (
+    "<style>.owsnb-app .owsnb-head{font:15px system-ui,sans-serif;white-space:nowrap;"
+    "overflow:hidden;text-overflow:ellipsis}"
+    ".owsnb-app .owsnb-seat{background:#eef2ff;border-radius:4px;padding:0 5px;font-weight:600}"
+    ".owsnb-projector .owsnb-head{font-size:22px}"
+    ".owsnb-projector .owsnb-w,.owsnb-projector .owsnb-orders,.owsnb-projector .owsnb-boxes,"
+    ".owsnb-projector .owsnb-map .widget-html{font-size:19px}"
+    ".owsnb-projector .widget-button,.owsnb-projector .widget-toggle-button,"
+    ".owsnb-projector .widget-dropdown select,.owsnb-projector .widget-text input,"
+    ".owsnb-projector .widget-label{font-size:18px;height:auto;min-height:34px}"
+    ".owsnb-projector .p-TabBar-tab,.owsnb-projector .lm-TabBar-tab{font-size:18px}</style>"
+)
+"""The App's stylesheet (sent once): its header, and projector mode's larger text."""
+
+
+def seat_label(seat: Any) -> str:
+    """Who sits here, as the page says it: a side, an observer (and whose side it watches),
+    the umpire of a seminar, or the umpire of a solo study (a local game).
+
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> from owsnb.widgets.seat import LocalSeat
+    >>> seat_label(LocalSeat(tiny_game(), "umpire")), seat_label(LocalSeat(tiny_game(), "blue"))
+    ('umpire · solo study', 'blue')
+    """
+    role = getattr(seat, "role", None)
+    side = seat.side
+    if role == "observer":
+        return "observer (read-only)" if side == UMPIRE else f"observer of {side} (read-only)"
+    if side == UMPIRE:
+        return "umpire · solo study" if hasattr(seat, "_game") else "umpire"
+    return str(side)
 
 
 class App(Panel):
@@ -49,8 +89,10 @@ class App(Panel):
         seats: the seats offered by the hot-seat switch (default: every side and the umpire; a
             remote seat offers none).
         curtain: hide the table between hot-seat switches until the next player clicks.
-        map_height: CSS height of the map.
+        map_height: CSS height of the map (any CSS length: a page gives
+            ``"calc(100vh - 130px)"`` so the map fills the window).
         basemap: start with the online basemap on (off by default: everything works offline).
+        projector: start in projector mode (larger counters and text, for a class).
     """
 
     def __init__(
@@ -62,6 +104,7 @@ class App(Panel):
         curtain: bool = True,
         map_height: str = "560px",
         basemap: bool = False,
+        projector: bool = False,
     ):
         self.table = Table.of(source, seat)
         t = self.table
@@ -72,7 +115,8 @@ class App(Panel):
             if seats is not None
             else ((*view.sides, UMPIRE) if local else (t.seat.side,))
         )
-        self.title = W.HTML()
+        self.title = W.HTML(layout=W.Layout(flex="1 1 auto", overflow="hidden"))
+        self.title.add_class("owsnb-title")
         self.seat_buttons = W.ToggleButtons(
             options=list(self.seats),
             value=t.seat.side,
@@ -82,8 +126,21 @@ class App(Panel):
         self.seat_buttons.observe(self._on_seat_button, "value")
         self.seat_buttons.layout.display = "" if len(self.seats) > 1 else "none"
         self.banner = W.HTML()
+        self.style = W.HTML(APP_CSS, layout=W.Layout(display="none"))
+        self.projector = checkbox(
+            "projector", value=projector, tooltip="larger counters and text, for a class"
+        )
+        self.projector.observe(lambda ch: self.set_projector(ch["new"]), "value")
+        self.history_toggle = W.ToggleButton(
+            value=False,
+            description="history",
+            icon="history",
+            tooltip="step back through the game as this seat saw it (and fork a what-if)",
+            layout=W.Layout(width="auto"),
+        )
+        self.history_toggle.observe(self._on_history_toggle, "value")
         self.parts: dict[str, W.Widget] = {
-            "map": MapView(t, height=map_height, basemap=basemap),
+            "map": MapView(t, height=map_height, basemap=basemap, tray=False),
             "orders": OrderPanel(t),
             "distance": TimeDistancePanel(t),
             "dashboard": Dashboard(t),
@@ -91,6 +148,8 @@ class App(Panel):
             "notes": AnnotationPanel(t),
             "history": History(t),
         }
+        self.parts["history"].show(False)  # closed until asked for: sends nothing meanwhile
+        self.parts["history"].layout.display = "none"
         side_tabs = [k for k in self.parts if k not in ("map", "history")]
         self.tabs = W.Tab(
             children=[self.parts[k] for k in side_tabs],
@@ -113,17 +172,22 @@ class App(Panel):
                 width="100%",
             ),
         )
+        self.side = W.VBox(
+            [self.parts["map"].boxes, self.tabs],
+            layout=W.Layout(flex="2 1 0%", min_width="340px"),
+        )
         self.body = W.HBox(
             [
                 W.Box([self.parts["map"]], layout=W.Layout(flex="3 1 0%", min_width="420px")),
-                W.Box([self.tabs], layout=W.Layout(flex="2 1 0%", min_width="340px")),
+                self.side,
             ],
             layout=W.Layout(width="100%", align_items="flex-start"),
         )
         super().__init__(
             [
+                self.style,
                 W.HBox(
-                    [self.title, self.seat_buttons],
+                    [self.title, self.projector, self.history_toggle, self.seat_buttons],
                     layout=W.Layout(
                         justify_content="space-between", align_items="center", width="100%"
                     ),
@@ -136,6 +200,8 @@ class App(Panel):
             layout=W.Layout(width="100%"),
         )
         self.add_class("owsnb-app")
+        if projector:
+            self.set_projector(True)
         self.table.hold(self)
         self.watch(self._on_seat, ["seat"])
         self.watch(self._on_revision, ["revision"])
@@ -171,6 +237,38 @@ class App(Panel):
                 part.show(False)
         if shown is not None:
             self.tabs.children[shown].show(True)
+
+    def add_tab(self, name: str, panel: W.Widget, index: int | None = None) -> None:
+        """Add a side panel as a tab *name* (at *index*, default last). A :class:`Panel` out of
+        sight sends nothing until its tab is chosen; it is closed with the App."""
+        children = list(self.tabs.children)
+        titles = list(self.tabs.titles)
+        at = len(children) if index is None else index
+        children.insert(at, panel)
+        titles.insert(at, name)
+        self.parts[name] = panel
+        shown = self.tabs.selected_index
+        self.tabs.children = children
+        self.tabs.titles = titles
+        if shown is not None and at <= shown:
+            self.tabs.selected_index = shown + 1
+        self._on_tab()
+
+    def set_projector(self, on: bool = True) -> None:
+        """Projector mode: counters, badges, trays and the panels' text 1.5 times larger."""
+        if self.projector.value != on:
+            self.projector.value = on  # (comes back here through the box)
+            return
+        self.map.set_projector(on)
+        if on:
+            self.add_class("owsnb-projector")
+        else:
+            self.remove_class("owsnb-projector")
+
+    def _on_history_toggle(self, change: dict) -> None:
+        h = self.parts["history"]
+        h.layout.display = "" if change["new"] else "none"
+        h.show(change["new"])
 
     def show_tab(self, name: str) -> None:
         """Bring the tab *name* forward (``"orders"``, ``"distance"``, ``"dashboard"``, ``"dice"``,
@@ -209,9 +307,10 @@ class App(Panel):
         title = view.scenario.get("title") or view.scenario.get("id") or "game"
         rs = getattr(t.seat.ruleset, "title", "") or getattr(t.seat.ruleset, "name", "")
         self.title.value = (
-            f"<span style='font:15px system-ui'><b>{html.escape(str(title))}</b> "
-            f"<span style='color:#6b7280'>· {html.escape(str(rs))} · "
-            f"{html.escape(str(view.clock))}</span></span>"
+            f"<div class='owsnb-head' title='{html.escape(str(rs), quote=True)}'>"
+            f"<b>{html.escape(str(title))}</b> · <span class='owsnb-seat'>"
+            f"{html.escape(seat_label(t.seat))}</span> "
+            f"<span style='color:#6b7280'>· {html.escape(str(view.clock))}</span></div>"
         )
         notes = []
         forked = getattr(getattr(t.seat, "_game", None), "meta", {}).get("forked_from")

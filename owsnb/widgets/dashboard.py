@@ -68,7 +68,7 @@ def forces_over_turns(
     """
     view = seat.view() if view is None else view
     cache = {} if cache is None else cache
-    from owsnb.rules.presentation import presentation_of
+    from owsnb.kernel.presentation import presentation_of
 
     ruleset = presentation_of(getattr(seat, "ruleset", None))
     # the first event of every new turn, as this seat saw it

@@ -49,6 +49,7 @@ import ipyleaflet as L
 import ipywidgets as W
 import traitlets as T
 
+from owsnb.display.palette import terrain_style
 from owsnb.display.symbols import MIN_PX, counter_svg
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
@@ -150,6 +151,8 @@ class MapView(Panel):
         label_px: hex numbers show when a hex is at least this many pixels across (and the
             "hex numbers" box is ticked).
         projector: start in projector mode (larger counters and badges, for a class).
+        tray: show the units off the map under it (``False``: the caller places
+            :attr:`boxes` elsewhere, as the App does beside the map).
     """
 
     def __init__(
@@ -163,6 +166,7 @@ class MapView(Panel):
         height: str = "540px",
         label_px: float = 26.0,
         projector: bool = False,
+        tray: bool = True,
     ):
         self.table = Table.of(source, seat)
         view = self.table.view
@@ -255,8 +259,10 @@ class MapView(Panel):
             [self.home_button, self.labels_toggle, self.basemap_toggle, self.status],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
+        self._tray_outside = not tray
         super().__init__(
-            [self.css, self.sizes, self.map, self.boxes, bar], layout=W.Layout(width="100%")
+            [self.css, self.sizes, self.map, *([self.boxes] if tray else []), bar],
+            layout=W.Layout(width="100%"),
         )
         self.add_class("owsnb-map")
         self.add_class(self.key)
@@ -358,7 +364,7 @@ class MapView(Panel):
             by_terrain.setdefault(info.terrain, []).append(h)
         feats = []
         for terrain, hs in sorted(by_terrain.items(), key=lambda kv: -len(kv[1])):
-            style = {**rs.terrain_style(terrain), "stroke": False}
+            style = {**terrain_style(rs, terrain), "stroke": False}
             feats.append(_feature(G.dissolve(self.geo, hs), style, terrain=terrain))
         feats.append(
             _feature(
@@ -955,4 +961,8 @@ class MapView(Panel):
 
     def extra_widgets(self) -> list[Any]:
         """The stack tray (shown only for stacks) and the spare counter icons."""
-        return [self.tray_control, *self._spares]
+        return [
+            self.tray_control,
+            *self._spares,
+            *([self.boxes] if self._tray_outside else []),
+        ]

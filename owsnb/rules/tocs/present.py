@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from owsnb.kernel.hexgrid import reachable
-from owsnb.rules.presentation import Counter, Presentation, short_designation
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.model import STATES, daypart, state_of
 from owsnb.rules.tocs.terrain import step_cost

@@ -1,4 +1,5 @@
-"""What the table draws of a rule set: its presentation object — plain data, no widget, no SVG.
+"""What the table draws of a rule set: its presentation object — plain data, no widget, no SVG,
+no palette of its own (the drawing and the defaults live in :mod:`owsnb.display`).
 
 A rule set holds one :class:`Presentation` (``ruleset.presentation``; ``None`` gives these
 defaults) and the widgets ask it, never the rules, for what they draw:
@@ -14,14 +15,15 @@ defaults) and the widgets ask it, never the rules, for what they draw:
 | ``hex_overlay(view)`` | ``{Hex: style, optional "label"}`` (only what *view* may know) | the rule set's hex layer |
 | ``dashboard(view)`` | nested numbers, text, tracks, tables | the dashboard |
 | ``unit_domain(view, unit)`` | ``"air"``, ``"maritime"``, ``"land"``... or ``None`` | forces and losses by domain |
+| ``prompt(view, side)`` | ``(text, rule)`` lines: what *side* must answer now | above the orders |
 
 Counters are drawn by :mod:`owsnb.display.symbols`, every rule set's from one table. Every
 method sees only what it is given: a *view* is what one seat knows.
 
 >>> from owsnb.kernel.state import Unit
 >>> p = Presentation()
->>> p.terrain_style("forest")["fillColor"]
-'#74c476'
+>>> p.terrain_style("forest")  # the rule set says nothing: the map's default palette
+{}
 >>> c = p.counter(Unit("B-INF-1", "blue", "infantry", steps=1, max_steps=2), None)
 >>> c.symbol, c.designation, c.steps, c.max_steps
 ('infantry', 'INF-1', 1, 2)
@@ -41,31 +43,10 @@ __all__ = [
     "Counter",
     "Die",
     "Shield",
-    "TERRAIN_STYLES",
     "DEFAULT",
     "presentation_of",
     "short_designation",
 ]
-
-TERRAIN_STYLES: dict[str, dict[str, Any]] = {
-    "sea": {"fillColor": "#9ecae1", "fillOpacity": 0.55},
-    "deep-sea": {"fillColor": "#6baed6", "fillOpacity": 0.55},
-    "littoral": {"fillColor": "#c6dbef", "fillOpacity": 0.55},
-    "lake": {"fillColor": "#9ecae1", "fillOpacity": 0.55},
-    "clear": {"fillColor": "#f7f4e3", "fillOpacity": 0.45},
-    "land": {"fillColor": "#f0ead2", "fillOpacity": 0.45},
-    "forest": {"fillColor": "#74c476", "fillOpacity": 0.5},
-    "woods": {"fillColor": "#74c476", "fillOpacity": 0.5},
-    "hills": {"fillColor": "#d9b779", "fillOpacity": 0.5},
-    "rough": {"fillColor": "#c9a86a", "fillOpacity": 0.5},
-    "mountain": {"fillColor": "#a67c52", "fillOpacity": 0.55},
-    "urban": {"fillColor": "#969696", "fillOpacity": 0.55},
-    "swamp": {"fillColor": "#8fbc8f", "fillOpacity": 0.5},
-    "marsh": {"fillColor": "#8fbc8f", "fillOpacity": 0.5},
-    "desert": {"fillColor": "#f3e0a8", "fillOpacity": 0.5},
-    "polder": {"fillColor": "#cfe8b5", "fillOpacity": 0.5},
-}
-"""Default terrain palette (a rule set's presentation may override ``terrain_style``)."""
 
 
 @dataclass(frozen=True)
@@ -165,12 +146,14 @@ class Presentation:
     optional to override.
     """
 
-    terrain_styles: Mapping[str, Mapping[str, Any]] = TERRAIN_STYLES
-    """The terrain palette :meth:`terrain_style` reads."""
+    terrain_styles: Mapping[str, Mapping[str, Any]] = {}
+    """The rule set's terrain palette, read by :meth:`terrain_style` (none here: the map's own
+    default palette, :data:`owsnb.display.palette.TERRAIN_STYLES`, fills in)."""
 
     def terrain_style(self, terrain: str) -> dict[str, Any]:
-        """Fill colour and opacity for a terrain key (Leaflet path style)."""
-        return dict(self.terrain_styles.get(terrain, {"fillColor": "#d9d9d9", "fillOpacity": 0.5}))
+        """Fill colour and opacity for a terrain key (Leaflet path style); ``{}`` when the rule
+        set does not say (the map draws its default)."""
+        return dict(self.terrain_styles.get(terrain, {}))
 
     def counter(self, unit: Any, view: Any) -> Counter:
         """The unit's counter as data (default: side colour, its kind as the symbol when the
@@ -218,6 +201,12 @@ class Presentation:
     def dashboard(self, view: Any) -> dict[str, Any]:
         """Values the dashboard draws for *view* (rule-set specific tracks, forces, munitions)."""
         return {}
+
+    def prompt(self, view: Any, side: str) -> list[tuple[str, str]]:
+        """What *side* must answer now, as far as *view* lets it know: ``(text, rule)`` lines
+        (a strike coming in, its target and salvos; an attack and its attackers). Shown above
+        the orders while *side* acts. Default: nothing."""
+        return []
 
     def unit_domain(self, view: Any, unit: Any) -> str | None:
         """The domain (air, maritime, land...) *unit* counts under in forces and losses by
