@@ -435,8 +435,13 @@ class RuleSet:
         return state.public
 
     def observation_string(self, view: Any) -> str:
-        """A one-line text summary of a view, for golden transcripts."""
-        units = ", ".join(f"{u.id}@{u.hex}" for u in view.units.values())
+        """A one-line text summary of a view, for golden transcripts: the viewer, the clock and
+        every unit it sees as ``id@where:steps`` (*where* is the hex's printed label, else the box,
+        else ``off-map`` — never a ``repr``, so transcripts do not change with one)."""
+        units = ", ".join(
+            f"{u.id}@{view.map.label(u.hex) if u.hex is not None else u.box or 'off-map'}:{u.steps}"
+            for u in view.units.values()
+        )
         return f"{view.side} | {view.clock} | {units}"
 
 

@@ -18,6 +18,13 @@ Every change is kept in a short per-game ring (a **cursor** is ``"<boot>:<tick>"
 reconnects gets exactly the changes it missed, each cut down for it, or one ``"sync"`` change when
 the ring no longer reaches back (or the authority restarted).
 
+Pushes (:meth:`Authority.push`) are **frames** built from the seat's view: the changes the seat may
+see since its cursor and the view as a delta from the view it holds (or whole, when it holds none
+or is too far behind). A frame is encoded once per seat-view (role, side watched, delay) and
+cursor, and shared by every connection in the same place; a seat that would receive nothing new
+gets no frame. The numbers a frame carries (``state_id``, ``seq``) come from one method,
+:meth:`Authority.numbers`.
+
 Example:
     >>> import tempfile, pathlib
     >>> from owsnb.store import open_store
@@ -39,10 +46,12 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import secrets
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +67,7 @@ from owsnb.kernel.state import UMPIRE
 from owsnb.kernel.view import SideView, side_view
 from owsnb.server import wire
 from owsnb.server.seats import Seat, SeatTable, auth_error
-from owsnb.store.base import EventStore
+from owsnb.store.base import EventStore, NoSuchGame
 
 __all__ = ["Authority", "ServedGame", "CreatedGame", "DEFAULT_OBSERVERS"]
 
@@ -69,6 +78,42 @@ DEFAULT_OBSERVERS: tuple[tuple[str, int], ...] = (("umpire", 20),)
 
 RING = 512
 """How many recent changes a game keeps for reconnecting seats."""
+
+SEAT_VIEWS = 16
+"""How many recent pushed views a game keeps per seat-view, to send the next push as a delta (a
+client further behind gets the whole view)."""
+
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+"""What a game id may look like; anything else is an unknown game (never a store query)."""
+
+UNKNOWN_SEAT = "unknown seat token for this game"
+NO_TOKEN = "no seat token: send 'Authorization: Bearer <token>' (the token from your seat link)"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One push for the seats of one seat-view at one cursor, encoded once and shared.
+
+    ``data`` is the encoded ``{"type": "push"}`` message (``None``: nothing new for this seat),
+    ``body`` the same before encoding (for tests that scan what leaves), ``cursor`` where the
+    receiver stands after it, ``map_id``/``map_data`` the map it needs (sent apart, once per
+    version per connection)."""
+
+    cursor: str
+    data: bytes | None
+    map_id: str
+    map_data: bytes
+    body: Any = None
+
+    @functools.cached_property
+    def text(self) -> str | None:
+        """The message as text (decoded once, for every connection)."""
+        return None if self.data is None else self.data.decode("utf-8")
+
+
+def view_key(seat: Seat) -> tuple[str, str, int]:
+    """What a seat sees depends on this only: its role, the side it watches and its delay."""
+    return (seat.role, seat.view_side, seat.delay)
 
 
 @dataclass
@@ -99,6 +144,11 @@ class ServedGame:
         self.tick = 0
         self.ring: deque[tuple[int, Change]] = deque(maxlen=RING)
         self._views: dict[tuple[str, int, int], SideView] = {}
+        # per seat-view: tick -> (the view pushed then, the numbers it carried)
+        self.pushed: dict[tuple, OrderedDict[int, tuple[SideView, dict[str, Any]]]] = {}
+        # frames of the current tick: (seat-view, base tick, has base) -> Frame
+        self.frames: dict[tuple, Frame] = {}
+        self.frames_tick = -1
 
     def horizon(self, seat: Seat) -> int:
         """The last event the seat may see (observers are ``delay`` events behind)."""
@@ -244,7 +294,7 @@ class Authority:
         for g in self.store.games():
             if g["id"] == game_id:
                 return int(g["rev"]), dict(g["meta"])
-        raise StoreError(f"no game {game_id!r}")
+        raise NoSuchGame(f"no game {game_id!r}")
 
     def _catch_up(self, sg: ServedGame) -> None:
         """Reload *sg* if another process moved the store on; refresh its seats."""
@@ -314,12 +364,22 @@ class Authority:
     def seat(self, game_id: str, token: str | None) -> tuple[ServedGame, Seat]:
         """The game and the seat holding *token*.
 
+        An unknown game answers exactly as an unknown token of a known game (so nobody can list
+        the games by trying ids).
+
         Raises:
-            AuthError: missing, unknown or revoked token (HTTP 401).
-            StoreError: no such game.
+            AuthError: missing, unknown or revoked token, or no such game (HTTP 401).
+            StoreError: the store failed (HTTP 503).
         """
-        sg = self.served(game_id)
-        return sg, sg.seats.authenticate(token or "")
+        if not token:
+            raise auth_error(NO_TOKEN)
+        if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+            raise auth_error(UNKNOWN_SEAT)
+        try:
+            sg = self.served(game_id)
+        except NoSuchGame:
+            raise auth_error(UNKNOWN_SEAT) from None
+        return sg, sg.seats.authenticate(token)
 
     @staticmethod
     def _umpire(seat: Seat, what: str) -> None:
@@ -337,9 +397,8 @@ class Authority:
                 "ruleset": g.ruleset.name,
                 "seat": seat.public(),
                 "sides": list(g.state.sides),
-                "state_id": g.state_id,
-                "seq": sg.horizon(seat),
-                "cursor": f"{self.boot}:{sg.tick}",
+                **self.numbers(sg, seat),
+                "cursor": self.cursor(sg),
             }
 
     def list_seats(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
@@ -412,6 +471,7 @@ class Authority:
         """The seat's view now, or after event *at* (rounded down to an event the seat saw); the
         umpire may ask for a *side*'s view."""
         sg, seat = s
+        asking = seat
         if side is not None and side != seat.view_side:
             if not seat.is_umpire:
                 raise auth_error(f"the {seat.label} seat sees only its own view", 403)
@@ -430,7 +490,7 @@ class Authority:
                 v = sg.view_for(seat, at)
             else:
                 v = sg.view_for(seat)
-            return {"state_id": sg.game.state_id, "seq": h, **wire.encode_view(v, known_map)}
+            return {**self.numbers(sg, asking), **wire.encode_view(v, known_map)}
 
     def outcome(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
         """Is the game over (at the seat's horizon), and its outcome: told to a seat that sees the
@@ -444,8 +504,7 @@ class Authority:
             over = bool(g.ruleset.is_over(state))
             told = over or seat.view_side == UMPIRE
             return {
-                "state_id": g.state_id,
-                "seq": h,
+                **self.numbers(sg, seat),
                 "over": over,
                 "outcome": wire.encode_value(g.ruleset.outcome(state)) if told else None,
             }
@@ -456,7 +515,7 @@ class Authority:
         with sg.lock:
             h = sg.horizon(seat)
             evs = [e for e in sg.game.events[max(0, since) : h] if e.visible(seat.view_side)]
-            return {"state_id": sg.game.state_id, "seq": h, "events": wire.encode_events(evs)}
+            return {**self.numbers(sg, seat), "events": wire.encode_events(evs)}
 
     def annotations(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
         sg, seat = s
@@ -486,7 +545,10 @@ class Authority:
         if not seat.may_order(side):
             raise auth_error(f"the {seat.side} seat cannot see {side}'s orders", 403)
         with sg.lock:
-            return {"state_id": sg.game.state_id, **wire.encode_legal(sg.game.legal_orders(side))}
+            return {
+                "state_id": self.numbers(sg, seat)["state_id"],
+                **wire.encode_legal(sg.game.legal_orders(side)),
+            }
 
     def check(self, s: tuple[ServedGame, Seat], order: Any) -> dict[str, Any]:
         """Validate without committing: ``{"ok": true, "args": ...}`` or IllegalOrderError."""
@@ -497,7 +559,7 @@ class Authority:
             return {
                 "ok": True,
                 "order": str(o),
-                "state_id": sg.game.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "args": codec.encode(args),
             }
 
@@ -508,7 +570,7 @@ class Authority:
         with sg.lock:
             return {
                 "order": str(o),
-                "state_id": sg.game.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "preview": wire.encode_value(sg.game.preview(o)),
             }
 
@@ -547,7 +609,7 @@ class Authority:
             visible = [e for e in sub.events if e.visible(seat.view_side)]
             return {
                 "order": str(o),
-                "state_id": sub.state_id,
+                "state_id": self.numbers(sg, seat)["state_id"],
                 "events": wire.encode_events(visible),
                 "result": wire.encode_value(sub.result),
             }
@@ -565,7 +627,10 @@ class Authority:
                 self._reload_locked(sg, force=True)
                 raise
             self._record(sg, Change("undo", sg.game.state_id, removed))
-            return {"state_id": sg.game.state_id, "events": wire.encode_events(removed)}
+            return {
+                "state_id": self.numbers(sg, seat)["state_id"],
+                "events": wire.encode_events(removed),
+            }
 
     def annotate(
         self, s: tuple[ServedGame, Seat], text: Any, anchors: Mapping[str, Any]
@@ -610,64 +675,114 @@ class Authority:
     def cursor(self, sg: ServedGame) -> str:
         return f"{self.boot}:{sg.tick}"
 
-    def messages_since(
-        self, s: tuple[ServedGame, Seat], cursor: str | None, known_map: str | None = None
-    ) -> tuple[list[dict[str, Any]], str, str | None]:
-        """The changes the seat has not seen since *cursor*, cut down for it.
+    def numbers(self, sg: ServedGame, seat: Seat) -> dict[str, int]:
+        """The revision numbers *seat* is told (``state_id``: the revision its orders name;
+        ``seq``: the events in the history it sees the end of). Every frame, ``seat_info`` and
+        every answer that carries a number takes it from here, so that the numbers can become
+        the seat's own count in one place (issue 18)."""
+        return {"state_id": sg.game.state_id, "seq": sg.horizon(seat)}
 
-        Returns ``(messages, new cursor, map digest the receiver now holds)``. The last message
-        carries the seat's current view; a cursor from another boot, or older than the ring,
-        gives one ``"sync"`` message.
-        """
+    def _tick_of(self, sg: ServedGame, cursor: str | None) -> int | None:
+        """The tick a cursor names, or ``None`` if the ring cannot serve it (another boot, too
+        old, malformed): the receiver then gets a ``"sync"`` and the whole view."""
+        boot, _, t = (cursor or "").partition(":")
+        try:
+            tick = int(t)
+        except ValueError:
+            return None
+        oldest = sg.ring[0][0] if sg.ring else sg.tick + 1
+        if boot != self.boot or tick < 0 or tick > sg.tick or (tick < oldest - 1 < sg.tick):
+            return None
+        return tick
+
+    def cached_push(
+        self, s: tuple[ServedGame, Seat], cursor: str | None, base: bool
+    ) -> Frame | None:
+        """The frame :meth:`push` would answer, if it is already built (no lock, no work: the
+        event loop asks this before sending work to a thread)."""
+        sg, seat = s
+        tick = sg.tick
+        if sg.frames_tick != tick:
+            return None
+        boot, _, t = (cursor or "").partition(":")
+        key = (view_key(seat), t if boot == self.boot else None, base)
+        return sg.frames.get(key)
+
+    def push(self, s: tuple[ServedGame, Seat], cursor: str | None, base: bool = False) -> Frame:
+        """What a seat at *cursor* is sent now: the changes it may see since then and its view —
+        as a delta from the view it received at *cursor* if it holds that one (*base*) and the
+        game still remembers it, else whole. Built from the seat's view only, once per
+        seat-view, cursor and tick (shared by the seat's connections)."""
         sg, seat = s
         with sg.lock:
+            if sg.frames_tick != sg.tick:
+                sg.frames.clear()
+                sg.frames_tick = sg.tick
             boot, _, t = (cursor or "").partition(":")
-            try:
-                tick = int(t)
-            except ValueError:
-                tick = -1
-            oldest = sg.ring[0][0] if sg.ring else sg.tick + 1
-            if (
-                boot != self.boot
-                or tick < 0
-                or tick > sg.tick
-                or (tick < oldest - 1 and sg.tick > tick)
+            fkey = (view_key(seat), t if boot == self.boot else None, base)
+            hit = sg.frames.get(fkey)
+            if hit is None:
+                hit = self._build_frame(sg, seat, cursor, base)
+                if len(sg.frames) > 256:
+                    sg.frames.clear()
+                sg.frames[fkey] = hit
+            return hit
+
+    def _build_frame(self, sg: ServedGame, seat: Seat, cursor: str | None, base: bool) -> Frame:
+        tick = self._tick_of(sg, cursor)
+        if tick is None:
+            pending = [Change("sync", sg.game.state_id)]
+        else:
+            pending = [c for k, c in sg.ring if k > tick]
+        h = sg.horizon(seat)
+        changes = []
+        for c in pending:
+            if c.kind == "annotate" and (
+                c.annotation is None or not may_read(seat, c.annotation, h)
             ):
-                pending = [Change("sync", sg.game.state_id)]
-            else:
-                pending = [c for k, c in sg.ring if k > tick]
-            h = sg.horizon(seat)
-            msgs = []
-            for c in pending:
-                if c.kind == "annotate":
-                    if c.annotation is None or not may_read(seat, c.annotation, h):
-                        continue
-                events = (
-                    ()
-                    if seat.role == "observer"
-                    else [e for e in c.events if e.visible(seat.view_side)]
-                )
-                msgs.append(
-                    {
-                        "type": "change",
-                        "kind": c.kind,
-                        "state_id": c.state_id,
-                        "events": wire.encode_events(events),
-                        "annotation": None
-                        if c.annotation is None
-                        else wire.encode_annotation(c.annotation),
-                    }
-                )
-            if msgs:
-                last = msgs[-1]
-                last["seq"] = h
-                last.update(wire.encode_view(sg.view_for(seat), known_map))
-                known_map = last["map_id"]
-                last["state_id"] = sg.game.state_id
-            new_cursor = self.cursor(sg)
-            for m in msgs:
-                m["cursor"] = new_cursor
-            return msgs, new_cursor, known_map
+                continue
+            events = () if seat.role == "observer" else self.visible_events(sg, seat, c.events)
+            changes.append(
+                {
+                    "kind": c.kind,
+                    "state_id": c.state_id,
+                    "events": wire.encode_events(events),
+                    "annotation": None
+                    if c.annotation is None
+                    else wire.encode_annotation(c.annotation),
+                }
+            )
+        view = sg.view_for(seat)
+        numbers = self.numbers(sg, seat)
+        key = view_key(seat)
+        hist = sg.pushed.setdefault(key, OrderedDict())
+        old = None
+        if base and tick is not None and not any(c.kind == "sync" for c in pending):
+            old = hist.get(tick)
+        hist[sg.tick] = (view, numbers)
+        hist.move_to_end(sg.tick)
+        while len(hist) > SEAT_VIEWS:
+            hist.popitem(last=False)
+        now = self.cursor(sg)
+        map_id, map_data = wire.map_message(view.map)
+        body: dict[str, Any] = {
+            "type": "push",
+            "cursor": now,
+            "base": cursor if old is not None else None,
+            **numbers,
+            "changes": changes,
+            "map_id": map_id,
+        }
+        if old is not None:
+            old_view, old_numbers = old
+            delta = wire.view_delta(old_view, view)
+            if not changes and delta is None and old_numbers == numbers:
+                return Frame(now, None, map_id, map_data)  # nothing new for this seat
+            if delta is not None:
+                body["delta"] = delta
+        else:
+            body["view"] = wire.encode_view_body(view)
+        return Frame(now, wire.dumps(body), map_id, map_data, body)
 
     def revoked(self, s: tuple[ServedGame, Seat]) -> bool:
         """Has the seat been revoked (its connections must close)?"""
@@ -682,4 +797,5 @@ class Authority:
         return sg2, sg2.seats.seats.get(seat.seat_id, seat)
 
     def visible_events(self, sg: ServedGame, seat: Seat, events: Iterable[Event]) -> list[Event]:
+        """The events of *events* the seat may see."""
         return [e for e in events if e.visible(seat.view_side)]

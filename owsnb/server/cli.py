@@ -100,7 +100,16 @@ def add_serve_command(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME=MODULE:ATTR",
         help="register a rule set that is not installed as a package (also for Voila)",
     )
-    p.add_argument("--links-file", help="also write the links and tokens as JSON to this file")
+    p.add_argument(
+        "--links-file", help="also write the links and tokens as JSON to this file (mode 0600)"
+    )
+    p.add_argument(
+        "--hub",
+        metavar="PREFIX",
+        help="run behind jupyter-server-proxy at PREFIX (the JupyterLab launcher does this): "
+        "resume the store's games or create one, no Voila, links in "
+        "$OWSNB_HOME/seminar-links.json on $OWSNB_PUBLIC_URL + PREFIX",
+    )
     p.set_defaults(func=run_serve)
     return p
 
@@ -251,11 +260,34 @@ class VoilaProcess:
                 self.proc.wait(5)
 
 
+def write_private(path: Path, text: str) -> None:
+    """Write *text* to a file only its owner may read (0600, also when it existed before): seat
+    links carry tokens."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _shown(url: str) -> str:
+    """A store URL without its password (for messages)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":…@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """The ``owsnb serve`` command."""
     import uvicorn
 
     from owsnb.api import games_dir
+    from owsnb.kernel.errors import StoreError
     from owsnb.server.app import make_app
     from owsnb.server.authority import Authority
     from owsnb.server.runner import bind, uvicorn_config
@@ -263,6 +295,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
     _register_rulesets(args.ruleset)
     store_url = args.store or str(games_dir() / "seminar.owsnb")
+    if args.hub:
+        args.no_voila = True
+        args.links_file = args.links_file or str(games_dir().parent / "seminar-links.json")
+        public = os.environ.get("OWSNB_PUBLIC_URL", "").rstrip("/")
+        args.public_url = args.public_url or public + "/" + args.hub.strip("/")
+        try:
+            with open_store(store_url) as probe:
+                args.resume = bool(probe.games())
+        except StoreError as exc:
+            print(f"owsnb serve: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 1
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -272,7 +315,17 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         return 1
     port = sock.getsockname()[1]
-    store = open_store(store_url)
+    try:
+        store = open_store(store_url, create=not args.resume)
+        if args.resume:
+            store.check()  # read-only, empty, damaged: refuse now, not at the first order
+            if not store.games():
+                store.close()
+                raise StoreError(f"{_shown(store_url)} holds no game to resume")
+    except StoreError as exc:
+        sock.close()
+        print(f"owsnb serve: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
     auth = Authority(store)
     created = None
     if not args.resume:
@@ -328,8 +381,9 @@ def run_serve(args: argparse.Namespace) -> int:
             file=out,
         )
         if args.links_file:
-            Path(args.links_file).write_text(
-                json.dumps({"game": created.game_id, "api": api, "seats": links}, indent=1)
+            write_private(
+                Path(args.links_file),
+                json.dumps({"game": created.game_id, "api": api, "seats": links}, indent=1),
             )
     others = [g for g in ids if created is None or g != created.game_id]
     if others:

@@ -10,7 +10,10 @@ come from the authority; ``fork`` is refused (``can_fork`` is False).
 
 Changes are pushed over a WebSocket (falling back to long-polling where a proxy blocks
 WebSockets); the handle reconnects by itself after a network cut or a server restart and catches
-up (exactly the changes it missed, or one ``"sync"`` change). Subscribers are called on the
+up (exactly the changes it missed, or one ``"sync"`` change). Each push carries the view as a
+delta from the one the handle holds (:func:`owsnb.server.wire.apply_view_delta`); the map comes
+once per version. A handle whose seat was opened in more places than the authority allows is
+the oldest one closed, and stops listening (``error`` says why). Subscribers are called on the
 notebook's event loop when there is one (so widget updates happen on the kernel's main thread),
 else on the listener thread.
 
@@ -32,9 +35,11 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+from owsnb.kernel import codec
 from owsnb.kernel.errors import (
     AuthError,
     HistoryError,
@@ -82,6 +87,7 @@ def connect(
     transport: str = "auto",
     timeout: float = 15.0,
     listen: bool = True,
+    headers: dict[str, str] | None = None,
 ) -> RemoteGame:
     """A seat on a served game.
 
@@ -91,13 +97,18 @@ def connect(
         transport: ``"auto"`` (WebSocket, long-poll if that fails), ``"ws"``, ``"poll"``.
         timeout: seconds to wait for an answer.
         listen: receive pushed changes (``False``: only what you ask for).
+        headers: more HTTP headers for every request, e.g. a proxy's credential in front of the
+            authority (JupyterHub: ``{"Authorization": "token …"}``); the seat token then goes
+            in ``X-Owsnb-Seat``.
 
     Raises:
         AuthError: the token is missing, wrong or revoked.
         ConnectionLost: nobody answers at *url*.
     """
     base, tok = _split_link(url, token)
-    return RemoteGame(base, tok, transport=transport, timeout=timeout, listen=listen)
+    return RemoteGame(
+        base, tok, transport=transport, timeout=timeout, listen=listen, headers=headers
+    )
 
 
 class _GenericRules:
@@ -132,6 +143,7 @@ class RemoteGame:
         transport: str = "auto",
         timeout: float = 15.0,
         listen: bool = True,
+        headers: dict[str, str] | None = None,
     ):
         import httpx
 
@@ -141,13 +153,23 @@ class RemoteGame:
         self._token = token
         self._timeout = timeout
         self._transport = transport
-        self._headers = {"Authorization": f"Bearer {token}", "User-Agent": "owsnb-client"}
+        extra = dict(headers or {})
+        if any(k.lower() == "authorization" for k in extra):  # a proxy's: the seat goes apart
+            self._headers = {**extra, "X-Owsnb-Seat": token, "User-Agent": "owsnb-client"}
+        else:
+            self._headers = {
+                **extra,
+                "Authorization": f"Bearer {token}",
+                "User-Agent": "owsnb-client",
+            }
         self._http = httpx.Client(base_url=url, headers=self._headers, timeout=timeout)
         self._lock = threading.RLock()
         self._maps = wire.MapCache()
         self._subs: list[Callable[[Change], Any]] = []
         self._view: SideView | None = None
         self._view_key: tuple[int, int] = (-1, -1)
+        self._pushed: SideView | None = None  # the view of the last push applied ...
+        self._pushed_cursor: str | None = None  # ... at this cursor (the base of the next delta)
         self._legal: dict[tuple[str, int], LegalOrders] = {}
         self._past: dict[tuple[int, str | None, int], SideView] = {}
         self._cursor_at: int | None = None
@@ -281,7 +303,12 @@ class RemoteGame:
             return self._decode_view(self._get("/view", side=side))
         if self._cursor_at is not None:
             return self.view_at(self._cursor_at)
-        with self._lock:
+        with self._changed:
+            if self.connected and self._view is not None and self._view_key[0] < self._rev:
+                # our own order moved the game on: its push is on its way (cheaper than asking)
+                self._changed.wait_for(
+                    lambda: self._view_key == (self._rev, self._seq) or not self.connected, 0.5
+                )
             if self._view is not None and self._view_key == (self._rev, self._seq):
                 return self._view
         data = self._get("/view", map=self._maps.latest)
@@ -643,38 +670,63 @@ class RemoteGame:
             return
         if kind == "error":
             wire.raise_error(int(msg.get("status", 500)), msg)
-        if kind != "change":
+        if kind == "map":
+            self._maps.put(msg["map_id"], msg["map"])
             return
-        rev = int(msg["state_id"])
-        change = Change(
-            msg["kind"],
-            rev,
-            wire.decode_events(msg.get("events")),
-            None if msg.get("annotation") is None else wire.decode_annotation(msg["annotation"]),
-        )
-        emit = True
+        if kind != "push":
+            return
         with self._lock:
+            base = msg.get("base")
+            if base is not None and (self._pushed is None or base != self._pushed_cursor):
+                held, self._pushed, self._pushed_cursor = self._pushed_cursor, None, None
+                raise _Resync(f"a delta from {base} reached a handle at {held}")
+            m = self._maps.maps.get(msg["map_id"])
+            if m is None:
+                self._pushed = self._pushed_cursor = None
+                raise _Resync(f"map {msg['map_id']} was neither sent nor kept")
             if "view" in msg:
-                v = wire.decode_view(msg, self._maps)
-                if rev >= self._rev:
-                    self._rev, self._seq = rev, int(msg.get("seq", self._seq))
-                    self._view, self._view_key = v, (self._rev, self._seq)
-            elif rev > self._rev:
-                self._rev = rev
-            self._cursor = msg.get("cursor", self._cursor)
-            if change.kind in ("commit", "undo"):
-                if rev <= self._notified:
-                    emit = False
-                else:
-                    self._notified = rev
-            elif change.kind == "annotate" and change.annotation is not None:
-                key = (change.annotation.id, change.annotation.text)
-                if key in self._notified_ann:
-                    emit = False
-                self._notified_ann.add(key)
+                v = replace(codec.decode(msg["view"]), map=m)
+            else:
+                v = wire.apply_view_delta(self._pushed, msg.get("delta"))  # type: ignore[arg-type]
+                if v.map is not m:
+                    v = replace(v, map=m)
+            self._pushed, self._pushed_cursor = v, msg["cursor"]
+            self._cursor = msg["cursor"]
+            rev, seq = int(msg["state_id"]), int(msg["seq"])
+            if rev >= self._rev:
+                self._rev, self._seq = rev, seq
+                self._view, self._view_key = v, (rev, seq)
+            emit = []
+            for c in msg.get("changes", ()):
+                change = Change(
+                    c["kind"],
+                    int(c["state_id"]),
+                    wire.decode_events(c.get("events")),
+                    None
+                    if c.get("annotation") is None
+                    else wire.decode_annotation(c["annotation"]),
+                )
+                if change.kind in ("commit", "undo"):
+                    if change.state_id <= self._notified:
+                        continue
+                    self._notified = change.state_id
+                elif change.kind == "annotate" and change.annotation is not None:
+                    key = (change.annotation.id, change.annotation.text)
+                    if key in self._notified_ann:
+                        continue
+                    self._notified_ann.add(key)
+                emit.append(change)
             self._changed.notify_all()
-        if emit:
+        for change in emit:
             self._emit(change)
+
+    def _query(self) -> dict[str, str]:
+        """Where this handle stands, for a (re)connection: its cursor, whether it holds the view
+        pushed at that cursor (the next push is then a delta), the map it holds."""
+        q = {"cursor": self._cursor, "map": self._maps.latest}
+        if self._pushed is not None and self._pushed_cursor == self._cursor:
+            q["base"] = "1"
+        return {k: v for k, v in q.items() if v}
 
     def _listen(self) -> None:
         """The listener thread: WebSocket (or long-poll) with reconnection and catch-up."""
@@ -687,11 +739,16 @@ class RemoteGame:
                 else:
                     self._poll_session()
                 pause = 0.1
-            except AuthError as exc:
+            except (AuthError, wire.TooManyConnections) as exc:
                 self.error = exc
                 self.connected = False
+                with self._lock:  # no more pushes: views are asked for (and refused if revoked)
+                    self._view = self._pushed = self._pushed_cursor = None
                 log.warning("seat %s: %s; no more updates", self.side, exc)
                 return
+            except _Resync as exc:
+                log.info("seat %s: %s; reconnecting for the whole view", self.side, exc)
+                continue
             except _NoWebSocket as exc:
                 if self._transport == "ws":
                     self.error = exc
@@ -713,9 +770,7 @@ class RemoteGame:
 
         parts = urlsplit(self.url)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        query = urlencode(
-            {k: v for k, v in {"cursor": self._cursor, "map": self._maps.latest}.items() if v}
-        )
+        query = urlencode(self._query())
         url = urlunsplit((scheme, parts.netloc, parts.path + "/ws", query, ""))
         try:
             ws = ws_connect(
@@ -750,25 +805,13 @@ class RemoteGame:
             base_url=self.url, headers=self._headers, timeout=self._timeout + 30
         ) as http:
             while not self._closed.is_set():
-                r = http.get(
-                    "/changes",
-                    params={
-                        k: v
-                        for k, v in {
-                            "cursor": self._cursor,
-                            "map": self._maps.latest,
-                            "timeout": 20,
-                        }.items()
-                        if v is not None
-                    },
-                )
+                r = http.get("/changes", params={**self._query(), "timeout": 20})
                 data = r.json()
                 if r.status_code >= 400:
                     wire.raise_error(r.status_code, data)
                 self.connected = True
                 for m in data["messages"]:
                     self._handle(m)
-                self._cursor = data["cursor"]
 
     def close(self) -> None:
         """Stop listening and release connections."""
@@ -906,6 +949,10 @@ class _SideOf:
 
     def view_at(self, n: int) -> SideView:
         return self._remote.view_at(n, self.side)
+
+
+class _Resync(Exception):
+    """A push does not fit the view this handle holds: reconnect and take the whole view."""
 
 
 class _NoWebSocket(Exception):

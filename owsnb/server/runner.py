@@ -20,7 +20,14 @@ from typing import Any
 from owsnb.server.app import MAX_BODY, make_app
 from owsnb.server.authority import Authority
 
-__all__ = ["ServerThread", "uvicorn_config", "bind"]
+__all__ = ["ServerThread", "uvicorn_config", "bind", "PING_INTERVAL", "PING_TIMEOUT"]
+
+PING_INTERVAL = 2.5
+"""Seconds between the server's WebSocket pings (the client library answers them by itself)."""
+
+PING_TIMEOUT = 4.0
+"""A WebSocket that has not answered a ping within this many seconds is dropped: a client that
+does not read is gone within ``PING_INTERVAL + PING_TIMEOUT`` seconds."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -38,7 +45,8 @@ def bind(host: str, port: int) -> socket.socket:
 
 def uvicorn_config(app: Any, host: str, port: int, **kw: Any) -> Any:
     """uvicorn settings for the authority: quiet, no access log (URLs never carry tokens, but a
-    log of every poll is noise), small WebSocket frames from seats."""
+    log of every poll is noise), small WebSocket frames from seats, frequent pings (a client that
+    does not read is dropped within seconds)."""
     import uvicorn
     from uvicorn.config import WS_PROTOCOLS
 
@@ -50,6 +58,8 @@ def uvicorn_config(app: Any, host: str, port: int, **kw: Any) -> Any:
         lifespan="on",
         ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
         ws_max_size=MAX_BODY,
+        ws_ping_interval=PING_INTERVAL,
+        ws_ping_timeout=PING_TIMEOUT,
         timeout_graceful_shutdown=2,
     )
     opts.update(kw)

@@ -1,7 +1,11 @@
 """What travels between the authority and its seats: JSON built on :mod:`owsnb.kernel.codec`.
 
-* views go whole except the map, which is sent once per version (by digest) and cached by the
-  client — a map of a thousand hexes would otherwise ride along with every change;
+* views asked for (``GET .../view``) go whole except the map, which is sent once per version (by
+  digest) and cached by the client — a map of a thousand hexes would otherwise ride along with
+  every change; pushed views go as a **delta** from the view the client holds
+  (:func:`view_delta`, :func:`apply_view_delta`): the units, sides and public facts that changed,
+  the events added (and how many of the old ones stay), so a push costs what changed, not the
+  game's length;
 * events lose the dice state (``rng`` events keep only their kind) before they leave the authority;
 * legal orders, previews (exact :class:`~owsnb.kernel.dist.Distribution`, probabilities as
   ``"n/d"`` strings) and submission results round-trip; an object the codec cannot encode
@@ -21,8 +25,10 @@ owsnb.kernel.errors.AuthError: unknown seat token for this game
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import re
 import weakref
 from dataclasses import replace
 from fractions import Fraction
@@ -63,12 +69,27 @@ __all__ = [
     "error_body",
     "raise_error",
     "dumps",
+    "encode_view_body",
+    "view_delta",
+    "apply_view_delta",
+    "map_message",
 ]
+
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 
 def dumps(obj: Any) -> bytes:
-    """Compact UTF-8 JSON."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    r"""Compact UTF-8 JSON. Never fails on text: a lone surrogate (which UTF-8 cannot carry, and
+    which an older owsnb may have stored) goes as U+FFFD, so what is stored can always be sent.
+
+    >>> dumps({"text": "x \ud83d"}) == '{"text":"x \ufffd"}'.encode()
+    True
+    """
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATES.sub("\ufffd", text).encode("utf-8")
 
 
 # -- events --------------------------------------------------------------------------------------
@@ -115,7 +136,7 @@ def map_digest(m: MapState) -> str:
 def encode_view(view: SideView, known_map: str | None = None) -> dict[str, Any]:
     """A view for the wire: ``{"view": ..., "map_id": digest}`` plus ``"map"`` unless the
     receiver already holds the map with that digest (*known_map*)."""
-    enc = codec.encode(replace(view, map=None, events=tuple(_strip(e) for e in view.events)))
+    enc = encode_view_body(view)
     digest, m = _map_entry(view.map)
     out: dict[str, Any] = {"view": enc, "map_id": digest}
     if known_map != digest:
@@ -140,6 +161,124 @@ class MapCache:
     @property
     def latest(self) -> str | None:
         return next(reversed(self.maps), None)
+
+
+def map_message(m: MapState) -> tuple[str, bytes]:
+    """``(digest, the encoded {"type": "map"} push)`` of a map, encoded once per map object."""
+    digest, enc = _map_entry(m)
+    hit = _MAP_MESSAGES.get(digest)
+    if hit is None:
+        hit = dumps({"type": "map", "map_id": digest, "map": enc})
+        if len(_MAP_MESSAGES) > 16:
+            _MAP_MESSAGES.clear()
+        _MAP_MESSAGES[digest] = hit
+    return digest, hit
+
+
+_MAP_MESSAGES: dict[str, bytes] = {}
+
+
+def encode_view_body(view: SideView) -> Any:
+    """A view without its map (that goes apart, by digest), dice state stripped."""
+    return codec.encode(replace(view, map=None, events=tuple(_strip(e) for e in view.events)))
+
+
+_DICTS = ("sides", "units", "options", "scenario", "public", "tables", "secret")
+
+
+def _dict_delta(old: Any, new: Any) -> Any:
+    """What turns FrozenDict *old* into *new*: ``{"set": [[k, v]...], "del": [k...]}``, or the
+    whole of *new* (``{"all": ...}``) when that is shorter or the key order would differ."""
+    if old is new:
+        return None
+    put = [(k, v) for k, v in new.items() if k not in old or not (old[k] is v or old[k] == v)]
+    gone = [k for k in old if k not in new]
+    if not put and not gone:
+        return None
+    kept = [k for k in old if k in new]
+    order = kept + [k for k in new if k not in old]
+    if order != list(new) or len(put) > len(new) // 2 + 1:
+        return {"all": codec.encode(new)}
+    out: dict[str, Any] = {}
+    if put:
+        out["set"] = [[codec.encode(k), codec.encode(v)] for k, v in put]
+    if gone:
+        out["del"] = [codec.encode(k) for k in gone]
+    return out
+
+
+def view_delta(old: SideView, new: SideView) -> dict[str, Any] | None:
+    """What turns the view *old* (the one a client holds) into *new*: changed scalar fields whole
+    (``"f"``), dictionaries key by key (``"d"``), events as ``{"keep": n, "add": [...]}``; the map
+    goes apart. ``None`` if nothing changed.
+
+    >>> from owsnb.kernel.data import FrozenDict
+    >>> from owsnb.kernel.state import Clock, MapState, Unit
+    >>> v0 = SideView("blue", "demo", MapState(FrozenDict()), FrozenDict(blue=None),
+    ...               FrozenDict({"a": Unit("a", "blue"), "b": Unit("b", "blue")}), Clock())
+    >>> v1 = replace(v0, units=v0.units.without("b"), clock=Clock(turn=2))
+    >>> d = view_delta(v0, v1)
+    >>> sorted(d["f"]), d["d"]["units"]
+    (['clock'], {'del': ['b']})
+    >>> apply_view_delta(v0, d) == v1, view_delta(v1, v1)
+    (True, None)
+    """
+    out: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    dicts: dict[str, Any] = {}
+    for f in dataclasses.fields(SideView):
+        name = f.name
+        if name == "map":
+            continue
+        a, b = getattr(old, name), getattr(new, name)
+        if a is b:
+            continue
+        if name == "events":
+            keep = _common_prefix(a, b)
+            if keep != len(a) or keep != len(b):
+                out["ev"] = {"keep": keep, "add": [codec.encode(_strip(e)) for e in b[keep:]]}
+        elif name in _DICTS and isinstance(a, FrozenDict) and isinstance(b, FrozenDict):
+            d = _dict_delta(a, b)
+            if d is not None:
+                dicts[name] = d
+        elif a != b:
+            fields[name] = codec.encode(b)
+    if fields:
+        out["f"] = fields
+    if dicts:
+        out["d"] = dicts
+    return out or None
+
+
+def _common_prefix(a: tuple, b: tuple) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    k = 0
+    while k < n and (a[k] is b[k] or a[k] == b[k]):
+        k += 1
+    return k
+
+
+def apply_view_delta(old: SideView, delta: dict[str, Any] | None) -> SideView:
+    """The view *delta* (from :func:`view_delta`) makes of *old*."""
+    if not delta:
+        return old
+    changes: dict[str, Any] = {k: codec.decode(v) for k, v in delta.get("f", {}).items()}
+    for name, d in delta.get("d", {}).items():
+        if "all" in d:
+            changes[name] = codec.decode(d["all"])
+            continue
+        cur = dict(getattr(old, name))
+        for k in d.get("del", ()):
+            cur.pop(codec.decode(k), None)
+        for k, v in d.get("set", ()):
+            cur[codec.decode(k)] = codec.decode(v)
+        changes[name] = FrozenDict(cur)
+    ev = delta.get("ev")
+    if ev is not None:
+        changes["events"] = old.events[: ev["keep"]] + tuple(codec.decode(e) for e in ev["add"])
+    return replace(old, **changes)
 
 
 def decode_view(msg: dict[str, Any], maps: MapCache) -> SideView:
@@ -331,6 +470,11 @@ class BadRequestError(RemoteError, ValueError):
     """The authority refused a request as malformed (bad JSON, unknown field, too large...)."""
 
 
+class TooManyConnections(RemoteError):
+    """The seat was opened in more places than the authority allows; this, the oldest
+    connection, was closed (the handle stops listening rather than take another's place)."""
+
+
 def raise_error(status: int, body: Any) -> None:
     """Raise the error an authority's answer describes, as the matching owsnb exception."""
     if not isinstance(body, dict):
@@ -356,6 +500,8 @@ def raise_error(status: int, body: Any) -> None:
         raise HistoryError(msg)
     if kind == "StoreError" or status == 503:
         raise StoreError(msg)
+    if kind == "TooManyConnections" or status == 429:
+        raise TooManyConnections(msg, status, body)
     if status in (400, 413, 422):
         raise BadRequestError(msg, status, body)
     raise RemoteError(f"the server answered {status}: {msg}", status, body)

@@ -4,12 +4,23 @@ A store holds many games. Each game has a header (rule set, scenario, the encode
 free metadata) and an append-only **log** of revisions: revision *n* either appends one batch of
 events or truncates the history (an undo). Revisions are unique per game, so two writers racing
 for the same revision cannot both succeed: the loser gets :class:`StaleStateError`.
+
+Both backends use one schema (:data:`TABLES`): ``owsnb_meta`` (format and schema version),
+``owsnb_games``, ``owsnb_log`` and ``owsnb_annotations``; a store written before the names were
+shared (schema 1: SQLite's ``games``/``log``/``annotations``) is migrated when it is opened.
+Every failure of the database (disk full, read-only, locked, lost connection, a value the
+database refuses) is a :class:`StoreError` and changes nothing; text that cannot be stored
+(a lone UTF-16 surrogate, a NUL character) is refused with ``ValueError`` before it is written,
+and a note stored by an older owsnb with such text is repaired when it is read
+(:func:`repair_text`).
 """
 
 from __future__ import annotations
 
 import abc
 import datetime as _dt
+import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,10 +30,93 @@ from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
 from owsnb.kernel.state import GameState
 
-__all__ = ["EventStore", "GameRecord", "StoreSink", "open_store", "FORMAT", "SCHEMA_VERSION"]
+__all__ = [
+    "EventStore",
+    "GameRecord",
+    "StoreSink",
+    "NoSuchGame",
+    "open_store",
+    "storable",
+    "repair_text",
+    "annotation_from_json",
+    "FORMAT",
+    "SCHEMA_VERSION",
+    "TABLES",
+]
 
 FORMAT = "owsnb-event-store"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: SQLite's tables were ``games``/``log``/``annotations``; 2: both backends ``owsnb_*``."""
+
+TABLES = ("owsnb_meta", "owsnb_games", "owsnb_log", "owsnb_annotations")
+"""The tables of a store, the same names in SQLite and PostgreSQL."""
+
+
+class NoSuchGame(StoreError):
+    """The store holds no game of that id (a :class:`StoreError`, so callers that catch store
+    errors keep working; the server answers it exactly like a bad token)."""
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def storable(value: Any, what: str = "text") -> Any:
+    r"""*value* unchanged if every string in it can be stored and sent (UTF-8 without lone
+    surrogates, no NUL character), else ``ValueError``.
+
+    >>> storable({"label": "Blue HQ", "tags": ["a"]})
+    {'label': 'Blue HQ', 'tags': ['a']}
+    >>> storable("x \ud83d")
+    Traceback (most recent call last):
+    ...
+    ValueError: text contains a lone UTF-16 surrogate (U+D83D), which cannot be stored
+    """
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if "\x00" in v:
+                raise ValueError(f"{what} contains a NUL character, which cannot be stored")
+            m = _SURROGATES.search(v)
+            if m:
+                raise ValueError(
+                    f"{what} contains a lone UTF-16 surrogate (U+{ord(m.group()):04X}), "
+                    "which cannot be stored"
+                )
+        elif isinstance(v, Mapping):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            stack.extend(v)
+    return value
+
+
+def repair_text(text: str) -> str:
+    r"""*text* made storable: lone surrogates become U+FFFD, NUL characters are dropped.
+
+    >>> repair_text("x \ud83d") == "x \ufffd"
+    True
+    """
+    return _SURROGATES.sub("\ufffd", text).replace("\x00", "")
+
+
+def annotation_from_json(data: str) -> Annotation:
+    """An annotation as stored (JSON), its text repaired if an older owsnb stored text that
+    cannot be sent (a lone surrogate): the note is served with U+FFFD in its place."""
+    d = json.loads(data)
+    for k in ("text", "author", "unit", "side"):
+        if isinstance(d.get(k), str):
+            d[k] = repair_text(d[k])
+    if isinstance(d.get("tags"), list):
+        d["tags"] = [repair_text(t) if isinstance(t, str) else t for t in d["tags"]]
+    return Annotation.from_dict(d)
+
+
+def annotation_to_json(annotation: Annotation) -> str:
+    """The stored form of an annotation (``ValueError`` if its text cannot be stored)."""
+    d = annotation.to_dict()
+    storable(d, "the annotation")
+    return json.dumps(d, ensure_ascii=False)
 
 
 @dataclass
@@ -82,6 +176,12 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Release connections."""
+
+    def check(self) -> None:
+        """Refuse a store that cannot be served (``StoreError``, one line): every game loads.
+        Backends add their own checks (read-only, damaged)."""
+        for g in self.games():
+            self.load(g["id"])
 
     def revision(self, game_id: str) -> int:
         """The game's last revision."""

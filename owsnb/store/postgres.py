@@ -1,7 +1,9 @@
 """The PostgreSQL event store: games shared by several server processes (and a JupyterHub).
 
-Same tables and guarantees as the SQLite store (:mod:`owsnb.store.sqlite`), prefixed ``owsnb_``
-so they can live in a database shared with other software. Every write is one transaction; the
+Same tables (:data:`~owsnb.store.base.TABLES`, prefixed ``owsnb_`` so they can live in a database
+shared with other software) and guarantees as the SQLite store (:mod:`owsnb.store.sqlite`).
+Every psycopg failure (lost connection, read-only transaction, a value the server refuses) is a
+:class:`~owsnb.kernel.errors.StoreError`, and the transaction is rolled back. Every write is one transaction; the
 primary key ``(game_id, rev)`` of the log is the final guard between processes racing for the
 same revision (the loser gets :class:`~owsnb.kernel.errors.StaleStateError`), and the game's row
 is locked (``SELECT ... FOR UPDATE``) while a revision is written, so the check is exact.
@@ -25,7 +27,18 @@ from owsnb.kernel.errors import StaleStateError, StoreError
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
 from owsnb.kernel.state import GameState
-from owsnb.store.base import FORMAT, SCHEMA_VERSION, EventStore, GameRecord, now, replay_log
+from owsnb.store.base import (
+    FORMAT,
+    SCHEMA_VERSION,
+    EventStore,
+    GameRecord,
+    NoSuchGame,
+    annotation_from_json,
+    annotation_to_json,
+    now,
+    replay_log,
+    storable,
+)
 
 __all__ = ["PostgresStore", "CHANNEL"]
 
@@ -89,6 +102,11 @@ class PostgresStore(EventStore):
                     (FORMAT, str(SCHEMA_VERSION)),
                 )
                 meta = {"format": FORMAT, "schema": str(SCHEMA_VERSION)}
+            elif meta.get("format") == FORMAT and int(meta.get("schema", 0)) < SCHEMA_VERSION:
+                # schema 1 had these very tables (only SQLite's names changed): record the version
+                cur.execute(
+                    "UPDATE owsnb_meta SET value=%s WHERE key='schema'", (str(SCHEMA_VERSION),)
+                )
         if meta.get("format") != FORMAT:
             raise StoreError(
                 f"{self._where()} holds owsnb_meta of another format ({meta.get('format')!r})"
@@ -129,9 +147,9 @@ class PostgresStore(EventStore):
             try:
                 with self._db.transaction(), self._db.cursor() as cur:
                     yield cur
-            except (StaleStateError, StoreError):
+            except (StaleStateError, StoreError, self._pg.errors.UniqueViolation):
                 raise
-            except self._pg.OperationalError as exc:
+            except self._pg.Error as exc:  # lost connection, read-only, a refused value...
                 raise StoreError(f"{self._where()}: {str(exc).strip()}") from None
 
     def _notify(self, cur: Any, game_id: str) -> None:
@@ -141,7 +159,7 @@ class PostgresStore(EventStore):
         """Lock the game's row for this transaction and return its last revision."""
         cur.execute("SELECT 1 FROM owsnb_games WHERE id=%s FOR UPDATE", (game_id,))
         if cur.fetchone() is None:
-            raise StoreError(f"{self._where()}: no game {game_id!r}")
+            raise NoSuchGame(f"{self._where()}: no game {game_id!r}")
         cur.execute("SELECT COALESCE(MAX(rev), 0) FROM owsnb_log WHERE game_id=%s", (game_id,))
         return int(cur.fetchone()[0])
 
@@ -157,8 +175,8 @@ class PostgresStore(EventStore):
                         game_id,
                         initial.ruleset,
                         now(),
-                        codec.dumps(initial),
-                        json.dumps(dict(meta or {})),
+                        storable(codec.dumps(initial), "the initial state"),
+                        json.dumps(storable(dict(meta or {}), "the game's metadata")),
                     ),
                 )
         except self._pg.errors.UniqueViolation:
@@ -179,7 +197,7 @@ class PostgresStore(EventStore):
             raise StaleStateError(rev - 1, self.revision(game_id)) from None
 
     def append(self, game_id: str, rev: int, events: Sequence[Event]) -> None:
-        payload = codec.dumps(list(events))
+        payload = storable(codec.dumps(list(events)), "an event")
         self._write(game_id, rev, "append", events[-1].seq if events else 0, payload)
 
     def truncate(self, game_id: str, rev: int, seq: int) -> None:
@@ -190,11 +208,12 @@ class PostgresStore(EventStore):
             cur.execute(
                 "INSERT INTO owsnb_annotations VALUES (%s, %s, %s) "
                 "ON CONFLICT (game_id, id) DO UPDATE SET data = EXCLUDED.data",
-                (game_id, annotation.id, json.dumps(annotation.to_dict())),
+                (game_id, annotation.id, annotation_to_json(annotation)),
             )
             self._notify(cur, game_id)
 
     def set_meta(self, game_id: str, changes: Mapping[str, Any]) -> None:
+        storable(dict(changes), "the game's metadata")
         put = {k: v for k, v in changes.items() if v is not None}
         drop = [k for k, v in changes.items() if v is None]
         with self._tx() as cur:
@@ -203,7 +222,7 @@ class PostgresStore(EventStore):
                 (json.dumps(put), drop, game_id),
             )
             if cur.rowcount == 0:
-                raise StoreError(f"{self._where()}: no game {game_id!r}")
+                raise NoSuchGame(f"{self._where()}: no game {game_id!r}")
             self._notify(cur, game_id)
 
     # -- reading -------------------------------------------------------------------------------
@@ -217,7 +236,7 @@ class PostgresStore(EventStore):
             )
             rev, exists = cur.fetchone()
         if not exists:
-            raise StoreError(f"{self._where()}: no game {game_id!r}")
+            raise NoSuchGame(f"{self._where()}: no game {game_id!r}")
         return int(rev)
 
     def head(self, game_id: str) -> tuple[int, dict[str, Any]]:
@@ -230,7 +249,7 @@ class PostgresStore(EventStore):
             )
             row = cur.fetchone()
         if row is None:
-            raise StoreError(f"{self._where()}: no game {game_id!r}")
+            raise NoSuchGame(f"{self._where()}: no game {game_id!r}")
         return int(row[0]), dict(row[1])
 
     def games(self) -> list[dict[str, Any]]:
@@ -263,7 +282,7 @@ class PostgresStore(EventStore):
             )
             row = cur.fetchone()
             if row is None:
-                raise StoreError(f"{self._where()}: no game {game_id!r}")
+                raise NoSuchGame(f"{self._where()}: no game {game_id!r}")
             cur.execute(
                 "SELECT rev, op, seq, events FROM owsnb_log WHERE game_id=%s ORDER BY rev",
                 (game_id,),
@@ -275,13 +294,24 @@ class PostgresStore(EventStore):
             anns_raw = [r[0] for r in cur.fetchall()]
         try:
             initial = codec.loads(row[2])
-            anns = [Annotation.from_dict(json.loads(a)) for a in anns_raw]
+            anns = [annotation_from_json(a) for a in anns_raw]
             events, rev = replay_log(
                 (r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log
             )
         except (ValueError, TypeError, KeyError) as exc:
             raise StoreError(f"{self._where()}: game {game_id!r} is damaged ({exc})") from None
         return GameRecord(game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1])
+
+    def check(self) -> None:
+        """Refuse a store that cannot be served (read-only database, a game that does not load):
+        ``StoreError`` with one line. ``owsnb serve --resume`` calls it."""
+        with self._tx() as cur:
+            cur.execute("SELECT current_setting('transaction_read_only'), pg_is_in_recovery()")
+            ro, recovery = cur.fetchone()
+        if ro == "on" or recovery:
+            raise StoreError(f"{self._where()} is read-only: the server could not save any order")
+        for g in self.games():
+            self.load(g["id"])
 
     # -- change notifications ------------------------------------------------------------------
     def listen(

@@ -5,19 +5,26 @@
   (ids and names as whole tokens, and the :class:`Position` of units it does not see);
   :func:`scan_widget_leaks` scans what a table's widgets hold;
 * :func:`fixed_dice` scripts die results for worked examples;
+* :class:`Transcript` / :func:`random_transcript` record a game as plain text to diff against a
+  stored golden copy (:mod:`owsnb.testing.transcript`);
 * Hypothesis strategies live in :mod:`owsnb.testing.strategies`.
 """
 
 from owsnb.testing.dice import fixed_dice
 from owsnb.testing.leaks import Position, find_leaks, hidden_tokens, scan_widget_leaks
-from owsnb.testing.playout import PlayoutReport, random_playout
+from owsnb.testing.playout import PlayoutReport, random_order, random_playout
+from owsnb.testing.transcript import Transcript, fixed_salt, random_transcript
 
 __all__ = [
     "PlayoutReport",
     "Position",
+    "Transcript",
     "find_leaks",
     "fixed_dice",
+    "fixed_salt",
     "hidden_tokens",
+    "random_order",
     "random_playout",
+    "random_transcript",
     "scan_widget_leaks",
 ]

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE
 from owsnb.testing.leaks import find_leaks, hidden_tokens
 
-__all__ = ["random_playout", "PlayoutReport"]
+__all__ = ["random_playout", "random_order", "PlayoutReport"]
 
 
 @dataclass
@@ -76,6 +77,32 @@ def _check_views(game: Any, known: dict[str, set[str]] | None = None) -> None:
             raise AssertionError(f"{side}'s view carries the umpire's secrets")
 
 
+def random_order(game: Any, rng: np.random.Generator, pass_weight: float = 0.15) -> Order | str:
+    """The random policy of play-outs: one of the sides that act now (drawn with *rng*) gives a
+    random legal order other than ``done`` (``LegalOrders.sample``), or — with probability
+    *pass_weight*, or when it has nothing else — says ``done``; when nobody acts the umpire
+    advances.
+
+    Example:
+        >>> import owsnb
+        >>> from owsnb.kernel.registry import register_ruleset
+        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> str(random_order(game, np.random.default_rng(2)))
+        'blue: move B-ARM-1 0304'
+    """
+    acting = list(game.state.clock.acting)
+    if not acting:
+        return "umpire: advance"
+    side = acting[int(rng.integers(len(acting)))]
+    legal = game.legal_orders(side)
+    others = [s for s in legal.specs if s.verb != "done"]
+    order = None
+    if others and rng.random() > pass_weight:
+        order = LegalOrders(side, tuple(others), legal._check).sample(rng)
+    return f"{side}: done" if order is None else order
+
+
 def random_playout(
     game: Any,
     *,
@@ -105,21 +132,7 @@ def random_playout(
     known: dict[str, set[str]] = {}
     stuck = 0
     while len(report.orders) < max_orders and not game.is_over():
-        acting = [a for a in game.state.clock.acting]
-        if not acting:
-            order = game.ruleset.order_types.get("advance") and "umpire: advance"
-        else:
-            side = acting[int(rng.integers(len(acting)))]
-            legal = game.legal_orders(side)
-            others = [s for s in legal.specs if s.verb != "done"]
-            if others and rng.random() > pass_weight:
-                from owsnb.kernel.orders import LegalOrders
-
-                order = LegalOrders(side, tuple(others), legal._check).sample(rng)
-            else:
-                order = None
-            if order is None:
-                order = f"{side}: done"
+        order = random_order(game, rng, pass_weight)
         try:
             game.submit(order)
         except IllegalOrderError as exc:

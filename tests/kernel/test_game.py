@@ -188,11 +188,20 @@ def test_umpire_advance_skips_a_step(game):
     assert game.clock.phase == "2" and set(game.clock.acting) == {"blue", "red"}
 
 
-def test_game_over_refuses_orders(skirmish_file):
-    g = owsnb.load(skirmish_file, seed=1, save=False, options={"sudden_death": True})
-    assert not g.is_over()
-    with pytest.raises(owsnb.ScenarioError, match="unknown option"):
-        owsnb.load(skirmish_file, seed=1, save=False, options={"sudden": True})
+def test_game_over_refuses_orders(game):
+    """A finished game (the skirmish ends after its 6 turns) refuses every order — a side's,
+    its ``done``, the umpire's ``advance`` — with code ``game-over``, changes nothing and
+    offers no orders."""
+    while not game.is_over():
+        game.submit(f"{game.clock.acting[0]}: done" if game.clock.acting else "umpire: advance")
+    assert game.clock.turn == 7
+    before = _snapshot(game)
+    for order in ("blue: move B-INF-1 0303", "red: done", "blue: done", "umpire: advance"):
+        with pytest.raises(IllegalOrderError) as err:
+            game.submit(order)
+        assert err.value.code == "game-over", order
+        assert _snapshot(game) == before
+    assert not game.legal_orders("blue") and not game.legal_orders("red")
 
 
 def test_order_objects_and_text_are_equivalent(game):

@@ -186,8 +186,11 @@ def test_bad_input_gets_clear_errors_and_changes_nothing(served: Served) -> None
     refused(
         call(served, "GET", "/view", "blue", params={"at": "999"}), 409, "HistoryError", "outside"
     )
+    # an unknown game answers exactly as a bad token does (issue 19: no listing of game ids)
     r = HTTP.get(f"{served.url}/games/no-such-game/view", headers=served.headers("blue"))
-    refused(r, 404, "StoreError", "no game")
+    bad_token = call(served, "GET", "/view", token="not-a-token")
+    assert (r.status_code, r.json()) == (bad_token.status_code, bad_token.json())
+    refused(r, 401, "AuthError", "unknown seat token")
     assert snapshot(served) == before
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -94,6 +95,9 @@ def test_serve_a_scenario_then_resume_it(tmp_path: Path) -> None:
     try:
         data = json.loads(links.read_text())
         assert set(data["seats"]) == {"umpire", "blue", "red", "observer-1", "observer-2"}
+        # every token is in the links file, the truth in the store: both the owner's only
+        assert stat.S_IMODE(links.stat().st_mode) == 0o600
+        assert stat.S_IMODE((tmp_path / "class.owsnb").stat().st_mode) == 0o600
         assert "(red view, 5 events behind)" in "\n".join(lines)
         blue = data["seats"]["blue"]
         r = httpx.post(
@@ -178,3 +182,48 @@ def test_parser_and_helpers() -> None:
     out = seat_links("http://h:1", "g 1", {"blue": "tok"}, {"blue": seat}, "http://h:2")
     assert out["blue"]["api"] == "http://h:1/games/g%201"
     assert out["blue"]["link"] == "http://h:2/voila/render/seat.ipynb?game=g+1&token=tok"
+
+
+def test_resume_refuses_a_store_it_cannot_serve_in_one_line(tmp_path: Path) -> None:
+    """``--resume`` on a read-only store started without a warning, on a zero-length store served
+    nothing silently (old links 404), on a damaged one printed a traceback."""
+    env = subprocess_env(OWSNB_HOME=str(tmp_path))
+    good = tmp_path / "good.owsnb"
+    from owsnb.kernel.events import note
+    from owsnb.server.authority import Authority
+    from owsnb.store import open_store
+
+    with open_store(good) as st:
+        gid = Authority(st).create_game(SKIRMISH, seed=1).game_id
+        st.append(gid, 1, [note(f"event {i}" * 40).at(i + 1, 1) for i in range(300)])
+    read_only = tmp_path / "ro.owsnb"
+    read_only.write_bytes(good.read_bytes())
+    read_only.chmod(0o444)
+    empty = tmp_path / "empty.owsnb"
+    empty.touch()
+    damaged = tmp_path / "damaged.owsnb"
+    data = bytearray(good.read_bytes())
+    data[3 * 4096 : 8 * 4096] = b"\x5a" * (5 * 4096)
+    damaged.write_bytes(bytes(data))
+    cases = {
+        read_only: "read-only",
+        empty: "empty",
+        damaged: "",
+        tmp_path / "missing.owsnb": "no such game file",
+    }
+    for path, says in cases.items():
+        out = subprocess.run(
+            [PYTHON, "-m", "owsnb", "serve", "--resume", "--store", str(path), "--port", "0"]
+            + ["--no-voila"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 1, (path.name, out.stdout, out.stderr)
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("owsnb serve: "), out.stderr
+        assert says in lines[0] and "Traceback" not in out.stderr, lines
+    assert not (tmp_path / "missing.owsnb").exists()  # --resume creates nothing
+    assert empty.stat().st_size == 0

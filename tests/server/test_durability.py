@@ -50,6 +50,7 @@ class Player(threading.Thread):
         self.acks: list[tuple[int, str, tuple]] = []
         self.stale = self.illegal = self.lost = 0
         self.errors: list[BaseException] = []
+        self.asking = False  # between the first request of an order and its answer
 
     def order(self) -> str:
         view = self.seat.view()
@@ -71,6 +72,7 @@ class Player(threading.Thread):
     def run(self) -> None:
         while self.budget.take():
             try:
+                self.asking = True
                 order = self.order()
                 sub = self.seat.submit(order, state_id=self.seat.state_id)
                 self.acks.append((sub.state_id, order, sub.events))
@@ -83,6 +85,8 @@ class Player(threading.Thread):
                 time.sleep(0.05)
             except BaseException as exc:  # noqa: BLE001 - reported by the test
                 self.errors.append(exc)
+            finally:
+                self.asking = False
             if self.pause:
                 time.sleep(self.pause)
 
@@ -228,10 +232,24 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(
         deadline = time.monotonic() + 60
         while sum(len(p.acks) for p in players) < 25 and time.monotonic() < deadline:
             time.sleep(0.02)
-        os.kill(proc.pid, signal.SIGKILL)  # mid-game, with submissions in flight
+        # mid-game by construction: freeze the server, let every player's next request reach it
+        # and wait unanswered, then kill it — each of those requests dies with the server
+        os.kill(proc.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 30
+        while not all(p.asking for p in players) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # long enough for a request to leave; the frozen server answers none
+        waiting = [p.asking for p in players]
+        acked_frozen = sum(len(p.acks) for p in players)
+        os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
+        assert all(waiting), "a player had no request waiting on the server when it was killed"
         acked_before = sum(len(p.acks) for p in players)
-        time.sleep(0.5)
+        assert acked_before == acked_frozen  # a frozen server answers nobody
+        deadline = time.monotonic() + 30  # every player learns that the server is gone
+        while not all(p.lost for p in players) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert all(p.lost for p in players), "a request waiting on the killed server got no error"
         assert (
             sum(len(p.acks) for p in players) == acked_before
         )  # nobody is answered by a dead server

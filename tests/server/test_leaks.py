@@ -43,7 +43,7 @@ SCANNED = (
     "submit",
     "undo",
     "annotate",
-    "messages_since",
+    "push",
 )
 
 
@@ -101,7 +101,7 @@ def _wrap(name: str) -> Any:
                 self._scan(name, s, str(exc), asked=asked)
                 raise
             at = args[0] if name == "view" and args and args[0] is not None else None
-            self._scan(name, s, out, at)
+            self._scan(name, s, out.data if name == "push" else out, at)
             return out
 
     return method

@@ -9,6 +9,12 @@ The order of the cards still face down is the only hidden information of the gam
 the umpire's ``secret`` facts and the shuffle is recorded visible to nobody but the umpire.
 Formations whose every stand has left the battlefield lose their card (ruling R23).
 
+§10: "When a division or group of assets is deployed onto the tabletop, its activation card is
+added to the pack". A scenario's ``rules.arrivals`` (formation -> turn) holds formations back:
+their stands wait off the table (box ``arriving``) and are deployed at the start of that turn,
+before the shuffle, at their scenario hexes (ruling R30: a hex held by the enemy or full, the
+nearest hex free of enemy stands where the stand may stack); from then on the card is in the pack.
+
 >>> day_and_turn(1), day_and_turn(12), day_and_turn(13)
 ((1, 1), (1, 12), (2, 1))
 """
@@ -26,6 +32,7 @@ __all__ = [
     "TURNS_PER_DAY",
     "day_and_turn",
     "deployed",
+    "arrival_events",
     "new_turn_events",
     "turn_card_events",
     "current_side",
@@ -46,6 +53,39 @@ def day_and_turn(turn: int) -> tuple[int, int]:
 def deployed(state: Any) -> list[str]:
     """Formations with at least one stand on the battlefield, in id order (§10)."""
     return [fid for fid in sorted(formations(state)) if formation_stands(state, fid)]
+
+
+def arrival_events(state: Any, turn: int) -> list[Event]:
+    """Formations due on *turn* (``public["arrivals"]``) are deployed onto the tabletop (§10, R30)."""
+    from owsnb.kernel.reduce import apply_all
+    from owsnb.rules.opart.movement import stacking_refusal
+
+    due = sorted(f for f, t in (state.public.get("arrivals") or {}).items() if int(t) == turn)
+    events: list[Event] = []
+    for fid in due:
+        for u in sorted(formation_stands(state, fid, on_map=False), key=lambda x: x.id):
+            if u.box != "arriving":
+                continue
+            entry = state.map.hex(u.get("entry"))
+            spot = next(
+                (
+                    h
+                    for h in sorted(state.map.hexes, key=lambda h: (h.distance(entry), h))
+                    if stacking_refusal(state, u, h) is None
+                ),
+                None,
+            )
+            if spot is None:  # no room anywhere: it waits another turn
+                continue
+            ev = [
+                unit_set(u.id, hex=spot, box=None, rule="10"),
+                note(
+                    f"{u.id} ({_title(state, fid)}) arrives at {state.map.label(spot)}", rule="10"
+                ),
+            ]
+            events += ev
+            state = apply_all(state, ev)
+    return events
 
 
 def current_side(state: Any) -> str | None:

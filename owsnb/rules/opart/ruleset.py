@@ -140,7 +140,15 @@ OPTIONS = (
     ),
 )
 
-RULES_KEYS = ("formations", "home_edges", "facing", "elevation", "objectives", "victory")
+RULES_KEYS = (
+    "formations",
+    "home_edges",
+    "facing",
+    "elevation",
+    "objectives",
+    "victory",
+    "arrivals",
+)
 """Keys of a scenario's ``rules:`` block."""
 
 
@@ -262,6 +270,13 @@ class OperationalArt(RuleSet):
                 continue
             if o.get("control") is not None and o["control"] not in state.sides:
                 problems.append((f"rules.objectives[{i}].control", f"no side {o['control']!r}"))
+        for fid, turn in (rules.get("arrivals") or {}).items():
+            if fid not in by_f:
+                problems.append((f"rules.arrivals.{fid}", f"no stand belongs to formation {fid!r}"))
+            if not isinstance(turn, int) or turn < 1:
+                problems.append(
+                    (f"rules.arrivals.{fid}", f"a turn is a whole number >= 1, not {turn!r}")
+                )
         for k, v in (rules.get("victory") or {}).items():
             if k not in self.default_tables()["victory"]:
                 problems.append(
@@ -279,12 +294,19 @@ class OperationalArt(RuleSet):
         titles = rules.get("formations", {}) or {}
         side_facing = rules.get("facing", {}) or {}
         # units: facing as a direction number
+        arrivals = {str(k): int(v) for k, v in (rules.get("arrivals") or {}).items()}
         units = {}
         for u in state.units.values():
             f = u.get("facing")
             if f is None:
                 f = side_facing.get(u.side, 0)
             units[u.id] = u.evolve(data={"facing": parse_direction(f, orient)})
+            if arrivals.get(u.get("formation"), 0) > state.clock.turn:  # §10: not yet deployed
+                units[u.id] = replace(
+                    units[u.id].evolve(data={"entry": state.map.label(u.hex)}),
+                    hex=None,
+                    box="arriving",
+                )
         state = state.evolve(units=units)
         # formations and morale (§7, §9)
         forms: dict[str, dict[str, Any]] = {}
@@ -329,6 +351,7 @@ class OperationalArt(RuleSet):
             "home_edges": dict(rules.get("home_edges") or {}),
             "objectives": objectives,
             "victory": dict(rules.get("victory") or {}),
+            "arrivals": arrivals,
             "engaged": [],
             "turned": [],
             "card": None,
@@ -387,14 +410,14 @@ class OperationalArt(RuleSet):
         return super().preview(state, order)
 
     def on_new_turn(self, state: GameState, turn: int, dice: Dice) -> list[Event]:
-        return activation.new_turn_events(state, turn, dice)
+        arrived = activation.arrival_events(state, turn)  # §10: before the shuffle
+        return arrived + activation.new_turn_events(apply_all(state, arrived), turn, dice)
 
     def is_over(self, state: GameState) -> bool:
         last = state.scenario.get("turns") or activation.TURNS_PER_DAY
         if state.clock.turn > int(last):
             return True
-        on = {u.side for u in state.units.values() if u.hex is not None}
-        return len(on) < len(state.sides)
+        return bool(victory.left_battlefield(state))  # R20a
 
     def outcome(self, state: GameState) -> Any:
         return victory.outcome(state)["text"]

@@ -11,6 +11,12 @@ The higher score wins; a lead of ``decisive_margin`` or more is decisive; equal 
 draw. Point values come from the ``victory`` table (placeholders) and the scenario's
 ``rules.victory`` block.
 
+A side with no stand left on the battlefield and none still to arrive (every stand destroyed or
+withdrawn, §9, R22) has left the field: the battle ends (``OperationalArt.is_over``), the
+objectives it controlled score for nobody, and the side still on the battlefield wins a decisive
+victory whatever the points — leaving is never rewarded (§2: "Nothing can be done contrary to
+what could or would be done in actual war").
+
 >>> verdict({"axis": 5, "soviet": 9}, decisive_margin=4)
 ('soviet', 'decisive victory')
 >>> verdict({"axis": 5, "soviet": 5}, decisive_margin=4)
@@ -25,7 +31,15 @@ from owsnb.kernel.events import Event, hex_set, note
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.opart.stands import formations, is_division
 
-__all__ = ["settings", "objectives", "control_events", "score", "verdict", "outcome"]
+__all__ = [
+    "settings",
+    "objectives",
+    "control_events",
+    "left_battlefield",
+    "score",
+    "verdict",
+    "outcome",
+]
 
 
 def settings(state: Any) -> dict[str, int]:
@@ -70,12 +84,20 @@ def control_events(state: Any, unit: Any, h: Hex) -> list[Event]:
     return []
 
 
+def left_battlefield(state: Any) -> list[str]:
+    """Sides with no stand on the battlefield and none still to arrive (§10), in side order."""
+    present = {u.side for u in state.units.values() if u.hex is not None or u.box == "arriving"}
+    return [s for s in state.sides if s not in present]
+
+
 def score(state: Any) -> dict[str, dict[str, int]]:
-    """Points of each side now: objectives, broken enemy divisions, destroyed enemy stands, total."""
+    """Points of each side now: objectives, broken enemy divisions, destroyed enemy stands, total.
+    A side that has left the battlefield holds no objective."""
     cfg = settings(state)
+    gone = set(left_battlefield(state))
     out = {s: {"objectives": 0, "broken": 0, "destroyed": 0, "total": 0} for s in state.sides}
     for o in objectives(state):
-        if o["control"] in out:
+        if o["control"] in out and o["control"] not in gone:
             out[o["control"]]["objectives"] += o["points"]
     morale = state.public.get("morale", {})
     for fid, f in formations(state).items():
@@ -117,6 +139,14 @@ def outcome(state: Any) -> dict[str, Any]:
         {s: v["total"] for s, v in sc.items()}, settings(state).get("decisive_margin", 4)
     )
     pts = ", ".join(f"{state.sides[s].title} {v['total']}" for s, v in sc.items())
+    gone = left_battlefield(state) if getattr(state, "map", None) is not None else []
+    if gone:  # the side still on the field wins, whatever the points (R20)
+        staying = [s for s in state.sides if s not in gone]
+        winner, kind = (staying[0], "decisive victory") if len(staying) == 1 else (None, "draw")
+        pts = (
+            " and ".join(state.sides[s].title for s in gone)
+            + f" {'has' if len(gone) == 1 else 'have'} left the battlefield; {pts}"
+        )
     text = f"{kind} for {state.sides[winner].title} ({pts})" if winner else f"draw ({pts})"
     standing = f"{state.sides[winner].title} leads ({pts})" if winner else f"level ({pts})"
     return {"scores": sc, "winner": winner, "result": kind, "text": text, "standing": standing}

@@ -46,6 +46,7 @@ __all__ = [
     "choose_target",
     "firing_plan",
     "decided",
+    "can_fire",
     "resolve_round",
     "initiative_bonus",
     "roll_initiative",
@@ -492,6 +493,28 @@ def decided(spec: EngagementSpec, alive: Callable[[str], bool]) -> str | None:
     if not any(alive(u) for u in spec.defending):
         return spec.attacker
     return None
+
+
+def can_fire(spec: EngagementSpec, statuses: Mapping[str, tuple[int, int]]) -> bool:
+    """Can any surviving declared unit of either side still fire a weapon at a legal target
+    (range, domain, the declared target or, with ``retarget``, another enemy)? When none can, the
+    engagement ends (ruling R45): rounds would change nothing. A malfunction (OES.5) only
+    silences a weapon for one round, so it does not count here."""
+
+    def alive(u: str) -> bool:
+        return statuses[u][0] > 0
+
+    for fire in (*spec.attacks, *spec.retaliations):
+        if not alive(fire.unit):
+            continue
+        card = spec.cards[fire.unit]
+        damaged = card.damaged_at(statuses[fire.unit][0])
+        if any(
+            choose_target(spec, fire, w, alive) is not None
+            for _, w in weapons_fired(card, fire, damaged, spec.rules)
+        ):
+            return True
+    return False
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Combat Phase orders (TS.5, the Operational Engagement Sequence): ``engage`` (OES.1),
 ``retaliate`` (OES.2-OES.3), ``round`` and ``fight`` (OES.4-OES.10), ``clear`` (ENG); at any time in
-an engagement ``withdraw`` (R16), ``surrender`` (R35) and ``play`` (Command Cards)."""
+an engagement ``withdraw`` (R16), ``surrender`` (R35) and ``play`` (Command Cards); the umpire's
+``tactical`` records an engagement fought with miniatures (TS.5, R46)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,17 @@ from owsnb.rules.opscale.orders import (
     targetable,
 )
 
-__all__ = ["Engage", "Retaliate", "Round", "Fight", "Withdraw", "Surrender", "Play", "Clear"]
+__all__ = [
+    "Engage",
+    "Retaliate",
+    "Round",
+    "Fight",
+    "Withdraw",
+    "Surrender",
+    "Play",
+    "Clear",
+    "Tactical",
+]
 
 
 # -- combat (TS.5, OES) ---------------------------------------------------------------------------
@@ -825,3 +836,96 @@ class Clear(OrderHandler):
             )
         t.add(note(text, rule="ENG.1"))
         return Adjudication(t.events, Report(text, rules=["ENG.1"] + (["ENG.2"] if recon else [])))
+
+
+# -- the tactical scale (TS.5) --------------------------------------------------------------------
+class Tactical(OrderHandler):
+    """TS.5 offers to "Resolve Combat Engagements using the Operational Engagement Sequence, or
+    Resolve by Miniatures at the Tactical Scale." The tactical game is not in the aid: the table
+    fights the open engagement with miniatures and the umpire records what it left, unit by unit
+    (ruling R46). Each unit named gets that Endurance (never more than it has: R10); 0 destroys it
+    and scores it for the other side (SC.1); the engagement then ends as any fought one does
+    (experience rolls, OES.11)."""
+
+    type = OrderType(
+        "tactical",
+        (
+            Param(
+                "result",
+                "text",
+                "UNIT:ENDURANCE for each unit of the engagement whose Endurance changed (0: destroyed)",
+                repeat=True,
+                optional=True,
+            ),
+        ),
+        rule="TS.5",
+        doc="umpire: record the open engagement's result, fought with miniatures at the tactical scale",
+        actors="umpire",
+    )
+
+    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+        return OrderSpec(side, self.type) if record(state) is not None else None
+
+    @staticmethod
+    def _results(
+        state: Any, order: Any, args: Mapping[str, Any], rec: Mapping[str, Any]
+    ) -> dict[str, int]:
+        members = set(rec["attacking"]) | set(rec["defending"])
+        out: dict[str, int] = {}
+        for token in args.get("result") or ():
+            uid, sep, value = str(token).rpartition(":")
+            if not sep or not value.strip().lstrip("-").isdigit():
+                raise refuse(
+                    f"{token!r}: write UNIT:ENDURANCE (e.g. B-TANK-1:9)",
+                    "bad-arguments",
+                    "R46",
+                    order,
+                )
+            if uid not in members or state.units[uid].steps <= 0:
+                raise refuse(
+                    f"{uid} is not a surviving unit of engagement {rec['n']}",
+                    "not-engaged",
+                    "R46",
+                    order,
+                )
+            n = int(value)
+            if not 0 <= n <= state.units[uid].steps:
+                raise refuse(
+                    f"{uid} has Endurance {state.units[uid].steps}: give 0..{state.units[uid].steps} "
+                    "(Endurance lost stays lost, R10)",
+                    "bad-endurance",
+                    "R10",
+                    order,
+                )
+            out[uid] = n
+        return out
+
+    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+        self._results(state, order, args, require_engagement(state, order, "TS.5"))
+
+    def adjudicate(
+        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+    ) -> Adjudication:
+        rec = dict(record(state))
+        t = Tally(state, dice)
+        report = Report(
+            f"Engagement {rec['n']} at {rec['hex']} resolved at the tactical scale",
+            rules=["TS.5", "R46"],
+        )
+        other = {rec["attacker"]: rec["defender"], rec["defender"]: rec["attacker"]}
+        from owsnb.rules.opscale.engagement import destroy
+        from owsnb.rules.opscale.units import card_of
+
+        for uid, n in self._results(state, order, args, rec).items():
+            u = t.state.units[uid]
+            report.lines.append(f"{uid}: Endurance {u.steps} -> {n}")
+            if n == 0:
+                destroy(t, uid, other.get(u.side), "TS.5", report)
+                continue
+            changes: dict[str, Any] = {"steps": n}
+            if card_of(u).damaged_at(n) and "damaged" not in u.markers:
+                changes["markers"] = u.markers | {"damaged"}
+            t.add(unit_set(uid, rule="TS.5", **changes))
+        rec["rounds"] = max(1, int(rec.get("rounds", 0)))  # it was fought: a Combat Action
+        close_events(t, rec, report, "resolved with miniatures at the tactical scale (TS.5)")
+        return Adjudication(t.events, report)

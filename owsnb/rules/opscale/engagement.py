@@ -31,6 +31,7 @@ from owsnb.rules.opscale.combat import (
     Fire,
     RoundResult,
     Shot,
+    can_fire,
     initiative_bonus,
     resolve_round,
     roll_initiative,
@@ -478,6 +479,9 @@ def round_events(
     rec = dict(rec)
     for _ in range(rounds):
         spec = spec_of(t.state, rec)
+        if not can_fire(spec, statuses(t.state, spec)):
+            _stalemate(t, rec, report)
+            return t.events, report
         res = resolve_round(
             spec,
             statuses(t.state, spec),
@@ -504,6 +508,10 @@ def round_events(
             t.add(state_set("public", {"engagement": rec}, rule="OES.10"))
             close_events(t, rec, report, f"{res.winner} won")
             return t.events, report
+        spec = spec_of(t.state, rec)
+        if not can_fire(spec, statuses(t.state, spec)):
+            _stalemate(t, rec, report)
+            return t.events, report
     t.add(
         state_set("public", {"engagement": rec}, rule="OES.10"),
         note(
@@ -515,11 +523,23 @@ def round_events(
     return t.events, report
 
 
+def _stalemate(t: Tally, rec: dict[str, Any], report: Report) -> None:
+    """Ruling R45: no surviving declared unit of either side can fire at a legal target, so the
+    engagement ends (neither group destroyed: nobody wins it)."""
+    report.lines.append(
+        f"engagement {rec['n']}: no unit of either side can fire at a legal target; it ends (R45)"
+    )
+    report.rules.append("R45")
+    t.add(state_set("public", {"engagement": rec}, rule="R45"))
+    close_events(t, rec, report, "no unit of either side can fire (R45)")
+
+
 def close_events(
     t: Tally, rec: Mapping[str, Any], report: Report, why: str, forced_by: str | None = None
 ) -> None:
-    """End the engagement: experience for surviving crews and infantry (OES.11, EXP.2), then the
-    clock returns to the attacker's Combat step."""
+    """End the engagement: experience for surviving crews and infantry (OES.11, EXP.2: a roll for
+    a combat action, once a round was fought, and one for forcing a withdrawal), then the clock
+    returns to the attacker's Combat step."""
     state = t.state
     xp = state.table("experience")
     if state.options.get("experience_checks", True):
@@ -537,9 +557,13 @@ def close_events(
                 or is_neutral(state, u.side)
             ):
                 continue
-            n = int(xp.get("rolls_per_combat_action", 1))
+            # EXP.2 "Combat Action": only once a combat round has been fought (an attack
+            # declared and broken off at once is none); "Forcing A Withdrawal" stands alone
+            n = int(xp.get("rolls_per_combat_action", 1)) if int(rec.get("rounds", 0)) else 0
             if forced_by is not None and u.side == forced_by:
                 n += int(xp.get("rolls_per_forced_withdrawal", 1))
+            if not n:
+                continue
             gained = list(u.data.get("experience", ()))
             for _ in range(n):
                 roll = t.dice.roll(

@@ -29,6 +29,7 @@ from owsnb.rules.opscale.combat_orders import (
     Retaliate,
     Round,
     Surrender,
+    Tactical,
     Withdraw,
 )
 from owsnb.rules.opscale.economy import (
@@ -227,6 +228,7 @@ HANDLERS = (
     Clear(),
     Deploy(),
     Award(),
+    Tactical(),
 )
 """One handler per order verb, from Production (TS.2) to Deployment (TS.6) and the umpire's."""
 
@@ -745,20 +747,34 @@ class OpScale(RuleSet):
         )
 
     # -- end --------------------------------------------------------------------------------------
+    @staticmethod
+    def wiped_out(state: GameState) -> list[str]:
+        """Players with no unit left on the map, in transit or staged (sudden death, R42)."""
+        if not state.options.get("sudden_death", True):
+            return []
+        return [
+            side
+            for side in players(state)
+            if not any(
+                u.side == side and (on_battlefield(u) or u.box == "staged")
+                for u in state.units.values()
+            )
+        ]
+
     def is_over(self, state: GameState) -> bool:
-        if super().is_over(state):
-            return True
-        if state.options.get("sudden_death", True):
-            for side in players(state):
-                if not any(
-                    u.side == side and (on_battlefield(u) or u.box == "staged")
-                    for u in state.units.values()
-                ):
-                    return True
-        return False
+        return super().is_over(state) or bool(self.wiped_out(state))
 
     def outcome(self, state: GameState) -> Any:
         scores = {s: int(state.sides[s].public.get("score", 0)) for s in players(state)}
+        gone = self.wiped_out(state)
+        left = [s for s in players(state) if s not in gone]
+        if gone:  # R42: a player with no unit left loses at once, whatever the score
+            tally = ", ".join(f"{s} {v}" for s, v in sorted(scores.items(), key=lambda kv: -kv[1]))
+            lost = " and ".join(gone)
+            best = max((scores[x] for x in left), default=None)
+            top = [x for x in left if scores[x] == best]
+            head = f"{top[0]} wins" if len(top) == 1 else "drawn"  # among the players left
+            return f"{head}: {lost} has no unit left (sudden death, ruling R42); score {tally}"
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
             lead = "drawn"

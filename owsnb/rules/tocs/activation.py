@@ -111,7 +111,10 @@ def pay_mp(em: Emitter, u: Any, cost: float, rule: str) -> bool:
 
 def road_bonus_eligible(state: Any, u: Any) -> bool:
     """Does *u* earn the road bonus (L245: units on foot, armor and mech; motorized per option
-    ``road_bonus_motorized``, digest 6 #15)?"""
+    ``road_bonus_motorized``, digest 6 #15)? Never in fog (L528: "Fog negates the road bonus for
+    all unit types")."""
+    if state.public.get("weather", {}).get("fog") == "fog":
+        return False
     m = u.get("mobility", "foot")
     if m == "motorized":
         return state.options.get("road_bonus_motorized", "no") == "yes"

@@ -41,6 +41,8 @@ from owsnb.rules.tocs.model import (
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.positions import defence_bonus, lose_positions
+from owsnb.rules.tocs.stacking import within_limit
+from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.terrain import can_cross, enterable
 
 __all__ = [
@@ -127,7 +129,7 @@ def _att_strength(state: Any, u: Any, battle_terrain: str, road_column: bool) ->
         s = math.ceil(s / 2)
     if road_column:
         s = math.ceil(s / 2)  # L252: ambushed at road rate, 1/2 FRU
-    if u.get("in_los") is False:
+    if u.get("in_los") is False and not in_los(state, u):  # L216: LOS regained lifts it
         s = math.ceil(s * float(state.tables["supply"].get("out_of_los_attack_factor", 1)))
     return s
 
@@ -246,6 +248,7 @@ def _retreat(em: Emitter, ids: list[str], battle: Hex, n: int, *, rule: str) -> 
         else:
             if path:
                 em.unit(uid, rule=rule, hex=path[-1])
+                em.data(uid, rule="L146", retreated=True)  # may over stack until its next impulse
             if any(em.state.map.hexes[h].facts.get("interdicted") for h in path):
                 _degrade(em, uid, 1, "L353")  # retreating into an interdicted hex: one more state
             short = n - len(path)
@@ -336,9 +339,10 @@ def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, i
         for i in battle.attackers
         if state.units[i].alive
     )
-    dfn = sum(_def_strength(state, u, terrain) for u in defenders)
+    counted = within_limit(state, defenders)  # L143: combats adhere to the stacking limits
+    dfn = sum(_def_strength(state, u, terrain) for u in counted)
     holder = next((u.side for u in defenders), None)
-    bonus = defence_bonus(state, holder, battle.hex, defenders) if holder else 0
+    bonus = defence_bonus(state, holder, battle.hex, counted) if holder else 0
     dfn += bonus  # L289: each Company under an improved position, whatever its strength or steps
     mines = (
         2
@@ -412,16 +416,15 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         d_retreat_to = _retreat(
             em, [i for i in d_ids if alive_on_map(em.state.units[i])], h, d_ret, rule="L735"
         )
-    for uid in d_ids:
-        if battle.engagement:
-            _degrade(em, uid, 1 if d_ret else 0, "L730")
-        else:
-            _degrade(em, uid, 1 + (1 if d_ret else 0), "L730")
+    for uid in d_ids:  # L155, L734: reconnaissance units do not degrade for retreating
+        ret = 1 if d_ret and not em.state.units[uid].get("recon") else 0
+        _degrade(em, uid, ret if battle.engagement else 1 + ret, "L730")
     # attacker second
     a_taken = _take_losses(em, attackers, a_loss, "attack", rule)
     for uid in attackers:
         extra = 1 if model == "literal" and not battle.engagement else 0
-        _degrade(em, uid, (1 if a_ret else 0) + extra, "L734")
+        ret = 1 if a_ret and not em.state.units[uid].get("recon") else 0  # L734 [EXC: recon]
+        _degrade(em, uid, ret + extra, "L734")
     a_alive = [i for i in attackers if alive_on_map(em.state.units[i])]
     if a_ret and battle.engagement:
         _retreat(em, a_alive, h, a_ret, rule="L734")

@@ -33,6 +33,7 @@ from owsnb.rules.tocs.order_checks import (
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
 from owsnb.rules.tocs.roadblock_orders import known_roadblock, learn_roadblock, roadblocked
+from owsnb.rules.tocs.stacking import congested
 from owsnb.rules.tocs.terrain import is_road_step, step_cost
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_at, learn_ezoc
 
@@ -107,12 +108,13 @@ class Move(OrderHandler):
                 "L297",
                 order,
             )
+        jam = congested(state, u.side, to)  # L365: an over-stacked hex's roads are congested
         cost = step_cost(
             state,
             u,
             u.hex,
             to,
-            road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to)),
+            road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to) or jam),
         )
         if cost == float("inf"):
             raise refusal(
@@ -127,6 +129,7 @@ class Move(OrderHandler):
             and is_road_step(state, u.hex, to)
             and not known_roadblock(state, u.side, to)
             and not mined_by(state, u.side, to)
+            and not jam
         )  # L245
         if mp_available(u) + 1e-9 < cost and not bonus:
             raise refusal(
@@ -150,6 +153,8 @@ class Move(OrderHandler):
         u = em.state.units[u.id]
         road = is_road_step(state, frm, to)
         if road and mined_by(state, side, to):  # L297: own mines deny road rate to own units
+            road = False
+        if road and congested(state, side, to):  # L365: over stacked, its roads are congested
             road = False
         blocked = road and roadblocked(
             state, side, to

@@ -153,6 +153,9 @@ class Recon(OrderHandler):
             recon_mp=0 if occupied else mp - cost,
             recon_last=None if occupied else lab,
             acted=True,
+            scouted=sorted(
+                {*(u.get("scouted") or ()), lab}
+            ),  # L274-L275: it sets the battle's length
         )
         _reveal_fixed(em, side, h)
         if occupied:
@@ -273,7 +276,13 @@ class Probe(OrderHandler):
         u = state.units[args["unit"]]
         h = state.map.hex(args["hex"])
         lab = state.map.label(h)
-        em.data(u.id, rule="10.5", ap=int(u.get("ap", 0)) - 1, acted=True)
+        em.data(
+            u.id,
+            rule="10.5",
+            ap=int(u.get("ap", 0)) - 1,
+            acted=True,
+            scouted=sorted({*(u.get("scouted") or ()), lab}),  # L280: it sets the battle's length
+        )
         _add_mark(em, side, "probe_marks", lab, "L278")
         _reveal_fixed(em, side, h)
         occ = units_in(state, h, enemy)

@@ -24,7 +24,7 @@ from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, S
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
-from owsnb.rules.tocs import economy, present, weather
+from owsnb.rules.tocs import economy, present, stacking, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
@@ -45,8 +45,10 @@ from owsnb.rules.tocs.model import (
 )
 from owsnb.rules.tocs.orders import HANDLERS, close_activation
 from owsnb.rules.tocs.perimeter import announce, take_hex, visible_unit
+from owsnb.rules.tocs.reinforcement_orders import BOX as REINFORCEMENT_BOX
 from owsnb.rules.tocs.supply import in_los
 from owsnb.rules.tocs.victory import score
+from owsnb.rules.tocs.zoc import ezoc_at, learn_ezoc
 
 __all__ = ["Tocs", "OPTIONS"]
 
@@ -235,6 +237,8 @@ class Tocs(RuleSet):
                             "minefield",
                             "bombard",
                             "clear",
+                            "eliminate",
+                            "enter",
                         ),
                         rule="B3.5",
                     ),
@@ -242,7 +246,7 @@ class Tocs(RuleSet):
                         "3.8",
                         "Reserve Commitment",
                         actors="nonphasing",
-                        verbs=("activate", "move", "recon", "interdict", "strike"),
+                        verbs=("activate", "move", "recon", "interdict", "strike", "eliminate"),
                         rule="L68",
                     ),
                     Step("3.9", "Combat Resolution", actors="none", auto=True, rule="L69"),
@@ -250,7 +254,15 @@ class Tocs(RuleSet):
                         "3.10",
                         "Exploitation",
                         actors="phasing",
-                        verbs=("activate", "move", "recon", "probe", "breakthrough", "exploit"),
+                        verbs=(
+                            "activate",
+                            "move",
+                            "recon",
+                            "probe",
+                            "breakthrough",
+                            "exploit",
+                            "eliminate",
+                        ),
                         rule="L78",
                     ),
                     Step(
@@ -313,6 +325,30 @@ class Tocs(RuleSet):
                 problems.append(
                     (f"units[{i}].data.parent", f"{u.id}'s parent {p!r} is not an HQ of its side")
                 )
+        later = dict(rules.get("reinforcements", {}) or {})
+        for uid, spec in later.items():  # L42: reinforcements arrive on a turn, at a hex
+            where = f"rules.reinforcements.{uid}"
+            if uid not in state.units:
+                problems.append((where, f"no unit {uid!r}"))
+                continue
+            turn = (spec or {}).get("turn") if isinstance(spec, Mapping) else None
+            if not isinstance(turn, int) or turn < 1:
+                problems.append((where, f"give the turn it arrives: {{turn: N}}, not {spec!r}"))
+            if isinstance(spec, Mapping) and spec.get("hex") is not None:
+                try:
+                    state.map.hex(str(spec["hex"]))
+                except ValueError as exc:
+                    problems.append((f"{where}.hex", str(exc)))
+        on_map = state.evolve(units={k: v for k, v in state.units.items() if k not in later})
+        for side in state.sides:  # L144: a scenario sets up within the stacking limits
+            for h, extra in stacking.overstacked(on_map, side).items():
+                problems.append(
+                    (
+                        "units",
+                        f"{side} is over stacked in {state.map.label(h)} "
+                        f"({', '.join(u.id for u in extra)} too many, L144)",
+                    )
+                )
         names = list(self.default_tables()["improved_positions"]["names"])
         for side, where in (rules.get("positions", {}) or {}).items():
             for lab, level in (where or {}).items():
@@ -351,7 +387,7 @@ class Tocs(RuleSet):
         layered = merged_tables(stack)
         layered["rulings"] = merged_rulings(stack)
         tables = {}
-        for name in set(layered) | set(state.tables):
+        for name in sorted(set(layered) | set(state.tables)):
             d = (
                 _diff(state.tables.get(name, {}), base.get(name, {}))
                 if name in state.tables
@@ -388,7 +424,25 @@ class Tocs(RuleSet):
             for h, info in state.map.hexes.items()
         }
         units = {}
+        later = dict(rules.get("reinforcements", {}) or {})
         for uid, u in state.units.items():
+            spec = later.get(uid) or {}
+            if int(spec.get("turn", 1)) > state.clock.turn:  # L42: hidden off board until then
+                entry = state.map.label(
+                    state.map.hex(str(spec.get("hex") or state.map.label(u.hex)))
+                )
+                units[uid] = replace(
+                    u.evolve(
+                        data={
+                            "state": int(u.get("state", 0)),
+                            "arrives": int(spec["turn"]),
+                            "entry": entry,
+                        }
+                    ),
+                    hex=None,
+                    box=REINFORCEMENT_BOX,
+                )
+                continue
             if u.hex is not None and owners[u.hex] != u.side:
                 raise ValueError(
                     f"unit {uid} starts in {state.map.label(u.hex)}, outside {u.side}'s perimeter (L227)"
@@ -535,6 +589,7 @@ class Tocs(RuleSet):
                 events.append(note(f"Game over: {self.outcome(s)['summary']}"))
                 return events
             entered = self.on_enter(s, phase, step, dice)
+            entered += self.aftermath(_apply_all(s, entered))
             events += entered
             s = _apply_all(s, entered)
             reached = to is None or to in (key, f"{_PHASE_OF[key]}/{key}")
@@ -557,7 +612,36 @@ class Tocs(RuleSet):
             ]
             s = _apply_all(state, ev)
             return Adjudication(ev + self.advance_events(s, dice))
-        return super().adjudicate(state, order, args, dice)
+        out = super().adjudicate(state, order, args, dice)
+        if order.verb not in ("done", "advance"):  # those walk the sequence (aftermath inside)
+            out.events += self.aftermath(_apply_all(state, out.events))
+        return out
+
+    def aftermath(self, state: Any) -> list:
+        """What a change of position does at once, whoever caused it (after every order and every
+        automatic step): a reserve in EZOC loses its status (L337), a refitting unit its refit
+        (L338: it must "remain out of EZOC"); a unit marked out of LOS that
+        traces LOS again loses its marker and its penalties (L216)."""
+        em = Emitter(state)
+        for u in sorted(ground_units(state), key=lambda x: x.id):
+            if u.get("reserve") and ezoc_at(state, u.side, u.hex):
+                em.data(u.id, rule="L337", reserve=False)
+                learn_ezoc(em, u.side, u.hex, True, "L337")
+                em.say(
+                    f"{u.id} loses its reserve status: its hex is in EZOC",
+                    rule="L337",
+                    visible_to=u.side,
+                )
+            if u.get("refit") and ezoc_at(state, u.side, u.hex):
+                em.data(u.id, rule="L338", refit=False)
+                learn_ezoc(em, u.side, u.hex, True, "L338")
+                em.say(
+                    f"{u.id} stops refitting: its hex is in EZOC", rule="L338", visible_to=u.side
+                )
+            if u.get("in_los") is False and in_los(em.state, u):
+                em.data(u.id, rule="L216", in_los=True)
+                em.say(f"{u.id} is back in LOS", rule="L216", visible_to=u.side)
+        return em.events
 
     # -- automatic effects ---------------------------------------------------------------------
     def begin_events(self, state: Any, side: str, dice: Any) -> list:
@@ -739,6 +823,13 @@ class Tocs(RuleSet):
                 kind = max(
                     (u.get("attack_type", "hasty") for u in att), key=lambda k: ranks[k]["rank"]
                 )
+                scouts = [u for u in att if lab in (u.get("scouted") or ())]
+                if scouts:  # L274-L275, L280: a unit that reconnoitred or probed the hex and
+                    # joins the battle sets its length: no longer than that unit's own attack
+                    kind = min(
+                        (kind, *(u.get("attack_type", "hasty") for u in scouts)),
+                        key=lambda k: ranks[k]["rank"],
+                    )
                 priv = em.state.sides[p].private
                 shifts = [
                     n
@@ -793,8 +884,15 @@ class Tocs(RuleSet):
         p = s.public["phasing"]
         passed = bool(s.public.get("passed"))
         both = passed and s.public.get("last_passed") not in (None, p)
+        # L145-L147: the phasing side's stacks must be legal at the end of its impulse (its units
+        # that retreated earlier have had their next impulse, L146); the other side's moves in
+        # Reserve Commitment likewise (a ruling), its retreats wait for its own impulse
+        stacking.enforce(em, p, exempt=False, rule="L145")
+        stacking.clear_retreated(em, p)
+        stacking.enforce(em, enemy_of(em.state, p), exempt=True, rule="L145")
+        s = em.state
         for u in s.units.values():  # end-of-impulse housekeeping
-            if u.get("act") or u.get("recon_last") or u.get("withdrew"):
+            if u.get("act") or u.get("recon_last") or u.get("withdrew") or u.get("scouted"):
                 em.unit(
                     u.id,
                     rule="B3.11",
@@ -806,6 +904,7 @@ class Tocs(RuleSet):
                         "recon_last": None,
                         "recon_mp": 0,
                         "withdrew": False,
+                        **({"scouted": None} if u.get("scouted") else {}),
                     },
                 )
         if pending(em.state, p) or exploits(
@@ -850,6 +949,9 @@ class Tocs(RuleSet):
         )
 
     def _end_of_turn(self, em: Emitter, dice: Any) -> None:
+        for side in em.state.sides:  # L146: retreats over stacked until the end of the turn at most
+            stacking.enforce(em, side, exempt=False, rule="L146")
+        stacking.clear_retreated(em, None)
         s = em.state
         progress_bridges(em)  # L302: bridge progress before units recover
         refit_at_end_of_turn(em)  # L338: refits (digest 2: after bridges)

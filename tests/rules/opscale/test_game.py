@@ -306,7 +306,7 @@ def test_cn_3_command_decisions_refused_beyond_the_network_played_inside():
     assert s2.sides["blue"].private["currency"] == s.sides["blue"].private["currency"] + 10
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF")
     s = with_hand(s, "red", "cease-fire#2")
-    s, rep = play(s, "red: play cease-fire", [2])  # OES.10; the tank's experience roll: 2
+    s, rep = play(s, "red: play cease-fire", [])  # OES.10; no round fought: no experience roll
     assert record(s) is None and s.sides["red"].private["hand"] == () and rep.ended
 
 
@@ -360,11 +360,14 @@ def test_tr_destroyed_transport_carried_unit_rolls_and_survives_damaged():
 
 # -- R16 withdrawal, R35 surrender
 # --------------------------------------------------------------------------
-def test_r16_defender_withdraws_and_the_attacker_earns_two_experience_rolls():
+def test_r16_defender_withdraws_and_the_attacker_earns_the_forced_withdrawal_roll():
+    """EXP.2 "Forcing A Withdrawal." The defender withdraws before any round: the attacker forced
+    it (one roll) but fought no "Combat Action" (no second roll)."""
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF")
     with pytest.raises(IllegalOrderError):
         RULESET.check(s, __import__("owsnb").Order.parse("red: withdraw 0404"))
-    s, rep = play(s, "red: withdraw 0603", [3, 10])
+    s, rep = play(s, "red: withdraw 0603", [10])
+    assert sum("experience roll" in line for line in rep.lines) == 1
     assert s.units["R-INF"].hex == s.map.hex("0603") and record(s) is None
     assert s.units["B-TANK"].data["experience"] == ("combat-veteran",)
 
@@ -372,7 +375,7 @@ def test_r16_defender_withdraws_and_the_attacker_earns_two_experience_rolls():
 def test_r35_unconditional_surrender_is_captured_and_scores_double():
     s, _ = play(combat().state, "blue: engage B-TANK:R-INF")
     s, _ = play(s, "red: done", [9, 1])
-    s, _ = play(s, "red: surrender unconditional", [1])
+    s, _ = play(s, "red: surrender unconditional", [])  # no round fought: no experience roll
     inf = s.units["R-INF"]
     assert inf.side == "blue" and inf.data["captured"] and not inf.data["used"]
     assert s.sides["blue"].public["score"] == 40 and s.sides["red"].public["score"] == 0

@@ -197,3 +197,51 @@ def test_appendix_e2_l605_default_tactical_support_shifts_an_ambush_one_column()
     sub = submit(g, "allied: move A-1 0806", [3, 4, 1])
     txt = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert any(t.startswith("Battle at 0806: ambush, column 1:2, 2d6=7") for t in txt), txt
+
+
+def test_l155_l735_a_reconnaissance_unit_does_not_degrade_for_retreating():
+    """L155: units "that retreat from combat [Exc: reconnaissance units] ... will degrade to a
+    lower state." The defender retreats one hex (deliberate 1:1, 2d6 = 9: -/1R1): an infantry
+    company loses two states (battle and retreat), a reconnaissance company one (battle)."""
+    for recon, state in ((False, 2), (True, 1)):
+        g = _battle_board()
+        if recon:
+            set_unit(g, "G-1", data={**dict(g.unit("G-1").data), "recon": True})
+        begin(g)
+        submit(g, "allied: activate A-1")
+        submit(g, "allied: attack A-1 0806 kind=deliberate")
+        submit(g, "allied: done", [4, 5, 3, 6, 6])
+        g1 = g.unit("G-1")
+        assert g1.hex.distance(g.hex("0806")) == 1 and g1.get("state") == state, recon
+
+
+def test_l734_a_reconnaissance_attacker_does_not_degrade_for_retreating():
+    """L734: "If the attacker retreats they will return back to the adjacent hex that they had
+    attacked from ... The attacker's units will degrade [EXC: reconnaissance units]." 2d6 = 2 at
+    1:3 is 2R1/-: the recon attacker keeps its state (appendix E.1: one state for activating)."""
+    g = _battle_board(defenders=("0806", "0806", "0806"))
+    set_unit(g, "A-1", data={**dict(g.unit("A-1").data), "recon": True})
+    begin(g)
+    submit(g, "allied: activate A-1")
+    submit(g, "allied: attack A-1 0806 kind=deliberate")
+    submit(g, "allied: done", [1, 1, 1, 1, 6, 6])
+    a1 = g.unit("A-1")
+    assert lab(g, "A-1") == "0706" and a1.get("state") == 1  # activation only
+
+
+def test_l274_l275_a_unit_that_reconnoitred_the_hex_sets_the_length_of_the_battle():
+    """L274: "In effect all higher level Intensive/Deliberate Attacks will be reduce to the same
+    attack level of the lowest unit that had performed the reconnaissance or probe action." L275:
+    "Any unit performing reconnaissance that becomes part of the battle will dictate the length of
+    the battle based on the AP remaining of that unit." A-2 reconnoitres 0806 (1 AP) and joins
+    with a deliberate attack (its last 2 AP); A-1's intensive attack is cut to deliberate."""
+    g = _battle_board()
+    begin(g)
+    submit(g, "allied: activate A-2")
+    submit(g, "allied: recon A-2 0806")
+    submit(g, "allied: attack A-2 0806 kind=deliberate")
+    submit(g, "allied: activate A-1")
+    submit(g, "allied: attack A-1 0806 kind=intensive")
+    sub = g.submit("allied: done")
+    notes = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
+    assert any(t.startswith("Battle at 0806: deliberate,") for t in notes), notes

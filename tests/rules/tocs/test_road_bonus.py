@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import begin, board, lab, set_data, set_unit, submit
+from .conftest import begin, board, lab, set_data, set_public, set_unit, submit
 
 
 def _on_the_road(**kw):
@@ -44,3 +44,15 @@ def test_digest_6_15_road_bonus_for_motorized_units_is_an_option(option, ap_left
     submit(g, "allied: move A-1 0503")
     submit(g, "allied: move A-1 0603")
     assert g.unit("A-1").get("ap") == ap_left
+
+
+def test_l528_fog_negates_the_road_bonus():
+    """L528: "Fog negates the road bonus for all unit types." The same road move as above earns
+    no free hex in fog: the third road hex costs a new AP."""
+    g = _on_the_road()
+    set_public(g, weather={**dict(g.state.public["weather"]), "fog": "fog"})
+    submit(g, "allied: move A-1 0403")
+    submit(g, "allied: move A-1 0503")
+    assert not g.unit("A-1").get("road_bonus") and g.unit("A-1").get("ap") == 2
+    submit(g, "allied: move A-1 0603")
+    assert lab(g, "A-1") == "0603" and g.unit("A-1").get("ap") == 1

@@ -405,7 +405,7 @@ def _resolve_hex(
         events.append(
             unit_set(uid, data={"spent": sp}, rule="2.2.7.4", visible_to=watchers(state, u))
         )
-    for uid in {e.shooter for e in engs} | {e.target for e in engs}:
+    for uid in sorted({e.shooter for e in engs} | {e.target for e in engs}):
         u = state.units[uid]
         if counter(u).is_air and "engaged" not in u.markers:
             events.append(
