@@ -157,11 +157,13 @@ def result_html(result: Any, *, notebook: bool = True) -> str:
         if rows
         else ""
     )
-    dist = getattr(result, "distribution", None)
-    if dist:
+    charts = dict(getattr(result, "charts", {}) or {})
+    if charts:
         from owsnb.kernel.dist import bar_chart_html
 
-        facts += bar_chart_html(list(dict(dist).items()), caption=getattr(dist, "label", ""))
+        facts += "".join(
+            bar_chart_html(list(dict(d).items()), caption=plural(str(c))) for c, d in charts.items()
+        )
     columns = list(getattr(result, "columns", ()) or ())
     table = _table(columns, list(getattr(result, "table", ()) or ())) if columns else ""
     rolls = list(getattr(result, "rolls", ()) or ())
@@ -188,8 +190,8 @@ def result_text(result: Any) -> str:
     if rules:
         out[0] += f" ({rules})"
     out += [f"  {k}: {v}" for k, v in result_rows(result)]
-    dist = getattr(result, "distribution", None)
-    out += [f"  {words(k)}: {float(p):.1%} ({p})" for k, p in dict(dist or {}).items()]
+    for c, d in dict(getattr(result, "charts", {}) or {}).items():
+        out.append(f"  {c}: " + ", ".join(f"{words(k)} {float(p):.1%}" for k, p in dict(d).items()))
     columns = list(getattr(result, "columns", ()) or ())
     for r in getattr(result, "table", ()) or ():
         out.append("  " + " | ".join(f"{label(c)} {words(r.get(c))}" for c in columns))

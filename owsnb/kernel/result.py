@@ -31,7 +31,7 @@ class Result:
 
     ``outcome`` holds plain values (hits per target, detected units...), readable as attributes
     (``result.hits``); ``lines`` narrate; ``columns`` and ``table`` hold rows when the result is
-    a table (a forecast per unit, an odds ladder); ``distribution`` an exact distribution.
+    a table (a forecast per unit, an odds ladder); ``charts`` exact distributions.
     """
 
     title: str
@@ -42,8 +42,8 @@ class Result:
     order: str = ""
     columns: list[str] = field(default_factory=list)
     table: list[Mapping[str, Any]] = field(default_factory=list)
-    distribution: Any = None
-    """An exact distribution (outcome -> probability) drawn as bars, when the result has one."""
+    charts: dict[str, Any] = field(default_factory=dict)
+    """Exact distributions (caption -> {outcome: probability}) drawn as bars."""
 
     @property
     def dice(self) -> list[tuple[str, int]]:

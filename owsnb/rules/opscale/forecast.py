@@ -459,7 +459,7 @@ class Forecast(Distribution):
             lines=list(self.notes),
             columns=cols if self.details else [],
             table=[{c: _fmt(r.get(c, "")) for c in cols} for r in self.details],
-            distribution=Distribution(dict(self.rows()), self.label),
+            charts={self.label or "outcome": dict(self.rows())},
         )
 
     def _repr_html_(self) -> str:
