@@ -269,14 +269,21 @@ def _symbol(key: str, aff: str) -> str:
     return frame + body + staff
 
 
+def _fit(s: str, width: float) -> str:
+    """Narrow a short text to *width* units when it would be wider (never smaller type)."""
+    return (
+        f" textLength='{width:g}' lengthAdjust='spacingAndGlyphs'" if len(s) * 11.2 > width else ""
+    )
+
+
 def _die(x: float, d: Any) -> str:
     op = " opacity='0.35'" if d.spent else ""
     num = str(d.die).lstrip("dD")
     return (
-        f"<g{op}><rect x='{x:g}' y='63' width='23' height='23' rx='3' fill='{_e(d.fill)}' "
+        f"<g{op}><rect x='{x:g}' y='63' width='22' height='23' rx='3' fill='{_e(d.fill)}' "
         f"stroke='#111' stroke-width='1.5'/>"
-        f"<text x='{x + 11.5:g}' y='81' font-size='20' text-anchor='middle' "
-        f"fill='{_e(d.ink)}'>{_e(num)}</text></g>"
+        f"<text x='{x + 11:g}' y='81' font-size='20' text-anchor='middle' "
+        f"fill='{_e(d.ink)}'{_fit(num, 19)}>{_e(num)}</text></g>"
     )
 
 
@@ -284,10 +291,10 @@ def _shield(x: float, s: Any) -> str:
     op = " opacity='0.35'" if s.spent else ""
     ink = _ink(s.fill)
     return (
-        f"<g{op}><path d='M{x:g} 63h23v10q0 9-11.5 14q-11.5-5-11.5-14z' fill='{_e(s.fill)}' "
+        f"<g{op}><path d='M{x:g} 63h22v10q0 9-11 14q-11-5-11-14z' fill='{_e(s.fill)}' "
         f"stroke='#111' stroke-width='1.5'/>"
-        f"<text x='{x + 11.5:g}' y='80' font-size='20' text-anchor='middle' "
-        f"fill='{ink}'>{_e(s.value)}</text></g>"
+        f"<text x='{x + 11:g}' y='80' font-size='20' text-anchor='middle' "
+        f"fill='{ink}'{_fit(str(s.value), 19)}>{_e(s.value)}</text></g>"
     )
 
 
@@ -372,10 +379,10 @@ def counter_svg(counter: Any, viewer: str | None = None, sides: Any = (), size: 
     items = [("die", d) for d in c.dice] + [("shield", s) for s in c.shields]
     if items:
         shown = items if len(items) <= 4 else items[:3]
-        x = 3.0
+        x = 2.5
         for what, it in shown:
             parts.append(_die(x, it) if what == "die" else _shield(x, it))
-            x += 24
+            x += 24.5
         if len(items) > 4:  # more than fit: a plus sign (the card lists them all)
             parts.append(
                 f"<path d='M{x + 4:g} 74.5h14M{x + 11:g} 67.5v14' stroke='{ink}' stroke-width='3'/>"

@@ -115,7 +115,7 @@ class App(Panel):
             if seats is not None
             else ((*view.sides, UMPIRE) if local else (t.seat.side,))
         )
-        self.title = W.HTML(layout=W.Layout(flex="1 1 auto", overflow="hidden"))
+        self.title = W.HTML(layout=W.Layout(flex="1 1 auto", overflow="hidden", min_width="0"))
         self.title.add_class("owsnb-title")
         self.seat_buttons = W.ToggleButtons(
             options=list(self.seats),
@@ -125,18 +125,20 @@ class App(Panel):
         )
         self.seat_buttons.observe(self._on_seat_button, "value")
         self.seat_buttons.layout.display = "" if len(self.seats) > 1 else "none"
+        self.seat_buttons.layout.flex = "0 0 auto"
         self.banner = W.HTML()
         self.style = W.HTML(APP_CSS, layout=W.Layout(display="none"))
         self.projector = checkbox(
             "projector", value=projector, tooltip="larger counters and text, for a class"
         )
+        self.projector.layout.flex = "0 0 auto"
         self.projector.observe(lambda ch: self.set_projector(ch["new"]), "value")
         self.history_toggle = W.ToggleButton(
             value=False,
             description="history",
             icon="history",
             tooltip="step back through the game as this seat saw it (and fork a what-if)",
-            layout=W.Layout(width="auto"),
+            layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.history_toggle.observe(self._on_history_toggle, "value")
         self.parts: dict[str, W.Widget] = {
@@ -278,6 +280,10 @@ class App(Panel):
     def _on_seat_button(self, change: dict) -> None:
         if change["new"] and change["new"] != self.table.seat.side:
             self.switch(change["new"])
+
+    def hide(self, side: str) -> None:
+        """Draw the curtain: the table is hidden until the next player (*side*) clicks."""
+        self._hide(side)
 
     def _hide(self, side: str) -> None:
         self.curtain_box.children[0].value = (

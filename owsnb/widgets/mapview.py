@@ -38,12 +38,14 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import ipyleaflet as L
 import ipywidgets as W
@@ -94,6 +96,9 @@ RANGE_COLOURS: dict[str, str] = {
 SPARE_ICONS = 4
 """Counter icons kept for re-use (a redraw that changes more counters makes new ones)."""
 
+ZOOM_SNAP = 0.1
+"""Zoom steps: fine enough that a fitted map fills its panel to within 7%."""
+
 COUNTER_FILL = 0.72
 """A counter's side as a fraction of its hex's height: the largest square inside the hex."""
 
@@ -112,9 +117,11 @@ MAP_CSS = (
     ".owsnb-badge{position:absolute;right:-10px;bottom:-10px;min-width:14px;text-align:center;"
     "background:#111827;color:#fff;border:1.5px solid #fff;border-radius:10px;"
     "font:bold var(--owsnb-badge,12px)/1 system-ui,sans-serif;padding:2px 5px}"
-    ".owsnb-chip{display:inline-flex;flex-direction:column;align-items:center;margin:2px 4px}"
-    ".owsnb-chip .owsnb-counter{width:var(--owsnb-cm,46px);height:var(--owsnb-cm,46px)}"
-    ".owsnb-chip button{font-size:var(--owsnb-chip-font,12px)}"
+    ".owsnb-chip.widget-button{height:auto;min-width:calc(var(--owsnb-cm,46px) + 12px);"
+    "padding:calc(var(--owsnb-cm,46px) + 4px) 4px 2px 4px;margin:2px 3px;line-height:1.1;"
+    "background-repeat:no-repeat;background-position:center 3px;"
+    "background-size:var(--owsnb-cm,46px) var(--owsnb-cm,46px);"
+    "font-size:var(--owsnb-chip-font,12px)}"
     ".owsnb-boxes{font:13px system-ui,sans-serif}.owsnb-boxes b{margin-right:4px}</style>"
 )
 """The map's stylesheet (sent once): counters centred on their hex at the size the map sets."""
@@ -191,7 +198,7 @@ class MapView(Panel):
             crs=L.projections.Simple if simple else L.projections.EPSG3857,
             center=center,
             zoom=zoom,
-            zoom_snap=0.25,
+            zoom_snap=ZOOM_SNAP,
             zoom_delta=0.5,
             scroll_wheel_zoom=True,
             attribution_control=False,
@@ -244,6 +251,7 @@ class MapView(Panel):
         self.labels_toggle.observe(lambda _: self._on_zoom({"new": self.map.zoom}), "value")
         self.boxes = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self.boxes.add_class("owsnb-boxes")
+        self.boxes.add_class(f"{self.key}-boxes")
         self._box_key: Any = None
         self._box_items: dict[str, W.Button] = {}
         self.basemap_toggle = checkbox(
@@ -282,7 +290,8 @@ class MapView(Panel):
         dx, dy = max(float(x1 - x0), 1e-9), max(float(y1 - y0), 1e-9)
         if self.geo.projection != "simple":  # Web Mercator: the world is 256 px wide at zoom 0
             dx, dy = dx * 256 / _MERCATOR_EQUATOR_M, dy * 256 / _MERCATOR_EQUATOR_M
-        zoom = math.floor(4 * math.log2(min(width_px / dx, height_px / dy))) / 4
+        fit = math.log2(0.97 * min(width_px / dx, height_px / dy))  # a margin of 1.5% a side
+        zoom = round(math.floor(fit / ZOOM_SNAP) * ZOOM_SNAP, 4)
         return [(s + n) / 2, (w + e) / 2], zoom
 
     def hex_px(self, zoom: float | None = None) -> float:
@@ -306,7 +315,7 @@ class MapView(Panel):
     def _sizes_css(self, zoom: float) -> str:
         cs = self.counter_px(zoom)
         return (
-            f"<style>.{self.key}{{--owsnb-cs:{cs:.0f}px;"
+            f"<style>.{self.key},.{self.key}-boxes{{--owsnb-cs:{cs:.0f}px;"
             f"--owsnb-cm:{self.counter_size * self.scale:.0f}px;"
             f"--owsnb-badge:{12 * self.scale:.0f}px;--owsnb-chip-font:{12 * self.scale:.0f}px}}"
             "</style>"
@@ -807,21 +816,32 @@ class MapView(Panel):
             return None
         return start, end, hostile
 
-    def _chip(self, unit: Any, selected: bool) -> W.Widget:
-        """A counter in a tray: its picture and a button with its id (a click picks it)."""
+    def _chips(self, units: list[Any]) -> tuple[W.HTML, dict[str, W.Button]]:
+        """Counters as buttons for a tray: each button shows its counter (a picture in the
+        tray's own stylesheet, one rule per distinct counter) over its unit id; a click picks
+        the unit, as a click on its counter on the map does."""
         t = self.table
-        pic = W.HTML(self.counter(unit))
-        b = button(
-            unit.id,
-            lambda uid=unit.id: t.pick(unit=uid),
-            tooltip=self._stack_title([unit]),
-            style="warning" if selected else "",
-            width="auto",
+        rules: dict[str, str] = {}
+        buttons: dict[str, W.Button] = {}
+        for u in units:
+            svg = self.counter(u)
+            cls = "owsnb-c-" + hashlib.sha1(svg.encode()).hexdigest()[:10]
+            rules[cls] = svg
+            b = button(
+                u.id,
+                lambda uid=u.id: t.pick(unit=uid),
+                tooltip=self._stack_title([u]),
+                style="warning" if u.id == t.unit else "",
+                width="auto",
+            )
+            b.add_class("owsnb-chip")
+            b.add_class(cls)
+            buttons[u.id] = b
+        css = "".join(
+            f'.{cls}{{background-image:url("data:image/svg+xml,{quote(svg)}")}}'
+            for cls, svg in rules.items()
         )
-        box = W.VBox([pic, b])
-        box.add_class("owsnb-chip")
-        box._owsnb_button = b  # type: ignore[attr-defined]
-        return box
+        return W.HTML(f"<style>{css}</style>", layout=W.Layout(display="none")), buttons
 
     def _draw_tray(self) -> None:
         """The stack list: every unit of the hex picked, when it holds more than one."""
@@ -832,9 +852,9 @@ class MapView(Panel):
                 self.map.remove(self.tray_control)
             self.tray.children = ()
             return
-        items = [self._chip(view.units[u], u == t.unit) for u in t.stack if u in view.units]
+        style, chips = self._chips([view.units[u] for u in t.stack if u in view.units])
         old = self.tray.children
-        self.tray.children = tuple(items)
+        self.tray.children = (style, *chips.values())
         for box in old:
             for w in widget_tree(box):
                 w.close()
@@ -858,14 +878,15 @@ class MapView(Panel):
         if key != self._box_key:
             self._box_key = key
             old = self.boxes.children
-            items: list[W.Widget] = []
-            self._box_items = {}
-            for where, us in groups.items():
-                items.append(W.HTML(f"<b>{html.escape(where)}</b>"))
-                for u in us:
-                    chip = self._chip(u, u.id == t.unit)
-                    self._box_items[u.id] = chip._owsnb_button  # type: ignore[attr-defined]
-                    items.append(chip)
+            style, self._box_items = self._chips([u for us in groups.values() for u in us])
+            items: list[W.Widget] = [style]
+            for where, us in groups.items():  # a group wraps as one: its label with its chips
+                label = W.HTML(f"<b>{html.escape(where)}</b>")
+                group = W.HBox(
+                    [label, *(self._box_items[u.id] for u in us)],
+                    layout=W.Layout(align_items="center", margin="0 8px 0 0"),
+                )
+                items.append(group)
             self.boxes.children = tuple(items)
             for box in old:
                 for w in widget_tree(box):

@@ -164,8 +164,12 @@ def test_a_stack_shows_one_counter_with_a_count_and_opens_a_tray(pgame):
     stack._click_callbacks(type="click")
     assert mv.table.stack == ["B-ARM-1", "B-INF-1"]
     assert mv.tray_control in mv.map.controls
-    buttons = [w.children[1] for w in mv.tray.children]
+    # each unit a button showing its counter (a picture from the tray's stylesheet)
+    style, *buttons = mv.tray.children
     assert [b.description for b in buttons] == ["B-ARM-1", "B-INF-1"]
+    for b in buttons:
+        cls = next(c for c in b._dom_classes if c.startswith("owsnb-c-"))
+        assert f".{cls}{{background-image:url(" in style.value
     buttons[1].click()
     assert mv.table.unit == "B-INF-1"
     mv.table.pick(hex="0707")
