@@ -8,12 +8,16 @@ set's :class:`~owsnb.kernel.orders.OrderSpec` list; legality from ``seat.check``
 ``seat.preview``; what a side must answer from the rule set's presentation (``prompt``).
 
 **Clicks.** A click on a counter (on the map, in a stack's list or in the off-map tray) fills
-the first unit parameter that admits it (:mod:`owsnb.widgets.params`: its candidates, else what
-its kind admits) and is still empty — or adds it to a list (a unit list, a salvo of that unit, a
-shield allocation for it); a click on a unit already in a unit list takes it out. A counter no
-parameter admits (the enemy you attack) fills the first empty hex parameter with its hex, as a
-click on an empty hex does. With no order chosen, a click on a counter chooses the first order
-that can use it. What clicks fill shows in the order line ("unit ... · to: click a hex").
+the first unit parameter that admits it (:mod:`owsnb.widgets.params`: its candidates, else the
+values of the rule set's ready-made orders, else what its kind admits) and is still empty — or
+adds it to a list (a unit list, a salvo of that unit, a shield allocation for it); a click on a
+unit already in a unit list takes it out. A counter that fills no parameter (the enemy you
+attack, a friendly stack to move onto) gives its hex to the first empty hex parameter, as a
+click on an empty hex does; when no place is wanted either, a click on a unit starts the order
+again with it. With no order chosen, a click on a counter chooses the first order that can use
+it. A click on a stack of several counters opens its list and gives the order nothing — the
+next click, on a unit of the list, says which is meant — unless only a place is wanted: then the
+stack's hex. What clicks fill shows in the order line ("unit ... · to: click a hex").
 
 **Lists** (salvos, shield allocations, attackers, supports) are edited in rows: a picker per
 item, a spinner for a count (``B-SQ-CCK:2``), a remove button, "add". **Typing** is the visible
@@ -350,12 +354,16 @@ class OrderPanel(Panel):
                 return s
         return None
 
-    def candidates(self, p: Param) -> tuple[str, ...]:
-        """Candidate values of parameter *p* now (the spec's, else the parameter's fixed
-        choices)."""
-        spec = self.spec
+    def candidates(self, p: Param, spec: OrderSpec | None = None) -> tuple[str, ...]:
+        """Candidate values of parameter *p* now: the spec's, else the parameter's fixed
+        choices, else the values the rule set's ready-made orders give it."""
+        spec = spec or self.spec
         c = spec.candidates.get(p.name) if spec is not None else None
-        return tuple(c) if c else tuple(p.choices)
+        if c:
+            return tuple(c)
+        if p.choices:
+            return tuple(p.choices)
+        return tuple(_items(spec, p)) if spec is not None else ()
 
     def clicked(self, p: Param, spec: OrderSpec | None = None) -> bool:
         """Is *p* given by clicks alone (a single unit or hex, every candidate on the map or in
@@ -367,7 +375,7 @@ class OrderPanel(Panel):
         if not is_unit(p):
             return False
         spec = spec or self.spec
-        cands = spec.candidates.get(p.name) if spec is not None else None
+        cands = self.candidates(p, spec)
         units = self.table.view.units
         return not cands or all(c in units for c in cands)
 
@@ -551,7 +559,7 @@ class OrderPanel(Panel):
         """The editor of parameter *p* of the chosen order: made once, then kept and updated in
         place (a new widget costs a browser model; new candidates only cost their labels)."""
         verb = spec.verb
-        cands = self.candidates(p)
+        cands = self.candidates(p, spec)
         desc = p.name + ("" if not p.optional else " (optional)")
         tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
         if p.repeat:
@@ -795,7 +803,12 @@ class OrderPanel(Panel):
         """May a click on *unit* fill *p*: a unit parameter that admits it (its candidates,
         else its kind), or a list whose items are that unit's (a salvo, an allocation)?"""
         if is_unit(p):
-            return admits(self.table.view, spec.side, p, unit, spec.candidates.get(p.name))
+            listed = spec.candidates.get(p.name)
+            # the rule set's ready-made orders widen what a click may give (an own unit as the
+            # target of an assure-C2 token), never narrow it
+            return admits(self.table.view, spec.side, p, unit, listed) or (
+                not listed and unit in _items(spec, p)
+            )
         if p.repeat:
             return any(i == unit or i.startswith(f"{unit}:") for i in _items(spec, p))
         return False
@@ -812,7 +825,7 @@ class OrderPanel(Panel):
         t = self.table
         if not t.live or t.legal is None or self.read_only:
             return
-        if self.spec is None and pick.unit is not None:
+        if self.spec is None and pick.unit is not None and not pick.stack:
             for s in t.legal:
                 if s.verb in _GENERIC:
                     continue
@@ -825,8 +838,20 @@ class OrderPanel(Panel):
         params = spec.type.params
         hexes = [p for p in params if p.kind == "hex" and not p.repeat]
         done = False
+        empty_hexes = [p for p in hexes if p.name not in self.values]
+        if pick.stack:  # which unit of the stack is meant, its list (the next click) says
+            wanted = [
+                p
+                for p in params
+                if not p.optional and p.name not in self.values and (is_unit(p) or p.repeat)
+            ]
+            if wanted or not empty_hexes:
+                return
+            pick = Pick(pick.hex)  # a place is all that is wanted: the stack's hex
         if pick.unit is not None:
             taking = [p for p in params if self._accepts(spec, p, pick.unit)]
+            if any(not p.repeat and self.values.get(p.name) == pick.unit for p in taking):
+                return  # the unit already chosen, clicked again: nothing changes
             for p in taking:
                 if p.repeat:
                     old = tuple(self.values.get(p.name, ()))
@@ -842,12 +867,14 @@ class OrderPanel(Panel):
                     self.values[p.name] = pick.unit
                     done = True
                     break
-            if not done and taking:  # every slot it fits is full: start again with this unit
+            if not done and taking and not (empty_hexes and pick.hex is not None):
+                # every slot it fits is full and no place is wanted: start again with this unit
                 self.values = {taking[0].name: pick.unit}
                 done = True
         if not done and hexes and pick.hex is not None:
-            empty = [p for p in hexes if p.name not in self.values]
-            self.values[(empty or hexes[-1:])[0].name] = pick.hex
+            # an empty hex, or a counter no parameter takes (the enemy attacked, a stack to
+            # move onto): its hex
+            self.values[(empty_hexes or hexes[-1:])[0].name] = pick.hex
             done = True
         if done:
             self._show_values()

@@ -37,10 +37,13 @@ __all__ = ["Table", "Pick", "Refusal"]
 
 @dataclass(frozen=True)
 class Pick:
-    """A click on the map: the hex (printed label) and the unit clicked, if any."""
+    """A click on the map: the hex (printed label) and the unit clicked, if any. ``stack``: a
+    click on a stack of several counters (its top unit is shown, its list opens; which unit is
+    meant is the next click's to say)."""
 
     hex: str | None
     unit: str | None = None
+    stack: bool = False
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,7 @@ class Table(T.HasTraits):
             if u.hex is not None:
                 hex = view.map.label(u.hex)
         stack = self.stack_ids(hex) if hex is not None else []
+        several = unit is None and len(stack) > 1
         if unit is None and stack:
             unit = stack[0] if self.unit not in stack else self.unit
         with self.batch():
@@ -343,7 +347,7 @@ class Table(T.HasTraits):
                 self.stack = stack
                 if unit is not None:
                     self.unit = unit
-            p = Pick(hex, unit)
+            p = Pick(hex, unit, several)
             for cb in list(self._pick_callbacks):
                 cb(p)
 

@@ -59,9 +59,15 @@ def test_clicking_a_counter_then_a_hex_prepares_a_move_and_submits_it_s2(pgame):
     assert "blue: move B-ARM-1 0504" in op.sections["result"]
 
 
-def test_clicking_another_own_counter_switches_the_unit(pgame):
+def test_a_friendly_stack_is_a_destination_then_a_new_unit(pgame):
+    """A hex under a friendly counter can be clicked: with the unit chosen and no destination
+    yet, a click on another own counter gives its hex (a move onto the stack); with the order
+    complete, it starts the order again with that unit."""
     t, mv, op = _table(pgame)
     _click_counter(mv, "B-ARM-1")
+    _click_counter(mv, "B-INF-1")
+    here = pgame.map.label(pgame.unit("B-INF-1").hex)
+    assert op.values == {"unit": "B-ARM-1", "to": here}
     _click_counter(mv, "B-INF-1")
     assert op.values == {"unit": "B-INF-1"}
 

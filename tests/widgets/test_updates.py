@@ -25,7 +25,8 @@ def test_hidden_panels_send_nothing_and_catch_up_when_shown(pgame):
     assert app.tabs.selected_index == 0 and not td.shown and not dash.shown
     with MessageLog() as log:
         app.table.pick(unit="B-INF-1")
-        app.orders.submit()
+        app.orders.submit()  # incomplete: explained, not sent
+        app.orders.reset()
         app.table.pick(unit="B-ARM-1")
         app.table.pick(hex="0504")
         app.orders.submit()
