@@ -6,8 +6,9 @@ several units), never by typing a unit id or a hex number.
 :class:`owsnb.widgets.App`: the order's button, then for each value a click on a counter (on the
 map; in its stack's list; in the tray of units off the map), on an empty hex, or a choice in a
 list, then Submit. A hex holding counters is given last, by a click on its counter (or its
-stack) once the units of the order are chosen: the click then fills nothing but the place. The browser tests and ``bench/table.py`` play these clicks in Chromium; the widget tests
-play them through the widgets' own methods (:func:`play_in_app`).
+stack) once the units of the order are chosen: the click then fills nothing but the place. The
+browser tests and ``bench/table.py`` play these clicks in Chromium; the widget tests play them
+through the widgets' own methods (:func:`play_in_app`).
 
 >>> import owsnb
 >>> g = owsnb.load("tutorial", seed=1, save=False)
