@@ -12,7 +12,7 @@ through the widgets' own methods (:func:`play_in_app`).
 
 >>> import owsnb
 >>> g = owsnb.load("tutorial", seed=1, save=False)
->>> for _ in range(7): _ = g.submit(f"{g.clock.acting[0]}: done")
+>>> while g.clock.step != "3.A.1": _ = g.submit(f"{g.clock.acting[0]}: done")
 >>> [str(c) for c in clicks_for(g, "red", "red: move R-LST-1 0406")]
 ['verb move', 'stack 0306', 'chip R-LST-1', 'hex 0406', 'submit']
 """
