@@ -348,9 +348,13 @@ class MapView(Panel):
         center, zoom, size = self._fitted
         if size is not None and abs(size[0] - w) < 8 and abs(size[1] - h) < 8:
             return
+        # the browser reports the centre back rounded to its pixels: a pan moves it more than
+        # three pixels (in degrees, or in the units of an abstract board)
+        per_px = self.geo.size_km / max(self.hex_px(), 1e-9)
+        tol = 3 * per_px / (1.0 if self.geo.projection == "simple" else 111.0)
         moved = size is not None and (
-            abs(self.map.zoom - zoom) > 1e-6
-            or any(abs(a - b) > 1e-9 for a, b in zip(self.map.center, center, strict=False))
+            abs(self.map.zoom - zoom) > 1e-3
+            or any(abs(a - b) > tol for a, b in zip(self.map.center, center, strict=False))
         )
         if not moved:  # nobody zoomed or panned since the last fit: fill the panel again
             self.fit(w, h)
@@ -754,6 +758,8 @@ class MapView(Panel):
         t = self.table
         order = t.order
         last = getattr(t.last, "order", None)
+        if order is not None and order == self._arrow_of:
+            return  # the same order: the same arrow (its unit may have moved since: it was given)
         if order is None and last is not None and last == self._arrow_of:
             return
         self._arrow_of = order

@@ -249,6 +249,15 @@ class OrderPanel(Panel):
         self._verbs_box = W.Box([self.verbs])  # a new row replaces it here, nowhere else
         self.doc = W.HTML()
         self.params = W.VBox()
+        self.more = W.ToggleButton(
+            value=False,
+            description="options",
+            icon="sliders",
+            tooltip="the order's optional settings",
+            layout=W.Layout(width="auto", display="none"),
+        )
+        self.more.observe(lambda _: self._build_params(), "value")
+        self.optional = W.VBox(layout=W.Layout(display="none"))
         # the order (what clicks filled), its preview or refusal, the last result: one widget
         self.info = W.HTML()
         self.sections: dict[str, str] = {"order": "", "preview": "", "refusal": "", "result": ""}
@@ -307,6 +316,8 @@ class OrderPanel(Panel):
                 self._verbs_box,
                 self.doc,
                 self.params,
+                self.more,
+                self.optional,
                 self.info,
                 self.typed,
                 W.HBox([self.submit_button, self.clear_button, self.undo_button]),
@@ -522,6 +533,8 @@ class OrderPanel(Panel):
             if self.doc.value != doc:
                 self.doc.value = doc
             self._set_editors({})
+            if self.more.layout.display != "none":
+                self.more.layout.display = "none"
             return
         ot = spec.type
         rule = f" <span style='color:#6b7280'>rule {ot.rule}</span>" if ot.rule else ""
@@ -529,9 +542,16 @@ class OrderPanel(Panel):
         doc = f"<b>{render.esc(ot.verb)}</b>: {render.esc(ot.doc)}{rule}{note}"
         if self.doc.value != doc:
             self.doc.value = doc
+        edited = [p for p in ot.params if not self.clicked(p, spec)]
+        # optional settings (not lists) wait behind "options": the order is complete without
+        optional = [p for p in edited if p.optional and not p.repeat]
         self._set_editors(
-            {p.name: self._editor(spec, p) for p in ot.params if not self.clicked(p, spec)}
+            {p.name: self._editor(spec, p) for p in edited if p not in optional},
+            {p.name: self._editor(spec, p) for p in optional} if self.more.value else {},
         )
+        shown = "" if optional else "none"
+        if self.more.layout.display != shown:
+            self.more.layout.display = shown
         self._show_values()
 
     def _drop_editors(self) -> None:
@@ -545,11 +565,18 @@ class OrderPanel(Panel):
         self._cache = {}
         self._cache_seat = self.table.seat
 
-    def _set_editors(self, editors: dict[str, W.Widget]) -> None:
-        self._editors = editors
-        children = tuple(editors.values())
-        if self.params.children != children:
-            self.params.children = children
+    def _set_editors(
+        self, editors: dict[str, W.Widget], optional: dict[str, W.Widget] | None = None
+    ) -> None:
+        optional = optional or {}
+        self._editors = {**editors, **optional}
+        for box, eds in ((self.params, editors), (self.optional, optional)):
+            children = tuple(eds.values())
+            if box.children != children:
+                box.children = children
+        shown = "" if optional else "none"
+        if self.optional.layout.display != shown:
+            self.optional.layout.display = shown
 
     def _label(self, v: str) -> str:
         u = self.table.view.units.get(v)
@@ -747,13 +774,20 @@ class OrderPanel(Panel):
     def _on_refusal(self, change: Any = None) -> None:
         self._section("refusal", render.refusal_html(self.table.refusal))
 
-    def _moment(self) -> tuple:
-        c = self.table.view.clock
+    def _moment(self, clock: Any = None) -> tuple:
+        c = clock or self.table.view.clock
         return (c.turn, c.phase, c.step, tuple(c.acting))
 
     def _on_last(self, change: Any = None) -> None:
-        self._result_at = self._moment()
-        self._section("result", render.submission_html(self.table.last))
+        sub = self.table.last
+        # the moment the submission left the game in (a seat's view may hear of it later)
+        clocks = [
+            e.data.get("clock")
+            for e in getattr(sub, "events", ())
+            if e.kind == "clock.set" and hasattr(e.data.get("clock"), "acting")
+        ]
+        self._result_at = self._moment(clocks[-1] if clocks else None)
+        self._section("result", render.submission_html(sub))
 
     def _section(self, name: str, body: str) -> None:
         self.sections[name] = body

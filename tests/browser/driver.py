@@ -403,9 +403,11 @@ class Table:
     def done(self) -> Any:
         """Click Done for the side that acts now (the umpire's panel acts for it); wait for the
         page to show the mirror's next clock and every counter that moved."""
-        side = self.mirror.clock.acting[0]
+        side = self.mirror.clock.acting[0] if self.mirror.clock.acting else UMPIRE
         assert self.seat in (UMPIRE, side), f"{side} acts, not {self.seat}"
-        self.orders.get_by_role("button", name=f"Done ({side})").click()
+        # the umpire's own steps close with its one step control
+        name = "Advance step" if side == UMPIRE else f"Done ({side})"
+        self.orders.get_by_role("button", name=name).click()
         self.clicks += 1
         sub = self._given(f"{side}: done")
         self.wait_clock()
@@ -417,7 +419,7 @@ class Table:
         self.submitted.append(order)
         for e in sub.events:  # the same dice as the mirror's: the same seed, the same orders
             if e.kind == "die" and e.visible(self.seat):
-                self.panel_has(f"{e.data.get('die')} → {e.data.get('result')}")
+                self.panel_has(f"{e.data.get('die')} rolled {e.data.get('result')}")
         if hasattr(sub.result, "_repr_html_"):
             self.shows(sub.result._repr_html_())
         self.moved = self.follow(where)
