@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from owsnb.pages.seat import message
+from owsnb.pages.seat import PAGE_MAP_HEIGHT, message
 
 __all__ = ["DemoPage", "demo_dir", "DEMO_INTRO", "SEATS", "HOTSEAT_MARK"]
 
@@ -38,6 +38,9 @@ DEMO_INTRO = (
     "<code>?game=…&amp;token=…</code>; each seat then sees only what its side may know. The demo "
     "is saved as you play: after a reload or a kernel restart, resume it here."
 )
+
+DEMO_MAP_HEIGHT = "max(420px, calc(100vh - 146px))"
+"""The map's height in the demo: a window less the header, the map's bar and the demo's line."""
 
 HOTSEAT_MARK = "-hotseat"
 """The end of a hot-seat game's file name (it resumes behind the curtain)."""
@@ -221,6 +224,8 @@ class DemoPage(W.VBox):
         from owsnb.widgets import App
 
         opts = dict(self.app_options)
+        if opts.get("map_height") == PAGE_MAP_HEIGHT:  # the demo's line above the table too
+            opts["map_height"] = DEMO_MAP_HEIGHT
         if hot_seat:
             first = (list(game.clock.acting) or list(game.sides))[0]
             app = App(game, seat=first, seats=tuple(game.sides), curtain=True, **opts)

@@ -174,9 +174,17 @@ class App(Panel):
                 width="100%",
             ),
         )
+        # the side column never makes the page taller than the map: it scrolls on its own, so a
+        # long feed or result never moves the map under the pointer
         self.side = W.VBox(
             [self.parts["map"].boxes, self.tabs],
-            layout=W.Layout(flex="2 1 0%", min_width="340px"),
+            layout=W.Layout(
+                flex="2 1 0%",
+                min_width="340px",
+                max_height=f"calc({map_height} + 36px)",
+                overflow_y="auto",
+                overflow_x="hidden",
+            ),
         )
         self.body = W.HBox(
             [
