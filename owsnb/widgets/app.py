@@ -17,6 +17,8 @@ orders first. Tabs out of sight send nothing until chosen (by a click, or :meth:
 Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> app = App(tiny_game(), seat="blue")
+    >>> [type(w).__name__ for w in app.parts.made()]  # a tab is made when first chosen
+    ['MapView', 'OrderPanel']
     >>> [type(w).__name__ for w in app.parts.values()]  # doctest: +NORMALIZE_WHITESPACE
     ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel',
      'History']
@@ -29,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import ipywidgets as W
@@ -45,7 +48,46 @@ from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
-__all__ = ["App", "seat_label", "APP_CSS"]
+__all__ = ["App", "Parts", "seat_label", "APP_CSS"]
+
+
+class Parts(Mapping):
+    """The App's parts by name; a part not made yet is made when first asked for (its tab
+    chosen, the history opened, or ``app.parts[name]`` read), then handed to *placed* to put it
+    in its place. A page thus opens with the map and the orders alone: no widget of a tab nobody
+    opened reaches the browser."""
+
+    def __init__(self, made: dict[str, Any], makers: dict[str, Any], placed: Any):
+        self._made = dict(made)
+        self._makers = dict(makers)
+        self._placed = placed
+        self._order = [*made, *makers]
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._made:
+            if name not in self._makers:
+                raise KeyError(name)
+            part = self._made[name] = self._makers.pop(name)()
+            self._placed(name, part)
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def add(self, name: str, part: Any) -> None:
+        """A part made elsewhere (a tab added)."""
+        self._made[name] = part
+        self._makers.pop(name, None)
+        if name not in self._order:
+            self._order.append(name)
+
+    def made(self) -> list[Any]:
+        """The parts made so far."""
+        return list(self._made.values())
+
 
 APP_CSS = (
     "<style>.owsnb-app .owsnb-head{font:15px system-ui,sans-serif;white-space:nowrap;"
@@ -141,23 +183,32 @@ class App(Panel):
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.history_toggle.observe(self._on_history_toggle, "value")
-        self.parts: dict[str, W.Widget] = {
-            "map": MapView(t, height=map_height, basemap=basemap, tray=False),
-            "orders": OrderPanel(t),
-            "distance": TimeDistancePanel(t),
-            "dashboard": Dashboard(t),
-            "dice": DiceLog(t),
-            "notes": AnnotationPanel(t),
-            "history": History(t),
-        }
-        self.parts["history"].show(False)  # closed until asked for: sends nothing meanwhile
-        self.parts["history"].layout.display = "none"
-        side_tabs = [k for k in self.parts if k not in ("map", "history")]
+        self.parts = Parts(
+            {
+                "map": MapView(t, height=map_height, basemap=basemap, tray=False),
+                "orders": OrderPanel(t),
+            },
+            {
+                "distance": lambda: TimeDistancePanel(t),
+                "dashboard": lambda: Dashboard(t),
+                "dice": lambda: DiceLog(t),
+                "notes": lambda: AnnotationPanel(t),
+                "history": lambda: History(t),
+            },
+            self._placed,
+        )
+        # a tab is made when first chosen (or asked for): a page opens with the orders only
+        self._spare = W.Layout()
+        side_tabs = ["orders", "distance", "dashboard", "dice", "notes"]
         self.tabs = W.Tab(
-            children=[self.parts[k] for k in side_tabs],
+            children=[
+                self.parts["orders"] if k == "orders" else W.Box(layout=self._spare)
+                for k in side_tabs
+            ],
             titles=side_tabs,
             layout=W.Layout(width="100%"),
         )
+        self.history_slot = W.Box(layout=W.Layout(display="none", width="100%"))
         self.tabs.observe(self._on_tab, "selected_index")
         self._on_tab()
         self.curtain = curtain
@@ -205,7 +256,7 @@ class App(Panel):
                 self.banner,
                 self.curtain_box,
                 self.body,
-                self.parts["history"],
+                self.history_slot,
             ],
             layout=W.Layout(width="100%"),
         )
@@ -239,13 +290,34 @@ class App(Panel):
         if self.curtain:
             self._hide(side)
 
+    def _placed(self, name: str, panel: W.Widget) -> None:
+        """A part was made (its tab chosen, or asked for): put it in its place, out of sight
+        unless its tab is the one shown."""
+        if name == "history":
+            panel.show(self.history_toggle.value)
+            self.history_slot.children = (panel,)
+            return
+        titles = list(self.tabs.titles)
+        if name not in titles:
+            return
+        i = titles.index(name)
+        old = self.tabs.children[i]
+        panel.show(self.tabs.selected_index == i)
+        children = list(self.tabs.children)
+        children[i] = panel
+        self.tabs.children = children
+        if old is not panel and isinstance(old, W.Box) and not isinstance(old, Panel):
+            old.close()
+
     def _on_tab(self, change: Any = None) -> None:
         # panels out of sight send nothing: they redraw (or send what changed) when shown
         shown = self.tabs.selected_index
-        for i, part in enumerate(self.tabs.children):
-            if i != shown:
-                part.show(False)
         if shown is not None:
+            self.parts.get(self.tabs.titles[shown])  # made now, the first time it is chosen
+        for i, part in enumerate(self.tabs.children):
+            if i != shown and isinstance(part, Panel):
+                part.show(False)
+        if shown is not None and isinstance(self.tabs.children[shown], Panel):
             self.tabs.children[shown].show(True)
 
     def add_tab(self, name: str, panel: W.Widget, index: int | None = None) -> None:
@@ -256,7 +328,7 @@ class App(Panel):
         at = len(children) if index is None else index
         children.insert(at, panel)
         titles.insert(at, name)
-        self.parts[name] = panel
+        self.parts.add(name, panel)
         shown = self.tabs.selected_index
         self.tabs.children = children
         self.tabs.titles = titles
@@ -276,8 +348,8 @@ class App(Panel):
             self.remove_class("owsnb-projector")
 
     def _on_history_toggle(self, change: dict) -> None:
-        h = self.parts["history"]
-        h.layout.display = "" if change["new"] else "none"
+        h = self.parts["history"]  # made the first time it is opened
+        self.history_slot.layout.display = "" if change["new"] else "none"
         h.show(change["new"])
 
     def show_tab(self, name: str) -> None:
@@ -312,8 +384,9 @@ class App(Panel):
             self.seat_buttons.value = side
         self._on_revision()
         if change is not None:  # nothing of the last seat may stay in a hidden tab
-            for part in self.tabs.children:
-                part.catch_up()
+            for part in self.parts.made():
+                if part is not self.parts["map"]:
+                    part.catch_up()
 
     def _on_revision(self, change: Any = None) -> None:
         t = self.table
@@ -343,7 +416,8 @@ class App(Panel):
         )
 
     def close(self) -> None:
-        for part in self.parts.values():
+        for part in self.parts.made():
             part.close()
         super().close()
+        self._spare.close()
         self.table.close()

@@ -86,6 +86,8 @@ def test_hot_seat_switch_back_leaves_nothing_of_the_other_side(pgame):
 def test_the_umpire_sees_everything(pgame):
     pgame.annotate(SECRET, side="red")
     app = App(pgame, seat="umpire")
+    for name in app.tabs.titles:  # every tab made (a tab is made when first chosen)
+        app.show_tab(name)
     state = str(synced_state(app))
     for uid in pgame.state.units:
         assert uid in state
