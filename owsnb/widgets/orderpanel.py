@@ -235,6 +235,7 @@ class OrderPanel(Panel):
         self._wide = W.Layout(width="98%")
         self._quiet = False
         self._result_at: Any = None  # the moment (turn, step, who acts) the result shown is of
+        self._result_seq = 0  # the last event of the submission shown
         self.coach = W.HTML(layout=W.Layout(display="none"))
         """An empty slot at the top, for a line that coaches the step (set its value and show
         it); nothing here writes it."""
@@ -456,8 +457,8 @@ class OrderPanel(Panel):
         verbs_all = legal.verbs if legal is not None else []
         self._step_controls(umpire, actor, verbs_all)
         self.undo_button.disabled = not t.live
-        if self.sections["result"] and self._result_at != self._moment():
-            self._section("result", "")  # the step moved on: the feed tells what came of it
+        if self.sections["result"] and self._moved_on(view):
+            self._section("result", "")  # the game moved on: the feed tells what came of it
         self._build_params()
         self._update_order()
 
@@ -778,8 +779,18 @@ class OrderPanel(Panel):
         c = clock or self.table.view.clock
         return (c.turn, c.phase, c.step, tuple(c.acting))
 
+    def _moved_on(self, view: Any) -> bool:
+        """Has the game moved on since the result shown: a later event this seat sees (another
+        order's), or — when the events carry no numbers — another moment of the turn?"""
+        seqs = [e.seq for e in getattr(view, "events", ()) if e.seq]
+        if self._result_seq and seqs:
+            return max(seqs) > self._result_seq
+        return self._result_at != self._moment()
+
     def _on_last(self, change: Any = None) -> None:
         sub = self.table.last
+        seqs = [e.seq for e in getattr(sub, "events", ()) if getattr(e, "seq", 0)]
+        self._result_seq = max(seqs) if seqs else 0
         # the moment the submission left the game in (a seat's view may hear of it later)
         clocks = [
             e.data.get("clock")

@@ -92,3 +92,29 @@ def test_umpire_console_drives_the_game(served: Served) -> None:
         page.console.close()
         page.app.close()
         page.remote.close()
+
+
+def test_an_observers_page_is_read_only_and_says_so(served: Served) -> None:
+    """Issue 20: the observer page offered an enabled Submit and called itself "umpire (solo
+    study)". An observer's table says it watches, offers no order and no step control; the
+    seminar umpire's says "umpire", not "solo study"."""
+    umpire = served.connect("umpire")
+    made = umpire.add_seat("observer", "blue", label="visitor")
+    page = seat_page(q(served, "", made["token"]))
+    try:
+        op = page.orders
+        assert op.read_only and op.giving.layout.display == "none"
+        assert op.watching.layout.display == "" and "observer" in op.watching.value
+        assert "observer of blue (read-only)" in page.title.value
+        assert "solo study" not in page.title.value + op.clock.value
+    finally:
+        page.close()
+        page.remote.close()
+    ump = umpire_page(q(served, "umpire"))
+    try:
+        assert "umpire" in ump.app.title.value and "solo study" not in ump.app.title.value
+        assert "solo study" not in ump.app.orders.clock.value
+    finally:
+        ump.app.close()
+        ump.console.close()
+        ump.remote.close()
