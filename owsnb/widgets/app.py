@@ -227,8 +227,13 @@ class App(Panel):
         )
         # the side column never makes the page taller than the map: it scrolls on its own, so a
         # long feed or result never moves the map under the pointer
+        boxes = self.parts["map"].boxes  # many units off the map scroll in their own tray
+        boxes.layout.flex = "0 0 auto"
+        boxes.layout.max_height = "212px"
+        boxes.layout.overflow_y = "auto"
+        self.tabs.layout.flex = "0 0 auto"
         self.side = W.VBox(
-            [self.parts["map"].boxes, self.tabs],
+            [boxes, self.tabs],
             layout=W.Layout(
                 flex="2 1 0%",
                 min_width="340px",

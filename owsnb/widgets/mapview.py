@@ -254,6 +254,7 @@ class MapView(Panel):
         self.boxes.add_class(f"{self.key}-boxes")
         self._box_key: Any = None
         self._box_items: dict[str, W.Button] = {}
+        self._tray_items: dict[str, W.Button] = {}
         self.basemap_toggle = checkbox(
             "online basemap",
             tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
@@ -857,8 +858,10 @@ class MapView(Panel):
             if self.tray_control in self.map.controls:
                 self.map.remove(self.tray_control)
             self.tray.children = ()
+            self._tray_items = {}
             return
         style, chips = self._chips([view.units[u] for u in t.stack if u in view.units])
+        self._tray_items = chips
         old = self.tray.children
         self.tray.children = (style, *chips.values())
         for box in old:
@@ -900,7 +903,8 @@ class MapView(Panel):
         self._mark_boxes()
 
     def _mark_boxes(self) -> None:
-        for uid, b in self._box_items.items():
+        """Highlight the unit picked in the trays (the stack's list, the off-map units)."""
+        for uid, b in (*self._box_items.items(), *self._tray_items.items()):
             style = "warning" if uid == self.table.unit else ""
             if b.button_style != style:
                 b.button_style = style

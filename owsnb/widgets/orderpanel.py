@@ -478,8 +478,20 @@ class OrderPanel(Panel):
         if self.advance_button.layout.display != adv:
             self.advance_button.layout.display = adv
         if umpire:
-            ump = self.table.seat.legal_orders(UMPIRE).verbs if self.table.live else []
+            ump = self._umpire_verbs() or verbs_all
             self.advance_button.disabled = not ("advance" in ump or "done" in ump)
+
+    def _umpire_verbs(self) -> list[str]:
+        """The umpire's own orders now (``[]`` in the past, or when the rule set lists none)."""
+        t = self.table
+        if not t.live:
+            return []
+        if t.actor == UMPIRE and t.legal is not None:
+            return list(t.legal.verbs)
+        try:
+            return list(t.seat.legal_orders(UMPIRE).verbs)
+        except (KeyError, ValueError):  # a rule set that lists orders for sides only
+            return ["advance"] if UMPIRE not in t.view.clock.acting else []
 
     def _draw_prompt(self) -> None:
         t = self.table
@@ -976,7 +988,7 @@ class OrderPanel(Panel):
     def advance(self) -> Any:
         """Umpire: end the current step — the umpire's own Done when the umpire acts now (it
         resolves what is left to resolve), else ``umpire: advance``."""
-        legal = self.table.seat.legal_orders(UMPIRE).verbs if self.table.live else []
+        legal = self._umpire_verbs()
         verb = "done" if "done" in legal and UMPIRE in self.table.view.clock.acting else "advance"
         return self.table.submit(Order(UMPIRE, verb))
 

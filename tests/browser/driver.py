@@ -299,27 +299,21 @@ class Table:
         )
 
     def click_unit(self, uid: str) -> None:
-        """Click the counter holding *uid*; on a stack, then the unit in the stack's tray unless
-        it is the one picked."""
+        """Click the counter holding *uid*; on a stack (its click opens the stack's list and
+        gives the order nothing), then the unit in the list."""
         self.show_map()
         self.marker(uid).first.click()
         self.clicks += 1
         if len(self.stack_of(uid)) > 1:  # the tray lists the stack, the picked unit highlighted
             tray = self.root.locator(".leaflet-control").get_by_role("button", name=uid, exact=True)
             tray.wait_for(timeout=WAIT)
+            tray.click()
+            self.clicks += 1
             self.page.wait_for_function(
-                "root => !!root.querySelector('.leaflet-control button.mod-warning')",
-                arg=self.root.element_handle(),
+                "el => el.classList.contains('mod-warning')",
+                arg=tray.element_handle(),
                 timeout=WAIT,
             )
-            if "mod-warning" not in (tray.get_attribute("class") or ""):
-                tray.click()
-                self.clicks += 1
-                self.page.wait_for_function(
-                    "el => el.classList.contains('mod-warning')",
-                    arg=tray.element_handle(),
-                    timeout=WAIT,
-                )
         label = self.mirror.map.label(self.view().units[uid].hex)
         self.page.wait_for_function(  # the map's status line names the hex picked
             "([el, label]) => el.innerText.startsWith(label + ' ')",
@@ -336,11 +330,30 @@ class Table:
         self.clicks += 1
 
     def select(self, param: str, value: str) -> None:
-        """Pick *value* for the order parameter *param* from its list in the panel."""
+        """Pick *value* for the order parameter *param* from its list in the panel — opening
+        the order's "options" first for an optional setting; a unit given by clicks (no list)
+        is clicked in the off-map tray or on the map instead."""
         starts = re.compile(rf"^{re.escape(param)}")
         label = self.page.locator("label.widget-label", has_text=starts)
         box = self.orders.locator(".widget-dropdown").filter(has=label)
         select = box.locator("select").first
+        if not select.is_visible():
+            more = self.orders.get_by_role("button", name="options")
+            if more.is_visible() and "mod-active" not in (more.get_attribute("class") or ""):
+                more.click()  # the order's optional settings
+                self.clicks += 1
+            try:
+                select.wait_for(timeout=3000)
+            except Exception:  # noqa: BLE001 - not a list: a unit the page gives by a click
+                if value in self.view().units:
+                    chip = self.root.locator("button.owsnb-chip", has_text=value)
+                    if chip.count():
+                        chip.first.click()
+                        self.clicks += 1
+                    else:
+                        self.click_unit(value)
+                    return
+                raise
         select.locator("option", has_text=value).first.wait_for(state="attached", timeout=WAIT)
         index = _option(select, lambda x: x == value or x.startswith(f"{value} "))
         select.select_option(index=index)

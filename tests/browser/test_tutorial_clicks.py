@@ -61,6 +61,28 @@ def shoot(c: Clicker, name: str) -> None:
     c._scale = None
 
 
+SMALLEST_TEXT = """root => {
+  // every text on a counter on the map, as drawn: its font size times the counter's scale
+  let least = Infinity;
+  for (const svg of root.querySelectorAll('.leaflet-marker-icon svg.owsnb-counter')) {
+    const k = svg.getBoundingClientRect().width / 100;
+    for (const t of svg.querySelectorAll('text')) {
+      least = Math.min(least, parseFloat(t.getAttribute('font-size')) * k);
+    }
+  }
+  return least;
+}"""
+
+
+def legible(c: Clicker) -> None:
+    """Issue 20.1: at the default zoom of a 1366x768 window, no text on a counter is smaller
+    than 9 px, and the whole map is in view (the first click moves nothing)."""
+    least = c.page.evaluate(SMALLEST_TEXT, c.root.element_handle())
+    assert 9 <= least < 100, f"a counter's text is {least:.1f} px"
+    box = c.root.locator(".leaflet-container").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"], box
+
+
 def play_turn(seats: dict[str, Clicker], mirror: Any, mode: str) -> dict[str, Any]:
     """Turn 1 of the tutorial on *seats* (side or ``umpire`` -> Clicker; with one umpire seat,
     it acts for every side)."""
@@ -145,10 +167,17 @@ def seminar_turn(tmp_path: Path) -> dict[str, Any]:
             }
             for c in seats.values():
                 c.root.locator(".leaflet-marker-icon").first.wait_for(timeout=180_000)
+                time.sleep(1)  # the map fits itself to the window the browser reports
+                legible(c)
             try:
                 figures = play_turn(seats, mirror, "seminar")
                 for s, c in seats.items():
                     shoot(c, f"seminar-turn2-{s}")
+                # projector mode, for a class: counters, badges and text 1.5 times larger
+                blue = seats["blue"]
+                blue.root.get_by_role("checkbox", name="projector").check()
+                blue.page.wait_for_selector(".owsnb-app.owsnb-projector", timeout=30_000)
+                shoot(blue, "seminar-projector-blue")
             except Exception:
                 for s, p in pages.items():
                     p.shot(f"tutorial-clicks-seminar-{s}-FAILED.png")
@@ -185,10 +214,12 @@ def demo_turn(tmp_path: Path) -> dict[str, Any]:
                 start.wait_for(timeout=180_000)
                 start.click()
                 p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
+                time.sleep(1)
                 saved = list((tmp_path / "home" / "games" / "demo").glob("tutorial-*.owsnb"))
                 assert len(saved) == 1
                 mirror = read_saved(saved[0])  # in memory: the page's game goes on alone
                 c = Clicker(p, 0, mirror, seat=UMPIRE, truth=lambda: read_saved(saved[0]))
+                legible(c)
                 figures = play_turn({UMPIRE: c}, mirror, "demo")
                 shoot(c, "demo-turn2-umpire")
             except Exception:
