@@ -99,7 +99,8 @@ APP_CSS = (
     ".owsnb-projector .widget-button,.owsnb-projector .widget-toggle-button,"
     ".owsnb-projector .widget-dropdown select,.owsnb-projector .widget-text input,"
     ".owsnb-projector .widget-label{font-size:18px;height:auto;min-height:34px}"
-    ".owsnb-projector .p-TabBar-tab,.owsnb-projector .lm-TabBar-tab{font-size:18px}</style>"
+    ".owsnb-projector .p-TabBar-tab,.owsnb-projector .lm-TabBar-tab{font-size:18px}"
+    ".owsnb-projector .rule{font-size:15px}</style>"
 )
 """The App's stylesheet (sent once): its header, and projector mode's larger text."""
 
