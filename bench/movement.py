@@ -7,13 +7,18 @@ forest, hills, marsh, a road grid, rivers and a major river) and
   under 50 ms), cold (first call, building the cost model) and warm;
 * plays a full Ground phase (step 6.C.3) of a 200-unit scenario (plus two units in the open): each side moves every
 unit that can
-  move, then attacks every adjacent detected enemy hex it can, the defender answering each attack.
+  move, then attacks every adjacent detected enemy hex it can, the defender answering each attack;
+* times every path search of the kernel and the rule sets (issue 17: they all run on
+  :func:`owsnb.kernel.hexgrid.search`): the kernel's ``reachable`` and ``find_path`` on the 2,000-hex
+  board, and each rule set's reach, supply and route searches for every unit of its bundled
+  scenario as loaded (``--searches`` runs only this part).
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -167,7 +172,134 @@ def ground_phase(g: owsnb.Game) -> dict[str, int]:
     return counts
 
 
+def _on_map(state: object) -> list:
+    return [u for u in state.units.values() if u.hex is not None and u.alive]  # type: ignore[attr-defined]
+
+
+def searches() -> list[tuple[str, float, float]]:
+    """(what, median ms, best ms) of every path search: the kernel's on a 50 x 40 board, each rule
+    set's for all units of its bundled scenario as loaded (one row = one pass over them)."""
+    from owsnb.kernel.hexgrid import Hex, find_path, reachable
+
+    rows: list[tuple[str, float, float]] = []
+
+    def row(what: str, fn: Callable[[], object], n: int = 10) -> None:
+        fn()  # warm caches (terrain indexes, cost models)
+        rows.append((what, *timeit(fn, n)))
+
+    board = set(OffsetSystem().rectangle(50, 40))
+    rough = {h for h in board if hash(h) % 5 == 0}
+    h0, h1 = min(board), max(board)
+
+    def cost(a: Hex, b: Hex) -> float:
+        return 2.0 if b in rough else 1.0
+
+    row(
+        "kernel reachable, unit steps, 2,000 hexes",
+        lambda: reachable(h0, 1000, passable=board.__contains__),
+    )
+    row(
+        "kernel reachable, weighted, 2,000 hexes",
+        lambda: reachable(h0, 1000, cost=cost, passable=board.__contains__),
+    )
+    row(
+        "kernel find_path corner to corner, weighted",
+        lambda: find_path(h0, h1, cost=cost, passable=board.__contains__, min_cost=1.0),
+    )
+
+    from owsnb.rules.opart import movement as opart
+
+    g = owsnb.load("opart-kalinovka", seed=1, save=False)
+    us = _on_map(g.state)
+    row(f"opart reach, {len(us)} stands", lambda: [opart.reach(g.state, u) for u in us])
+    row(f"opart withdrawal, {len(us)} stands", lambda: [opart.withdrawal(g.state, u) for u in us])
+
+    from owsnb.rules.combatops import movement as co
+    from owsnb.rules.combatops.supply import Supply
+
+    g = owsnb.load("combatops-blue-attack", seed=1, save=False)
+    us = _on_map(g.state)
+    row(f"combatops reach, {len(us)} units", lambda: [co.reach(g.state, u) for u in us])
+    row(
+        "combatops supply, both sides",
+        lambda: [Supply(g.state, s).hexes(None) for s in g.state.sides],
+    )
+
+    from owsnb.rules.opscale.board import move_reach
+
+    g = owsnb.load("opscale-river-valley", seed=1, save=False)
+    us = _on_map(g.state)
+    row(f"opscale move_reach, {len(us)} units", lambda: [move_reach(g.state, u) for u in us])
+
+    from owsnb.rules.tocs import present as tocs_present
+    from owsnb.rules.tocs import supply as tocs_supply
+
+    g = owsnb.load("tocs-nijmegen", seed=1, save=False)
+    us = _on_map(g.state)
+    views = {s: g.view(s) for s in g.state.sides}
+    row(
+        f"tocs reach (hook), {len(us)} units",
+        lambda: [tocs_present.reach(views[u.side], u.id) for u in us],
+    )
+    row(
+        f"tocs LOC and LOS, {len(us)} units",
+        lambda: [(tocs_supply.in_loc(g.state, u), tocs_supply.in_los(g.state, u)) for u in us],
+    )
+
+    from owsnb.rules.ows import strategic
+    from owsnb.rules.ows import supply as ows_supply
+    from owsnb.rules.ows.movement import ground, naval
+
+    g = owsnb.load("baltic-ground", seed=1, save=False)
+    us = _on_map(g.state)
+    row(
+        f"ows ground_reach, {len(us)} units (baltic-ground)",
+        lambda: [ground.ground_reach(g.state, u) for u in us],
+    )
+    row(f"ows supply trace, {len(us)} units", lambda: [ows_supply.trace(g.state, u) for u in us])
+    far = max(g.state.map.hexes)
+    row(
+        f"ows turns_by_road to {g.state.map.label(far)}, {len(us)} units",
+        lambda: [td.turns_by_road(g.state, u, far, max_turns=10) for u in us],
+    )
+    row(
+        f"ows rail and road routes to {g.state.map.label(far)}, {len(us)} units",
+        lambda: [
+            (
+                strategic.rail_route(g.state, u.hex, far, u.side),
+                strategic.road_route(g.state, u.hex, far, u.side),
+            )
+            for u in us
+        ],
+    )
+    g = owsnb.load("western-pacific", seed=1, save=False)
+    ships = [u for u in _on_map(g.state) if naval.naval_reach(g.state, u)]
+    row(
+        f"ows naval_reach, {len(ships)} ships (western-pacific)",
+        lambda: [naval.naval_reach(g.state, u) for u in ships],
+    )
+    a, b = ships[0].hex, ships[-1].hex
+    row("ows sea_hexes between two ships", lambda: td.sea_hexes(g.state, a, b))
+
+    from owsnb.authoring.grid_fit import fit_grid
+    from owsnb.authoring.tracing import HexCorners, trace_hexsides
+
+    grid = fit_grid((6.0, 51.0, 7.0, 51.6), 5)
+    corners = HexCorners(grid)
+    line = [[6.05, 51.05], [6.5, 51.3], [6.95, 51.25], [6.4, 51.55]]
+    row(
+        f"map authoring: a river along hexsides ({len(grid.hexes)} hexes)",
+        lambda: trace_hexsides(grid, corners, line),
+    )
+    return rows
+
+
 def main() -> None:
+    if "--searches" in sys.argv:
+        print(f"{'path search':62s} {'median':>8s} {'best':>8s}")
+        for name, med, best in searches():
+            print(f"{name:62s} {med:8.2f} {best:8.2f}")
+        return
     t = time.perf_counter()
     g = owsnb.load(big_scenario(), seed=3, save=False)
     load_ms = (time.perf_counter() - t) * 1000
@@ -203,6 +335,9 @@ def main() -> None:
         f"full Ground phase, 200 units: {dt:.2f} s ({counts['moves']} moves, {counts['attacks']} attacks, "
         f"{counts['refused']} refused; {len(g.events)} events in the history)"
     )
+    print(f"{'path search':62s} {'median':>8s} {'best':>8s}")
+    for name, med, best in searches():
+        print(f"{name:62s} {med:8.2f} {best:8.2f}")
 
 
 if __name__ == "__main__":

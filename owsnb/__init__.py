@@ -45,6 +45,7 @@ _LAZY = {
     "analysis": "owsnb.analysis",
     "rules": "owsnb.rules",
     "App": "owsnb.widgets",
+    "Editor": "owsnb.pages.editor",
 }
 
 __all__ = [

@@ -13,6 +13,7 @@ import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.errors import StoreError
 from owsnb.kernel.game import Game
 from owsnb.kernel.registry import get_ruleset
+from owsnb.kernel.state import GameState
 from owsnb.scenario.loader import Scenario, build_state, load_scenario
 from owsnb.store.base import open_store
 
@@ -59,14 +60,15 @@ def load(
 
     Example:
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = load("tests/data/skirmish.yaml", seed=11, save=False)  # in memory only
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = load(SCENARIO, seed=11, save=False)  # in memory only
         >>> game.meta["seed"], game.sides, str(game.clock)
         (11, ['blue', 'red'], 'Turn 1 · Phase 1 Movement · Blue acts')
         >>> import pathlib, tempfile
         >>> tmp = tempfile.TemporaryDirectory()
         >>> path = pathlib.Path(tmp.name) / "g.owsnb"
-        >>> saved = load("tests/data/skirmish.yaml", seed=11, save=path)
+        >>> saved = load(SCENARIO, seed=11, save=path)
         >>> _ = saved.submit("blue: move B-INF-1 0303")  # autosaved
         >>> resume(path).state_id
         1
@@ -105,7 +107,7 @@ def load(
 
 def new_game(
     ruleset: Any,
-    state: Any,
+    state: GameState,
     *,
     save: str | os.PathLike | None = None,
     meta: Mapping[str, Any] | None = None,
@@ -115,8 +117,9 @@ def new_game(
     Example:
         >>> import pathlib, tempfile
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> state = load("tests/data/skirmish.yaml", seed=11, save=False).initial
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> state = load(SCENARIO, seed=11, save=False).initial
         >>> tmp = tempfile.TemporaryDirectory()
         >>> path = pathlib.Path(tmp.name) / "g.owsnb"
         >>> game = new_game(load_ruleset("skirmish"), state, save=path, meta={"note": "in code"})
@@ -147,10 +150,11 @@ def resume(path: str | os.PathLike | None = None, game_id: str | None = None) ->
     Example:
         >>> import pathlib, tempfile
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
         >>> tmp = tempfile.TemporaryDirectory()
         >>> path = pathlib.Path(tmp.name) / "g.owsnb"
-        >>> game = load("tests/data/skirmish.yaml", seed=11, save=path)
+        >>> game = load(SCENARIO, seed=11, save=path)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> _ = game.annotate("across the ford")
         >>> again = resume(path)  # exactly as it was after its last order

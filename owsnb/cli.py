@@ -20,6 +20,7 @@ EPILOG = """examples:
   owsnb validate scenarios/*.yaml        check scenario files (every problem, located)
   owsnb info tutorial                    what a scenario holds
   owsnb replay ~/.owsnb/games/x.owsnb    print a saved game's history
+  owsnb debrief ~/.owsnb/games/x.owsnb   one HTML file to open anywhere: maps, events, notes
 """
 
 
@@ -140,9 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     rs = sub.add_parser("rulesets", help="list the rule sets")
     rs.set_defaults(func=_cmd_rulesets)
     for module, fn in (
-        ("owsnb.scenario.cli", "add_scenario_commands"),
+        ("owsnb.authoring.cli", "add_scenario_commands"),
         ("owsnb.server.cli", "add_serve_command"),
+        ("owsnb.pages.cli", "add_edit_command"),
         ("owsnb.analysis.cli", "add_sweep_command"),
+        ("owsnb.analysis.cli", "add_debrief_command"),
     ):
         try:
             getattr(importlib.import_module(module), fn)(sub)

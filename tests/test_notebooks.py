@@ -19,7 +19,7 @@ NOTEBOOKS = sorted(
     "path", NOTEBOOKS, ids=[str(p.relative_to(p.parents[1])) for p in NOTEBOOKS]
 )
 def test_notebook_runs(path: Path, tmp_path: Path) -> None:
-    nbformat = pytest.importorskip("nbformat")
+    import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
@@ -38,3 +38,15 @@ def test_notebook_runs(path: Path, tmp_path: Path) -> None:
         if o.get("output_type") == "error"
     ]
     assert not errors, f"{path.name}: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+    if path.name == "03-time-and-distance.ipynb":  # each answer is shown on a live map
+        maps = [
+            c
+            for c in nb.cells
+            if c.cell_type == "code"
+            and "projected(" in c.source
+            and any(
+                "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                for o in c.get("outputs", [])
+            )
+        ]
+        assert len(maps) >= 4, "notebook 03: carriers, fighters, a convoy, a brigade on maps"

@@ -103,6 +103,7 @@ class OwsnbAccessor:
             raise ValueError(f"by must be 'side', 'kind' or 'domain', not {by!r}")
         out = lost.groupby(key).sum("unit")
         out.name = "steps lost"
+        out.attrs = {"long_name": "steps lost since first seen", "units": "1"}
         return out
 
     def force_ratio(self, a: str | None = None, b: str | None = None) -> xr.DataArray:
@@ -114,6 +115,7 @@ class OwsnbAccessor:
         tot = ds["steps_total"]
         ratio = tot.sel(side=a) / tot.sel(side=b).where(tot.sel(side=b) > 0)
         ratio.name = f"force ratio {a}:{b}"
+        ratio.attrs = {"long_name": f"steps of {a} per step of {b}", "units": "1"}
         return ratio
 
     def time_to_first_detection(self, in_turns: bool = False) -> xr.DataArray:

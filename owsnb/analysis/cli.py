@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 __all__ = ["add_sweep_command", "add_engagements_command"]
@@ -76,7 +77,7 @@ def _run_engagements(args: argparse.Namespace) -> int:
         seed=args.seed,
         **_params(args.set, lists=False),
     )
-    means = [v for v in ds.data_vars if v.endswith("_mean")]
+    means = [str(v) for v in ds.data_vars if str(v).endswith("_mean")]
     table = ds[means + [f"{v}_exact" for v in means]].to_dataframe()
     print(table.to_string(float_format=lambda x: f"{x:.4f}"))
     if args.out:
@@ -136,3 +137,27 @@ def add_sweep_command(subparsers: Any) -> None:
     p.add_argument("--out", help="save results to FILE.nc or FILE.zarr")
     p.set_defaults(func=_run)
     add_engagements_command(subparsers)
+
+
+def _run_debrief(args: Any) -> int:
+    import owsnb
+    from owsnb.analysis.debrief import debrief
+
+    game = owsnb.resume(args.game, game_id=args.game_id)
+    out = Path(args.out) if args.out else Path(f"{Path(str(args.game)).stem}-debrief.html")
+    path = debrief(game, out, title=args.title)
+    print(f"wrote {path} ({Path(path).stat().st_size / 1024:,.0f} KB): open it in any browser")
+    return 0
+
+
+def add_debrief_command(subparsers: Any) -> None:
+    """Add ``owsnb debrief GAME`` to the CLI."""
+    p = subparsers.add_parser(
+        "debrief",
+        help="write a saved game's debrief: one HTML file (maps per turn, events, notes, exports)",
+    )
+    p.add_argument("game", help="game file (.owsnb) or store URL")
+    p.add_argument("--game-id", help="which game, if the store holds several")
+    p.add_argument("-o", "--out", help="the HTML file to write (default: GAME-debrief.html here)")
+    p.add_argument("--title", help="title of the debrief (default: the scenario's)")
+    p.set_defaults(func=_run_debrief)

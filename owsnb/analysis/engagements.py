@@ -198,7 +198,7 @@ def _dataset(
                 var = max(c["sq"][o][j] / n - m * m, 0.0)
                 se[(*idx, k)] = (var / n) ** 0.5
                 mean_ex[(*idx, k)] = float(d.mean())
-                if keep:
+                if smp is not None:
                     smp[(*idx, slice(None), k)] = c["kept"][o][:, j]
         data[o] = ((*gdims, "target", "outcome"), freq, {"long_name": f"P({o}) (Monte Carlo)"})
         data[f"{o}_exact"] = ((*gdims, "target", "outcome"), ex, {"long_name": f"P({o}) (exact)"})
@@ -252,7 +252,7 @@ def plot_odds(
     if x is None:
         if len(grid_dims) != 1:
             raise ValueError(f"name the x dimension (one of {grid_dims})")
-        x = grid_dims[0]
+        x = str(grid_dims[0])
     sel = {"target": target or ds["target"].values[0]}
     mc = ds[f"{outcome}_mean"].sel(sel)
     ex = ds[f"{outcome}_mean_exact"].sel(sel)

@@ -21,9 +21,82 @@ import pandas as pd
 import xarray as xr
 
 from owsnb.kernel.reduce import apply
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState
 
-__all__ = ["history", "events_table", "annotations_table", "compare", "snapshot_points"]
+__all__ = [
+    "history",
+    "events_table",
+    "annotations_table",
+    "compare",
+    "snapshot_points",
+    "VARIABLES",
+    "describe",
+]
+
+VARIABLES: dict[str, dict[str, str]] = {
+    # coordinates
+    "time": {"long_name": "snapshot number (see seq, turn, phase, step)", "units": "1"},
+    "seq": {"long_name": "events applied when the snapshot was taken (event number)", "units": "1"},
+    "turn": {"long_name": "game turn", "units": "1"},
+    "phase": {"long_name": "phase of the sequence of play"},
+    "step": {"long_name": "step of the sequence of play"},
+    "unit": {"long_name": "unit id (as the recorded side knows it: face-down counters by alias)"},
+    "unit_side": {"long_name": "side owning the unit"},
+    "unit_kind": {"long_name": "unit type (catalog key)"},
+    "side": {"long_name": "side"},
+    "by": {"long_name": "detecting side"},
+    "marker": {"long_name": "status marker"},
+    # per unit and time
+    "q": {
+        "long_name": "axial hex coordinate q of the unit's hex",
+        "units": "1",
+        "description": "Red Blob Games axial coordinates (q, r); NaN when not on the map",
+    },
+    "r": {
+        "long_name": "axial hex coordinate r of the unit's hex",
+        "units": "1",
+        "description": "Red Blob Games axial coordinates (q, r); NaN when not on the map",
+    },
+    "lon": {"long_name": "longitude of the hex centre", "units": "degrees_east"},
+    "lat": {"long_name": "latitude of the hex centre", "units": "degrees_north"},
+    "x_km": {"long_name": "planar x of the hex centre (east)", "units": "km"},
+    "y_km": {"long_name": "planar y of the hex centre (north)", "units": "km"},
+    "hex": {"long_name": "printed hex label (empty when not on the map)"},
+    "box": {
+        "long_name": "off-map box holding the unit",
+        "description": "e.g. base, aboard, regeneration, attrition; empty when on the map",
+    },
+    "steps": {"long_name": "steps the unit has", "units": "1"},
+    "present": {
+        "long_name": "unit known to the recorded side at this time",
+        "description": "False before a side first sees an enemy unit (and for units never seen)",
+    },
+    "markers": {"long_name": "status marker on the unit"},
+    "detected": {"long_name": "unit detected by the side 'by' (the rule set's definition)"},
+    "steps_initial": {
+        "long_name": "steps when first in the history (losses count from here)",
+        "units": "1",
+    },
+    "steps_total": {"long_name": "steps of each side's units known", "units": "1"},
+    "units_alive": {"long_name": "units of each side known and with steps left", "units": "1"},
+}
+"""CF-style ``long_name``/``units`` (and a ``description`` where the name says too little) of
+the variables of :func:`history`; the rule set's unit facts (``unit_*``) and side facts
+(``side_*``) get generic ones."""
+
+
+def describe(ds: xr.Dataset) -> xr.Dataset:
+    """*ds* with the attributes of :data:`VARIABLES` (and generic ones for ``unit_*`` and
+    ``side_*`` facts) on every variable and coordinate it has. Returns *ds* (changed in place)."""
+    for name in list(ds.variables):
+        attrs = dict(VARIABLES.get(str(name), {}))
+        if not attrs and str(name).startswith("unit_"):
+            attrs = {"long_name": f"unit fact '{str(name)[5:]}' (from the rule set's unit_facts)"}
+        elif not attrs and str(name).startswith("side_"):
+            attrs = {"long_name": f"side fact '{str(name)[5:]}' (the side's public numbers)"}
+        for k, v in attrs.items():
+            ds[name].attrs.setdefault(k, v)
+    return ds
 
 
 def snapshot_points(game: Any, every: str = "step") -> list[int]:
@@ -51,7 +124,7 @@ def _unit_facts(rs: Any, unit: Any) -> dict[str, Any]:
     return dict(rs.unit_facts(unit))
 
 
-def _detected_by(rs: Any, state: Any, unit: Any, side: str) -> bool:
+def _detected_by(rs: Any, state: GameState, unit: Any, side: str) -> bool:
     """Has *side* detected the enemy *unit*? (the rule set's ``unit_detected`` hook)."""
     return unit.side != side and bool(rs.unit_detected(state, unit, side))
 
@@ -213,7 +286,6 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
     ds["steps_initial"] = (
         "unit",
         np.where(present.any(axis=0), steps[first_seen, np.arange(U)], 0).astype(np.int16),
-        {"long_name": "steps when first in the history (losses count from here)"},
     )
     alive = ds["present"] & (ds["steps"] > 0)
     ds["steps_total"] = (
@@ -223,10 +295,12 @@ def history(game: Any, *, side: str = UMPIRE, every: str = "step") -> xr.Dataset
         .rename(unit_side="side")
     )
     ds["units_alive"] = alive.groupby("unit_side").sum("unit").rename(unit_side="side")
+    describe(ds)
     sc = game.initial.scenario
     ds.attrs.update(
         {
             "title": f"owsnb history: {sc.get('title', '')}",
+            "Conventions": "CF-1.8 (attributes only: long_name, units)",
             "scenario": str(sc.get("id", "")),
             "ruleset": game.initial.ruleset,
             "options": json.dumps(dict(game.initial.options), default=str),

@@ -241,7 +241,9 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     """Local worker processes: forked from a forkserver that has imported owsnb once (later sweeps
     start their workers in milliseconds), or spawned where there is no forkserver (Windows)."""
     import multiprocessing as mp
+    from multiprocessing.context import BaseContext
 
+    ctx: BaseContext
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["owsnb.analysis.sweep", "owsnb.rules"])

@@ -13,6 +13,7 @@ from owsnb.kernel.errors import (
     HistoryError,
     IllegalOrderError,
     InvalidHexError,
+    InvalidSeedError,
     NotYourTurnError,
     OrderSyntaxError,
     OwsnbError,
@@ -20,6 +21,7 @@ from owsnb.kernel.errors import (
     StaleStateError,
     StoreError,
     UnknownRulesetError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Game, Submission
@@ -30,7 +32,17 @@ from owsnb.kernel.orders import LegalOrders, Order, OrderSpec, OrderType, Param
 from owsnb.kernel.registry import get_ruleset, register_ruleset, ruleset_names
 from owsnb.kernel.ruleset import Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, HexInfo, MapState, SideState, Unit
+from owsnb.kernel.state import (
+    UMPIRE,
+    Clock,
+    GameState,
+    HexInfo,
+    MapState,
+    SideState,
+    StateLike,
+    Unit,
+)
+from owsnb.kernel.surface import GameSurface
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = [
@@ -44,6 +56,7 @@ __all__ = [
     "Event",
     "FrozenDict",
     "Game",
+    "GameSurface",
     "GameState",
     "GeoLayout",
     "Hex",
@@ -51,6 +64,7 @@ __all__ = [
     "HistoryError",
     "IllegalOrderError",
     "InvalidHexError",
+    "InvalidSeedError",
     "LegalOrders",
     "MapState",
     "NotYourTurnError",
@@ -70,12 +84,14 @@ __all__ = [
     "SideState",
     "SideView",
     "StaleStateError",
+    "StateLike",
     "Step",
     "StoreError",
     "Submission",
     "UMPIRE",
     "Unit",
     "UnknownRulesetError",
+    "UnknownSideError",
     "freeze",
     "get_ruleset",
     "register_ruleset",

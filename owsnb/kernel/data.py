@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["FrozenDict", "freeze", "thaw", "EMPTY"]
+__all__ = ["FrozenDict", "freeze", "thaw", "EMPTY", "clip"]
 
 
 def _immutable(self, *args, **kwargs):  # noqa: ANN001
@@ -132,3 +132,14 @@ def iter_strings(obj: Any) -> Iterable[str]:
     elif isinstance(obj, (list, tuple, set, frozenset)):
         for v in obj:
             yield from iter_strings(v)
+
+
+def clip(text: str, limit: int = 120) -> str:
+    """*text* cut to at most *limit* characters, with ``…`` where it was cut (for reprs).
+
+    >>> clip("a" * 10, 6)
+    'aaaaa…'
+    >>> clip("short")
+    'short'
+    """
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from owsnb.kernel.data import FrozenDict, freeze, thaw
+from owsnb.kernel.errors import InvalidSeedError
 from owsnb.kernel.events import Event, die_rolled, visibility
 
 __all__ = ["Dice", "rng_state_for_seed"]
@@ -29,7 +30,21 @@ T = TypeVar("T")
 
 
 def rng_state_for_seed(seed: int | None) -> FrozenDict:
-    """The frozen PCG64 state for *seed* (``None`` draws fresh OS entropy)."""
+    """The frozen PCG64 state for *seed* (``None`` draws fresh OS entropy).
+
+    Raises:
+        InvalidSeedError: *seed* is not a whole number from 0 up.
+
+    >>> rng_state_for_seed("abc")
+    Traceback (most recent call last):
+    ...
+    owsnb.kernel.errors.InvalidSeedError: the dice seed must be a whole number from 0 up ..., not 'abc'
+    """
+    ok = seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool))
+    if not ok or (seed is not None and seed < 0):
+        raise InvalidSeedError(
+            f"the dice seed must be a whole number from 0 up (or None for a fresh one), not {seed!r}"
+        )
     return freeze(np.random.Generator(np.random.PCG64(seed)).bit_generator.state)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 __all__ = ["Distribution"]
 
 
-class Distribution(Mapping):
+class Distribution(Mapping[Any, Fraction]):
     """An exact probability distribution over hashable outcomes (probabilities are Fractions).
 
     Outcomes keep a stable order (sorted where they are comparable).
@@ -29,11 +29,9 @@ class Distribution(Mapping):
 
     __slots__ = ("_p", "label")
 
-    def __init__(
-        self, probs: Mapping[Hashable, Any] | Iterable[tuple[Hashable, Any]], label: str = ""
-    ):
+    def __init__(self, probs: Mapping[Any, Any] | Iterable[tuple[Any, Any]], label: str = ""):
         items = probs.items() if isinstance(probs, Mapping) else probs
-        acc: dict[Hashable, Fraction] = {}
+        acc: dict[Any, Fraction] = {}
         for k, v in items:
             f = Fraction(v)
             if f < 0:
@@ -76,7 +74,7 @@ class Distribution(Mapping):
     @classmethod
     def mixture(cls, parts: Iterable[tuple[Any, Distribution]], label: str = "") -> Distribution:
         """Weighted mixture of distributions (weights must sum to 1)."""
-        acc: list[tuple[Hashable, Fraction]] = []
+        acc: list[tuple[Any, Fraction]] = []
         for w, d in parts:
             w = Fraction(w)
             acc.extend((k, w * p) for k, p in d.items())
@@ -86,7 +84,7 @@ class Distribution(Mapping):
     def __getitem__(self, key: Hashable) -> Fraction:
         return self._p.get(key, Fraction(0))
 
-    def __iter__(self) -> Iterator[Hashable]:
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._p)
 
     def __len__(self) -> int:
@@ -153,17 +151,17 @@ class Distribution(Mapping):
         """P(outcome >= x)."""
         return self.prob(lambda k: k >= x)
 
-    def mode(self) -> Hashable:
+    def mode(self) -> Any:
         """The most likely outcome."""
         return max(self._p, key=self._p.__getitem__)
 
-    def sample(self, rng: Any, n: int) -> list[Hashable]:
+    def sample(self, rng: Any, n: int) -> list[Any]:
         """*n* samples (numpy Generator) — for checking an exact preview against dice."""
         keys = list(self._p)
         idx = rng.choice(len(keys), size=n, p=[float(self._p[k]) for k in keys])
         return [keys[i] for i in idx]
 
-    def rows(self) -> list[tuple[Hashable, Fraction]]:
+    def rows(self) -> list[tuple[Any, Fraction]]:
         """(outcome, probability) pairs in order."""
         return list(self._p.items())
 

@@ -14,14 +14,20 @@ __all__ = [
     "IllegalOrderError",
     "OrderSyntaxError",
     "NotYourTurnError",
+    "UnknownSideError",
     "StaleStateError",
     "HistoryError",
     "StoreError",
     "AuthError",
     "UnknownRulesetError",
+    "InvalidSeedError",
+    "validation_problems",
+    "key_path",
 ]
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 class OwsnbError(Exception):
@@ -30,6 +36,10 @@ class OwsnbError(Exception):
 
 class InvalidHexError(OwsnbError, ValueError):
     """A hex coordinate or printed hex label is malformed or off the map."""
+
+
+class InvalidSeedError(OwsnbError, ValueError):
+    """A dice seed that is not a whole number from 0 up (``None`` draws a fresh one)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,29 @@ class NotYourTurnError(IllegalOrderError):
         super().__init__(message, code="not-your-turn", rule=rule, order=order)
 
 
+class UnknownSideError(IllegalOrderError, KeyError):
+    """A side that is not in the game (nor the umpire): the one answer of ``view``,
+    ``legal_orders``, ``check``, ``preview`` and ``submit`` (code ``"unknown-side"``; a
+    ``KeyError`` too, as a lookup that failed).
+
+    >>> str(UnknownSideError.of("purple", ["blue", "red"]))
+    "unknown side 'purple'; the sides are blue, red (and umpire)"
+    """
+
+    def __init__(self, message: str, *, order: object = None):
+        super().__init__(message, code="unknown-side", order=order)
+
+    @classmethod
+    def of(cls, side: str, sides: Iterable[str], order: object = None) -> UnknownSideError:
+        """The error for *side*, naming the game's *sides* (the same words everywhere)."""
+        return cls(
+            f"unknown side {side!r}; the sides are {', '.join(sides)} (and umpire)", order=order
+        )
+
+    def __str__(self) -> str:  # the message, not KeyError's quoted form
+        return Exception.__str__(self)
+
+
 class StaleStateError(OwsnbError):
     """A submission named a ``state_id`` that is no longer current (someone else acted first)."""
 
@@ -133,3 +166,43 @@ class AuthError(OwsnbError):
 
 class UnknownRulesetError(OwsnbError, LookupError):
     """No rule set is registered under that name."""
+
+
+def validation_problems(
+    exc: Any, prefix: Iterable[str | int] = ()
+) -> list[tuple[list[str | int], str]]:
+    """A pydantic ``ValidationError`` (anything with ``errors()``) as ``(key path, problem)``
+    pairs in the house's words, for scenario files, catalogs and rule-set payloads alike: an
+    unknown key "(check spelling)", a "required key is missing", a plain value quoted back
+    (except by a rule's own check, whose message says what it needs).
+
+    >>> class Err:  # what pydantic's ValidationError.errors() gives
+    ...     def errors(self):
+    ...         return [{"type": "extra_forbidden", "loc": ("units", 0, "strenght"), "msg": "x"},
+    ...                 {"type": "greater_than", "loc": ("size",), "msg": "Input should be greater than 0",
+    ...                  "input": -10}]
+    >>> for loc, msg in validation_problems(Err(), ["map"]):
+    ...     print(key_path(loc), "-", msg)
+    map.units[0].strenght - unknown key (check spelling)
+    map.size - Input should be greater than 0 (got -10)
+    """
+    out: list[tuple[list[str | int], str]] = []
+    for err in exc.errors():
+        loc = [*prefix, *err["loc"]]
+        kind = err.get("type", "")
+        msg = str(err.get("msg", "")).removeprefix("Value error, ")
+        if kind == "extra_forbidden":
+            msg = "unknown key (check spelling)"
+        elif kind == "missing":
+            msg = "required key is missing"
+        elif "input" in err and kind not in ("model_type", "dict_type", "value_error"):
+            given = err["input"]
+            if isinstance(given, (str, int, float, bool)) or given is None:
+                msg = f"{msg} (got {given!r})"
+        out.append((loc, msg))
+    return out
+
+
+def key_path(parts: Sequence[str | int]) -> str:
+    """``["units", 0, "hex"]`` -> ``"units[0].hex"`` (how problems name a key)."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")

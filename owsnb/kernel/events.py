@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from owsnb.kernel.data import EMPTY, FrozenDict, freeze
+from owsnb.kernel.data import EMPTY, FrozenDict, clip, freeze
 from owsnb.kernel.hexgrid import Hex
 
 __all__ = [
@@ -89,8 +89,16 @@ class Event:
         return f"{self.kind}({body})"
 
     def __repr__(self) -> str:
+        """One line: the payload is cut short (``str(event)`` reads it, ``event.data`` holds it).
+
+        >>> e = Event("note", freeze({"text": "x" * 5000}), rule="8.2", seq=4)
+        >>> r = repr(e)
+        >>> len(r) < 200, r.endswith("xx… rule='8.2' visible_to=public>")
+        (True, True)
+        """
         vis = "public" if self.visible_to is None else sorted(self.visible_to)
-        return f"<Event #{self.seq} {self.kind} {dict(self.data)!r} rule={self.rule!r} visible_to={vis}>"
+        data = clip(repr(dict(self.data)), 120)
+        return f"<Event #{self.seq} {self.kind} {data} rule={self.rule!r} visible_to={vis}>"
 
 
 def _event(kind: str, data: Mapping[str, Any], visible_to: Any, rule: str) -> Event:

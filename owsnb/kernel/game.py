@@ -61,7 +61,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, Unit
+from owsnb.kernel.state import UMPIRE, GameState, Unit, check_side
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = ["Game", "Annotation", "Submission", "Change", "EventSink", "SNAPSHOT_EVERY"]
@@ -203,7 +203,7 @@ class Game:
         self._cursor: int | None = None
         self._rev = rev
         self._subs: list[Callable[[Change], Any]] = []
-        self._views: dict[tuple[str, int], SideView] = {}
+        self._views: dict[tuple[str, int, int], SideView] = {}
         self.annotations: list[Annotation] = list(annotations)
         for e in events:
             self._push(e)
@@ -290,8 +290,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> sorted(game.view("red").units)  # Blue's units are not detected yet
         ['R-ARM-1', 'R-INF-1', 'R-REC-1']
         >>> len(game.view("umpire").units)
@@ -313,8 +314,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> legal = game.legal_orders("blue")
         >>> legal.verbs, legal["move"].candidates["unit"]
         (['done', 'move'], ('B-INF-1', 'B-ARM-1', 'B-REC-1'))
@@ -342,8 +344,7 @@ class Game:
     def preview(self, order: Order | str) -> Any:
         """Exact outcome distribution of *order*, computed on the ordering side's view."""
         order = self._parse(order)
-        view = self.view(order.side) if order.side in self.state.sides else self.view(UMPIRE)
-        return self.ruleset.preview(view, order)
+        return self.ruleset.preview(self.view(order.side), order)  # UnknownSideError if none
 
     # -- changing ------------------------------------------------------------------------------
     def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
@@ -460,8 +461,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> game.step_to(0).units["B-INF-1"].hex, game.at_head
         (Hex(1, 2), False)
@@ -484,8 +486,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> what_if = game.fork(at=0)  # before the move
         >>> _ = what_if.submit("blue: move B-INF-1 0202")
@@ -529,8 +532,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> note = game.annotate("the infantry takes the ford", unit="B-INF-1", tags=["move"])
         >>> note.seq, note.turn, note.unit, note.tags
@@ -547,8 +551,8 @@ class Game:
             h = s.map.hex(hex) if hex is not None else None
             if unit is not None and unit not in s.units:
                 raise KeyError(f"no unit {unit!r} to annotate")
-            if side is not None and side not in s.sides and side != UMPIRE:
-                raise KeyError(f"no side {side!r}")
+            if side is not None:
+                check_side(s, side)
             ann = Annotation(
                 id=max((a.id for a in self.annotations), default=0) + 1,
                 text=text,
@@ -574,8 +578,9 @@ class Game:
         Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> seen = []
         >>> unsubscribe = game.subscribe(lambda change: seen.append(change.kind))
         >>> _ = game.submit("blue: move B-INF-1 0303"); _ = game.undo()

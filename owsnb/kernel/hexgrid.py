@@ -9,6 +9,11 @@ orientation-free; :mod:`owsnb.kernel.offset` (printed labels) and :mod:`owsnb.ke
 * :data:`DIRECTIONS` run counter-clockwise on a north-up map. For flat-topped hexes they are
   SE, NE, N, NW, SW, S; for pointy-topped hexes E, NE, NW, W, SW, SE.
 
+Paths: :func:`search` is the one path engine of owsnb (best-first search over hexes or hexes
+with more state, with any comparable labels: MP, (turns, MP), (hours, fuel)); every rule set's
+reach, route and supply search runs on it. :func:`reachable` (movement within a budget: stop
+hexes, all-MP terrain, the one-hex move) and :func:`find_path` (A*) are its front ends.
+
 Everything here is pure Python (no numpy needed) and raises
 :class:`~owsnb.kernel.errors.InvalidHexError` for malformed hexes.
 
@@ -26,10 +31,10 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from heapq import heappop, heappush
-from typing import NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from owsnb.kernel.errors import InvalidHexError
 
@@ -37,6 +42,9 @@ __all__ = [
     "Hex",
     "DIRECTIONS",
     "hex_round",
+    "ALL",
+    "Search",
+    "search",
     "Path",
     "Reach",
     "find_path",
@@ -106,8 +114,9 @@ class Hex(_HexFields):
             return _new(cls, (q, r))
         return _new(cls, (_coord(q, "q"), _coord(r, "r")))
 
+    # keeps _replace validated too; mypy cannot match a classmethod to NamedTuple's generic _make
     @classmethod
-    def _make(cls, iterable: Iterable[int]) -> Hex:  # keeps _replace validated too
+    def _make(cls, iterable: Iterable[Any]) -> Hex:  # type: ignore[override]
         try:
             q, r = iterable
         except (TypeError, ValueError):
@@ -348,10 +357,162 @@ def _line(a: Hex, b: Hex, sign: float) -> list[Hex]:
     return out
 
 
-# --- paths ----------------------------------------------------------------------------------
+# --- paths: the one search engine -------------------------------------------------------------
 
 CostFn = Callable[[Hex, Hex], "float | None"]
+MoveCostFn = Callable[[Hex, Hex], "float | str | None"]  # reachable's: ALL is a cost too
 HexPredicate = Callable[[Hex], bool]
+
+N = TypeVar("N", bound=Hashable)  # a node: a hex, or a hex with more state (a gap crossing, say)
+L = TypeVar("L")  # a label: what reaching a node costs; a number or a tuple such as (turns, MP)
+
+_less: Callable[[Any, Any], bool] = operator.lt  # search's default: a lower label is better
+
+#: A step cost meaning "whatever is left of the budget": terrain that takes a mover's whole
+#: allowance (a swamp, say). ``"all"`` is also how the rule sets' tables spell it.
+ALL = "all"
+
+
+class Search(Generic[N, L]):
+    """What :func:`search` found: the best label of every node it reached, and how.
+
+    Iterating yields the reached nodes in the order they were first reached (the start first);
+    ``node in found`` tests membership.
+
+    Attributes:
+        start: where the search began.
+        labels: the best label of every reached node, in the order they were first reached.
+        parent: the node each reached node (but the start) is best reached from.
+        found: the node that ended the search (``goal`` was true), else ``None``.
+
+    Example:
+        >>> found = search(Hex(0, 0), lambda h, d: [(n, d + 1) for n in h.neighbours() if d < 1], zero=0)
+        >>> len(found), found.labels[Hex(1, 0)], found.path_to(Hex(1, 0))
+        (7, 1, (Hex(0, 0), Hex(1, 0)))
+    """
+
+    __slots__ = ("start", "labels", "parent", "found")
+
+    def __init__(self, start: N, labels: dict[N, L], parent: dict[N, N], found: N | None) -> None:
+        self.start = start
+        self.labels = labels
+        self.parent = parent
+        self.found = found
+
+    def path_to(self, node: N) -> tuple[N, ...]:
+        """The nodes of the best way from the start to ``node``, both included.
+
+        Raises:
+            KeyError: if ``node`` was not reached.
+        """
+        if node not in self.labels:
+            raise KeyError(node)
+        parent = self.parent
+        out = [node]
+        while node in parent:
+            node = parent[node]
+            out.append(node)
+        out.reverse()
+        return tuple(out)
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.labels
+
+    def __iter__(self) -> Iterator[N]:
+        return iter(self.labels)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __repr__(self) -> str:
+        return f"<Search from {self.start!r}: {len(self.labels)} reached, found {self.found!r}>"
+
+
+def search(
+    start: N,
+    moves: Callable[[N, L], Iterable[tuple[N, L]]],
+    *,
+    zero: L = 0.0,  # type: ignore[assignment]
+    goal: Callable[[N, L], bool] | None = None,
+    better: Callable[[L, L], bool] = _less,
+    priority: Callable[[N, L], Any] | None = None,
+    fifo: bool = False,
+    labels: dict[N, L] | None = None,
+) -> Search[N, L]:
+    """The one path engine: best-first search from ``start`` (Dijkstra; A* with a ``priority``).
+
+    Every path search of the kernel and the rule sets runs here; :func:`reachable` and
+    :func:`find_path` are its hex-movement front ends. A node is taken off the queue in label
+    order; ``moves(node, label)`` yields where the mover can go next and the label it would
+    have there; a yielded label that is ``better`` than the node's current one replaces it
+    (first come keeps a tie). What the mover may not do is simply not yielded: impassable hexes,
+    steps over the budget, leaving a hex that stops it (``moves`` yields nothing for it).
+
+    Args:
+        start: where the search begins, with label ``zero``.
+        moves: the steps from a node with a label: ``(next node, its label)`` pairs. Labels
+            may be numbers (cost, MP), tuples compared in order (turns, then MP spent) or
+            anything ``better`` and the queue can compare; they must not go down along a step.
+        zero: the label of the start.
+        goal: ``goal(node, label)`` true ends the search when that node is taken off the
+            queue (``found``); checked before its moves.
+        better: ``better(new, old)``: does a new label replace the old one? Default ``<``; pass
+            a tolerance (``lambda a, b: a < b - 1e-9``) where float sums should tie.
+        priority: the queue key of a node with a label (default the label itself): A* passes
+            label plus a lower bound of the rest.
+        fifo: nodes whose keys tie leave the queue in the order they were reached
+            (breadth-first for unit steps); by default the smaller node leaves first.
+        labels: the dict to keep labels in (default a new one); pass your own when ``moves``
+            wants to look at them, to skip nodes already reached as cheaply, say.
+
+    Returns:
+        A :class:`Search`.
+
+    Example:
+        Time and fuel as one label: a step costs an hour and a ton, a desert hex three tons;
+        with a 6-ton tank the cheapest (hours, tons) label of every hex within the fuel:
+
+        >>> desert = {Hex(1, 0), Hex(1, -1)}
+        >>> def moves(h, label):
+        ...     hours, tons = label
+        ...     for n in h.neighbours():
+        ...         t = tons + (3 if n in desert else 1)
+        ...         if t <= 6:
+        ...             yield n, (hours + 1, t)
+        >>> found = search(Hex(0, 0), moves, zero=(0, 0))
+        >>> found.labels[Hex(2, 0)], found.path_to(Hex(2, 0))
+        ((2, 4), (Hex(0, 0), Hex(1, 0), Hex(2, 0)))
+        >>> found = search(Hex(0, 0), moves, zero=(0, 0), goal=lambda h, lab: h == Hex(3, 0))
+        >>> found.found, found.labels[found.found]
+        (Hex(3, 0), (3, 5))
+    """
+    best: dict[N, L] = {} if labels is None else labels
+    best[start] = zero
+    parent: dict[N, N] = {}
+    tie = 0
+    # queue entries: (key, tie, node, label); tie is 0 (then the node decides) or the push count
+    heap: list[tuple[Any, int, N, L]] = [
+        (zero if priority is None else priority(start, zero), 0, start, zero)
+    ]
+    while heap:
+        _, _, node, label = heappop(heap)
+        if best[node] != label:
+            continue  # a better label was found since this entry was queued
+        if goal is not None and goal(node, label):
+            return Search(start, best, parent, node)
+        for nxt, new in moves(node, label):
+            old = best.get(nxt)
+            if old is not None and not better(new, old):
+                continue
+            best[nxt] = new
+            parent[nxt] = node
+            if fifo:
+                tie += 1
+            heappush(heap, (new if priority is None else priority(nxt, new), tie, nxt, new))
+    return Search(start, best, parent, None)
+
+
+# --- shortest paths -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -394,20 +555,27 @@ class Path:
         return self.hexes[-1]
 
 
-def _step_cost(cost: CostFn, a: Hex, b: Hex) -> float:
-    """Cost of one step, ``inf`` when the step is impossible; negative costs are refused."""
-    c = cost(a, b)
-    if c is None:
-        return _inf
-    if not c >= 0:  # negative or NaN
-        raise ValueError(f"step cost from {a} to {b} is negative ({c!r}); costs must be >= 0")
-    return c
-
-
 def _require_hex(h: object, what: str) -> Hex:
     if not isinstance(h, Hex):
         raise InvalidHexError(f"{what} must be a Hex, got {h!r}")
     return h
+
+
+def _once_a_hex(pred: HexPredicate) -> HexPredicate:
+    """*pred* asked once a hex (a search looks at a hex from up to six sides)."""
+    known: dict[Hex, bool] = {}
+
+    def ask(h: Hex) -> bool:
+        v = known.get(h)
+        if v is None:
+            v = known[h] = bool(pred(h))
+        return v
+
+    return ask
+
+
+def _negative(a: Hex, b: Hex, c: object) -> ValueError:
+    return ValueError(f"step cost from {a} to {b} is negative ({c!r}); costs must be >= 0")
 
 
 def find_path(
@@ -420,7 +588,8 @@ def find_path(
     min_cost: float = 1.0,
     max_nodes: int = 1_000_000,
 ) -> Path | None:
-    """Cheapest path from ``start`` to ``goal`` (A* with the hex-distance heuristic).
+    """Cheapest path from ``start`` to ``goal`` (A* with the hex-distance heuristic, on
+    :func:`search`).
 
     Args:
         start: where the mover is (its own passability is not checked).
@@ -457,77 +626,61 @@ def find_path(
     if passable is not None and not passable(goal):
         return None
     limit = _inf if max_cost is None else max_cost + _COST_EPS
+    enterable = None if passable is None else _once_a_hex(passable)
     gq, gr = goal
-    best: dict[Hex, float] = {start: 0.0}
-    parent: dict[Hex, Hex] = {}
-    blocked: set[Hex] = set()
-    # heap entries: (f, -g, hex); ties on f prefer the deeper node, then the smaller hex
-    heap: list[tuple[float, float, Hex]] = [(start.distance(goal) * min_cost, -0.0, start)]
-    expanded = 0
-    while heap:
-        _, ng, h = heappop(heap)
-        g = -ng
-        if h == goal:
-            hexes = [h]
-            while h in parent:
-                h = parent[h]
-                hexes.append(h)
-            hexes.reverse()
-            return Path(tuple(hexes), g)
-        if g > best[h]:
-            continue  # stale entry
-        expanded += 1
-        if expanded > max_nodes:
-            return None
-        q, r = h
-        for dq, dr in _DIRS:
-            nq = q + dq
-            nr = r + dr
-            n = _new(Hex, (nq, nr))
-            if passable is not None:
-                if n in blocked:
+
+    def moves(h: Hex, g: float) -> Iterator[tuple[Hex, float]]:
+        for n in h.neighbours():
+            if enterable is not None and not enterable(n):
+                continue
+            c = 1.0
+            if cost is not None:
+                step = cost(h, n)
+                if step is None or step == _inf:
                     continue
-                if not passable(n):
-                    blocked.add(n)
-                    continue
-            if cost is None:
-                c = 1.0
-            else:
-                c = _step_cost(cost, h, n)
-                if c == _inf:
-                    continue
-                if c < min_cost:
+                if not step >= 0:  # negative or NaN
+                    raise _negative(h, n, step)
+                if step < min_cost:
                     raise ValueError(
-                        f"step cost from {h} to {n} is {c!r}, below min_cost={min_cost!r}; "
+                        f"step cost from {h} to {n} is {step!r}, below min_cost={min_cost!r}; "
                         "pass a smaller min_cost to find_path"
                     )
-            ng2 = g + c
-            if ng2 > limit:
-                continue
-            old = best.get(n)
-            if old is not None and ng2 >= old:
-                continue
-            best[n] = ng2
-            parent[n] = h
-            dqg = nq - gq
-            drg = nr - gr
-            hd = (abs(dqg) + abs(drg) + abs(dqg + drg)) // 2
-            heappush(heap, (ng2 + hd * min_cost, -ng2, n))
-    return None
+                c = step
+            if g + c <= limit:
+                yield n, g + c
+
+    def priority(h: Hex, g: float) -> tuple[float, float]:
+        dq, dr = h[0] - gq, h[1] - gr
+        # ties on the estimate prefer the deeper node (then the smaller hex)
+        return g + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 * min_cost, -g
+
+    expanded = 0
+
+    def done(h: Hex, g: float) -> bool:
+        nonlocal expanded
+        if h == goal:
+            return True
+        expanded += 1
+        return expanded > max_nodes  # give up
+
+    found = search(start, moves, priority=priority, goal=done)
+    if found.found != goal:
+        return None
+    return Path(found.path_to(goal), found.labels[goal])
 
 
 # --- reach ----------------------------------------------------------------------------------
 
 
-class Reach:
+class Reach(Search[Hex, float]):
     """Everything reachable from a start hex within a budget (made by :func:`reachable`).
 
-    Iterating yields the reachable hexes (start first); ``h in reach`` tests membership.
+    Iterating yields the reachable hexes (start first, then in the order they were reached);
+    ``h in reach`` tests membership; ``path_to`` gives the cheapest way there.
 
     Attributes:
-        start: the start hex.
         budget: the movement budget that was spent.
-        cost: cheapest cost of every reachable hex (start at 0).
+        cost: cheapest cost of every reachable hex (start at 0; the same dict as ``labels``).
 
     Example:
         >>> reach = reachable(Hex(0, 0), 1)
@@ -535,15 +688,15 @@ class Reach:
         (7, True, 1.0)
     """
 
-    __slots__ = ("start", "budget", "cost", "_parent")
+    __slots__ = ("budget",)
 
-    def __init__(
-        self, start: Hex, budget: float, cost: dict[Hex, float], parent: dict[Hex, Hex]
-    ) -> None:
-        self.start = start
+    def __init__(self, found: Search[Hex, float], budget: float) -> None:
+        super().__init__(found.start, found.labels, found.parent, found.found)
         self.budget = budget
-        self.cost = cost
-        self._parent = parent
+
+    @property
+    def cost(self) -> dict[Hex, float]:
+        return self.labels
 
     def path_to(self, h: Hex) -> tuple[Hex, ...]:
         """The cheapest path from the start to ``h``, both included.
@@ -555,50 +708,43 @@ class Reach:
             >>> reachable(Hex(0, 0), 2).path_to(Hex(2, 0))
             (Hex(0, 0), Hex(1, 0), Hex(2, 0))
         """
-        if h not in self.cost:
+        if h not in self.labels:
             raise InvalidHexError(
                 f"{h!r} is not reachable from {self.start!r} within budget {self.budget!r}"
             )
-        parent = self._parent
-        out = [h]
-        while h in parent:
-            h = parent[h]
-            out.append(h)
-        out.reverse()
-        return tuple(out)
-
-    def __contains__(self, h: object) -> bool:
-        return h in self.cost
-
-    def __iter__(self) -> Iterator[Hex]:
-        return iter(self.cost)
-
-    def __len__(self) -> int:
-        return len(self.cost)
+        return super().path_to(h)
 
     def __repr__(self) -> str:
-        return f"<Reach from {self.start!r} budget {self.budget!r}: {len(self.cost)} hexes>"
+        return f"<Reach from {self.start!r} budget {self.budget!r}: {len(self.labels)} hexes>"
 
 
 def reachable(
     start: Hex,
     budget: float,
     *,
-    cost: CostFn | None = None,
+    cost: MoveCostFn | None = None,
     passable: HexPredicate | None = None,
     stops: HexPredicate | None = None,
+    one_hex: bool = False,
+    neighbours: Callable[[Hex], Iterable[Hex]] | None = None,
 ) -> Reach:
-    """Every hex reachable from ``start`` for at most ``budget`` (bounded Dijkstra).
+    """Every hex reachable from ``start`` for at most ``budget`` (bounded Dijkstra on
+    :func:`search`; breadth-first for unit steps).
 
     Args:
         start: where the mover is; always reachable at cost 0 and always left freely
             (``passable`` and ``stops`` are not applied to it).
         budget: the movement allowance (costs within 1e-9 of it still fit).
         cost: ``cost(a, b)`` of stepping from ``a`` to its neighbour ``b``; ``None`` or
-            ``math.inf`` means impossible. Default: every step costs 1.
+            ``math.inf`` means impossible; :data:`ALL` means everything that is left of the
+            budget (possible while something is left). Default: every step costs 1.
         passable: ``passable(h)`` false means ``h`` can never be entered.
         stops: ``stops(h)`` true means a mover entering ``h`` must stop there (a zone of
             control, say): ``h`` is reachable but nothing beyond it is reached through it.
+        one_hex: a mover may always enter one adjacent hex it may enter, spending its whole
+            budget, even where the step costs more.
+        neighbours: the hexes adjacent to a hex, in the order to look at them (default the
+            six of :meth:`Hex.neighbours`; a map may give only its own).
 
     Returns:
         A :class:`Reach`.
@@ -611,76 +757,60 @@ def reachable(
         >>> r = reachable(Hex(0, 0), 2, stops=zoc.__contains__)
         >>> Hex(1, 0) in r, Hex(2, 0) in r, len(r)
         (True, False, 18)
+
+        A swamp takes the whole allowance; a 3-point step is still one hex with ``one_hex``:
+
+        >>> swamp, hill = Hex(1, 0), Hex(0, 1)
+        >>> def cost(a, b):
+        ...     return ALL if b == swamp else 3 if b == hill else 1
+        >>> r = reachable(Hex(0, 0), 2, cost=cost, one_hex=True)
+        >>> r.cost[swamp], r.cost[hill], r.cost[Hex(2, -1)], Hex(2, 0) in r
+        (2.0, 2.0, 2.0, False)
     """
     _require_hex(start, "start")
     if not budget >= 0:
         raise ValueError(f"budget must be a number >= 0, got {budget!r}")
     limit = budget + _COST_EPS
-    best: dict[Hex, float] = {start: 0.0}
-    parent: dict[Hex, Hex] = {}
-    blocked: set[Hex] = set()
-    if cost is None:
-        # Unit steps: breadth-first search, layer by layer.
-        frontier: list[Hex] = [start]
-        d = 0.0
-        while frontier and d + 1.0 <= limit:
-            d += 1.0
-            nxt: list[Hex] = []
-            for h in frontier:
-                q, r = h
-                for dq, dr in _DIRS:
-                    n = _new(Hex, (q + dq, r + dr))
-                    if n in best:
-                        continue
-                    if passable is not None:
-                        if n in blocked:
-                            continue
-                        if not passable(n):
-                            blocked.add(n)
-                            continue
-                    best[n] = d
-                    parent[n] = h
-                    if stops is None or not stops(n):
-                        nxt.append(n)
-            frontier = nxt
-        return Reach(start, budget, best, parent)
+    enterable = None if passable is None else _once_a_hex(passable)
+    # Every step adds at least `floor`: a neighbour already labelled within `floor` of this
+    # hex can gain nothing, so it is passed over before passable() and cost() are asked.
+    floor = 1.0 if cost is None else 0.0
+    best: dict[Hex, float] = {}
 
-    heap: list[tuple[float, Hex]] = [(0.0, start)]
-    while heap:
-        d, h = heappop(heap)
-        if d > best[h]:
-            continue  # stale entry
+    def moves(h: Hex, d: float) -> Iterator[tuple[Hex, float]]:
         if stops is not None and h is not start and stops(h):
-            continue
-        q, r = h
-        for dq, dr in _DIRS:
-            n = _new(Hex, (q + dq, r + dr))
+            return
+        for n in h.neighbours() if neighbours is None else neighbours(h):
             old = best.get(n)
-            if old is not None and old <= d:
-                continue  # costs are >= 0, so no improvement possible
-            if passable is not None:
-                if n in blocked:
+            if old is not None and old <= d + floor:
+                continue
+            if cost is None:
+                nd = d + 1.0
+                if nd > limit and not (one_hex and h is start):
+                    continue  # unit steps: nothing beyond the budget is asked about
+            if enterable is not None and not enterable(n):
+                continue
+            if cost is not None:
+                c = cost(h, n)
+                if c is None:
                     continue
-                if not passable(n):
-                    blocked.add(n)
+                if isinstance(c, str):
+                    if c != ALL:
+                        raise ValueError(f"step cost from {h} to {n} is {c!r}, not a number or ALL")
+                    if d < budget:
+                        yield n, float(budget)
                     continue
-            c = cost(h, n)
-            if c is None:
-                continue
-            if not c >= 0:  # negative or NaN
-                raise ValueError(
-                    f"step cost from {h} to {n} is negative ({c!r}); costs must be >= 0"
-                )
-            if c == _inf:
-                continue
-            nd = d + c
-            if nd > limit:
-                continue
-            if old is None or nd < old:
-                best[n] = nd
-                parent[n] = h
-                heappush(heap, (nd, n))
-    return Reach(start, budget, best, parent)
+                if not c >= 0:  # negative or NaN
+                    raise _negative(h, n, c)
+                if c == _inf:
+                    continue
+                nd = d + c
+            if nd <= limit:
+                yield n, nd
+            elif one_hex and h is start:
+                yield n, float(budget)
+
+    return Reach(search(start, moves, fifo=cost is None, labels=best), budget)
 
 
 # --- line of sight --------------------------------------------------------------------------
@@ -700,14 +830,7 @@ def field_of_view(origin: Hex, transparent: HexPredicate, max_distance: int) -> 
         (True, False, False, 33)
     """
     _require_hex(origin, "origin")
-    cache: dict[Hex, bool] = {}
-
-    def clear(h: Hex) -> bool:
-        v = cache.get(h)
-        if v is None:
-            v = cache[h] = bool(transparent(h))
-        return v
-
+    clear = _once_a_hex(transparent)
     seen = {origin}
     for h in origin.disc(max_distance):
         if h == origin:

@@ -95,7 +95,7 @@ def _hex_set(state: GameState, e: Event) -> GameState:
 
 def _state_set(state: GameState, e: Event) -> GameState:
     scope = e.data["scope"]
-    return replace(state, **{scope: merge(getattr(state, scope), e.data["changes"])})
+    return state.evolve(**{scope: merge(getattr(state, scope), e.data["changes"])})
 
 
 def _rng(state: GameState, e: Event) -> GameState:

@@ -6,7 +6,7 @@ third-party packages may register theirs under the ``owsnb.rulesets`` entry-poin
 packaging — handy for a rule set under development or in tests.
 
 Example:
-    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # imported on first use
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # imported on first use
     >>> "skirmish" in ruleset_names()
     True
     >>> get_ruleset("skirmish").name, get_ruleset("skirmish") is get_ruleset("skirmish")
@@ -34,7 +34,7 @@ def register_ruleset(name: str, factory: str | Callable[[], Any]) -> None:
     Registering a name again replaces it (the next :func:`get_ruleset` builds it afresh).
 
     Example:
-        >>> from tests.rulesets.skirmish import RULESET
+        >>> from owsnb.rules.skirmish import RULESET
         >>> register_ruleset("skirmish", lambda: RULESET)  # a zero-argument factory
         >>> get_ruleset("skirmish") is RULESET
         True

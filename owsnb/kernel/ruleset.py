@@ -7,7 +7,10 @@ A rule set is a registered, stateless object (options live in the game state). I
   (:class:`OrderHandler`: state + order + dice -> events);
 * its **reducers** for event kinds of its own (most rules only need the kernel's generic kinds);
 * its **unit payload schema** (:meth:`RuleSet.validate_unit`), **options** and **data tables**;
-* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals.
+* its **view policy** (:meth:`RuleSet.view_unit` and friends): what detection reveals;
+* what the **scenario editor** needs (:attr:`RuleSet.editor`, a
+  :class:`~owsnb.kernel.editing.EditorSpec`: catalogs, payload schema, boxes, map vocabulary,
+  tables an instructor may override).
 
 The base class supplies two generic verbs: ``done`` (a side has finished the current step) and
 ``advance`` (the umpire moves the game to the next step), and walks the sequence of play,
@@ -17,18 +20,20 @@ calling :meth:`RuleSet.on_enter` when a step begins (automatic steps run there).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.dice import Dice
+from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit, check_side
 
 __all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
 
@@ -86,7 +91,7 @@ class OrderHandler:
         """Events that carry the order out (rolls go through *dice*)."""
         return []
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         """The exact distribution of outcomes, before committing (``None`` if nothing rolls)."""
         return None
 
@@ -123,6 +128,8 @@ class RuleSet:
     ranges, transit, the hex overlay, the dashboard, unit domains): an
     ``owsnb.kernel.presentation.Presentation``, asked by the widgets and never by the rules;
     ``None`` gives its defaults. The kernel itself draws nothing."""
+    editor: ClassVar[EditorSpec | None] = None
+    """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -280,12 +287,7 @@ class RuleSet:
                 code="unknown-verb",
                 order=order,
             )
-        if order.side != UMPIRE and order.side not in state.sides:
-            raise IllegalOrderError(
-                f"unknown side {order.side!r}; sides are {', '.join(state.sides)}",
-                code="unknown-side",
-                order=order,
-            )
+        check_side(state, order.side, order)
         phase, step = self.current(state)
         who = h.type.actors
         if who == "umpire" and order.side != UMPIRE:
@@ -307,12 +309,27 @@ class RuleSet:
                     order=order,
                 )
         args = h.type.bind(order)
+        if order.verb == "advance" and args.get("to"):
+            self._check_step(state, order, str(args["to"]))
         with _references(order, h.type.rule):
             h.validate(state, order, args)
         return args
 
+    def _check_step(self, state: GameState, order: Order, to: str) -> None:
+        """``advance TO``: *to* must name a step played under the game's options."""
+        keys = [(p.key, st.key) for p, st in self.sequence.walk(state.options)]
+        if not any(to in (k, f"{pk}/{k}") for pk, k in keys):
+            raise IllegalOrderError(
+                f"no step {to!r} in the sequence of play; steps are "
+                + ", ".join(k for _, k in keys),
+                code="bad-step",
+                order=order,
+            )
+
     def legal_orders(self, state: GameState, side: str) -> list[OrderSpec]:
-        """Specs of the orders *side* may give now."""
+        """Specs of the orders *side* may give now (``UnknownSideError`` for a side not in the
+        game)."""
+        check_side(state, side)
         specs = []
         for verb in self.allowed_verbs(state, side):
             spec = self._handlers[verb].candidates(state, side)
@@ -332,7 +349,7 @@ class RuleSet:
         out = self._handlers[order.verb].adjudicate(state, order, args, dice)
         return out if isinstance(out, Adjudication) else Adjudication(list(out))
 
-    def preview(self, state: Any, order: Order) -> Any:
+    def preview(self, state: StateLike, order: Order) -> Any:
         """The exact outcome distribution of *order* (``None`` if it does not roll)."""
         h = self._handlers.get(order.verb)
         if h is None:
@@ -356,8 +373,11 @@ class RuleSet:
         """Events that end the current step and enter the next one(s).
 
         Steps whose actors are empty (automatic steps) are entered, resolved by :meth:`on_enter`
-        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step.
+        and left at once. ``to`` (``"phase/step"`` or a step key) jumps forward to that step; an
+        automatic step cannot be rested on, so a jump to one resolves it and stops at the first
+        step after it where anyone acts.
         """
+        reached = to is None
         events: list[Event] = self.on_leave(state, dice)
         s = _apply_all(state, events, self.reducers)
         for _ in range(limit):
@@ -378,8 +398,8 @@ class RuleSet:
             if self.is_over(s):
                 events.append(note(f"Game over: {self.outcome(s)}"))
                 return events
-            target_reached = to is None or to in (s_key, f"{p_key}/{s_key}")
-            if s.clock.active and not step.auto and target_reached:
+            reached = reached or to in (s_key, f"{p_key}/{s_key}")
+            if s.clock.active and not step.auto and reached:
                 return events
         raise IllegalOrderError(f"could not find step {to!r} within {limit} steps", code="bad-step")
 
@@ -399,11 +419,29 @@ class RuleSet:
     def is_over(self, state: GameState) -> bool:
         """Has the game ended? (default: past ``scenario['turns']`` if set)."""
         last = state.scenario.get("turns")
-        return bool(last) and state.clock.turn > int(last)
+        return last is not None and bool(last) and state.clock.turn > int(last)
 
     def outcome(self, state: GameState) -> Any:
         """Who won, or how it stands (rule-set specific)."""
         return "no victory conditions evaluated"
+
+    def guide(self) -> Any:
+        """Guidance for the people at the table — the briefing, the step coach, the debrief —
+        or ``None``; never required for play. An object (usually the module
+        ``owsnb/rules/<name>/guide.py``) of pure functions over a view, each optional:
+
+        * ``standing(view) -> dict``: the victory standing as *view* can judge it (a side's
+          view: only what that side knows; the umpire's: the truth) — ``text`` (one line),
+          ``scores`` (``{side: number}``; a side whose score this view cannot know is left
+          out), ``leader`` (a side or ``None``), ``final`` (the game is over and this is the
+          result), ``rows`` (``[{"side", "what", "points"}]``: where the points come from),
+          ``notes`` (what the rule set cannot judge), ``rule`` (the paragraph);
+        * ``VERBS``: ``{verb or "verb@step": how to give it with the mouse}`` for the coach;
+        * ``STEPS``: ``{step key: what matters in this step}``;
+        * ``briefing(view) -> [(title, html)]``: sections of the briefing the rule set adds
+          (the side's secret objectives...).
+        """
+        return None
 
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
@@ -445,14 +483,31 @@ class RuleSet:
         return f"{view.side} | {view.clock} | {units}"
 
 
+def _tokens(order: Order) -> set[str]:
+    """The references an order's text makes: each argument, and each part of one (``a,b``,
+    ``DDG-1:tlam``), as rule code splits them."""
+    out: set[str] = set()
+    for arg in order.args:
+        out.add(arg)
+        out.update(p for p in re.split(r"[,:;\s]+", arg) if p)
+    return out
+
+
 @contextlib.contextmanager
 def _references(order: Order, rule: str) -> Iterator[None]:
-    """Turn a bad hex or unit reference met while validating into a refusal."""
+    """Turn a bad hex, or a lookup of something the order names that is not there, met while
+    validating into a refusal. Any other ``KeyError`` is a bug in the rule code: it is raised as
+    it is, not dressed up as a refusal."""
     try:
         yield
+    except IllegalOrderError:
+        raise
     except InvalidHexError as exc:
         raise IllegalOrderError(str(exc), code="bad-hex", rule=rule, order=order) from None
     except KeyError as exc:
+        key = getattr(exc, "key", exc.args[0] if exc.args else None)
+        if not isinstance(key, str) or key not in _tokens(order):
+            raise
         msg = (
             exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"unknown reference {exc}"
         )

@@ -8,12 +8,13 @@ declares.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from owsnb.kernel.data import EMPTY, FrozenDict, freeze
-from owsnb.kernel.errors import InvalidHexError
+from owsnb.kernel.data import EMPTY, FrozenDict, clip, freeze
+from owsnb.kernel.errors import InvalidHexError, UnknownSideError
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -25,9 +26,11 @@ __all__ = [
     "SideState",
     "Clock",
     "StateReader",
+    "StateLike",
     "GameState",
     "UMPIRE",
     "edge_key",
+    "check_side",
 ]
 
 UMPIRE = "umpire"
@@ -72,6 +75,25 @@ class Unit:
     def on_map(self) -> bool:
         """True if the unit is on a map hex."""
         return self.hex is not None
+
+    @property
+    def map_hex(self) -> Hex:
+        """The hex of a unit that rule code knows to be on the map.
+
+        Raises:
+            InvalidHexError: the unit is off the map (in a box, or not placed).
+
+        >>> Unit("B-1", "blue", hex=Hex(2, 3)).map_hex
+        Hex(2, 3)
+        >>> Unit("B-2", "blue", box="reserve").map_hex
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.InvalidHexError: unit B-2 is not on the map (box 'reserve')
+        """
+        if self.hex is None:
+            where = f"box {self.box!r}" if self.box else "not placed"
+            raise InvalidHexError(f"unit {self.id} is not on the map ({where})")
+        return self.hex
 
     @property
     def alive(self) -> bool:
@@ -192,6 +214,24 @@ class MapState:
         v = self.meta.get("hex_km")
         return float(v) if v is not None else None
 
+    def __repr__(self) -> str:
+        """One line, whatever the size of the map: hexes, labels, terrain, hexsides, scale.
+
+        >>> from owsnb.kernel.offset import OffsetSystem
+        >>> hexes = OffsetSystem().rectangle(3, 2)
+        >>> MapState(FrozenDict({h: HexInfo("clear" if h.q else "sea") for h in hexes}))
+        <MapState 6 hexes 0101..0302: clear 4, sea 2>
+        """
+        labels = sorted(self.label(h) for h in self.hexes) if self.hexes else []
+        span = f" {labels[0]}..{labels[-1]}" if labels else ""
+        terrain = Counter(info.terrain for info in self.hexes.values()).most_common()
+        kinds = ", ".join(f"{t} {n}" for t, n in terrain[:6])
+        more = f", {len(terrain) - 6} more terrains" if len(terrain) > 6 else ""
+        sides = f"; {len(self.edges)} hexsides" if self.edges else ""
+        km = self.km_per_hex()
+        scale = f"; {km:g} km hexes" if km else ""
+        return f"<MapState {len(self.hexes)} hexes{span}: {clip(kinds + more, 120)}{sides}{scale}>"
+
 
 @dataclass(frozen=True, slots=True)
 class SideState:
@@ -247,10 +287,61 @@ class Clock:
             )
         return " · ".join(parts)
 
+    def __repr__(self) -> str:
+        """The readable line, not the fields.
+
+        >>> Clock(2, "1", "1", "Movement", "Move", ("blue",))
+        <Clock Turn 2 · Phase 1 Movement · Blue acts>
+        """
+        return f"<Clock {self}>"
+
     def _repr_html_(self) -> str:
         import html
 
         return f"<span class='owsnb-clock'><b>{html.escape(str(self))}</b></span>"
+
+
+@runtime_checkable
+class StateLike(Protocol):
+    """A state or a view: what rule code may read, satisfied by both :class:`GameState` (the
+    truth) and :class:`~owsnb.kernel.view.SideView` (one side's knowledge).
+
+    Annotate with it what only reads — checks, previews, reach, candidates — so the same code
+    runs on the truth and on a view; annotate with :class:`GameState` what needs the truth alone
+    (the dice's state, ``evolve``).
+    """
+
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def map(self) -> MapState: ...
+    @property
+    def sides(self) -> FrozenDict: ...
+    @property
+    def units(self) -> FrozenDict: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def options(self) -> FrozenDict: ...
+    @property
+    def scenario(self) -> FrozenDict: ...
+    @property
+    def public(self) -> FrozenDict: ...
+    @property
+    def secret(self) -> FrozenDict: ...
+    @property
+    def tables(self) -> FrozenDict: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def viewer(self) -> str: ...
+    def unit(self, unit_id: str) -> Unit: ...
+    def units_at(self, h: Hex) -> list[Unit]: ...
+    def units_of(self, side: str) -> list[Unit]: ...
+    def option(self, name: str, default: Any = None) -> Any: ...
+    def table(self, name: str) -> Any: ...
+    def side_state(self, name: str) -> SideState: ...
+    def enemies_of(self, side: str) -> list[str]: ...
 
 
 class StateReader:
@@ -262,7 +353,11 @@ class StateReader:
     sides: FrozenDict
     options: FrozenDict
     tables: FrozenDict
-    viewer: str
+
+    @property
+    def viewer(self) -> str:
+        """Who this is the view of (the umpire for the truth)."""
+        raise NotImplementedError
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with that id (``KeyError`` if unknown — or, in a view, not visible: the two
@@ -271,7 +366,9 @@ class StateReader:
             return self.units[unit_id]
         except KeyError:
             where = "in this game" if self.viewer == UMPIRE else f"visible to {self.viewer}"
-            raise KeyError(f"no unit {unit_id!r} {where}") from None
+            err = KeyError(f"no unit {unit_id!r} {where}")
+            err.key = unit_id  # type: ignore[attr-defined]  # what was looked up (for refusals)
+            raise err from None
 
     def units_at(self, h: Hex) -> list[Unit]:
         """Units on hex *h*, in order of insertion."""
@@ -364,3 +461,20 @@ class GameState(StateReader):
 def as_mapping(obj: Mapping | None) -> FrozenDict:
     """Freeze an optional mapping."""
     return freeze(dict(obj or {}))
+
+
+def check_side(state: StateLike, side: str, order: object = None) -> None:
+    """Raise :class:`~owsnb.kernel.errors.UnknownSideError` unless *side* is one of the game's
+    sides or the umpire: the same answer wherever a side is named.
+
+    >>> from owsnb.kernel.offset import OffsetSystem
+    >>> s = GameState("demo", MapState(FrozenDict()), FrozenDict(blue=None, red=None))
+    >>> check_side(s, "red"), check_side(s, UMPIRE)
+    (None, None)
+    >>> check_side(s, "purple")
+    Traceback (most recent call last):
+    ...
+    owsnb.kernel.errors.UnknownSideError: unknown side 'purple'; the sides are blue, red (and umpire)
+    """
+    if side != UMPIRE and side not in state.sides:
+        raise UnknownSideError.of(side, state.sides, order)

@@ -15,7 +15,16 @@ from typing import Any
 
 from owsnb.kernel.data import EMPTY, FrozenDict
 from owsnb.kernel.events import Event
-from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateReader, Unit
+from owsnb.kernel.state import (
+    UMPIRE,
+    Clock,
+    GameState,
+    MapState,
+    StateLike,
+    StateReader,
+    Unit,
+    check_side,
+)
 
 __all__ = ["SideView", "side_view", "alias_id", "masked", "unalias"]
 
@@ -131,8 +140,7 @@ def side_view(state: GameState, side: str, ruleset: Any, events: Iterable[Event]
         ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
         events: the history to filter by ``visible_to``.
     """
-    if side != UMPIRE and side not in state.sides:
-        raise KeyError(f"no side {side!r}; sides are {list(state.sides)}")
+    check_side(state, side)
     if side == UMPIRE:
         units = state.units
         sides = state.sides
@@ -174,7 +182,7 @@ def _strip_event(e: Event) -> Event:
     return e
 
 
-def alias_id(state: GameState, unit_id: str, side: str) -> str:
+def alias_id(state: StateLike, unit_id: str, side: str) -> str:
     """A stable opaque name for an enemy unit that *side* sees face down ("unknown").
 
     It is derived from the game's secret salt, so it reveals nothing about the true id, stays the
@@ -220,7 +228,7 @@ def masked(
     )
 
 
-def unalias(state: GameState, side: str, ref: str) -> str:
+def unalias(state: StateLike, side: str, ref: str) -> str:
     """The true unit id behind *ref* as *side* names it (an alias from :func:`masked` or an id).
 
     Returns *ref* unchanged if it is not an alias of any unit.

@@ -9,14 +9,18 @@ whatever it does can also be done in one line of a notebook cell.
 * **Adjudicate** — the rule set's umpire orders other than advance (OWS: ``adjudicate``, the
   semi-rigid adjudication of 2.1.1.4: state a probability, see the exact odds, roll);
 * **Notes** — annotations for everyone, one side, or the umpire alone;
-* **Assessment** — each side's strength now against the start, the rule set's outcome, and
-  assessment notes (tagged ``assessment``) for the facilitated discussion (OWS 12.1);
-* **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer.
+* **Assessment** — the victory standing judged live by the rule set (its ``guide().standing``),
+  each side's strength now against the start, assessment notes (tagged ``assessment``) for the
+  facilitated discussion (OWS 12.1), and the *Debrief*: one HTML file of the whole game
+  (:mod:`owsnb.analysis.debrief`) to download;
+* **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer;
+  and the link to the umpire's scenario editor (:mod:`owsnb.pages.editor`).
 """
 
 from __future__ import annotations
 
 import html
+import os
 from typing import Any
 
 import ipywidgets as W
@@ -110,9 +114,27 @@ class UmpireConsole(W.VBox):
             placeholder="assessment for the discussion (OWS 12.1)…",
             layout=W.Layout(width="98%", height="60px"),
         )
-        self.assess_button = W.Button(description="Record assessment", icon="check")
+        self.assess_button = W.Button(
+            description="Record assessment", icon="check", layout=W.Layout(width="auto")
+        )
         self.assess_button.on_click(lambda _: self._add_note(assessment=True))
-        assess = W.VBox([self.assessment, self.assess_note, self.assess_button])
+        self.debrief_button = W.Button(
+            description="Debrief",
+            icon="file-text",
+            layout=W.Layout(width="auto"),
+            tooltip="one HTML file of the whole game to open anywhere, offline: maps per turn, "
+            "what each side saw, notes, losses and detections, the standing, exports",
+        )
+        self.debrief_button.on_click(lambda _: self.make_debrief())
+        self.debrief_link = W.HTML()
+        assess = W.VBox(
+            [
+                self.assessment,
+                self.assess_note,
+                W.HBox([self.assess_button, self.debrief_button]),
+                self.debrief_link,
+            ]
+        )
         # seats
         self.seat_table = W.HTML()
         self.seat_pick = W.Dropdown(description="seat", layout=W.Layout(width="300px"))
@@ -135,12 +157,20 @@ class UmpireConsole(W.VBox):
         self.obs_new = W.Button(description="New observer", icon="plus")
         self.obs_new.on_click(lambda _: self._new_observer())
         self.new_link = W.HTML()
+        query = os.environ.get("QUERY_STRING", "")  # the umpire's own link (Voila)
+        self.editor_link = W.HTML(
+            f"<div style='{_CSS}'>Build or change a scenario on the map: "
+            f"<a href='editor.ipynb?{_esc(query)}' target='_blank'>the scenario editor</a></div>"
+            if "token=" in query
+            else ""
+        )
         seats = W.VBox(
             [
                 self.seat_table,
                 W.HBox([self.seat_pick, self.revoke_button]),
                 W.HBox([self.obs_view, self.obs_delay, self.obs_apply, self.obs_new]),
                 self.new_link,
+                self.editor_link,
             ]
         )
         self.tabs = W.Tab(
@@ -236,6 +266,28 @@ class UmpireConsole(W.VBox):
         if self._do(lambda: self.remote.annotate(text, **anchors)) is not None:
             box.value = ""
 
+    def make_debrief(self) -> str | None:
+        """Build the debrief of the game so far (:func:`owsnb.analysis.debrief.debrief`) and
+        offer it as a download link; returns its HTML (``None`` if it failed, said on the page)."""
+        from owsnb.analysis.debrief import debrief
+
+        self.debrief_link.value = f"<span style='{_CSS}'>writing the debrief…</span>"
+        text = self._do(lambda: debrief(self.remote))
+        if text is None:
+            self.debrief_link.value = ""
+            return None
+        import base64
+
+        name = f"{getattr(self.remote, 'game_id', None) or 'game'}-debrief.html"
+        b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        self.debrief_link.value = (
+            f"<div style='{_CSS}'><a download='{_esc(name)}' "
+            f"href='data:text/html;base64,{b64}' style='font-weight:600'>⬇ {_esc(name)}</a> "
+            f"<span style='color:#6b7280'>({len(text) / 1024:,.0f} KB: one file, opens in any "
+            "browser without a network)</span></div>"
+        )
+        return text
+
     def _new_observer(self) -> None:
         out = self._do(
             lambda: self.remote.add_seat(
@@ -309,15 +361,14 @@ class UmpireConsole(W.VBox):
             rows.append(
                 f"<tr><td>{_esc(side)}</td><td>{alive}/{len(then)}</td><td>{steps}/{steps0}</td></tr>"
             )
-        try:
-            outcome = self.remote.ruleset.outcome(view)
-        except Exception as exc:  # noqa: BLE001 - a rule set may need the truth for its outcome
-            outcome = f"(not available on a view: {type(exc).__name__})"
+        from owsnb.widgets.briefing import standing_html, standing_of
+
+        standing = standing_html(standing_of(self.remote.ruleset, view), view)
         notes = "".join(f"<li>{_esc(a.text)}</li>" for a in anns if "assessment" in a.tags)
         return (
-            f"<div style='{_CSS}'><table><tr><th>side</th><th>units</th><th>steps</th></tr>"
-            f"{''.join(rows)}</table>"
-            f"<p>outcome: {_esc(outcome)}</p>{'<ul>' + notes + '</ul>' if notes else ''}</div>"
+            f"<div style='{_CSS}'>{standing}"
+            "<table><tr><th>side</th><th>units</th><th>steps</th></tr>"
+            f"{''.join(rows)}</table>{'<ul>' + notes + '</ul>' if notes else ''}</div>"
         )
 
     def close(self) -> None:

@@ -1,4 +1,7 @@
-"""Scenario files: load, validate and turn into an initial game state (pydantic + YAML)."""
+"""Scenario files: load, validate and turn into an initial game state (pydantic + YAML).
+
+Making maps (the grid over real geography, land/sea, coast) is :mod:`owsnb.authoring`, beside
+this package; the loader never imports it."""
 
 from owsnb.scenario.loader import (
     Scenario,

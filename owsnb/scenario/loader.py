@@ -7,6 +7,7 @@ the file, the key path (``units[3].hex``), the line when known, and what was exp
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 from collections.abc import Iterable, Mapping
@@ -20,7 +21,13 @@ from pydantic import ValidationError
 import owsnb.rules  # noqa: F401  (registers the built-in rule sets)
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze
 from owsnb.kernel.dice import rng_state_for_seed
-from owsnb.kernel.errors import InvalidHexError, ScenarioError, ScenarioProblem, UnknownRulesetError
+from owsnb.kernel.errors import (
+    InvalidHexError,
+    ScenarioError,
+    ScenarioProblem,
+    UnknownRulesetError,
+    validation_problems,
+)
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -35,6 +42,8 @@ __all__ = [
     "scenario_dirs",
     "build_state",
     "read_yaml",
+    "parse_yaml",
+    "load_text",
     "list_scenarios",
 ]
 
@@ -187,6 +196,11 @@ def read_yaml(path: Path, problems: _Problems) -> Any:
     except UnicodeDecodeError:
         problems.add([], "is not UTF-8 text")
         return None
+    return parse_yaml(text, problems)
+
+
+def parse_yaml(text: str, problems: _Problems) -> Any:
+    """Parse YAML *text*, recording a syntax error with its line (``None`` then)."""
     try:
         data = _parse(text)
     except yaml.YAMLError as exc:
@@ -205,17 +219,7 @@ def read_yaml(path: Path, problems: _Problems) -> Any:
 def _pydantic_problems(
     exc: ValidationError, problems: _Problems, prefix: Iterable[Any] = ()
 ) -> None:
-    for err in exc.errors():
-        loc = [*prefix, *err["loc"]]
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key (check spelling)"
-        elif err["type"] == "missing":
-            msg = "required key is missing"
-        elif "input" in err and err["type"] not in ("model_type", "dict_type"):
-            inp = err["input"]
-            if isinstance(inp, (str, int, float, bool)) or inp is None:
-                msg = f"{msg} (got {inp!r})"
+    for loc, msg in validation_problems(exc, prefix):
         problems.add(loc, msg)
 
 
@@ -228,6 +232,7 @@ class Scenario:
     path: Path | None
     catalogs: dict[str, dict[str, Any]]  # type key -> CatalogType as dict (+ "catalog": file)
     briefing: str = ""
+    text: str | None = field(default=None, repr=False)  # the YAML the spec was read from
 
     @property
     def id(self) -> str:
@@ -272,11 +277,46 @@ def load_scenario(
     if isinstance(path_or_name, Mapping):
         data, path = dict(path_or_name), None
         problems = _Problems("<scenario dict>")
-    else:
-        path = find_scenario(path_or_name)
-        problems = _Problems(str(path))
-        data = read_yaml(path, problems)
+        return _validate(data, None, None, problems, base)
+    path = find_scenario(path_or_name)
+    problems = _Problems(str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.add([], f"cannot be read: {exc.strerror or exc}")
         problems.raise_if_any()
+    except UnicodeDecodeError:
+        problems.add([], "is not UTF-8 text")
+        problems.raise_if_any()
+    return load_text(text, path, base=base)
+
+
+def load_text(text: str, path: str | os.PathLike, *, base: Path | None = None) -> Scenario:
+    r"""Read and validate scenario YAML *text* as if it were the file *path* (which need not exist):
+    catalogs, briefing files and the rule set's own files resolve next to *path*, and problems name
+    it with the lines of *text*. The scenario editor checks what it is about to save so.
+
+    Raises:
+        ScenarioError: listing every problem found, each with file, key path and line.
+
+    Example:
+        >>> text = "id: demo\ntitle: Demo\nruleset: skirmish\nmap: {cols: 4}\nsides: {blue: {}}\n"
+        >>> load_text(text, "/tmp/demo.yaml")
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.ScenarioError: 1 problem in scenario:
+          - /tmp/demo.yaml: map.layout (line 4): required key is missing
+    """
+    path = Path(path)
+    problems = _Problems(str(path))
+    data = parse_yaml(text, problems)
+    problems.raise_if_any()
+    return _validate(data, path, text, problems, base)
+
+
+def _validate(
+    data: Any, path: Path | None, text: str | None, problems: _Problems, base: Path | None
+) -> Scenario:
     if not isinstance(data, Mapping):
         problems.add(
             [],
@@ -298,7 +338,7 @@ def load_scenario(
         except OSError as exc:
             problems.add(["briefing_file"], f"cannot read {bpath}: {exc.strerror or exc}")
     problems.raise_if_any()
-    return Scenario(spec, path, catalogs, briefing)
+    return Scenario(spec, path, catalogs, briefing, text)
 
 
 def _load_catalogs(
@@ -310,29 +350,55 @@ def _load_catalogs(
         if not cpath.is_file():
             problems.add(["catalogs", i], f"catalog file {rel!r} not found (looked in {root})")
             continue
-        cprob = _Problems(str(cpath))
-        data = read_yaml(cpath, cprob)
+        ruleset, dumped, found, locator = _read_catalog(cpath)
+        cprob = _Problems(str(cpath), locator)
+        cprob.items.extend(found)
+        if ruleset is not None:
+            if ruleset != spec.ruleset:
+                cprob.add(
+                    ["ruleset"],
+                    f"catalog is for rule set {ruleset!r} but the scenario plays {spec.ruleset!r}",
+                )
+            for key, t in dumped.items():
+                if key in types:
+                    cprob.add(
+                        ["types", key],
+                        f"type {key!r} is also defined in {types[key]['catalog']}",
+                    )
+                    continue
+                types[key] = {**copy.deepcopy(t), "catalog": str(cpath)}
+        problems.items.extend(cprob.items)
+    return types
+
+
+_CATALOGS: dict[Path, tuple[tuple[int, int], Any]] = {}
+
+
+def _read_catalog(
+    path: Path,
+) -> tuple[str | None, dict[str, dict[str, Any]], list[ScenarioProblem], _Locator | None]:
+    """A catalog file read and validated: its rule set (``None`` if it is broken), its types as
+    plain dicts, its problems and where its keys are (lines). Kept while the file is unchanged
+    (size and modification time): the scenario editor checks a scenario on every click."""
+    st = path.stat()
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _CATALOGS.get(path)
+    if hit is None or hit[0] != stamp:
+        cprob = _Problems(str(path))
+        data = read_yaml(path, cprob)
+        ruleset, dumped = None, {}
         if data is not None:
             try:
                 cat = CatalogSpec.model_validate(data)
             except ValidationError as exc:
                 _pydantic_problems(exc, cprob)
             else:
-                if cat.ruleset != spec.ruleset:
-                    cprob.add(
-                        ["ruleset"],
-                        f"catalog is for rule set {cat.ruleset!r} but the scenario plays {spec.ruleset!r}",
-                    )
-                for key, t in cat.types.items():
-                    if key in types:
-                        cprob.add(
-                            ["types", key],
-                            f"type {key!r} is also defined in {types[key]['catalog']}",
-                        )
-                        continue
-                    types[key] = {**t.model_dump(), "catalog": str(cpath)}
-        problems.items.extend(cprob.items)
-    return types
+                ruleset = cat.ruleset
+                dumped = {key: t.model_dump() for key, t in cat.types.items()}
+        hit = (stamp, (ruleset, dumped, list(cprob.items), cprob.locator))
+        _CATALOGS[path] = hit
+    ruleset, dumped, found, locator = hit[1]
+    return ruleset, dumped, list(found), locator
 
 
 # -- building the initial state ------------------------------------------------------------------
@@ -351,7 +417,9 @@ def build_state(
     """
     spec = scn.spec
     problems = _Problems(str(scn.path) if scn.path else "<scenario dict>")
-    if scn.path is not None:
+    if scn.text is not None:
+        problems.locator = _Locator(scn.text)
+    elif scn.path is not None:
         problems.locator = _Locator(scn.path.read_text(encoding="utf-8"))
     try:
         rs = get_ruleset(spec.ruleset)
@@ -393,7 +461,7 @@ def build_state(
         origin=lay.origin or (0.0, 0.0),
         orientation=lay.orientation,
         projection=projection,
-        anchor=tuple(anchor),
+        anchor=(anchor.q, anchor.r),
     )
     cells: list[Hex] = []
     if m.hexes is not None:
@@ -423,8 +491,8 @@ def build_state(
     terrain = {h: m.terrain.default for h in cells}
     for j, reg in enumerate(m.terrain.regions):
         base = ["map", "terrain", "regions", j]
-        for h in _region_hexes(reg, offset, layout, cells, hex_of, base):
-            terrain[h] = reg.terrain
+        for rh in _region_hexes(reg, offset, layout, cells, hex_of, base):
+            terrain[rh] = reg.terrain
     for lab, t in m.terrain.hexes.items():
         h = hex_of(lab, ["map", "terrain", "hexes", lab])
         if h is not None:
@@ -477,7 +545,7 @@ def build_state(
     sides = FrozenDict(
         {
             name: SideState(
-                name, s.title or name.title(), s.color, freeze(s.public), freeze(s.private)
+                name, s.title or name.title(), s.color, freeze(s.public), freeze(_private(s))
             )
             for name, s in spec.sides.items()
         }
@@ -498,19 +566,19 @@ def build_state(
         for k, s in enumerate(u.seen_by):
             if s not in spec.sides:
                 problems.add([*base, "seen_by", k], f"no side {s!r}")
-        t = scn.catalogs.get(u.type)
-        if t is None:
+        cat = scn.catalogs.get(u.type)
+        if cat is None:
             hint = "; add its catalog under 'catalogs:'" if not spec.catalogs else ""
             problems.add([*base, "type"], f"unknown unit type {u.type!r}{hint}")
             continue
-        h = hex_of(u.hex, [*base, "hex"]) if u.hex is not None else None
-        data = deep_merge(t.get("data", {}), u.data)
+        at = hex_of(u.hex, [*base, "hex"]) if u.hex is not None else None
+        data = deep_merge(cat.get("data", {}), u.data)
         norm, data_problems = rs.validate_unit(u.type, data)
         for p, msg in data_problems:
             problems.add(
                 [*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})"
             )
-        max_steps = int(t.get("steps", 1))
+        max_steps = int(cat.get("steps", 1))
         steps = u.steps if u.steps is not None else max_steps
         if steps > max_steps:
             problems.add(
@@ -520,8 +588,8 @@ def build_state(
             id=u.id,
             side=u.side,
             kind=u.type,
-            name=u.name or t.get("name", "") or u.id,
-            hex=h,
+            name=u.name or cat.get("name", "") or u.id,
+            hex=at,
             box=u.box,
             steps=steps,
             max_steps=max_steps,
@@ -553,6 +621,7 @@ def build_state(
         "briefing": scn.briefing,
         "victory": spec.victory,
         "special_rules": list(spec.special_rules),
+        "coach": dict(spec.coach),
         "turns": spec.turns,
         "file": str(scn.path) if scn.path else "",
     }
@@ -563,7 +632,7 @@ def build_state(
         units=FrozenDict(units),
         clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
         options=freeze(opts),
-        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [])}),
+        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
         public=freeze(public),
         secret=freeze({"salt": secrets.token_hex(8), "seed": seed}),
         tables=freeze(tables),
@@ -578,6 +647,24 @@ def build_state(
         problems.add(["rules"], f"rule set setup failed: {exc}")
         problems.raise_if_any()
     return state, rs
+
+
+def _private(side: Any) -> dict[str, Any]:
+    """A side's private facts from its spec: ``private:`` plus, when the scenario gives any, its
+    own ``briefing`` (``text``, ``victory``, ``coach``), which only that side's views carry."""
+    out = dict(side.private)
+    brief = {
+        k: v
+        for k, v in (
+            ("text", side.briefing),
+            ("victory", side.victory),
+            ("coach", dict(side.coach)),
+        )
+        if v
+    }
+    if brief:
+        out["briefing"] = brief
+    return out
 
 
 def _extent(m: Any) -> str:

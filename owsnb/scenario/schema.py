@@ -125,6 +125,15 @@ class SideSpec(_Strict):
     color: str = "#888888"
     public: dict[str, Any] = {}
     private: dict[str, Any] = {}
+    briefing: str = Field(
+        "", description="this side's own briefing (its mission, what it knows): shown to it only"
+    )
+    victory: str = Field(
+        "", description="this side's victory conditions when they are secret from the other side"
+    )
+    coach: dict[str, str] = Field(
+        {}, description="step key -> a hint for this side in that step (tutorials)"
+    )
 
 
 class UnitSpec(_Strict):
@@ -172,6 +181,9 @@ class ScenarioSpec(_Strict):
     initiative: str | None = None
     victory: str | dict[str, Any] = ""
     special_rules: list[str] = []
+    coach: dict[str, str] = Field(
+        {}, description="step key -> a hint shown to every seat in that step (tutorials)"
+    )
     tables: dict[str, Any] = {}
     rules: dict[str, Any] = {}
 

@@ -50,7 +50,8 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
@@ -212,7 +213,7 @@ class _Server:
 
     # -- request helpers -----------------------------------------------------------------------
     async def body(
-        self, request: Request, fields: set[str], required: set[str] = frozenset()
+        self, request: Request, fields: AbstractSet[str], required: AbstractSet[str] = frozenset()
     ) -> dict[str, Any]:
         """The JSON object sent; refuses bodies too large, malformed or with unknown fields."""
         declared = request.headers.get("content-length")
@@ -475,7 +476,7 @@ async def undo(srv: _Server, request: Request) -> Any:
 
 
 @endpoint
-async def annotations(srv: _Server, request: Request) -> Any:
+async def annotations_(srv: _Server, request: Request) -> Any:
     s = await srv.seat(request)
     if request.method == "GET":
         return await _run(srv.auth.annotations, s)
@@ -653,7 +654,7 @@ async def websocket(ws: WebSocket) -> None:
 
 
 def make_app(
-    authority: Authority, *, max_body: int = MAX_BODY, extra_routes: list[Any] = ()
+    authority: Authority, *, max_body: int = MAX_BODY, extra_routes: Sequence[Any] = ()
 ) -> Starlette:
     """The ASGI app serving *authority* (run it with uvicorn, or any ASGI server)."""
     srv = _Server(authority, max_body)
@@ -680,7 +681,7 @@ def make_app(
         Route(g + "/preview", preview, methods=["POST"]),
         Route(g + "/orders", submit, methods=["POST"]),
         Route(g + "/undo", undo, methods=["POST"]),
-        Route(g + "/annotations", annotations, methods=["GET", "POST"]),
+        Route(g + "/annotations", annotations_, methods=["GET", "POST"]),
         Route(g + "/changes", changes),
         Route(g + "/seats", seats, methods=["GET", "POST"]),
         Route(g + "/seats/{sid}", seat_one, methods=["PATCH", "DELETE"]),

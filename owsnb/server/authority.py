@@ -29,10 +29,11 @@ Example:
     >>> import tempfile, pathlib
     >>> from owsnb.store import open_store
     >>> from owsnb.kernel.registry import register_ruleset
-    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")
+    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")
     >>> tmp = pathlib.Path(tempfile.mkdtemp())
     >>> auth = Authority(open_store(tmp / "seminar.owsnb"))
-    >>> created = auth.create_game("tests/data/skirmish.yaml", seed=11)
+    >>> created = auth.create_game(SCENARIO, seed=11)
     >>> sorted(created.tokens)
     ['blue', 'observer', 'red', 'umpire']
     >>> blue = auth.seat(created.game_id, created.tokens["blue"])

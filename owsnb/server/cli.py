@@ -159,9 +159,10 @@ def seat_links(
         entry = {"token": token, "api": f"{api}/games/{quote(game_id)}", "role": seats[label].role}
         if voila:
             nb = "umpire.ipynb" if seats[label].role == "umpire" else "seat.ipynb"
-            entry["link"] = f"{voila}/voila/render/{nb}?" + urlencode(
-                {"game": game_id, "token": token}
-            )
+            query = urlencode({"game": game_id, "token": token})
+            entry["link"] = f"{voila}/voila/render/{nb}?{query}"
+            if seats[label].role == "umpire":  # the umpire's scenario editor (owsnb.pages.editor)
+                entry["editor"] = f"{voila}/voila/render/editor.ipynb?{query}"
         out[label] = entry
     return out
 
@@ -376,6 +377,8 @@ def run_serve(args: argparse.Namespace) -> int:
                 f"{entry.get('link') or entry['api'] + '  token ' + entry['token']}{extra}",
                 file=out,
             )
+        if links["umpire"].get("editor"):
+            print(f"  {'editor':<{width}}  {links['umpire']['editor']}  (the umpire's)", file=out)
         print(
             f"in a notebook: owsnb.connect({links['umpire']['api']!r}, token=<seat token>)",
             file=out,

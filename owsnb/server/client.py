@@ -36,7 +36,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from owsnb.kernel import codec
@@ -46,6 +46,7 @@ from owsnb.kernel.errors import (
     IllegalOrderError,
     OwsnbError,
     UnknownRulesetError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Submission
@@ -580,7 +581,7 @@ class RemoteGame:
         if self.role != "umpire":
             raise AuthError(f"the {self.side} seat cannot look through {side}'s eyes")
         if side not in self.sides:
-            raise KeyError(f"no side {side!r}; this game's sides are {self.sides}")
+            raise UnknownSideError.of(side, self.sides)
         return SideSeat(self, side)
 
     # -- seats (umpire) ------------------------------------------------------------------------
@@ -957,3 +958,12 @@ class _Resync(Exception):
 
 class _NoWebSocket(Exception):
     """The server answered the WebSocket handshake with plain HTTP (a proxy, an old server)."""
+
+
+if (
+    TYPE_CHECKING
+):  # the architecture's promise (the same methods as the local Game), checked by mypy
+    from owsnb.kernel.surface import GameSurface
+
+    def _remote(game: RemoteGame) -> GameSurface:
+        return game

@@ -85,7 +85,6 @@ class ServerThread:
         self.host, self.port = host, self._sock.getsockname()[1]
         config.setdefault("timeout_graceful_shutdown", 0.5)
         self.server = uvicorn.Server(uvicorn_config(self.app, host, self.port, **config))
-        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
         self.thread = threading.Thread(
             target=self.server.run,
             kwargs={"sockets": [self._sock]},

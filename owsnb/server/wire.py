@@ -46,6 +46,7 @@ from owsnb.kernel.errors import (
     OwsnbError,
     StaleStateError,
     StoreError,
+    UnknownSideError,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
@@ -180,7 +181,8 @@ _MAP_MESSAGES: dict[str, bytes] = {}
 
 def encode_view_body(view: SideView) -> Any:
     """A view without its map (that goes apart, by digest), dice state stripped."""
-    return codec.encode(replace(view, map=None, events=tuple(_strip(e) for e in view.events)))
+    body = replace(view, map=None, events=tuple(_strip(e) for e in view.events))  # type: ignore[arg-type]
+    return codec.encode(body)  # (the map is None on the wire: a seat caches it by digest)
 
 
 _DICTS = ("sides", "units", "options", "scenario", "public", "tables", "secret")
@@ -481,8 +483,10 @@ def raise_error(status: int, body: Any) -> None:
         body = {"message": str(body)}
     kind = body.get("error", "")
     msg = str(body.get("message") or f"HTTP {status}")
-    if kind in ("IllegalOrderError", "OrderSyntaxError", "NotYourTurnError"):
+    if kind in ("IllegalOrderError", "OrderSyntaxError", "NotYourTurnError", "UnknownSideError"):
         order = body.get("order")
+        if kind == "UnknownSideError":
+            raise UnknownSideError(msg, order=order)
         if kind == "OrderSyntaxError":
             raise OrderSyntaxError(msg, order=order)
         if kind == "NotYourTurnError":

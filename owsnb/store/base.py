@@ -243,8 +243,9 @@ def open_store(url: str, *, create: bool = True) -> EventStore:
         >>> import owsnb
         >>> from owsnb.kernel.events import note
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> initial = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False).initial
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> initial = owsnb.load(SCENARIO, seed=11, save=False).initial
         >>> tmp = tempfile.TemporaryDirectory()
         >>> store = open_store(pathlib.Path(tmp.name) / "games.owsnb")
         >>> store.create_game("g1", initial, {"seed": 11})

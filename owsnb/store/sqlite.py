@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from owsnb.kernel import codec
 from owsnb.kernel.errors import StaleStateError, StoreError
@@ -70,8 +70,9 @@ class SQLiteStore(EventStore):
         >>> import pathlib, tempfile
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> tmp = tempfile.TemporaryDirectory()
         >>> path = pathlib.Path(tmp.name) / "duel.owsnb"
         >>> with SQLiteStore(path) as store:
@@ -343,7 +344,7 @@ class _Tx:
             self.lock.release()
             raise
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         try:
             if exc_type is None:
                 try:

@@ -151,11 +151,8 @@ def play_in_app(
 ) -> Any:
     """Play *clicks* on an :class:`owsnb.widgets.App` through its widgets (no browser): the
     verb's button, the counters' markers and list buttons, the map at a hex's centre, a list's
-    choice, Submit. Returns Submit's submission."""
-    import ipywidgets as W
-
-    from owsnb.widgets.orderpanel import ListEditor
-
+    choice, Submit. Returns Submit's submission. (It touches the widgets only through their own
+    methods and traits: this module imports no UI library.)"""
     op, mv = app.orders, app.map
     sub = None
     for c in clicks:
@@ -176,7 +173,7 @@ def play_in_app(
                     *mv.tray.children,
                     *(x for g in mv.boxes.children for x in getattr(g, "children", ())),
                 )
-                if isinstance(w, W.Button) and w.description == c.what
+                if hasattr(w, "click") and getattr(w, "description", None) == c.what
             ]
             assert buttons, f"no button for {c.what} in the stack's list or the off-map tray"
             buttons[0].click()
@@ -186,7 +183,7 @@ def play_in_app(
         elif c.kind == "select":
             name, value = c.what
             ed = op._editors[name]._owsnb_input
-            if isinstance(ed, ListEditor):
+            if hasattr(ed, "rows") and hasattr(ed, "set_value"):  # a list, edited row by row
                 ed._add()
                 ed.rows[-1].children[0].value = value
             else:

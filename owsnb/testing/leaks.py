@@ -56,7 +56,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from owsnb.kernel.geo import GeoLayout
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState
 
 __all__ = ["Position", "hidden_tokens", "find_leaks"]
 
@@ -114,7 +114,7 @@ def _pair(value: Any, typ: type = int) -> tuple[Any, Any] | None:
 
 
 def hidden_tokens(
-    state: Any, side: str, ruleset: Any, *, min_len: int = 4, known_hexes: Iterable[Any] = ()
+    state: GameState, side: str, ruleset: Any, *, min_len: int = 4, known_hexes: Iterable[Any] = ()
 ) -> set[str]:
     """What *side* may not know: ids and names of the units its view does not show, and the
     :class:`Position` of each unit it does not see at all (see the module docstring).

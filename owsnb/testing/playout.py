@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 
 from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.game import Game
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.surface import GameSurface
 from owsnb.testing.leaks import find_leaks, hidden_tokens
 
 __all__ = ["random_playout", "random_order", "PlayoutReport"]
@@ -39,7 +41,7 @@ class PlayoutReport:
         )
 
 
-def _check_invariants(game: Any) -> None:
+def _check_invariants(game: Game) -> None:
     s = game.state
     for u in s.units.values():
         if u.steps < 0:
@@ -55,7 +57,7 @@ def _check_invariants(game: Any) -> None:
             raise AssertionError(f"clock names unknown actor {a!r}")
 
 
-def _check_views(game: Any, known: dict[str, set[str]] | None = None) -> None:
+def _check_views(game: Game, known: dict[str, set[str]] | None = None) -> None:
     """Scan every side's view for units it has not detected. A unit a side has seen before
     (tracked in *known*, side -> ids) is no secret any more: its id in old events is no leak."""
     for side in game.state.sides:
@@ -77,7 +79,9 @@ def _check_views(game: Any, known: dict[str, set[str]] | None = None) -> None:
             raise AssertionError(f"{side}'s view carries the umpire's secrets")
 
 
-def random_order(game: Any, rng: np.random.Generator, pass_weight: float = 0.15) -> Order | str:
+def random_order(
+    game: GameSurface, rng: np.random.Generator, pass_weight: float = 0.15
+) -> Order | str:
     """The random policy of play-outs: one of the sides that act now (drawn with *rng*) gives a
     random legal order other than ``done`` (``LegalOrders.sample``), or — with probability
     *pass_weight*, or when it has nothing else — says ``done``; when nobody acts the umpire
@@ -86,8 +90,9 @@ def random_order(game: Any, rng: np.random.Generator, pass_weight: float = 0.15)
     Example:
         >>> import owsnb
         >>> from owsnb.kernel.registry import register_ruleset
-        >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-        >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
         >>> str(random_order(game, np.random.default_rng(2)))
         'blue: move B-ARM-1 0304'
     """
@@ -104,7 +109,7 @@ def random_order(game: Any, rng: np.random.Generator, pass_weight: float = 0.15)
 
 
 def random_playout(
-    game: Any,
+    game: Game,
     *,
     max_orders: int = 300,
     seed: int = 0,

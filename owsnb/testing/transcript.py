@@ -20,8 +20,9 @@ Rule-set authors keep such files next to their tests: a change of play shows as 
 
 >>> import owsnb
 >>> from owsnb.kernel.registry import register_ruleset
->>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
->>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+>>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+>>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+>>> game = owsnb.load(SCENARIO, seed=11, save=False)
 >>> t = Transcript(game, "skirmish, three entries")
 >>> _ = t.submit("blue: move B-INF-1 0805")
 >>> _ = t.submit("blue: move B-INF-1 0303")
@@ -72,7 +73,7 @@ from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, StateLike
 from owsnb.testing.playout import random_order
 
 __all__ = ["Transcript", "canonical", "event_line", "fixed_salt", "random_transcript"]
@@ -86,7 +87,7 @@ def _hex_text(h: Hex, label: Callable[[Hex], str | None] | None) -> str:
     return f"#{text}" if text else f"#{h.q},{h.r}"
 
 
-def map_label(state: Any) -> Callable[[Hex], str | None]:
+def map_label(state: StateLike) -> Callable[[Hex], str | None]:
     """*state*'s printed hex labels (``None`` for a hex that has none, never a ``repr``)."""
     m = state.map
 
@@ -328,8 +329,9 @@ def random_transcript(
 
     >>> import owsnb
     >>> from owsnb.kernel.registry import register_ruleset
-    >>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
-    >>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
     >>> t = random_transcript(game, "skirmish", orders=20, seed=1)
     >>> t.count, t.text().splitlines()[-1]
     (20, '== end: 20 entries, ... events, turn ...')

@@ -18,12 +18,12 @@ Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> app = App(tiny_game(), seat="blue")
     >>> [type(w).__name__ for w in app.parts.made()]  # a tab is made when first chosen
-    ['MapView', 'OrderPanel']
+    ['MapView', 'OrderPanel', 'Coach']
     >>> [type(w).__name__ for w in app.parts.values()]  # doctest: +NORMALIZE_WHITESPACE
-    ['MapView', 'OrderPanel', 'TimeDistancePanel', 'Dashboard', 'DiceLog', 'AnnotationPanel',
-     'History']
-    >>> app.tabs.titles
-    ('orders', 'distance', 'dashboard', 'dice', 'notes')
+    ['MapView', 'OrderPanel', 'Coach', 'Briefing', 'TimeDistancePanel', 'Dashboard', 'DiceLog',
+     'AnnotationPanel', 'History']
+    >>> list(app.tabs.titles)
+    ['orders', 'briefing', 'distance', 'dashboard', 'dice', 'notes']
     >>> app.switch("red"); app.seat.side, sorted(app.table.view.units)
     ('red', ['R-1'])
 """
@@ -38,6 +38,8 @@ import ipywidgets as W
 
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.annotations import AnnotationPanel
+from owsnb.widgets.briefing import Briefing, standing_of
+from owsnb.widgets.coach import Coach
 from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.dashboard import Dashboard
 from owsnb.widgets.dicelog import DiceLog
@@ -188,8 +190,10 @@ class App(Panel):
             {
                 "map": MapView(t, height=map_height, basemap=basemap, tray=False),
                 "orders": OrderPanel(t),
+                "coach": Coach(t),  # at the top of the orders tab
             },
             {
+                "briefing": lambda: Briefing(t),
                 "distance": lambda: TimeDistancePanel(t),
                 "dashboard": lambda: Dashboard(t),
                 "dice": lambda: DiceLog(t),
@@ -200,10 +204,12 @@ class App(Panel):
         )
         # a tab is made when first chosen (or asked for): a page opens with the orders only
         self._spare = W.Layout()
-        side_tabs = ["orders", "distance", "dashboard", "dice", "notes"]
+        side_tabs = ["orders", "briefing", "distance", "dashboard", "dice", "notes"]
         self.tabs = W.Tab(
             children=[
-                self.parts["orders"] if k == "orders" else W.Box(layout=self._spare)
+                _Group(self.parts["coach"], self.parts["orders"])
+                if k == "orders"
+                else W.Box(layout=self._spare)
                 for k in side_tabs
             ],
             titles=side_tabs,
@@ -312,7 +318,7 @@ class App(Panel):
         children = list(self.tabs.children)
         children[i] = panel
         self.tabs.children = children
-        if old is not panel and isinstance(old, W.Box) and not isinstance(old, Panel):
+        if old is not panel and type(old) is W.Box:
             old.close()
 
     def _on_tab(self, change: Any = None) -> None:
@@ -321,9 +327,9 @@ class App(Panel):
         if shown is not None:
             self.parts.get(self.tabs.titles[shown])  # made now, the first time it is chosen
         for i, part in enumerate(self.tabs.children):
-            if i != shown and isinstance(part, Panel):
+            if i != shown and hasattr(part, "show"):
                 part.show(False)
-        if shown is not None and isinstance(self.tabs.children[shown], Panel):
+        if shown is not None and hasattr(self.tabs.children[shown], "show"):
             self.tabs.children[shown].show(True)
 
     def add_tab(self, name: str, panel: W.Widget, index: int | None = None) -> None:
@@ -414,7 +420,9 @@ class App(Panel):
                 f"showing the past (event {t.at}); orders are off until you return to the present"
             )
         if t.seat.ruleset.is_over(view) if hasattr(t.seat.ruleset, "is_over") else False:
-            notes.append(f"the game is over: {t.seat.ruleset.outcome(view)}")
+            st = standing_of(t.seat.ruleset, view)
+            result = st["text"] if st else t.seat.ruleset.outcome(view)
+            notes.append(f"the game is over: {result} (the briefing tab has the details)")
         self.banner.value = "".join(
             f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
             f"{html.escape(n)}</div>"
@@ -424,6 +432,26 @@ class App(Panel):
     def close(self) -> None:
         for part in self.parts.made():
             part.close()
+        for tab in self.tabs.children:
+            if isinstance(tab, _Group):
+                tab.close()
         super().close()
         self._spare.close()
         self.table.close()
+
+
+class _Group(W.VBox):
+    """Panels shown together in one tab (the coach above the order panel): shown, hidden and
+    brought up to date together."""
+
+    def __init__(self, *parts: Any):
+        super().__init__(list(parts), layout=W.Layout(width="100%"))
+        self.parts = parts
+
+    def show(self, shown: bool = True) -> None:
+        for p in self.parts:
+            p.show(shown)
+
+    def catch_up(self) -> None:
+        for p in self.parts:
+            p.catch_up()

@@ -105,8 +105,8 @@ def dissolve(layout: GeoLayout, hexes: Iterable[Hex]) -> dict[str, Any]:
     outer_sign = math.copysign(1.0, areas[max(range(len(rings)), key=lambda i: abs(areas[i]))])
     outers = [i for i, a in enumerate(areas) if a * outer_sign > 0]
     polygons: dict[int, list[list[Pt]]] = {i: [rings[i]] for i in outers}
-    for i, a in enumerate(areas):
-        if a * outer_sign > 0:
+    for i, area in enumerate(areas):
+        if area * outer_sign > 0:
             continue
         holders = [o for o in outers if _inside(rings[i][0], rings[o])]
         if holders:

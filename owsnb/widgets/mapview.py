@@ -9,7 +9,7 @@ Layers, bottom to top:
 * **hex overlay** — the rule set's own per-hex layer (``hex_overlay(view)``: each hex's owner in
   TOCS, zones of control, supply...), hexes of the same style and label dissolved into one shape;
   sent again only when it changes; a hex's label shows in the status line when it is selected;
-* **coast** — the scenario's offline coastline, when :mod:`owsnb.scenario.coast` provides one;
+* **coast** — the scenario's offline coastline, when :mod:`owsnb.authoring.coast` provides one;
 * **labels** — printed hex labels and place names as one SVG image laid over the map, shown only
   when hexes are big enough on screen to read them;
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
@@ -29,7 +29,7 @@ Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> mv = MapView(tiny_game(), seat="blue")
     >>> sorted(mv.overlays)
-    ['arrow', 'detections', 'ranges', 'reach', 'selection']
+    ['arrow', 'detections', 'ranges', 'reach', 'route', 'selection']
     >>> mv.table.pick(hex="0101"); mv.table.unit
     'B-1'
     >>> [f["properties"]["label"] for f in mv.overlays["selection"].data["features"]]
@@ -43,6 +43,7 @@ import html
 import json
 import math
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -58,6 +59,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets import geometry as G
 from owsnb.widgets.controls import button, checkbox
+from owsnb.widgets.measure import RANGE_COLOURS, Measure
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.table import Table
 from owsnb.widgets.wire import widget_tree
@@ -84,14 +86,6 @@ COAST_STYLES: dict[str, dict[str, Any]] = {
 }
 """Styles of the offline background lines by kind."""
 
-RANGE_COLOURS: dict[str, str] = {
-    "weapon": "#dc2626",
-    "sensor": "#2563eb",
-    "radius": "#059669",
-    "command": "#7c3aed",
-    "move": "#d97706",
-}
-"""Ring colours by range kind (a range's own ``colour`` wins)."""
 
 SPARE_ICONS = 4
 """Counter icons kept for re-use (a redraw that changes more counters makes new ones)."""
@@ -226,9 +220,11 @@ class MapView(Panel):
         layers.append(self.labels)
         self.overlays: dict[str, StaticGeoJSON] = {
             name: StaticGeoJSON(data=_collection([]), name=name)
-            for name in ("detections", "reach", "ranges", "selection", "arrow")
+            for name in ("detections", "reach", "ranges", "route", "selection", "arrow")
         }
         layers += self.overlays.values()
+        self.measure = Measure(self)  # ring badges, leg labels and their legend (measure.py)
+        layers.append(self.measure.labels)
         self.units = L.LayerGroup(name="units")
         self.notes = L.LayerGroup(name="notes")
         layers += [self.units, self.notes]
@@ -280,6 +276,7 @@ class MapView(Panel):
         self.watch(self._on_selection, ["hex", "stack"])
         self.watch(self._on_unit, ["unit", "show_reach", "show_ranges", "what_if"])
         self.watch(self._on_order, ["order"])
+        self.watch(self.measure.draw_route, ["hex", "measuring"])
         self.redraw()
         if basemap:
             self.basemap_toggle.value = True
@@ -407,7 +404,7 @@ class MapView(Panel):
     def _coast_layer(self, compute: bool = False) -> Any:
         """The offline coastline and borders: the scenario's own file (``map.meta.coast``, next to
         the scenario), or — with ``coast=True`` — cut from the vendored world file by
-        :mod:`owsnb.scenario.coast` (guarded: a map without one simply has none)."""
+        :mod:`owsnb.authoring.coast` (guarded: a map without one simply has none)."""
         view = self.table.view
         data = None
         rel = view.map.meta.get("coast")
@@ -421,7 +418,7 @@ class MapView(Panel):
                     data = None
         if data is None and compute and self.geo.projection != "simple":
             try:
-                from owsnb.scenario.coast import background_geojson
+                from owsnb.authoring.coast import background_geojson
             except ImportError:
                 return None
             data = background_geojson(
@@ -453,6 +450,19 @@ class MapView(Panel):
         self._draw_selection()
         self._draw_unit_overlays()
         self._draw_arrow()
+
+    def redraw_grid(self) -> None:
+        """Send the grid (terrain, hexsides) and the labels image again if they changed: a game's
+        map never does, a scenario being edited does (:mod:`owsnb.pages.editor`)."""
+        data = self._grid_data()
+        if self.grid.data != data:
+            self.grid.data = data
+        view = self.table.view
+        url, bounds = G.labels_image(
+            self.geo, {h: view.map.label(h) for h in self.hexes}, self._place_names()
+        )
+        if self.labels.url != url:
+            self.labels.url = url
 
     def _set(self, name: str, features: list[dict]) -> None:
         layer = self.overlays[name]
@@ -722,36 +732,13 @@ class MapView(Panel):
                             hexes=len(hs),
                         )
                     )
-            if t.show_ranges:
-                for i, rng in enumerate(rs.ranges(view, u.id) or ()):
-                    r = int(rng.get("hexes", 0) or 0)
-                    if r <= 0:
-                        continue
-                    colour = rng.get("colour") or RANGE_COLOURS.get(
-                        str(rng.get("kind", "")), "#6b7280"
-                    )
-                    ring = G.dissolve(self.geo, u.hex.ring(r))
-                    ring["coordinates"] = [
-                        [poly[0]] for poly in ring["coordinates"]
-                    ]  # outer edge only
-                    range_feats.append(
-                        _feature(
-                            ring,
-                            {
-                                "color": colour,
-                                "weight": 2,
-                                "fill": False,
-                                "opacity": 0.9,
-                                "dashArray": "1 0" if i % 2 == 0 else "8 4",
-                                "className": "owsnb-range",
-                            },
-                            label=str(rng.get("label", "")),
-                            kind=str(rng.get("kind", "")),
-                            hexes=r,
-                        )
-                    )
+        if u is not None and t.show_ranges:
+            range_feats = self.measure.rings(view, u)  # labelled, with a legend (measure.py)
+        else:
+            self.measure.clear_rings()
         self._set("reach", reach_feats)
         self._set("ranges", range_feats)
+        self.measure.draw_route()
 
     def _draw_arrow(self) -> None:
         """The arrow of the order being prepared; once it is given, the arrow stays (it shows
@@ -836,7 +823,7 @@ class MapView(Panel):
             rules[cls] = svg
             b = button(
                 u.id,
-                lambda uid=u.id: t.pick(unit=uid),
+                partial(t.pick, unit=u.id),
                 tooltip=self._stack_title([u]),
                 style="warning" if u.id == t.unit else "",
                 width="auto",
@@ -995,5 +982,6 @@ class MapView(Panel):
         return [
             self.tray_control,
             *self._spares,
+            *self.measure.widgets(),
             *([self.boxes] if self._tray_outside else []),
         ]

@@ -41,6 +41,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import ipywidgets as W
@@ -185,7 +186,7 @@ class ListEditor(W.VBox):
             )
             n.observe(lambda ch, i=i: self._edit(i), "value")
             parts.append(n)
-        parts.append(button("", lambda i=i: self._remove(i), icon="times", width="36px"))
+        parts.append(button("", partial(self._remove, i), icon="times", width="36px"))
         return W.HBox(parts)
 
     def _read(self, row: W.HBox) -> str:
@@ -603,7 +604,7 @@ class OrderPanel(Panel):
         desc = p.name + ("" if not p.optional else " (optional)")
         tip = f"{p.kind}: {p.doc}" if p.doc else p.kind
         if p.repeat:
-            key = (verb, p.name, "list")
+            key: tuple[str, str, Any] = (verb, p.name, "list")
             ed = self._cache.get(key)
             items = _items(spec, p)
             hint = (

@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from owsnb.kernel.errors import AuthError, HistoryError
+from owsnb.kernel.errors import AuthError, HistoryError, UnknownSideError
 from owsnb.kernel.game import Annotation, Change, Game, Submission
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.state import UMPIRE
@@ -136,7 +136,7 @@ class LocalSeat(Seat):
 
     def __init__(self, game: Game, side: str):
         if side != UMPIRE and side not in game.state.sides:
-            raise KeyError(f"no side {side!r}; this game's seats are {[*game.state.sides, UMPIRE]}")
+            raise UnknownSideError.of(side, game.state.sides)
         self._game = game
         self.side = side
         self.ruleset = game.ruleset

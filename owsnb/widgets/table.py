@@ -29,7 +29,7 @@ import traitlets as T
 
 from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, StaleStateError
 from owsnb.kernel.orders import LegalOrders, Order
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, Unit
 from owsnb.widgets.seat import as_seat
 
 __all__ = ["Table", "Pick", "Refusal"]
@@ -87,6 +87,8 @@ class Table(T.HasTraits):
         show_reach, show_ranges: overlays wanted on the map for the selected unit.
         what_if: a hypothetical unit of the seat's side (see :mod:`owsnb.widgets.whatif`) whose
             reach and ranges are drawn instead of the selected unit's; never in the game.
+        measuring: the time & distance panel is in sight: a hex picked is measured from the
+            unit (the map draws the route, :mod:`owsnb.widgets.measure`).
     """
 
     seat = T.Any()
@@ -106,6 +108,7 @@ class Table(T.HasTraits):
     show_reach = T.Bool(True)
     show_ranges = T.Bool(False)
     what_if = T.Any(None, allow_none=True)
+    measuring = T.Bool(False)
 
     def __init__(self, seat: Any, **kwargs: Any):
         self.state_id = -1  # the game's revision the view shown was taken at
@@ -144,7 +147,7 @@ class Table(T.HasTraits):
         reach the browser before the widgets that refer to it (a map counter's re-filled icon).
         Returns *widget*."""
         self._unbatched.add(widget)
-        self._held_key = None
+        self._held_key: tuple[int, int] | None = None
         return widget
 
     def _held_widgets(self, widget_tree: Callable[..., list[Any]]) -> list[Any]:
@@ -305,7 +308,7 @@ class Table(T.HasTraits):
         """The printed label of a hex."""
         return self.view.map.label(h)
 
-    def _stack_at(self, label: str) -> list[str]:
+    def _stack_at(self, label: str) -> list[Unit]:
         h = self.view.map.hex(label)
         return sorted(
             (u for u in self.view.units.values() if u.hex == h),

@@ -40,6 +40,7 @@ from owsnb.display.html import esc
 from owsnb.kernel.geo import NM_KM
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.controls import button, checkbox
+from owsnb.widgets.measure import BADGES, KIND_WORDS
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.render import compact, style_widget
 from owsnb.widgets.table import Pick, Table
@@ -50,6 +51,33 @@ __all__ = ["TimeDistancePanel"]
 
 def _num(v: Any) -> Any:
     return f"{v:.4g}" if isinstance(v, float) else v
+
+
+def _movement_html(rr: Mapping[str, Any], km: float) -> str:
+    """One statement of a unit's movement this turn: its allowance, then what it reaches on
+    this map (fewer hexes where terrain, the enemy or the map's edge stop it sooner)."""
+    far = (
+        f"the farthest hex it can reach here is {rr['farthest']} hexes away "
+        f"({rr['km']:g} km / {rr['nm']:g} nm), {rr['hexes']} hexes in all"
+    )
+    allowance, per = rr.get("allowance"), rr.get("per", "")
+    if not allowance:
+        return f"<b>reach this turn</b>: {far}"
+    if per == "hexes":
+        km_a = allowance * km
+        why = (
+            " — the map's edge, the coast or the enemy stop it sooner"
+            if rr["farthest"] < allowance
+            else ""
+        )
+        return (
+            f"<b>reach this turn</b>: moves up to <b>{allowance:g} hexes a turn</b> "
+            f"({km_a:,.0f} km / {km_a / NM_KM:,.0f} nm); {far}{why}"
+        )
+    return (
+        f"<b>reach this turn</b>: <b>{allowance:g} {esc(per)} a turn</b> (terrain costs "
+        f"decide how far); {far}"
+    )
 
 
 def _table(rows: list[Mapping[str, Any]], cols: list[str]) -> str:
@@ -119,7 +147,13 @@ class TimeDistancePanel(Panel):
         self.table.hold(self)
         self.table.on_pick(self._on_pick)
         self.watch(self._redraw, ["revision", "unit", "hex", "what_if"])
+        self.table.measuring = True  # in sight: the map draws the route of a measurement
         self._redraw()
+
+    def show(self, shown: bool = True) -> None:
+        """In sight, a hex picked is measured on the map too (the route and its legs)."""
+        super().show(shown)
+        self.table.measuring = shown
 
     # -- what if -------------------------------------------------------------------------------
     def study(self, kind: str | None, at: Any = None) -> None:
@@ -208,18 +242,24 @@ class TimeDistancePanel(Panel):
                 "km": round(far * km, 1),
                 "nm": round(far * km / NM_KM, 1),
             }
+            budget, per = getattr(reach, "budget", None), getattr(reach, "unit_of_cost", "")
+            if budget:  # the allowance a turn, as the rule set counts it (hexes, MP...)
+                out["reach"]["allowance"] = float(budget)
+                out["reach"]["per"] = str(per or "")
             rich = getattr(reach, "_repr_html_", None)
             if callable(rich):
                 out["reach_html"] = compact(rich())
         out["ranges"] = [
             {
+                "#": BADGES[i % len(BADGES)],  # the ring's badge on the map
                 "range": r.get("label", ""),
                 "kind": r.get("kind", ""),
+                "what": r.get("per") or KIND_WORDS.get(str(r.get("kind", "")), r.get("kind", "")),
                 "hexes": r.get("hexes", 0),
                 "km": round(float(r.get("hexes", 0) or 0) * km, 1),
                 "nm": round(float(r.get("hexes", 0) or 0) * km / NM_KM, 1),
             }
-            for r in (rs.ranges(view, u.id) or ())
+            for i, r in enumerate(rs.ranges(view, u.id) or ())
         ]
         if t.hex is not None:
             to = view.map.hex(t.hex)
@@ -293,19 +333,16 @@ class TimeDistancePanel(Panel):
             )
         else:
             if "reach" in r:
-                rr = r["reach"]
-                parts.append(
-                    f"<div><b>reach this turn</b>: {rr['hexes']} hexes, "
-                    f"up to {rr['farthest']} hexes "
-                    f"({rr['km']} km / {rr['nm']} nm)</div>"
-                )
+                parts.append(f"<div>{_movement_html(r['reach'], r['scale']['km'])}</div>")
                 if r.get("reach_html"):  # the rule set's own account (allowance, reasons, costs)
                     parts.append(f"<details><summary>details</summary>{r['reach_html']}</details>")
             else:
                 parts.append("<div class='muted'>the rule set gives no reach for this unit</div>")
             if r["ranges"]:
                 parts.append(
-                    "<b>ranges</b>" + _table(r["ranges"], ["range", "kind", "hexes", "km", "nm"])
+                    "<b>ranges</b> <span class='muted'>(tick <i>ranges on map</i> to see them "
+                    "as numbered rings)</span>"
+                    + _table(r["ranges"], ["#", "range", "what", "hexes", "km", "nm"])
                 )
             if "distance" in r:
                 d = r["distance"]

@@ -134,11 +134,11 @@ class MessageLog:
             log._record(comm_self, msg_type, data, metadata, buffers)
             return log._saved(comm_self, msg_type, data, metadata, buffers, **keys)
 
-        cls.publish_msg = publish_msg
+        cls.publish_msg = publish_msg  # type: ignore[method-assign,assignment]  # recording
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._cls.publish_msg = self._saved
+        self._cls.publish_msg = self._saved  # type: ignore[method-assign]  # restored
 
     def _record(self, comm: Any, msg_type: str, data: Any, metadata: Any, buffers: Any) -> None:
         content: dict[str, Any] = {"data": data or {}, "comm_id": comm.comm_id}

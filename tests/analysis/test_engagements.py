@@ -105,10 +105,10 @@ def test_keep_returns_every_replication_consistent_with_the_frequencies():
         )
 
 
-def test_detection_sweep_cooperating_sensors_reach_the_d12_cap():
+def test_detection_sweep_cooperating_asw_sensors_reach_the_d12_cap():
     dice = {1: ["d10"], 2: ["d10", "d10"], 3: ["d10", "d10", "d8"], 4: ["d10"] * 4}
-    ds = an.engagement_sweep(
-        lambda sensors, **kw: an_engagement(dice[sensors], **kw),
+    ds = an.engagement_sweep(  # the D12 cap: ASW and stealth aircraft (8.5.3)
+        lambda sensors, **kw: an_engagement(dice[sensors], limit="d12", **kw),
         signature=8,
         grid={"sensors": [1, 2, 3, 4]},
         n=20_000,
@@ -184,7 +184,6 @@ def test_progress_bar_runs_over_chunks(capsys):
 
 
 def test_gcat_sweep_over_odds_columns_and_die_changes():
-    pytest.importorskip("owsnb.rules.ows.ground")
     ds = an.engagement_sweep(
         "gcat",
         shield=4,

@@ -153,7 +153,8 @@ def test_sweep_random_plans_play_ows_without_errors():
 
 
 def test_sweep_on_a_dask_cluster_matches_local_processes():
-    pytest.importorskip("dask.distributed")
+    # dask is the optional "research" extra (pyproject.toml): without it there is no cluster to test
+    pytest.importorskip("dask.distributed", reason="the research extra (dask) is not installed")
     from dask.distributed import Client, LocalCluster
 
     kw = dict(seeds=range(2), plans=["pass"], turns=1, progress=False)

@@ -230,3 +230,11 @@ def test_a_rule_set_may_not_take_the_kernels_verbs_or_declare_a_verb_twice(verb)
         type = {"done": DONE, "advance": ADVANCE, "move": H.type}[verb]
 
     assert isinstance(RuleSet([Refined()]).handler(verb), Refined)
+
+
+def test_umpire_advance_to_an_unknown_step_is_refused_and_changes_nothing(game):
+    before = (game.state_id, game.clock)
+    with pytest.raises(IllegalOrderError) as err:
+        game.submit("umpire: advance 9.Z")
+    assert err.value.code == "bad-step" and "9.Z" in str(err.value)
+    assert (game.state_id, game.clock) == before

@@ -200,7 +200,7 @@ EXPECTED: dict[str, list[tuple[str, str, str]]] = {
         (
             "ows-bad-die.yaml",
             "units[2].data.red_shield (line 22)",
-            "valid integer, unable to parse string as an integer (type type-054)",
+            "valid integer, unable to parse string as an integer (got 'strong') (type type-054)",
         ),
     ],
     "ows-unknown-payload-key.yaml": [

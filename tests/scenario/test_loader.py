@@ -114,3 +114,41 @@ def test_anchor_centre_puts_the_middle_hex_on_the_origin(tmp_path):
     middle = g.hex("0504")  # 10 x 8 map: column 5, row 4
     assert lay.anchor == tuple(middle)
     assert lay.centre(middle) == pytest.approx((6.5, 51.5))
+
+
+def test_load_text_reads_yaml_as_if_it_were_the_file_at_path(tmp_path):
+    """The editor checks the text it is about to save: ``load_text(text, path)`` resolves the
+    catalogs and the rule set's own files next to *path* (which need not exist yet) and names it,
+    with the lines of *text*, in every problem."""
+    from owsnb.scenario.loader import load_text
+
+    src = owsnb.scenario.find_scenario("opscale-river-valley")
+    text = src.read_text()
+    scn = load_text(text, src.parent / "not-saved-yet.yaml")
+    state, _ = build_state(scn, 1)  # rules.catalog (an opscale file name) found next to the path
+    assert state.scenario["file"].endswith("not-saved-yet.yaml") and len(state.units) == len(
+        scn.spec.units
+    )
+    with pytest.raises(ScenarioError) as err:
+        load_text(text, tmp_path / "elsewhere.yaml")  # its catalogs are not next to this path
+    assert all(str(tmp_path / "elsewhere.yaml") in str(p) for p in err.value.problems)
+    broken = text.replace('hex: "0504"', 'hex: "9999"', 1)
+    with pytest.raises(ScenarioError) as err:
+        build_state(load_text(broken, src.parent / "x.yaml"), 1)
+    (p,) = err.value.problems
+    line = broken[: broken.index('"9999"')].count("\n") + 1
+    assert p.path == f"units[1].hex (line {line})" and "off the map" in p.message
+
+
+def test_a_changed_catalog_is_read_again(tmp_path):
+    """Catalogs are kept between loads while their file is unchanged (the editor checks a
+    scenario on every click); a changed file is read again."""
+    path = _write(tmp_path, lambda d: None)
+    cat = tmp_path / "skirmish-units.yaml"
+    first = load_scenario(path).catalogs
+    cat.write_text(cat.read_text().replace("attack: 6", "attack: 7", 1))
+    again = load_scenario(path).catalogs
+    key = next(k for k, t in first.items() if t["data"].get("attack") == 6)
+    assert again[key]["data"]["attack"] == 7
+    again[key]["data"]["attack"] = 99  # a caller's change stays with the caller
+    assert load_scenario(path).catalogs[key]["data"]["attack"] == 7

@@ -227,3 +227,25 @@ def test_resume_refuses_a_store_it_cannot_serve_in_one_line(tmp_path: Path) -> N
         assert says in lines[0] and "Traceback" not in out.stderr, lines
     assert not (tmp_path / "missing.owsnb").exists()  # --resume creates nothing
     assert empty.stat().st_size == 0
+
+
+def test_the_umpire_gets_a_link_to_the_scenario_editor() -> None:
+    """Issue 23: ``owsnb serve`` links the umpire (only) to the editor page, with the umpire's
+    own game and token (the page refuses any other seat's)."""
+    from owsnb.server.seats import Seat
+
+    umpire, _ = Seat.new("umpire", side="umpire")
+    blue, _ = Seat.new("side", side="blue")
+    out = seat_links(
+        "http://h:1",
+        "g",
+        {"umpire": "u", "blue": "b"},
+        {"umpire": umpire, "blue": blue},
+        "http://h:2",
+    )
+    assert out["umpire"]["editor"] == "http://h:2/voila/render/editor.ipynb?game=g&token=u"
+    assert "editor" not in out["blue"]
+    assert (
+        "editor"
+        not in seat_links("http://h:1", "g", {"umpire": "u"}, {"umpire": umpire}, None)["umpire"]
+    )

@@ -12,8 +12,6 @@ from owsnb.pages.demo import DemoPage
 from owsnb.pages.seat import seat_page, seat_query, umpire_page
 from tests.server.conftest import Served
 
-pytest.importorskip("ipywidgets")
-
 
 def q(served: Served, label: str, token: str | None = None) -> str:
     return urlencode({"url": served.game_url, "token": token or served.token(label)})
@@ -118,3 +116,32 @@ def test_an_observers_page_is_read_only_and_says_so(served: Served) -> None:
         ump.app.close()
         ump.console.close()
         ump.remote.close()
+
+
+def test_umpire_console_writes_the_debrief_from_the_umpires_seat(served: Served) -> None:
+    """The Assessment tab's Debrief button: the debrief of the game so far, built through the
+    umpire's remote seat (as any notebook could), offered as one HTML file to download."""
+    import base64
+    import re
+
+    page = umpire_page(q(served, "umpire"))
+    c = page.console
+    try:
+        page.app.orders.advance_button.click()
+        c.note.value = "the river crossing was the key"
+        c.note_button.click()
+        c.debrief_button.click()
+        link = c.debrief_link.value
+        m = re.search(r"download='([^']+)' href='data:text/html;base64,([^']+)'", link)
+        assert m and m.group(1) == f"{served.created.game_id}-debrief.html", link
+        text = base64.b64decode(m.group(2)).decode("utf-8")
+        assert text.startswith("<!DOCTYPE html>") and "the river crossing was the key" in text
+        assert "<h3 id='turn-1'>" in text and c.status.value == ""
+        # the same as built from the truth: the turn's map holds every unit where it stands
+        for u in served.game.state.units.values():
+            if u.hex is not None:
+                assert f"<title>{u.id} — " in text
+    finally:
+        page.console.close()
+        page.app.close()
+        page.remote.close()

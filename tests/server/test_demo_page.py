@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
-from owsnb.kernel.errors import ScenarioError  # noqa: E402
-from owsnb.pages.demo import DemoPage, demo_dir  # noqa: E402
-from owsnb.pages.seat import seat_page, umpire_page  # noqa: E402
-from owsnb.widgets import App  # noqa: E402
+from owsnb.kernel.errors import ScenarioError
+from owsnb.pages.demo import DemoPage, demo_dir
+from owsnb.pages.seat import seat_page, umpire_page
+from owsnb.widgets import App
 
 
 @pytest.fixture

@@ -122,7 +122,7 @@ def _serve(tmp: Path, scenario: str, seed: int) -> tuple[subprocess.Popen, dict[
     ],
 )
 def test_notebook_runs_against_a_served_game(name: str, tmp_path: Path) -> None:
-    nbformat = pytest.importorskip("nbformat")
+    import nbformat
     from nbclient import NotebookClient
 
     from owsnb.server.client import connect

@@ -65,15 +65,27 @@ def test_dashboard_groups_forces_by_side_and_domain_over_turns(tutorial):
         g: (2, n) for g, n in expected.items()
     }
     assert all([t for t, _ in pts] == [0, 1, 2] for pts in data["strength"].values())
-    # the bqplot figure draws one line per group, coloured by side
-    line = d.lines["strength"]
-    assert list(line.labels) == sorted(expected) and len(line.x) == len(line.y) == len(expected)
-    assert list(line.x[0]) == [0, 1, 2]
-    red = tutorial.state.sides["red"].color
-    assert all(
-        c == red for g, c in zip(line.labels, line.colors, strict=True) if g.startswith("red/")
+    # one Lines mark per side (its line style), one colour per domain, whole-number ticks
+    from owsnb.widgets.dashboard import DOMAIN_COLOURS
+
+    marks = d.lines["strength"]
+    assert marks["blue"].line_style == "solid" and marks["red"].line_style == "dashed"
+    for side, mark in marks.items():
+        labels = list(mark.labels)
+        assert labels == sorted(g for g in expected if g.startswith(f"{side}/"))
+        assert len(mark.y) == len(labels) and list(mark.x) == [0, 1, 2]
+        for g, c in zip(labels, mark.colors, strict=True):
+            assert c == DOMAIN_COLOURS[g.split("/")[1]]
+    assert (
+        marks["blue"].colors[list(marks["blue"].labels).index("blue/air")]
+        == (marks["red"].colors[list(marks["red"].labels).index("red/air")])
     )
     assert list(d.figs["strength"].axes[0].tick_values) == [0, 1, 2]
+    yticks = list(d.figs["strength"].axes[1].tick_values)
+    assert all(float(t).is_integer() for t in yticks) and yticks == sorted(set(yticks))
+    assert yticks[-1] >= max(expected.values())
+    legend = d.legends["strength"].value
+    assert "Red (PLA) · maritime" in legend and "stroke-dasharray='7 4'" in legend
 
 
 def test_losses_are_counted_in_the_domain_that_lost_them(tutorial):
@@ -93,8 +105,11 @@ def test_losses_are_counted_in_the_domain_that_lost_them(tutorial):
         (1, 1),
         (2, 1),
     ]  # Blue sees the damaged ship it detected
-    assert all(
-        n == 0 for grp, pts in data["losses"].items() if grp != "red/maritime" for _, n in pts
+    assert all(  # no other losses: blue's own none (0), red's none seen (0) or unknown (None)
+        n == 0 if grp.startswith("blue") else n in (0, None)
+        for grp, pts in data["losses"].items()
+        if grp != "red/maritime"
+        for _, n in pts
     )
     assert not any(
         g.startswith("red/land") for g in data["strength"]

@@ -106,8 +106,8 @@ def test_ows_blue_table_holds_nothing_blue_has_not_seen(scenario, face_down):
     """OWS: its counters, face-down "Unknown" counters (8.4.1), TACSIT 1; the teaching strait
     and the bundled tutorial."""
     import owsnb
+    from owsnb.rules.ows import examples as ows
 
-    ows = pytest.importorskip("owsnb.rules.ows.examples")
     where = ows.STRAIT if scenario == "strait" else scenario
     game = owsnb.load(where, seed=1, save=False, options={"face_down": face_down})
     app = App(game, seat="blue", curtain=False)

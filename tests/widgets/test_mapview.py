@@ -143,7 +143,10 @@ def test_ranges_are_drawn_as_rings_when_asked(pgame):
     mv = MapView(pgame, seat="blue")
     mv.table.show_ranges = True
     mv.table.pick(unit="B-ARM-1")
-    rings = mv.overlays["ranges"].data["features"]
+    feats = mv.overlays["ranges"].data["features"]
+    rings = [f for f in feats if f["properties"]["style"]["className"] == "owsnb-range"]
+    casings = [f for f in feats if f["properties"]["style"]["className"] == "owsnb-range-casing"]
+    assert [f["geometry"] for f in casings] == [f["geometry"] for f in rings]  # a dark edge each
     assert [(f["properties"]["label"], f["properties"]["hexes"]) for f in rings] == [
         ("fire (S3)", 1),
         ("move (S2)", 3),

@@ -238,12 +238,11 @@ def test_without_candidates_a_click_fills_only_what_the_kind_admits_s3():
 def test_a_preview_with_its_own_html_is_shown_as_the_rule_set_draws_it():
     """A ``Distribution`` subclass with its own ``_repr_html_`` (opscale's engagement forecast,
     per-unit rows) is drawn by its rule set; a plain distribution as the exact table."""
-    import pytest
 
     from owsnb.kernel.dist import Distribution
+    from owsnb.rules.opscale import forecast
     from owsnb.widgets import render
 
-    forecast = pytest.importorskip("owsnb.rules.opscale.forecast")
     half = Fraction(1, 2)
     row = {"unit": "A-1", "side": "blue", "P(destroyed)": Fraction(1, 4)}
     f = forecast.Forecast({"held": half, "lost": half}, label="engagement", details=[row])

@@ -20,7 +20,7 @@ def test_forces_and_losses_over_turns_are_what_the_seat_saw(pgame):
     blue = dict(data["strength"]["blue"])
     assert blue == {0: 6, 1: 6, 2: 6}  # 2 + 3 + 1 steps, no blue losses
     red = dict(data["strength"]["red"])
-    assert red[0] == 0  # blue had seen no red unit at the start
+    assert red[0] is None  # blue had seen no red unit at the start: unknown, not 0
     assert red[2] == sum(u.steps for u in pgame.view("blue").units.values() if u.side == "red")
     assert dict(data["losses"]["red"])[2] == (1 if hit else 0)
     umpire = forces_over_turns(Seat.local(pgame, "umpire"))
@@ -34,8 +34,10 @@ def test_dashboard_draws_the_hook_and_the_lines(pgame):
     assert fig.title == "steps seen"
     mark = fig.marks[0]
     assert list(mark.x) == ["blue"] and list(mark.y) == [6.0]
-    assert list(d.lines["strength"].labels) == ["blue"]
-    assert d.preview_fig.layout.display == "none"
+    assert list(d.lines["strength"]["blue"].labels) == ["blue"]
+    assert list(d.lines["strength"]["red"].labels) == []  # nothing of red seen: no line...
+    assert "unknown: nothing seen" in d.legends["strength"].value  # ...but named in the legend
+    assert d.preview_fig.layout.display == "none" and d.preview_fig not in d.children
 
 
 def test_time_distance_reach_ranges_and_transit(pgame):
@@ -48,8 +50,10 @@ def test_time_distance_reach_ranges_and_transit(pgame):
     assert r["reach"]["hexes"] == len(reach) and r["reach"]["farthest"] == 3
     assert r["reach"]["km"] == 30.0 and r["reach"]["nm"] == round(30 / NM_KM, 1)
     assert r["ranges"][1] == {
+        "#": "②",  # the ring's badge on the map
         "range": "move (S2)",
         "kind": "move",
+        "what": "movement, per turn",
         "hexes": 3,
         "km": 30.0,
         "nm": 16.2,
@@ -127,7 +131,7 @@ def test_history_slider_steps_through_the_seats_events_and_forks(pgame):
 def test_app_composes_the_table_and_switches_seats(pgame):
     app = App(pgame, seat="blue")
     assert app.seat_buttons.options == ("blue", "red", "umpire")
-    assert app.tabs.titles == ("orders", "distance", "dashboard", "dice", "notes")
+    assert app.tabs.titles == ("orders", "briefing", "distance", "dashboard", "dice", "notes")
     app.seat_buttons.value = "red"
     assert app.seat.side == "red" and app.body.layout.display == "none"
     app.reveal.click()

@@ -60,7 +60,10 @@ def test_the_order_panel_keeps_preparing_orders_while_hidden(pgame):
     assert "map" in _senders(app, log)
     with MessageLog() as log:
         app.show_tab("orders")
-    assert set(_senders(app, log)) == {"orders", "?"}  # its held changes, now (and the tab bar)
+    sent = _senders(app, log)
+    # its held changes, now (and the tab bar); the dashboard leaving sight takes its charts out
+    # of the page (bqplot cannot lay out a figure in a hidden tab): its box and its hook box
+    assert set(sent) == {"orders", "?", "dashboard"} and sent["dashboard"] == 2
     assert len(log.comm_ids()) == len(log)
     assert "blue: move B-ARM-1 0504" in op.info.value
     app.orders.submit()
@@ -77,7 +80,13 @@ def test_nothing_changed_nothing_sent(pgame):
         app.table.pick(unit="B-ARM-1")  # the same selection again
         for name in ("distance", "dashboard", "dice", "notes", "orders"):
             app.show_tab(name)  # nothing went stale
-    assert [m.comm_id for m in log.messages] == [app.tabs.model_id] * 5
+    dash = app.parts["dashboard"]
+    tabs = [m for m in log.messages if m.comm_id == app.tabs.model_id]
+    others = [m for m in log.messages if m.comm_id != app.tabs.model_id]
+    assert len(tabs) == 5
+    # the dashboard's charts come into the page with its tab and leave with it (bqplot cannot lay
+    # out a figure in a hidden tab): its box and its hook box, twice; nothing else is sent
+    assert sorted(m.comm_id for m in others) == sorted([dash.model_id, dash.hook_box.model_id] * 2)
 
 
 def test_a_submitted_move_sends_one_message_per_changed_widget(pgame):

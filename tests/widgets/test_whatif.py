@@ -41,9 +41,19 @@ def test_an_f35_strike_type_on_a_clicked_hex_shows_its_combat_radius_rings_6_5_2
     data = catalog_types(table.view)["us-f35a-strike"].data
     assert [r["hexes"] for r in radius] == [data["combat_radius"], 3 * data["combat_radius"]]
     assert "what if" in td.out.value and "0305" in td.out.value
-    # the map draws the same rings around the hypothetical unit
+    # the map draws the same rings around the hypothetical unit — those that fit on it: on the
+    # 20 km tutorial map (21 x 15 hexes) a 55-hex radius reaches past every edge, so the legend
+    # says so instead of a ring far off the map
+    h = table.view.map.hex("0305")
+    far = max(h.distance(x) for x in table.view.map.hexes)
     drawn = [f["properties"] for f in mv.overlays["ranges"].data["features"]]
-    assert [p["hexes"] for p in drawn if p["kind"] == "radius"] == [r["hexes"] for r in radius]
+    assert [p["hexes"] for p in drawn if p["kind"] == "radius"] == [
+        r["hexes"] for r in radius if r["hexes"] <= far
+    ]
+    assert all(r["hexes"] > far for r in radius)  # (why none is drawn here)
+    legend = mv.measure.legend.value
+    assert legend.count("past every edge of this map") == 2 and "per mission" in legend
+    assert [(x["hexes"], x["#"]) for x in rows["ranges"] if x["kind"] == "radius"]
     assert mv.overlays["reach"].data["features"][0]["properties"]["unit"] == probe.id
     # measuring the way from it: a later click is the destination
     table.pick(hex="0309")

@@ -23,6 +23,7 @@ from typing import Any
 
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
+from owsnb.kernel.state import StateLike
 
 __all__ = [
     "ALL_CHITS",
@@ -39,13 +40,13 @@ __all__ = [
 ALL_CHITS = tuple(range(1, 11))
 
 
-def chit_owner(state: Any, chit: int) -> str:
+def chit_owner(state: StateLike, chit: int) -> str:
     """The side that owns chit number *chit* (14.0, errata 10.0)."""
     owners = state.public.get("chit_owners", {})
     return owners.get(str(chit)) or next(iter(state.sides))
 
 
-def cup_for_draw(state: Any) -> tuple[tuple[int, ...], int]:
+def cup_for_draw(state: StateLike) -> tuple[tuple[int, ...], int]:
     """The chits in the cup for the next draw and the pass number (refilled when empty, 15.0)."""
     cup = tuple(state.public.get("cup", ALL_CHITS))
     pas = int(state.public.get("pass", 1))
@@ -71,12 +72,12 @@ def draw_chit(cup: Sequence[int], dice: Any, *, side: str, pas: int) -> int:
     )
 
 
-def assignment(state: Any, side: str, pas: int) -> Mapping[str, str]:
+def assignment(state: StateLike, side: str, pas: int) -> Mapping[str, str]:
     """*side*'s secret assignment for pass *pas*: chit (as text) -> reinforcement letter."""
     return state.sides[side].private.get("assign", {}).get(str(pas), {})
 
 
-def _end_chit(state: Any, chit: int, pas: int) -> bool:
+def _end_chit(state: StateLike, chit: int, pas: int) -> bool:
     end = state.public.get("end_chit")
     if end is None:
         return False
@@ -84,7 +85,7 @@ def _end_chit(state: Any, chit: int, pas: int) -> bool:
     return int(chit) == int(end) and (pas == 2 or not double)
 
 
-def describe(state: Any, side: str, chit: int, pas: int) -> str:
+def describe(state: StateLike, side: str, chit: int, pas: int) -> str:
     """What drawing *chit* in pass *pas* means, as *side* knows it (its own secrets only)."""
     owner = chit_owner(state, chit)
     parts = []
@@ -110,7 +111,7 @@ def preview(view: Any, side: str) -> Distribution:
     )
 
 
-def draw_events(state: Any, side: str, dice: Any) -> list[Event]:
+def draw_events(state: StateLike, side: str, dice: Any) -> list[Event]:
     """Draw a chit for *side* and carry out what it means (14.0, 14.1, 15.0)."""
     cup, pas = cup_for_draw(state)
     chit = draw_chit(cup, dice, side=side, pas=pas)
@@ -157,7 +158,7 @@ def draw_events(state: Any, side: str, dice: Any) -> list[Event]:
     return events
 
 
-def arrival_events(state: Any, side: str, letter: str) -> list[Event]:
+def arrival_events(state: StateLike, side: str, letter: str) -> list[Event]:
     """Reinforcement *letter* of *side* arrives (14.0): units to the ``arrived`` box, or a step
     replacement token (14.1). Only the owner sees what it is."""
     priv = state.sides[side].private

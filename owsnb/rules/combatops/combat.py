@@ -24,7 +24,7 @@ from owsnb.kernel.events import Event, note, unit_add, unit_move, unit_remove, u
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.result import Result
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.state import GameState, StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of, step_cost
 from owsnb.rules.combatops.supply import supply_heads
@@ -110,11 +110,11 @@ class Contribution:
     notes: tuple[str, ...] = ()
 
 
-def _opt(state: Any, name: str, default: Any) -> Any:
+def _opt(state: StateLike, name: str, default: Any) -> Any:
     return state.options.get(name, default)
 
 
-def _n(state: Any, u: Unit) -> int:
+def _n(state: StateLike, u: Unit) -> int:
     """How many times a per-battalion modifier applies to *u* (digest #44)."""
     return U.bns(u) if _opt(state, "regiment_modifiers", "per-battalion") == "per-battalion" else 1
 
@@ -131,7 +131,7 @@ def _div(v: int, d: int) -> int:
     return max(1, v // d)
 
 
-def _supplied(state: Any, printed: int, terr: int, oos: bool, divisor: int) -> int:
+def _supplied(state: StateLike, printed: int, terr: int, oos: bool, divisor: int) -> int:
     """*printed* strength plus terrain *terr*, at least 1, divided by *divisor* when out of supply
     (7.2); option ``modifier_order`` says whether terrain or supply applies first."""
     if _opt(state, "modifier_order", "terrain-then-supply") == "terrain-then-supply":
@@ -144,7 +144,9 @@ def _supplied(state: Any, printed: int, terr: int, oos: bool, divisor: int) -> i
     return v
 
 
-def attack_value(state: Any, u: Unit, target: Hex, group: Sequence[Unit] = ()) -> Contribution:
+def attack_value(
+    state: StateLike, u: Unit, target: Hex, group: Sequence[Unit] = ()
+) -> Contribution:
     """Attack strength of *u* attacking *target* alongside *group* (11.0, 9.x, 7.2, 13.1)."""
     info = map_info(state.map)
     tec = state.tables["terrain"]
@@ -187,7 +189,7 @@ def attack_value(state: Any, u: Unit, target: Hex, group: Sequence[Unit] = ()) -
     return Contribution(u.id, "attack", int(u.data.get("atk") or 0), v, tuple(notes))
 
 
-def defense_value(state: Any, u: Unit, group: Sequence[Unit] = ()) -> Contribution:
+def defense_value(state: StateLike, u: Unit, group: Sequence[Unit] = ()) -> Contribution:
     """Defense strength of *u* in its hex alongside *group* (11.0, 9.x, 7.2, 13.1, 13.4)."""
     info = map_info(state.map)
     tec = state.tables["terrain"]
@@ -219,7 +221,7 @@ def defense_value(state: Any, u: Unit, group: Sequence[Unit] = ()) -> Contributi
     return Contribution(u.id, "defense", int(u.data.get("dfn") or 0), v, tuple(notes))
 
 
-def support_value(state: Any, art: Unit, role: str) -> Contribution:
+def support_value(state: StateLike, art: Unit, role: str) -> Contribution:
     """Artillery support points: its attack strength, never modified by terrain (13.4, errata 7.0);
     quartered when out of supply unless option ``artillery_supply`` is off (digest omission 2)."""
     a = int(art.data.get("atk") or 0)
@@ -232,7 +234,7 @@ def support_value(state: Any, art: Unit, role: str) -> Contribution:
 
 
 def column_shifts(
-    state: Any, attackers: Sequence[Unit], defenders: Sequence[Unit], target: Hex
+    state: StateLike, attackers: Sequence[Unit], defenders: Sequence[Unit], target: Hex
 ) -> list[tuple[int, str]]:
     """Column shifts with their reasons (13.2, 13.3, 13.5)."""
     types = state.tables.get("unit_types", U.TYPES)
@@ -314,12 +316,12 @@ def allocate_losses(
     return slots
 
 
-def visibility_of(state: Any, u: Unit) -> frozenset[str] | None:
+def visibility_of(state: StateLike, u: Unit) -> frozenset[str] | None:
     """Who may see events about *u*: everyone once the enemy has seen it, else its owner."""
     return None if enemy_of(state, u.side) in u.seen_by else frozenset([u.side])
 
 
-def loss_events(state: Any, u: Unit, slots: Sequence[int], *, rule: str) -> list[Event]:
+def loss_events(state: StateLike, u: Unit, slots: Sequence[int], *, rule: str) -> list[Event]:
     """Events that put the battalion slots *slots* on counter *u* (hit markers, eliminations and
     the breakdown of a regiment that loses a battalion, errata 8.0)."""
     vis = visibility_of(state, u)
@@ -340,7 +342,7 @@ def loss_events(state: Any, u: Unit, slots: Sequence[int], *, rule: str) -> list
 
 
 def breakdown_events(
-    state: Any, reg: Unit, bn_hits: Sequence[int] | None = None, *, rule: str
+    state: StateLike, reg: Unit, bn_hits: Sequence[int] | None = None, *, rule: str
 ) -> list[Event]:
     """Replace regiment *reg* by battalion counters carrying *bn_hits* (one entry per battalion
     left; default: all its battalions, hit markers on the first ones). Errata 8.0, 17.0."""
@@ -401,19 +403,19 @@ def _ordinal(i: int) -> str:
 
 
 # -- retreat --------------------------------------------------------------------------------------
-def _apply(state: Any, events: Iterable[Event]) -> Any:
+def _apply(state: GameState, events: Iterable[Event]) -> Any:
     for e in events:
         state = apply(state, e)
     return state
 
 
-def stack_count(state: Any, side: str, h: Hex) -> int:
+def stack_count(state: StateLike, side: str, h: Hex) -> int:
     """Battalions' worth of *side*'s units on *h* (6.0)."""
     return sum(U.stacking_value(u) for u in occupied(state, side).get(h, ()))
 
 
 def retreat_events(
-    state: Any, unit_ids: Sequence[str], away_from: Iterable[Hex], *, rule: str = "11.10"
+    state: GameState, unit_ids: Sequence[str], away_from: Iterable[Hex], *, rule: str = "11.10"
 ) -> tuple[Any, list[Event], list[str]]:
     """Retreat each unit 1 hex (11.8, errata 11.10, 5.2); returns (new state, events, notes).
 
@@ -474,7 +476,7 @@ def retreat_events(
     return state, events, lines
 
 
-def survivors(state: Any, ids: Sequence[str]) -> list[Unit]:
+def survivors(state: StateLike, ids: Sequence[str]) -> list[Unit]:
     """The units among *ids* still on the map, a regiment that broke down replaced by its
     battalions (errata 8.0)."""
     out = []
@@ -563,7 +565,7 @@ class CombatResult:
         return self.record()._repr_html_()
 
 
-def defensive_artillery(state: Any, defender: str, target: Hex) -> list[Unit]:
+def defensive_artillery(state: StateLike, defender: str, target: Hex) -> list[Unit]:
     """Defender artillery that supports the defense of *target* (13.4): real, on the map, not in
     the hex itself, within range, not yet used this phase, not held back by its owner (option
     ``defensive_artillery``: ``auto`` commits all of them, ``none`` never)."""
@@ -589,7 +591,7 @@ def defensive_artillery(state: Any, defender: str, target: Hex) -> list[Unit]:
 
 
 def resolve(
-    state: Any,
+    state: GameState,
     side: str,
     target: Hex,
     attacker_ids: Sequence[str],

@@ -13,7 +13,7 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_move
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.kernel.state import Unit
+from owsnb.kernel.state import GameState, StateLike, Unit
 from owsnb.kernel.view import unalias
 from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
@@ -26,7 +26,7 @@ __all__ = ["Attack", "Occupy", "ArtilleryPolicy", "attack_eligible", "soak_off_o
 
 
 # -- combat eligibility and soak-off (11.9) ---------------------------------------------------------
-def attack_eligible(state: Any, u: Unit) -> bool:
+def attack_eligible(state: StateLike, u: Unit) -> bool:
     """May *u* attack in this combat step (11.0, 10.0; one attack per unit per phase, ruling #15)?"""
     if (
         u.hex is None
@@ -39,11 +39,11 @@ def attack_eligible(state: Any, u: Unit) -> bool:
     return step_no(state) != 6 or u.has("exploit")
 
 
-def _adjacent_enemy_hexes(state: Any, units: Sequence[Unit]) -> set[Hex]:
+def _adjacent_enemy_hexes(state: StateLike, units: Sequence[Unit]) -> set[Hex]:
     out: set[Hex] = set()
     foe_at = set(occupied(state, enemy_of(state, units[0].side))) if units else set()
     for u in units:
-        for n in map_info(state.map).neighbours[u.hex]:
+        for n in map_info(state.map).neighbours[u.map_hex]:
             if n in foe_at:
                 out.add(n)
     return out
@@ -55,7 +55,7 @@ def _matching(owed: list[Hex], avail: list[Unit]) -> bool:
 
     def try_hex(h: Hex, seen: set[str]) -> bool:
         for u in avail:
-            if u.id in seen or u.hex.distance(h) != 1:
+            if u.id in seen or u.map_hex.distance(h) != 1:
                 continue
             seen.add(u.id)
             if u.id not in match or try_hex(match[u.id], seen):
@@ -66,7 +66,7 @@ def _matching(owed: list[Hex], avail: list[Unit]) -> bool:
     return all(try_hex(h, set()) for h in owed)
 
 
-def _attackers_this_phase(state: Any, side: str) -> list[Unit]:
+def _attackers_this_phase(state: StateLike, side: str) -> list[Unit]:
     return [
         u
         for u in state.units.values()
@@ -78,7 +78,7 @@ def _attackers_this_phase(state: Any, side: str) -> list[Unit]:
     ]
 
 
-def soak_off_owed(state: Any, side: str) -> list[Hex]:
+def soak_off_owed(state: StateLike, side: str) -> list[Hex]:
     """Enemy hexes adjacent to a unit that attacked this phase and not yet attacked (11.9)."""
     done = {parse_hex(state.map, x) for x in state.public.get("attacked", ())}
     attackers = _attackers_this_phase(state, side)
@@ -108,7 +108,7 @@ class Attack(OrderHandler):
         doc="attack one enemy hex with adjacent units and artillery support",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         elig = [u for u in state.units_of(side) if attack_eligible(state, u)]
         if not elig:
             return None
@@ -119,7 +119,7 @@ class Attack(OrderHandler):
             {
                 n
                 for u in elig
-                for n in info.neighbours[u.hex]
+                for n in info.neighbours[u.map_hex]
                 if n in foe_at and info.ids[n] not in done
             },
             key=lambda h: info.ids[h],
@@ -137,8 +137,8 @@ class Attack(OrderHandler):
         ]
         ex = []
         for t in targets:
-            adj = [u.id for u in elig if u.hex.distance(t) == 1]
-            sup = [a.id for a in arts if a.hex.distance(t) <= U.art_range(a, unit_types(state))]
+            adj = [u.id for u in elig if u.map_hex.distance(t) == 1]
+            sup = [a.id for a in arts if a.map_hex.distance(t) <= U.art_range(a, unit_types(state))]
             ex.append(
                 self.type.make(side, hex=state.map.label(t), **{"with": adj}, support=sup or None)
             )
@@ -155,14 +155,14 @@ class Attack(OrderHandler):
         )
 
     def _parse(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Hex, list[Unit], list[Unit]]:
         target = order_hex(state, order, args["hex"], "11.0")
         with_ = [own_unit(state, order, x, "11.0") for x in args.get("with", ())]
         sup = [own_unit(state, order, x, "13.4") for x in args.get("support", ()) or ()]
         return target, with_, sup
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         target, with_, sup = self._parse(state, order, args)
         side = order.side
         label = hexid(state.map, target)
@@ -220,7 +220,7 @@ class Attack(OrderHandler):
                     rule="10.0",
                     order=order,
                 )
-            if u.hex.distance(target) != 1:
+            if u.map_hex.distance(target) != 1:
                 raise IllegalOrderError(
                     f"{u.id} is not adjacent to {label}",
                     code="not-adjacent",
@@ -240,10 +240,10 @@ class Attack(OrderHandler):
                     order=order,
                 )
             rng = U.art_range(a, types)
-            if a.hex.distance(target) > rng:
+            if a.map_hex.distance(target) > rng:
                 raise IllegalOrderError(
                     f"{a.id} ({a.data.get('art_class')}, range {rng}) is "
-                    f"{a.hex.distance(target)} hexes from {label}",
+                    f"{a.map_hex.distance(target)} hexes from {label}",
                     code="out-of-range",
                     rule="13.4",
                     order=order,
@@ -264,12 +264,12 @@ class Attack(OrderHandler):
                 order=order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         target, with_, sup = self._parse(state, order, args)
         return combat.preview(state, order.side, target, [u.id for u in with_], [u.id for u in sup])
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         target, with_, sup = self._parse(state, order, args)
         step = step_no(state)
@@ -288,7 +288,7 @@ class Attack(OrderHandler):
             movers = [
                 u.id
                 for u in combat.survivors(after, [u.id for u in with_])
-                if u.hex.distance(target) == 1
+                if u.map_hex.distance(target) == 1
             ]
             if movers:
                 pending = {"hex": res.hex, "units": movers}
@@ -309,7 +309,7 @@ class Occupy(OrderHandler):
         doc="advance after combat into the hex the defender left",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         p = state.public.get("pending_advance")
         if not p:
             return None
@@ -326,7 +326,7 @@ class Occupy(OrderHandler):
             tuple(ex),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = state.public.get("pending_advance")
         target = order_hex(state, order, args["hex"], "11.8")
         if not p or parse_hex(state.map, p["hex"]) != target:
@@ -353,7 +353,7 @@ class Occupy(OrderHandler):
                 )
             if (
                 step_cost(
-                    state, u.hex, target, U.movement_class(u, types), int(u.data.get("ma", 1))
+                    state, u.map_hex, target, U.movement_class(u, types), int(u.data.get("ma", 1))
                 )
                 is None
             ):
@@ -374,7 +374,7 @@ class Occupy(OrderHandler):
         check_stack(state, order, target, units)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         target = parse_hex(state.map, args["hex"])
         ev: list[Event] = []
@@ -384,7 +384,7 @@ class Occupy(OrderHandler):
                 unit_move(
                     u.id,
                     target,
-                    path=(u.hex, target),
+                    path=(u.map_hex, target),
                     visible_to=visibility_of(state, u),
                     rule="11.8",
                 )
@@ -408,7 +408,7 @@ class ArtilleryPolicy(OrderHandler):
         actors="any",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if side not in state.sides:
             return None
         arts = [
@@ -426,7 +426,7 @@ class ArtilleryPolicy(OrderHandler):
             side, self.type, FrozenDict(unit=tuple(u.id for u in arts), mode=("support", "hold"))
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if order.side not in state.sides:
             raise IllegalOrderError(
                 "only a side commands artillery", code="not-a-side", rule="13.4", order=order
@@ -438,7 +438,7 @@ class ArtilleryPolicy(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         uid = unalias(state, order.side, args["unit"])
         held = [x for x in state.sides[order.side].private.get("artillery_hold", ()) if x != uid]

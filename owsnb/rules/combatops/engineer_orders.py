@@ -11,7 +11,7 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.order_checks import order_hex, own_unit, step_no, unit_types
 from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info, parse_hex
@@ -19,7 +19,7 @@ from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info,
 __all__ = ["Build", "Demolish"]
 
 
-def _river_sides(state: Any, side: str) -> Iterator[tuple[Unit, Hex]]:
+def _river_sides(state: StateLike, side: str) -> Iterator[tuple[Unit, Hex]]:
     """Each real engineer of *side* on the map, with each hex across a river hexside from it."""
     info = map_info(state.map)
     for u in state.units_of(side):
@@ -34,7 +34,7 @@ def _river_sides(state: Any, side: str) -> Iterator[tuple[Unit, Hex]]:
                     yield u, n
 
 
-def _engineer(state: Any, order: Order, args: Mapping[str, Any]) -> Unit:
+def _engineer(state: StateLike, order: Order, args: Mapping[str, Any]) -> Unit:
     """The engineer an order names, or its refusal (9.7)."""
     u = own_unit(state, order, args["unit"], "9.7")
     if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
@@ -44,10 +44,10 @@ def _engineer(state: Any, order: Order, args: Mapping[str, Any]) -> Unit:
     return u
 
 
-def _order_edge(state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Unit, str]:
+def _order_edge(state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Unit, str]:
     """The (validated) engineer of an order and the id of the hexside it works on."""
     u = own_unit(state, order, args["unit"], "9.7")
-    return u, edge_id(state.map, u.hex, parse_hex(state.map, args["across"]))
+    return u, edge_id(state.map, u.map_hex, parse_hex(state.map, args["across"]))
 
 
 def _unit_spec(
@@ -80,19 +80,19 @@ class Build(OrderHandler):
         doc="start (or, by a scenario's set-up rule, place) a bridge across a river hexside",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = [
             self.type.make(side, unit=u.id, across=state.map.label(n), kind=k)
             for u, n in _river_sides(state, side)
-            if bridge_kind(state, u.hex, n) != "armor"
+            if bridge_kind(state, u.map_hex, n) != "armor"
             for k in ("infantry", "armor")
         ]
         return _unit_spec(self.type, side, ex, 8, kind=("infantry", "armor"))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
-        if n.distance(u.hex) != 1 or edge_key(u.hex, n) not in map_info(state.map).rivers:
+        if n.distance(u.map_hex) != 1 or edge_key(u.map_hex, n) not in map_info(state.map).rivers:
             raise IllegalOrderError(
                 f"{u.id} is not beside a river hexside facing {hexid(state.map, n)}",
                 code="no-river",
@@ -100,7 +100,7 @@ class Build(OrderHandler):
                 order=order,
             )
         kind = args.get("kind", "infantry")
-        have = bridge_kind(state, u.hex, n)
+        have = bridge_kind(state, u.map_hex, n)
         if have == "armor" or have == kind:
             raise IllegalOrderError(
                 f"there is already an {have} bridge there", code="bridged", rule="9.7", order=order
@@ -131,7 +131,7 @@ class Build(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u, eid = _order_edge(state, order, args)
         kind = args.get("kind", "infantry")
@@ -156,20 +156,20 @@ class Demolish(OrderHandler):
         doc="destroy a bridge (the engineer spends the half-turn in the bridge hex)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = [
             self.type.make(side, unit=u.id, across=state.map.label(n))
             for u, n in _river_sides(state, side)
-            if bridge_kind(state, u.hex, n)
+            if bridge_kind(state, u.map_hex, n)
         ]
         return _unit_spec(self.type, side, ex, 4)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _engineer(state, order, args)
         n = order_hex(state, order, args["across"], "9.7")
-        if n.distance(u.hex) != 1 or not bridge_kind(state, u.hex, n):
+        if n.distance(u.map_hex) != 1 or not bridge_kind(state, u.map_hex, n):
             raise IllegalOrderError(
-                f"no bridge between {hexid(state.map, u.hex)} and {hexid(state.map, n)}",
+                f"no bridge between {hexid(state.map, u.map_hex)} and {hexid(state.map, n)}",
                 code="no-bridge",
                 rule="9.7",
                 order=order,
@@ -183,7 +183,7 @@ class Demolish(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u, eid = _order_edge(state, order, args)
         return _task_events(

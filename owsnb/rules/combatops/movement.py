@@ -16,26 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from heapq import heappop, heappush
-from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.hexgrid import ALL, Hex, reachable
+from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridge_kind, map_info, occupied, zoc
 
 __all__ = ["ALL", "step_cost", "movement_allowance", "reach", "enemy_of"]
 
-ALL = "all"
-"""Step cost meaning "the unit's entire movement allowance" (swamp, 9.3)."""
+# ALL (the kernel's): step cost meaning "the unit's entire movement allowance" (swamp, 9.3)
 
 
-def enemy_of(state: Any, side: str) -> str:
+def enemy_of(state: StateLike, side: str) -> str:
     """The other side of a two-player game."""
     return next(s for s in state.sides if s != side)
 
 
-def movement_allowance(state: Any, u: Unit) -> int:
+def movement_allowance(state: StateLike, u: Unit) -> int:
     """Printed MA, halved (round down, minimum 1) when out of supply (7.2)."""
     ma = int(u.data.get("ma", 1))
     if u.data.get("oos"):
@@ -43,7 +40,7 @@ def movement_allowance(state: Any, u: Unit) -> int:
     return ma
 
 
-def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None:
+def step_cost(state: StateLike, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None:
     """MP to move from *a* into the adjacent hex *b* for movement class *cls* (``foot``,
     ``mech``, ``artillery``): an int, :data:`ALL`, or ``None`` if prohibited.
 
@@ -84,9 +81,14 @@ def step_cost(state: Any, a: Hex, b: Hex, cls: str, ma: int) -> int | str | None
 
 
 def reach(
-    state: Any, u: Unit, *, budget: int | None = None, allowed: Callable[[Hex], bool] | None = None
+    state: StateLike,
+    u: Unit,
+    *,
+    budget: int | None = None,
+    allowed: Callable[[Hex], bool] | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0).
+    """Hexes *u* can reach this phase: ``(cost, parent)`` maps (start at cost 0), searched by the
+    kernel's :func:`~owsnb.kernel.hexgrid.reachable`.
 
     Args:
         budget: MP to spend (default: :func:`movement_allowance`).
@@ -101,44 +103,24 @@ def reach(
     ma = movement_allowance(state, u) if budget is None else budget
     foe = enemy_of(state, u.side)
     enemy_at = set(occupied(state, foe))
-    enemy_zoc = zoc(state, foe)
     swamp_full = state.options.get("swamp_entry", "full-ma") == "full-ma"
-    cost: dict[Hex, int] = {start: 0}
-    parent: dict[Hex, Hex] = {}
-    terminal: set[Hex] = set()
-    heap: list[tuple[int, Hex]] = [(0, start)]
-    while heap:
-        d, h = heappop(heap)
-        if d > cost[h] or h in terminal or (h != start and h in enemy_zoc):
-            continue
-        for n in info.neighbours[h]:
-            if n in enemy_at or (allowed is not None and not allowed(n)):
-                continue
-            c = step_cost(state, h, n, cls, ma)
-            if c is None:
-                continue
-            stop = False
-            if c == ALL:
-                if (swamp_full and d != 0) or d >= ma:
-                    continue
-                nd, stop = ma, True
-            else:
-                nd = d + int(c)
-                if nd > ma:
-                    if h != start:
-                        continue
-                    nd, stop = ma, True  # 8.0: always one hex for the whole allowance
-            old = cost.get(n)
-            if old is not None and old <= nd:
-                continue
-            cost[n] = nd
-            parent[n] = h
-            if stop:
-                terminal.add(n)
-            else:
-                terminal.discard(n)
-            heappush(heap, (nd, n))
-    return cost, parent
+
+    def cost(a: Hex, b: Hex) -> int | str | None:
+        c = step_cost(state, a, b, cls, ma)
+        if c == ALL and swamp_full and a != start:
+            return None  # 9.3: a swamp only as the whole move
+        return c
+
+    r = reachable(
+        start,
+        ma,
+        cost=cost,
+        passable=lambda h: h not in enemy_at and (allowed is None or allowed(h)),
+        stops=zoc(state, foe).__contains__,  # 5.1: entering an enemy ZOC ends the move
+        one_hex=True,  # 8.0: always one hex for the whole allowance
+        neighbours=info.neighbours.__getitem__,
+    )
+    return {h: int(c) for h, c in r.cost.items()}, r.parent
 
 
 def path_to(parent: dict[Hex, Hex], start: Hex, goal: Hex) -> tuple[Hex, ...]:

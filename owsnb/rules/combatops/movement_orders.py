@@ -10,7 +10,7 @@ from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
-from owsnb.kernel.state import Unit
+from owsnb.kernel.state import StateLike, Unit
 from owsnb.rules.combatops.combat import visibility_of
 from owsnb.rules.combatops.movement import movement_allowance, path_to, reach
 from owsnb.rules.combatops.order_checks import (
@@ -29,7 +29,7 @@ from owsnb.rules.combatops.terrain import hexid, map_info, parse_hex
 __all__ = ["Move", "movement_note"]
 
 
-def _movers(state: Any, side: str) -> list[Unit]:
+def _movers(state: StateLike, side: str) -> list[Unit]:
     n = step_no(state)
     out = []
     for u in state.units_of(side):
@@ -41,7 +41,7 @@ def _movers(state: Any, side: str) -> list[Unit]:
     return out
 
 
-def exploit_filter(state: Any, u: Unit):  # noqa: ANN202
+def exploit_filter(state: StateLike, u: Unit):  # noqa: ANN202
     """10.0: no unit may move out of supply during exploitation (option ``exploit_supply``)."""
     if step_no(state) != 5:
         return None, None
@@ -60,7 +60,7 @@ class Move(OrderHandler):
         doc="move a unit (cheapest legal path; stops on entering enemy ZOC)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         movers = _movers(state, side)
         if not movers:
             return None
@@ -82,7 +82,7 @@ class Move(OrderHandler):
                 ex.append(self.type.make(side, unit=u.id, to=state.map.label(h)))
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in movers)), tuple(ex))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         rule = "10.0" if step_no(state) == 5 else "8.0"
         u = own_unit(state, order, args["unit"], rule)
         to = order_hex(state, order, args["to"], rule)
@@ -125,13 +125,13 @@ class Move(OrderHandler):
         check_stack(state, order, to, [u])
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u = own_unit(state, order, args["unit"], "8.0")
         to = parse_hex(state.map, args["to"])
         allowed, _ = exploit_filter(state, u)
         cost, parent = reach(state, u, allowed=allowed)
-        path = path_to(parent, u.hex, to)
+        path = path_to(parent, u.map_hex, to)
         vis = visibility_of(state, u)
         data = {"task": None} if u.data.get("task") else {}
         ev = [
@@ -145,11 +145,14 @@ class Move(OrderHandler):
             ),
         ]
         ev += alias_note(
-            state, u, f"{{unit}} moves {hexid(state.map, u.hex)} -> {hexid(state.map, to)}", "8.0"
+            state,
+            u,
+            f"{{unit}} moves {hexid(state.map, u.map_hex)} -> {hexid(state.map, to)}",
+            "8.0",
         )
         return ev
 
 
-def movement_note(state: Any, u: Unit) -> str:
+def movement_note(state: StateLike, u: Unit) -> str:
     ma = movement_allowance(state, u)
     return f"MA {ma}{' (halved: out of supply, 7.2)' if u.data.get('oos') else ''}"

@@ -13,7 +13,7 @@ from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import Event, note
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
-from owsnb.kernel.state import Unit
+from owsnb.kernel.state import StateLike, Unit
 from owsnb.kernel.view import alias_id, unalias
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of
@@ -32,23 +32,23 @@ __all__ = [
 ]
 
 
-def step_no(state: Any) -> int:
+def step_no(state: StateLike) -> int:
     """The number (2-6) of the current half-turn step, 0 in set-up and supply."""
     s = str(state.clock.step)
     return int(s[1]) if s[:1] in ("A", "D") and s[1:].isdigit() else 0
 
 
-def unit_types(state: Any) -> Mapping[str, Any]:
+def unit_types(state: StateLike) -> Mapping[str, Any]:
     """The unit-type table in play (the scenario's, else the rule book's)."""
     return state.tables.get("unit_types", U.TYPES)
 
 
-def stack_limit(state: Any) -> int:
+def stack_limit(state: StateLike) -> int:
     """Battalions' worth of units a hex may hold (6.0)."""
     return int(unit_types(state).get("stacking_limit", 4))
 
 
-def order_hex(state: Any, order: Order, ref: str, rule: str) -> Hex:
+def order_hex(state: StateLike, order: Order, ref: str, rule: str) -> Hex:
     """The hex an order names, or its refusal (``bad-hex``) citing *rule*."""
     try:
         return parse_hex(state.map, ref)
@@ -58,7 +58,7 @@ def order_hex(state: Any, order: Order, ref: str, rule: str) -> Hex:
         ) from None
 
 
-def own_unit(state: Any, order: Order, ref: str, rule: str, *, on_map: bool = True) -> Unit:
+def own_unit(state: StateLike, order: Order, ref: str, rule: str, *, on_map: bool = True) -> Unit:
     """The ordering side's unit named (or aliased) *ref*, on the map unless *on_map* is false."""
     uid = unalias(state, order.side, str(ref))
     u = state.units.get(uid)
@@ -71,14 +71,14 @@ def own_unit(state: Any, order: Order, ref: str, rule: str, *, on_map: bool = Tr
     return u
 
 
-def stack_after(state: Any, side: str, h: Hex, adding: Sequence[Unit]) -> int:
+def stack_after(state: StateLike, side: str, h: Hex, adding: Sequence[Unit]) -> int:
     """Battalions' worth of *side*'s units in *h* once *adding* stand there (6.0)."""
     ids = {u.id for u in adding}
     here = [u for u in occupied(state, side).get(h, ()) if u.id not in ids]
     return sum(U.stacking_value(u) for u in here) + sum(U.stacking_value(u) for u in adding)
 
 
-def check_stack(state: Any, order: Order, h: Hex, adding: Sequence[Unit]) -> None:
+def check_stack(state: StateLike, order: Order, h: Hex, adding: Sequence[Unit]) -> None:
     """Refuse the order (``overstacked``, 6.0) if *h* would hold too much."""
     n = stack_after(state, order.side, h, adding)
     if n > stack_limit(state):
@@ -91,7 +91,7 @@ def check_stack(state: Any, order: Order, h: Hex, adding: Sequence[Unit]) -> Non
         )
 
 
-def alias_note(state: Any, u: Unit, text: str, rule: str) -> list[Event]:
+def alias_note(state: StateLike, u: Unit, text: str, rule: str) -> list[Event]:
     """A note telling the enemy what it saw a face-down counter do (its alias, never its id)."""
     foe = enemy_of(state, u.side)
     if foe in u.seen_by:
@@ -99,7 +99,7 @@ def alias_note(state: Any, u: Unit, text: str, rule: str) -> list[Event]:
     return [note(text.format(unit=alias_id(state, u.id, foe)), visible_to=foe, rule=rule)]
 
 
-def rotate(items: list, state: Any, k: int) -> list:
+def rotate(items: list, state: StateLike, k: int) -> list:
     """*k* of *items*, starting at a place that moves with the game (varied order examples)."""
     if not items:
         return items

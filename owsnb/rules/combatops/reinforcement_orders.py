@@ -13,7 +13,7 @@ from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
-from owsnb.kernel.state import Unit
+from owsnb.kernel.state import StateLike, Unit
 from owsnb.rules.combatops import chits
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
@@ -34,7 +34,7 @@ from owsnb.rules.combatops.terrain import hexid, map_info, occupied, parse_hex
 __all__ = ["Assign", "Draw", "Enter", "Replace", "entry_hexes"]
 
 
-def entry_hexes(state: Any, u: Unit) -> list[Hex]:
+def entry_hexes(state: StateLike, u: Unit) -> list[Hex]:
     """Where *u* may enter the map now (14.2; 17.1 entry from a map edge)."""
     info = map_info(state.map)
     foe = enemy_of(state, u.side)
@@ -70,7 +70,7 @@ class Assign(OrderHandler):
         doc="secretly put a reinforcement on one of your chits",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         rein = state.sides[side].private.get("reinforcements", {})
         mine = [c for c in state.public.get("chits", ()) if chits.chit_owner(state, c) == side]
         if not rein or not mine:
@@ -83,7 +83,7 @@ class Assign(OrderHandler):
             ex,
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         rein = state.sides[order.side].private.get("reinforcements", {})
         if args["letter"] not in rein:
             raise IllegalOrderError(
@@ -111,7 +111,7 @@ class Assign(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         side, letter, chit = order.side, args["letter"], str(int(args["chit"]))
         priv = state.sides[side].private
@@ -138,22 +138,22 @@ class Assign(OrderHandler):
 class Draw(OrderHandler):
     type = OrderType("draw", (), rule="14.0", doc="draw a reinforcement chit from the cup")
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if state.public.get("half_drawn"):
             return None
         return OrderSpec(side, self.type, examples=(Order(side, "draw"),))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if state.public.get("half_drawn"):
             raise IllegalOrderError(
                 "you have drawn your chit for this half-turn", code="drawn", rule="4.0", order=order
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         return chits.preview(state, order.side)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         return chits.draw_events(state, order.side, dice)
 
@@ -166,7 +166,7 @@ class Enter(OrderHandler):
         doc="bring a reinforcement (or a unit entering from the map edge) onto the map",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         waiting = [
             u
             for u in state.units_of(side)
@@ -185,7 +185,7 @@ class Enter(OrderHandler):
                 ex.append(self.type.make(side, unit=u.id, to=state.map.label(h)))
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in waiting)), tuple(ex))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "14.2", on_map=False)
         if u.hex is not None or u.box not in ("arrived", "entry") or not u.alive:
             raise IllegalOrderError(
@@ -207,7 +207,7 @@ class Enter(OrderHandler):
         check_stack(state, order, to, [u])
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u = own_unit(state, order, args["unit"], "14.2", on_map=False)
         to = parse_hex(state.map, args["to"])
@@ -234,7 +234,7 @@ class Replace(OrderHandler):
         doc="remove a hit marker from a battalion in supply",
     )
 
-    def _fits(self, state: Any, kind: str, u: Unit) -> bool:
+    def _fits(self, state: StateLike, kind: str, u: Unit) -> bool:
         t = unit_types(state)
         return (
             U.is_infantry(u, t)
@@ -244,7 +244,7 @@ class Replace(OrderHandler):
             else True
         )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         priv = state.sides[side].private
         toks = list(priv.get("replacements", ()))
         if not toks:
@@ -265,7 +265,7 @@ class Replace(OrderHandler):
         units = tuple(dict.fromkeys(o.args[1] for o in ex))
         return OrderSpec(side, self.type, FrozenDict(letter=tuple(toks), unit=units), tuple(ex[:8]))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         priv = state.sides[order.side].private
         if args["letter"] not in priv.get("replacements", ()):
             raise IllegalOrderError(
@@ -294,7 +294,7 @@ class Replace(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u = own_unit(state, order, args["unit"], "14.1")
         toks = tuple(

@@ -20,10 +20,11 @@ from owsnb.kernel.orders import Order
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import DONE, Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.combatops import chits, combat, present, victory
 from owsnb.rules.combatops import units as U
+from owsnb.rules.combatops.editor import EDITOR
 from owsnb.rules.combatops.orders import HANDLERS, Attack, attack_eligible, soak_off_owed, step_no
 from owsnb.rules.combatops.supply import Supply
 from owsnb.rules.combatops.terrain import hexid, parse_hex
@@ -254,7 +255,7 @@ class _Done(OrderHandler):
 
     type = DONE
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if step_no(state) not in (4, 6) or order.side == UMPIRE:
             return
         atk = Attack()
@@ -262,7 +263,7 @@ class _Done(OrderHandler):
             adj = [
                 u
                 for u in state.units_of(order.side)
-                if attack_eligible(state, u) and u.hex.distance(h) == 1
+                if attack_eligible(state, u) and u.map_hex.distance(h) == 1
             ]
             tries = [adj] + [[u] for u in adj]
             for group in tries:
@@ -292,6 +293,7 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__([*HANDLERS, _Done()])
@@ -490,7 +492,7 @@ class CombatOps(RuleSet):
             adj.events.append(state_set("secret", {"control": ctl}, rule="17.1"))
         return adj
 
-    def _control(self, state: Any, old: Mapping[str, str]) -> dict[str, str]:
+    def _control(self, state: StateLike, old: Mapping[str, str]) -> dict[str, str]:
         """Town control (17.1): the side whose real unit last entered each victory town."""
         out = dict(old)
         for t in state.public.get("victory", {}).get("towns", ()):
@@ -678,6 +680,12 @@ class CombatOps(RuleSet):
     # -- presentation --------------------------------------------------------------------------
     presentation = present.PRESENTATION
     """What the table draws of Combat Operations (:mod:`owsnb.rules.combatops.present`)."""
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.combatops import guide
+
+        return guide
 
     def observation_string(self, view: Any) -> str:
         return present.observation_string(view)

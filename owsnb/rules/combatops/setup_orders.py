@@ -13,7 +13,7 @@ from owsnb.kernel.events import Event, unit_move
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
-from owsnb.kernel.state import edge_key
+from owsnb.kernel.state import StateLike, edge_key
 from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
@@ -27,7 +27,7 @@ __all__ = ["Place", "Breakdown", "north_of_river", "in_setup_area"]
 _NORTH: dict[int, tuple[Any, frozenset]] = {}
 
 
-def north_of_river(state: Any) -> frozenset:
+def north_of_river(state: StateLike) -> frozenset:
     """Hexes reached from the north edge without crossing a river hexside."""
     m = state.map
     hit = _NORTH.get(id(m))
@@ -48,7 +48,7 @@ def north_of_river(state: Any) -> frozenset:
     return out
 
 
-def in_setup_area(state: Any, side: str, h: Hex) -> bool:
+def in_setup_area(state: StateLike, side: str, h: Hex) -> bool:
     """Is *h* in *side*'s scenario set-up area (3.0, 17.x)?"""
     area = state.public.get("setup_areas", {}).get(side, {})
     river = area.get("river")
@@ -73,7 +73,7 @@ class Place(OrderHandler):
         doc="set a unit up anywhere in your set-up area",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         mine = [u for u in state.units_of(side) if u.hex is not None and u.alive]
         area = [h for h in map_info(state.map).hexes if in_setup_area(state, side, h)]
         if not mine or not area:
@@ -85,7 +85,7 @@ class Place(OrderHandler):
                 ex.append(self.type.make(side, unit=u.id, to=state.map.label(h)))
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in mine)), tuple(ex))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "3.0")
         to = order_hex(state, order, args["to"], "3.0")
         if not in_setup_area(state, order.side, to):
@@ -105,12 +105,14 @@ class Place(OrderHandler):
         check_stack(state, order, to, [u])
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u = own_unit(state, order, args["unit"], "3.0")
         to = parse_hex(state.map, args["to"])
         return [
-            unit_move(u.id, to, path=(u.hex, to), visible_to=visibility_of(state, u), rule="3.0")
+            unit_move(
+                u.id, to, path=(u.map_hex, to), visible_to=visibility_of(state, u), rule="3.0"
+            )
         ]
 
 
@@ -122,7 +124,7 @@ class Breakdown(OrderHandler):
         doc="replace a regiment counter by its battalions",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         regs = [
             u
             for u in state.units_of(side)
@@ -140,7 +142,7 @@ class Breakdown(OrderHandler):
             tuple(self.type.make(side, unit=u.id) for u in regs[:3]),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "17.0")
         if u.data.get("echelon") != "regiment" or U.bns(u) < 2:
             raise IllegalOrderError(
@@ -152,7 +154,7 @@ class Breakdown(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
         u = own_unit(state, order, args["unit"], "17.0")
         events = combat.breakdown_events(state, u, rule="17.0")

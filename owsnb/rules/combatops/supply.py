@@ -15,18 +15,18 @@ Out of supply (7.2): attack quartered, defense and movement halved, rounding dow
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.state import Unit, edge_key
+from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import bridges_now, map_info, occupied, parse_hex, zoc
 
 __all__ = ["Supply", "supply_heads", "supply_of"]
 
 
-def supply_heads(state: Any, side: str) -> list[Hex]:
+def supply_heads(state: StateLike, side: str) -> list[Hex]:
     """The scenario's supply-head hexes of *side* (whether or not they supply now)."""
     return [parse_hex(state.map, x) for x in state.public.get("supply_heads", {}).get(side, ())]
 
@@ -39,7 +39,7 @@ class Supply:
         side: whose supply.
     """
 
-    def __init__(self, state: Any, side: str):
+    def __init__(self, state: StateLike, side: str):
         self.state = state
         self.side = side
         self.info = map_info(state.map)
@@ -98,18 +98,19 @@ class Supply:
             return got
         inner: set[Hex] = set()
         if self._open(src):
-            inner.add(src)
-            todo = deque([src])
-            while todo:
-                cur = todo.popleft()
+            reached: dict[Hex, int] = {}
+
+            def moves(cur: Hex, d: int) -> Iterator[tuple[Hex, int]]:
                 for n in self.info.neighbours[cur]:
                     if (
-                        n not in inner
+                        n not in reached
                         and self._open(n)
                         and self._step_ok(n, cur, src, a_is_start=False)
                     ):
-                        inner.add(n)
-                        todo.append(n)
+                        yield n, d + 1
+
+            for h in search(src, moves, zero=0, fifo=True, labels=reached):
+                inner.add(h)  # one by one, in the order reached: the set iterates as before
         out = set(inner)
         for y in inner:
             for x in self.info.neighbours[y]:
@@ -165,7 +166,7 @@ class Supply:
 _CACHE: dict[tuple[int, str], tuple[Any, Supply]] = {}
 
 
-def supply_of(state: Any, side: str) -> Supply:
+def supply_of(state: StateLike, side: str) -> Supply:
     """The :class:`Supply` of *side* in *state*, worked out once per (immutable) state."""
     key = (id(state), side)
     hit = _CACHE.get(key)

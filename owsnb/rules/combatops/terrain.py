@@ -23,7 +23,7 @@ from typing import Any
 
 from owsnb.kernel.errors import InvalidHexError
 from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.state import MapState, edge_key
+from owsnb.kernel.state import MapState, StateLike, edge_key
 from owsnb.rules.combatops import units as U
 
 __all__ = [
@@ -155,7 +155,7 @@ def crosses_river(info: MapInfo, a: Hex, b: Hex) -> bool:
 _BRIDGES: dict[int, tuple[Any, Any, dict]] = {}
 
 
-def bridges_now(state: Any) -> dict[tuple[Hex, Hex], str | None]:
+def bridges_now(state: StateLike) -> dict[tuple[Hex, Hex], str | None]:
     """Every bridged hexside now -> ``armor``, ``infantry`` or ``None`` (destroyed): printed
     bridges (armor, 9.7 and errata 7.1) updated by what engineers built or destroyed."""
     built = state.public.get("bridges", {})
@@ -174,13 +174,15 @@ def bridges_now(state: Any) -> dict[tuple[Hex, Hex], str | None]:
     return out
 
 
-def bridge_kind(state: Any, a: Hex, b: Hex) -> str | None:
+def bridge_kind(state: StateLike, a: Hex, b: Hex) -> str | None:
     """The bridge across the hexside *a*-*b* now: ``armor``, ``infantry`` or ``None`` (none, or
     destroyed). Printed bridges are armor bridges (9.7, errata 7.1)."""
     return bridges_now(state).get(edge_key(a, b))
 
 
-def occupied(state: Any, side: str | None = None, *, real_only: bool = False) -> dict[Hex, list]:
+def occupied(
+    state: StateLike, side: str | None = None, *, real_only: bool = False
+) -> dict[Hex, list]:
     """Hex -> units on it (of *side*, or every side), on-map and alive."""
     out: dict[Hex, list] = {}
     for u in state.units.values():
@@ -192,7 +194,7 @@ def occupied(state: Any, side: str | None = None, *, real_only: bool = False) ->
     return out
 
 
-def zoc(state: Any, side: str, units: Iterable[Any] | None = None) -> set[Hex]:
+def zoc(state: StateLike, side: str, units: Iterable[Any] | None = None) -> set[Hex]:
     """Hexes in the zone of control of *side* (5.0): each on-map unit's hex and the 6 around it,
     never across a river hexside (9.6). Dummies (errata 14.0), out-of-supply units (7.3) and,
     under the default ruling, HQs (errata 3.0) all exert ZOC."""

@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.kernel.state import Unit
+from owsnb.rules.tables import read_table
 
 __all__ = [
     "TABLES_DIR",
@@ -58,8 +59,7 @@ TABLES_DIR = Path(__file__).parent / "tables"
 
 def load_table(name: str) -> dict[str, Any]:
     """One of the rule set's YAML data tables (``crt``, ``terrain``, ``unit_types``)."""
-    with open(TABLES_DIR / f"{name}.yaml", encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return read_table(TABLES_DIR / f"{name}.yaml")
 
 
 TYPES: dict[str, Any] = load_table("unit_types")
@@ -120,12 +120,7 @@ def validate_counter(
     try:
         model = CounterData.model_validate(dict(data))
     except ValidationError as exc:
-        out = []
-        for err in exc.errors():
-            path = ".".join(str(p) for p in err["loc"])
-            msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
-            out.append((path, msg))
-        return dict(data), out
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     problems: list[tuple[str, str]] = []
     if not model.dummy and (model.atk is None or model.dfn is None):
         problems.append(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from owsnb.kernel.state import StateLike
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.supply import Supply
 from owsnb.rules.combatops.terrain import map_info, parse_hex, zoc
@@ -56,7 +57,7 @@ class Verdict:
         return self.record()._repr_html_()
 
 
-def battalion_count(state: Any, side: str, division: str | None = None) -> tuple[int, int]:
+def battalion_count(state: StateLike, side: str, division: str | None = None) -> tuple[int, int]:
     """(battalions remaining, baseline) of *side* (optionally one division), digest #34.
 
     The baseline (``private['baseline']``) is the starting force plus reinforcements received.
@@ -93,12 +94,12 @@ def baseline(units: Any) -> dict[str, int]:
     return out
 
 
-def town_control(state: Any) -> dict[str, str]:
+def town_control(state: StateLike) -> dict[str, str]:
     """Rule-book hex id -> side that captured it (the umpire's record, ``state.secret``)."""
     return dict(state.secret.get("control", {}))
 
 
-def road_controlled(state: Any, side: str, road: str) -> tuple[bool, list[str]]:
+def road_controlled(state: StateLike, side: str, road: str) -> tuple[bool, list[str]]:
     """Does *side* control the road named *road* (17.2)? Returns (controlled, contested hexes):
     contested hexes lie in the ZOC of an enemy unit that is in supply now."""
     info = map_info(state.map)
@@ -115,7 +116,7 @@ def road_controlled(state: Any, side: str, road: str) -> tuple[bool, list[str]]:
     return not bad, bad
 
 
-def judge(state: Any) -> Verdict:
+def judge(state: StateLike) -> Verdict:
     """The verdict of the scenario's victory conditions on *state* (the truth)."""
     spec = state.public.get("victory", {})
     kind = spec.get("type")

@@ -26,6 +26,7 @@ from typing import Any
 
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, state_set, unit_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opart.stands import formation_stands, formations
 
 __all__ = [
@@ -50,12 +51,12 @@ def day_and_turn(turn: int) -> tuple[int, int]:
     return d + 1, t + 1
 
 
-def deployed(state: Any) -> list[str]:
+def deployed(state: StateLike) -> list[str]:
     """Formations with at least one stand on the battlefield, in id order (§10)."""
     return [fid for fid in sorted(formations(state)) if formation_stands(state, fid)]
 
 
-def arrival_events(state: Any, turn: int) -> list[Event]:
+def arrival_events(state: GameState, turn: int) -> list[Event]:
     """Formations due on *turn* (``public["arrivals"]``) are deployed onto the tabletop (§10, R30)."""
     from owsnb.kernel.reduce import apply_all
     from owsnb.rules.opart.movement import stacking_refusal
@@ -88,7 +89,7 @@ def arrival_events(state: Any, turn: int) -> list[Event]:
     return events
 
 
-def current_side(state: Any) -> str | None:
+def current_side(state: StateLike) -> str | None:
     """The side of the formation whose card is face up, if any."""
     card = state.public.get("card")
     if not card:
@@ -96,11 +97,11 @@ def current_side(state: Any) -> str | None:
     return formations(state).get(card, {}).get("side")
 
 
-def _title(state: Any, fid: str) -> str:
+def _title(state: StateLike, fid: str) -> str:
     return str(formations(state).get(fid, {}).get("title", fid))
 
 
-def new_turn_events(state: Any, turn: int, dice: Any) -> list[Event]:
+def new_turn_events(state: StateLike, turn: int, dice: Any) -> list[Event]:
     """A new turn: per-turn markers cleared, the pack shuffled and its first card turned (§12.1-2).
 
     The shuffle is visible only to the umpire; only the face-up card is public.
@@ -130,7 +131,7 @@ def new_turn_events(state: Any, turn: int, dice: Any) -> list[Event]:
     return events + turn_card_events(state, list(order), [])
 
 
-def turn_card_events(state: Any, deck: list[str], turned: list[str]) -> list[Event]:
+def turn_card_events(state: StateLike, deck: list[str], turned: list[str]) -> list[Event]:
     """Turn the next card of *deck* whose formation is still on the battlefield (§12.2-3).
 
     Returns no events if the pack is exhausted (the turn ends, §12.4).
@@ -150,14 +151,14 @@ def turn_card_events(state: Any, deck: list[str], turned: list[str]) -> list[Eve
     return []
 
 
-def face_down(state: Any) -> list[str]:
+def face_down(state: StateLike) -> list[str]:
     """Formations whose cards are still face down this turn, as anyone at the table can tell
     (the pack's formations not yet turned and still on the battlefield), in id order."""
     turned = set(state.public.get("turned", ()))
     return [fid for fid in deployed(state) if fid not in turned]
 
 
-def next_card(state: Any) -> Distribution:
+def next_card(state: StateLike) -> Distribution:
     """The exact distribution of the next card turned (§12.2-3), from public facts only.
 
     Every face-down card is equally likely to be next; when none is left the turn ends and the

@@ -29,6 +29,7 @@ from typing import Any
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opart.movement import Refusal, withdrawal
 from owsnb.rules.opart.stands import (
     can_initiate,
@@ -102,7 +103,7 @@ def band(attack: int, defence: int, *, boundaries: str = "defender", rounded: bo
     return "defender -2, withdraws"
 
 
-def _command_term(state: Any, unit: Any, rule: str) -> list[Term]:
+def _command_term(state: StateLike, unit: Any, rule: str) -> list[Term]:
     fid = formation_of(unit)
     cmd = command_stand(state, fid)
     if cmd is None or cmd.id == unit.id or unit.hex is None:
@@ -118,7 +119,7 @@ def _command_term(state: Any, unit: Any, rule: str) -> list[Term]:
     return []
 
 
-def attack_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
+def attack_terms(state: StateLike, attacker: Any, target: Any) -> list[Term]:
     """The attacker's combat power terms before the die (§14)."""
     terms = [Term(f"{attacker.id} combat value", int(attacker.steps), "14")]
     terms += _command_term(state, attacker, "14")
@@ -140,7 +141,7 @@ def attack_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
     return terms
 
 
-def defence_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
+def defence_terms(state: StateLike, attacker: Any, target: Any) -> list[Term]:
     """The defender's combat power terms before the die (§14; only the command bonus applies)."""
     return [
         Term(f"{target.id} combat value", int(target.steps), "14"),
@@ -148,7 +149,7 @@ def defence_terms(state: Any, attacker: Any, target: Any) -> list[Term]:
     ]
 
 
-def engagement_key(state: Any, attacker: Any, target: Any) -> tuple[str, ...]:
+def engagement_key(state: StateLike, attacker: Any, target: Any) -> tuple[str, ...]:
     """What the one-engagement-per-hex limit records (§14, footnote xi; option ``engagement_limit``)."""
     src = state.map.label(attacker.hex)
     mode = state.options.get("engagement_limit", "target_hex")
@@ -159,7 +160,7 @@ def engagement_key(state: Any, attacker: Any, target: Any) -> tuple[str, ...]:
     return (src, state.map.label(target.hex))
 
 
-def attack_refusal(state: Any, attacker: Any, target: Any) -> Refusal | None:
+def attack_refusal(state: StateLike, attacker: Any, target: Any) -> Refusal | None:
     """Why *attacker* may not initiate combat against *target* now (§14), or None.
 
     Does not check whose activation it is (the order does).
@@ -245,7 +246,7 @@ def effect_of(result: str, att_cv: int, def_cv: int, can_withdraw: bool) -> str:
     return result
 
 
-def preview(state: Any, attacker: Any, target: Any) -> Distribution:
+def preview(state: StateLike, attacker: Any, target: Any) -> Distribution:
     """The exact distribution of the effect of *attacker* attacking *target* (§14).
 
     Outcomes: ``no effect``, ``attacker -1``, ``defender -1``, ``defender -2``,
@@ -279,7 +280,7 @@ def preview(state: Any, attacker: Any, target: Any) -> Distribution:
     return Distribution(acc, label=f"{attacker.id} attacks {target.id} (§14)")
 
 
-def _can_withdraw(state: Any, target: Any, attacker: Any) -> bool:
+def _can_withdraw(state: StateLike, target: Any, attacker: Any) -> bool:
     return withdrawal(state, target, attacker.hex) is not None
 
 
@@ -394,7 +395,7 @@ class CombatResult:
 
 
 def loss_events(
-    state: Any, unit: Any, loss: int, rule: str = "14"
+    state: StateLike, unit: Any, loss: int, rule: str = "14"
 ) -> tuple[list[Event], int, bool]:
     """Events for *unit* losing *loss* combat value, and its division's morale with it (§9).
 
@@ -428,7 +429,7 @@ def loss_events(
 
 
 def resolve(
-    state: Any, attacker: Any, target: Any, roll: Roller
+    state: GameState, attacker: Any, target: Any, roll: Roller
 ) -> tuple[list[Event], CombatResult]:
     """Resolve one combat: events and the :class:`CombatResult` (§14).
 
@@ -505,7 +506,7 @@ def resolve(
     return events, res
 
 
-def _destroy_in_withdrawal(state: Any, unit: Any) -> list[Event]:
+def _destroy_in_withdrawal(state: StateLike, unit: Any) -> list[Event]:
     """A stand that cannot withdraw is destroyed and removed (§13, §14); its remaining combat
     value comes off its division's morale (ruling R5)."""
     ev, _, _ = loss_events(state, unit, int(unit.steps), rule="13")

@@ -20,13 +20,13 @@ hexes from every enemy stand, by a legal path of at most 4 hexes, or is destroye
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.stands import formation_of, is_artillery, is_division, on_foot_class
 from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import TerrainIndex, terrain_index
@@ -57,7 +57,7 @@ class Refusal:
     rule: str
 
 
-def allowance(state: Any, unit: Any, index: TerrainIndex | None = None) -> int:
+def allowance(state: StateLike, unit: Any, index: TerrainIndex | None = None) -> int:
     """The stand's movement allowance in hexes, before road bonus and contours (§13).
 
     Troops within a fortified or built-up area move 2 hexes; "within" is read as starting the
@@ -71,12 +71,14 @@ def allowance(state: Any, unit: Any, index: TerrainIndex | None = None) -> int:
     return base
 
 
-def enemy_hexes(state: Any, side: str) -> set[Hex]:
+def enemy_hexes(state: StateLike, side: str) -> set[Hex]:
     """Hexes holding an enemy stand of *side*."""
     return {u.hex for u in state.units.values() if u.side != side and u.hex is not None}
 
 
-def entry_refusal(state: Any, unit: Any, index: TerrainIndex, a: Hex, b: Hex) -> Refusal | None:
+def entry_refusal(
+    state: StateLike, unit: Any, index: TerrainIndex, a: Hex, b: Hex
+) -> Refusal | None:
     """Why *unit* may not step from *a* into neighbour *b* because of terrain (§13), or None."""
     cls = index.entry.get(b, "any")
     road = index.on_road(a, b)
@@ -110,7 +112,7 @@ def entry_refusal(state: Any, unit: Any, index: TerrainIndex, a: Hex, b: Hex) ->
     return None
 
 
-def stacking_refusal(state: Any, unit: Any, h: Hex) -> Refusal | None:
+def stacking_refusal(state: StateLike, unit: Any, h: Hex) -> Refusal | None:
     """Why *unit* may not end its move in *h* (§6), or None."""
     others = [u for u in state.units.values() if u.hex == h and u.id != unit.id]
     if any(u.side != unit.side for u in others):
@@ -255,13 +257,13 @@ class MoveReach:
         return f"<MoveReach {self.unit} from {self.start}: {len(self.cost)} hexes, allowance {self.allowance}>"
 
 
-def morale_zero(state: Any, unit: Any) -> bool:
+def morale_zero(state: StateLike, unit: Any) -> bool:
     """Is the stand's division at morale 0 (§9)?"""
     fid = formation_of(unit)
     return is_division(state, fid) and int(state.public.get("morale", {}).get(fid, 1)) <= 0
 
 
-def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
+def home_edge_distance(state: StateLike, side: str, h: Hex) -> int | None:
     """Hexes from *h* to its side's home edge (scenario ``rules.home_edges``), or None."""
     edge = state.public.get("home_edges", {}).get(side)
     if not edge:
@@ -278,7 +280,7 @@ def home_edge_distance(state: Any, side: str, h: Hex) -> int | None:
 
 
 def _search(
-    state: Any,
+    state: StateLike,
     unit: Any,
     index: TerrainIndex,
     budget: float,
@@ -298,23 +300,19 @@ def _search(
     adj_enemy = (
         {n for e in enemies for n in e.neighbours()} if voluntary and is_artillery(unit) else set()
     )
-    best_state: dict[tuple[Hex, frozenset, bool], float] = {(start, frozenset(), False): 0.0}
-    parent: dict[tuple[Hex, frozenset, bool], tuple[Hex, frozenset, bool]] = {}
-    heap: list[tuple[float, int, tuple[Hex, frozenset, bool]]] = [
-        (0.0, 0, (start, frozenset(), False))
-    ]
-    tick = 1
+    # A search state is (hex, gap crossings in progress, must stop here): the gap rule and the
+    # one-hex move (R16) make where a stand may go next depend on how it got where it is.
     cost: dict[Hex, float] = {}
     where: dict[Hex, tuple[Hex, frozenset, bool]] = {}
-    while heap:
-        c, _, st = heapq.heappop(heap)
-        if c > best_state.get(st, float("inf")):
-            continue
+
+    def moves(
+        st: tuple[Hex, frozenset, bool], c: float
+    ) -> Iterator[tuple[tuple[Hex, frozenset, bool], float]]:
         u, pending, terminal = st
         if u != start and (u not in cost or c < cost[u]):
             cost[u], where[u] = c, st
         if terminal:
-            continue
+            return
         for v in u.neighbours():
             if v not in hexes or v in enemies or v == start:
                 continue
@@ -337,23 +335,15 @@ def _search(
             if g is None:
                 continue
             new_pending, gap_stop = g
-            nst = (v, new_pending, stop or gap_stop)
-            if nc < best_state.get(nst, float("inf")):
-                best_state[nst] = nc
-                parent[nst] = st
-                heapq.heappush(heap, (nc, tick, nst))
-                tick += 1
-    paths: dict[Hex, tuple[Hex, ...]] = {}
-    for h, st in where.items():
-        out = [st[0]]
-        while st in parent:
-            st = parent[st]
-            out.append(st[0])
-        paths[h] = tuple(reversed(out))
+            yield (v, new_pending, stop or gap_stop), nc
+
+    begin: tuple[Hex, frozenset, bool] = (start, frozenset(), False)
+    found = search(begin, moves, zero=0.0, fifo=True)
+    paths = {h: tuple(x[0] for x in found.path_to(st)) for h, st in where.items()}
     return cost, paths
 
 
-def gap_rule_for(state: Any, unit: Any, index: TerrainIndex) -> GapRule:
+def gap_rule_for(state: StateLike, unit: Any, index: TerrainIndex) -> GapRule:
     """The :class:`GapRule` a stand of *unit*'s side moves under (enemy stands as they stand now)."""
     return _gap_rule(
         frozenset(enemy_hexes(state, unit.side)),
@@ -367,7 +357,7 @@ def _gap_rule(enemies: frozenset[Hex], obstacles: frozenset[Hex], span: int) -> 
     return GapRule(enemies, obstacles, span)
 
 
-def reach(state: Any, unit: Any) -> MoveReach:
+def reach(state: StateLike, unit: Any) -> MoveReach:
     """Every hex *unit* may legally end a move in now, with cost and path (§13).
 
     Does not look at whose activation it is or whether the stand has moved already (the order
@@ -416,7 +406,7 @@ def reach(state: Any, unit: Any) -> MoveReach:
     return out
 
 
-def withdrawal(state: Any, unit: Any, away_from: Hex | None = None) -> tuple[Hex, ...] | None:
+def withdrawal(state: StateLike, unit: Any, away_from: Hex | None = None) -> tuple[Hex, ...] | None:
     """The path of a forced withdrawal (§13, §14), or ``None`` if the stand is destroyed.
 
     The stand must end at least ``withdraw_distance`` hexes (default 2: "one hex away", ruling

@@ -22,6 +22,7 @@ from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import note, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opart import combat, movement
 from owsnb.rules.opart.stands import MODES, formation_of, formations, is_artillery
 from owsnb.rules.opart.terrain import direction_names, parse_direction, terrain_index
@@ -43,7 +44,7 @@ def refuse(why: movement.Refusal, order: Order) -> IllegalOrderError:
     return IllegalOrderError(why.message, code=why.code, rule=why.rule, order=order)
 
 
-def active_stands(state: Any, side: str) -> list[Any]:
+def active_stands(state: StateLike, side: str) -> list[Any]:
     """Stands of *side* in the activated formation that are on the battlefield."""
     card = state.public.get("card")
     return [
@@ -53,7 +54,7 @@ def active_stands(state: Any, side: str) -> list[Any]:
     ]
 
 
-def _stand(state: Any, order: Order, uid: str) -> Any:
+def _stand(state: StateLike, order: Order, uid: str) -> Any:
     u = state.units.get(uid)
     if u is None or u.side != order.side:
         raise IllegalOrderError(
@@ -79,7 +80,7 @@ def _stand(state: Any, order: Order, uid: str) -> Any:
     return u
 
 
-def _unmoved(state: Any, order: Order, u: Any) -> None:
+def _unmoved(state: StateLike, order: Order, u: Any) -> None:
     if u.has("moved"):
         raise IllegalOrderError(
             f"{u.id} has already moved during this activation",
@@ -96,21 +97,21 @@ def _unmoved(state: Any, order: Order, u: Any) -> None:
         )
 
 
-def _hex(state: Any, order: Order, ref: str) -> Any:
+def _hex(state: StateLike, order: Order, ref: str) -> Any:
     try:
         return state.map.hex(ref)
     except InvalidHexError as exc:
         raise IllegalOrderError(str(exc), code="bad-hex", rule="5", order=order) from None
 
 
-def _facing(state: Any, order: Order, value: str) -> int:
+def _facing(state: StateLike, order: Order, value: str) -> int:
     try:
         return parse_direction(value, state.map.offset.orientation)
     except ValueError as exc:
         raise IllegalOrderError(str(exc), code="bad-facing", rule="R7", order=order) from None
 
 
-def why_not_reach(state: Any, unit: Any, to: Any, r: movement.MoveReach) -> movement.Refusal:
+def why_not_reach(state: StateLike, unit: Any, to: Any, r: movement.MoveReach) -> movement.Refusal:
     """The most specific reason *unit* cannot move to *to* (it is not in its reach *r*)."""
     if to in r.refused:
         return r.refused[to]
@@ -167,7 +168,7 @@ class MoveOrder(OrderHandler):
         doc="move a stand (4/2 hexes, road +1, -1 per contour)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         movers = [
             u
             for u in active_stands(state, side)
@@ -176,7 +177,9 @@ class MoveOrder(OrderHandler):
         ]
         if not movers:
             return None
-        examples, targets, able = [], {}, []
+        examples: list[Order] = []
+        targets: dict[str, None] = {}  # labels in reach, in order
+        able: list[str] = []
         for u in movers:
             r = movement.reach(state, u)
             if r:
@@ -198,7 +201,7 @@ class MoveOrder(OrderHandler):
             tuple(examples),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         to = _hex(state, order, args["to"])
@@ -209,7 +212,7 @@ class MoveOrder(OrderHandler):
             raise refuse(why_not_reach(state, u, to, r), order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
@@ -247,7 +250,7 @@ class FaceOrder(OrderHandler):
         doc="turn a stand to face a hexside (uses its move)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not state.options.get("flank_attacks", True):
             return None
         us = [u for u in active_stands(state, side) if not u.has("moved")]
@@ -261,7 +264,7 @@ class FaceOrder(OrderHandler):
             ),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         f = _facing(state, order, args["facing"])
@@ -270,7 +273,9 @@ class FaceOrder(OrderHandler):
                 f"{u.id} already faces {args['facing']}", code="same-facing", rule="R7", order=order
             )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> list:
         u = state.unit(args["unit"])
         f = _facing(state, order, args["facing"])
         return [
@@ -300,7 +305,7 @@ class ModeOrder(OrderHandler):
         doc="mount/dismount or embark/debus (uses the move)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if state.options.get("mode_change", "costs_move") == "fixed":
             return None
         us = [u for u in active_stands(state, side) if u.get("remount") and not u.has("moved")]
@@ -314,7 +319,7 @@ class ModeOrder(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in us)), ex)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if state.options.get("mode_change", "costs_move") == "fixed":
             raise IllegalOrderError(
                 "stands keep the mode of their models (option mode_change: fixed)",
@@ -340,7 +345,9 @@ class ModeOrder(OrderHandler):
                 order=order,
             )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> list:
         u = state.unit(args["unit"])
         return [
             unit_set(u.id, markers=u.markers | {"moved"}, data={"mode": args["mode"]}, rule="R17"),
@@ -361,7 +368,7 @@ class AttackOrder(OrderHandler):
         doc="initiate combat against an enemy stand",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         pairs = []
         enemies = [t for t in state.units.values() if t.side != side and t.hex is not None]
         for u in active_stands(state, side):
@@ -383,7 +390,7 @@ class AttackOrder(OrderHandler):
             ex,
         )
 
-    def _pair(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
+    def _pair(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = _stand(state, order, args["unit"])
         t = state.units.get(args["target"])
         if t is None:
@@ -392,13 +399,13 @@ class AttackOrder(OrderHandler):
             )
         return u, t
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u, t = self._pair(state, order, args)
         why = combat.attack_refusal(state, u, t)
         if why is not None:
             raise refuse(why, order)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         u, t = state.units.get(args["unit"]), state.units.get(args["target"])
         if u is None or t is None or u.hex is None or t.hex is None:
             raise IllegalOrderError(
@@ -410,7 +417,7 @@ class AttackOrder(OrderHandler):
         return combat.preview(state, u, t)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, t = state.unit(args["unit"]), state.unit(args["target"])
 
@@ -440,7 +447,7 @@ class ExitOrder(OrderHandler):
         doc="withdraw a stand from the battlefield (from its home edge)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         us = [
             u
             for u in active_stands(state, side)
@@ -450,7 +457,7 @@ class ExitOrder(OrderHandler):
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in us)))
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _stand(state, order, args["unit"])
         _unmoved(state, order, u)
         if movement.home_edge_distance(state, u.side, u.hex) != 0:
@@ -461,7 +468,9 @@ class ExitOrder(OrderHandler):
                 order=order,
             )
 
-    def adjudicate(self, state: Any, order: Order, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
+    ) -> list:
         u = state.unit(args["unit"])
         return [
             unit_set(u.id, hex=None, box="withdrawn", markers=u.markers | {"moved"}, rule="9"),

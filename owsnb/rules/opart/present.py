@@ -14,6 +14,7 @@ from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.presentation import Counter, Presentation
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart import movement, victory
 from owsnb.rules.opart.activation import TURNS_PER_DAY, day_and_turn
 from owsnb.rules.opart.stands import (
@@ -44,7 +45,7 @@ __all__ = [
 _ARM_COLOURS = {"german": "#5d6b57", "soviet": "#8a3324", "axis_ally": "#7a6a3a"}
 
 
-def terrain_style(state: Any, terrain: str) -> dict[str, Any]:
+def terrain_style(state: StateLike | None, terrain: str) -> dict[str, Any]:
     """Leaflet path style of a terrain key (from the ``terrain`` table)."""
     row = table(state, "terrain").get(terrain)
     style = dict(row.get("style", {})) if row else {"fillColor": "#dddddd", "fillOpacity": 0.5}
@@ -110,7 +111,7 @@ def counter_of(state: Any, unit: Any) -> Counter:
     )
 
 
-def unit_summary(state: Any, unit: Any) -> list[tuple[str, str]]:
+def unit_summary(state: StateLike, unit: Any) -> list[tuple[str, str]]:
     """(label, value) rows describing a stand for tooltips and detail panels."""
     fid = formation_of(unit)
     f = formations(state).get(fid, {})
@@ -141,7 +142,7 @@ def unit_summary(state: Any, unit: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def reach(state: Any, unit_id: str) -> dict[Hex, float] | None:
+def reach(state: StateLike, unit_id: str) -> dict[Hex, float] | None:
     """Hexes the stand could move to with one move from where it stands (hex -> hexes used)."""
     u = state.units.get(unit_id)
     if u is None or u.hex is None:
@@ -149,7 +150,7 @@ def reach(state: Any, unit_id: str) -> dict[Hex, float] | None:
     return dict(movement.reach(state, u).cost)
 
 
-def ranges(state: Any, unit_id: str) -> list[dict[str, Any]]:
+def ranges(state: StateLike, unit_id: str) -> list[dict[str, Any]]:
     """Range rings: weapon range (§14) and, for command stands, the adjacent command bonus."""
     u = state.units.get(unit_id)
     if u is None:
@@ -178,7 +179,7 @@ def ranges(state: Any, unit_id: str) -> list[dict[str, Any]]:
     return out
 
 
-def dashboard(state: Any) -> dict[str, Any]:
+def dashboard(state: StateLike) -> dict[str, Any]:
     """The battle at a glance, in the shapes the dashboard widget draws: figures (day, turn, the
     card face up), a morale track per division (§9), victory points by side (bars), and tables
     of formations and objectives.
@@ -251,7 +252,7 @@ def dashboard(state: Any) -> dict[str, Any]:
     }
 
 
-def board_svg(state: Any, width: int = 720, *, reach_of: str | None = None) -> str:
+def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None) -> str:
     """A static picture of the battlefield: terrain, roads, objectives and counters.
 
     Args:

@@ -17,8 +17,9 @@ from owsnb.kernel.events import Event, clock_set
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Option, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import Clock, GameState, Unit
+from owsnb.kernel.state import Clock, GameState, StateLike, Unit
 from owsnb.rules.opart import activation, present, victory
+from owsnb.rules.opart.editor import EDITOR
 from owsnb.rules.opart.orders import AttackOrder, ExitOrder, FaceOrder, ModeOrder, MoveOrder
 from owsnb.rules.opart.stands import combat_value, division_morale, validate_stand
 from owsnb.rules.opart.tables import default_tables
@@ -177,6 +178,7 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__([MoveOrder(), FaceOrder(), ModeOrder(), AttackOrder(), ExitOrder()])
@@ -403,7 +405,7 @@ class OperationalArt(RuleSet):
                 return [*nxt, clock_set(self.clock_for(s, ph, st, s.clock.turn), rule="12.3")]
         return super().advance_events(state, dice, to=to, limit=limit)
 
-    def preview(self, state: Any, order: Any) -> Any:
+    def preview(self, state: StateLike, order: Any) -> Any:
         """Exact previews; ``done`` previews the next activation card (§12)."""
         if order.verb in ("done", "advance"):
             return activation.next_card(state)
@@ -430,6 +432,12 @@ class OperationalArt(RuleSet):
     presentation = present.PRESENTATION
     """What the table draws of Operational Art (:mod:`owsnb.rules.opart.present`)."""
 
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.opart import guide
+
+        return guide
+
     def observation_string(self, view: Any) -> str:
         units = ", ".join(
             f"{u.id}@{view.map.label(u.hex)}:{u.steps}" for u in view.units.values() if u.hex
@@ -438,7 +446,7 @@ class OperationalArt(RuleSet):
             f"{view.side} | {view.clock} | morale {dict(view.public.get('morale', {}))} | {units}"
         )
 
-    def facing_names(self, state: Any) -> tuple[str, ...]:
+    def facing_names(self, state: StateLike) -> tuple[str, ...]:
         """Compass names of facings on this map."""
         return direction_names(state.map.offset.orientation)
 

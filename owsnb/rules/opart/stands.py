@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from owsnb.kernel.errors import key_path, validation_problems
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.tables import table
 
 __all__ = [
@@ -144,12 +146,12 @@ def validate_stand(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[
     """Check and normalise a stand payload; returns ``(payload, [(key, problem)])``.
 
     >>> validate_stand({"formation": "74rd", "nation": "soviet", "arm": "infantry"})[1]
-    [('', 'Value error, a infantry stand needs a quality: one of poor, conscript, regular, elite (§8)')]
+    [('', 'a infantry stand needs a quality: one of poor, conscript, regular, elite (§8)')]
     """
     try:
         model = StandData.model_validate(dict(data))
     except ValidationError as exc:
-        return dict(data), [(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     return model.model_dump(exclude_defaults=False), []
 
 
@@ -170,7 +172,7 @@ def primary_addition(stand: Mapping[str, Any]) -> str:
 
 
 def cv_breakdown(
-    stand: Mapping[str, Any], state: Any = None, rule: str = "single"
+    stand: Mapping[str, Any], state: StateLike | None = None, rule: str = "single"
 ) -> list[tuple[str, int, str]]:
     """The terms of a stand's combat value: ``(row, value, text)``, the basic value first.
 
@@ -198,7 +200,9 @@ def cv_breakdown(
     return out
 
 
-def combat_value(stand: Mapping[str, Any], state: Any = None, rule: str | None = None) -> int:
+def combat_value(
+    stand: Mapping[str, Any], state: StateLike | None = None, rule: str | None = None
+) -> int:
     """A stand's starting combat value (§8): the basic value plus its additions.
 
     >>> combat_value({"arm": "command", "quality": "exceptional"}), combat_value({"arm": "afv", "afv": "very_heavy"})
@@ -220,7 +224,7 @@ def division_morale(values: Iterable[int]) -> int:
     return (total + 1) // 2
 
 
-def die_sides(state: Any, unit: Any) -> int:
+def die_sides(state: StateLike, unit: Any) -> int:
     """Faces of the die the stand throws (§11): D12 for Germans, D10 for Russians and Axis allies."""
     return int(table(state, "dice")[unit.get("nation")])
 
@@ -235,12 +239,12 @@ def weapon_class(unit: Any) -> str:
     return arm
 
 
-def weapon_range(state: Any, unit: Any) -> int:
+def weapon_range(state: StateLike, unit: Any) -> int:
     """Weapon range in hexes (§14); 0 means the stand may not initiate combat (ruling R11)."""
     return int(table(state, "ranges")["weapons"].get(weapon_class(unit), 0))
 
 
-def can_initiate(state: Any, unit: Any) -> bool:
+def can_initiate(state: StateLike, unit: Any) -> bool:
     """May the stand initiate combat at all (its weapon class has a range)?"""
     return weapon_range(state, unit) > 0
 
@@ -250,7 +254,7 @@ def is_artillery(unit: Any) -> bool:
     return unit.get("arm") == "artillery"
 
 
-def on_foot_class(state: Any, unit: Any) -> bool:
+def on_foot_class(state: StateLike, unit: Any) -> bool:
     """Infantry on foot and dismounted cavalry: the only stands that may go off-road into woods
     and villages (§13); Generals on foot too when the ``generals_in_woods`` option is on."""
     arm, mode = unit.get("arm"), unit.get("mode")
@@ -282,7 +286,7 @@ def arm_label(unit: Any) -> str:
 
 
 # -- formations ---------------------------------------------------------------------------------
-def formations(state: Any) -> Mapping[str, Any]:
+def formations(state: StateLike) -> Mapping[str, Any]:
     """Formation facts set up at load: id -> {title, short, side, kind, command}."""
     return state.public.get("formations", {})
 
@@ -292,7 +296,7 @@ def formation_of(unit: Any) -> str:
     return unit.get("formation")
 
 
-def formation_stands(state: Any, fid: str, *, on_map: bool = True) -> list[Any]:
+def formation_stands(state: StateLike, fid: str, *, on_map: bool = True) -> list[Any]:
     """Stands of formation *fid* (by default only those on the battlefield)."""
     return [
         u
@@ -301,13 +305,13 @@ def formation_stands(state: Any, fid: str, *, on_map: bool = True) -> list[Any]:
     ]
 
 
-def command_stand(state: Any, fid: str) -> Any:
+def command_stand(state: StateLike, fid: str) -> Any:
     """The formation's command stand if it is on the battlefield, else ``None``."""
     cid = formations(state).get(fid, {}).get("command")
     u = state.units.get(cid) if cid else None
     return u if u is not None and u.hex is not None else None
 
 
-def is_division(state: Any, fid: str) -> bool:
+def is_division(state: StateLike, fid: str) -> bool:
     """Divisions have morale (§9); groups of assets under a higher-level command do not (R13)."""
     return formations(state).get(fid, {}).get("kind") == "division"

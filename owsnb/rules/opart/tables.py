@@ -15,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from owsnb.kernel.data import freeze, thaw
+from owsnb.kernel.state import StateLike
+from owsnb.rules.tables import read_tables
 
 __all__ = ["TABLE_NAMES", "default_tables", "table"]
 
@@ -27,12 +27,7 @@ TABLE_NAMES = ("combat_values", "movement", "ranges", "dice", "terrain", "flank_
 
 @cache
 def _frozen() -> Any:
-    return freeze(
-        {
-            name: yaml.safe_load((HERE / f"{name}.yaml").read_text(encoding="utf-8"))
-            for name in TABLE_NAMES
-        }
-    )
+    return freeze(read_tables(HERE, TABLE_NAMES))
 
 
 def default_tables() -> dict[str, Any]:
@@ -40,7 +35,8 @@ def default_tables() -> dict[str, Any]:
     return thaw(_frozen())
 
 
-def table(state: Any, name: str) -> Any:
-    """The table *name* in force in *state* (a game state or view), else the shipped default."""
+def table(state: StateLike | None, name: str) -> Any:
+    """The table *name* in force in *state* (a game state or view; ``None``: none), else the
+    shipped default."""
     tables = getattr(state, "tables", None) or {}
     return tables[name] if name in tables else _frozen()[name]

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from owsnb.kernel.hexgrid import DIRECTIONS, Hex, hex_round
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.tables import table
 
 __all__ = [
@@ -108,7 +109,7 @@ def hexside_offset(facing: int, sector: int) -> int:
     return min(d, 6 - d)
 
 
-def arc(state: Any, target_hex: Hex, facing: int, source: Hex) -> str:
+def arc(state: StateLike, target_hex: Hex, facing: int, source: Hex) -> str:
     """``"front"``, ``"flank"`` or ``"rear"``: the arc of a stand at *target_hex* facing
     *facing* that a stand at *source* attacks (footnote xii; placeholder ``flank_arcs`` table)."""
     arcs = table(state, "flank_arcs")
@@ -152,7 +153,7 @@ class TerrainIndex:
         return abs(self.level.get(a, 0) - self.level.get(b, 0))
 
 
-def terrain_index(state: Any) -> TerrainIndex:
+def terrain_index(state: StateLike) -> TerrainIndex:
     """The :class:`TerrainIndex` of *state*'s map under its terrain table and options."""
     village_cover = bool(state.options.get("village_cover", True))
     return _index(state.map, table(state, "terrain"), village_cover)

@@ -29,6 +29,7 @@ from typing import Any
 
 from owsnb.kernel.events import Event, hex_set, note
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opart.stands import formations, is_division
 
 __all__ = [
@@ -42,7 +43,7 @@ __all__ = [
 ]
 
 
-def settings(state: Any) -> dict[str, int]:
+def settings(state: StateLike) -> dict[str, int]:
     """Point values in force (table ``victory`` merged with the scenario's ``rules.victory``)."""
     from owsnb.rules.opart.tables import table
 
@@ -51,7 +52,7 @@ def settings(state: Any) -> dict[str, int]:
     return out
 
 
-def objectives(state: Any) -> list[dict[str, Any]]:
+def objectives(state: StateLike) -> list[dict[str, Any]]:
     """Objective hexes: ``{"hex", "name", "points", "control"}`` (control from the map's facts)."""
     out = []
     default = settings(state).get("objective", 1)
@@ -68,7 +69,7 @@ def objectives(state: Any) -> list[dict[str, Any]]:
     return out
 
 
-def control_events(state: Any, unit: Any, h: Hex) -> list[Event]:
+def control_events(state: StateLike, unit: Any, h: Hex) -> list[Event]:
     """Events for *unit* ending a move in *h*: it takes control of an objective there (R20)."""
     for o in state.public.get("objectives", ()):
         if state.map.hex(o["hex"]) != h:
@@ -84,13 +85,13 @@ def control_events(state: Any, unit: Any, h: Hex) -> list[Event]:
     return []
 
 
-def left_battlefield(state: Any) -> list[str]:
+def left_battlefield(state: StateLike) -> list[str]:
     """Sides with no stand on the battlefield and none still to arrive (§10), in side order."""
     present = {u.side for u in state.units.values() if u.hex is not None or u.box == "arriving"}
     return [s for s in state.sides if s not in present]
 
 
-def score(state: Any) -> dict[str, dict[str, int]]:
+def score(state: StateLike) -> dict[str, dict[str, int]]:
     """Points of each side now: objectives, broken enemy divisions, destroyed enemy stands, total.
     A side that has left the battlefield holds no objective."""
     cfg = settings(state)
@@ -124,7 +125,7 @@ def verdict(totals: dict[str, int], decisive_margin: int) -> tuple[str | None, s
     return ranked[0][0], "decisive victory" if lead >= decisive_margin else "marginal victory"
 
 
-def outcome(state: Any) -> dict[str, Any]:
+def outcome(state: StateLike) -> dict[str, Any]:
     """Scores, the winner and kind of victory were the battle to end now, the verdict as text
     (``text``) and the standing in play (``standing``: who leads).
 

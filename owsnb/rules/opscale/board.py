@@ -11,6 +11,7 @@ from typing import Any
 
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.hexgrid import Hex, Reach, reachable
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opscale.economy import city_of, control_of
 from owsnb.rules.opscale.units import FORTIFICATIONS, OBSTACLES, STRUCTURES, domain_of
 
@@ -38,16 +39,16 @@ __all__ = [
 IMMOBILE = STRUCTURES + FORTIFICATIONS + OBSTACLES
 
 
-def neutrals(state: Any) -> tuple[str, ...]:
+def neutrals(state: StateLike) -> tuple[str, ...]:
     """Sides that are neutral forces (no player acts for them)."""
     return tuple(state.public.get("neutral", ()) or ())
 
 
-def is_neutral(state: Any, side: str) -> bool:
+def is_neutral(state: StateLike, side: str) -> bool:
     return side in neutrals(state)
 
 
-def players(state: Any) -> tuple[str, ...]:
+def players(state: StateLike) -> tuple[str, ...]:
     """The player sides, in play order (R1: each phase runs for all players in this order)."""
     n = set(neutrals(state))
     return tuple(s for s in state.sides if s not in n)
@@ -57,7 +58,7 @@ def domain(unit: Any) -> str:
     return domain_of(unit.data.get("category", ""), unit.data.get("domain"))
 
 
-def position(state: Any, unit: Any) -> Hex | None:
+def position(state: StateLike, unit: Any) -> Hex | None:
     """The hex a unit is in (a carried unit is where its transport is)."""
     if unit.hex is not None:
         return unit.hex
@@ -71,7 +72,7 @@ def alive_on_map(unit: Any) -> bool:
     return unit.steps > 0 and unit.hex is not None
 
 
-def enemy_units_at(state: Any, h: Hex, side: str, *, include_air: bool = False) -> list[Any]:
+def enemy_units_at(state: StateLike, h: Hex, side: str, *, include_air: bool = False) -> list[Any]:
     """Living enemy units in *h* (aircraft on a sortie only with *include_air*)."""
     return [
         u
@@ -101,7 +102,7 @@ def mobile(unit: Any) -> bool:
 
 
 # -- Command Network (CN, ruling R20) ------------------------------------------------------------
-def network_sources(state: Any, side: str) -> list[tuple[Hex, int]]:
+def network_sources(state: StateLike, side: str) -> list[tuple[Hex, int]]:
     """Friendly deployed Command Posts and Forward HQs with their radius (PLACEHOLDER table)."""
     radius = state.table("command")["radius"]
     out = []
@@ -113,7 +114,7 @@ def network_sources(state: Any, side: str) -> list[tuple[Hex, int]]:
     return out
 
 
-def in_network(state: Any, unit: Any) -> bool:
+def in_network(state: StateLike, unit: Any) -> bool:
     """Is *unit* inside its side's Command Network? Neutral forces are never penalised."""
     if is_neutral(state, unit.side):
         return True
@@ -123,7 +124,7 @@ def in_network(state: Any, unit: Any) -> bool:
     return any(h.distance(src) <= r for src, r in network_sources(state, unit.side))
 
 
-def beyond_network(state: Any, units: Iterable[Any], scope: str = "majority") -> bool:
+def beyond_network(state: StateLike, units: Iterable[Any], scope: str = "majority") -> bool:
     """Does the Command Network penalty apply to a side whose declared units are *units*?
     (ruling B2.2, option ``network_scope``: ``"majority"``, ``"any"`` or ``"lead"``)."""
     flags = [not in_network(state, u) for u in units]
@@ -137,7 +138,7 @@ def beyond_network(state: Any, units: Iterable[Any], scope: str = "majority") ->
 
 
 # -- movement (TS.4, TI; PLACEHOLDER costs and checks) ---------------------------------------------
-def _bridge(state: Any, h: Hex) -> bool:
+def _bridge(state: StateLike, h: Hex) -> bool:
     info = state.map.hexes[h]
     if "bridge" in info.features and not info.facts.get("bridge_destroyed"):
         return True
@@ -147,11 +148,11 @@ def _bridge(state: Any, h: Hex) -> bool:
     )
 
 
-def _road(state: Any, h: Hex) -> bool:
+def _road(state: StateLike, h: Hex) -> bool:
     return "road" in state.map.hexes[h].features
 
 
-def step_cost(state: Any, unit: Any, h: Hex) -> float | None:
+def step_cost(state: StateLike, unit: Any, h: Hex) -> float | None:
     """Movement cost for *unit* to enter *h* (``None``: may not enter)."""
     info = state.map.hexes.get(h)
     if info is None:
@@ -168,7 +169,7 @@ def step_cost(state: Any, unit: Any, h: Hex) -> float | None:
     return float(row["cost"])
 
 
-def _stops(state: Any, unit: Any, h: Hex) -> bool:
+def _stops(state: StateLike, unit: Any, h: Hex) -> bool:
     """Enemy obstacles stop a mover of their class (ruling R29)."""
     cat = unit.data.get("category")
     for u in state.units.values():
@@ -182,7 +183,7 @@ def _stops(state: Any, unit: Any, h: Hex) -> bool:
     return False
 
 
-def move_reach(state: Any, unit: Any) -> Reach:
+def move_reach(state: StateLike, unit: Any) -> Reach:
     """Hexes *unit* may move to this Movement Phase (never into enemy-occupied hexes, ruling R29)."""
     enemy = {
         u.hex
@@ -201,11 +202,11 @@ def move_reach(state: Any, unit: Any) -> Reach:
     )
 
 
-def checks_on(state: Any, unit: Any, path: Iterable[Hex]) -> list[tuple[Hex, int, str]]:
+def checks_on(state: StateLike, unit: Any, path: Iterable[Hex]) -> list[tuple[Hex, int, str]]:
     """The terrain checks (TI: river ford, swamp cross, mountain enter) on a path, in order
     (the start hex excluded; a road or an intact bridge needs none)."""
     table = state.table("terrain")
-    out = []
+    out: list[tuple[Hex, int, str]] = []
     hexes = list(path)[1:]
     if domain(unit) != "ground":
         return out
@@ -219,7 +220,7 @@ def checks_on(state: Any, unit: Any, path: Iterable[Hex]) -> list[tuple[Hex, int
     return out
 
 
-def move_odds(state: Any, unit: Any, path: Iterable[Hex]) -> Distribution:
+def move_odds(state: StateLike, unit: Any, path: Iterable[Hex]) -> Distribution:
     """The exact distribution of where a move along *path* ends (a failed check stops the mover
     in the hex before it; PLACEHOLDER D10 >= number, ruling R22)."""
     path = list(path)
@@ -242,7 +243,7 @@ def move_odds(state: Any, unit: Any, path: Iterable[Hex]) -> Distribution:
 
 # -- deployment (TS.6, ruling R30) -----------------------------------------------------------------
 def deploy_hexes(
-    state: Any, side: str, radius: int = 1, zones: Mapping[str, Iterable[Hex]] | None = None
+    state: StateLike, side: str, radius: int = 1, zones: Mapping[str, Iterable[Hex]] | None = None
 ) -> set[Hex]:
     """Legal deployment locations (the aid's are lost; ruling R30): hexes within *radius* of a
     friendly deployed Command Post or Forward HQ or of a city the side controls, plus any

@@ -19,6 +19,7 @@ from owsnb.kernel import (
 )
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import hex_set, note, side_set, state_set, unit_move, unit_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opscale import decks
 from owsnb.rules.opscale.board import (
     alive_on_map,
@@ -84,7 +85,7 @@ __all__ = [
 
 
 # -- combat (TS.5, OES) ---------------------------------------------------------------------------
-def _declared_shooter(state: Any, order: Any, uid: str, seen: set[str], rule: str) -> Unit:
+def _declared_shooter(state: StateLike, order: Any, uid: str, seen: set[str], rule: str) -> Unit:
     """The ordering side's unit *uid* declared to fire: declared once (*seen* collects the ids)
     and able to fire (OES.1, OES.2)."""
     u = own_unit(state, order, uid, rule)
@@ -105,7 +106,7 @@ class Engage(OrderHandler):
         doc="declare attacking units and their initial targets",
     )
 
-    def _pairs(self, state: Any, side: str) -> list[tuple[Unit, Unit]]:
+    def _pairs(self, state: StateLike, side: str) -> list[tuple[Unit, Unit]]:
         out = []
         for u in state.units_of(side):
             if "attacked" in u.markers or shooter_problem(state, u):
@@ -115,7 +116,7 @@ class Engage(OrderHandler):
                     out.append((u, t))
         return out
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if record(state) is not None:
             return None
         pairs = self._pairs(state, side)
@@ -133,7 +134,7 @@ class Engage(OrderHandler):
         )
 
     def parse(
-        self, state: Any, order: Any, args: Mapping[str, Any]
+        self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> tuple[str, Any, list[list[Any]]]:
         require_no_engagement(state, order, "OES.1")
         fires = [parse_fire(x, order, "OES.1") for x in args["fire"]]
@@ -175,12 +176,16 @@ class Engage(OrderHandler):
                     order,
                 )
             out.append([a, tgt, list(slots)])
+        if defender is None:
+            raise refuse(
+                "an engagement needs at least one declared fire", "no-fire", "OES.1", order
+            )
         return defender, hexes, out
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         self.parse(state, order, args)
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Any:
         defender, h, attacks = self.parse(state, order, args)
         rec = {
             "n": 0,
@@ -209,7 +214,7 @@ class Engage(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         defender, h, attacks = self.parse(state, order, args)
         auto = is_neutral(state, defender) or bool(state.options.get("auto_retaliate", False))
@@ -217,7 +222,7 @@ class Engage(OrderHandler):
         return Adjudication(events, report)
 
 
-def _forecast(state: Any, rec: Mapping[str, Any], rounds: int, notes: list[str]) -> Any:
+def _forecast(state: StateLike, rec: Mapping[str, Any], rounds: int, notes: list[str]) -> Any:
     """The exact forecast of the next *rounds* rounds (fewer, or attack by attack, when the
     engagement is too large for a joint forecast)."""
     spec = spec_of(state, rec)
@@ -273,7 +278,7 @@ class Retaliate(OrderHandler):
         doc="declare retaliating units and their targets",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         rec = record(state)
         if rec is None or rec["stage"] != "retaliate" or rec["defender"] != side:
             return None
@@ -295,7 +300,7 @@ class Retaliate(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(fire=tuple(f"{u}:{a}" for u, a in pairs)), ex)
 
     def parse(
-        self, state: Any, order: Any, args: Mapping[str, Any]
+        self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> tuple[dict[str, Any], list[list[Any]]]:
         rec = require_engagement(state, order, "OES.2", "retaliate")
         if order.side != rec["defender"]:
@@ -324,10 +329,10 @@ class Retaliate(OrderHandler):
             out.append([d, a, list(slots)])
         return rec, out
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         self.parse(state, order, args)
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Any:
         rec, rets = self.parse(state, order, args)
         rec = {
             **rec,
@@ -342,7 +347,7 @@ class Retaliate(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         rec, rets = self.parse(state, order, args)
         events, report = retaliation_events(state, rec, rets, dice)
@@ -352,32 +357,32 @@ class Retaliate(OrderHandler):
 class Round(OrderHandler):
     type = OrderType("round", (), rule="OES.4", doc="fight one combat round of the open engagement")
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         rec = record(state)
         if rec is None or rec["stage"] != "rounds" or rec["attacker"] != side:
             return None
         return OrderSpec(side, self.type, examples=(self.type.make(side),))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         rec = require_engagement(state, order, "OES.4", "rounds")
         if order.side != rec["attacker"]:
             raise refuse(
                 f"{rec['attacker']} (the attacker) calls the rounds", "not-attacker", "OES.4", order
             )
 
-    def rounds(self, state: Any, args: Mapping[str, Any]) -> int:
+    def rounds(self, state: StateLike, args: Mapping[str, Any]) -> int:
         return 1
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Any:
         rec = require_engagement(state, order, "OES.4", "rounds")
         return _forecast(
             state, rec, self.rounds(state, args), [f"{rec['first']} has the initiative"]
         )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         events, report = round_events(state, rec, dice, self.rounds(state, args))
         return Adjudication(events, report)
 
@@ -390,7 +395,7 @@ class Fight(Round):
         doc="fight combat rounds until one side is destroyed (or the round limit)",
     )
 
-    def rounds(self, state: Any, args: Mapping[str, Any]) -> int:
+    def rounds(self, state: StateLike, args: Mapping[str, Any]) -> int:
         limit = int(state.options.get("max_fight_rounds", 20))
         try:
             n = int(args.get("rounds", limit))
@@ -398,7 +403,7 @@ class Fight(Round):
             n = 0
         return max(1, min(n, limit))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         super().validate(state, order, args)
         if "rounds" in args and (not str(args["rounds"]).isdigit() or int(args["rounds"]) < 1):
             raise refuse(
@@ -408,7 +413,7 @@ class Fight(Round):
                 order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Any:
         rec = require_engagement(state, order, "OES.4", "rounds")
         n = min(self.rounds(state, args), 6)
         return _forecast(
@@ -422,7 +427,7 @@ class Fight(Round):
         )
 
 
-def _party_record(state: Any, side: str, option: str) -> dict[str, Any] | None:
+def _party_record(state: StateLike, side: str, option: str) -> dict[str, Any] | None:
     """The open engagement if *side* fights in it and *option* (withdrawal, surrender) is on."""
     rec = record(state)
     if rec is None or side not in (rec["attacker"], rec["defender"]):
@@ -431,7 +436,7 @@ def _party_record(state: Any, side: str, option: str) -> dict[str, Any] | None:
 
 
 def _require_party(
-    state: Any, order: Any, rule: str, option: str, stage: str | None = None
+    state: StateLike, order: Any, rule: str, option: str, stage: str | None = None
 ) -> dict[str, Any]:
     """The open engagement (at *stage*), or the refusal of an order that needs the ordering side
     to fight in it with *option* (withdrawal, surrender) on."""
@@ -461,7 +466,7 @@ class Withdraw(OrderHandler):
         actors="any",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         rec = _party_record(state, side, "withdrawal")
         if rec is None:
             return None
@@ -484,7 +489,7 @@ class Withdraw(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         rec = _require_party(state, order, "R16", "withdrawal")
         if order.side == rec["defender"]:
             if "to" not in args:
@@ -504,9 +509,9 @@ class Withdraw(OrderHandler):
                 )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         t = Tally(state, dice)
         report = Report(f"{order.side} withdraws from engagement {rec['n']}", rules=["R16"])
         if order.side == rec["defender"]:
@@ -542,19 +547,19 @@ class Surrender(OrderHandler):
         actors="any",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         rec = _party_record(state, side, "surrender")
         if rec is None or rec["stage"] != "rounds":
             return None
         return OrderSpec(side, self.type)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         _require_party(state, order, "R35", "surrender", "rounds")
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = record(state)
+        rec = require_engagement(state, order, self.type.rule)
         t = Tally(state, dice)
         report = Report(
             f"{order.side} surrenders ({args['terms']}) in engagement {rec['n']}", rules=["R35"]
@@ -573,7 +578,7 @@ class Play(OrderHandler):
         actors="any",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         hand = [
             c
             for c in state.sides[side].private.get("hand", ())
@@ -581,7 +586,7 @@ class Play(OrderHandler):
         ]
         return OrderSpec(side, self.type, FrozenDict(card=tuple(hand))) if hand else None
 
-    def _problem(self, state: Any, side: str, card: str) -> tuple[str, str, str] | None:
+    def _problem(self, state: StateLike, side: str, card: str) -> tuple[str, str, str] | None:
         if side not in state.sides or side == "umpire":
             return ("only a player plays Command Cards", "not-a-player", "TS.1")
         c = decks.find_in_hand(state.sides[side].private.get("hand", ()), card)
@@ -614,17 +619,21 @@ class Play(OrderHandler):
                 )
         return None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         p = self._problem(state, order.side, args["card"])
         if p is not None:
             raise refuse(p[0], p[1], p[2], order)
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         hand = list(state.sides[side].private.get("hand", ()))
         c = decks.find_in_hand(hand, args["card"])
+        if c is None:  # validated: the card is in the hand
+            raise refuse(
+                f"{side} holds no Command Card {args['card']!r}", "not-in-hand", "TS.1", order
+            )
         hand.remove(c)
         d = decks.card_def(state.table("cards"), "command", c)
         t = Tally(state, dice)
@@ -635,11 +644,12 @@ class Play(OrderHandler):
         )
         report = Report(f"{side} plays {d['title']}", rules=["TS.1"])
         eff, value = d.get("effect"), int(d.get("value", 0) or 0)
-        rec = record(state)
         if eff == "end_engagement":
             report.rules.append("OES.10")
+            rec = require_engagement(state, order, "OES.10")
             close_events(t, rec, report, f"{side} played {d['title']}")
         elif eff == "initiative":
+            rec = require_engagement(state, order, "OES.10")
             bonus = dict(rec.get("init_bonus") or {})
             bonus[side] = int(bonus.get(side, 0)) + value
             t.add(state_set_engagement(rec, init_bonus=bonus))
@@ -667,7 +677,7 @@ class Clear(OrderHandler):
         doc="combat engineers detonate or clear a bridge, obstacle, emplacement or facility",
     )
 
-    def items_at(self, state: Any, h: Any) -> dict[str, Any]:
+    def items_at(self, state: StateLike, h: Any) -> dict[str, Any]:
         """Clearable items in a hex: item -> ("unit", id) or ("feature", name)."""
         info = state.map.hexes[h]
         out: dict[str, Any] = {}
@@ -693,7 +703,7 @@ class Clear(OrderHandler):
                 out[item] = ("unit", u.id)
         return out
 
-    def _engineers(self, state: Any, side: str) -> list[Unit]:
+    def _engineers(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
@@ -702,12 +712,12 @@ class Clear(OrderHandler):
             and "attacked" not in u.markers
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if record(state) is not None:
             return None
         ex = []
         for u in self._engineers(state, side):
-            for h in [u.hex, *u.hex.neighbours()]:
+            for h in [u.map_hex, *u.map_hex.neighbours()]:
                 if h in state.map.hexes:
                     for item, (kind, ref) in self.items_at(state, h).items():
                         if kind == "feature" or state.units[ref].side != side:
@@ -717,7 +727,7 @@ class Clear(OrderHandler):
         return OrderSpec(side, self.type, examples=tuple(ex[:10])) if ex else None
 
     def parse(
-        self, state: Any, order: Any, args: Mapping[str, Any]
+        self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> tuple[Unit, Any, str, Any, int]:
         require_no_engagement(state, order, "ENG.1")
         u = own_unit(state, order, args["unit"], "ENG.1")
@@ -733,7 +743,7 @@ class Clear(OrderHandler):
                 order,
             )
         h = state.map.hex(args["hex"])
-        if h.distance(u.hex) > 1:
+        if h.distance(u.map_hex) > 1:
             raise refuse(
                 f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.1", order
             )
@@ -764,10 +774,10 @@ class Clear(OrderHandler):
             )
         return u, h, item, (kind, ref), attempt
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         self.parse(state, order, args)
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         u, h, item, _, attempt = self.parse(state, order, args)
         recon = (
             label(state, h) in state.sides[order.side].private.get("recon", ())
@@ -783,7 +793,7 @@ class Clear(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, h, item, (kind, ref), attempt = self.parse(state, order, args)
         table = state.table("engineers")
@@ -863,12 +873,12 @@ class Tactical(OrderHandler):
         actors="umpire",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         return OrderSpec(side, self.type) if record(state) is not None else None
 
     @staticmethod
     def _results(
-        state: Any, order: Any, args: Mapping[str, Any], rec: Mapping[str, Any]
+        state: StateLike, order: Any, args: Mapping[str, Any], rec: Mapping[str, Any]
     ) -> dict[str, int]:
         members = set(rec["attacking"]) | set(rec["defending"])
         out: dict[str, int] = {}
@@ -900,13 +910,13 @@ class Tactical(OrderHandler):
             out[uid] = n
         return out
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         self._results(state, order, args, require_engagement(state, order, "TS.5"))
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        rec = dict(record(state))
+        rec = dict(require_engagement(state, order, self.type.rule))
         t = Tally(state, dice)
         report = Report(
             f"Engagement {rec['n']} at {rec['hex']} resolved at the tactical scale",

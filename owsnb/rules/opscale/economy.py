@@ -13,6 +13,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
+from owsnb.kernel.state import StateLike
 from owsnb.rules.opscale.units import OBSTACLES, STRUCTURES
 
 __all__ = [
@@ -144,7 +145,7 @@ def control_of(info: Any) -> str | None:
     return city.get("control") if city else None
 
 
-def income(state: Any, side: str) -> tuple[int, list[tuple[str, int]]]:
+def income(state: StateLike, side: str) -> tuple[int, list[tuple[str, int]]]:
     """TS.1 Collect Income (PLACEHOLDER amounts, ruling R31): a base amount plus each city the side
     controls; returns the amount and its (source, amount) lines."""
     table = state.table("economy")["income"]

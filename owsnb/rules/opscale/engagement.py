@@ -17,6 +17,7 @@ from typing import Any
 from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, clock_set, note, side_set, state_set, unit_set
 from owsnb.kernel.reduce import apply_all
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opscale.board import (
     alive_on_map,
     beyond_network,
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 
-def record(state: Any) -> dict[str, Any] | None:
+def record(state: StateLike) -> dict[str, Any] | None:
     """The open engagement (plain data), or ``None``."""
     rec = state.public.get("engagement")
     return thaw(rec) if rec else None
@@ -77,7 +78,7 @@ def _fires(rows: Iterable[Sequence[Any]]) -> tuple[Fire, ...]:
     return tuple(Fire(r[0], r[1], tuple(r[2])) for r in rows)
 
 
-def defending_group(state: Any, side: str, h: Any) -> list[str]:
+def defending_group(state: StateLike, side: str, h: Any) -> list[str]:
     """OES.10: the defender's units in the engagement hex (fixed obstacles are cleared by engineers,
     not engaged; carried units are inside their transport)."""
     return [
@@ -90,7 +91,7 @@ def defending_group(state: Any, side: str, h: Any) -> list[str]:
     ]
 
 
-def spec_of(state: Any, rec: Mapping[str, Any]) -> EngagementSpec:
+def spec_of(state: StateLike, rec: Mapping[str, Any]) -> EngagementSpec:
     """The :class:`EngagementSpec` of an engagement record in this state."""
     ids = list(dict.fromkeys([*rec["attacking"], *rec["defending"]]))
     cards = {u: card_of(state.units[u]) for u in ids}
@@ -114,12 +115,12 @@ def spec_of(state: Any, rec: Mapping[str, Any]) -> EngagementSpec:
     )
 
 
-def statuses(state: Any, spec: EngagementSpec) -> dict[str, tuple[int, int]]:
+def statuses(state: StateLike, spec: EngagementSpec) -> dict[str, tuple[int, int]]:
     """(Endurance, crew) of every unit in the engagement now."""
     return {u: status_of(state.units[u]) for u in spec.order}
 
 
-def initiative_mods(state: Any, rec: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+def initiative_mods(state: StateLike, rec: Mapping[str, Any]) -> tuple[int, int, list[str]]:
     """OES.3 modifiers (attacker, defender) with the reasons: the attacker's +2 (lost beyond the
     Command Network, CN.2), the defender's -1 beyond the network (CN.1), experience (EXP.1, R5),
     Command Cards, and the supply-deficit placeholder penalty (R3)."""
@@ -218,7 +219,7 @@ class Report:
 class Tally:
     """Collects events while keeping the state they lead to (so later steps see earlier effects)."""
 
-    def __init__(self, state: Any, dice: Any = None):
+    def __init__(self, state: GameState, dice: Any = None):
         self.state = state
         self.dice = dice
         self.events: list[Event] = []
@@ -237,7 +238,7 @@ class Tally:
         )
 
 
-def _place_survivor(state: Any, unit: Any, h: Any) -> Any:
+def _place_survivor(state: StateLike, unit: Any, h: Any) -> Any:
     """Where a unit thrown out of a destroyed transport lands (ruling R23): the nearest hex it may
     enter with no enemy unit in it, else ``None``."""
     for cand in sorted(state.map.hexes, key=lambda x: (x.distance(h), x)):
@@ -339,7 +340,7 @@ def _apply_round(t: Tally, spec: EngagementSpec, res: RoundResult, report: Repor
 
 
 def open_events(
-    state: Any,
+    state: GameState,
     attacker: str,
     defender: str,
     attacks: list[list[Any]],
@@ -402,7 +403,7 @@ def open_events(
     return t.events, report
 
 
-def auto_retaliation(state: Any, rec: Mapping[str, Any]) -> list[list[Any]]:
+def auto_retaliation(state: StateLike, rec: Mapping[str, Any]) -> list[list[Any]]:
     """Neutral forces (and, under ``auto_retaliate``, any defender) retaliate with every defending
     unit that can reach an attacker, at the first attacker it can hit (ruling R16/R41)."""
     spec = spec_of(state, {**rec, "retaliations": []})
@@ -420,7 +421,7 @@ def auto_retaliation(state: Any, rec: Mapping[str, Any]) -> list[list[Any]]:
 
 
 def retaliation_events(
-    state: Any, rec: dict[str, Any], rets: list[list[Any]], dice: Any, automatic: bool = False
+    state: GameState, rec: dict[str, Any], rets: list[list[Any]], dice: Any, automatic: bool = False
 ) -> tuple[list[Event], Report]:
     """OES.2-OES.3: retaliating units are declared and the initiative is rolled."""
     t = Tally(state, dice)
@@ -470,7 +471,7 @@ def retaliation_events(
 
 
 def round_events(
-    state: Any, rec: dict[str, Any], dice: Any, rounds: int = 1
+    state: GameState, rec: dict[str, Any], dice: Any, rounds: int = 1
 ) -> tuple[list[Event], Report]:
     """OES.4-OES.10: fight up to *rounds* combat rounds; the engagement closes when one side's
     units are all destroyed."""

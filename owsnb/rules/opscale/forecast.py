@@ -376,7 +376,8 @@ def _forecast_layers(
         for f, (layer, denom) in list(layers.items()):
             nl: dict[State, int] = defaultdict(int)
             n_max = 0
-            results = []
+            # (outcome states, or a decided state; weight; shots rolled, None if decided)
+            results: list[tuple[Any, int, int | None]] = []
             for (st, dis, winner), w in layer.items():
                 if winner is not None:
                     results.append(((st, frozenset(), winner), w, None))

@@ -17,6 +17,7 @@ from owsnb.kernel import (
 )
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import hex_set, note, side_set, unit_move, unit_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opscale.board import (
     alive_on_map,
     checks_on,
@@ -53,7 +54,7 @@ class Move(OrderHandler):
         doc="move a unit (terrain checks may stop it short)",
     )
 
-    def _movers(self, state: Any, side: str) -> list[Unit]:
+    def _movers(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
@@ -63,7 +64,7 @@ class Move(OrderHandler):
             and "set-up" not in u.markers
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         movers = self._movers(state, side)
         if not movers:
             return None
@@ -75,7 +76,7 @@ class Move(OrderHandler):
                     ex.append(self.type.make(side, unit=u.id, to=label(state, h)))
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in movers)), tuple(ex))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.4")
         if not alive_on_map(u):
             raise refuse(f"{u.id} is not on the map (staged or carried)", "off-map", "TS.4", order)
@@ -106,13 +107,13 @@ class Move(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         return move_odds(state, u, move_reach(state, u).path_to(to))
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.unit(args["unit"])
         path = list(move_reach(state, u).path_to(state.map.hex(args["to"])))
@@ -195,14 +196,14 @@ class Sortie(OrderHandler):
         doc="declare an aircraft sortie over a hex (it returns to base at the end of the turn)",
     )
 
-    def _aircraft(self, state: Any, side: str) -> list[Unit]:
+    def _aircraft(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
             if alive_on_map(u) and domain(u) == "air" and "moved" not in u.markers
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ac = self._aircraft(state, side)
         if not ac:
             return None
@@ -218,7 +219,7 @@ class Sortie(OrderHandler):
                     break
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in ac)), tuple(ex))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.4")
         if domain(u) != "air" or not alive_on_map(u):
             raise refuse(f"{u.id} is not an aircraft on the map", "not-aircraft", "TS.4", order)
@@ -226,7 +227,7 @@ class Sortie(OrderHandler):
             raise refuse(f"{u.id} has already flown this turn", "moved", "TS.4", order)
         to = state.map.hex(args["to"])
         rng = int(u.data.get("sortie_range", 0))
-        if to.distance(u.hex) > rng:
+        if to.distance(u.map_hex) > rng:
             raise refuse(
                 f"{args['to']} is beyond {u.id}'s sortie range ({rng} hexes)",
                 "out-of-range",
@@ -234,11 +235,11 @@ class Sortie(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         return [
-            unit_move(u.id, to, path=(u.hex, to), rule="TS.4"),
+            unit_move(u.id, to, path=(u.map_hex, to), rule="TS.4"),
             unit_set(
                 u.id,
                 markers=u.markers | {"moved", "sortie"},
@@ -257,7 +258,7 @@ class Embark(OrderHandler):
         doc="load a unit into a transport in its hex",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = []
         for t in state.units_of(side):
             if t.data.get("category") != "transport" or not alive_on_map(t):
@@ -272,7 +273,7 @@ class Embark(OrderHandler):
                     ex.append(self.type.make(side, unit=u.id, transport=t.id))
         return OrderSpec(side, self.type, examples=tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.4")
         t = own_unit(state, order, args["transport"], "TS.4")
         if t.data.get("category") != "transport" or not alive_on_map(t):
@@ -295,7 +296,7 @@ class Embark(OrderHandler):
                 f"{t.id} is full (capacity {t.data.get('capacity', 0)})", "full", "TS.4", order
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         return [
             unit_set(
@@ -322,11 +323,11 @@ class Disembark(OrderHandler):
         doc="unload a carried unit into its transport's hex",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         units = [u.id for u in state.units_of(side) if u.box == "carried" and u.steps > 0]
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(units))) if units else None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.4")
         if u.box != "carried":
             raise refuse(f"{u.id} is not in a transport", "not-carried", "TS.4", order)
@@ -339,7 +340,7 @@ class Disembark(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         h = position(state, u)
         t = Tally(state, dice)
@@ -367,7 +368,7 @@ class SetUp(OrderHandler):
     )
     marker_wanted = False
 
-    def _arty(self, state: Any, side: str) -> list[Unit]:
+    def _arty(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
@@ -377,11 +378,11 @@ class SetUp(OrderHandler):
             and "moved" not in u.markers
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         a = self._arty(state, side)
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in a))) if a else None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.4")
         if not u.data.get("setup_required") or not alive_on_map(u):
             raise refuse(f"{u.id} is not artillery on the map", "not-artillery", "TS.4", order)
@@ -395,7 +396,7 @@ class SetUp(OrderHandler):
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already moved this turn", "moved", "TS.4", order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         m = (u.markers - {"set-up"}) if self.marker_wanted else (u.markers | {"set-up"})
         return [
@@ -422,7 +423,7 @@ class Recon(OrderHandler):
         doc="reconnoitre a hex (engineers then get +2 on clearing checks there)",
     )
 
-    def _scouts(self, state: Any, side: str) -> list[Unit]:
+    def _scouts(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
@@ -431,19 +432,19 @@ class Recon(OrderHandler):
             and (u.data.get("recon") or u.data.get("category") == "engineer")
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         s = self._scouts(state, side)
         if not s:
             return None
         ex = tuple(
             self.type.make(side, unit=u.id, hex=label(state, h))
             for u in s
-            for h in u.hex.neighbours()
+            for h in u.map_hex.neighbours()
             if h in state.map.hexes and enemy_units_at(state, h, side)
         )
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in s)), ex)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "ENG.2")
         if not (u.data.get("recon") or u.data.get("category") == "engineer") or not alive_on_map(u):
             raise refuse(
@@ -454,12 +455,12 @@ class Recon(OrderHandler):
             )
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already moved this turn", "moved", "ENG.2", order)
-        if state.map.hex(args["hex"]).distance(u.hex) > 1:
+        if state.map.hex(args["hex"]).distance(u.map_hex) > 1:
             raise refuse(
                 f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.2", order
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         h = label(state, state.map.hex(args["hex"]))
         known = list(state.sides[order.side].private.get("recon", ()))

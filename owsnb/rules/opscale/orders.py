@@ -24,6 +24,7 @@ from owsnb.kernel import (
 )
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.events import note, side_set, unit_add, unit_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opscale.board import (
     alive_on_map,
     deploy_hexes,
@@ -58,7 +59,7 @@ def refuse(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
     return IllegalOrderError(msg, code=code, rule=rule, order=order)
 
 
-def own_unit(state: Any, order: Any, uid: str, rule: str) -> Unit:
+def own_unit(state: StateLike, order: Any, uid: str, rule: str) -> Unit:
     u = state.units.get(uid)
     if u is None or u.side != order.side:
         raise refuse(f"{order.side} has no unit {uid!r}", "not-your-unit", rule, order)
@@ -67,7 +68,7 @@ def own_unit(state: Any, order: Any, uid: str, rule: str) -> Unit:
     return u
 
 
-def label(state: Any, h: Any) -> str:
+def label(state: StateLike, h: Any) -> str:
     return state.map.label(h)
 
 
@@ -90,7 +91,7 @@ def parse_fire(text: str, order: Any, rule: str) -> tuple[str, str, tuple[str, .
     return parts[0], parts[1], SLOTS[parts[2] if len(parts) == 3 else ""]
 
 
-def can_reach(state: Any, shooter: Unit, target: Unit, slots: tuple[str, ...]) -> bool:
+def can_reach(state: StateLike, shooter: Unit, target: Unit, slots: tuple[str, ...]) -> bool:
     """Can one declared weapon of *shooter* hit *target* (range and domain, ruling R11/R33)?"""
     card, tcard = card_of(shooter), card_of(target)
     ps, pt = position(state, shooter), position(state, target)
@@ -104,7 +105,7 @@ def can_reach(state: Any, shooter: Unit, target: Unit, slots: tuple[str, ...]) -
     )
 
 
-def shooter_problem(state: Any, u: Unit) -> str | None:
+def shooter_problem(state: StateLike, u: Unit) -> str | None:
     """Why *u* cannot fire now (``None`` if it can)."""
     if not alive_on_map(u):
         return f"{u.id} is not deployed on the map"
@@ -122,7 +123,7 @@ def targetable(u: Unit) -> bool:
     return alive_on_map(u) and u.data.get("category") not in OBSTACLES
 
 
-def require_no_engagement(state: Any, order: Any, rule: str) -> None:
+def require_no_engagement(state: StateLike, order: Any, rule: str) -> None:
     rec = record(state)
     if rec is not None:
         raise refuse(
@@ -136,7 +137,7 @@ def require_no_engagement(state: Any, order: Any, rule: str) -> None:
 
 
 def require_engagement(
-    state: Any, order: Any, rule: str, stage: str | None = None
+    state: StateLike, order: Any, rule: str, stage: str | None = None
 ) -> dict[str, Any]:
     rec = record(state)
     if rec is None:
@@ -169,12 +170,12 @@ class Buy(OrderHandler):
         doc="purchase and stage a new unit, fortification or structure",
     )
 
-    def _types(self, state: Any, side: str) -> dict[str, Any]:
+    def _types(self, state: StateLike, side: str) -> dict[str, Any]:
         allowed = (state.table("production") or {}).get(side, ())
         types = state.table("unit_types")
         return {k: types[k] for k in allowed if k in types}
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         cash = int(state.sides[side].private.get("currency", 0))
         types = [
             k for k, t in self._types(state, side).items() if int(t["data"].get("cost", 0)) <= cash
@@ -188,7 +189,7 @@ class Buy(OrderHandler):
             tuple(self.type.make(side, type=k) for k in types),
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         types = self._types(state, order.side)
         if args["type"] not in types:
             raise refuse(
@@ -223,11 +224,11 @@ class Buy(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         return binomial_stars(int(args.get("xp", 0)))
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         t = state.table("unit_types")[args["type"]]
@@ -280,7 +281,7 @@ class Buy(OrderHandler):
         )
 
 
-def _eligible_type(t: Mapping[str, Any], state: Any) -> bool:
+def _eligible_type(t: Mapping[str, Any], state: StateLike) -> bool:
     d = t["data"]
     return (
         d.get("category") in state.table("experience").get("eligible_categories", ())
@@ -297,14 +298,14 @@ class Deploy(OrderHandler):
         doc="place a unit or structure staged in an earlier Production Phase",
     )
 
-    def _staged(self, state: Any, side: str) -> list[Unit]:
+    def _staged(self, state: StateLike, side: str) -> list[Unit]:
         return [
             u
             for u in state.units_of(side)
             if u.box == "staged" and int(u.data.get("purchased_turn", 0)) < state.clock.turn
         ]
 
-    def _hexes(self, state: Any, side: str, u: Unit | None = None) -> list[Any]:
+    def _hexes(self, state: StateLike, side: str, u: Unit | None = None) -> list[Any]:
         zones = {
             s: [state.map.hex(x) for x in v]
             for s, v in (state.public.get("deployment_zones") or {}).items()
@@ -314,7 +315,7 @@ class Deploy(OrderHandler):
             hexes = {h for h in hexes if step_cost(state, u, h) is not None or domain(u) == "air"}
         return sorted(hexes)
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         staged = self._staged(state, side)
         if not staged:
             return None
@@ -333,7 +334,7 @@ class Deploy(OrderHandler):
             tuple(ex),
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "TS.6")
         if u.box != "staged":
             raise refuse(f"{u.id} is not staged", "not-staged", "TS.6", order)
@@ -358,7 +359,7 @@ class Deploy(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         u = state.unit(args["unit"])
         to = state.map.hex(args["to"])
         return [
@@ -377,7 +378,7 @@ class Award(OrderHandler):
         actors="umpire",
     )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if args["side"] not in state.sides:
             raise refuse(f"no side {args['side']!r}", "unknown-side", "SC", order)
         try:
@@ -385,7 +386,7 @@ class Award(OrderHandler):
         except KeyError as exc:
             raise refuse(str(exc.args[0]), "unknown-action", "SC", order) from None
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         t = Tally(state, dice)
         table = state.table("scoring")
         t.score(

@@ -18,7 +18,7 @@ from owsnb.kernel import Dice, IllegalOrderError, Option, Phase, RuleSet, Sequen
 from owsnb.kernel.data import freeze, thaw
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_move, unit_set
 from owsnb.kernel.reduce import apply_all
-from owsnb.kernel.state import UMPIRE, Clock, GameState
+from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike
 from owsnb.rules.opscale import decks, present
 from owsnb.rules.opscale.board import alive_on_map, domain, players
 from owsnb.rules.opscale.combat_orders import (
@@ -43,6 +43,7 @@ from owsnb.rules.opscale.economy import (
     on_battlefield,
     supply_cost,
 )
+from owsnb.rules.opscale.editor import EDITOR
 from owsnb.rules.opscale.engagement import Report, Tally, close_events, record, retaliation_events
 from owsnb.rules.opscale.experience import BONUSES, bonus_for, eligible
 from owsnb.rules.opscale.movement_orders import Disembark, Embark, Move, Pack, Recon, SetUp, Sortie
@@ -320,6 +321,7 @@ class OpScale(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         super().__init__(HANDLERS)
@@ -469,7 +471,7 @@ class OpScale(RuleSet):
         return state
 
     # -- who acts ---------------------------------------------------------------------------------
-    def step_actors(self, state: Any, step: Step, turn: int) -> tuple[str, ...]:
+    def step_actors(self, state: StateLike, step: Step, turn: int) -> tuple[str, ...]:
         """Players acting in *step* of *turn* (none in automatic steps and out-of-schedule phases)."""
         if step.auto:
             return ()
@@ -710,7 +712,7 @@ class OpScale(RuleSet):
                 t.add(unit_move(u.id, state.map.hex(u.data["base"]), rule="TS.4"))
             t.add(unit_set(u.id, markers=u.markers - m, visible_to=None, rule="TS"))
         last = state.scenario.get("turns")
-        final = bool(last) and turn > int(last)
+        final = last is not None and bool(last) and turn > int(last)
         self._objectives(t, final)
         return t.events
 
@@ -732,7 +734,7 @@ class OpScale(RuleSet):
                 )
 
     @staticmethod
-    def holds(state: Any, side: str, h: Any) -> bool:
+    def holds(state: StateLike, side: str, h: Any) -> bool:
         """Does *side* hold hex *h*? (its ground unit there and no enemy's; for a city, its control)."""
         here = [
             u
@@ -809,6 +811,12 @@ class OpScale(RuleSet):
     # -- presentation -----------------------------------------------------------------------------
     presentation = present.PRESENTATION
     """What the table draws (:mod:`owsnb.rules.opscale.present`)."""
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.opscale import guide
+
+        return guide
 
     def observation_string(self, view: Any) -> str:
         units = ", ".join(

@@ -14,9 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from owsnb.kernel.data import thaw
+from owsnb.rules.tables import read_tables
 
 __all__ = ["TABLE_DIR", "load_tables", "TABLE_NAMES"]
 
@@ -35,11 +34,7 @@ TABLE_NAMES = (
 
 @lru_cache(maxsize=1)
 def _load() -> dict[str, Any]:
-    out = {}
-    for name in TABLE_NAMES:
-        with open(TABLE_DIR / f"{name}.yaml", encoding="utf-8") as fh:
-            out[name] = yaml.safe_load(fh)
-    return out
+    return read_tables(TABLE_DIR, TABLE_NAMES)
 
 
 def load_tables() -> dict[str, Any]:

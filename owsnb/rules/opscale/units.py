@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from owsnb.kernel.errors import key_path, validation_problems
+
 __all__ = [
     "Weapon",
     "Profile",
@@ -270,12 +272,7 @@ def validate_unit_data(
     try:
         spec = UnitDataSpec.model_validate(dict(data))
     except ValidationError as exc:
-        out = []
-        for err in exc.errors():
-            path = ".".join(str(p) for p in err["loc"])
-            msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
-            out.append((path, msg))
-        return dict(data), out
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     problems: list[tuple[str, str]] = []
     slots = [w.slot for w in spec.weapons]
     if slots.count("primary") > 1:

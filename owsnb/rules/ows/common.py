@@ -11,7 +11,7 @@ from owsnb.kernel.data import thaw
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, side_set, unit_set
 from owsnb.kernel.result import Result
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, StateLike
 from owsnb.kernel.view import unalias
 from owsnb.rules.ows.dice import parse_die
 from owsnb.rules.ows.tables import load_tables
@@ -45,7 +45,7 @@ def refuse(msg: str, code: str, rule: str, order: Any = None) -> IllegalOrderErr
     return IllegalOrderError(msg, code=code, rule=rule, order=order)
 
 
-def option(state: Any, name: str) -> Any:
+def option(state: StateLike, name: str) -> Any:
     """An OWS option in force (defaults when the state predates the option)."""
     from owsnb.rules.ows.options import OPTIONS_BY_NAME
 
@@ -53,7 +53,7 @@ def option(state: Any, name: str) -> Any:
     return state.options.get(name, o.default if o is not None else None)
 
 
-def table(state: Any, name: str) -> Any:
+def table(state: StateLike, name: str) -> Any:
     """A data table in force, thawed to plain dicts."""
     try:
         return thaw(state.tables[name])
@@ -61,7 +61,7 @@ def table(state: Any, name: str) -> Any:
         return load_tables()[name]
 
 
-def own_unit(state: Any, order: Any, uid: str, rule: str, *, on_map: bool = True) -> Any:
+def own_unit(state: StateLike, order: Any, uid: str, rule: str, *, on_map: bool = True) -> Any:
     """The ordering side's unit *uid*, alive (and on the map), or a refusal."""
     u = state.units.get(uid)
     if u is None or (order is not None and u.side != order.side):
@@ -74,7 +74,7 @@ def own_unit(state: Any, order: Any, uid: str, rule: str, *, on_map: bool = True
     return u
 
 
-def detected(state: Any, unit: Any, side: str) -> bool:
+def detected(state: StateLike, unit: Any, side: str) -> bool:
     """Is *unit* detected by *side* now? Own units, TACSIT 1 / detection (``seen_by``), fixed
     installations (8.3.1) and emitting units (6.4.3) are."""
     if side == UMPIRE or unit.side == side:
@@ -85,7 +85,9 @@ def detected(state: Any, unit: Any, side: str) -> bool:
     return c.is_fixed or "emitting" in unit.markers
 
 
-def enemy_unit(state: Any, side: str, ref: str, rule: str = "9.9.4", order: Any = None) -> Any:
+def enemy_unit(
+    state: StateLike, side: str, ref: str, rule: str = "9.9.4", order: Any = None
+) -> Any:
     """The enemy unit *ref* (an id or a face-down alias) if *side* has detected it.
 
     An unknown id and an undetected unit get the same refusal, so nothing leaks (9.9.4).
@@ -103,7 +105,7 @@ def enemy_unit(state: Any, side: str, ref: str, rule: str = "9.9.4", order: Any 
     return u
 
 
-def watchers(state: Any, *units: Any) -> frozenset[str] | None:
+def watchers(state: StateLike, *units: Any) -> frozenset[str] | None:
     """Sides that may see an event naming all of *units* (``None`` = everyone).
 
     A unit is seen by its owner, by sides that detected it, and by everyone if fixed or emitting.
@@ -119,7 +121,7 @@ def watchers(state: Any, *units: Any) -> frozenset[str] | None:
 
 def legal_examples(
     handler: Any,
-    state: Any,
+    state: StateLike,
     side: str,
     values: Iterable[Mapping[str, Any]],
     limit: int | None = None,
@@ -148,7 +150,13 @@ def spend(unit: Any, key: str, n: int = 1, *, rule: str = "9.5", visible_to: Any
 
 
 def apply_hits(
-    state: Any, unit: Any, n: int, *, rule: str, cause: str = "missile", visible_to: Any = "auto"
+    state: StateLike,
+    unit: Any,
+    n: int,
+    *,
+    rule: str,
+    cause: str = "missile",
+    visible_to: Any = "auto",
 ) -> tuple[list[Event], int, bool]:
     """Events for *n* hits on *unit* (9.6, 2.2.3, 9.6.1, 7.2.1.4, 9.4.1).
 
@@ -240,14 +248,14 @@ def apply_hits(
     return events, lost, absorbed
 
 
-def space(state: Any, side: str) -> dict[str, Any]:
+def space(state: StateLike, side: str) -> dict[str, Any]:
     """A side's space dashboard now: ``{"c2", "pnt", "isr_die", "isr_pawns"}`` (2.1.3, 7.5, 7.6)."""
     s = state.sides[side].public.get("space") or {}
     base = {"c2": 4, "pnt": "normal", "isr_die": "d10", "isr_pawns": 3}
     return {**base, **thaw(s)}
 
 
-def hand(state: Any, side: str) -> dict[str, Any]:
+def hand(state: StateLike, side: str) -> dict[str, Any]:
     """A side's secret Player Hand (2.1.4): IO tokens, cyber cards, nuke."""
     return thaw(state.sides[side].private.get("hand") or {})
 
@@ -322,7 +330,7 @@ def ids_text(units: Iterable[Any]) -> str:
     return ", ".join(u.id for u in units)
 
 
-def set_space(state: Any, side: str, changes: Mapping[str, Any], rule: str) -> Event:
+def set_space(state: StateLike, side: str, changes: Mapping[str, Any], rule: str) -> Event:
     """Change entries of a side's public space dashboard (2.1.3; the rest is kept)."""
     return side_set(side, "public", {"space": {**space(state, side), **dict(changes)}}, rule=rule)
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.events import Event, unit_set
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import option, refuse, watchers
 from owsnb.rules.ows.movement import ptable
 from owsnb.rules.ows.tables import load_tables
@@ -94,7 +95,7 @@ def fuel_needed_for(nation: str, kind: str, tbl: Mapping[str, Any] | None = None
     return 0
 
 
-def fuel_needed(state: Any, unit: Any) -> int:
+def fuel_needed(state: StateLike, unit: Any) -> int:
     """FP a day for *unit*: its ``fuel`` field, else the table by nation and subtype (10.13.2.1)."""
     f = int(unit.data.get("fuel", -1) if unit.data.get("fuel") is not None else -1)
     if f >= 0:
@@ -106,12 +107,12 @@ def fuel_needed(state: Any, unit: Any) -> int:
     return fuel_needed_for(c.nation or "", kind, ptable(state, "ground"))
 
 
-def css_radius(state: Any, css: Any) -> int:
+def css_radius(state: StateLike, css: Any) -> int:
     r = int(css.data.get("css_radius", -1) if css.data.get("css_radius") is not None else -1)
     return r if r >= 0 else int(ptable(state, "ground").get("css_radius", 3))
 
 
-def suppliers(state: Any, unit: Any) -> list[Any]:
+def suppliers(state: StateLike, unit: Any) -> list[Any]:
     """Own CSS units whose distribution radius covers *unit* (10.13.2.4), nearest first."""
     if unit.hex is None:
         return []
@@ -127,11 +128,11 @@ def suppliers(state: Any, unit: Any) -> list[Any]:
     return sorted(out, key=lambda c: (c.hex.distance(unit.hex), c.id))
 
 
-def _paid(state: Any, unit: Any) -> bool:
+def _paid(state: StateLike, unit: Any) -> bool:
     return int(unit.data.get("fuel_paid", 0) or 0) == state.clock.turn
 
 
-def check_fuel(state: Any, order: Any, unit: Any) -> None:
+def check_fuel(state: StateLike, order: Any, unit: Any) -> None:
     """Refuse a move the formation cannot fuel (10.13.2.1, 10.13.2.4; option ``css``)."""
     if not option(state, "css") or _paid(state, unit):
         return
@@ -148,7 +149,7 @@ def check_fuel(state: Any, order: Any, unit: Any) -> None:
         )
 
 
-def pay_fuel(state: Any, unit: Any) -> list[Event]:
+def pay_fuel(state: StateLike, unit: Any) -> list[Event]:
     """Events paying *unit*'s daily fuel from the nearest CSS unit in radius (CS1)."""
     if not option(state, "css") or _paid(state, unit):
         return []
@@ -180,7 +181,7 @@ def _uses_munitions(unit: Any) -> bool:
     return c.category == "artillery" or (c.category == "ground" and str(c.subtype) == "atgm")
 
 
-def check_munitions(state: Any, order: Any, firer: Any, missions: int) -> None:
+def check_munitions(state: StateLike, order: Any, firer: Any, missions: int) -> None:
     """Refuse fire missions no munitions counter in radius can pay for (10.13.2.2; option ``css``)."""
     if not option(state, "css") or not _uses_munitions(firer) or missions <= 0:
         return
@@ -194,7 +195,7 @@ def check_munitions(state: Any, order: Any, firer: Any, missions: int) -> None:
         )
 
 
-def pay_munitions(state: Any, firer: Any, missions: int) -> list[Event]:
+def pay_munitions(state: StateLike, firer: Any, missions: int) -> list[Event]:
     """Events using *missions* munitions from the CSS units in radius, nearest first (10.13.2.2)."""
     if not option(state, "css") or not _uses_munitions(firer) or missions <= 0:
         return []
@@ -218,7 +219,7 @@ def pay_munitions(state: Any, firer: Any, missions: int) -> list[Event]:
     return events
 
 
-def replenish(state: Any, dice: Any) -> list[Event]:
+def replenish(state: StateLike, dice: Any) -> list[Event]:
     """7.I / 10.13.2.4 (CS3): tactical CSS units refill from a depot in radius, up to capacity."""
     if not option(state, "css"):
         return []

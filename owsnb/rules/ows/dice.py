@@ -118,8 +118,8 @@ def demote(die: str | int, n: int = 1) -> str:
 
 
 def cap(die: str | int, limit: str | None) -> str:
-    """The smaller of *die* and *limit* (domain caps: D12 for ASW, stealth aircraft and
-    cooperative sensing, 6.4.4, 6.5.7, 8.5.3; ``None`` = no cap).
+    """The smaller of *die* and *limit* (domain caps: D12 for ASW and for sensing stealth
+    aircraft, 6.4.4, 6.5.7, 8.5.3; ``None`` = no cap).
 
     >>> cap("d16", "d12"), cap("d8", "d12"), cap("d16", None)
     ('d12', 'd8', 'd16')

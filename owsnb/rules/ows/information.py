@@ -25,6 +25,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -76,7 +77,7 @@ def disrupt_preview(die: str, red_shield: int, assure: int | None = None) -> Dis
     return Distribution.bernoulli(p, label="disrupted")
 
 
-def _target_ref(state: Any, side: str, ref: str, token: str, order: Any) -> dict[str, Any]:
+def _target_ref(state: StateLike, side: str, ref: str, token: str, order: Any) -> dict[str, Any]:
     if ref.startswith("space:"):
         parts = ref.split(":")
         if len(parts) != 3 or parts[1] not in state.sides or parts[2] not in ROWS:
@@ -108,12 +109,12 @@ class Io(OrderHandler):
         doc="place an IO token (secret until revealed)",
     )
 
-    def _left(self, state: Any, side: str, token: str) -> int:
+    def _left(self, state: StateLike, side: str, token: str) -> int:
         h = hand(state, side)
         used = thaw(state.sides[side].private.get("io_used") or {})
         return int((h.get("io") or {}).get(token, 0)) - int(used.get(token, 0))
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = []
         for t in TOKENS:
             if self._left(state, side, t) <= 0:
@@ -138,7 +139,7 @@ class Io(OrderHandler):
                 ][:3]
         return OrderSpec(side, self.type, FrozenDict(token=TOKENS), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         tok = args["token"]
         if self._left(state, order.side, tok) <= 0:
             raise refuse(
@@ -167,7 +168,9 @@ class Io(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
+    def preview(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> Distribution | None:
         if args["token"] != "disrupt-c2":
             return None
         tgt = _target_ref(state, order.side, args["target"], "disrupt-c2", order)
@@ -180,7 +183,7 @@ class Io(OrderHandler):
         return disrupt_preview(io["disrupt_die"], red)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side, tok = order.side, args["token"]
         tgt = _target_ref(state, side, args["target"], tok, order)
@@ -204,7 +207,7 @@ class Io(OrderHandler):
 
 
 def _apply_token(
-    state: Any, side: str, p: Mapping[str, Any], roll: Roller, assured: set[str] | None = None
+    state: StateLike, side: str, p: Mapping[str, Any], roll: Roller, assured: set[str] | None = None
 ) -> tuple[list[Event], list[str]]:
     tok = p["token"]
     events: list[Event] = []
@@ -282,7 +285,7 @@ def _apply_token(
     return [demote_row(state, who, row, "7.2.1.1")], [f"{who}'s {row} demoted (7.2.1.1, 7.5)"]
 
 
-def demote_row(state: Any, who: str, row: str, rule: str) -> Event:
+def demote_row(state: StateLike, who: str, row: str, rule: str) -> Event:
     """Demote *who*'s space row *row* one step (7.2.1.1, 7.5, 7.6)."""
     d = space(state, who)
     if row == "c2":
@@ -296,7 +299,7 @@ def demote_row(state: Any, who: str, row: str, rule: str) -> Event:
     return set_space(state, who, d, rule)
 
 
-def reveal_and_adjudicate(state: Any, dice: Any) -> list[Event]:
+def reveal_and_adjudicate(state: GameState, dice: Any) -> list[Event]:
     """Step 4.2: every side's placements are revealed and adjudicated (7.2): defensive tokens
     first (Assure C2, countermeasures), then SIGINT, then Disrupt C2 and cyber cards."""
     from owsnb.kernel.reduce import apply
@@ -316,7 +319,7 @@ def reveal_and_adjudicate(state: Any, dice: Any) -> list[Event]:
         if p["token"] == "assure-c2" and "space" in p
     }
     order = {"assure-c2": 0, "countermeasures": 1, "sigint": 2, "disrupt-c2": 3}
-    lines: list[str] = []
+    lines: list[tuple[str, frozenset[str] | None]] = []  # (text, who sees it)
     for side, p in sorted(placements, key=lambda x: order.get(x[1]["token"], 9)):
         evs, ls = _apply_token(s, side, p, roll, assured)
         for e in evs:
@@ -359,7 +362,7 @@ def reveal_and_adjudicate(state: Any, dice: Any) -> list[Event]:
 
 
 def _apply_card(
-    state: Any, side: str, c: Mapping[str, Any], roll: Roller
+    state: StateLike, side: str, c: Mapping[str, Any], roll: Roller
 ) -> tuple[list[Event], list[str]]:
     cards = table(state, "cyber_cards")["cards"]
     spec = cards.get(c["card"], {})
@@ -388,7 +391,9 @@ def _apply_card(
     return [], [f"cyber card {c['card']}: effect per scenario rules (7.3)"]
 
 
-def _enduring(state: Any, side: str, card: str, target: str, spec: Mapping[str, Any]) -> Event:
+def _enduring(
+    state: StateLike, side: str, card: str, target: str, spec: Mapping[str, Any]
+) -> Event:
     """Record a cyber effect that stays in play until its recovery roll (11.2, 11.3)."""
     rec = dict(spec["recovery"])
     now = list(thaw(state.public.get("cyber_effects") or []))
@@ -417,7 +422,7 @@ def recovery_preview(card: str, tables: Any = None) -> Distribution:
     )
 
 
-def space_step(state: Any, dice: Any) -> list[Event]:
+def space_step(state: StateLike, dice: Any) -> list[Event]:
     """Step 4.3: the facilitator adjudicates the dashboard; its values now hold for the turn (7.5)."""
     lines = [
         f"{s}: C2 {d['c2']}, PNT {d['pnt']}, ISR {d['isr_die']} x {d['isr_pawns']}"
@@ -445,7 +450,7 @@ class Cyber(OrderHandler):
         doc="play a cyber card",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         cards = list(hand(state, side).get("cyber") or [])
         if not cards:
             return None
@@ -453,7 +458,7 @@ class Cyber(OrderHandler):
         ex = tuple(self.type.make(side, card=c, target=f"space:{enemy}:c2") for c in cards)
         return OrderSpec(side, self.type, FrozenDict(card=tuple(cards)), ex)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if args["card"] not in (hand(state, order.side).get("cyber") or []):
             raise refuse(
                 f"{order.side} holds no cyber card {args['card']!r}", "no-card", "7.3", order
@@ -463,7 +468,7 @@ class Cyber(OrderHandler):
             _target_ref(state, order.side, t, "disrupt-c2", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         h = hand(state, side)
@@ -489,12 +494,12 @@ class Nuke(OrderHandler):
         doc="tactical nuke",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "nukes") or not hand(state, side).get("nuke"):
             return None
         return OrderSpec(side, self.type)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "nukes"):
             raise refuse(
                 "the scenario does not authorise nuclear strikes", "not-authorised", "7.4", order
@@ -508,7 +513,7 @@ class Nuke(OrderHandler):
         enemy_unit(state, order.side, args["target"], "9.9.4", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         t = enemy_unit(state, order.side, args["target"], "9.9.4", order)
         h = t.hex

@@ -3,9 +3,11 @@ cooperative sensing, AEW, ship and ground radar, submarine sensing.
 
 Paragraphs: 2.2.1 signature (meet or beat); 8.2 theater ISR pawns; 8.3.1 fixed installations;
 8.3.2 high signature (naval/air auto-detected by enemy naval/air in the same hex); 8.3.2.1 ground
-units (adjacent on tactical maps; covered terrain rolls; light infantry demotes); 8.3.3 low
+units (adjacent on tactical maps; in the open an ISR asset in range — a theater pawn on the hex, a
+sensor in range — detects without a roll; covered terrain rolls; light infantry demotes); 8.3.3 low
 signature (matching capability only); 8.4 theater detection (ISR die vs the number); 8.4.1
-TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3, D12 cap);
+TACSIT 1 / face down; 8.5 local detection; 8.5.2 ASW; 8.5.3 cooperative sensing (R3; the D12
+cap for ASW and stealth aircraft only);
 6.4.2 submarine sensing; 6.4.2.1 Silent Running; 6.4.2.2 Cavitation; 2.1.9 littoral ASW;
 6.5.7 stealth cap D12; 6.5.9 AEW demoted per hex; 6.5.9.2 AEW vs ships out to 1 hex;
 6.5.9.4 ship radar range; 6.5.9.5 ground radar; 6.5.9.6 long-range fighter radar (only emitting); 7.2.1.3/7.2.1.4
@@ -39,6 +41,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -128,7 +131,7 @@ def _fighter_radar(sensor: Any, distance: int) -> bool:
     return counter(sensor).long_range_radar and "emitting" in sensor.markers and distance <= 1
 
 
-def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
+def sensor_die(state: StateLike, sensor: Any, target: Any) -> str | None:
     """The die *sensor* may roll against *target* now, or ``None`` if it cannot sense it
     (8.3.3 matching capability, 8.5.2, 6.4.2, 6.5.9, 6.5.9.2, 6.5.9.4-6). Distance demotions of
     AEW included; cooperative promotions and target modifiers are not."""
@@ -196,7 +199,7 @@ def sensor_die(state: Any, sensor: Any, target: Any) -> str | None:
     return None
 
 
-def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, int, list[str]]:
+def _target_mods(state: StateLike, side: str, target: Any, asw: bool) -> tuple[int, int, list[str]]:
     prom = dem = 0
     notes: list[str] = []
     m = target.markers
@@ -233,11 +236,12 @@ def _target_mods(state: Any, side: str, target: Any, asw: bool) -> tuple[int, in
 
 
 def local_die(
-    state: Any, side: str, sensors: Sequence[Any], target: Any
+    state: StateLike, side: str, sensors: Sequence[Any], target: Any
 ) -> tuple[str | None, list[str]]:
     """The single cooperative roll *sensors* make against *target* (8.5.3, R3), with the target's
-    modifiers and the caps (D12 for ASW and stealth aircraft, 6.4.4, 6.5.7; D16 by the exception
-    clause). ``(None, ...)`` if none of them can sense it."""
+    modifiers and the caps — D12 only for ASW and stealth aircraft (8.5.3, 6.4.4, 6.5.7; D16 by the
+    exception clause); other cooperative rolls climb the ladder to D20 (R1). ``(None, ...)`` if
+    none of them can sense it."""
     dice = [d for d in (sensor_die(state, s, target) for s in sensors) if d is not None]
     if not dice:
         return None, []
@@ -261,9 +265,30 @@ def local_die(
     elif tk == "air" and counter(target).stealth:
         limit = "d12"
         notes.append("stealth aircraft: at most D12 (6.5.7)")
-    elif len(dice) > 1:
-        limit = "d12"
+    # 8.5.3: "For ASW operations and when sensing stealth aircraft, do not promote the detection
+    # roll higher than a D12" — other cooperative rolls are not capped
     return net_die(best, prom + n_extra, dem, limit=limit), notes
+
+
+def in_the_open(state: StateLike, u: Any) -> bool:
+    """8.3.2.1: a ground unit with a theater signature outside covered terrain, which an ISR asset
+    in range detects without a roll ("If in the open, and an ISR asset is placed within range to
+    detect, then they are automatically detected. If they are in covered terrain (forest, hills,
+    mountain, urban) then a die roll is made")."""
+    if u.hex is None or _kind(u) != "ground" or counter(u).low_signature:
+        return False
+    return state.map.info(u.hex).terrain not in COVERED
+
+
+def _isr_asset(sensor: Any, target: Any) -> bool:
+    """Is *sensor* an ISR asset (a sensor of its own: EO, radar, AEW) with *target* in range?"""
+    if sensor.hex is None or target.hex is None:
+        return False
+    d = sensor.hex.distance(target.hex)
+    return any(
+        s["kind"] in ("eo", "radar", "aew") and d <= int(s["range"])
+        for s in counter(sensor).d.get("sensors", ())
+    )
 
 
 def _signature(u: Any) -> int:
@@ -272,7 +297,7 @@ def _signature(u: Any) -> int:
 
 
 # -- automatic detections (8.3.1, 8.3.2, 6.4.3, 6.5.9.5) ---------------------------------------------
-def auto_detections(state: Any, dice: Any = None) -> list[Event]:
+def auto_detections(state: StateLike, dice: Any = None) -> list[Event]:
     """Detections that need no roll, made when local detection begins (step 5.2)."""
     events: list[Event] = []
     tactical = (state.map.km_per_hex() or 370) <= 40
@@ -294,13 +319,13 @@ def auto_detections(state: Any, dice: Any = None) -> list[Event]:
             ]
             k = _kind(u)
             if k in ("surface", "air") and any(
-                e.hex == u.hex and _kind(e) in ("surface", "air", "sub") for e in enemies
+                e.hex == u.hex and _kind(e) in ("surface", "air") for e in enemies
             ):
-                new.add(side)  # 8.3.2
+                new.add(side)  # 8.3.2 (a submarine is no automatic detector: it rolls, 6.4.2)
             elif k == "air" and any(
-                counter(e).sensor("radar")
+                (radar := counter(e).sensor("radar"))
                 and "emitting" in e.markers
-                and e.hex.distance(u.hex) <= int(counter(e).sensor("radar")["range"])
+                and e.hex.distance(u.hex) <= int(radar["range"])
                 for e in enemies
             ):
                 new.add(side)  # 6.5.9.5
@@ -337,11 +362,11 @@ class TheaterISR(OrderHandler):
         "isr", (Param("hex", "hex", "hex to search"),), rule="8.4", doc="place a theater ISR pawn"
     )
 
-    def _left(self, state: Any, side: str) -> int:
+    def _left(self, state: StateLike, side: str) -> int:
         used = int((state.public.get("isr_used") or {}).get(side, 0))
         return int(space(state, side)["isr_pawns"]) - used
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if self._left(state, side) <= 0:
             return None
         # never derived from hidden enemy positions: every hex is a candidate; examples near own units
@@ -358,7 +383,7 @@ class TheaterISR(OrderHandler):
         ex = tuple(self.type.make(side, hex=h) for h in near[:12])
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         try:
             state.map.hex(args["hex"])
         except Exception:
@@ -371,11 +396,14 @@ class TheaterISR(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
-        return theater_preview(state, order.side)
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
+        d = theater_preview(state, order.side)
+        if state.map.info(state.map.hex(args["hex"])).terrain not in COVERED:
+            d.label += "; a ground unit in the open is detected without a roll (8.3.2.1)"
+        return d
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         h = state.map.hex(args["hex"])
@@ -394,22 +422,27 @@ class TheaterISR(OrderHandler):
             ):
                 continue
             sig = _signature(u)
-            r = roll(die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side}))
-            if r >= sig:
+            rule = "8.3.2.1" if in_the_open(state, u) else "8.4.1"
+            if rule == "8.4.1":  # 8.3.2.1: in the open the pawn placed on it detects it, no roll
+                r = roll(
+                    die, f"theater ISR vs {u.id} (signature {sig})", "8.4", frozenset({u.side})
+                )
+                if r < sig:
+                    continue
                 roll.reveal(
                     {side}
-                )  # 8.4: the searcher's own roll, shown once it reveals only what it found
-                found.append(u.id)
+                )  # 8.4: the searcher's roll, shown once it names only what it found
                 shown.append(roll.rolls[-1])
-                events.append(
-                    unit_set(
-                        u.id,
-                        seen_by=u.seen_by | {side},
-                        markers=u.markers | {"tacsit1"},
-                        rule="8.4.1",
-                        visible_to=frozenset({side, u.side}),
-                    )
+            found.append(u.id)
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule=rule,
+                    visible_to=frozenset({side, u.side}),
                 )
+            )
         used = dict(thaw(state.public.get("isr_used") or {}))
         used[side] = int(used.get(side, 0)) + 1
         events.append(state_set("public", {"isr_used": used}, rule="8.2"))
@@ -507,7 +540,7 @@ class Contest:
         return ("shot down" if hits else "survives"), hits
 
 
-def contest(state: Any, platform: Any) -> Contest:
+def contest(state: StateLike, platform: Any) -> Contest:
     """The 8.5.4 contest of *platform* (a unit or id) as *state* knows it: a side's view gives the
     contest as that side can foresee it (defenders it has not detected are not in it)."""
     from owsnb.rules.ows.air import combat as air
@@ -540,7 +573,7 @@ def contest(state: Any, platform: Any) -> Contest:
 
 
 def _contest_events(
-    state: Any, side: str, cont: Contest, roll: Roller
+    state: GameState, side: str, cont: Contest, roll: Roller
 ) -> tuple[list[Event], str, list[str], list]:
     """Resolve *cont* (8.5.4): events, outcome, lines and the rolls *side* may see."""
     from owsnb.kernel.reduce import apply
@@ -649,7 +682,7 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
 
 
 def _search(
-    state: Any, side: str, h: Any, sensors: Sequence[Any], roll: Roller
+    state: StateLike, side: str, h: Any, sensors: Sequence[Any], roll: Roller
 ) -> tuple[list[Event], list[str], list, set]:
     """8.5: one cooperative roll by *sensors* per undetected enemy unit in *h* they can sense."""
     events: list[Event] = []
@@ -668,12 +701,32 @@ def _search(
         die, notes = local_die(state, side, sensors, u)
         if die is None:
             continue
+        if in_the_open(state, u) and any(_isr_asset(s, u) for s in sensors):
+            found.append(u.id)  # 8.3.2.1: in the open, an ISR asset in range detects it, no roll
+            rules.add("8.3.2.1")
+            events.append(
+                unit_set(
+                    u.id,
+                    seen_by=u.seen_by | {side},
+                    markers=u.markers | {"tacsit1"},
+                    rule="8.3.2.1",
+                    visible_to=frozenset({side, u.side}),
+                )
+            )
+            continue
         sig = _signature(u)
+        # 6.4.2: "Submarines attempting to detect surface platforms remain undetected": a roll
+        # made by submarines alone is not shown to the target's owner (it would betray the boat)
+        subs_only = all(
+            counter(s).category == "submarine"
+            for s in sensors
+            if sensor_die(state, s, u) is not None
+        )
         r = roll(
             die,
             f"local detection of {u.id} (signature {sig}): {'; '.join(notes)}",
-            "8.5",
-            frozenset({u.side}),
+            "6.4.2" if subs_only else "8.5",
+            frozenset() if subs_only else frozenset({u.side}),
         )
         if r >= sig:
             roll.reveal({side})  # 8.5: as 8.4, the searcher sees the roll that found the unit
@@ -714,10 +767,10 @@ class Detect(OrderHandler):
         doc="local detection by your units",
     )
 
-    def _sensed(self, state: Any, side: str) -> set[str]:
+    def _sensed(self, state: StateLike, side: str) -> set[str]:
         return set(state.sides[side].private.get("sensed") or ())
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         done = self._sensed(state, side)
         ex = []
         for u in state.units_of(side):
@@ -730,7 +783,7 @@ class Detect(OrderHandler):
                     ex.append(self.type.make(side, hex=state.map.label(h), sensors=[u.id]))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:20])) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         try:
             state.map.hex(args["hex"])
         except Exception:
@@ -756,7 +809,7 @@ class Detect(OrderHandler):
         if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
             raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         """P(detect) of a signature-7 target by these sensors' best die (for the planner); with air
         ISR platforms, the exact 8.5.4 contest of each as the side knows its defences."""
         sensors = [state.units[s] for s in args.get("sensors", ())]
@@ -770,15 +823,13 @@ class Detect(OrderHandler):
             d.label = "contested air ISR (8.5.4): " + ", ".join(p.id for p in platforms)
             return d
         dice = [d["die"] for s in sensors for d in counter(s).d.get("sensors", ())] or ["d8"]
-        die = cooperative_die(
-            dice, rule=option(state, "cooperative_sensing"), limit="d12" if len(dice) > 1 else None
-        )
+        die = cooperative_die(dice, rule=option(state, "cooperative_sensing"))  # no cap (8.5.3)
         return Distribution.bernoulli(
             detection_probability(die, 7), label=f"detect signature 7 with {die}"
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         from owsnb.kernel.reduce import apply_all
 
@@ -848,7 +899,7 @@ preview = local_preview
 resolve = resolve_local
 
 
-def _enter_theater(state: Any, dice: Any) -> list[Event]:
+def _enter_theater(state: StateLike, dice: Any) -> list[Event]:
     return [
         state_set("public", {"isr_used": {s: 0 for s in state.sides}}, rule="8.2"),
         *[side_set(s, "private", {"sensed": None}, rule="8.5") for s in state.sides],

@@ -33,7 +33,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -320,11 +320,9 @@ def strike_engagement(
 
     salvos = [salvos] if isinstance(salvos, str) else list(salvos)
     if game is None:
-        vals = (
-            list(grey_shields)
-            if isinstance(grey_shields, (list, tuple, range))
-            else [6] * int(grey_shields or 0)
-        )
+        vals = [6] * grey_shields if isinstance(grey_shields, int) else list(grey_shields or ())
+        if not isinstance(cap, int):
+            raise ValueError(f"a what-if takes a number of CAP interceptors, not {cap!r} (9.9.4.1)")
         plans = strike.allocate(
             [parse_die(d) for d in salvos],
             vals,
@@ -381,6 +379,7 @@ class DetectionEngagement(Engagement):
     in the hex; local detection (8.5) rolls one cooperative die per target (8.5.3, R3: best die
     promoted once per extra sensor, the D12 cap; ASW and stealth caps, target modifiers) as
     :func:`~owsnb.rules.ows.isr.local_die` computes it. Outcome per target: ``detected`` (0/1).
+    A signature of 0 is a detection without a roll (8.3.2.1: a ground unit in the open).
     """
 
     rolls: tuple[tuple[str, str, int], ...]  # (target, die, signature)
@@ -436,24 +435,29 @@ def detection_engagement(
     every undetected enemy unit there with a theater signature) or a local detection by *sensors*
     (8.5: one cooperative roll per undetected enemy unit they can sense) — the targets and dice the
     rule code would roll. What-if (``game=None``): sensors with *dice* cooperating against *targets*
-    units of *signature* (8.5.3: ``isr.cooperative_die``; *limit* ``"auto"`` = the D12 cap when more
-    than one sensor cooperates). A detection read from a game names undetected units: it is the
-    umpire's analysis (as ``isr.local_preview`` is), not something to show the searching side.
+    units of *signature* (8.5.3: ``isr.cooperative_die``; *limit* ``"auto"`` = no cap, as against a
+    surface or ground target; pass ``"d12"`` for ASW or stealth aircraft, 8.5.3). A detection read
+    from a game names undetected units: it is the umpire's analysis (as ``isr.local_preview``
+    is), not something to show the searching side.
 
     >>> detection_engagement(dice=["d8", "d10", "d8"], signature=8).rolls
+    (('target', 'd16', 8),)
+    >>> detection_engagement(dice=["d8", "d10", "d8"], signature=8, limit="d12").rolls
     (('target', 'd12', 8),)
     """
     from owsnb.rules.ows import isr
 
     dice = [dice] if isinstance(dice, str) else list(dice)
     if game is None:
-        lim = ("d12" if len(dice) > 1 else None) if limit == "auto" else limit
+        lim = None if limit == "auto" else limit  # 8.5.3: the D12 cap is for ASW and stealth
         die = isr.cooperative_die([parse_die(d) for d in dice], rule=sensing, limit=lim)
         names = ["target"] if targets == 1 else [f"target-{i + 1}" for i in range(int(targets))]
         return DetectionEngagement(tuple((t, die, int(signature)) for t in names), "local")
     from owsnb.rules.ows.common import detected, space
     from owsnb.rules.ows.units import counter
 
+    if side is None or hex is None:
+        raise ValueError("a detection read from a game needs the searching side= and the hex=")
     state = game.state if hasattr(game, "state") else game
     h = state.map.hex(hex)
     rolls = []
@@ -468,7 +472,7 @@ def detection_engagement(
                 or side in u.seen_by
             ):
                 continue
-            rolls.append((u.id, die, isr._signature(u)))
+            rolls.append((u.id, die, 0 if isr.in_the_open(state, u) else isr._signature(u)))
         return DetectionEngagement(tuple(rolls), "theater")
     sens = [state.units[s] for s in sensors]
     for u in state.units.values():
@@ -480,9 +484,10 @@ def detection_engagement(
             or detected(state, u, side)
         ):
             continue
-        die, _ = isr.local_die(state, side, sens, u)
-        if die is not None:
-            rolls.append((u.id, die, isr._signature(u)))
+        local, _ = isr.local_die(state, side, sens, u)
+        if local is not None:
+            auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)
+            rolls.append((u.id, local, 0 if auto else isr._signature(u)))
     return DetectionEngagement(tuple(rolls), "local")
 
 
@@ -569,7 +574,7 @@ class GcatEngagement(Engagement):
             ]
         }
         for name, key in _RESULT_KEYS.items():
-            out[name] = [cells.map(lambda c, key=key: int(ground.parse_result(c)[key]), label=name)]
+            out[name] = [cells.map(_result_part(key), label=name)]
         return out
 
     def describe(self) -> dict[str, Any]:
@@ -591,6 +596,12 @@ def _ground() -> Any:
             "OWS ground combat (10.15, owsnb.rules.ows.ground) is not available in this installation"
         ) from e
     return ground
+
+
+def _result_part(key: str) -> Callable[[Any], int]:
+    """One number of a GCAT result cell (10.15.9.1.6), e.g. the defender's step losses."""
+    parse = _ground().parse_result
+    return lambda cell: int(parse(cell)[key])
 
 
 def gcat_engagement(

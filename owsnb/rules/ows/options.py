@@ -202,6 +202,15 @@ OPTIONS: tuple[Option, ...] = (
         "8.4.1",
     ),
     Option(
+        "enemy_expenditure",
+        "marked",
+        "2.2/9.5/2.2.2.3.2: a detected enemy counter shows the salvos and grey shields its owner "
+        "has marked off with the dry-erase marker ('marked', the table's face-up counter) or only "
+        "its printed values ('hidden', double-blind play)",
+        ("marked", "hidden"),
+        "2.2",
+    ),
+    Option(
         "cap_intercept",
         True,
         "9.9.4.1: unengaged in-hex CAP may intercept missile salvos",

@@ -23,13 +23,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import option, refuse, table
 from owsnb.rules.ows.sequence import ground_block
 
 __all__ = ["budget", "validate_orders", "has_orders", "check_orders"]
 
 
-def budget(state: Any, side: str) -> int:
+def budget(state: StateLike, side: str) -> int:
     """10.14.1-10.14.2: Orders a side may place this turn (action points + free feints)."""
     try:
         g = thaw(state.tables["ground"])
@@ -39,7 +40,7 @@ def budget(state: Any, side: str) -> int:
     return int(ap.get(side, ap.get("default", 0))) + int(g.get("feints", 0) or 0)
 
 
-def validate_orders(state: Any, order: Any, ids: Sequence[str]) -> None:
+def validate_orders(state: StateLike, order: Any, ids: Sequence[str]) -> None:
     if not option(state, "action_points"):
         raise refuse(
             "Orders markers belong to the advanced action-point rule this scenario does not use (10.14)",
@@ -61,7 +62,7 @@ def validate_orders(state: Any, order: Any, ids: Sequence[str]) -> None:
             raise refuse(f"{order.side} has no unit {i!r}", "not-your-unit", "10.14.2", order)
 
 
-def has_orders(state: Any, unit: Any) -> bool:
+def has_orders(state: StateLike, unit: Any) -> bool:
     """Does *unit* carry Orders (itself or an HQ above it) or a Reserve marker (10.14)?"""
     if "reserve" in unit.markers:
         return True
@@ -85,7 +86,7 @@ def has_orders(state: Any, unit: Any) -> bool:
     return False
 
 
-def check_orders(state: Any, order: Any, unit: Any) -> None:
+def check_orders(state: StateLike, order: Any, unit: Any) -> None:
     """Refuse a ground action by a unit without Orders or Reserve (10.14; option ``action_points``)."""
     if option(state, "action_points") and not has_orders(state, unit):
         raise refuse(

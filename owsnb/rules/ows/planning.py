@@ -37,6 +37,7 @@ from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import Result, hand, refuse, set_space, space, watchers
 from owsnb.rules.ows.dice import shift
 from owsnb.rules.ows.sequence import base_step, ground_round
@@ -77,7 +78,7 @@ MAX_TEXT = 1000
 
 
 # -- orders documentation (4.3) ----------------------------------------------------------------
-def orders_doc(state: Any, side: str) -> dict[str, list[str]]:
+def orders_doc(state: StateLike, side: str) -> dict[str, list[str]]:
     """A side's documented orders (4.3) as ``{field: [entries]}`` — only what *state* may show
     (a side's view holds its own orders only)."""
     s = state.sides.get(side)
@@ -143,11 +144,13 @@ class Intent(OrderHandler):
         doc="document your orders (commander's intent, PIRs, FFIRs, objectives...)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         # free text: no example is offered (a bot has nothing to write)
         return OrderSpec(side, self.type, FrozenDict(field=tuple(FIELDS)))
 
-    def _new(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[list[str], str]:
+    def _new(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> tuple[list[str], str]:
         field = args["field"]
         if field not in FIELDS:
             raise refuse(
@@ -180,11 +183,11 @@ class Intent(OrderHandler):
             return entries[:i] + entries[i + 1 :], f"{FIELDS[field]} {i + 1} deleted"
         return entries[:i] + [text] + entries[i + 1 :], f"{FIELDS[field]} {i + 1}: {text}"
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._new(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         entries, line = self._new(state, order, args)
@@ -227,17 +230,17 @@ def card_spec(tables: Any, card: str, key: str = "cards") -> dict[str, Any]:
     }
 
 
-def _held(state: Any, side: str) -> dict[str, str]:
+def _held(state: StateLike, side: str) -> dict[str, str]:
     """Decision cards in *side*'s hand -> the hand list holding them."""
     h = hand(state, side)
     return {c: k for k in reversed(HAND_KEYS) for c in (h.get(k) or [])}
 
 
-def _tables(state: Any) -> Any:
+def _tables(state: StateLike) -> Any:
     return getattr(state, "tables", None)
 
 
-def seized(state: Any) -> list[str]:
+def seized(state: StateLike) -> list[str]:
     """Sides that have played a card seizing the initiative for the Ground phase now (10.2.5)."""
     g = thaw(state.public.get("ground") or {})
     return list((g.get("seize") or {}).get(ground_round(state), []))
@@ -247,7 +250,7 @@ def _seizes(spec: Mapping[str, Any]) -> bool:
     return any(e.get("seize-initiative") for e in spec["effects"])
 
 
-def playable(state: Any, side: str, card: str) -> str | None:
+def playable(state: StateLike, side: str, card: str) -> str | None:
     """Why *side* may not play *card* now (``None`` if it may)."""
     held = _held(state, side)
     if card not in held:
@@ -264,7 +267,7 @@ def playable(state: Any, side: str, card: str) -> str | None:
     return None
 
 
-def check_card(state: Any, order: Any, card: str, *, seize: bool = False) -> dict[str, Any]:
+def check_card(state: StateLike, order: Any, card: str, *, seize: bool = False) -> dict[str, Any]:
     """Refuse *card* if *order*'s side may not play it now (with ``seize``: unless it seizes the
     ground initiative, 10.2.5); returns its row."""
     held = _held(state, order.side)
@@ -284,7 +287,7 @@ def check_card(state: Any, order: Any, card: str, *, seize: bool = False) -> dic
 
 
 def _space_effect(
-    state: Any, side: str, eff: Mapping[str, Any], rule: str
+    state: StateLike, side: str, eff: Mapping[str, Any], rule: str
 ) -> tuple[list[Event], list[str]]:
     target = eff.get("target", "self")
     who = side if target == "self" else next((s for s in state.sides if s != side), side)
@@ -305,7 +308,7 @@ def _space_effect(
 
 
 def _readiness_effect(
-    state: Any, side: str, eff: Mapping[str, Any], rule: str
+    state: StateLike, side: str, eff: Mapping[str, Any], rule: str
 ) -> tuple[list[Event], list[str]]:
     events: list[Event] = []
     lines: list[str] = []
@@ -335,7 +338,7 @@ def _readiness_effect(
 
 
 def play_card(
-    state: Any, side: str, card: str, *, rule: str | None = None
+    state: StateLike, side: str, card: str, *, rule: str | None = None
 ) -> tuple[list[Event], list[str]]:
     """Events that play *card* from *side*'s hand (check it with :func:`check_card`): it leaves
     the hand (unless ``keep``), the play is recorded and announced, and its effects apply (PL1)."""
@@ -391,7 +394,7 @@ class Card(OrderHandler):
         doc="play a decision card",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         cards = [c for c in _held(state, side) if playable(state, side, c) is None]
         if not cards:
             return None
@@ -402,11 +405,11 @@ class Card(OrderHandler):
             tuple(self.type.make(side, card=c) for c in cards),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         check_card(state, order, args["card"])
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         spec = check_card(state, order, args["card"])
         events, lines = play_card(state, order.side, args["card"])

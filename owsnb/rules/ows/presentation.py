@@ -239,8 +239,56 @@ def ranges(view: Any, unit_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def space_tracks(view: Any, side: str) -> dict[str, Any]:
+    """A side's space capability dashboard as its tracks (2.1.3): C2 constellation (7.5.1), PNT
+    (7.5.2), ISR capability die and ISR pawns (7.6); the marker on the value now, the start of
+    the scenario ringed (the 7.C reset returns to it, 11.3). Public, like the paper dashboard."""
+    from owsnb.rules.ows.dice import LADDER
+
+    now = space(view, side)
+    start = {**now, **thaw(view.sides[side].public.get("space_default") or {})}
+    c2_top = max(int(now["c2"]), int(start["c2"]), 4)
+    pawns_top = max(int(now["isr_pawns"]), int(start["isr_pawns"]), 3)
+    return {
+        "kind": "tracks",
+        "title": f"Space dashboard of {view.sides[side].title} (2.1.3)",
+        "rows": [
+            {
+                "label": "C2",
+                "steps": list(range(c2_top + 1)),
+                "value": int(now["c2"]),
+                "start": int(start["c2"]),
+                "rule": "7.5.1: long-range strike actions",
+            },
+            {
+                "label": "PNT",
+                "steps": ["normal", "disrupted"],
+                "value": now["pnt"],
+                "start": start["pnt"],
+                "rule": "7.5.2",
+            },
+            {
+                "label": "ISR die",
+                "steps": list(LADDER[:5]),
+                "value": now["isr_die"],
+                "start": start["isr_die"],
+                "rule": "7.6: theater detection",
+            },
+            {
+                "label": "ISR pawns",
+                "steps": list(range(pawns_top + 1)),
+                "value": int(now["isr_pawns"]),
+                "start": int(start["isr_pawns"]),
+                "rule": "7.6",
+            },
+        ],
+        "note": "marker: now; dashed: at the start (the 7.C reset returns to it, 11.3)",
+    }
+
+
 def dashboard(view: Any) -> dict[str, Any]:
-    """Per side: space dashboard (C2/PNT/ISR, 2.1.3), munitions remaining, forces by domain."""
+    """Per side: space dashboard tracks (C2/PNT/ISR, 2.1.3), munitions left of full load, forces
+    by category — another side's only as far as this view has seen its units."""
     out: dict[str, Any] = {}
     for side in view.sides:
         units = [u for u in view.units.values() if u.side == side]
@@ -248,6 +296,8 @@ def dashboard(view: Any) -> dict[str, Any]:
         salvos = 0
         salvos_max = 0
         for u in units:
+            if "category" not in u.data:  # a face-down counter (8.4.1): nothing to count
+                continue
             c = counter(u)
             if u.alive and u.hex is not None:
                 doms[c.category] = doms.get(c.category, 0) + u.steps
@@ -255,10 +305,15 @@ def dashboard(view: Any) -> dict[str, Any]:
                 if not a.air_to_air:
                     salvos += a.left
                     salvos_max += a.count
+        seen = view.side in ("umpire", side)
+        munitions = {"kind": "track", "value": salvos, "max": salvos_max, "rule": "9.5"}
         out[side] = {
-            "space": space(view, side),
-            "munitions": {"salvos_left": salvos, "salvos": salvos_max},
-            "forces": doms,
+            "space": space_tracks(view, side),
+            (
+                "salvos left of a full load" if seen else "salvos left (of the units seen)"
+            ): munitions,
+            ("forces (steps by category)" if seen else "forces seen (steps by category)"): doms
+            or "none seen",
             "boxes": {
                 b: sum(1 for u in units if u.box == b) for b in ("regeneration", "attrition")
             },

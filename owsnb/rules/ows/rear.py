@@ -37,6 +37,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -117,24 +118,24 @@ def atgm_preview(
     return a.combine(b, lambda x, y: (x, y), label="(hits on the target, hits on the ATGM)")
 
 
-def zone_key(state: Any, h: Hex) -> str:
+def zone_key(state: StateLike, h: Hex) -> str:
     z = rear_zone(state, h)
     return f"{z.q},{z.r}"
 
 
-def _rear(state: Any) -> dict[str, Any]:
+def _rear(state: StateLike) -> dict[str, Any]:
     return dict(thaw(state.public.get("rear") or {}))
 
 
-def _secret(state: Any) -> dict[str, Any]:
+def _secret(state: StateLike) -> dict[str, Any]:
     return dict(thaw(state.secret.get("partisans") or {})) if hasattr(state, "secret") else {}
 
 
-def _rt(state: Any) -> dict[str, Any]:
+def _rt(state: StateLike) -> dict[str, Any]:
     return ptable(state, "ground")["rear"]
 
 
-def _need_option(state: Any, order: Any) -> None:
+def _need_option(state: StateLike, order: Any) -> None:
     if not option(state, "rear_area"):
         raise refuse(
             "the rear-area rules are an advanced option this scenario does not use (10.15.10)",
@@ -145,7 +146,7 @@ def _need_option(state: Any, order: Any) -> None:
 
 
 def _commit(
-    state: Any, order: Order, args: Mapping[str, Any], rule: str
+    state: StateLike, order: Order, args: Mapping[str, Any], rule: str
 ) -> tuple[Hex, list[Any], list[Any]]:
     _need_option(state, order)
     h = state.map.hex(args["zone"])
@@ -187,7 +188,7 @@ class SecurityZone(OrderHandler):
         doc="establish a Security Zone",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
             return None
         us = [
@@ -196,15 +197,15 @@ class SecurityZone(OrderHandler):
         vals = []
         for u in us:
             if u.steps == int(_rt(state)["security_steps"]):
-                vals.append({"zone": state.map.label(u.hex), "units": [u.id]})
+                vals.append({"zone": state.map.label(u.map_hex), "units": [u.id]})
         ex = legal_examples(self, state, side, vals[:3])
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         _commit(state, order, args, "10.15.10.1")
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         h, units, support = _commit(state, order, args, "10.15.10.1")
         key = zone_key(state, h)
@@ -285,14 +286,14 @@ class Partisans(OrderHandler):
         doc="activate partisans (secret)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         return SecurityZone.candidates(self, state, side)  # type: ignore[arg-type]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         _commit(state, order, args, "10.15.10.2")
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         h, units, support = _commit(state, order, args, "10.15.10.2")
         key = zone_key(state, h)
@@ -357,7 +358,7 @@ class Partisans(OrderHandler):
 
 
 def _mods(
-    state: Any, side: str, key: str, entry: Mapping[str, Any], security: bool
+    state: StateLike, side: str, key: str, entry: Mapping[str, Any], security: bool
 ) -> tuple[str, int, list[str]]:
     rt = _rt(state)
     die = parse_die(rt["battle_die"])
@@ -376,7 +377,7 @@ def _mods(
     return die, mod, why
 
 
-def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
+def _battle(state: GameState, key: str, roll: Roller) -> tuple[list[Event], Result]:
     rear = _rear(state)
     sec = _secret(state)
     sz = (rear.get("security") or {})[key]
@@ -446,7 +447,7 @@ def _battle(state: Any, key: str, roll: Roller) -> tuple[list[Event], Result]:
     )
 
 
-def reveal(state: Any, dice: Any) -> list[Event]:
+def reveal(state: StateLike, dice: Any) -> list[Event]:
     """6.C.4 begins: all partisans are revealed; those with no Security Zone in their zone are
     DISRUPTED at once (10.15.10.3); last turn's disrupted zones end (10.15.10.4)."""
     if not option(state, "rear_area"):
@@ -489,7 +490,7 @@ def reveal(state: Any, dice: Any) -> list[Event]:
     return ev
 
 
-def _contested(state: Any) -> list[str]:
+def _contested(state: StateLike) -> list[str]:
     """Zones with revealed partisans and an enemy Security Zone whose battle is not fought yet."""
     rear = _rear(state)
     sz = rear.get("security") or {}
@@ -500,7 +501,7 @@ def _contested(state: Any) -> list[str]:
     )
 
 
-def finish(state: Any, dice: Any) -> list[Event]:
+def finish(state: GameState, dice: Any) -> list[Event]:
     """6.C.4 ends: the battles nobody called are fought (10.15.10.3)."""
     if not option(state, "rear_area"):
         return []
@@ -524,13 +525,13 @@ class SecurityBattle(OrderHandler):
         doc="battle for control of a zone",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         keys = _contested(state) if option(state, "rear_area") else []
         labs = [(_rear(state).get("security") or {})[k]["label"] for k in keys]
         ex = [self.type.make(side, zone=lab) for lab in labs]
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _key(self, state: Any, order: Order, args: Mapping[str, Any]) -> str:
+    def _key(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> str:
         _need_option(state, order)
         key = zone_key(state, state.map.hex(args["zone"]))
         if key not in _contested(state):
@@ -542,10 +543,10 @@ class SecurityBattle(OrderHandler):
             )
         return key
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._key(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         key = self._key(state, order, args)
         rear = _rear(state)
         sz, pub = rear["security"][key], rear["partisans"][key]
@@ -555,14 +556,14 @@ class SecurityBattle(OrderHandler):
         return battle_preview(sd, sm, pd, pm, int(rt["destroy_at"]), int(rt["destroy_ratio"]))
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         key = self._key(state, order, args)
         ev, res = _battle(state, key, Roller(dice))
         return Adjudication(ev, res)
 
 
-def _defence(state: Any, target: Any) -> int:
+def _defence(state: StateLike, target: Any) -> int:
     pa = _rt(state)["partisan_attack"]
     stacked = any(
         u.id != target.id
@@ -586,7 +587,7 @@ class PartisanAttack(OrderHandler):
         doc="partisan attack",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
             return None
         from owsnb.rules.ows.movement import known_enemies
@@ -604,7 +605,7 @@ class PartisanAttack(OrderHandler):
                 ex.append(self.type.make(side, target=e.id))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, str]:
+    def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, str]:
         _need_option(state, order)
         t = enemy_unit(state, order.side, args["target"], "10.15.10.4", order)
         key = zone_key(state, t.hex)
@@ -625,10 +626,10 @@ class PartisanAttack(OrderHandler):
             )
         return t, key
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         t, _ = self._check(state, order, args)
         pa = _rt(state)["partisan_attack"]
         return partisan_attack_preview(
@@ -636,7 +637,7 @@ class PartisanAttack(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         t, key = self._check(state, order, args)
         pa = _rt(state)["partisan_attack"]
@@ -698,7 +699,7 @@ class Atgm(OrderHandler):
         doc="ATGM attack with the partisans",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "rear_area"):
             return None
         from owsnb.rules.ows.movement import known_enemies
@@ -716,7 +717,7 @@ class Atgm(OrderHandler):
                     ex.append(self.type.make(side, unit=a.id, target=e.id))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
+    def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         _need_option(state, order)
         a = own_unit(state, order, args["unit"], "10.15.10.5")
         if not a.data.get("partisan_zone"):
@@ -735,10 +736,10 @@ class Atgm(OrderHandler):
             )
         return a, t
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         a, t = self._check(state, order, args)
         from owsnb.rules.ows.ground import lead_die
 
@@ -750,7 +751,7 @@ class Atgm(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         a, t = self._check(state, order, args)
         roll = Roller(dice)

@@ -28,7 +28,18 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.rules.ows.common import Result, Roller, option, own_unit, refuse, space, table, watchers
+from owsnb.kernel.state import GameState, StateLike
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    legal_examples,
+    option,
+    own_unit,
+    refuse,
+    space,
+    table,
+    watchers,
+)
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -83,7 +94,7 @@ def sof_regeneration_preview(in_box: int) -> Distribution:
 preview = air_regeneration_preview
 
 
-def regen_rule(state: Any, unit: Any) -> tuple[str, int]:
+def regen_rule(state: StateLike, unit: Any) -> tuple[str, int]:
     """The (die, target) that regenerates *unit* (11.7): the counter's own, else by side, else default."""
     c = counter(unit)
     if c.regen_target:
@@ -94,7 +105,7 @@ def regen_rule(state: Any, unit: Any) -> tuple[str, int]:
 
 
 # -- step effects ----------------------------------------------------------------------------------
-def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list[Event]]:
+def cyber_recovery(state: StateLike, roll: Roller) -> tuple[list[dict[str, Any]], list[Event]]:
     """11.2: each enduring cyber effect's victim rolls the card's recovery die; the effects that
     stay in play, and the events (rolls are public: the effect is)."""
     stay: list[dict[str, Any]] = []
@@ -116,7 +127,7 @@ def cyber_recovery(state: Any, roll: Roller) -> tuple[list[dict[str, Any]], list
     ]
 
 
-def reset_io(state: Any, dice: Any) -> list[Event]:
+def reset_io(state: StateLike, dice: Any) -> list[Event]:
     """7.B / 11.2: offensive IO effects come off unless a cyber effect endures (recovery rolls per
     card); defensive tokens may stay; tokens come back."""
     stay, events = cyber_recovery(state, Roller(dice))
@@ -136,7 +147,7 @@ def reset_io(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def reset_space(state: Any, dice: Any) -> list[Event]:
+def reset_space(state: GameState, dice: Any) -> list[Event]:
     """7.C / 11.3: dashboards back to their default values unless a cyber effect is still in play
     (its row stays demoted, 11.2)."""
     from owsnb.kernel.reduce import apply
@@ -158,7 +169,7 @@ def reset_space(state: Any, dice: Any) -> list[Event]:
     ]
 
 
-def reset_aviation(state: Any, dice: Any) -> list[Event]:
+def reset_aviation(state: StateLike, dice: Any) -> list[Event]:
     """7.D / 11.4: air missions return to base; CAP/OCA/DCA/Interdiction/SUCAP/CAS and their tankers
     may stay (option ``leave_missions_in_place``); munitions loadouts are unloaded."""
     events: list[Event] = []
@@ -181,7 +192,7 @@ def reset_aviation(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def advance_timers(state: Any, dice: Any) -> list[Event]:
+def advance_timers(state: StateLike, dice: Any) -> list[Event]:
     """7.E / 11.5: every countdown in ``data.timers`` goes down by one; at zero it and its marker go."""
     events: list[Event] = []
     for u in state.units.values():
@@ -202,10 +213,11 @@ def advance_timers(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def remove_markers(state: Any, dice: Any) -> list[Event]:
+def remove_markers(state: StateLike, dice: Any) -> list[Event]:
     """7.F / 11.6: RSO&I (without a timer), Suppressed (except partisan suppression, C8), Main
     Effort, Cavitation, TACSIT 1 (detection lapses: enemies keep a last-known position), assault
-    markers (C6), and the per-turn bookkeeping markers."""
+    markers (C6), and the per-turn bookkeeping markers; a radiation plume placed in an earlier
+    turn (7.4.1; the radiation marker of the struck hex stays, 7.4)."""
     events: list[Event] = []
     turn = state.clock.turn
     for u in state.units.values():
@@ -238,6 +250,10 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
             changes["data"] = {"last_known": lk}
         if changes:
             events.append(unit_set(u.id, rule="11.6", visible_to=watchers(state, u), **changes))
+    for h, info in state.map.hexes.items():  # 7.4.1: "removed in the next turn's Regeneration"
+        placed = info.facts.get("plume")
+        if placed is not None and int(placed) < turn:
+            events.append(hex_set(h, {"plume": None}, rule="7.4.1"))
     for s in state.sides:
         if state.sides[s].private.get("sr_hexes") or state.sides[s].private.get("sensed"):
             events.append(side_set(s, "private", {"sr_hexes": None, "sensed": None}, rule="8.5.1"))
@@ -257,7 +273,7 @@ def remove_markers(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def repair(state: Any, dice: Any) -> list[Event]:
+def repair(state: StateLike, dice: Any) -> list[Event]:
     """7.G / 11.6.1: each damaged infrastructure step is repaired on a D6 of 1 (1–3 with an engineer)."""
     roll = Roller(dice)
     t = table(state, "regeneration")["repair"]
@@ -290,7 +306,7 @@ def repair(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def regenerate(state: Any, dice: Any) -> list[Event]:
+def regenerate(state: StateLike, dice: Any) -> list[Event]:
     """7.H / 11.7 and 6.6.1.2: air missions roll their per-counter probability; SOF by 1D4 missions,
     each back 1D4 turns ahead (1 = the next SOF phase)."""
     roll = Roller(dice)
@@ -341,7 +357,7 @@ def regenerate(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def sof_back(state: Any, turn: int, dice: Any) -> list[Event]:
+def sof_back(state: StateLike, turn: int, dice: Any) -> list[Event]:
     """6.6.1.2: SOF missions whose turn has come are back in play for this turn's SOF phase."""
     out = []
     for u in state.units.values():
@@ -367,7 +383,7 @@ def sof_back(state: Any, turn: int, dice: Any) -> list[Event]:
     return out
 
 
-def reset_fires(state: Any, dice: Any) -> list[Event]:
+def reset_fires(state: StateLike, dice: Any) -> list[Event]:
     """7.I / 11.8: dice and shields with the curved arrow (auto-resupply) and grey shields with the
     circular arrow (2.2.2.3.2) are reset; the others stay expended until resupplied (11.9)."""
     events: list[Event] = []
@@ -387,7 +403,7 @@ def reset_fires(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def new_turn(state: Any, dice: Any) -> list[Event]:
+def new_turn(state: StateLike, dice: Any) -> list[Event]:
     """7.J / 11.10: the turn advances (the kernel moves the turn marker); roll the weather (2.3.5)."""
     w = table(state, "weather")
     roll = Roller(dice)
@@ -399,9 +415,23 @@ def new_turn(state: Any, dice: Any) -> list[Event]:
     ]
 
 
+def _port_actions_left(state: StateLike, side: str, h: Any) -> int:
+    """11.9 / 2.1.7.1: the port's actions (its capacity, less damage) not yet used this turn."""
+    from owsnb.rules.ows.strategic import _use, port_capacity
+
+    return port_capacity(state, h) - _use(state, side, "port").get(state.map.label(h), 0)
+
+
+def _port_use(state: StateLike, side: str, h: Any) -> Event:
+    from owsnb.rules.ows.strategic import _use_event
+
+    return _use_event(state, side, "port", state.map.label(h), 1)
+
+
 class Resupply(OrderHandler):
     """11.9 / 2.2.2.5: resupply a unit's critical munitions from a co-located ASP (scenario option);
-    each salvo restored comes out of the ASP."""
+    each salvo restored comes out of the ASP; a ship is resupplied in port, using one of the port's
+    actions (its capacity per turn, shared with embarking and offloading, 2.1.7.1)."""
 
     type = OrderType(
         "resupply",
@@ -410,19 +440,20 @@ class Resupply(OrderHandler):
         doc="resupply missiles from an ASP",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "missile_resupply"):
             return None
-        ex = []
-        for a in state.units_of(side):
-            if counter(a).category != "asp" or a.hex is None or int(counter(a).salvos) <= 0:
-                continue
-            for u in state.units_at(a.hex):
-                if u.side == side and counter(u).spent and u.id != a.id:
-                    ex.append(self.type.make(side, unit=u.id, asp=a.id))
+        pairs = [
+            {"unit": u.id, "asp": a.id}
+            for a in state.units_of(side)
+            if counter(a).category == "asp" and a.hex is not None and int(counter(a).salvos) > 0
+            for u in state.units_at(a.hex)
+            if u.side == side and counter(u).spent and u.id != a.id
+        ]
+        ex = legal_examples(self, state, side, pairs)  # a busy port offers no ship (11.9)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if not option(state, "missile_resupply"):
             raise refuse(
                 "this scenario does not allow missile resupply (2.2.2.5)",
@@ -438,11 +469,20 @@ class Resupply(OrderHandler):
             raise refuse(f"{u.id} is not co-located with {a.id}", "not-co-located", "11.9", order)
         if int(counter(a).salvos) <= 0:
             raise refuse(f"{a.id} is empty", "asp-empty", "11.9", order)
-        if counter(u).category == "naval" and "port" not in state.map.info(u.hex).features:
-            raise refuse("a ship is resupplied in port (11.9)", "not-in-port", "11.9", order)
+        if counter(u).category == "naval":
+            if "port" not in state.map.info(u.hex).features:
+                raise refuse("a ship is resupplied in port (11.9)", "not-in-port", "11.9", order)
+            if _port_actions_left(state, order.side, u.hex) < 1:
+                raise refuse(
+                    f"the port at {state.map.label(u.hex)} has no action left this turn: a ship "
+                    "is resupplied 'using one of that port's actions' (11.9, 2.1.7.1)",
+                    "port-busy",
+                    "11.9",
+                    order,
+                )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, a = state.units[args["unit"]], state.units[args["asp"]]
         sp = dict(counter(u).spent)
@@ -455,6 +495,7 @@ class Resupply(OrderHandler):
         sp = {k: v for k, v in sp.items() if v > 0}
         ev = [
             unit_set(u.id, data={"spent": sp}, rule="11.9", visible_to=watchers(state, u)),
+            *([_port_use(state, order.side, u.hex)] if counter(u).category == "naval" else []),
             unit_set(
                 a.id,
                 data={"salvos": stock - restored},

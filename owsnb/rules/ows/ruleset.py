@@ -29,10 +29,11 @@ from owsnb.kernel.events import Event, clock_set, note, state_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.ruleset import Adjudication, OrderHandler, RuleSet
-from owsnb.kernel.state import UMPIRE, GameState, Unit
+from owsnb.kernel.state import UMPIRE, GameState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.ows import units as _units
 from owsnb.rules.ows.common import Result, Roller, detected, option
+from owsnb.rules.ows.editor import EDITOR
 from owsnb.rules.ows.options import OPTIONS
 from owsnb.rules.ows.sequence import DEFER_STEPS, SEQUENCE, base_step
 from owsnb.rules.ows.tables import load_tables
@@ -86,13 +87,17 @@ PRIVATE_KEYS = (
 """Payload bookkeeping an enemy never sees, even of a detected counter (it may name hidden units)."""
 
 
-def _public_face(unit: Unit) -> Unit:
-    """What the other side sees of a detected counter: its printed values, not its owner's notes."""
-    if not any(k in unit.data for k in PRIVATE_KEYS):
+def _public_face(unit: Unit, marks: bool = True) -> Unit:
+    """What the other side sees of a detected counter: its printed values, not its owner's notes;
+    with *marks*, the salvos and shields crossed out on it (2.2: "Players use dry-erase markers on
+    the counters themselves to record ... the consumption of missiles"; option
+    ``enemy_expenditure``)."""
+    hide = PRIVATE_KEYS if marks else (*PRIVATE_KEYS, "spent")
+    if not any(k in unit.data for k in hide):
         return unit
     from dataclasses import replace as _replace
 
-    return _replace(unit, data=unit.data.without(*PRIVATE_KEYS))
+    return _replace(unit, data=unit.data.without(*hide))
 
 
 # -- generic OWS orders ---------------------------------------------------------------------------
@@ -167,7 +172,7 @@ class AdHoc(OrderHandler):
         actors="umpire",
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = str(args["percent"])
         if not p.isdigit() or int(p) % 10 or not 0 <= int(p) <= 100:
             raise IllegalOrderError(
@@ -177,14 +182,14 @@ class AdHoc(OrderHandler):
                 order=order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         k = int(args["percent"]) // 10
         return Distribution.bernoulli(
             Distribution.die(10).prob(lambda r: r >= 11 - k) if k else 0, label="success"
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Dice
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Dice
     ) -> Adjudication:
         k = int(args["percent"]) // 10
         what = args.get("what", "ad hoc adjudication")
@@ -208,6 +213,7 @@ class OWS(RuleSet):
     title = "Operational Wargame System (OWS) v2.3"
     version = "2.3"
     sequence = SEQUENCE
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         self.modules = loaded_modules()
@@ -285,13 +291,25 @@ class OWS(RuleSet):
             pub = s.public.set(space=dash, space_default=dash)
             priv = s.private.set(hand=dict(hands.get(name, {}) or {}))
             sides[name] = replace(s, public=pub, private=priv)
-        return replace(state, sides=FrozenDict(sides))
+        state = replace(state, sides=FrozenDict(sides))
+        if rules.get("victory"):  # the scenario's score sheet, public (12.1; victory.py)
+            state = state.evolve(public=state.public.set(victory=rules["victory"]))
+        return state
 
     def validate_scenario(
         self, state: GameState, rules: Mapping[str, Any]
     ) -> list[tuple[str, str]]:
         problems = []
-        known = ["space", "hands", "regeneration", "notes", "supply", "reinforcements", "weather"]
+        known = [
+            "space",
+            "hands",
+            "regeneration",
+            "notes",
+            "supply",
+            "reinforcements",
+            "weather",
+            "victory",
+        ]
         for m in self.modules:
             known += [k for k in getattr(m, "RULES_KEYS", ()) if k not in known]
         for key in rules:
@@ -299,7 +317,10 @@ class OWS(RuleSet):
                 problems.append(
                     (f"rules.{key}", f"unknown OWS rules key; known: {', '.join(known)}")
                 )
+        from owsnb.rules.ows import victory
         from owsnb.rules.ows.strategic import over_capacity
+
+        problems += victory.problems(state, rules.get("victory"))
 
         index = {uid: i for i, uid in enumerate(state.units)}  # the scenario's units, in file order
         for h, ids, cap in over_capacity(state):  # 6.5.5: capacity can never be exceeded
@@ -394,11 +415,12 @@ class OWS(RuleSet):
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         if side == UMPIRE or unit.side == side:
             return unit
+        marks = option(state, "enemy_expenditure") == "marked"
         if unit.hex is None:
             ok = side in unit.seen_by or side in (unit.data.get("last_known") or {})
-            return _public_face(unit) if ok else None
+            return _public_face(unit, marks) if ok else None
         if detected(state, unit, side):
-            return _public_face(unit)
+            return _public_face(unit, marks)
         lk = unit.data.get("last_known", {}).get(side) if unit.data.get("last_known") else None
         if lk is not None:
             from owsnb.kernel.hexgrid import Hex
@@ -418,6 +440,12 @@ class OWS(RuleSet):
         from owsnb.rules.ows.presentation import PRESENTATION
 
         return PRESENTATION
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.ows import guide
+
+        return guide
 
     # -- research hooks (owsnb.analysis.history) ----------------------------------------------
     def unit_facts(self, unit: Unit) -> dict[str, Any]:

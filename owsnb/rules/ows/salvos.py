@@ -28,7 +28,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.rules.ows.dice import demote, parse_die, success_probability
 from owsnb.rules.ows.dice import hits as _hits
 
-__all__ = ["SalvoPlan", "allocate", "salvo_distribution"]
+__all__ = ["SalvoPlan", "allocate", "engages", "salvo_distribution"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,21 @@ def _eligible(flags: Iterable[str], bmd: bool, hgv_ok: bool) -> bool:
     if fl & {"SRBM", "MRBM", "IRBM", "H"}:
         return bmd
     return True
+
+
+def engages(shield: Mapping[str, Any], salvos: Iterable[Any], hgv_defendable: bool = False) -> bool:
+    """Can grey *shield* (``{"value", "bmd"}``) engage at least one of *salvos* (their ``flags``)?
+    2.2.2.7: "Ballistic missiles can only be defended by grey shields with an associated 'BMD'
+    notation"; a shield that can engage none of the salvos at its target plays no part and is
+    not spent.
+
+    >>> bal = SalvoPlan("d12", flags=frozenset({"MRBM"}))
+    >>> engages({"value": 6}, [bal]), engages({"value": 7, "bmd": True}, [bal])
+    (False, True)
+    """
+    return any(
+        _eligible(getattr(p, "flags", ()), bool(shield.get("bmd")), hgv_defendable) for p in salvos
+    )
 
 
 def allocate(

@@ -23,6 +23,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -72,7 +73,7 @@ def direct_action_preview(
     )
 
 
-def _enemy_controlled(state: Any, side: str, h: Any) -> bool:
+def _enemy_controlled(state: StateLike, side: str, h: Any) -> bool:
     ctl = state.map.info(h).facts.get("control")
     if ctl:
         return ctl != side
@@ -86,7 +87,7 @@ def _enemy_controlled(state: Any, side: str, h: Any) -> bool:
     )
 
 
-def legal_da_target(state: Any, target: Any) -> bool:
+def legal_da_target(state: StateLike, target: Any) -> bool:
     """6.6.1.1: ports, airfields, air units, HQs, air defence, artillery, missile units, ammunition
     depots, and ships in port."""
     c = counter(target)
@@ -107,7 +108,7 @@ class Insert(OrderHandler):
         doc="insert a SOF mission",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         sofs = [
             u
             for u in state.units_of(side)
@@ -129,7 +130,7 @@ class Insert(OrderHandler):
         ex = tuple(self.type.make(side, sof=s.id, hex=h) for s in sofs for h in near[:8])
         return OrderSpec(side, self.type, FrozenDict(sof=tuple(s.id for s in sofs)), ex)
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["sof"], "6.6", on_map=False)
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "6.6", order)
@@ -145,11 +146,11 @@ class Insert(OrderHandler):
         except Exception:
             raise refuse(f"no hex {args['hex']!r}", "bad-hex", "6.6", order) from None
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         return insertion_preview(int(counter(state.units[args["sof"]]).signature or 8))
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["sof"]]
         h = state.map.hex(args["hex"])
@@ -198,14 +199,14 @@ class Insert(OrderHandler):
         return Adjudication(events, res)
 
 
-def _compromise(state: Any, u: Any, roll: Roller, rule: str) -> bool:
+def _compromise(state: StateLike, u: Any, roll: Roller, rule: str) -> bool:
     sig = int(counter(u).signature or 8)
     die = parse_die(table(state, "sof_missions")["compromise"]["die"])
     r = roll(die, f"compromise check for {u.id} (compromised on {sig}+)", rule, frozenset({u.side}))
     return r >= sig
 
 
-def _to_regen(u: Any, state: Any, rule: str) -> list[Event]:
+def _to_regen(u: Any, state: StateLike, rule: str) -> list[Event]:
     enemy = [s for s in state.sides if s != u.side]
     return [
         unit_set(
@@ -234,7 +235,7 @@ class DirectAction(OrderHandler):
         doc="SOF direct action",
     )
 
-    def _target(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
+    def _target(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = own_unit(state, order, args["sof"], "6.6.1.1")
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "6.6.1.1", order)
@@ -264,10 +265,10 @@ class DirectAction(OrderHandler):
             )
         return u, t
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._target(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         u, t = self._target(state, order, args)
         d = _defence(state, t)
         return direct_action_preview(
@@ -278,7 +279,7 @@ class DirectAction(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, t = self._target(state, order, args)
         roll = Roller(dice)
@@ -336,7 +337,7 @@ class DirectAction(OrderHandler):
         )
 
 
-def _defence(state: Any, t: Any) -> int:
+def _defence(state: StateLike, t: Any) -> int:
     if isinstance(t, str):
         kind, _, lab = t.partition(":")
         f = state.map.info(state.map.hex(lab)).features.get(kind, {})
@@ -357,7 +358,7 @@ class Recon(OrderHandler):
         doc="SOF special reconnaissance",
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["sof"], "8.5.1")
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "8.5.1", order)
@@ -377,7 +378,7 @@ class Recon(OrderHandler):
                 order,
             )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = tuple(
             self.type.make(side, sof=u.id, hex=state.map.label(u.hex))
             for u in state.units_of(side)
@@ -385,14 +386,14 @@ class Recon(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(), ex) if ex else None
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         return Distribution.bernoulli(
             1 - success_probability("d8", int(counter(state.units[args["sof"]]).signature or 8)),
             label="not compromised",
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["sof"]]
         roll = Roller(dice)

@@ -26,15 +26,15 @@ with it (as R11). RSO&I countdowns (C1) are ``tables.movement.strategic.rsoi_tur
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from heapq import heappop, heappush
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import Result, apply_hits, legal_examples, own_unit, refuse, watchers
 from owsnb.rules.ows.movement import (
     cargo_of,
@@ -47,7 +47,7 @@ from owsnb.rules.ows.movement import (
     stack_ok,
     zoc_hexes,
 )
-from owsnb.rules.ows.movement.ground import _cost_model
+from owsnb.rules.ows.movement.ground import _cheaper, _cost_model
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -80,7 +80,7 @@ def rail_turns(km: float, km_per_turn: float) -> int:
     return 2 + max(1, math.ceil(float(km) / float(km_per_turn) - 1e-9))
 
 
-def rsoi_turns(state: Any, mode: str) -> int:
+def rsoi_turns(state: StateLike, mode: str) -> int:
     """C1: the RSO&I countdown set on arrival by *mode* (sealift, airlift, het, rail)."""
     return int(ptable(state, "movement")["strategic"]["rsoi_turns"][mode])
 
@@ -90,12 +90,12 @@ def lift_steps(unit: Any) -> int:
     return 1 if counter(unit).category == "engineer" else unit.steps
 
 
-def _damage(state: Any, h: Hex, kind: str) -> int:
+def _damage(state: StateLike, h: Hex, kind: str) -> int:
     dmg = state.map.hexes[h].facts.get("damage") or {}
     return int(dmg.get(kind, 0) or 0)
 
 
-def port_capacity(state: Any, h: Hex) -> int:
+def port_capacity(state: StateLike, h: Hex) -> int:
     """2.1.7.1: steps a port embarks or offloads per turn (its boxes, less damage)."""
     f = state.map.hexes[h].features.get("port")
     if not f:
@@ -103,7 +103,7 @@ def port_capacity(state: Any, h: Hex) -> int:
     return max(int(f.get("capacity", 0) or 0) - _damage(state, h, "port"), 0)
 
 
-def airfield_capacity(state: Any, h: Hex) -> int:
+def airfield_capacity(state: StateLike, h: Hex) -> int:
     """SM1: transport missions an airfield handles per turn (its capacity, less damage)."""
     f = state.map.hexes[h].features.get("airfield")
     if not f:
@@ -111,7 +111,7 @@ def airfield_capacity(state: Any, h: Hex) -> int:
     return max(int(f.get("capacity", 0) or 0) - _damage(state, h, "airfield"), 0)
 
 
-def over_capacity(state: Any) -> list[tuple[Any, list[str], int]]:
+def over_capacity(state: StateLike) -> list[tuple[Any, list[str], int]]:
     """6.5.5: the airfields holding more squadron base counters than their capacity (less damage):
     ``(hex, ids of the squadron bases there, capacity)``."""
     out = []
@@ -129,7 +129,7 @@ def over_capacity(state: Any) -> list[tuple[Any, list[str], int]]:
     return out
 
 
-def basing_problems(state: Any) -> list[str]:
+def basing_problems(state: StateLike) -> list[str]:
     """6.5.5: an airbase's capacity in squadrons can never be exceeded — one line per airfield over it."""
     return [
         f"{state.map.label(h)}: {len(ids)} squadrons based, capacity {cap} (6.5.5)"
@@ -137,14 +137,14 @@ def basing_problems(state: Any) -> list[str]:
     ]
 
 
-def _use(state: Any, side: str, kind: str) -> dict[str, int]:
+def _use(state: StateLike, side: str, kind: str) -> dict[str, int]:
     u = thaw(state.sides[side].private.get("lift_use") or {})
     if int(u.get("turn", 0) or 0) != state.clock.turn:
         return {}
     return dict(u.get(kind) or {})
 
 
-def _use_event(state: Any, side: str, kind: str, label: str, n: int) -> Event:
+def _use_event(state: StateLike, side: str, kind: str, label: str, n: int) -> Event:
     u = thaw(state.sides[side].private.get("lift_use") or {})
     if int(u.get("turn", 0) or 0) != state.clock.turn:
         u = {"turn": state.clock.turn}
@@ -154,20 +154,20 @@ def _use_event(state: Any, side: str, kind: str, label: str, n: int) -> Event:
     return side_set(side, "private", {"lift_use": u}, rule="2.1.7")
 
 
-def _rsoi(state: Any, u: Any, mode: str, rule: str, **data: Any) -> Event:
+def _rsoi(state: StateLike, u: Any, mode: str, rule: str, **data: Any) -> Event:
     timers = dict(thaw(u.data.get("timers") or {}))
     timers["rsoi"] = rsoi_turns(state, mode)
     return unit_set(
         u.id,
         markers=u.markers | {"rsoi"},
-        data={"timers": timers, **data},
+        data={"timers": timers, "rsoi_rule": rule, **data},
         rule=rule,
         visible_to=watchers(state, u),
     )
 
 
 def offload(
-    state: Any,
+    state: StateLike,
     ship: Any,
     dice: Any = None,
     *,
@@ -211,49 +211,39 @@ def offload(
     return events, lines
 
 
-def _enemy_block(state: Any, side: str) -> tuple[set[Hex], set[Hex]]:
+def _enemy_block(state: StateLike, side: str) -> tuple[set[Hex], set[Hex]]:
     foes = known_enemies(state, side)
     return {e.hex for e in foes}, zoc_hexes(state, foes)
 
 
 def _edge_route(
-    state: Any, a: Hex, b: Hex, kind: str, side: str, cost_of: Any
+    state: StateLike, a: Hex, b: Hex, kind: str, side: str, cost_of: Any
 ) -> tuple[list[Hex], float] | None:
     """Cheapest route from *a* to *b* along hexsides carrying *kind* (rail, road), avoiding known
     enemy units and ZOC."""
     blocked, zoc = _enemy_block(state, side)
-    best = {a: 0.0}
-    parent: dict[Hex, Hex] = {}
-    heap = [(0.0, a)]
-    while heap:
-        d, h = heappop(heap)
-        if h == b:
-            path = [h]
-            while path[-1] in parent:
-                path.append(parent[path[-1]])
-            return list(reversed(path)), d
-        if d > best[h] + 1e-9:
-            continue
+
+    def moves(h: Hex, d: float) -> Iterator[tuple[Hex, float]]:
         for n in h.neighbours():
             if n not in state.map.hexes or kind not in state.map.edge(h, n):
                 continue
             if n in blocked or (n in zoc and n != b):
                 continue
-            nd = d + cost_of(h, n)
-            if nd + 1e-9 < best.get(n, math.inf):
-                best[n] = nd
-                parent[n] = h
-                heappush(heap, (nd, n))
-    return None
+            yield n, d + cost_of(h, n)
+
+    found = search(a, moves, goal=lambda h, d: h == b, better=_cheaper)
+    if found.found is None:
+        return None
+    return list(found.path_to(b)), found.labels[b]
 
 
-def rail_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:
+def rail_route(state: StateLike, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:
     """The rail line from *a* to *b* and its length in km (5.1.1.4)."""
     km = float(state.map.km_per_hex() or 20.0)
     return _edge_route(state, a, b, "rail", side, lambda x, y: km)
 
 
-def road_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:
+def road_route(state: StateLike, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float] | None:
     """The road from *a* to *b* and its cost in wheeled MP (5.1.1.5)."""
     model = _cost_model(state, "wheeled")
     return _edge_route(
@@ -268,7 +258,7 @@ def road_route(state: Any, a: Hex, b: Hex, side: str) -> tuple[list[Hex], float]
     )
 
 
-def _ground_lift_checks(state: Any, order: Order, u: Any, rule: str) -> None:
+def _ground_lift_checks(state: StateLike, order: Order, u: Any, rule: str) -> None:
     c = counter(u)
     if c.category not in ("ground", "hq", "artillery", "air-defence", "engineer", "css"):
         raise refuse(f"{u.id} is not a ground unit", "not-ground", rule, order)
@@ -291,7 +281,7 @@ class Sealift(OrderHandler):
         doc="embark a unit on a ship for sealift",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ships = [
             s
             for s in state.units_of(side)
@@ -311,7 +301,7 @@ class Sealift(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
+    def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = own_unit(state, order, args["unit"], "5.1.1.2")
         s = own_unit(state, order, args["ship"], "5.1.1.2")
         _ground_lift_checks(state, order, u, "5.1.1.2")
@@ -344,11 +334,11 @@ class Sealift(OrderHandler):
             )
         return u, s
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, s = self._check(state, order, args)
         vis = watchers(state, u)
@@ -364,6 +354,7 @@ class Sealift(OrderHandler):
                 data={
                     "aboard": tag,
                     "moved": {"turn": state.clock.turn, "step": "2.1", "hexes": 0},
+                    "rsoi_rule": "5.1.1.2",
                 },
                 rule="5.1.1.1",
                 visible_to=vis,
@@ -412,7 +403,7 @@ class Disembark(OrderHandler):
         doc="offload a unit in port (RSO&I)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ok = legal_examples(
             self,
             state,
@@ -421,7 +412,7 @@ class Disembark(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ok)) if ok else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
+    def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         u = own_unit(state, order, args["unit"], "5.1.1.2", on_map=False)
         s = carrier_of(state, u)
         if s is None or s.hex is None:
@@ -437,11 +428,11 @@ class Disembark(OrderHandler):
             )
         return u, s
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, s = self._check(state, order, args)
         ev, lines = offload(state, s, dice, only=[u.id])
@@ -474,7 +465,7 @@ class Airlift(OrderHandler):
         doc="airlift a unit",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ts = [
             t for t in state.units_of(side) if t.box == "base" and counter(t).mission == "transport"
         ]
@@ -504,13 +495,13 @@ class Airlift(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _need(self, state: Any, u: Any) -> int:
+    def _need(self, state: StateLike, u: Any) -> int:
         if _mech(u):
             return int(ptable(state, "movement")["strategic"].get("heavy_lift_per_mech_step", 2))
         return lift_steps(u)
 
     def _check(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Any]]:
         u = own_unit(state, order, args["unit"], "5.1.1.3")
         _ground_lift_checks(state, order, u, "5.1.1.3")
@@ -595,11 +586,11 @@ class Airlift(OrderHandler):
             raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
         return u, to, ts
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, to, ts = self._check(state, order, args)
         tag = lift_tag(state)
@@ -634,7 +625,7 @@ class Airlift(OrderHandler):
         )
 
 
-def _carriers(state: Any, u: Any, kind: str) -> list[Any]:
+def _carriers(state: StateLike, u: Any, kind: str) -> list[Any]:
     return [
         t
         for t in state.units.values()
@@ -647,7 +638,7 @@ def _carriers(state: Any, u: Any, kind: str) -> list[Any]:
     ]
 
 
-def _car_count(state: Any, u: Any) -> int:
+def _car_count(state: StateLike, u: Any) -> int:
     cars = sum(
         max(int(t.data.get("cars", t.steps) or t.steps), 1) for t in _carriers(state, u, "rail")
     )
@@ -673,7 +664,7 @@ class Rail(OrderHandler):
         doc="move a unit by rail",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         heads = [h for h, i in state.map.hexes.items() if "railhead" in i.features]
         movers = [
             u
@@ -690,7 +681,7 @@ class Rail(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Hex], float]:
         u = own_unit(state, order, args["unit"], "5.1.1.4")
         _ground_lift_checks(state, order, u, "5.1.1.4")
@@ -723,11 +714,11 @@ class Rail(OrderHandler):
             )
         return u, to, route[0], route[1]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, to, path, km = self._check(state, order, args)
         kpt = float(ptable(state, "movement")["strategic"]["rail_km_per_turn"])
@@ -752,6 +743,7 @@ class Rail(OrderHandler):
                     "timers": timers,
                     "rail": trip,
                     "moved": {"turn": t, "step": "2.1", "hexes": 0},
+                    "rsoi_rule": "5.1.1.4",
                 },
                 rule="5.1.1.4",
                 visible_to=watchers(state, u),
@@ -788,7 +780,7 @@ class Rail(OrderHandler):
         )
 
 
-def rail_progress(state: Any, turn: int, dice: Any) -> list[Event]:
+def rail_progress(state: StateLike, turn: int, dice: Any) -> list[Event]:
     """5.1.1.4: at the start of each turn, units entrained leave for transit, then arrive to offload."""
     events: list[Event] = []
     for u in state.units.values():
@@ -823,7 +815,7 @@ class Het(OrderHandler):
         doc="move a unit by HET",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = []
         for u in state.units_of(side):
             if (
@@ -832,7 +824,7 @@ class Het(OrderHandler):
                 or counter(u).category == "transport"
             ):
                 continue
-            far = sorted(u.hex.disc(4), key=lambda h: (-h.distance(u.hex), h))
+            far = sorted(u.map_hex.disc(4), key=lambda h: (-h.distance(u.map_hex), h))
             ex += legal_examples(
                 self,
                 state,
@@ -847,7 +839,7 @@ class Het(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:6])) if ex else None
 
     def _check(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Hex], list[Any]]:
         u = own_unit(state, order, args["unit"], "5.1.1.5")
         _ground_lift_checks(state, order, u, "5.1.1.5")
@@ -874,11 +866,11 @@ class Het(OrderHandler):
             raise refuse(f"{state.map.label(to)} is full (10.9)", "overstacked", "10.9", order)
         return u, to, route[0], hets[: lift_steps(u)]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, to, path, hets = self._check(state, order, args)
         ev: list[Event] = [
@@ -907,7 +899,7 @@ class Het(OrderHandler):
         )
 
 
-def cargo_losses(state: Any, dice: Any) -> list[Event]:
+def cargo_losses(state: GameState, dice: Any) -> list[Event]:
     """5.1.1.2 / 5.1.1.3: a hit on a ship's infantry box costs its cargo a step (SM3: a sunk ship's
     cargo is lost); an airlifted unit whose transport was destroyed this turn is destroyed."""
     events: list[Event] = []

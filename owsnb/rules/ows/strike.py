@@ -22,7 +22,7 @@ gives the exact outcome first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -34,7 +34,7 @@ from owsnb.kernel.events import Event, clock_set, hex_set, note, state_set, unit
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -47,7 +47,7 @@ from owsnb.rules.ows.common import (
     watchers,
 )
 from owsnb.rules.ows.dice import parse_die, shift
-from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate
+from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
     _air_reach,
     _available_shields,
@@ -132,20 +132,25 @@ class StrikePreview:
         return self.record()._repr_html_()
 
 
+def _steps_lost(countermeasures: int, steps: int) -> Callable[[int], int]:
+    """Hits to steps lost: less the countermeasures, at most the target's steps (9.2, 2.1.1.3)."""
+    return lambda hits: min(max(hits - countermeasures, 0), steps)
+
+
 def _preview_of(
-    state: Any, plans: list[SalvoPlan], targets: Mapping[str, _Target]
+    state: StateLike | None, plans: list[SalvoPlan], targets: Mapping[str, _Target]
 ) -> StrikePreview:
     tdist: dict[str, Distribution] = {}
     sdist: dict[str, Distribution] = {}
     for key in dict.fromkeys(p.target for p in plans):
+        if key is None:
+            raise ValueError("a salvo plan without a target cannot be previewed")
         t = targets[key]
         d = _sum(p.distribution() for p in plans if p.target == key)
         d.label = f"hits on {key}"
         tdist[key] = d
         cm = 1 if t.countermeasures else 0
-        sdist[key] = d.map(
-            lambda h, t=t, cm=cm: min(max(h - cm, 0), t.steps), label=f"steps lost by {key}"
-        )
+        sdist[key] = d.map(_steps_lost(cm, t.steps), label=f"steps lost by {key}")
     rules = ["9.2", "9.2.1", "2.1.1.3"] + _note_rules(plans)
     return StrikePreview(plans, tdist, sdist, list(dict.fromkeys(rules)))
 
@@ -198,11 +203,7 @@ def preview(
     if game is None:  # pure what-if
         crit = True
         red = int(red_shield or 4)
-        vals = (
-            list(grey_shields)
-            if isinstance(grey_shields, (list, tuple))
-            else [6] * int(grey_shields or 0)
-        )
+        vals = [6] * grey_shields if isinstance(grey_shields, int) else list(grey_shields or ())
         plans = allocate(salvos, vals, excess=excess or "demote", red=red, critical=crit)
         plans = [replace(p, target=target) for p in plans]
         t = _Target(target, "", None, red, 99, "naval")
@@ -227,6 +228,8 @@ def preview(
         )
     if side is None:
         side = next((s for s in truth.sides if tunit is None or s != tunit.side), None)
+    if side is None:
+        raise refuse(f"no side can attack {target!r}", "no-attacker", "9.9.4")
     if all(":" in s for s in salvos):
         sv, tmap = _read_salvos(state, side, target, salvos)
         alloc = {}
@@ -265,12 +268,12 @@ def preview(
     return _preview_of(state, plans, {t.key: t})
 
 
-def _with_option(state: Any, name: str, value: Any) -> Any:
+def _with_option(state: GameState, name: str, value: Any) -> Any:
     return replace(state, options=state.options.set({name: value}))
 
 
 def _what_if_caps(
-    state: Any, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int
+    state: StateLike, sv: Sequence[_Salvo], plans: list[SalvoPlan], n: int
 ) -> list[SalvoPlan]:
     out = list(plans)
     for i, s in enumerate(sv):
@@ -298,15 +301,27 @@ def _pick_shields(avail: list[dict], grey: Any, t: _Target) -> list[dict]:
 
 # -- resolution ------------------------------------------------------------------------------------
 def _exposure_events(
-    state: Any, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
+    state: StateLike, side: str, salvos: Sequence[_Salvo], roll: Roller, defender: str
 ) -> tuple[list[Event], set[str]]:
     """9.9.4.2: ships and ground units that fire go to TACSIT 1; 9.9.4.3: a submarine that fires
-    lets airborne ASW in its hex roll once. Returns events and the ids now seen by *defender*."""
+    lets airborne ASW in its hex roll once, and leaves Silent Running (6.4.2.1: "removed when the
+    submarine initiates an attack"). Returns events and the ids now seen by *defender*."""
     events: list[Event] = []
     seen: set[str] = set()
     for src in {s.src.id: s.src for s in salvos}.values():
         c = counter(src)
         if c.category == "submarine":
+            # 6.4.2.1: Silent Running is removed when the boat initiates an attack
+            if "silent-running" in src.markers:
+                src = src.evolve(markers=src.markers - {"silent-running"})
+                events.append(
+                    unit_set(
+                        src.id,
+                        markers=src.markers,
+                        rule="6.4.2.1",
+                        visible_to=watchers(state, src),
+                    )
+                )
             asw = [
                 u
                 for u in state.units.values()
@@ -317,8 +332,8 @@ def _exposure_events(
                 and counter(u).asw is not None
             ]
             if asw and defender not in src.seen_by:
-                a = max(asw, key=lambda u: counter(u).asw.die[1:].zfill(2))
-                die = counter(a).asw.die
+                a = max(asw, key=lambda u: counter(u).asw_die[1:].zfill(2))
+                die = counter(a).asw_die
                 sig = int(c.signature or 8)
                 r = roll(
                     die,
@@ -353,7 +368,7 @@ def _exposure_events(
 
 
 def _execute(
-    state: Any,
+    state: GameState,
     side: str,
     salvos: Sequence[_Salvo],
     targets: Mapping[str, _Target],
@@ -374,18 +389,26 @@ def _execute(
     plans = _plans(state, side, salvos, alloc, caps)
     # expenditure: salvos (9.5), shields allocated (9.2.1, 2.2.2.8), CAPs engaged
     uses = [(s.src.id, s.grp.key) for s in (*salvos, *return_fire)]
-    uses += [
-        (sh["provider"], sh["key"])
-        for shields in alloc.values()
-        for sh in shields
-        if "provider" in sh
-    ]
+    hgv_ok = option(state, "hgv_defendable")
+    idle: list[str] = []
+    for tkey, shields in alloc.items():
+        at_t = [s.grp for s in salvos if s.tgt.key == tkey]
+        for sh in shields:
+            if "provider" not in sh:
+                continue
+            if engages(sh, at_t, hgv_ok):
+                uses.append((sh["provider"], sh["key"]))
+            else:  # 2.2.2.7: a non-BMD shield against ballistic salvos plays no part, not spent
+                idle.append(f"{sh['provider']}:{sh['key']}")
     spent: dict[str, dict[str, int]] = {}
     for uid, key in uses:
         spent.setdefault(uid, {})
         spent[uid][key] = spent[uid].get(key, 0) + 1
     hits_on: dict[str, int] = {}
-    lines: list[str] = []
+    lines: list[str] = [
+        f"{k} (x{idle.count(k)}): cannot engage these salvos (not BMD), not spent (2.2.2.7)"
+        for k in dict.fromkeys(idle)
+    ]
     for p, s in zip(plans, salvos, strict=True):
         label = f"salvo {s.src.id}:{s.grp.id} ({p.die}) at {s.tgt.key}"
         v = vis_of(s.src)
@@ -417,8 +440,8 @@ def _execute(
     for uid, keys in spent.items():
         u = state.units[uid]
         sp = dict(counter(u).spent)
-        for k, n in keys.items():
-            sp[k] = int(sp.get(k, 0)) + n
+        for pool, n in keys.items():
+            sp[pool] = int(sp.get(pool, 0)) + n
         events.append(
             unit_set(
                 uid, data={"spent": sp}, rule="9.5", visible_to=watchers(s_exp, s_exp.units[uid])
@@ -468,7 +491,7 @@ def _execute(
     return events, res
 
 
-def _infra_damage(state: Any, t: _Target, n: int) -> tuple[list[Event], int]:
+def _infra_damage(state: StateLike, t: _Target, n: int) -> tuple[list[Event], int]:
     """9.9.7: each step loss adds one damage; capacity 0 = out of action."""
     if n <= 0:
         return [], 0
@@ -479,7 +502,7 @@ def _infra_damage(state: Any, t: _Target, n: int) -> tuple[list[Event], int]:
     return [hex_set(t.hex, {"damage": dmg}, rule="9.9.7")], lost
 
 
-def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], int]:
+def _asp_damage(state: StateLike, u: Any, n: int, roll: Roller) -> tuple[list[Event], int]:
     """2.2.2.6 / 9.9.7: each hit on an ASP destroys 1D6 salvos."""
     if n <= 0:
         return [], 0
@@ -495,7 +518,7 @@ def _asp_damage(state: Any, u: Any, n: int, roll: Roller) -> tuple[list[Event], 
 
 
 # -- sequencing (9.9.2, 9.9.3) ---------------------------------------------------------------------
-def _enter_long_range(state: Any, dice: Any) -> list[Event]:
+def _enter_long_range(state: StateLike, dice: Any) -> list[Event]:
     """6.B.1: each side gets its C2 value of long-range strike actions (9.9.2); chit cup (9.9.3)."""
     sead = thaw(
         state.public.get("sead_allocations") or {}
@@ -510,7 +533,7 @@ def _enter_long_range(state: Any, dice: Any) -> list[Event]:
 
 
 def _draw_next(
-    state: Any, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()
+    state: StateLike, cup: Mapping[str, int], dice: Any, exclude: Iterable[str] = ()
 ) -> list[Event]:
     ex = set(exclude) | set(state.clock.done)
     chits = [s for s, n in cup.items() for _ in range(int(n)) if s not in ex]
@@ -527,7 +550,7 @@ def _draw_next(
     ]
 
 
-def _after_action(state: Any, side: str, long_range: bool, dice: Any) -> list[Event]:
+def _after_action(state: StateLike, side: str, long_range: bool, dice: Any) -> list[Event]:
     """Whose strike action is next (I-GO-U-GO alternates; chits draw), 9.9.3."""
     if state.clock.step != "6.B.1":
         return []
@@ -570,7 +593,7 @@ class Strike(OrderHandler):
         doc="strike a target hex with missile salvos",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if _pending(state):
             return None
         step = state.clock.step
@@ -610,7 +633,7 @@ class Strike(OrderHandler):
             note=f"step {step}",
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if _pending(state):
             raise refuse(
                 "a strike is waiting for the defender's shot calculus (9.2.1)",
@@ -645,11 +668,11 @@ class Strike(OrderHandler):
                     order,
                 )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> StrikePreview:
         return preview(state, args["target"], list(args.get("salvos", ())), None, side=order.side)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         salvos, targets = _read_salvos(state, side, args["target"], args.get("salvos", ()), order)
@@ -745,7 +768,7 @@ class Shields(OrderHandler):
         doc="defender: allocate grey shields and interceptors; the strike is rolled",
     )
 
-    def _pend(self, state: Any, side: str, order: Any = None) -> dict[str, Any]:
+    def _pend(self, state: StateLike, side: str, order: Any = None) -> dict[str, Any]:
         p = _pending(state)
         if not p:
             raise refuse("no strike is waiting for shields", "no-pending-strike", "9.2.1", order)
@@ -759,7 +782,7 @@ class Shields(OrderHandler):
             )
         return p
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         try:
             p = self._pend(state, side)
         except IllegalOrderError:
@@ -775,7 +798,7 @@ class Shields(OrderHandler):
             ex.append(self.type.make(side, alloc=full))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex))
 
-    def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, ...]:
+    def _read(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, ...]:
         p = self._pend(state, order.side, order)
         salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
         alloc: dict[str, list[dict]] = {}
@@ -888,14 +911,16 @@ class Shields(OrderHandler):
                 rf.append(_Salvo(src, grp, _unit_target(state.units[tid]), True))
         return p, salvos, targets, alloc, caps, rf
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> StrikePreview | None:
+    def preview(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> StrikePreview | None:
         return None  # the defender's view cannot name hidden sources; the attacker previews
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         p, salvos, targets, alloc, caps, rf = self._read(state, order, args)
         events, res = _execute(state, p["attacker"], salvos, targets, alloc, caps, dice, rf)
@@ -943,7 +968,7 @@ def resolve(
             ),
             None,
         ) or next(s for s in state.sides if s != state.units[target].side)
-    toks = [s if ":" in s else None for s in salvos]
+    toks: Sequence[str | None] = [s if ":" in s else None for s in salvos]
     if None in toks:
         toks = _pick_sources(state, side, target, salvos)
     r = submit(game, Strike.type.make(side, target=target, salvos=toks))
@@ -973,7 +998,7 @@ def resolve(
     return r
 
 
-def _pick_sources(state: Any, side: str, target: str, salvos: Sequence[str]) -> list[str]:
+def _pick_sources(state: StateLike, side: str, target: str, salvos: Sequence[str]) -> list[str]:
     t = state.units[target]
     tt = target_type(t)
     used: dict[tuple[str, str], int] = {}

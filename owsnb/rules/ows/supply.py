@@ -20,13 +20,13 @@ hexes (and ports) free of enemy units.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
 from typing import Any
 
 from owsnb.kernel.events import Event, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import watchers
 from owsnb.rules.ows.movement import (
     GROUND_CATEGORIES,
@@ -37,7 +37,7 @@ from owsnb.rules.ows.movement import (
     zone_distance,
     zone_of,
 )
-from owsnb.rules.ows.movement.ground import _cost_model, _partisan_zones, _step
+from owsnb.rules.ows.movement.ground import _cheaper, _cost_model, _partisan_zones, _step
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -87,7 +87,7 @@ class SupplyTrace:
         return self.record()._repr_html_()
 
 
-def sources(state: Any, unit: Any) -> list[Hex]:
+def sources(state: StateLike, unit: Any) -> list[Hex]:
     """S1: the supply source hexes of *unit*."""
     s = unit.data.get("supply_source")
     if s:
@@ -124,7 +124,7 @@ def sources(state: Any, unit: Any) -> list[Hex]:
     return out
 
 
-def trace(state: Any, unit: Any) -> SupplyTrace:
+def trace(state: StateLike, unit: Any) -> SupplyTrace:
     """Trace supply for *unit* now (11.1): the cheapest line to a source through land hexes free
     of enemy units, enemy ZOC (S2) and hostile disrupted partisan zones."""
     if unit.hex is None:
@@ -157,17 +157,8 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
     use_zones = zone_of(state, unit.hex) is not None
     model = _cost_model(state, "wheeled")
     start = unit.hex
-    best: dict[Hex, float] = {start: 0.0}
-    parent: dict[Hex, Hex] = {}
-    heap: list[tuple[float, Hex]] = [(0.0, start)]
-    found = None
-    while heap:
-        d, h = heappop(heap)
-        if d > best[h] + 1e-9:
-            continue
-        if h in srcs:
-            found = h
-            break
+
+    def moves(h: Hex, d: float) -> Iterator[tuple[Hex, float]]:
         for n in h.neighbours():
             if n not in state.map.hexes or n in e_hexes:
                 continue
@@ -178,22 +169,17 @@ def trace(state: Any, unit: Any) -> SupplyTrace:
             if pz and rear_zone(state, n) in pz:
                 continue
             c = _step(model, h, n, unit.side)
-            c = (
-                1.0 if c is None else c
-            )  # a line of hexes: NP terrain still carries supply at cost 1 (S3)
-            nd = d + c
-            if nd + 1e-9 < best.get(n, math.inf):
-                best[n] = nd
-                parent[n] = h
-                heappush(heap, (nd, n))
+            # a line of hexes: NP terrain still carries supply at cost 1 (S3)
+            yield n, d + (1.0 if c is None else c)
+
+    traced = search(start, moves, goal=lambda h, d: h in srcs, better=_cheaper)
+    found = traced.found
     if found is None:
         return SupplyTrace(
             unit.id, "out", why="no line free of enemy units and ZOC to a source (11.1.3)"
         )
-    path = [found]
-    while path[-1] in parent:
-        path.append(parent[path[-1]])
-    path.reverse()
+    best = traced.labels
+    path = list(traced.path_to(found))
     labels = [state.map.label(h) for h in path]
     if use_zones:
         z = zone_distance(state, start, found)
@@ -220,7 +206,7 @@ def _checked(unit: Any) -> bool:
     )
 
 
-def check_supply(state: Any, dice: Any) -> list[Event]:
+def check_supply(state: StateLike, dice: Any) -> list[Event]:
     """7.A / 11.1: trace every ground combat unit; set or clear the supply markers."""
     events: list[Event] = []
     for u in state.units.values():

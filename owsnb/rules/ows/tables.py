@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from owsnb.rules.tables import read_tables
 
 __all__ = ["TABLES_DIR", "load_tables"]
 
@@ -23,7 +23,4 @@ TABLES_DIR = Path(__file__).parent / "tables"
 @cache
 def load_tables() -> dict[str, Any]:
     """Every ``tables/*.yaml`` of the package, by file stem (cached: callers copy before changing)."""
-    out = {}
-    for p in sorted(TABLES_DIR.glob("*.yaml")):
-        out[p.stem] = yaml.safe_load(p.read_text(encoding="utf-8"))
-    return out
+    return read_tables(TABLES_DIR)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import detected, enemy_unit, option, own_unit, refuse, space, table
 from owsnb.rules.ows.dice import demote, shift
 from owsnb.rules.ows.salvos import SalvoPlan, allocate
@@ -66,7 +67,7 @@ def _unit_target(u: Any) -> _Target:
     )
 
 
-def _target(state: Any, side: str, ref: str, order: Any = None) -> _Target:
+def _target(state: StateLike, side: str, ref: str, order: Any = None) -> _Target:
     kind, sep, where = ref.partition(":")
     if sep and kind in INFRA:
         try:
@@ -96,7 +97,7 @@ def _parse_salvo(tok: str) -> tuple[str, str, str | None]:
     raise ValueError(tok)
 
 
-def _is_local(state: Any, src: Any, grp: Attack, tgt: _Target) -> bool:
+def _is_local(state: StateLike, src: Any, grp: Attack, tgt: _Target) -> bool:
     """9.9.1: within one hex, or naval surface-to-surface fire into an adjacent hex."""
     d = src.hex.distance(tgt.hex)
     if d == 0:
@@ -104,7 +105,7 @@ def _is_local(state: Any, src: Any, grp: Attack, tgt: _Target) -> bool:
     return d == 1 and counter(src).category == "naval" and tgt.ttype == "naval"
 
 
-def _air_reach(state: Any, src: Any) -> int:
+def _air_reach(state: StateLike, src: Any) -> int:
     c = counter(src)
     r = int(c.combat_radius or 0)
     return r * 3  # 6.5.3: strike missions up to 3x with tanker/FARP support
@@ -118,7 +119,9 @@ class _Salvo:
     local: bool
 
 
-def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tuple[int, list[str]]:
+def _modifiers(
+    state: StateLike, side: str, src: Any, grp: Attack, tgt: _Target
+) -> tuple[int, list[str]]:
     mods = table(state, "missile_modifiers")["modifiers"]
     shiftn = 0
     notes: list[str] = []
@@ -145,6 +148,8 @@ def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tu
         sr = state.sides[side].private.get("sr_hexes") or ()
         if state.map.label(u.hex) in sr and side in u.seen_by:
             add("sof_target_acquisition", "SOF special reconnaissance on the target")
+    if "rsoi" in src.markers:
+        add("rsoi_source", "source in RSO&I")
     if space(state, side).get("pnt") == "disrupted" and src.hex.distance(tgt.hex) > 1:
         add("pnt_disrupted_beyond_1_hex", "PNT disrupted, strike beyond one hex")
     if counter(src).is_air and "disrupted-c2" in src.markers:
@@ -157,7 +162,7 @@ def _modifiers(state: Any, side: str, src: Any, grp: Attack, tgt: _Target) -> tu
 
 
 def _read_salvos(
-    state: Any, side: str, target_ref: str, tokens: Sequence[str], order: Any = None
+    state: StateLike, side: str, target_ref: str, tokens: Sequence[str], order: Any = None
 ) -> tuple[list[_Salvo], dict[str, _Target]]:
     if not tokens:
         raise refuse("a strike needs salvos, e.g. salvos=DDG-1:tlam", "no-salvos", "9.5", order)
@@ -259,7 +264,7 @@ def _read_salvos(
     return out, targets
 
 
-def _check_shape(state: Any, salvos: Sequence[_Salvo], order: Any) -> None:
+def _check_shape(state: StateLike, salvos: Sequence[_Salvo], order: Any) -> None:
     """9.8 many-to-one (one target hex) or 9.9 one-to-many (one source hex, option)."""
     thexes = {s.tgt.hex for s in salvos}
     if len(thexes) > 1:
@@ -275,9 +280,9 @@ def _check_shape(state: Any, salvos: Sequence[_Salvo], order: Any) -> None:
 
 
 # -- the defender's answer: grey shields (9.2), CEC (6.5.9.3), CAP (9.9.4.1) -----------------------
-def _available_shields(state: Any, tgt: _Target) -> list[dict[str, Any]]:
+def _available_shields(state: StateLike, tgt: _Target) -> list[dict[str, Any]]:
     """Grey shields of the defender that may cover *tgt* (9.2: within the provider's range)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for u in state.units.values():
         if u.side != tgt.side or not u.alive or u.hex is None:
             continue
@@ -307,7 +312,7 @@ def _available_shields(state: Any, tgt: _Target) -> list[dict[str, Any]]:
     return out
 
 
-def _cec_active(state: Any, tgt: _Target, providers: Iterable[str]) -> bool:
+def _cec_active(state: StateLike, tgt: _Target, providers: Iterable[str]) -> bool:
     if not option(state, "cec"):
         return False
     provs = [
@@ -322,7 +327,7 @@ def _cec_active(state: Any, tgt: _Target, providers: Iterable[str]) -> bool:
     return False
 
 
-def _cap_candidates(state: Any, tgt: _Target) -> list[Any]:
+def _cap_candidates(state: StateLike, tgt: _Target) -> list[Any]:
     return [
         u
         for u in state.units.values()
@@ -336,7 +341,7 @@ def _cap_candidates(state: Any, tgt: _Target) -> list[Any]:
     ]
 
 
-def _cap_defence(state: Any, grp: Attack) -> int | None:
+def _cap_defence(state: StateLike, grp: Attack) -> int | None:
     """Salvo defence against an intercepting CAP (9.9.4.1); ``None`` = cannot be intercepted."""
     if grp.flags & {"H", "HGV", "SRBM", "MRBM", "IRBM"}:
         return None
@@ -347,7 +352,7 @@ def _cap_defence(state: Any, grp: Attack) -> int | None:
 
 
 def _plans(
-    state: Any,
+    state: StateLike,
     side: str,
     salvos: Sequence[_Salvo],
     alloc: Mapping[str, Sequence[Mapping[str, Any]]],
@@ -419,7 +424,7 @@ def _plans(
 
 
 # -- the strike waiting for the shot calculus (9.2.1); local strikes and return fire (9.9.1) -------
-def _pending(state: Any) -> dict[str, Any] | None:
+def _pending(state: StateLike) -> dict[str, Any] | None:
     p = state.secret.get("pending_strike") if hasattr(state, "secret") else None
     return thaw(p) if p else None
 
@@ -428,7 +433,7 @@ def _long_range(salvos: Sequence[_Salvo]) -> bool:
     return any(not s.local for s in salvos)
 
 
-def _return_fire_options(state: Any, salvos: Sequence[_Salvo]) -> list[str]:
+def _return_fire_options(state: StateLike, salvos: Sequence[_Salvo]) -> list[str]:
     """Return-fire tokens the defender could use against the local attackers (9.9.1)."""
     out = []
     defender = salvos[0].tgt.side

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from heapq import heappop, heappush
 from typing import Any
 
 from owsnb.kernel.geo import NM_KM
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.result import Result
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.dice import COLOURS
 from owsnb.rules.ows.units import counter
 
@@ -66,15 +66,15 @@ def _state_and_unit(game_or_view: Any, unit: Any) -> tuple[Any, Any]:
         raise KeyError(f"no unit {uid!r} visible here") from None
 
 
-def _km(state: Any) -> float:
+def _km(state: StateLike) -> float:
     return float(state.map.km_per_hex() or 20.0)
 
 
-def _label(state: Any, h: Hex) -> str:
+def _label(state: StateLike, h: Hex) -> str:
     return state.map.label(h)
 
 
-def command_radius_hexes(state: Any, hq: Any) -> int:
+def command_radius_hexes(state: StateLike, hq: Any) -> int:
     """2.2.7.1: the HQ's command radius in map hexes — TAC numbers count 100 km zones on tactical
     maps (``meta.zone_km``), OP numbers 200 nm hexes."""
     r = int(counter(hq).command_radius or 0)
@@ -173,6 +173,7 @@ class Reach(Mapping):
 def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
     """The hexes *unit* can reach this turn as its side knows (see the module docstring)."""
     from owsnb.rules.ows import movement as mv
+    from owsnb.rules.ows.common import table
 
     state, u = _state_and_unit(game_or_view, unit)
     km = _km(state)
@@ -204,12 +205,16 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
         return Reach(u.id, "none", None, {}, km_per_hex=km)
     if c.category in mv.NAVAL_CATEGORIES:
         d = mv.naval_reach(state, u, flank=kw.get("flank"))
-        return made(
+        nt = table(state, "movement")["naval"]
+        sub = c.subtype or nt.get("default", "surface")
+        normal = kw.get("flank") is False and c.subtype in mv.SUBS
+        rate = mv.naval_rate(sub, hex_nm=_km(state) / NM_KM, normal=normal, table_=nt)
+        return made(  # the allowance is the 6.4 rate in this map's hexes, as transit says
             "naval",
             {h: float(v) for h, v in d.items()},
-            max(d.values(), default=0),
+            rate,
             "hexes",
-            (f"6.4 rate for {c.subtype or 'surface'}",),
+            (f"6.4 rate for {c.subtype or 'surface'}: {rate} hexes a turn",),
         )
     if c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
         r = mv.ground_reach(
@@ -221,7 +226,7 @@ def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
     return Reach(u.id, "none", u.hex, {}, km_per_hex=km)
 
 
-def _fuel_source(state: Any, m: Any) -> Hex | None:
+def _fuel_source(state: StateLike, m: Any) -> Hex | None:
     b = state.units.get(counter(m).base) if counter(m).base else None
     if b is not None and b.hex is not None:
         return b.hex
@@ -230,7 +235,7 @@ def _fuel_source(state: Any, m: Any) -> Hex | None:
 
 # -- transit ---------------------------------------------------------------------------------------------
 def turns_by_road(
-    state: Any, u: Any, to: Hex, *, max_turns: int = 60
+    state: StateLike, u: Any, to: Hex, *, max_turns: int = 60
 ) -> tuple[int, list[Hex]] | None:
     """Turns of tactical movement from *u*'s hex to *to* (10.10): each turn spends the unit's MP,
     entering a known enemy ZOC ends the turn, the always-one-hex rule applies; ``None`` if *to*
@@ -249,20 +254,11 @@ def turns_by_road(
     blocked = {e.hex for e in foes if counter(e).category in mv.GROUND_CATEGORIES}
     zoc = mv.zoc_hexes(state, foes)
     start = u.hex
-    best: dict[Hex, tuple[int, float]] = {start: (1, 0.0)}
-    parent: dict[Hex, Hex] = {}
-    heap: list[tuple[int, float, Hex]] = [(1, 0.0, start)]
-    while heap:
-        t, sp, h = heappop(heap)
-        if (t, sp) > best.get(h, (math.inf, math.inf)):
-            continue
-        if h == to:
-            path = [h]
-            while path[-1] in parent:
-                path.append(parent[path[-1]])
-            return t, list(reversed(path))
-        if t > max_turns:
-            break
+
+    # a label is (turn, MP spent in it): a hex is reached best in the earliest turn, then for
+    # the fewest MP spent in that turn
+    def moves(h: Hex, label: tuple[int, float]) -> Iterator[tuple[Hex, tuple[int, float]]]:
+        t, sp = label
         for n in h.neighbours():
             if n not in state.map.hexes or n in blocked:
                 continue
@@ -279,38 +275,34 @@ def turns_by_road(
                     nsp = mp  # always one hex, then stop (10.10.1)
             if n in zoc:
                 nsp = mp  # entering a ZOC stops the unit for the turn (10.10.3.1)
-            if (nt, nsp) < best.get(n, (math.inf, math.inf)):
-                best[n] = (nt, nsp)
-                parent[n] = h
-                heappush(heap, (nt, nsp, n))
-    return None
+            yield n, (nt, nsp)
+
+    found = search(
+        start, moves, zero=(1, 0.0), goal=lambda h, label: h == to or label[0] > max_turns
+    )
+    if found.found != to:
+        return None
+    return found.labels[to][0], list(found.path_to(to))
 
 
-def sea_hexes(state: Any, a: Hex, b: Hex) -> list[Hex] | None:
+def sea_hexes(state: StateLike, a: Hex, b: Hex) -> list[Hex] | None:
     """A shortest sea route (sea and port hexes) from *a* to *b* (6.4)."""
     from owsnb.rules.ows import movement as mv
 
-    prev: dict[Hex, Hex] = {}
-    seen = {a}
-    frontier = [a]
-    while frontier and b not in seen:
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in seen or n not in state.map.hexes:
-                    continue
-                if not (mv.is_water(state, n) or "port" in state.map.hexes[n].features):
-                    continue
-                seen.add(n)
-                prev[n] = h
-                nxt.append(n)
-        frontier = nxt
-    if b not in seen:
-        return None
-    path = [b]
-    while path[-1] != a:
-        path.append(prev[path[-1]])
-    return list(reversed(path))
+    hexes = state.map.hexes
+    seen: dict[Hex, int] = {}
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
+        for n in h.neighbours():
+            if (
+                n not in seen
+                and n in hexes
+                and (mv.is_water(state, n) or "port" in hexes[n].features)
+            ):
+                yield n, d + 1
+
+    found = search(a, moves, zero=0, goal=lambda h, d: h == b, fifo=True, labels=seen)
+    return None if found.found is None else list(found.path_to(b))
 
 
 class Transit(list):
@@ -328,7 +320,7 @@ class Transit(list):
 
 
 def _row(
-    state: Any,
+    state: StateLike,
     mode: str,
     turns: int | None,
     hexes: int | None,
@@ -356,7 +348,7 @@ def _row(
     }
 
 
-def _facilities(state: Any, kind: str, side: str) -> list[Hex]:
+def _facilities(state: StateLike, kind: str, side: str) -> list[Hex]:
     """Hexes with a *kind* feature (port, airfield, railhead) that are *side*'s or nobody's (2.1.7)."""
     out = []
     for h, info in state.map.hexes.items():
@@ -369,7 +361,7 @@ def _facilities(state: Any, kind: str, side: str) -> list[Hex]:
     return out
 
 
-def _nearest(state: Any, frm: Hex, hexes: list[Hex]) -> list[Hex]:
+def _nearest(state: StateLike, frm: Hex, hexes: list[Hex]) -> list[Hex]:
     return sorted(hexes, key=lambda h: (h.distance(frm), h))
 
 
@@ -606,7 +598,7 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
 
 # -- rings ----------------------------------------------------------------------------------------------
 def _ring(
-    state: Any, label: str, kind: str, hexes: int, colour: str, **extra: Any
+    state: StateLike, label: str, kind: str, hexes: int, colour: str, **extra: Any
 ) -> dict[str, Any]:
     km = hexes * _km(state)
     return {

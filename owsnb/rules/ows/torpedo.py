@@ -22,6 +22,7 @@ from owsnb.kernel.events import Event, note, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -42,7 +43,7 @@ from owsnb.rules.ows.units import counter
 __all__ = ["torpedo_preview", "torpedo", "Torpedo", "HANDLERS"]
 
 
-def _asw_assets(state: Any, sub: Any, all_capable: bool = False) -> list[Any]:
+def _asw_assets(state: StateLike, sub: Any, all_capable: bool = False) -> list[Any]:
     """ASW assets of the other side in the sub's hex: in ASW mode (or any ASW-capable one after a
     hit, 9.9.5.5); subs in Silent Running count (C4)."""
     out = []
@@ -61,12 +62,12 @@ def _asw_assets(state: Any, sub: Any, all_capable: bool = False) -> list[Any]:
     return out
 
 
-def _asw_die(state: Any, sub: Any, assets: Sequence[Any], bonus: int = 0) -> str:
+def _asw_die(state: StateLike, sub: Any, assets: Sequence[Any], bonus: int = 0) -> str:
     """Cooperative ASW detection die (8.5.3, R3, 6.4.4): best die promoted per extra asset, then
     littoral demotion (2.1.9), cavitation (6.4.2.2), the D12 cap (D16 by the exception clause)."""
     from owsnb.rules.ows.dice import net_die, rung
 
-    best = max((counter(a).asw.die for a in assets), key=rung)
+    best = max((counter(a).asw_die for a in assets), key=rung)
     n = len(assets)
     prom = (n - 1) if option(state, "cooperative_sensing") == "n-1" else n
     prom += bonus
@@ -103,8 +104,8 @@ def torpedo_preview(game: Any, sub: str, target: str, reattack: Sequence[str] = 
             return Distribution.point("free")
         die = _asw_die(state, s, assets, bonus)
         pdet = success_probability(die, sig)
-        best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
-        pk = success_probability(counter(best).asw.die, sub_red)
+        best = max(assets, key=lambda a: int(counter(a).asw_die[1:]))
+        pk = success_probability(counter(best).asw_die, sub_red)
         return Distribution({"free": 1 - pdet, "abort": pdet * (1 - pk), "dead": pdet * pk})
 
     def step(k: int, hits: int) -> Distribution:
@@ -174,7 +175,7 @@ class Torpedo(OrderHandler):
         doc="submarine torpedo attack",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         subs = [
             u
             for u in state.units_of(side)
@@ -187,7 +188,7 @@ class Torpedo(OrderHandler):
             (
                 {"sub": u.id, "target": t.id}
                 for u in subs
-                for t in state.units_at(u.hex)
+                for t in state.units_at(u.map_hex)
                 if t.side != side
                 and t.alive
                 and counter(t).category == "naval"
@@ -196,7 +197,7 @@ class Torpedo(OrderHandler):
         )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if _pending(state):
             raise refuse(
                 "a strike is waiting for the defender's shot calculus",
@@ -235,11 +236,11 @@ class Torpedo(OrderHandler):
                     order,
                 )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         return torpedo_preview(state, args["sub"], args["target"], args.get("reattack", ()))
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         s = state.units[args["sub"]]
@@ -280,9 +281,9 @@ class Torpedo(OrderHandler):
             if r < sig:
                 return "free"
             detected_sub = True
-            best = max(assets, key=lambda a: int(counter(a).asw.die[1:]))
+            best = max(assets, key=lambda a: int(counter(a).asw_die[1:]))
             r2 = roll(
-                counter(best).asw.die,
+                counter(best).asw_die,
                 f"ASW attack by {best.id} on {s.id} (red {c.red_shield})",
                 "8.5.2",
                 None,

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
+from owsnb.kernel.errors import key_path, validation_problems
 from owsnb.rules.ows.dice import parse_die
 
 __all__ = [
@@ -308,15 +309,7 @@ def validate(kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[t
     try:
         m = _model().model_validate(dict(data))
     except ValidationError as exc:
-        probs = []
-        for err in exc.errors():
-            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(
-                "."
-            )
-            msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
-            msg = msg.removeprefix("Value error, ")
-            probs.append((path, msg))
-        return dict(data), probs
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     out = m.model_dump()
     for i, a in enumerate(out["attacks"]):
         a["id"] = a["id"] or f"a{i}"
@@ -555,6 +548,14 @@ class Counter:
             if a.can_hit("sub"):
                 return a
         return None
+
+    @property
+    def asw_die(self) -> str:
+        """The die of the ASW attack (8.5.2) of a unit known to have one (``ValueError`` if not)."""
+        a = self.asw
+        if a is None:
+            raise ValueError(f"{self.unit.id} has no ASW attack (8.5.2)")
+        return a.die
 
     @property
     def is_air(self) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.events import state_set
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, degrade, enemy_of, hq_chain, state_of
@@ -63,7 +64,7 @@ def spend(em: Emitter, side: str, cost: int, *, rule: str, what: str) -> None:
     em.emit(state_set("public", {"op_spent": pub, "deficit_credit": credit}, rule=rule))
 
 
-def check_spend(state: Any, side: str, cost: int, order: Any, rule: str) -> None:
+def check_spend(state: StateLike, side: str, cost: int, order: Any, rule: str) -> None:
     """Refuse the order (``no-op``) if *side* cannot pay *cost* OP."""
     priv = state.sides[side].private
     try:
@@ -109,7 +110,7 @@ def pay_mp(em: Emitter, u: Any, cost: float, rule: str) -> bool:
     return True
 
 
-def road_bonus_eligible(state: Any, u: Any) -> bool:
+def road_bonus_eligible(state: StateLike, u: Any) -> bool:
     """Does *u* earn the road bonus (L245: units on foot, armor and mech; motorized per option
     ``road_bonus_motorized``, digest 6 #15)? Never in fog (L528: "Fog negates the road bonus for
     all unit types")."""
@@ -147,7 +148,7 @@ def pay_move(em: Emitter, u: Any, cost: float, at_road_rate: bool, rule: str) ->
     return True
 
 
-def order_hq(state: Any, order: Any, u: Any, hq_id: str | None, rule: str) -> Any:
+def order_hq(state: StateLike, order: Any, u: Any, hq_id: str | None, rule: str) -> Any:
     """The activated HQ that issues an order to *u* (L240): its own or a parent formation's HQ,
     with an AP left, and *u* in LOC."""
     chain = hq_chain(state, u)

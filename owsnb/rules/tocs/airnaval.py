@@ -22,6 +22,7 @@ from typing import Any
 
 from owsnb.kernel import Distribution, IllegalOrderError, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import daypart, enemy_of, owner, unit_types, units_in
 from owsnb.rules.tocs.perimeter import announce
@@ -46,6 +47,14 @@ def sea_box(u: Any) -> tuple[str, int] | None:
         return None
     _, zone, box = u.box.split(":")
     return zone, int(box)
+
+
+def at_sea(u: Any) -> tuple[str, int]:
+    """The (zone, box) of a naval unit known to be at sea (``ValueError`` if it is not)."""
+    where = sea_box(u)
+    if where is None:
+        raise ValueError(f"{u.id} is not in a sea zone's box (L638)")
+    return where
 
 
 def intercept_chance(box: int) -> Distribution:
@@ -142,7 +151,7 @@ class Fly(OrderHandler):
         doc="launch an air mission (1 OP): aerial recon or tactical ground support",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ids = tuple(
             u.id for u in state.units.values() if u.side == side and u.alive and _air(u) == "ready"
         )
@@ -161,7 +170,7 @@ class Fly(OrderHandler):
             side, self.type, FrozenDict(unit=ids, mission=("recon", "support"), hex=targets)
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not u.alive:
             raise IllegalOrderError(
@@ -208,7 +217,7 @@ class Fly(OrderHandler):
             "L575",
         )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
@@ -247,22 +256,22 @@ class Sail(OrderHandler):
         doc="move a naval unit to another sea zone (once per turn; announced)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         zones = tuple(state.public.get("sea_zones", ()))
         ids = tuple(
             u.id
             for u in state.units.values()
             if u.side == side
             and u.alive
-            and sea_box(u)
-            and sea_box(u)[1] > 0
+            and (where := sea_box(u)) is not None
+            and where[1] > 0
             and not u.get("sailed")
         )
         if not ids or not zones:
             return None
         return OrderSpec(side, self.type, FrozenDict(unit=ids, zone=zones))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side or not sea_box(u):
             raise IllegalOrderError(
@@ -271,7 +280,7 @@ class Sail(OrderHandler):
                 rule="L638",
                 order=order,
             )
-        zone, box = sea_box(u)
+        zone, box = at_sea(u)
         if box <= 0:
             raise IllegalOrderError(
                 f"{u.id} is in box [0]: it cannot act", code="box-zero", rule="L638", order=order
@@ -288,8 +297,8 @@ class Sail(OrderHandler):
                 order=order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
-        _, box = sea_box(state.unit(args["unit"]))
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
+        _, box = at_sea(state.unit(args["unit"]))
         need = int(
             state.tables["naval"]["move_success"].get(
                 box, state.tables["naval"]["move_success"].get(str(box), 0)
@@ -297,10 +306,10 @@ class Sail(OrderHandler):
         )
         return Distribution.die(6).map(lambda r: r <= need, label="zone move succeeds")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
-        zone, box = sea_box(u)
+        zone, box = at_sea(u)
         need = int(
             state.tables["naval"]["move_success"].get(
                 box, state.tables["naval"]["move_success"].get(str(box), 0)
@@ -318,13 +327,13 @@ class Sail(OrderHandler):
         announce(em, f"A naval unit enters sea zone {new}", rule="L635", zone=new)
         enemy = enemy_of(state, order.side)
         boxes = [
-            sea_box(x)[1]
+            where[1]
             for x in state.units.values()
             if x.side == enemy
             and x.alive
-            and sea_box(x)
-            and sea_box(x)[0] == new
-            and sea_box(x)[1] > 0
+            and (where := sea_box(x)) is not None
+            and where[0] == new
+            and where[1] > 0
         ]
         if boxes:
             best = max(boxes)

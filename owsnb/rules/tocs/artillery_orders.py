@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import hq_ap, order_hq
 from owsnb.rules.tocs.combat import destroy
 from owsnb.rules.tocs.emit import Emitter
@@ -87,12 +88,14 @@ __all__ = [
 DOWNGRADE = {"intensive": "deliberate", "deliberate": "hasty", "hasty": None}
 
 
-def battery_range(state: Any, u: Any) -> int:
+def battery_range(state: StateLike, u: Any) -> int:
     """A battery's range in hexes: its counter's ``range``, else the placeholder default."""
     return int(u.get("range") or state.tables["artillery"]["default_range"])
 
 
-def _why_not(state: Any, u: Any, step: str, worst: int = FATIGUED) -> tuple[str, str, str] | None:
+def _why_not(
+    state: StateLike, u: Any, step: str, worst: int = FATIGUED
+) -> tuple[str, str, str] | None:
     if u.get("cls") != "battery":
         return f"{u.id} is not an artillery battery", "not-battery", "L351"
     if state_of(u) > worst:
@@ -115,7 +118,9 @@ def _why_not(state: Any, u: Any, step: str, worst: int = FATIGUED) -> tuple[str,
     return None
 
 
-def _batteries(state: Any, side: str, make: Any, paragraph: str, worst: int) -> list[Any] | None:
+def _batteries(
+    state: StateLike, side: str, make: Any, paragraph: str, worst: int
+) -> list[Any] | None:
     """*side*'s batteries that may fire now (in 3.5 with an HQ to order them); None: not now."""
     step = clock_step(state)
     if step not in ("3.5", "3.8"):
@@ -134,7 +139,7 @@ def _batteries(state: Any, side: str, make: Any, paragraph: str, worst: int) -> 
 
 
 def _check_fire(
-    state: Any,
+    state: StateLike,
     order: Any,
     args: Mapping[str, Any],
     *,
@@ -165,7 +170,7 @@ def _check_fire(
 
 def _spend(
     em: Emitter,
-    state: Any,
+    state: StateLike,
     order: Any,
     args: Mapping[str, Any],
     u: Any,
@@ -237,7 +242,7 @@ class Interdict(OrderHandler):
         "attacks out of or into it drop a level) until your next impulse",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         bats = _batteries(state, side, self.type.make, "10.26", FATIGUED)
         if bats is None:
             return None
@@ -261,7 +266,7 @@ class Interdict(OrderHandler):
             ex += [self.type.make(side, unit=u.id, hex=x) for x in (battles + others)[:6]]
         return spec_from_examples(side, self.type, ex, 12)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u, step, h = _check_fire(
             state,
             order,
@@ -280,7 +285,7 @@ class Interdict(OrderHandler):
         if step == "3.5":
             order_hq(state, order, u, args.get("hq"), "10.26")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
@@ -323,11 +328,11 @@ def strike_distribution(table: Mapping[str, Any], fire: int, drm: int) -> Distri
     )
 
 
-def _fire(state: Any, u: Any) -> int:
+def _fire(state: StateLike, u: Any) -> int:
     return int(u.get("fire") or state.tables["artillery"].get("default_fire", 4))
 
 
-def _observer(state: Any, side: str, h: Any) -> Any:
+def _observer(state: StateLike, side: str, h: Any) -> Any:
     """A friendly Forward Observer that sees *h* (observation range by daylight, L134, L505)."""
     obs = state.tables["observation"]
     rng = (
@@ -340,7 +345,7 @@ def _observer(state: Any, side: str, h: Any) -> Any:
     )
 
 
-def strike_drm(state: Any, side: str, h: Any, fire: str) -> int:
+def strike_drm(state: StateLike, side: str, h: Any, fire: str) -> int:
     """DRMs of a strike on *h*: FO (targeted) or harassing, and the target's terrain (placeholders)."""
     drm = state.tables["artillery_strike"]["drm"]
     out = (
@@ -377,7 +382,7 @@ class Strike(OrderHandler):
         "Table at a hex in range; it becomes Fatigued",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         bats = _batteries(state, side, self.type.make, "10.24", GOOD_ORDER)
         if bats is None:
             return None
@@ -393,7 +398,7 @@ class Strike(OrderHandler):
             ex += [self.type.make(side, unit=u.id, hex=x) for x in targets[:6]]
         return spec_from_examples(side, self.type, ex, 12)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u, step, h = _check_fire(
             state,
             order,
@@ -415,7 +420,7 @@ class Strike(OrderHandler):
         if step == "3.5":
             order_hq(state, order, u, args.get("hq"), "10.24")
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         """The exact result distribution (whether a unit is there to be hit is hidden)."""
         u, h = state.unit(args["unit"]), state.map.hex(args["hex"])
         fire = args.get("fire") or "harassing"
@@ -425,7 +430,7 @@ class Strike(OrderHandler):
             strike_drm(state, order.side, h, fire),
         )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
@@ -539,7 +544,7 @@ class Bombard(OrderHandler):
         "the Bombardment Table with their combined strength; hits fall at random",
     )
 
-    def _hq(self, state: Any, side: str, batteries: list[Any], hq_id: str | None) -> Any:
+    def _hq(self, state: StateLike, side: str, batteries: list[Any], hq_id: str | None) -> Any:
         from owsnb.rules.tocs.model import ECHELONS, hq_chain
         from owsnb.rules.tocs.supply import in_loc as _in_loc
 
@@ -561,7 +566,7 @@ class Bombard(OrderHandler):
                 return hq
         return None
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         bats = [
@@ -584,7 +589,7 @@ class Bombard(OrderHandler):
         ]
         return OrderSpec(side, self.type, examples=tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if clock_step(state) != "3.5":
             raise refusal(
                 "bombardments are ordered in your Operational Impulse", "wrong-step", "L348", order
@@ -623,17 +628,17 @@ class Bombard(OrderHandler):
                 order,
             )
 
-    def _strength(self, state: Any, args: Mapping[str, Any]) -> int:
+    def _strength(self, state: StateLike, args: Mapping[str, Any]) -> int:
         s = sum(_fire(state, state.units[i]) for i in dict.fromkeys(_ids(args.get("with"))))
         return s * (
             int(state.tables["bombardment"].get("tot_factor", 2)) if args.get("tot") == "yes" else 1
         )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         """Exact distribution of the hits (whether units are there to take them is hidden)."""
         return bombardment_distribution(state.tables["bombardment"], self._strength(state, args))
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
@@ -710,6 +715,6 @@ class Bombard(OrderHandler):
         return em.events
 
 
-def t_side(state: Any, side: str) -> str:
+def t_side(state: StateLike, side: str) -> str:
     """The side whose units a random target is drawn from (the enemy of the firer)."""
     return enemy_of(state, side)

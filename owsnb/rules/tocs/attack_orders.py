@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.artillery_orders import DOWNGRADE
 from owsnb.rules.tocs.attack_preview import AttackPreview, attack_preview
@@ -60,7 +61,7 @@ class Attack(OrderHandler):
         doc="declare an attack into an adjacent hex (the activation's last action; a Battle Marker is announced)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -83,7 +84,7 @@ class Attack(OrderHandler):
                             )
         return spec_from_examples(side, self.type, ex, 30)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -147,11 +148,11 @@ class Attack(OrderHandler):
                 f"four units already attack {lab} (stacking limit)", "stacking", "L281", order
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> AttackPreview:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> AttackPreview:
         """The defender's strength is hidden: one exact distribution per CRT column."""
         return attack_preview(state, args.get("kind", "hasty"))
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         h = state.map.hex(args["hex"])

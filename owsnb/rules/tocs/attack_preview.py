@@ -19,6 +19,7 @@ from typing import Any
 from owsnb.kernel.codec import register
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.combat import result_distribution
 
 __all__ = ["AttackPreview", "attack_preview"]
@@ -72,7 +73,7 @@ class AttackPreview:
         return self.record()._repr_html_()
 
 
-def attack_preview(state: Any, kind: str) -> AttackPreview:
+def attack_preview(state: StateLike, kind: str) -> AttackPreview:
     """The preview of an attack of *kind*: every CRT column's exact result distribution."""
     cols = state.tables["crt"]["columns"]
     return AttackPreview(kind, {c: result_distribution(state, kind, i) for i, c in enumerate(cols)})

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, units_in
 from owsnb.rules.tocs.order_checks import (
@@ -50,7 +51,7 @@ __all__ = [
 ]  # verb ``breakthrough`` (the kernel owns ``advance``)
 
 
-def pending(state: Any, side: str) -> dict[str, list[str]]:
+def pending(state: StateLike, side: str) -> dict[str, list[str]]:
     """*side*'s unused breakthroughs: battle hex label -> ids of units that may still advance."""
     return {k: list(v) for k, v in state.sides[side].private.get("breakthroughs", {}).items() if v}
 
@@ -67,7 +68,7 @@ def grant(em: Emitter, side: str, battle_hex: str, ids: list[str]) -> None:
     )
 
 
-def exploits(state: Any, side: str) -> dict[str, int]:
+def exploits(state: StateLike, side: str) -> dict[str, int]:
     """*side*'s unused exploitation: unit id -> hexes it may still enter."""
     return {
         k: int(v) for k, v in state.sides[side].private.get("exploits", {}).items() if int(v) > 0
@@ -86,7 +87,7 @@ def grant_exploit(em: Emitter, side: str, hexes: Mapping[str, int]) -> None:
     )
 
 
-def _battle_of(state: Any, side: str, uid: str) -> str | None:
+def _battle_of(state: StateLike, side: str, uid: str) -> str | None:
     return next((k for k, v in pending(state, side).items() if uid in v), None)
 
 
@@ -99,7 +100,7 @@ class Advance(OrderHandler):
         "hex (an Engagement Battle)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.10" or side not in state.sides:
             return None
         ex = []
@@ -114,7 +115,7 @@ class Advance(OrderHandler):
                         ex.append(self.type.make(side, unit=uid, to=state.map.label(n)))
         return spec_from_examples(side, self.type, ex, 20)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.10":
             raise refusal(
@@ -144,7 +145,7 @@ class Advance(OrderHandler):
                 f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]
@@ -179,7 +180,7 @@ class Exploit(OrderHandler):
         doc="exploitation after an Intensive attack's pursuit: one more hex (stops short of enemy units)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.10" or side not in state.sides:
             return None
         ex = []
@@ -196,7 +197,7 @@ class Exploit(OrderHandler):
                     ex.append(self.type.make(side, unit=uid, to=state.map.label(n)))
         return spec_from_examples(side, self.type, ex, 20)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.10":
             raise refusal(
@@ -229,7 +230,7 @@ class Exploit(OrderHandler):
                 f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]

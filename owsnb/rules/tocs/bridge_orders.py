@@ -35,6 +35,7 @@ from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.events import state_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import DISORDERED, GOOD_ORDER, alive_on_map, is_company, state_of
@@ -65,12 +66,12 @@ KINDS = ("footbridge", "pontoon1", "pontoon2")
 _WATER = ("river", "canal", "stream")
 
 
-def bridge_key(state: Any, a: Any, b: Any) -> str:
+def bridge_key(state: StateLike, a: Any, b: Any) -> str:
     """The public key of the hexside between *a* and *b*: both labels, sorted, joined by ``-``."""
     return "-".join(sorted((state.map.label(a), state.map.label(b))))
 
 
-def bridge_at(state: Any, a: Any, b: Any) -> dict[str, Any] | None:
+def bridge_at(state: StateLike, a: Any, b: Any) -> dict[str, Any] | None:
     """The bridge on the hexside *a*-*b* now: ``{"status", "material", "built"}``, or ``None``."""
     dyn = state.public.get("bridges", {}).get(bridge_key(state, a, b))
     if dyn is not None:
@@ -122,7 +123,7 @@ class BridgeWork(OrderHandler):
         "d6<=4) or destroy (wood d6<=5, stone/metal d6<=4) the bridge to an adjacent hex",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -139,7 +140,7 @@ class BridgeWork(OrderHandler):
         return spec_from_examples(side, self.type, ex, 12)
 
     def _why_not(
-        self, state: Any, u: Any, to: Any, work: str, kind: str
+        self, state: StateLike, u: Any, to: Any, work: str, kind: str
     ) -> tuple[str, str, str] | None:
         t = state.tables["bridging"]
         if not _is_builder(u):
@@ -185,7 +186,7 @@ class BridgeWork(OrderHandler):
                 )
         return None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -197,7 +198,7 @@ class BridgeWork(OrderHandler):
         if why:
             raise refusal(why[0], why[1], why[2], order)
 
-    def _chance(self, state: Any, u: Any, to: Any, work: str) -> Fraction:
+    def _chance(self, state: StateLike, u: Any, to: Any, work: str) -> Fraction:
         br = bridge_at(state, u.hex, to) or {}
         t = state.tables["bridging"]
         if work == "repair":
@@ -206,7 +207,7 @@ class BridgeWork(OrderHandler):
             t, "destroy", "wood" if br.get("built") else br.get("material", "stone")
         )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution | None:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution | None:
         """Exact chance of success of a repair or destruction (a build does not roll)."""
         if args["work"] == "build":
             return None
@@ -214,7 +215,7 @@ class BridgeWork(OrderHandler):
         p = self._chance(state, u, to, args["work"])
         return Distribution({True: p, False: 1 - p}, label=f"{args['work']} the bridge")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]

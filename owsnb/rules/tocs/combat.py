@@ -22,10 +22,12 @@ town or village gives the attacker a Civilian Interrogation roll (L739-L741).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import (
     DEAD,
@@ -86,12 +88,12 @@ def odds_index(att: int, dfn: int, columns: list[str]) -> int:
     return len(columns) - 1 if att >= dfn else 0
 
 
-def crt_row(state: Any, kind: str, col: int) -> list[str]:
+def crt_row(state: StateLike, kind: str, col: int) -> list[str]:
     crt = state.tables["crt"]
     return list(crt["results"][kind][crt["columns"][col]])
 
 
-def result_distribution(state: Any, kind: str, col: int) -> Distribution:
+def result_distribution(state: StateLike, kind: str, col: int) -> Distribution:
     """Exact distribution of the CRT result for attack *kind* on column index *col*."""
     row = crt_row(state, kind, col)
     two = Distribution.die(6) + Distribution.die(6)
@@ -108,7 +110,7 @@ class Battle:
         attackers: list[str],
         kind: str,
         *,
-        shifts: list[str] = (),
+        shifts: Sequence[str] = (),
         road_column: bool = False,
         pursue: bool = False,
         engagement: bool = False,
@@ -123,7 +125,7 @@ class Battle:
         self.engagement = engagement
 
 
-def _att_strength(state: Any, u: Any, battle_terrain: str, road_column: bool) -> int:
+def _att_strength(state: StateLike, u: Any, battle_terrain: str, road_column: bool) -> int:
     s = strength(int(u.get("attack", 0)), u.steps, u.max_steps)
     if u.get("mobility") == "armored" and battle_terrain in _ARMOR_HALF:
         s = math.ceil(s / 2)
@@ -134,7 +136,7 @@ def _att_strength(state: Any, u: Any, battle_terrain: str, road_column: bool) ->
     return s
 
 
-def _def_strength(state: Any, u: Any, battle_terrain: str) -> int:
+def _def_strength(state: StateLike, u: Any, battle_terrain: str) -> int:
     s = strength(int(u.get("defence", 0)), u.steps, u.max_steps)
     if u.get("mobility") == "armored" and battle_terrain in _ARMOR_HALF:
         s = math.ceil(s / 2)
@@ -189,7 +191,7 @@ def _take_losses(em: Emitter, ids: list[str], n: int, key: str, rule: str) -> in
     return taken
 
 
-def _retreat_path(state: Any, u: Any, battle: Hex, n: int) -> tuple[list[Hex], str]:
+def _retreat_path(state: StateLike, u: Any, battle: Hex, n: int) -> tuple[list[Hex], str]:
     """The referee's retreat path for *u*: safest hexes, each farther from *battle*.
 
     Returns the path and how it ends: ``"ok"``, ``"blocked"`` (no hex left) or ``"enemy"``
@@ -331,7 +333,9 @@ def interrogate(
     )
 
 
-def column_for(state: Any, battle: Battle, defenders: list[Any]) -> tuple[int, int, int, list[str]]:
+def column_for(
+    state: StateLike, battle: Battle, defenders: list[Any]
+) -> tuple[int, int, int, list[str]]:
     """(final column index, attack strength, defence strength, shift descriptions)."""
     terrain = state.map.terrain(battle.hex)
     att = sum(
@@ -504,7 +508,7 @@ def _pursue(em: Emitter, battle: Battle, ids: list[str], into: Hex) -> bool:
     return True
 
 
-def interrogation_distribution(state: Any, table: str) -> Distribution:
+def interrogation_distribution(state: StateLike, table: str) -> Distribution:
     """Exact distribution of the answer kind on an interrogation table (d6)."""
     t = state.tables["interrogation"][table]
     return Distribution.die(6).map(

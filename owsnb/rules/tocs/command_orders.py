@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import hq_ap, order_hq
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import ECHELONS, alive_on_map, hq_chain, is_tw
@@ -36,7 +37,7 @@ _SENIOR = ECHELONS.index("regiment")
 _REASSIGNABLE = ("company", "hqcompany", "vehicle", "battery", "hq")
 
 
-def _senior_hq(state: Any, side: str, u: Any, hq_id: str | None) -> Any | None:
+def _senior_hq(state: StateLike, side: str, u: Any, hq_id: str | None) -> Any | None:
     """The activated Brigade-level or higher HQ of *u*'s chain, in LOC, with an AP (L315)."""
     for hq in hq_chain(state, u):
         if hq_id and hq.id != hq_id:
@@ -64,7 +65,7 @@ class Reassign(OrderHandler):
         doc="HQ order (1 AP, Brigade or higher): put a unit or formation under another HQ",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -90,7 +91,7 @@ class Reassign(OrderHandler):
             ][:2]
         return spec_from_examples(side, self.type, ex, 12)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -125,7 +126,7 @@ class Reassign(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq = _senior_hq(state, order.side, u, args.get("hq"))
@@ -159,7 +160,7 @@ class Refit(OrderHandler):
         "and is neither attacked nor probed",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -172,7 +173,7 @@ class Refit(OrderHandler):
                 ex.append(self.type.make(side, unit=u.id))
         return spec_from_examples(side, self.type, ex, 8)
 
-    def _why_not(self, state: Any, u: Any) -> tuple[str, str, str] | None:
+    def _why_not(self, state: StateLike, u: Any) -> tuple[str, str, str] | None:
         if u.get("cls") in ("hq", "aircraft", "naval") or not u.get("parent"):
             return f"{u.id} is not a subordinate unit", "not-subordinate", "L338"
         if u.steps >= u.max_steps:
@@ -185,7 +186,7 @@ class Refit(OrderHandler):
             return f"{u.id} is out of supply (LOS)", "out-of-los", "L338"
         return None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -196,7 +197,7 @@ class Refit(OrderHandler):
             raise refusal(why[0], why[1], why[2], order)
         order_hq(state, order, u, args.get("hq"), "10.22")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.22"), "L338")

@@ -18,9 +18,9 @@ Fraction(5, 18)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.state import StateLike
 
 __all__ = [
     "op_earned_distribution",
@@ -105,14 +105,14 @@ def turn_end_chance(box: int, passed: bool, pass_rule: str = "toward-end") -> Fr
     return two.prob(lambda r: turn_ends(r, box, passed, pass_rule))
 
 
-def turn_end_box(state: Any) -> int:
+def turn_end_box(state: StateLike) -> int:
     track = state.tables["turn_end_track"]["boxes"]
     i = min(int(state.public.get("turn_end_index", 0)), len(track) - 1)
     return int(track[i])
 
 
-def bank_locked(state: Any, side: str) -> bool:
+def bank_locked(state: StateLike, side: str) -> bool:
     """OMG-N L851: the side may not draw banked OP in the first turns (rulings table)."""
     locked = state.tables.get("rulings", {}).get("pool_locked_turns", {}) or {}
     n = locked.get(side)
-    return bool(n) and state.clock.turn <= int(n)
+    return n is not None and bool(n) and state.clock.turn <= int(n)

@@ -6,6 +6,7 @@ from typing import Any
 
 from owsnb.kernel.events import Event, hex_set, note, side_set, unit_set
 from owsnb.kernel.reduce import apply
+from owsnb.kernel.state import GameState
 
 __all__ = ["Emitter"]
 
@@ -13,7 +14,7 @@ __all__ = ["Emitter"]
 class Emitter:
     """Collects events and applies each one, so later rules see earlier effects."""
 
-    def __init__(self, state: Any):
+    def __init__(self, state: GameState):
         self.state = state
         self.events: list[Event] = []
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, owner, state_of
 from owsnb.rules.tocs.order_checks import (
@@ -33,12 +34,12 @@ from owsnb.rules.tocs.zoc import engaged
 __all__ = ["PlaceFeature", "holds", "knows", "learn", "add", "remove_everywhere"]
 
 
-def holds(state: Any, side: str, h: Any, key: str) -> bool:
+def holds(state: StateLike, side: str, h: Any, key: str) -> bool:
     """Has *side* a feature *key* (``"roadblocks"``, ``"minefields"``) in *h* (referee's truth)?"""
     return state.map.label(h) in set(state.sides[side].private.get(key, ()))
 
 
-def knows(state: Any, side: str, h: Any, key: str) -> bool:
+def knows(state: StateLike, side: str, h: Any, key: str) -> bool:
     """Does *side* know of an enemy feature *key* in *h*?"""
     return state.map.label(h) in set(state.sides[side].private.get(f"{key}_known", ()))
 
@@ -82,7 +83,7 @@ class PlaceFeature(OrderHandler):
         """Why *u* is not the kind of unit that places this feature, or None."""
         raise NotImplementedError
 
-    def _more(self, state: Any, u: Any) -> tuple[str, str, str] | None:
+    def _more(self, state: StateLike, u: Any) -> tuple[str, str, str] | None:
         """A further check after the shared ones (None: none)."""
         return None
 
@@ -94,7 +95,7 @@ class PlaceFeature(OrderHandler):
         """Tell the owner, and whatever follows the work."""
         raise NotImplementedError
 
-    def _why_not(self, state: Any, u: Any, h: Any) -> tuple[str, str, str] | None:
+    def _why_not(self, state: StateLike, u: Any, h: Any) -> tuple[str, str, str] | None:
         who = self._who(u)
         if who:
             return who
@@ -114,7 +115,7 @@ class PlaceFeature(OrderHandler):
             return self.exists_text.format(hex=lab), "exists", self.rule
         return self._more(state, u)
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -125,7 +126,7 @@ class PlaceFeature(OrderHandler):
                         ex.append(self.type.make(side, unit=u.id, hex=state.map.label(h)))
         return spec_from_examples(side, self.type, ex, self.most)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(self.wrong_step, "wrong-step", self.rule, order)
@@ -134,7 +135,7 @@ class PlaceFeature(OrderHandler):
         if why:
             raise refusal(why[0], why[1], why[2], order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         lab = state.map.label(state.map.hex(args["hex"]))

@@ -12,6 +12,7 @@ from typing import Any
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import unit_move
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import check_spend, hq_ap, order_hq, spend
 from owsnb.rules.tocs.combat import destroy
 from owsnb.rules.tocs.emit import Emitter
@@ -62,7 +63,7 @@ class Withdraw(OrderHandler):
         doc="HQ order (1 AP) + 1 OP: leave an Engagement Battle after a morale check",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = [
@@ -74,7 +75,7 @@ class Withdraw(OrderHandler):
         ]
         return spec_from_examples(side, self.type, ex, 20)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -95,13 +96,13 @@ class Withdraw(OrderHandler):
         order_hq(state, order, u, args.get("hq"), "10.3")
         check_spend(state, order.side, 1, order, "L265")
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         u = state.unit(args["unit"])
         if u.get("recon") or u.get("mobility") == "armored":
             return Distribution.point(True, label="no MC (recon/armor)")
         return mc_distribution(int(u.get("ml", 7)))
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
@@ -161,7 +162,7 @@ class Extend(OrderHandler):
         doc="HQ order (1 AP): a Company's ZOC covers 6 hexes two deep to its front",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = [
@@ -177,7 +178,7 @@ class Extend(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal("ordered in your Operational Impulse", "wrong-step", "L309", order)
@@ -190,7 +191,7 @@ class Extend(OrderHandler):
             )
         order_hq(state, order, u, args.get("hq"), "10.15")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq = order_hq(state, order, u, args.get("hq"), "10.15")
@@ -216,7 +217,7 @@ class Reserve(OrderHandler):
         doc="HQ order (1 AP) + 1 prepaid OP: the unit waits to act free in Reserve Commitment/Exploitation",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ids = units_spec(
@@ -241,7 +242,7 @@ class Reserve(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal("ordered in your Operational Impulse", "wrong-step", "L334", order)
@@ -254,7 +255,7 @@ class Reserve(OrderHandler):
         order_hq(state, order, u, args.get("hq"), "10.21")
         check_spend(state, order.side, 1, order, "L334")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq = order_hq(state, order, u, args.get("hq"), "10.21")
@@ -275,7 +276,7 @@ class Rally(OrderHandler):
         doc="HQ order (1 AP per hex): Disrupted/Demoralized/Dispersed subordinates each take an MC",
     )
 
-    def _targets(self, state: Any, side: str, h: Any, hq: Any) -> list[Any]:
+    def _targets(self, state: StateLike, side: str, h: Any, hq: Any) -> list[Any]:
         return [
             u
             for u in units_in(state, h, side)
@@ -284,7 +285,7 @@ class Rally(OrderHandler):
             and u.get("rallied") != state.public.get("impulse")
         ]
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -305,7 +306,7 @@ class Rally(OrderHandler):
                         ex.append(self.type.make(side, hex=state.map.label(u.hex), hq=hq.id))
         return OrderSpec(side, self.type, examples=tuple(ex[:10])) if ex else None
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if clock_step(state) != "3.5":
             raise refusal("ordered in your Operational Impulse", "wrong-step", "L322", order)
         h = order_hex(state, order, args["hex"], "10.19")
@@ -333,7 +334,9 @@ class Rally(OrderHandler):
             order,
         )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> dict[str, Distribution]:
+    def preview(
+        self, state: StateLike, order: Any, args: Mapping[str, Any]
+    ) -> dict[str, Distribution]:
         h = state.map.hex(args["hex"])
         return {
             u.id: mc_distribution(int(u.get("ml", 7)))
@@ -341,7 +344,7 @@ class Rally(OrderHandler):
             if state_of(u) >= DISRUPTED
         }
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         h = state.map.hex(args["hex"])

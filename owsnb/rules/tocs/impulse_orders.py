@@ -6,11 +6,13 @@ Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import state_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.activation import check_spend, close_activation, spend
 from owsnb.rules.tocs.emit import Emitter
@@ -32,10 +34,10 @@ class Begin(OrderHandler):
         doc="start your impulse: roll weather and OP (minimum + d10 + deficit OP granted)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         return OrderSpec(side, self.type, examples=(self.type.make(side),))
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         side = order.side
         minimum = int(state.public.get("op_minimum", {}).get(side, 0))
         credit = int(state.public.get("deficit_credit", {}).get(side, 0))
@@ -50,12 +52,12 @@ class Pass(OrderHandler):
         doc="perform no activations or actions: bank your OP; +pass on the turn-end roll",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if state.public.get("spent_this_impulse"):
             return None
         return OrderSpec(side, self.type, examples=(self.type.make(side),))
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if int(state.public.get("op_spent", {}).get(order.side, 0)) or state.public.get(
             "spent_this_impulse"
         ):
@@ -66,11 +68,11 @@ class Pass(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         box = economy.turn_end_box(state)
         p = economy.turn_end_chance(box, True, state.options.get("pass_bonus", "toward-end"))
         if state.public.get("last_passed") and state.public.get("last_passed") != order.side:
-            p = 1  # two consecutive passes end the turn (L83)
+            p = Fraction(1)  # two consecutive passes end the turn (L83)
         return Distribution.bernoulli(p, label="turn ends after this pass")
 
 
@@ -82,7 +84,7 @@ class Activate(OrderHandler):
         doc="spend 1 OP to activate a unit (reserves activate free in Reserve Commitment and Exploitation)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         step = clock_step(state)
         col = state.tables["daypart"]["ap_column"][daypart(state)]
 
@@ -103,7 +105,7 @@ class Activate(OrderHandler):
             tuple(self.type.make(side, unit=i) for i in ids[:8]),
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if u.get("cls") in ("aircraft", "naval"):
             raise refusal(
@@ -136,7 +138,7 @@ class Activate(OrderHandler):
         else:
             check_spend(state, order.side, int(state.tables["op"]["activation"]), order, "L65")
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         cur = state.sides[side].private.get("active")

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation, hq_ap, order_hq
 from owsnb.rules.tocs.artillery_orders import DOWNGRADE
 from owsnb.rules.tocs.emit import Emitter
@@ -58,7 +59,7 @@ def success_distribution(table: Mapping[str, Any], drm: int) -> Distribution:
     )
 
 
-def attacker_drm(state: Any, u: Any) -> int:
+def attacker_drm(state: StateLike, u: Any) -> int:
     """DRMs the infiltrator's side knows: its ELR and ML, night and weather (L262; placeholder sizes)."""
     d = state.tables["infiltration"]["drm"]
     out = int(d.get("attacker_elr_per_point", 0)) * int(u.get("elr", 0))
@@ -74,7 +75,7 @@ def attacker_drm(state: Any, u: Any) -> int:
     return out
 
 
-def defender_drm(state: Any, defenders: list[Any]) -> int:
+def defender_drm(state: StateLike, defenders: list[Any]) -> int:
     """The defender's DRM: its best ELR (hidden from the infiltrator)."""
     per = int(state.tables["infiltration"]["drm"].get("defender_elr_per_point", 0))
     return per * max((int(x.get("elr", 0)) for x in defenders), default=0)
@@ -131,7 +132,7 @@ class Infiltrate(OrderHandler):
         "(revealed at Combat Resolution)",
     )
 
-    def _why_not(self, state: Any, u: Any, h: Any) -> tuple[str, str, str] | None:
+    def _why_not(self, state: StateLike, u: Any, h: Any) -> tuple[str, str, str] | None:
         if not is_company(u):
             return f"{u.id} is not a Company", "not-company", "L258"
         if state_of(u) != GOOD_ORDER:
@@ -156,7 +157,7 @@ class Infiltrate(OrderHandler):
             return f"{u.id} could not enter {state.map.label(h)}", "impassable", "L258"
         return None
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = []
@@ -180,7 +181,7 @@ class Infiltrate(OrderHandler):
                     ex.append(o)
         return spec_from_examples(side, self.type, ex, 12)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -192,7 +193,9 @@ class Infiltrate(OrderHandler):
             raise refusal(why[0], why[1], why[2], order)
         order_hq(state, order, u, args.get("hq"), "10.2")
 
-    def preview(self, state: Any, order: Any, args: Mapping[str, Any]) -> dict[str, Distribution]:
+    def preview(
+        self, state: StateLike, order: Any, args: Mapping[str, Any]
+    ) -> dict[str, Distribution]:
         """Exact chance of success for each defender ELR (the defender is hidden)."""
         u = state.unit(args["unit"])
         per = int(state.tables["infiltration"]["drm"].get("defender_elr_per_point", 0))
@@ -204,7 +207,7 @@ class Infiltrate(OrderHandler):
             for e in range(-1, 3)
         }
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.2"), "L258")

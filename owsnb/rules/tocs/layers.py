@@ -20,9 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from owsnb.kernel.data import deep_merge
+from owsnb.rules.tables import read_table
 
 __all__ = [
     "LAYER_DIR",
@@ -41,8 +40,7 @@ MODULES = ("none", "omg-n")
 
 @cache
 def _read(name: str) -> dict[str, Any]:
-    with open(LAYER_DIR / f"{name}.yaml", encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    return read_table(LAYER_DIR / f"{name}.yaml")
 
 
 def load_layer(name: str) -> dict[str, Any]:

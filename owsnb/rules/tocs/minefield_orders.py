@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.features import PlaceFeature, holds, knows, learn, remove_everywhere
@@ -55,12 +56,12 @@ from owsnb.rules.tocs.zoc import engaged
 __all__ = ["Minefield", "Clear", "mined_by", "known_mines", "learn_mines", "morale_check"]
 
 
-def mined_by(state: Any, side: str, h: Any) -> bool:
+def mined_by(state: StateLike, side: str, h: Any) -> bool:
     """Has *side* a minefield in *h* (the referee's truth)?"""
     return holds(state, side, h, "minefields")
 
 
-def known_mines(state: Any, side: str, h: Any) -> bool:
+def known_mines(state: StateLike, side: str, h: Any) -> bool:
     """Does *side* know of an enemy minefield in *h*?"""
     return knows(state, side, h, "minefields")
 
@@ -115,7 +116,7 @@ class Minefield(PlaceFeature):
             return f"{u.id} is not an engineer unit", "not-engineer", "L296"
         return None
 
-    def _more(self, state: Any, u: Any) -> tuple[str, str, str] | None:
+    def _more(self, state: StateLike, u: Any) -> tuple[str, str, str] | None:
         if not in_los(state, u):
             return f"{u.id} is out of supply (LOS)", "out-of-los", "L296"
         return None
@@ -149,7 +150,7 @@ def leave_mined(em: Emitter, dice: Any, uid: str) -> bool:
     return morale_check(em, dice, uid, why="leaving", rule="L297")
 
 
-def enemy_mines(state: Any, side: str, h: Any) -> bool:
+def enemy_mines(state: StateLike, side: str, h: Any) -> bool:
     """Is *h* mined by the enemy of *side*?"""
     return mined_by(state, enemy_of(state, side), h)
 
@@ -172,7 +173,7 @@ class Clear(OrderHandler):
         "all AP)",
     )
 
-    def _why_not(self, state: Any, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
+    def _why_not(self, state: StateLike, u: Any, h: Any, what: str) -> tuple[str, str, str] | None:
         side, enemy = u.side, enemy_of(state, u.side)
         lab = state.map.label(h)
         if state_of(u) != GOOD_ORDER or int(u.get("ap", 0)) < 1:
@@ -202,7 +203,7 @@ class Clear(OrderHandler):
                 return f"{lab} is an occupied or interdicted enemy hex", "not-clearable", "L299"
         return None
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ex = [
@@ -216,7 +217,7 @@ class Clear(OrderHandler):
         ]
         return spec_from_examples(side, self.type, ex, 8)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -227,7 +228,7 @@ class Clear(OrderHandler):
         if why:
             raise refusal(why[0], why[1], why[2], order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]

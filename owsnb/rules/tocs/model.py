@@ -25,6 +25,7 @@ import math
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 
 __all__ = [
     "STATES",
@@ -123,7 +124,7 @@ def alive_on_map(u: Any) -> bool:
     return u.alive and u.hex is not None
 
 
-def ground_units(state: Any, side: str | None = None) -> list[Any]:
+def ground_units(state: StateLike, side: str | None = None) -> list[Any]:
     return [
         u
         for u in state.units.values()
@@ -133,23 +134,23 @@ def ground_units(state: Any, side: str | None = None) -> list[Any]:
     ]
 
 
-def other_side(state: Any, side: str) -> str:
+def other_side(state: StateLike, side: str) -> str:
     return next(s for s in state.sides if s != side)
 
 
 enemy_of = other_side
 
 
-def owner(state: Any, h: Hex) -> str:
+def owner(state: StateLike, h: Hex) -> str:
     """Who owns hex *h* (a side name, or ``"none"`` for no man's land)."""
     return state.map.hexes[h].facts.get("owner", "none")
 
 
-def units_in(state: Any, h: Hex, side: str | None = None) -> list[Any]:
+def units_in(state: StateLike, h: Hex, side: str | None = None) -> list[Any]:
     return [u for u in ground_units(state, side) if u.hex == h]
 
 
-def opposing_in(state: Any, h: Hex, side: str) -> list[Any]:
+def opposing_in(state: StateLike, h: Hex, side: str) -> list[Any]:
     """Units of the other side in *h* (truth: only the referee may call this for a side)."""
     return [u for u in ground_units(state) if u.hex == h and u.side != side]
 
@@ -178,7 +179,7 @@ def unit_types(units: list[Any]) -> list[str]:
     return sorted(out)
 
 
-def hq_chain(state: Any, u: Any) -> list[Any]:
+def hq_chain(state: StateLike, u: Any) -> list[Any]:
     """The unit's parent HQ, its parent, and so on (L184-186)."""
     out, seen = [], {u.id}
     pid = u.get("parent")
@@ -190,7 +191,7 @@ def hq_chain(state: Any, u: Any) -> list[Any]:
     return out
 
 
-def los_hqs(state: Any, u: Any) -> list[Any]:
+def los_hqs(state: StateLike, u: Any) -> list[Any]:
     """HQs *u* may draw supply (LOS) through: its chain of command and, for every unit of that chain
     that was reassigned, the chain of its original parent too (10.17, L315)."""
     out, seen = [], {u.id}
@@ -206,7 +207,7 @@ def los_hqs(state: Any, u: Any) -> list[Any]:
     return out
 
 
-def clock_hour(state: Any, turn: int | None = None) -> tuple[int, int]:
+def clock_hour(state: StateLike, turn: int | None = None) -> tuple[int, int]:
     """(day index from the start, hour) of *turn*: 3 hours per turn (L106)."""
     rules = state.public.get("calendar", {})
     start = int(rules.get("start_hour", 12))
@@ -215,7 +216,7 @@ def clock_hour(state: Any, turn: int | None = None) -> tuple[int, int]:
     return hours // 24, hours % 24
 
 
-def daypart(state: Any, turn: int | None = None) -> str:
+def daypart(state: StateLike, turn: int | None = None) -> str:
     """day, dawn, dusk or night for a turn (table ``daypart``)."""
     _, hour = clock_hour(state, turn)
     hours = state.tables["daypart"]["hours"]

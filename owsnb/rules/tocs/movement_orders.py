@@ -11,6 +11,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.events import unit_move
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import mp_available, pay_move, road_bonus_eligible
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.emit import Emitter
@@ -48,7 +49,7 @@ class Move(OrderHandler):
         doc="move one hex (COT; extra AP are spent as needed, MP pool across consecutive moves)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         movers = [
             u for u in state.units.values() if u.side == side and alive_on_map(u) and is_open(u)
         ]
@@ -63,7 +64,7 @@ class Move(OrderHandler):
                     ex.append(self.type.make(side, unit=u.id, to=state.map.label(n)))
         return spec_from_examples(side, self.type, ex, 40)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         need_open(u, order)
         to = order_hex(state, order, args["to"], "10.1")
@@ -139,7 +140,7 @@ class Move(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         u = state.units[args["unit"]]

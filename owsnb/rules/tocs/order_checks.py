@@ -9,6 +9,7 @@ from typing import Any
 
 from owsnb.kernel import IllegalOrderError, OrderSpec, OrderType
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import alive_on_map
 
 __all__ = [
@@ -28,7 +29,7 @@ def refusal(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
     return IllegalOrderError(msg, code=code, rule=rule, order=order)
 
 
-def own_unit(state: Any, order: Any, uid: str, rule: str = "L238") -> Any:
+def own_unit(state: StateLike, order: Any, uid: str, rule: str = "L238") -> Any:
     """The ordering side's unit *uid*, alive on the map."""
     u = state.units.get(uid)
     if u is None or u.side != order.side:
@@ -38,7 +39,7 @@ def own_unit(state: Any, order: Any, uid: str, rule: str = "L238") -> Any:
     return u
 
 
-def order_hex(state: Any, order: Any, ref: str, rule: str) -> Any:
+def order_hex(state: StateLike, order: Any, ref: str, rule: str) -> Any:
     """The hex an order names, or its refusal (``bad-hex``) citing *rule*."""
     try:
         return state.map.hex(ref)
@@ -59,12 +60,12 @@ def need_open(u: Any, order: Any, rule: str = "B3.5") -> None:
         )
 
 
-def clock_step(state: Any) -> str:
+def clock_step(state: StateLike) -> str:
     """The step of the sequence of play now (``"3.5"``, ``"3.8"``...)."""
     return state.clock.step
 
 
-def units_spec(state: Any, side: str, pred: Any) -> tuple[str, ...]:
+def units_spec(state: StateLike, side: str, pred: Any) -> tuple[str, ...]:
     """Ids of *side*'s units alive on the map that satisfy *pred* (an order's choices)."""
     return tuple(
         u.id for u in state.units.values() if u.side == side and alive_on_map(u) and pred(u)

@@ -10,11 +10,13 @@ perimeter is announced to both sides as a public event that names the hex, never
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import DEAD, owner
 
@@ -43,7 +45,7 @@ def take_hex(em: Emitter, side: str, h: Hex, *, rule: str, why: str) -> None:
     )
 
 
-def visible_unit(state: Any, unit: Any, side: str) -> Any:
+def visible_unit(state: StateLike, unit: Any, side: str) -> Any:
     """The view policy: own units in full; enemy units only once destroyed (L9, L18)."""
     if side == "umpire" or unit.side == side:
         return unit
@@ -63,11 +65,13 @@ _DEAD_SECRET = (
 )
 
 
-def perimeter_of(state: Any, side: str) -> set[Hex]:
+def perimeter_of(state: StateLike, side: str) -> set[Hex]:
     return {h for h, info in state.map.hexes.items() if info.facts.get("owner") == side}
 
 
-def connected_to_perimeter(state: Any, side: str, h: Hex, extra: set[Hex] = frozenset()) -> bool:
+def connected_to_perimeter(
+    state: StateLike, side: str, h: Hex, extra: AbstractSet[Hex] = frozenset()
+) -> bool:
     """Is *h* adjacent to a hex *side* owns (recon only extends a connected perimeter, L272)?"""
     return any(
         n in state.map.hexes and (owner(state, n) == side or n in extra) for n in h.neighbours()

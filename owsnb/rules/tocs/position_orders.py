@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import FATIGUED, GOOD_ORDER, is_company, owner, state_of
@@ -31,7 +32,7 @@ from owsnb.rules.tocs.zoc import engaged
 __all__ = ["Improve", "why_not_improve"]
 
 
-def why_not_improve(state: Any, u: Any) -> tuple[str, str, str] | None:
+def why_not_improve(state: StateLike, u: Any) -> tuple[str, str, str] | None:
     """Why *u* may not improve its position now: (message, code, rule), or ``None`` if it may."""
     if not is_company(u):
         return f"{u.id} is not a Company", "not-company", "L287"
@@ -73,7 +74,7 @@ class Improve(OrderHandler):
         "Fortified +6 per Company in defence); the Company then degrades",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ids = units_spec(state, side, lambda u: is_open(u) and why_not_improve(state, u) is None)
@@ -90,7 +91,7 @@ class Improve(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         if clock_step(state) != "3.5":
             raise refusal(
@@ -101,7 +102,7 @@ class Improve(OrderHandler):
         if why:
             raise refusal(why[0], why[1], why[2], order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         lv = level_at(state, u.side, u.hex) + 1

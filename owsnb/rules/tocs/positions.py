@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import is_company
 
@@ -31,12 +32,12 @@ __all__ = [
 ]
 
 
-def level_at(state: Any, side: str, h: Hex) -> int:
+def level_at(state: StateLike, side: str, h: Hex) -> int:
     """The level (0 none, 1 Entrenched, 2 Strongpoint, 3 Fortified) of *side*'s position in *h*."""
     return int(state.sides[side].private.get("positions", {}).get(state.map.label(h), 0))
 
 
-def level_name(state: Any, level: int) -> str:
+def level_name(state: StateLike, level: int) -> str:
     return "none" if level <= 0 else str(state.tables["improved_positions"]["names"][level - 1])
 
 
@@ -46,7 +47,7 @@ def company_bonus(table: Mapping[str, Any], levels: Iterable[int]) -> int:
     return sum(int(bonus[lv - 1]) for lv in levels if lv > 0)
 
 
-def defence_bonus(state: Any, side: str, h: Hex, defenders: Iterable[Any]) -> int:
+def defence_bonus(state: StateLike, side: str, h: Hex, defenders: Iterable[Any]) -> int:
     """What *side*'s improved position in *h* adds to its defenders there (each Company, L289)."""
     lv = level_at(state, side, h)
     return company_bonus(

@@ -11,6 +11,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import mp_available
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.minefield_orders import learn_mines
@@ -50,7 +51,7 @@ def can_reconnoitre(u: Any) -> bool:
     )
 
 
-def _chain_base(state: Any, u: Any) -> Any:
+def _chain_base(state: StateLike, u: Any) -> Any:
     """The hex *u*'s reconnaissance chain goes on from: its last hex, else the unit's own (L271)."""
     last = u.get("recon_last")
     return state.map.hex(last) if last else u.hex
@@ -70,7 +71,7 @@ class Recon(OrderHandler):
         doc="project reconnaissance into a chain of adjacent hexes (1 AP starts or extends the chain)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = []
         for u in state.units.values():
             if (
@@ -91,7 +92,7 @@ class Recon(OrderHandler):
                     ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n)))
         return spec_from_examples(side, self.type, ex, 30)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         need_open(u, order)
         if not can_reconnoitre(u):
@@ -131,7 +132,7 @@ class Recon(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
@@ -241,7 +242,7 @@ class Probe(OrderHandler):
         doc="1 AP: learn whether an adjacent enemy hex is empty, occupied (and by what types) or in EZOC",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = [
             self.type.make(side, unit=u.id, hex=state.map.label(n))
             for u in state.units.values()
@@ -256,7 +257,7 @@ class Probe(OrderHandler):
         ]
         return spec_from_examples(side, self.type, ex, 30)
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"])
         need_open(u, order)
         if not can_reconnoitre(u):
@@ -269,7 +270,7 @@ class Probe(OrderHandler):
         if int(u.get("ap", 0)) < 1:
             raise refusal(f"{u.id} has no AP left", "no-ap", "L277", order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
@@ -329,7 +330,7 @@ class DeclareZoc(OrderHandler):
         actors="any",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if side not in state.sides:
             return None
         hexes = sorted(
@@ -352,7 +353,7 @@ class DeclareZoc(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if order.side not in state.sides:
             raise refusal("only a side declares ZOC", "not-a-side", "L170", order)
         h = order_hex(state, order, args["hex"], "L170")
@@ -365,7 +366,7 @@ class DeclareZoc(OrderHandler):
                 order,
             )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)

@@ -25,6 +25,7 @@ from typing import Any
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import state_set, unit_set
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import check_spend, spend
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import owner
@@ -40,7 +41,7 @@ def entry_order(data: Mapping[str, Any]) -> tuple[int, str]:
     return int(data.get("arrives", 1)), str(data.get("entry", ""))
 
 
-def entry_hex(state: Any, u: Any) -> Any | None:
+def entry_hex(state: StateLike, u: Any) -> Any | None:
     """Where *u* appears: its entry hex if its side owns it, else the nearest hex its side owns."""
     want = state.map.hex(entry_order(u.data)[1])
     if owner(state, want) == u.side:
@@ -49,7 +50,7 @@ def entry_hex(state: Any, u: Any) -> Any | None:
     return min(own, key=lambda h: (h.distance(want), state.map.label(h)), default=None)
 
 
-def waiting(state: Any, side: str) -> list[Any]:
+def waiting(state: StateLike, side: str) -> list[Any]:
     """*side*'s reinforcements that have arrived and wait off the map, in id order."""
     return sorted(
         (
@@ -72,7 +73,7 @@ class Enter(OrderHandler):
         doc="bring an arrived reinforcement onto the map at its entry hex (OP, L782)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if clock_step(state) != "3.5":
             return None
         ids = tuple(u.id for u in waiting(state, side))
@@ -85,7 +86,7 @@ class Enter(OrderHandler):
             tuple(self.type.make(side, unit=i) for i in ids[:8]),
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = state.units.get(args["unit"])
         if u is None or u.side != order.side:
             raise refusal(
@@ -108,10 +109,12 @@ class Enter(OrderHandler):
             state, order.side, int(state.tables["op"].get("reinforcement", 1)), order, "L782"
         )
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         u = state.units[args["unit"]]
         h = entry_hex(state, u)
+        if h is None:  # validated; kept for the reader (and the type checker)
+            raise refusal("your side owns no hex to enter", "no-entry", "L42", order)
         cost = int(state.tables["op"].get("reinforcement", 1))
         spend(em, order.side, cost, rule="L782", what=f"{u.id} enters")
         em.emit(

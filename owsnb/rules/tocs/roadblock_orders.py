@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel import OrderType, Param
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.features import PlaceFeature, holds, knows, learn
 from owsnb.rules.tocs.model import enemy_of, is_company
@@ -28,12 +29,12 @@ from owsnb.rules.tocs.model import enemy_of, is_company
 __all__ = ["Roadblock", "roadblocked", "known_roadblock", "learn_roadblock"]
 
 
-def roadblocked(state: Any, side: str, h: Any) -> bool:
+def roadblocked(state: StateLike, side: str, h: Any) -> bool:
     """Does the enemy of *side* hold a roadblock in *h* (the referee's truth)?"""
     return holds(state, enemy_of(state, side), h, "roadblocks")
 
 
-def known_roadblock(state: Any, side: str, h: Any) -> bool:
+def known_roadblock(state: StateLike, side: str, h: Any) -> bool:
     """Does *side* know of an enemy roadblock in *h*?"""
     return knows(state, side, h, "roadblocks")
 

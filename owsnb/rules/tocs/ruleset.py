@@ -24,12 +24,14 @@ from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, S
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs import economy, present, stacking, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
 from owsnb.rules.tocs.breakthrough_orders import exploits, grant, grant_exploit, pending
 from owsnb.rules.tocs.bridge_orders import progress_bridges
 from owsnb.rules.tocs.combat import Battle, resolve_battle
 from owsnb.rules.tocs.command_orders import refit_at_end_of_turn
+from owsnb.rules.tocs.editor import EDITOR
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.infiltration_orders import delay_others, infiltration_shift
 from owsnb.rules.tocs.layers import MODULES, PERIODS, layer_stack, merged_rulings, merged_tables
@@ -284,6 +286,7 @@ class Tocs(RuleSet):
         )
     )
     option_list = OPTIONS
+    editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
         from owsnb.rules.tocs.airnaval import AIR_NAVAL_HANDLERS
@@ -304,7 +307,9 @@ class Tocs(RuleSet):
 
         return validate_payload(data)
 
-    def validate_scenario(self, state: Any, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def validate_scenario(
+        self, state: GameState, rules: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
         """Units report to an existing HQ of their side (L184); sides named in ``rules`` exist."""
         problems = []
         for i, u in enumerate(state.units.values()):
@@ -380,13 +385,13 @@ class Tocs(RuleSet):
         return problems
 
     # -- setup ---------------------------------------------------------------------------------
-    def setup(self, state: Any, rules: Mapping[str, Any]) -> Any:
+    def setup(self, state: GameState, rules: Mapping[str, Any]) -> Any:
         opts = state.options
         base = self.default_tables()
         stack = layer_stack(opts.get("period", "wwii"), opts.get("module", "none"))
         layered = merged_tables(stack)
         layered["rulings"] = merged_rulings(stack)
-        tables = {}
+        tables: dict[str, Any] = {}
         for name in sorted(set(layered) | set(state.tables)):
             d = (
                 _diff(state.tables.get(name, {}), base.get(name, {}))
@@ -516,7 +521,7 @@ class Tocs(RuleSet):
         return replace(state, clock=self.clock_for(state, phase, step, state.clock.turn))
 
     # -- who acts ------------------------------------------------------------------------------
-    def actors(self, state: Any, phase: Phase, step: Step) -> tuple[str, ...]:
+    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
         p = state.public.get("phasing") or next(iter(state.sides))
         if step.actors == "phasing":
             return (p,)
@@ -524,11 +529,11 @@ class Tocs(RuleSet):
             return tuple(s for s in state.sides if s != p)
         return super().actors(state, phase, step)
 
-    def clock_for(self, state: Any, phase: Phase, step: Step, turn: int) -> Any:
+    def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Any:
         c = super().clock_for(state, phase, step, turn)
         return replace(c, date=self.date_text(state, turn))
 
-    def date_text(self, state: Any, turn: int) -> str:
+    def date_text(self, state: StateLike, turn: int) -> str:
         day, hour = clock_hour(state, turn)
         start = state.public.get("calendar", {}).get("start_date", "")
         try:
@@ -572,7 +577,7 @@ class Tocs(RuleSet):
         return [], "2.1", True  # 4.0 -> next turn
 
     def advance_events(
-        self, state: Any, dice: Any, to: str | None = None, limit: int = 200
+        self, state: GameState, dice: Any, to: str | None = None, limit: int = 200
     ) -> list:
         events = list(self.on_leave(state, dice))
         s = _apply_all(state, events)
@@ -598,7 +603,7 @@ class Tocs(RuleSet):
         raise RuntimeError("the sequence of play did not settle")
 
     def adjudicate(
-        self, state: Any, order: Any, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         step = state.clock.step
         if order.verb == "begin" or (order.verb == "done" and step == "3.3"):
@@ -617,7 +622,7 @@ class Tocs(RuleSet):
             out.events += self.aftermath(_apply_all(state, out.events))
         return out
 
-    def aftermath(self, state: Any) -> list:
+    def aftermath(self, state: GameState) -> list:
         """What a change of position does at once, whoever caused it (after every order and every
         automatic step): a reserve in EZOC loses its status (L337), a refitting unit its refit
         (L338: it must "remain out of EZOC"); a unit marked out of LOS that
@@ -644,7 +649,7 @@ class Tocs(RuleSet):
         return em.events
 
     # -- automatic effects ---------------------------------------------------------------------
-    def begin_events(self, state: Any, side: str, dice: Any) -> list:
+    def begin_events(self, state: GameState, side: str, dice: Any) -> list:
         """Start of an Operational Impulse (3.1-3.3, L54-L62, L216)."""
         em = Emitter(state)
         part = daypart(state)
@@ -714,7 +719,7 @@ class Tocs(RuleSet):
         )
         return em.events
 
-    def on_leave(self, state: Any, dice: Any) -> list:
+    def on_leave(self, state: GameState, dice: Any) -> list:
         if state.clock.step not in ("3.5", "3.8", "3.10"):
             return []
         em = Emitter(state)
@@ -723,7 +728,7 @@ class Tocs(RuleSet):
                 close_activation(em, u.id, rule="L239")
         return em.events
 
-    def on_enter(self, state: Any, phase: Phase, step: Step, dice: Any) -> list:
+    def on_enter(self, state: GameState, phase: Phase, step: Step, dice: Any) -> list:
         em = Emitter(state)
         k = step.key
         if k == "2.1":
@@ -1005,7 +1010,7 @@ class Tocs(RuleSet):
         em.emit(state_set("secret", {"facilities": facs}, rule="L224"))
 
     # -- end -----------------------------------------------------------------------------------
-    def outcome(self, state: Any) -> dict[str, Any]:
+    def outcome(self, state: StateLike) -> dict[str, Any]:
         scores = {side: score(state, side) for side in state.sides}
         totals = {k: v["total"] for k, v in scores.items()}
         best = max(totals.values()) if totals else 0
@@ -1017,12 +1022,18 @@ class Tocs(RuleSet):
         return {"winner": winner, "vp": totals, "details": scores, "summary": summary}
 
     # -- views ---------------------------------------------------------------------------------
-    def view_unit(self, state: Any, unit: Any, side: str) -> Any:
+    def view_unit(self, state: StateLike, unit: Any, side: str) -> Any:
         return visible_unit(state, unit, side)
 
     # -- presentation --------------------------------------------------------------------------
     presentation = present.PRESENTATION
     """What the table draws of TOCS (:mod:`owsnb.rules.tocs.present`)."""
+
+    def guide(self) -> Any:
+        """The briefing's standing, the step coach's phrases (``guide.py``)."""
+        from owsnb.rules.tocs import guide
+
+        return guide
 
     def observation_string(self, view: Any) -> str:
         own = ", ".join(
@@ -1042,7 +1053,7 @@ def _positions(rules: Mapping[str, Any], side: str, tables: Mapping[str, Any]) -
     }
 
 
-def _apply_all(state: Any, events: list) -> Any:
+def _apply_all(state: GameState, events: list) -> Any:
     for e in events:
         state = apply(state, e)
     return state

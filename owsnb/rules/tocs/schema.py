@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from owsnb.kernel.errors import key_path, validation_problems
+
 __all__ = ["UnitPayload", "validate_payload"]
 
 
@@ -41,6 +43,6 @@ def validate_payload(data: Any) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     try:
         m = UnitPayload.model_validate(dict(data))
     except ValidationError as exc:
-        return dict(data), [(".".join(str(x) for x in e["loc"]), e["msg"]) for e in exc.errors()]
+        return dict(data), [(key_path(loc), msg) for loc, msg in validation_problems(exc)]
     out = m.model_dump(exclude_none=True)
     return out, []

@@ -28,6 +28,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, ground_units
 from owsnb.rules.tocs.order_checks import clock_step, own_unit, refusal
@@ -57,7 +58,7 @@ def bucket(data: Any) -> str | None:
     return _BUCKETS.get(data.get("cls"))
 
 
-def limits(state: Any) -> dict[str, int]:
+def limits(state: StateLike) -> dict[str, int]:
     t = state.tables.get("stacking") or {}
     return {"units": int(t.get("units", 4)), "assets": int(t.get("assets", 4))}
 
@@ -67,7 +68,7 @@ def _elimination_order(u: Any) -> tuple:
     return (u.steps, int(u.get("defence", 0)), int(u.get("attack", 0)), u.id)
 
 
-def excess(state: Any, units: list[Any]) -> list[Any]:
+def excess(state: StateLike, units: list[Any]) -> list[Any]:
     """The units of one side's stack beyond the limits, in the order the referee eliminates them."""
     lim = limits(state)
     out = []
@@ -78,7 +79,7 @@ def excess(state: Any, units: list[Any]) -> list[Any]:
     return out
 
 
-def within_limit(state: Any, units: list[Any], key: str = "defence") -> list[Any]:
+def within_limit(state: StateLike, units: list[Any], key: str = "defence") -> list[Any]:
     """The units of a stack that count in a battle (L143): HQs, and the strongest by *key* up to
     each limit."""
     lim = limits(state)
@@ -92,7 +93,7 @@ def within_limit(state: Any, units: list[Any], key: str = "defence") -> list[Any
     return out
 
 
-def overstacked(state: Any, side: str, *, exempt: bool = False) -> dict[Any, list[Any]]:
+def overstacked(state: StateLike, side: str, *, exempt: bool = False) -> dict[Any, list[Any]]:
     """Hexes where *side* is over stacked -> the units the referee would eliminate; with
     *exempt*, units that retreated since their side's last impulse ended do not count (L146)."""
     by_hex: dict[Any, list[Any]] = {}
@@ -108,7 +109,7 @@ def overstacked(state: Any, side: str, *, exempt: bool = False) -> dict[Any, lis
     return out
 
 
-def congested(state: Any, side: str, h: Any) -> bool:
+def congested(state: StateLike, side: str, h: Any) -> bool:
     """L365: "Any hex that exceeds the stacking limit will restrict the use of its roads, causing
     any unit entering a congested road network to pay the COT to enter as if the road did not
     exist." Is *side* over stacked in *h* now (its own units: a mover knows them)?"""
@@ -143,14 +144,14 @@ class Eliminate(OrderHandler):
         doc="eliminate one of your units in an over-stacked hex (the owner's choice)",
     )
 
-    def _choices(self, state: Any, side: str) -> tuple[str, ...]:
+    def _choices(self, state: StateLike, side: str) -> tuple[str, ...]:
         out = []
         for h, extra in overstacked(state, side).items():
             kinds = {bucket(u) for u in extra}
             out += [u.id for u in ground_units(state, side) if u.hex == h and bucket(u) in kinds]
         return tuple(sorted(out))
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ids = self._choices(state, side)
         if not ids:
             return None
@@ -161,7 +162,7 @@ class Eliminate(OrderHandler):
             tuple(self.type.make(side, unit=i) for i in ids[:8]),
         )
 
-    def validate(self, state: Any, order: Any, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "L147")
         if u.id not in self._choices(state, order.side):
             raise refusal(
@@ -173,7 +174,7 @@ class Eliminate(OrderHandler):
         if clock_step(state) not in ("3.5", "3.8", "3.10"):
             raise refusal("eliminate in your own part of an impulse", "wrong-step", "L147", order)
 
-    def adjudicate(self, state: Any, order: Any, args: Mapping[str, Any], dice: Any) -> list:
+    def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.combat import destroy
         from owsnb.rules.tocs.perimeter import announce
 

@@ -10,10 +10,11 @@ told of and that is not disproved, appendix A.2, so LOC results never leak hidde
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import ground_units, hq_chain, los_hqs, owner
 from owsnb.rules.tocs.terrain import can_cross, enterable
 from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_sources
@@ -21,44 +22,46 @@ from owsnb.rules.tocs.zoc import declared_against, engaged, ezoc_sources
 __all__ = ["trace", "in_loc", "in_los", "supply_sources", "facilities"]
 
 
-def _blocked_ezoc(state: Any, side: str) -> Any:
+def _blocked_ezoc(state: StateLike, side: str) -> Any:
     if state.options.get("ezoc_for_loc", "declared") == "actual":
         return lambda h: bool(ezoc_sources(state, side, h))
     known = declared_against(state, side)
     return lambda h: state.map.label(h) in known
 
 
-def trace(state: Any, unit: Any, start: Hex, goals: set[Hex], radius: int) -> bool:
+def trace(state: StateLike, unit: Any, start: Hex, goals: set[Hex], radius: int) -> bool:
     """Is some hex of *goals* within *radius* hexes of *start* along a legal LOC/LOS path?"""
     if start in goals:
         return True
     side = unit.side
     ezoc = _blocked_ezoc(state, side)
     friendly = {u.hex for u in ground_units(state, side)}
-    seen = {start: 0}
-    q = deque([start])
-    while q:
-        h = q.popleft()
-        d = seen[h]
+    seen: dict[Hex, int] = {}
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
         if d >= radius:
-            continue
+            return
         for n in h.neighbours():
             if n in seen or n not in state.map.hexes:
                 continue
             if not can_cross(state, h, n) or not enterable(state, unit, n):
                 continue
             if n in goals and owner(state, n) == side:
-                return True
+                yield n, d + 1  # reached: the search ends when it is taken off the queue
+                continue
             if owner(state, n) != side or engaged(state, n):
                 continue
             if ezoc(n) and n not in friendly:
                 continue
-            seen[n] = d + 1
-            q.append(n)
-    return False
+            yield n, d + 1
+
+    def reached(h: Hex, d: int) -> bool:
+        return h in goals and owner(state, h) == side
+
+    return search(start, moves, zero=0, goal=reached, fifo=True, labels=seen).found is not None
 
 
-def in_loc(state: Any, unit: Any) -> bool:
+def in_loc(state: StateLike, unit: Any) -> bool:
     """Can *unit* trace LOC to its parent HQ or a higher HQ of its chain (L184-L192)?"""
     if unit.get("independent") or unit.hex is None:
         return True
@@ -68,12 +71,12 @@ def in_loc(state: Any, unit: Any) -> bool:
     return any(trace(state, unit, unit.hex, {hq.hex}, int(hq.get("radius", 0))) for hq in chain)
 
 
-def facilities(state: Any) -> list[dict[str, Any]]:
+def facilities(state: StateLike) -> list[dict[str, Any]]:
     """Supply facilities (the referee's truth): dicts with hex, type, side, sp, name."""
     return [dict(f) for f in state.secret.get("facilities", ())]
 
 
-def supply_sources(state: Any, side: str) -> set[Hex]:
+def supply_sources(state: StateLike, side: str) -> set[Hex]:
     """Hexes of *side*'s supply bases, dumps and depots with SP left (L202, L224)."""
     out = set()
     for f in facilities(state):
@@ -87,7 +90,7 @@ def supply_sources(state: Any, side: str) -> set[Hex]:
     return out
 
 
-def in_los(state: Any, unit: Any, _depth: int = 0) -> bool:
+def in_los(state: StateLike, unit: Any, _depth: int = 0) -> bool:
     """Can *unit* trace supply directly to a source within range, or through its HQ chain
     (L217-L222)? Airborne units are supplied for their first turns (L222)."""
     if unit.get("independent") or unit.hex is None:

@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import is_tw, mobility_column
 
 __all__ = ["river_blocks", "can_cross", "enterable", "step_cost", "is_road_step"]
@@ -35,10 +36,10 @@ def river_blocks(edge: Any, impassable: list[str]) -> bool:
     return False
 
 
-def can_cross(state: Any, a: Hex, b: Hex) -> bool:
+def can_cross(state: StateLike, a: Hex, b: Hex) -> bool:
     """May anyone cross the hexside between adjacent *a* and *b*?"""
     cot = state.tables["cot"]
-    edge = state.map.edge(a, b)
+    edge: dict[str, Any] = state.map.edge(a, b)  # a FrozenDict, or a changed copy below
     dyn = state.public.get("bridges", {}).get(
         "-".join(sorted((state.map.label(a), state.map.label(b))))
     )
@@ -49,7 +50,7 @@ def can_cross(state: Any, a: Hex, b: Hex) -> bool:
     return not river_blocks(edge, list(cot.get("impassable_rivers", ())))
 
 
-def enterable(state: Any, unit: Any, h: Hex) -> bool:
+def enterable(state: StateLike, unit: Any, h: Hex) -> bool:
     """Can *unit* ever stand in *h* (terrain column not null)?"""
     if h not in state.map.hexes:
         return False
@@ -59,12 +60,12 @@ def enterable(state: Any, unit: Any, h: Hex) -> bool:
     return row.get(mobility_column(unit)) is not None
 
 
-def is_road_step(state: Any, a: Hex, b: Hex) -> bool:
+def is_road_step(state: StateLike, a: Hex, b: Hex) -> bool:
     return "road" in state.map.edge(a, b)
 
 
 def step_cost(
-    state: Any, unit: Any, a: Hex, b: Hex, *, road: bool = True, night: bool | None = None
+    state: StateLike, unit: Any, a: Hex, b: Hex, *, road: bool = True, night: bool | None = None
 ) -> float:
     """MP for *unit* to step from *a* into adjacent *b* (``math.inf`` if it cannot).
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.kernel.state import StateLike
+
 __all__ = ["vp_key_for_loss", "bridge_destroyed", "score"]
 
 
@@ -32,7 +34,7 @@ def vp_key_for_loss(data: Any) -> str:
     return "battery_destroyed"
 
 
-def bridge_destroyed(state: Any, label: str) -> bool:
+def bridge_destroyed(state: StateLike, label: str) -> bool:
     """Is a bridge on a hexside of hex *label* destroyed (public ``bridges``, L859)?"""
     lab = state.map.label(state.map.hex(label))
     return any(
@@ -41,7 +43,7 @@ def bridge_destroyed(state: Any, label: str) -> bool:
     )
 
 
-def score(state: Any, side: str, units: Any = None) -> dict[str, Any]:
+def score(state: StateLike, side: str, units: Any = None) -> dict[str, Any]:
     """VP of *side* now: objectives it owns and enemy units it destroyed (its own knowledge)."""
     table = dict(state.tables.get("victory_points", {}).get(side, {}))
     or_destroyed = set(state.tables.get("victory_owned_or_destroyed", {}).get(side, ()))

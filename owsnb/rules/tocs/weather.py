@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.state import StateLike
 
 __all__ = ["lookup", "observation_range", "cloud_distribution", "roll_turn", "roll_impulse"]
 
@@ -44,7 +45,7 @@ def cloud_distribution(table: Any, previous: str) -> Distribution:
     return Distribution.die(10).map(lambda r: lookup(table["cloud"], r + drm), label="cloud cover")
 
 
-def roll_turn(state: Any, dice: Any) -> dict[str, Any]:
+def roll_turn(state: StateLike, dice: Any) -> dict[str, Any]:
     """The turn's weather (L44): the ground condition; with option ``cloud_roll`` = ``turn`` also
     the cloud cover, precipitation and fog, which then hold for every impulse of the turn."""
     t = state.tables["weather"]
@@ -57,7 +58,7 @@ def roll_turn(state: Any, dice: Any) -> dict[str, Any]:
     return out
 
 
-def roll_impulse(state: Any, dice: Any, part: str) -> dict[str, Any]:
+def roll_impulse(state: StateLike, dice: Any, part: str) -> dict[str, Any]:
     """This impulse's atmosphere (L54, L519); unchanged if option ``cloud_roll`` is ``turn`` (L44)."""
     old = dict(state.public.get("weather", {}))
     if state.options.get("cloud_roll", "impulse") == "turn":
@@ -66,7 +67,7 @@ def roll_impulse(state: Any, dice: Any, part: str) -> dict[str, Any]:
 
 
 def _atmosphere(
-    state: Any, dice: Any, part: str, old: dict[str, Any], *, rule: str
+    state: StateLike, dice: Any, part: str, old: dict[str, Any], *, rule: str
 ) -> dict[str, Any]:
     t = state.tables["weather"]
     prev = old.get("cloud", "clear")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import (
     DISORDERED,
@@ -40,11 +41,11 @@ __all__ = [
 ]
 
 
-def engaged(state: Any, h: Hex) -> bool:
+def engaged(state: StateLike, h: Hex) -> bool:
     return bool(h in state.map.hexes and state.map.hexes[h].facts.get("engaged"))
 
 
-def _occupied_at_start(state: Any, side: str) -> set[Hex]:
+def _occupied_at_start(state: StateLike, side: str) -> set[Hex]:
     snap = state.secret.get("occupied_at_start", {})
     return set(snap.get(side, ()))
 
@@ -68,7 +69,7 @@ def extended_hexes(company_hex: Hex, direction: int) -> list[tuple[Hex, Hex]]:
     return out
 
 
-def _can_project(state: Any, company: Any, a: Hex, b: Hex) -> bool:
+def _can_project(state: StateLike, company: Any, a: Hex, b: Hex) -> bool:
     return (
         b in state.map.hexes
         and can_cross(state, a, b)
@@ -77,7 +78,7 @@ def _can_project(state: Any, company: Any, a: Hex, b: Hex) -> bool:
     )
 
 
-def zoc_of(state: Any, company: Any) -> dict[Hex, str]:
+def zoc_of(state: StateLike, company: Any) -> dict[Hex, str]:
     """Hexes the company projects ZOC into now: hex -> ``"normal"`` or ``"extended"``."""
     if not exerts_zoc_class(company) or company.hex is None or not company.alive:
         return {}
@@ -107,7 +108,7 @@ def zoc_of(state: Any, company: Any) -> dict[Hex, str]:
     return out
 
 
-def ezoc_sources(state: Any, side: str, h: Hex) -> list[str]:
+def ezoc_sources(state: StateLike, side: str, h: Hex) -> list[str]:
     """Kinds of real EZOC (``normal``/``extended``) that *side*'s enemy projects into *h*."""
     kinds = []
     for u in ground_units(state):
@@ -118,12 +119,12 @@ def ezoc_sources(state: Any, side: str, h: Hex) -> list[str]:
     return kinds
 
 
-def declared_against(state: Any, side: str) -> set[str]:
+def declared_against(state: StateLike, side: str) -> set[str]:
     """Hex labels *side* has been told are in EZOC and not yet disproved (its intel)."""
     return set(state.sides[side].private.get("ezoc_known", ()))
 
 
-def ezoc_at(state: Any, side: str, h: Hex) -> list[str]:
+def ezoc_at(state: StateLike, side: str, h: Hex) -> list[str]:
     """The EZOC that counts against *side* in *h* under the option ``ezoc_declaration``."""
     kinds = ezoc_sources(state, side, h)
     if not kinds:

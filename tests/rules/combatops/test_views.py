@@ -139,7 +139,6 @@ def test_no_seat_payload_names_a_face_down_unit(path):
 
 
 def test_widgets_of_the_enemy_seat_hold_no_face_down_values():
-    pytest.importorskip("ipyleaflet")
     from owsnb.widgets import App
     from owsnb.widgets.wire import MessageLog, synced_state
 

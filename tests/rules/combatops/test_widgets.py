@@ -3,13 +3,9 @@ rule set's order specs (no rule logic in the widgets)."""
 
 from __future__ import annotations
 
-import pytest
-
 from owsnb.rules.combatops.terrain import parse_hex
 
 from .conftest import BLUE_ATTACK, at, load
-
-pytest.importorskip("ipyleaflet")
 
 
 def test_moving_and_attacking_by_clicking_the_map():

@@ -21,7 +21,11 @@ def _modules_after(code: str) -> list[str]:
 
 def _other_rulesets(mods: list[str]) -> list[str]:
     return [
-        m for m in mods if m.startswith("owsnb.rules.") and not m.startswith("owsnb.rules.opart")
+        m
+        for m in mods
+        if m.startswith("owsnb.rules.")
+        and not m.startswith("owsnb.rules.opart")
+        and m != "owsnb.rules.tables"  # the rules layer's shared table reader, not a rule set
     ]
 
 

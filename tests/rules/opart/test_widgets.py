@@ -5,10 +5,7 @@ from __future__ import annotations
 import pytest
 
 import owsnb
-
-pytest.importorskip("ipyleaflet")
-
-from owsnb.widgets import App  # noqa: E402
+from owsnb.widgets import App
 
 
 def _click_hex(app, game, label):

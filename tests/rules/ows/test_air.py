@@ -151,6 +151,35 @@ def test_6_5_6_carrier_generates_one_mission_per_aircraft_box():
     assert e.value.rule == "6.5.6"
 
 
+def test_6_5_6_tanker_and_aew_missions_come_one_to_one_with_the_sortie_number():
+    """6.5.6: "Support missions such as Tanker and AEW are NOT counted against this number, they
+    are automatically provided on a one-to-one basis to this air sortie generation number." A
+    carrier with two aircraft boxes flies two combat sorties and up to two support missions."""
+    cvn = {
+        "id": "CVN-1",
+        "type": "ddg-flight-iia",
+        "side": "blue",
+        "hex": "0304",
+        "data": {"boxes": [{"aircraft": 1}, {"aircraft": 1}]},
+    }
+    ship = {"base": "CVN-1", "carrier_capable": True}
+    m = [
+        {"id": f"VF-{i}", "type": "f35-cap", "side": "blue", "box": "base", "data": ship}
+        for i in range(2)
+    ] + [
+        {"id": f"VAW-{i}", "type": "e2d", "side": "blue", "box": "base", "data": ship}
+        for i in range(3)
+    ]
+    g = at(load(add=[cvn, *m]), "3.B.1")
+    g.submit("blue: fly VF-0 0304")
+    g.submit("blue: fly VF-1 0404")  # both sorties used: support missions are not counted
+    g.submit("blue: fly VAW-0 0304")
+    g.submit("blue: fly VAW-1 0304")
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: fly VAW-2 0304")
+    assert (e.value.code, e.value.rule) == ("no-support-sorties", "6.5.6")
+
+
 def test_9_7_2_best_die_d12_fires_and_applies_before_d10_and_d8():
     engs = [
         Engagement("A12", "B10", "d12", 5),
@@ -333,11 +362,13 @@ J2 = {
 
 def _package(**units):
     """Blue's F-35 strike on 0504 escorted by one F-35 CAP; its straight route from Blue Field
-    (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303."""
+    (0102) crosses 0202, 0303 and 0403; two J-20 CAPs wait in 0303. Red has detected the
+    (stealth) striker already, so no search roll is needed (6.5.7)."""
     base = {
         "F35-STRIKE": {
             "hex": "0504",
             "box": None,
+            "seen_by": ["red"],
             "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]},
         },
         "F35-CAP": {"hex": "0504", "box": None},
@@ -360,14 +391,37 @@ def test_9_9_6_2_escorts_pair_1_to_1_the_excess_engage_the_striker_and_the_winne
     assert plan.distribution()["arrives"] == Fraction(11, 24)
     g = at(g, "6.A.7")
     s, _, ev = run(
-        g, "umpire: advance 6.B.1", [6, 3, 2, 7]
-    )  # J1 downs the escort, J2 misses, J1 downs the striker
+        g, "umpire: advance 6.B.1", [6, 3, 2, 7, 1]
+    )  # J1 downs the escort, J2 misses, J1 downs the striker, whose shot back at J2 misses
     assert (
         s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"
     )  # 9.7.4
     assert s.units["J20-CAP"].data["intercepted"] == 1 and "blue" in s.units["J20-CAP2"].seen_by
-    s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1])  # everyone misses: the package flies on
+    s2, _, _ = run(g, "umpire: advance 6.B.1", [1, 1, 1, 1])  # all miss: the package flies on
     assert s2.units["F35-STRIKE"].hex == g.hex("0504") and "engaged" in s2.units["F35-CAP"].markers
+
+
+def test_6_5_1_2_a_strike_package_intercepted_en_route_defends_itself_with_a_demoted_die():
+    """6.5.1.2: "When a fighter in an 'attack' mission (Strike, SEAD, CAS, Interdiction, SUCAP) is
+    engaged in air-to-air combat, it uses a demoted die roll from its organic attack capability. It
+    cannot initiate an air-to-air action but can defend itself if attacked." """
+    lone = {  # no escort: the J-20 waiting in 0303 engages the (detected) striker (9.9.6.2)
+        "F35-STRIKE": {
+            "hex": "0504",
+            "box": None,
+            "seen_by": ["red"],
+            "data": {"base": "F35-BASE"},
+        },
+        "J20-CAP": {"hex": "0303", "box": None},
+    }
+    g = at(load(units=lone), "6.A.7")
+    sub = g.submit("umpire: advance 6.B.1")
+    back = [e for e in sub.events if e.kind == "die" and "F35-STRIKE engages J20-CAP" in str(e)]
+    assert len(back) == 1 and back[0].data["sides"] == 10  # its d12 air-to-air die, demoted
+    assert (g.unit("J20-CAP").box == "regeneration") is (back[0].data["result"] >= 5)  # red 5
+    s, _, _ = run(at(load(units=lone), "6.A.7"), "umpire: advance 6.B.1", [1, 5])
+    assert s.units["J20-CAP"].box == "regeneration"  # the J-20 misses, the striker's 5 hits it
+    assert s.units["F35-STRIKE"].hex == g.hex("0504")
 
 
 def test_9_9_6_2_a_cap_intercepts_only_with_a_detection_opportunity_and_once_a_turn():
@@ -422,9 +476,9 @@ def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the
         ),
         "3.B.1",
     )
-    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == Fraction(
+    assert known.preview("blue: fly F35-STRIKE 0504")["arrives"] == 1 - Fraction(3, 10) * Fraction(
         1, 2
-    )  # J20-CAP2 on the line
+    )  # J20-CAP2 on the line must find the stealth striker (d10 vs 8, 6.5.7), then hits on 1/2
     known.submit("blue: fly F35-STRIKE 0504 route=0103,0203,0304,0404,0504")  # around the CAP
     assert [
         known.state.map.label(h) for h in air.route_of(known.state, known.unit("F35-STRIKE"))
@@ -433,6 +487,35 @@ def test_9_9_6_2_a_traced_route_is_checked_kept_secret_and_previewed_on_what_the
     assert (
         "route" not in known.ruleset.view_unit(known.state, seen, "red").data
     )  # the enemy never sees it
+
+
+def test_9_9_6_2_a_stealth_package_must_be_found_before_the_cap_can_intercept_it():
+    """9.9.6.2: "If a defensive CAP is in range of the air strike as it moves, it may attempt an
+    intercept provided it has a detection opportunity"; 6.5.7: "The highest detection die roll that
+    can be made against a stealth aircraft is a d12"; 6.5.9.5: radars detect aircraft "unless the
+    targeted unit is a stealth aircraft, in which case a die roll must be made for a local
+    detection". The two J-20s in 0303 search together (d10 + d10 = d12, 8.5.3) for the F-35s
+    (signature 8) before they can engage."""
+    hidden = {"hex": "0504", "box": None, "data": {"base": "F35-BASE", "escorts": ["F35-CAP"]}}
+    g = at(_package(**{"F35-STRIKE": hidden}), "6.A.7")
+    plan = air.route_plan(g.state, "F35-STRIKE")
+    assert [r.detect for r in plan.rounds] == [("d12", 8)]
+    assert plan.distribution()["arrives"] == 1 - Fraction(5, 12) * Fraction(13, 24)
+    s, _, ev = run(g, "umpire: advance 6.B.1", [7])  # 7 < 8: not found, it flies on unseen
+    assert s.units["F35-STRIKE"].hex == g.hex("0504") and "red" not in s.units["F35-STRIKE"].seen_by
+    assert "engaged" not in s.units["F35-CAP"].markers and "J20-CAP" not in str(
+        [e for e in ev if e.kind == "unit.set"]
+    )
+    search = [e for e in ev if e.kind == "die"]
+    assert len(search) == 1 and search[0].visible_to == frozenset({"blue"})  # not shown to Red
+    s, _, ev = run(g, "umpire: advance 6.B.1", [8, 6, 3, 2, 7, 1])  # found; then as before
+    assert s.units["F35-STRIKE"].box == "regeneration" and s.units["F35-CAP"].box == "regeneration"
+    assert [e for e in ev if e.kind == "die"][0].visible_to == frozenset({"blue", "red"})
+    roll, n = FastRoller(6213), 40_000
+    counts = {"arrives": 0, "shot down": 0}
+    for _ in range(n):
+        counts["arrives" if plan.resolve(roll)[0] else "shot down"] += 1
+    assert within_3_sigma(dict(plan.distribution()), counts, n) == []
 
 
 def test_9_9_6_2_route_preview_matches_100k_seeded_rolls():

@@ -335,6 +335,13 @@ def test_10_3_prep_fire_on_the_fet_expends_the_artillery_and_comes_before_moves(
     assert e.value.rule in ("10.3", "10.15.5")
 
 
+def test_2_3_1_artillery_in_rsoi_fires_demoted_on_the_fet():
+    """2.3.1: "Units in an RSO&I status are demoted in combat": the battalion's two d10 fire
+    missions roll d8 (P(no hit) vs 4 = 3/8 * 3/8) while it is in RSO&I."""
+    g = duel(U("ART", "artillery-bn", "blue", "0403", markers=("rsoi",)))
+    assert g.preview("blue: prep-fire TR12 with=ART")[(0, False)] == Fraction(9, 64)
+
+
 def test_10_15_3_span_of_control_two_battalions_or_one_bag():
     arts = [U(f"ART{i}", "artillery-bn", "blue", "0403") for i in range(3)]
     g = duel(*arts)

@@ -6,6 +6,7 @@ import pytest
 
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.rules.ows import isr
+from owsnb.rules.ows.units import counter
 
 from .conftest import FastRoller, at, load, run, within_3_sigma
 
@@ -55,6 +56,36 @@ def test_8_3_3_low_signature_sub_is_not_auto_detected():
     g = at(load(), "5.2")
     assert "blue" not in g.unit("SSK-1").seen_by  # SSK in DDG-1's hex stays hidden
     assert "SSK-1" not in g.view("blue").units
+
+
+def test_2_2_a_detected_counter_shows_its_dry_erase_marks_unless_the_option_hides_them():
+    """2.2: "Players use dry-erase markers on the counters themselves to record combat hits and
+    associated capability degradation, as well as the consumption of missiles." (9.5: "they cross
+    out the appropriate die symbol"; 2.2.2.3.2: grey shields "are marked out".) A detected counter
+    is face up, so by default the other side sees what is crossed out; option
+    ``enemy_expenditure: hidden`` shows it only the printed values."""
+    spent = {"DDG-1": {"seen_by": ["red"], "data": {"spent": {"tlam": 1, "sm2": 2}}}}
+    g = load(units=spent)
+    assert counter(g.view("red").units["DDG-1"]).spent == {"tlam": 1, "sm2": 2}
+    h = load(units=spent, options={"enemy_expenditure": "hidden"})
+    red = counter(h.view("red").units["DDG-1"])
+    assert red.spent == {} and red.attack("tlam").left == 2  # the printed magazine
+    assert counter(h.view("blue").units["DDG-1"]).spent == {"tlam": 1, "sm2": 2}  # its owner's
+    assert h.view("red").units["DDG-1"].steps == g.unit("DDG-1").steps
+
+
+def test_8_3_2_1_a_ground_unit_in_the_open_is_detected_by_an_isr_asset_without_a_roll():
+    """8.3.2.1: "If in the open, and an ISR asset is placed within range to detect, then they are
+    automatically detected. If they are in covered terrain (forest, hills, mountain, urban) then a
+    die roll is made to determine detection provided a sensor is in range to detect." """
+    g = at(load(), "5.1")  # BDE-R on open land (0704), HQ-R in the forest (0804)
+    sub = g.submit("blue: isr 0704")
+    assert [e for e in sub.events if e.kind == "die"] == []
+    assert "blue" in g.unit("BDE-R").seen_by and sub.result.outcome["detected"] == ["BDE-R"]
+    sub = g.submit("blue: isr 0804")  # covered: the dashboard die is rolled
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 1 and "HQ-R" in rolls[0].data["purpose"]
+    assert ("blue" in g.unit("HQ-R").seen_by) is (rolls[0].data["result"] >= 7)
 
 
 def test_8_4_theater_isr_rolls_the_dashboard_die_against_the_signature():
@@ -128,6 +159,28 @@ def test_8_5_3_cooperative_sensing_best_die_promoted_n_minus_1_capped_d12():
     assert (
         isr.cooperative_die(["d8", "d8"], rule="per-asset") == "d12"
     )  # R3 option: the literal 6.4.4
+
+
+def test_8_5_3_cooperative_sensing_is_capped_at_d12_only_for_asw_and_stealth_aircraft():
+    """8.5.3: "combine them into one detection roll by promoting the highest sensor. For ASW
+    operations and when sensing stealth aircraft, do not promote the detection roll higher than a
+    D12." Three D10 radars searching surface ships roll D16 (two promotions, R3)."""
+    units = {
+        "E2D-1": {"hex": "0404", "box": None},  # AEW d12, one hex away: d10 (6.5.9)
+        "F35-CAP": {"hex": "0404", "box": None, "markers": ["emitting"]},  # radar d10 (6.5.9.6)
+    }
+    g = at(load(units=units, remove=("SSK-1",)), "5.2")
+    sub = g.submit("blue: detect 0504 sensors=DDG-1,E2D-1,F35-CAP")
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 2 and {e.data["sides"] for e in rolls} == {16}  # Type055-1, Type054-1
+    asw = [
+        {"id": f"DDG-{i}", "type": "ddg-flight-iia", "side": "blue", "hex": "0404"}
+        for i in (2, 3, 4)
+    ]
+    a = load(units={"DDG-1": {"markers": ["asw"]}, "SSK-1": {"markers": []}}, add=asw)
+    hunters = [a.unit(f"DDG-{i}").evolve(markers=frozenset({"asw"})) for i in (1, 2, 3, 4)]
+    die, notes = isr.local_die(a.state, "blue", hunters, a.unit("SSK-1"))  # d8 + 3 = d16
+    assert die == "d12" and any("6.4.4" in n for n in notes)
 
 
 def test_6_5_7_stealth_aircraft_detection_at_most_d12():
@@ -234,6 +287,28 @@ def test_6_4_2_sub_detects_surface_with_its_torpedo_die_promoted_in_silent_runni
     assert isr.sensor_die(g.state, ssk.evolve(markers=frozenset()), g.unit("DDG-1")) == "d10"
 
 
+def test_6_4_2_a_submarine_must_roll_its_torpedo_die_to_detect_a_surface_ship_and_stays_unseen():
+    """6.4.2: "Submarines can detect surface platforms in the same hex but must roll for detection
+    using their torpedo attack die roll as the sensing die roll. Submarines attempting to detect
+    surface platforms remain undetected unless detected by ASW missions (6.4.4)." """
+    g = at(load(), "5.2")  # SSK-1 (Silent Running, torpedo d10) shares 0404 with DDG-1
+    assert "red" not in g.unit("DDG-1").seen_by  # no automatic detection by the submarine (8.3.2)
+    assert "tacsit1" not in g.unit("DDG-1").markers
+    assert not [e for e in g.view("blue").events if e.kind == "unit.set" and "DDG-1" in str(e)]
+    g.submit("blue: done")
+    sub = g.submit("red: detect 0404 sensors=SSK-1")  # the torpedo die, promoted: d12
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert len(rolls) == 1 and rolls[0].data["sides"] == 12
+    found = rolls[0].data["result"] >= 7  # DDG-1's signature
+    assert ("red" in g.unit("DDG-1").seen_by) is found
+    assert not [e for e in g.view("blue").events if e.kind == "die"]  # the boat's roll stays hidden
+    assert "red" not in g.unit("SSK-1").seen_by and "SSK-1" not in g.view("blue").units
+    g2 = at(load(), "5.2")
+    g2.submit("blue: done")
+    s, res, _ = run(g2, "red: detect 0404 sensors=SSK-1", [6])  # 6 < 7: not found
+    assert res.outcome["detected"] == [] and "red" not in s.units["DDG-1"].seen_by
+
+
 def test_8_3_3_sof_only_detected_by_sof():
     g = load(units={"SOF-B": {"hex": "0704", "box": None}, "SOF-R": {"hex": "0704", "box": None}})
     assert isr.sensor_die(g.state, g.unit("BDE-R"), g.unit("SOF-B")) is None
@@ -331,8 +406,8 @@ def test_8_5_4_the_defender_detects_the_drone_then_engages_it_at_once_and_it_sur
         ["HQ9-1", "J20-CAP"],
     )
     s, res, ev = run(
-        g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2, 8]
-    )  # found; both miss (vs 4); BDE-R 8 >= 7
+        g, "blue: detect 0704 sensors=MQ-9", [9, 3, 2]
+    )  # found; both miss (vs 4); BDE-R in the open: its EO detects it without a roll (8.3.2.1)
     assert "red" in s.units["MQ-9"].seen_by and s.units["MQ-9"].hex is not None
     assert res.outcome["detected"] == ["BDE-R"] and "8.5.4" in res.rules
     assert (
@@ -360,17 +435,16 @@ def test_8_5_4_shot_down_only_the_engaging_assets_are_detected():
 
 def test_8_5_4_undetected_drone_senses_normally_and_an_already_detected_one_is_not_searched_for():
     g = _contested()
-    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [8, 3])  # 8 < 9: not found; BDE-R: 3 < 7
-    assert "red" not in s.units["MQ-9"].seen_by and res.outcome["detected"] == []
+    s, res, ev = run(g, "blue: detect 0704 sensors=MQ-9", [8])  # 8 < 9: not found
+    assert "red" not in s.units["MQ-9"].seen_by
+    assert res.outcome["detected"] == ["BDE-R"]  # in the open: its EO detects it, no roll (8.3.2.1)
     from owsnb.kernel.view import side_view
     from owsnb.testing import find_leaks, hidden_tokens
 
     red = side_view(
         s, "red", g.ruleset, ev
     )  # Red's failed search names the drone it did not find: hidden from Red
-    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == [
-        "local detection of BDE-R (signature 7): "
-    ]
+    assert [e.data["purpose"] for e in red.events if e.kind == "die"] == []
     assert find_leaks([dict(e.data) for e in red.events], hidden_tokens(s, "red", g.ruleset)) == []
     g2 = _contested(drone={"seen_by": ["red"]})
     assert isr.contest(g2.state, "MQ-9").already

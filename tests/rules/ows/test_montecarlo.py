@@ -250,8 +250,9 @@ def test_8_4_theater_isr_dashboard_die_vs_every_unit_in_the_hex():
         ), t
 
 
-def test_8_5_3_cooperative_sensing_promotes_the_best_die_and_caps_at_d12():
-    # two DDG radars d10 and an E-2D one hex away (d10, 6.5.9.2): d10 promoted twice = d16 -> the D12 cap
+def test_8_5_3_cooperative_sensing_promotes_the_best_die_uncapped_against_surface_ships():
+    # two DDG radars d10 and an E-2D one hex away (d10, 6.5.9.2): d10 promoted twice = d16; the
+    # D12 cap is only "for ASW operations and when sensing stealth aircraft" (8.5.3)
     ddg2 = {"id": "DDG-2", "type": "ddg-flight-iia", "side": "blue", "hex": "0404"}
     g = at(
         load(units={"E2D-1": {"hex": "0404", "box": None}}, add=[ddg2], remove=("SSK-1",)), "5.2"
@@ -263,7 +264,7 @@ def test_8_5_3_cooperative_sensing_promotes_the_best_die_and_caps_at_d12():
         assert (
             die
             == isr.local_die(g.state, "blue", [g.unit(s) for s in sensors], g.unit(t))[0]
-            == "d12"
+            == "d16"
         )
         assert (
             e.exact()["detected"][e.targets.index(t)][1]
@@ -273,8 +274,8 @@ def test_8_5_3_cooperative_sensing_promotes_the_best_die_and_caps_at_d12():
     for j in range(len(e.targets)):
         assert _vs_exact(s[:, j], e.exact()["detected"][j]) == []
     what_if = mc.detection_engagement(dice=["d10", "d10", "d8"], signature=7)
-    assert what_if.rolls == (("target", "d12", 7),)
-    assert mc.detection_engagement(dice=["d10", "d10", "d8"], limit=None).rolls[0][1] == "d16"
+    assert what_if.rolls == (("target", "d16", 7),)  # no cap against a surface target (8.5.3)
+    assert mc.detection_engagement(dice=["d10", "d10", "d8"], limit="d12").rolls[0][1] == "d12"
 
 
 def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
@@ -303,7 +304,7 @@ def test_8_5_local_detection_agrees_with_the_detect_handler_per_event():
 
 # -- the GCAT (10.15.9) ------------------------------------------------------------------------------
 def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_module():
-    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    from owsnb.rules.ows import ground
     from owsnb.rules.ows.dice import shift
 
     e = mc.gcat_engagement(odds="1:1", shift=2, die="d10", die_change=1, shield=5)
@@ -326,7 +327,8 @@ def test_10_15_9_gcat_column_shifts_die_changes_and_rows_come_from_the_ground_mo
 
 
 def test_10_15_9_gcat_from_a_game_agrees_with_the_preview_and_with_ground_resolve():
-    ground = pytest.importorskip("owsnb.rules.ows.ground")
+    from owsnb.rules.ows import ground
+
     g = at(
         load(units={"BDE-R": {"hex": "0205", "seen_by": ["blue"]}, "BDE-B": {"seen_by": ["red"]}}),
         "6.C.3",

@@ -215,3 +215,77 @@ def test_7_4_1_nuclear_plume_goes_downwind_on_tactical_maps():
     s, res, _ = run(g, "blue: nuke BDE-R", [1])
     plumes = [h for h, i in s.map.hexes.items() if i.facts.get("plume")]
     assert len(plumes) == 1 and plumes[0].distance(g.hex("0704")) == 1
+
+
+def test_7_4_1_the_plume_is_removed_in_the_next_turns_regeneration_the_radiation_stays():
+    """7.4.1: "Place an additional radiation counter in the downwind hex. This represents the
+    radiation plume from nuclear fallout and causes a double demotion to combat in that hex. This
+    is removed in the next turn's Regeneration Phase." (7.4: the radiation marker "remains on the
+    map".)"""
+    tac = {
+        "layout": {"orientation": "flat", "size": 20, "unit": "km"},
+        "cols": 8,
+        "rows": 6,
+        "terrain": {"default": "clear"},
+    }
+    g = at(
+        load(
+            map=tac,
+            units={"BDE-R": {"seen_by": ["blue"]}},
+            options={"nukes": True},
+            rules={"hands": {"blue": {"nuke": 1}}},
+        ),
+        "6.B.1",
+    )
+    g.submit("blue: nuke BDE-R")
+
+    def plumes():
+        return [h for h, i in g.state.map.hexes.items() if i.facts.get("plume")]
+
+    assert len(plumes()) == 1
+    g.submit("umpire: advance 7.I")  # turn 1's Regeneration: the plume stays
+    assert len(plumes()) == 1
+    g.submit("umpire: advance 6.C.1")  # turn 2: it still demotes combat
+    assert g.clock.turn == 2 and len(plumes()) == 1
+    g.submit("umpire: advance 7.I")  # turn 2's Regeneration (7.F): removed
+    assert plumes() == []
+    assert g.state.map.hexes[g.hex("0704")].facts.get("radiation")
+
+
+def test_6_4_2_1_silent_running_is_removed_when_the_submarine_launches_missiles():
+    """6.4.2.1: "Silent Running is removed when the submarine initiates an attack or when it moves
+    to another hex." A missile launch is an attack, not only a torpedo run (9.9.5.1)."""
+    g = at(
+        load(
+            units={"HQ-R": {"seen_by": ["blue"]}, "SSN-1": {"markers": ["silent-running"]}},
+            remove=("HQ9-1",),
+        ),
+        "6.B.1",
+    )
+    sub = g.submit("blue: strike HQ-R salvos=SSN-1:tlam")
+    assert "silent-running" not in g.unit("SSN-1").markers
+    mark = [e for e in sub.events if e.kind == "unit.set" and e.rule == "6.4.2.1"]
+    assert mark and mark[0].visible_to == frozenset({"blue"})  # the boat stays hidden from Red
+    assert "SSN-1" not in g.view("red").units
+
+
+def test_2_3_1_a_unit_in_rsoi_is_demoted_in_combat_and_attacks_against_it_are_promoted():
+    """2.3.1: "Units in an RSO&I status are demoted in combat and attacks against those units are
+    promoted." The DF-21's D12 MRBM salvo rolls D10 while the battalion is in RSO&I; in air combat a
+    SAM battery in RSO&I is demoted too."""
+    ddg = {"DDG-1": {"seen_by": ["red"], "hex": "0504"}}
+    g = at(load(units={**ddg, "DF21-1": {"markers": ["rsoi"]}}, remove=("SSK-1",)), "6.B.1")
+    g.submit("blue: done")
+    g.submit("red: strike DDG-1 salvos=DF21-1:df21")
+    sub = g.submit("blue: shields DDG-1:0")
+    rolls = [e for e in sub.events if e.kind == "die"]
+    assert rolls and all(e.data["sides"] == 10 for e in rolls)
+    free = at(load(units=ddg, remove=("SSK-1",)), "6.B.1")
+    free.submit("blue: done")
+    free.submit("red: strike DDG-1 salvos=DF21-1:df21")
+    sub = free.submit("blue: shields DDG-1:0")
+    assert all(e.data["sides"] == 12 for e in sub.events if e.kind == "die")
+    j20 = {"J20-CAP": {"hex": "0303", "box": None, "seen_by": ["blue"]}}
+    a = load(units={**j20, "PATRIOT-1": {"hex": "0303", "markers": ["rsoi"]}})
+    e = air._engagement(a.state, "6.A.7", a.unit("PATRIOT-1"), a.unit("J20-CAP"))
+    assert e.die == "d8" and any("2.3.1" in n for n in e.notes)  # its d10 demoted

@@ -47,11 +47,27 @@ def test_ranges_weapons_umbrella_sensor_and_combat_radius_1x_2x_3x():
     assert g.ruleset.presentation.ranges(g.view("blue"), "Type055-1") == []  # not visible to Blue
 
 
-def test_dashboard_space_munitions_forces_and_no_leak():
+def test_2_1_3_dashboard_space_tracks_munitions_forces_and_no_leak():
+    """2.1.3: "The Space Capability Dashboard depicts each side's capabilities with respect to
+    Command and Control (C2) Networks; Position, Navigation, and Timing (PNT); and Theater
+    Intelligence, Surveillance, and Reconnaissance (ISR)" — drawn as its tracks, a marker on
+    each row's value; munitions in words; another side's numbers only as seen."""
     g = load()
     d = g.ruleset.presentation.dashboard(g.view("red"))
-    assert d["blue"]["space"]["c2"] == 3 and d["red"]["space"]["isr_die"] == "d8"
-    assert d["red"]["munitions"]["salvos"] > 0
+    rows = {r["label"]: r for r in d["blue"]["space"]["rows"]}
+    assert d["blue"]["space"]["kind"] == "tracks" and list(rows) == [
+        "C2",
+        "PNT",
+        "ISR die",
+        "ISR pawns",
+    ]
+    assert rows["C2"]["value"] == 3 and rows["C2"]["value"] in rows["C2"]["steps"]
+    red_rows = {r["label"]: r for r in d["red"]["space"]["rows"]}
+    assert red_rows["ISR die"]["value"] == "d8" and "d8" in red_rows["ISR die"]["steps"]
+    assert rows["PNT"]["steps"] == ["normal", "disrupted"]
+    own = d["red"]["salvos left of a full load"]
+    assert own["kind"] == "track" and 0 < own["value"] <= own["max"]
+    assert "salvos left (of the units seen)" in d["blue"]  # red's estimate of blue
     assert find_leaks(d, hidden_tokens(g.state, "red", g.ruleset)) == []
 
 

@@ -94,6 +94,32 @@ def test_11_9_resupply_from_a_co_located_asp_only_if_the_scenario_allows():
     )
 
 
+def test_11_9_a_ship_is_resupplied_in_port_using_one_of_the_ports_actions():
+    """11.9: "A ship can be resupplied when in a port using one of that port's actions towards
+    resupply." (2.1.7.1: the port's boxes are its capacity a turn.) Blue Port (0203) takes 4
+    actions a turn: the fifth ship waits."""
+    ships = [
+        {"id": f"DDG-{i}", "type": "ddg-flight-iia", "side": "blue", "hex": "0203"}
+        for i in (2, 3, 4, 5)
+    ]
+    spent = {"data": {"spent": {"tlam": 1}}}
+    g = load(
+        units={"DDG-1": {"hex": "0203", **spent}},
+        add=[{**s, **spent} for s in ships],
+        options={"missile_resupply": True},
+    )
+    at(g, "6.C.3")
+    g.submit("umpire: advance 7.I")
+    for i in (1, 2, 3, 4):
+        g.submit(f"blue: resupply DDG-{i} ASP-B")
+    assert "resupply" not in g.legal_orders("blue").verbs
+    before = g.state_id
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: resupply DDG-5 ASP-B")
+    assert (e.value.code, e.value.rule) == ("port-busy", "11.9") and g.state_id == before
+    assert counter(g.unit("DDG-5")).spent == {"tlam": 1}
+
+
 def test_11_4_missions_return_to_base_cap_may_stay():
     g = load(
         units={"F35-CAP": {"hex": "0303", "box": None}, "F35-STRIKE": {"hex": "0303", "box": None}}

@@ -49,6 +49,30 @@ def test_3_legal_orders_only_offer_what_the_step_allows():
         g.submit("red: isr 0404")
 
 
+def test_3_umpire_advance_to_the_automatic_step_7_A_checks_supply_and_stops_at_7_I():
+    """3.10 / chart phase 7: "A. Check supply" (11.1) is automatic: ``umpire: advance 7.A`` runs
+    it (and 7.B-7.H) and stops at 7.I, the first Regeneration step where the sides act — as
+    ``advance 7.I`` does — instead of playing the game on to its end."""
+    g = load()
+    sub = g.submit("umpire: advance 7.A")
+    assert (g.clock.turn, g.clock.step) == (1, "7.I")
+    entered = [e.data["clock"].step for e in sub.events if e.kind == "clock.set"]
+    assert entered[entered.index("7.A") :] == [
+        "7.A",
+        "7.B",
+        "7.C",
+        "7.D",
+        "7.E",
+        "7.F",
+        "7.G",
+        "7.H",
+        "7.I",
+    ]
+    g2 = load()
+    g2.submit("umpire: advance 7.I")
+    assert g2.state.units == g.state.units and g2.clock == g.clock
+
+
 def test_3_5_initiative_side_may_defer_first_move_in_naval_air_and_sof_steps():
     g = at(load(), "3.A.1")
     assert g.clock.acting == ("blue",)

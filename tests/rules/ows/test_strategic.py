@@ -209,6 +209,21 @@ def test_5_1_1_4_rail_from_turn_t_embark_t_transit_t_plus_1_offload_t_plus_2_fre
     assert e.value.code == "too-few-cars"
 
 
+def test_5_1_1_4_a_unit_offloading_at_the_railhead_is_refused_citing_5_1_1_4_not_sealift():
+    """5.1.1.4: "The unit spends one turn embarking, one turn in rail transit, and then one turn
+    offloading (24 hour turns)." —
+    a unit held in RSO&I by a rail move is refused under 5.1.1.4 (not 5.1.1.2, sealift)."""
+    g = at(gload(units={"1ABCT": {"hex": "0406"}}, turns=8), "2.1")
+    g.submit("blue: rail 1ABCT 0506")
+    g.submit("umpire: advance 2.1")  # turn 2: in transit
+    g.submit("umpire: advance 2.1")  # turn 3: offloading at the railhead
+    g.submit("umpire: advance 6.C.3")
+    assert g.clock.turn == 3 and "rsoi" in g.unit("1ABCT").markers
+    with pytest.raises(IllegalOrderError) as e:
+        g.submit("blue: move 1ABCT 0606")
+    assert (e.value.code, e.value.rule) == ("rsoi", "5.1.1.4") and "5.1.1.2" not in str(e.value)
+
+
 def test_5_1_1_5_het_moves_and_then_a_full_turn_disembarking_in_rsoi():
     g = at(
         gload(

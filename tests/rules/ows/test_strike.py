@@ -64,6 +64,20 @@ def test_2_2_2_7_ballistic_only_bmd_shields_hgv_bypasses_h_needs_bmd():
     )[0].layers == (7,)
 
 
+def test_2_2_2_7_a_non_bmd_grey_shield_committed_against_a_ballistic_salvo_is_not_spent():
+    """2.2.2.7: "Ballistic missiles can only be defended by grey shields with an associated 'BMD'
+    notation on the counter. If no BMD capable air defenses are present, then ballistic missiles
+    bypass other grey shields and target a unit's red shield." The SM-2s play no part, so they
+    are not spent."""
+    g = at(load(units={"DDG-1": {"seen_by": ["red"], "hex": "0504"}}, remove=("SSK-1",)), "6.B.1")
+    g.submit("blue: done")
+    g.submit("red: strike DDG-1 salvos=DF21-1:df21")  # one MRBM salvo
+    sub = g.submit("blue: shields DDG-1:5")  # both SM-6 (BMD) and all three SM-2 (not BMD)
+    spent = counter(g.unit("DDG-1")).spent
+    assert spent.get("sm6") == 2 and "sm2" not in spent
+    assert any("2.2.2.7" in line and "sm2" in line for line in sub.result.lines)
+
+
 def test_2_2_2_7_bmd_red_arrow_also_demotes_ballistic_salvos():
     bal = SalvoPlan("d12", red=5, flags=frozenset({"SRBM"}))
     out = allocate([bal], [{"value": 7, "bmd": True, "red_arrow": True}])

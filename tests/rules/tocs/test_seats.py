@@ -9,8 +9,6 @@ import pytest
 
 from owsnb.testing import find_leaks, hidden_tokens
 
-pytest.importorskip("starlette")
-
 
 @pytest.fixture
 def served(tmp_path):

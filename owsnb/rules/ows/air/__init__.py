@@ -20,9 +20,12 @@ Ruling **A1** (6.5.5, 9.9.7): an airfield's capacity counts squadron base counte
 and the squadrons beyond it (the last by id) generate no missions until it is repaired. A scenario
 that bases more squadrons than an airfield holds is refused when it loads.
 Ruling **A2** (9.9.6.2): the defender's CAP always intercepts when it may (as the umpire's automatic
-pairing of 9.7.1 does); the striker, on an attack mission, does not fire back en route; the route is
-secret (an enemy never sees it); a striker shot down en route goes to the Regeneration Box and makes
-no strike.
+pairing of 9.7.1 does); a stealth package it has not detected must first be found, by one roll of
+the intercepting CAP and the radars covering the hex against the striker's signature (6.5.7,
+6.5.9.5; the escorts fly with it and are found with it); the striker, on an attack mission, fires
+back once, demoted, at the first interceptor that engages it (6.5.1.2: it "can defend itself if
+attacked"; a bomber without an air-to-air die cannot); the route is secret (an enemy never sees
+it); a striker shot down en route goes to the Regeneration Box and makes no strike.
 
 >>> tanker_support("KC-135", capacity=2, radius=None).capacity, max_radius(3, "strike"), max_radius(3, "cap")
 (2, 9, 6)

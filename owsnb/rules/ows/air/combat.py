@@ -14,7 +14,7 @@ exact outcome and the ``air-combat`` order (:func:`resolve`) rolls it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -25,6 +25,7 @@ from owsnb.kernel.events import Event, note, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.air.missions import AIR_STEPS, ATTACK_MISSIONS, CAP_MISSIONS, HVAA
 from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, refuse, watchers
 from owsnb.rules.ows.dice import hits as _hits
@@ -59,7 +60,7 @@ class Engagement:
         return success_probability(self.die, self.defence)
 
 
-def _air(state: Any, h: Any, side: str | None = None) -> list[Any]:
+def _air(state: StateLike, h: Any, side: str | None = None) -> list[Any]:
     return [
         u
         for u in state.units.values()
@@ -77,7 +78,9 @@ def _aa_range(u: Any) -> int:
     return aa[0].range if aa else 0
 
 
-def _mods_air(state: Any, shooter: Any, target: Any, die: str, kind: str) -> tuple[str, list[str]]:
+def _mods_air(
+    state: StateLike, shooter: Any, target: Any, die: str, kind: str
+) -> tuple[str, list[str]]:
     k = 0
     notes: list[str] = []
     c = counter(shooter)
@@ -113,10 +116,13 @@ def _mods_air(state: Any, shooter: Any, target: Any, die: str, kind: str) -> tup
     if c.is_air and "disrupted-c2" in shooter.markers:
         k -= 1
         notes.append("Disrupted C2: aircraft demoted (7.2.1.1)")
+    if "rsoi" in shooter.markers:
+        k -= 1
+        notes.append("in RSO&I: demoted in combat (2.3.1)")
     return shift(die, k), notes
 
 
-def _pairs_in_hex(state: Any, h: Any) -> list[tuple[Any, Any]]:
+def _pairs_in_hex(state: StateLike, h: Any) -> list[tuple[Any, Any]]:
     """9.7.1 pairing: the side with more CAP matches fighters 1:1, its excess engages detected HVAA,
     then attack missions, then doubles up; the other side's CAP engage the fighters that engage
     them; attack missions that are engaged fire back (6.5.1.2)."""
@@ -168,11 +174,11 @@ def _pairs_in_hex(state: Any, h: Any) -> list[tuple[Any, Any]]:
 
 
 def engagements(
-    state: Any, step: str, h: Any, pairs: Sequence[tuple[str, str]] | None = None
+    state: StateLike, step: str, h: Any, pairs: Sequence[tuple[str, str]] | None = None
 ) -> list[Engagement]:
     """The shots of air-combat *step* in hex *h* (explicit *pairs* ``(shooter, target)`` or the
     automatic pairing of 9.7.1 and the steps of 9.7.3)."""
-    out: list[Engagement] = []
+    out: list[Engagement | None] = []  # pairs that cannot engage drop out at the end
     if pairs is not None:
         for sid, tid in pairs:
             s, t = state.units[sid], state.units[tid]
@@ -256,7 +262,7 @@ def _best_target(ts: Sequence[Any]) -> Any:
     return sorted(ts, key=lambda t: (order.get(counter(t).mission, 9), t.id))[0]
 
 
-def _engagement(state: Any, step: str, s: Any, t: Any) -> Engagement | None:
+def _engagement(state: StateLike, step: str, s: Any, t: Any) -> Engagement | None:
     c = counter(s)
     if c.is_air and not counter(t).is_air:  # SEAD
         wpn = [a for a in c.attacks if not a.air_to_air and a.left > 0]
@@ -288,6 +294,11 @@ def _tiers(engs: Sequence[Engagement], best_die: bool) -> list[list[Engagement]]
     return [by[k] for k in sorted(by, reverse=True)]
 
 
+def _hit_adds(target: str) -> Callable[[frozenset[str], bool], frozenset[str]]:
+    """The set of units hit, plus *target* if this shot hits."""
+    return lambda acc, hit: acc | {target} if hit else acc
+
+
 def air_preview(engs: Sequence[Engagement], best_die: bool = False) -> Distribution:
     """Exact distribution of the set of units hit (a sorted tuple of ids), with simultaneous effects
     within a step (9.7.3) or best die first (9.7.2)."""
@@ -299,11 +310,8 @@ def air_preview(engs: Sequence[Engagement], best_die: bool = False) -> Distribut
             for e in tier:
                 if e.shooter in killed:
                     continue
-                out = out.combine(
-                    Distribution.bernoulli(e.p),
-                    lambda acc, hit, e=e: acc | {e.target} if hit else acc,
-                )
-            return out.map(lambda new, killed=killed: tuple(sorted(set(killed) | set(new))))
+                out = out.combine(Distribution.bernoulli(e.p), _hit_adds(e.target))
+            return out.map(lambda new: tuple(sorted(set(killed) | set(new))))
 
         d = d.bind(after)
     d.label = "units hit"
@@ -364,7 +372,7 @@ def preview(
     state = game.state if hasattr(game, "state") else game
     step = step or (state.clock.step if state.clock.step in AIR_STEPS else "6.A.4")
     h = state.map.hex(hex)
-    pp = [tuple(p.split(":")) for p in pairs] if pairs else None
+    pp = [(a, b) for a, b in (p.split(":") for p in pairs)] if pairs else None
     engs = engagements(state, step, h, pp)
     return AirPreview(
         engs,
@@ -374,7 +382,7 @@ def preview(
 
 
 def _resolve_hex(
-    state: Any, step: str, h: Any, engs: Sequence[Engagement], dice: Any
+    state: GameState, step: str, h: Any, engs: Sequence[Engagement], dice: Any
 ) -> tuple[list[Event], Result]:
     roll = Roller(dice)
     hit: dict[str, int] = {}
@@ -499,7 +507,7 @@ class AirCombat(OrderHandler):
         actors="side",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         hexes = _contested(state, state.clock.step)
         if not hexes:
             return None
@@ -510,7 +518,7 @@ class AirCombat(OrderHandler):
             tuple(self.type.make(side, hex=h) for h in hexes),
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if state.clock.step not in AIR_STEPS:
             raise refuse(
                 "air combat is resolved in the air-combat steps 6.A.1-6.A.7",
@@ -555,11 +563,11 @@ class AirCombat(OrderHandler):
                     order,
                 )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> AirPreview:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> AirPreview:
         return preview(state, args["hex"], state.clock.step, args.get("pairs"))
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         h = state.map.hex(args["hex"])
         pp = [tuple(p.split(":")) for p in args["pairs"]] if args.get("pairs") else None
@@ -568,7 +576,7 @@ class AirCombat(OrderHandler):
         return Adjudication(events, res)
 
 
-def _contested(state: Any, step: str) -> list[str]:
+def _contested(state: StateLike, step: str) -> list[str]:
     done = set((thaw(state.public.get("air_resolved") or {})).get(step) or ())
     hexes = []
     for h in sorted(
@@ -586,7 +594,7 @@ def _contested(state: Any, step: str) -> list[str]:
 
 
 def _leave(step: str):  # noqa: ANN202
-    def fn(state: Any, dice: Any) -> list[Event]:
+    def fn(state: GameState, dice: Any) -> list[Event]:
         """Hexes the facilitator has not resolved are resolved in label order when the step ends."""
         events: list[Event] = []
         s = state

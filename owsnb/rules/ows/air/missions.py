@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.units import counter
 
 __all__ = [
@@ -67,18 +68,20 @@ def tanker_support(name: str, capacity: int, radius: int | None) -> TankerSuppor
 
 
 # -- basing (6.5.5) and carrier sorties (6.5.6) ----------------------------------------------------
-def airbase_capacity(state: Any, h: Any) -> int | None:
+def airbase_capacity(state: StateLike, h: Any) -> int | None:
     """6.5.5: squadrons the airfield in *h* can base, less damage (9.9.7); ``None`` off an airfield
     (a carrier is its own base, 6.5.6)."""
     info = state.map.hexes.get(h)
-    f = info.features.get("airfield") if info is not None else None
+    if info is None:
+        return None
+    f = info.features.get("airfield")
     if not f:
         return None
     dmg = int((info.facts.get("damage") or {}).get("airfield", 0) or 0)
     return max(int(f.get("capacity", 0) or 0) - dmg, 0)
 
 
-def grounded_squadrons(state: Any, h: Any) -> list[str]:
+def grounded_squadrons(state: StateLike, h: Any) -> list[str]:
     """Squadron bases in *h* beyond its airfield's capacity (ruling A1: the last by id), which
     generate no missions until repaired (6.5.5, 9.9.7)."""
     cap = airbase_capacity(state, h)
@@ -92,22 +95,24 @@ def grounded_squadrons(state: Any, h: Any) -> list[str]:
     return based[cap:]
 
 
-def _base_unit(state: Any, m: Any) -> Any | None:
+def _base_unit(state: StateLike, m: Any) -> Any | None:
     b = counter(m).base
     return state.units.get(b) if b else None
 
 
-def _sorties_used(state: Any, carrier: Any) -> int:
+def _sorties_used(state: StateLike, carrier: Any, support: bool = False) -> int:
+    """Missions from *carrier* in the air: combat sorties, or (*support*) its tanker and AEW
+    missions, which 6.5.6 provides "on a one-to-one basis to this air sortie generation number"."""
     return sum(
         1
         for u in state.units.values()
         if counter(u).base == carrier.id
         and u.hex is not None
-        and counter(u).mission not in ("tanker", "aew")
+        and (counter(u).mission in ("tanker", "aew")) == support
     )
 
 
-def _tanker_load(state: Any, tanker: Any) -> int:
+def _tanker_load(state: StateLike, tanker: Any) -> int:
     return sum(
         1
         for u in state.units.values()

@@ -19,6 +19,7 @@ from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.air.missions import (
     CAP_MISSIONS,
     FIGHTER_MISSIONS,
@@ -74,7 +75,7 @@ class Fly(OrderHandler):
         doc="place an air mission (air tasking order)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ready = [u for u in state.units_of(side) if counter(u).is_air and u.box == "base"]
         bases = {m.id: _base_unit(state, m) for m in ready}
         ex = legal_examples(
@@ -97,7 +98,7 @@ class Fly(OrderHandler):
             else None
         )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         m = own_unit(state, order, args["mission"], "6.5", on_map=False)
         c = counter(m)
         if not c.is_air:
@@ -148,13 +149,12 @@ class Fly(OrderHandler):
                     "9.6.1",
                     order,
                 )
-            if mission not in ("tanker", "aew") and _sorties_used(state, b) >= counter(b).box_total(
-                "aircraft"
-            ):
+            support = mission in ("tanker", "aew")  # 6.5.6: one-to-one with the sortie number
+            if _sorties_used(state, b, support) >= counter(b).box_total("aircraft"):
                 raise refuse(
-                    f"{b.id} generates no more sorties this turn (aircraft boxes left: "
-                    f"{counter(b).box_total('aircraft')})",
-                    "no-sorties",
+                    f"{b.id} generates no more {'support missions' if support else 'sorties'} this "
+                    f"turn (aircraft boxes left: {counter(b).box_total('aircraft')})",
+                    "no-support-sorties" if support else "no-sorties",
                     "6.5.6",
                     order,
                 )
@@ -187,7 +187,9 @@ class Fly(OrderHandler):
             )
         self._tanker(state, order, args, h, r)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
+    def preview(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> Distribution | None:
         """A strike package's exact odds of reaching its release hex past the defensive CAP the side
         knows of (9.9.6.2); ``None`` for other missions."""
         m = state.units[args["mission"]]
@@ -198,11 +200,19 @@ class Fly(OrderHandler):
         from dataclasses import replace as _replace
 
         return route_plan(
-            _replace(state, units=state.units.set({m.id: flown})), m.id
+            # a frozen dataclass (the truth or a view): mypy cannot see that through the Protocol
+            _replace(state, units=state.units.set({m.id: flown})),  # type: ignore[type-var]
+            m.id,
         ).distribution()
 
     def _route(
-        self, state: Any, order: Order, args: Mapping[str, Any], start: Any, h: Any, mission: str
+        self,
+        state: StateLike,
+        order: Order,
+        args: Mapping[str, Any],
+        start: Any,
+        h: Any,
+        mission: str,
     ) -> None:
         if mission not in ROUTED:
             raise refuse(
@@ -233,7 +243,9 @@ class Fly(OrderHandler):
                 order,
             )
 
-    def _tanker(self, state: Any, order: Order, args: Mapping[str, Any], h: Any, r: int) -> None:
+    def _tanker(
+        self, state: StateLike, order: Order, args: Mapping[str, Any], h: Any, r: int
+    ) -> None:
         t = own_unit(state, order, args["tanker"], "6.5.4")
         tc = counter(t)
         if tc.tanker is None:
@@ -254,7 +266,7 @@ class Fly(OrderHandler):
             )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         m = state.units[args["mission"]]
         h = state.map.hex(args["hex"])
@@ -319,7 +331,7 @@ class Package(OrderHandler):
         doc="prepare a strike package",
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         m = own_unit(state, order, args["lead"], "6.5.1", on_map=False)
         c = counter(m)
         if not c.is_air or c.mission not in ("strike", "sead", "bomber", "cas"):
@@ -365,7 +377,7 @@ class Package(OrderHandler):
                 raise refuse(f"{e} is not a fighter in CAP", "not-escort", "6.5.1", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         m = state.units[args["lead"]]
         c = counter(m)

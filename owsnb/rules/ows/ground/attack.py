@@ -32,6 +32,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -136,7 +137,7 @@ class Attack(OrderHandler):
         doc="attack a hex (GCAT)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.3" or _window(state):
             return None
         foes = [e for e in known_enemies(state, side) if counter(e).category in DEFENDERS]
@@ -155,7 +156,7 @@ class Attack(OrderHandler):
         ex = legal_examples(self, state, side, vals, 6)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _read(self, state: Any, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
+    def _read(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
         if base_step(state.clock.step) != "6.C.3":
             raise refuse(
                 "ground combat is in the Ground phase (6.C.3)", "wrong-step", "10.3", order
@@ -355,10 +356,10 @@ class Attack(OrderHandler):
             "reserves": reserves,
         }
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Combat:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Combat:
         r = self._read(state, order, args)
         return combat(
             state,
@@ -371,7 +372,7 @@ class Attack(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         r = self._read(state, order, args)
         side = order.side
@@ -449,7 +450,7 @@ class Attack(OrderHandler):
         return Adjudication(ev, res)
 
 
-def _top_up(state: Any, p: Mapping[str, Any], h: Hex) -> tuple[list[Event], list[str]]:
+def _top_up(state: StateLike, p: Mapping[str, Any], h: Hex) -> tuple[list[Event], list[str]]:
     """10.15.8.3: the attacker's named reserves in the landing hex join the immediate second round, in
     the order given, while each wave stays within its limit (6 steps from the sea, 6 from the air);
     they lose the Reserve marker (10.4.1) and are revealed like the first wave."""
@@ -485,7 +486,7 @@ def _top_up(state: Any, p: Mapping[str, Any], h: Hex) -> tuple[list[Event], list
 
 
 def _resolve_pending(
-    state: Any,
+    state: GameState,
     p: Mapping[str, Any],
     dargs: Mapping[str, Any],
     dice: Any,
@@ -523,10 +524,10 @@ def _resolve_pending(
         from owsnb.rules.ows import css as _css
 
         ev = _css.pay_munitions(cur, f, len(_missions(cur, f, t)))
-        fe, res = fire_on(cur, [f], t, roll, rule="10.15.4")
+        fe, fired = fire_on(cur, [f], t, roll, rule="10.15.4")
         events += ev + fe
         cur = apply_all(cur, ev + fe)
-        lines += [f"defensive fire: {x}" for x in res["lines"]]
+        lines += [f"defensive fire: {x}" for x in fired["lines"]]
         rules.append("10.15.4")
     dsup = [cur.units[x] for x in dargs.get("support", ()) if cur.units[x].alive]
     for s in dsup:
@@ -711,7 +712,7 @@ class DefensiveFire(OrderHandler):
         doc="defender: defensive fires and supporting fires, then the GCAT is rolled",
     )
 
-    def _p(self, state: Any, order: Order) -> dict[str, Any]:
+    def _p(self, state: StateLike, order: Order) -> dict[str, Any]:
         p = _pending(state)
         if not p or p["defender"] != order.side:
             raise refuse(
@@ -722,7 +723,7 @@ class DefensiveFire(OrderHandler):
             )
         return p
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         try:
             p = self._p(state, Order(side, "defensive-fire"))
         except IllegalOrderError:
@@ -744,7 +745,7 @@ class DefensiveFire(OrderHandler):
         ex = legal_examples(self, state, side, vals, 4)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = self._p(state, order)
         h = Hex(*p["hex"])
         used: set[str] = set()
@@ -782,11 +783,11 @@ class DefensiveFire(OrderHandler):
                     order,
                 )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         return None  # the defender cannot see the attacker's hidden supporting fires
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         p = self._p(state, order)
         ev, res = _resolve_pending(state, p, args, dice)
@@ -803,7 +804,7 @@ class DefensiveFire(OrderHandler):
         return Adjudication(ev, res)
 
 
-def leave_ground(state: Any, dice: Any) -> list[Event]:
+def leave_ground(state: GameState, dice: Any) -> list[Event]:
     """6.C.3 ends: a pending attack the defender did not answer is resolved without defensive
     fires and the pass resumes; remaining activations re-enter the step; at the end the per-phase
     markers (Combat, Delay) come off."""
@@ -827,7 +828,7 @@ def leave_ground(state: Any, dice: Any) -> list[Event]:
     return events + cleanup(state, dice)
 
 
-def _units(state: Any, ids: Iterable[str]) -> list[Any]:
+def _units(state: StateLike, ids: Iterable[str]) -> list[Any]:
     return [state.units[i] for i in ids]
 
 

@@ -23,6 +23,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -56,7 +57,7 @@ def _target_type(unit: Any) -> str:
     return "soft"
 
 
-def _fet_row(state: Any, target: Any) -> dict[str, int]:
+def _fet_row(state: StateLike, target: Any) -> dict[str, int]:
     fet = ptable(state, "fet")
     terr = state.map.hexes[target.hex].terrain
     terr = fet.get("aliases", {}).get(terr, terr)
@@ -70,7 +71,7 @@ def _is_pgm(u: Any, a: Any) -> bool:
 
 
 def _missions(
-    state: Any, firer: Any, target: Any, limit: int | None = None
+    state: StateLike, firer: Any, target: Any, limit: int | None = None
 ) -> list[tuple[str, str, list[str]]]:
     """(group key, die, modifier notes) for each fire mission *firer* puts on *target* (FET)."""
     fet = ptable(state, "fet")
@@ -85,6 +86,9 @@ def _missions(
             if "rsoi" in target.markers:
                 prom += int(fet.get("rsoi_target_promotions", 1))
                 notes.append("target in RSO&I (2.3.1)")
+            if "rsoi" in firer.markers:
+                dem += int(fet.get("rsoi_firer_demotions", 1))
+                notes.append("firing unit in RSO&I (2.3.1)")
             if "sigint" in target.markers and "countermeasures" not in target.markers:
                 prom += 1
                 notes.append("SIGINT/EMSO on the target (7.2.1.3)")
@@ -126,7 +130,7 @@ def fire_preview(
 
 
 def fire_on(
-    state: Any,
+    state: GameState,
     firers: Sequence[Any],
     target: Any,
     roll: Roller,
@@ -209,7 +213,7 @@ def fire_on(
     return events, res
 
 
-def _in_range(state: Any, u: Any, h: Hex) -> bool:
+def _in_range(state: StateLike, u: Any, h: Hex) -> bool:
     if u.hex is None:
         return False
     d = u.hex.distance(h)
@@ -217,7 +221,7 @@ def _in_range(state: Any, u: Any, h: Hex) -> bool:
 
 
 def _span_of_control(
-    state: Any, order: Order | None, arts: Sequence[Any], bombardment: bool = False
+    state: StateLike, order: Order | None, arts: Sequence[Any], bombardment: bool = False
 ) -> None:
     """10.15.3: one fires action employs at most 2 artillery/rocket battalions or 1 BAG (up to 4
     in a Division/Corps Bombardment, 10.15.3.1)."""
@@ -241,7 +245,7 @@ def _span_of_control(
 
 
 def _can_fire(
-    state: Any, order: Order | None, f: Any, h: Hex, rule: str, idf: bool = False
+    state: StateLike, order: Order | None, f: Any, h: Hex, rule: str, idf: bool = False
 ) -> None:
     c = counter(f)
     if (
@@ -308,7 +312,7 @@ class PrepFire(OrderHandler):
         doc="Prep Fire on the Fires Effects Table",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.3" or _stage(state, side) != "prep":
             return None
         fs = [
@@ -327,7 +331,7 @@ class PrepFire(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _read(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, list[Any], int | None]:
         if base_step(state.clock.step) != "6.C.3":
             raise refuse(
@@ -360,10 +364,10 @@ class PrepFire(OrderHandler):
             _css.check_munitions(state, order, f, len(_missions(state, f, t, lim)))
         return t, firers, lim
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._read(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         t, firers, lim = self._read(state, order, args)
         shield, _ = defence(state, t)
         row = _fet_row(state, t)
@@ -378,7 +382,7 @@ class PrepFire(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         t, firers, lim = self._read(state, order, args)
         roll = Roller(dice)

@@ -33,6 +33,7 @@ from owsnb.kernel.events import (
 )
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply_all
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     apply_hits,
     detected,
@@ -178,16 +179,21 @@ def lead_die(unit: Any) -> str:
     return max(ds, key=rung) if ds else "d4"
 
 
-def _fortified(state: Any, unit: Any) -> bool:
+def _fortified(state: StateLike, unit: Any) -> bool:
     if "fortified" in unit.markers:
         return True
     fp = state.map.hexes[unit.hex].facts.get("fortified") if unit.hex is not None else None
     from owsnb.rules.ows.movement import moved_this_turn
 
-    return bool(fp) and fp.get("side") == unit.side and not moved_this_turn(state, unit)
+    return (
+        fp is not None
+        and bool(fp)
+        and fp.get("side") == unit.side
+        and not moved_this_turn(state, unit)
+    )
 
 
-def defence(state: Any, unit: Any) -> tuple[int, list[str]]:
+def defence(state: StateLike, unit: Any) -> tuple[int, list[str]]:
     """The red shield with Defend +1 / Fortified +2 (not +3, 10.7) / ACE +1 (R8)."""
     mods = ptable(state, "gcat")["modifiers"]
     v = counter(unit).red_shield
@@ -210,7 +216,7 @@ def _ground_attacks(u: Any) -> list[Any]:
     ]
 
 
-def defenders(state: Any, h: Hex, attacker: str) -> list[Any]:
+def defenders(state: StateLike, h: Hex, attacker: str) -> list[Any]:
     """The units an attack by *attacker* on *h* fights: the other sides' live ground units and SOF
     there (10.15.9)."""
     return [
@@ -349,7 +355,7 @@ def _supply_cols(units: Iterable[Any], mods: Mapping[str, Any]) -> tuple[int, st
 
 
 def _factors(
-    state: Any,
+    state: StateLike,
     side: str,
     h: Hex,
     units: Sequence[Any],
@@ -414,7 +420,7 @@ def _thresholds(n: int, mods: Mapping[str, Any]) -> tuple[int, int]:
 
 
 def combat(
-    state: Any,
+    state: StateLike,
     attacker: str,
     target_hex: Hex,
     attackers: Sequence[Any],
@@ -576,7 +582,7 @@ def _loss_order(units: Sequence[Any], lead: Any | None) -> list[Any]:
     return man + rest
 
 
-def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
+def _retreat_path(state: StateLike, u: Any, n: int, away: Hex) -> list[Hex] | None:
     """R9/G2: *n* hexes away from *away*, never into enemy units, preferring hexes out of enemy ZOC,
     ending within stacking; ``None`` if it cannot."""
     enemies = [
@@ -630,7 +636,7 @@ def _retreat_path(state: Any, u: Any, n: int, away: Hex) -> list[Hex] | None:
 
 
 def apply_result(
-    state: Any,
+    state: GameState,
     cell: str,
     cb: Combat,
     *,

@@ -21,6 +21,7 @@ from owsnb.kernel.events import (
 )
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import (
     Result,
     legal_examples,
@@ -38,13 +39,13 @@ from owsnb.rules.ows.sequence import base_step
 from owsnb.rules.ows.units import counter
 
 
-def _organize_unit(state: Any, order: Order, uid: str, rule: str) -> Any:
+def _organize_unit(state: StateLike, order: Order, uid: str, rule: str) -> Any:
     if base_step(state.clock.step) != "6.C.2":
         raise refuse("this is done in the Organize step (6.C.2)", "wrong-step", rule, order)
     return own_unit(state, order, uid, rule)
 
 
-def _hq_in_radius(state: Any, u: Any) -> Any | None:
+def _hq_in_radius(state: StateLike, u: Any) -> Any | None:
     hq = _hq_of(state, u)
     if hq is None or hq.hex is None or not hq.alive:
         return None
@@ -68,7 +69,7 @@ class _Organize(OrderHandler):
     marker = ""
     rule = ""
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.2":
             return None
         us = [
@@ -83,7 +84,7 @@ class _Organize(OrderHandler):
             else None
         )
 
-    def _events(self, state: Any, u: Any) -> list[Event]:
+    def _events(self, state: StateLike, u: Any) -> list[Event]:
         return [
             unit_set(
                 u.id,
@@ -94,7 +95,7 @@ class _Organize(OrderHandler):
         ]
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["unit"]]
         return Adjudication(
@@ -113,7 +114,7 @@ class Reserve(_Organize):
         "designate a reserve (half MP; attacks only in exploitation)",
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.4")
         if counter(u).category not in ("ground", "artillery", "engineer"):
             raise refuse(f"{u.id} cannot be a reserve", "not-ground", "10.4", order)
@@ -136,7 +137,7 @@ class MainEffort(_Organize):
         "main-effort", "unit (manoeuvre or fires) of the HQ", "10.5", "designate the Main Effort"
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.5")
         hq = _hq_in_radius(state, u)
         if hq is None:
@@ -162,7 +163,7 @@ class MainEffort(_Organize):
                 order,
             )
 
-    def _events(self, state: Any, u: Any) -> list[Event]:
+    def _events(self, state: StateLike, u: Any) -> list[Event]:
         hq = _hq_of(state, u)
         top = state.units.get(formation_of(state, u) or "") or hq
         return [
@@ -188,14 +189,14 @@ class Defend(_Organize):
     marker, rule = "defend", "10.6"
     type = _unit_order("defend", "unit that will not move", "10.6", "Defend mission")
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.6")
         if counter(u).category not in GROUND_CATEGORIES:
             raise refuse(f"{u.id} is not a ground unit", "not-ground", "10.6", order)
         if u.markers & {"defend", "fortified"}:
             raise refuse(f"{u.id} is already in Defend/Fortified", "already", "10.6", order)
 
-    def _events(self, state: Any, u: Any) -> list[Event]:
+    def _events(self, state: StateLike, u: Any) -> list[Event]:
         return [
             unit_set(
                 u.id,
@@ -215,7 +216,7 @@ class Fortify(_Organize):
         "fortify", "unit in Defend with an engineer", "10.7", "upgrade Defend to Fortified (+2)"
     )
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.7")
         if "defend" not in u.markers or int(u.data.get("defend_turn", 0) or 0) >= state.clock.turn:
             raise refuse(
@@ -232,7 +233,7 @@ class Fortify(_Organize):
                 f"{u.id} needs an engineer in its hex (10.7)", "no-engineer", "10.7", order
             )
 
-    def _events(self, state: Any, u: Any) -> list[Event]:
+    def _events(self, state: StateLike, u: Any) -> list[Event]:
         return [
             unit_set(
                 u.id,
@@ -249,14 +250,14 @@ class Delay(_Organize):
     marker, rule = "delay", "10.8"
     type = _unit_order("delay", "unit to delay", "10.8", "Delay mission")
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = _organize_unit(state, order, args["unit"], "10.8")
         if not _manoeuvre(u):
             raise refuse(f"{u.id} is not a manoeuvre unit", "not-manoeuvre", "10.8", order)
         if "delay" in u.markers:
             raise refuse(f"{u.id} is already in Delay", "already", "10.8", order)
 
-    def _events(self, state: Any, u: Any) -> list[Event]:
+    def _events(self, state: StateLike, u: Any) -> list[Event]:
         return [
             unit_set(
                 u.id,
@@ -289,7 +290,7 @@ class TaskOrganize(OrderHandler):
         doc="task organisation; Orders markers (ADV)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.2":
             return None
         vals: list[dict[str, Any]] = []
@@ -305,7 +306,7 @@ class TaskOrganize(OrderHandler):
         ex = legal_examples(self, state, side, vals, 10)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if base_step(state.clock.step) != "6.C.2":
             raise refuse(
                 "task organisation is done in the Organize step (6.C.2)",
@@ -328,7 +329,7 @@ class TaskOrganize(OrderHandler):
             raise refuse("nothing to organise: give unit= hq= or orders=", "nothing", "10.3", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         ev: list[Event] = []
         lines = []

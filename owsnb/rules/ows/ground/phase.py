@@ -27,6 +27,7 @@ from owsnb.kernel.events import (
 )
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import (
     Result,
     hand,
@@ -43,21 +44,21 @@ STAGES = ("prep", "move", "combat", "exploit")
 """The actioning side's impulses in order (10.3 3.A-3.H, G1)."""
 
 
-def _g(state: Any) -> dict[str, Any]:
+def _g(state: StateLike) -> dict[str, Any]:
     return dict(thaw(state.public.get("ground") or {}))
 
 
-def _pending(state: Any) -> dict[str, Any] | None:
+def _pending(state: StateLike) -> dict[str, Any] | None:
     p = state.secret.get("ground_pending") if hasattr(state, "secret") else None
     return dict(thaw(p)) if p else None
 
 
-def _window(state: Any) -> dict[str, Any] | None:
+def _window(state: StateLike) -> dict[str, Any] | None:
     w = state.public.get("ground_window")
     return dict(thaw(w)) if w else None
 
 
-def _activation(state: Any, side: str) -> str | None:
+def _activation(state: StateLike, side: str) -> str | None:
     """The formation *side* activates in this pass (``"*"`` = all), if any."""
     g = _g(state)
     if g.get("turn") != ground_round(state):
@@ -65,14 +66,14 @@ def _activation(state: Any, side: str) -> str | None:
     return thaw(state.sides[side].private.get("activation")) if side in state.sides else None
 
 
-def _stage(state: Any, side: str) -> str:
+def _stage(state: StateLike, side: str) -> str:
     g = _g(state)
     if g.get("turn") != ground_round(state):
         return "prep"
     return (g.get("stage") or {}).get(side, "prep")
 
 
-def _set_stage(state: Any, side: str, stage: str) -> list[Event]:
+def _set_stage(state: StateLike, side: str, stage: str) -> list[Event]:
     cur = _stage(state, side)
     if STAGES.index(stage) <= STAGES.index(cur):
         return []
@@ -84,12 +85,12 @@ def _set_stage(state: Any, side: str, stage: str) -> list[Event]:
     return [state_set("public", {"ground": {**g, "stage": st}}, rule="10.3")]
 
 
-def _hq_of(state: Any, unit: Any) -> Any | None:
+def _hq_of(state: StateLike, unit: Any) -> Any | None:
     h = unit.data.get("hq")
     return state.units.get(h) if h else None
 
 
-def formation_of(state: Any, unit: Any) -> str | None:
+def formation_of(state: StateLike, unit: Any) -> str | None:
     """The Div/Corps formation HQ *unit* belongs to (10.2): up its ``hq`` chain to an HQ marked
     ``formation``, else the top of the chain; an HQ is its own formation's member."""
     seen = set()
@@ -106,7 +107,7 @@ def formation_of(state: Any, unit: Any) -> str | None:
     return top
 
 
-def formations(state: Any, side: str) -> list[str]:
+def formations(state: StateLike, side: str) -> list[str]:
     """The formation HQs of *side* that activate in the Ground phase (10.2.2-10.2.4)."""
     hqs = [
         u
@@ -124,7 +125,7 @@ def formations(state: Any, side: str) -> list[str]:
     return sorted(h.id for h in hqs if not h.data.get("hq") and h.id in subs)
 
 
-def reaction_window(state: Any, side: str, order: Order | None) -> dict[str, Any]:
+def reaction_window(state: StateLike, side: str, order: Order | None) -> dict[str, Any]:
     """The defender's window (3.E) in which *side* may make a reaction move, else the refusal
     (10.4.1.1.1)."""
     w = _window(state)
@@ -139,7 +140,7 @@ def reaction_window(state: Any, side: str, order: Order | None) -> dict[str, Any
 
 
 def check_may_act(
-    state: Any, order: Order | None, unit: Any, what: str, react: bool = False
+    state: StateLike, order: Order | None, unit: Any, what: str, react: bool = False
 ) -> None:
     """Refusals shared by the actioning unit's orders: the defender's window, the activated
     formation (10.2), Orders markers (10.14, ADV) and the impulse order (10.3, G1)."""
@@ -193,16 +194,16 @@ def check_may_act(
         )
 
 
-def after_move(state: Any, unit: Any, verb: str) -> list[Event]:
+def after_move(state: StateLike, unit: Any, verb: str) -> list[Event]:
     return _set_stage(state, unit.side, "exploit" if verb == "exploit" else "move")
 
 
-def _queue(state: Any) -> list[list[str]]:
+def _queue(state: StateLike) -> list[list[str]]:
     q = state.secret.get("ground_queue") if hasattr(state, "secret") else None
     return [list(x) for x in thaw(q)] if q else []
 
 
-def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
+def _build_queue(state: StateLike, dice: Any) -> tuple[list[list[str]], list[str]]:
     """10.2: the order of activations for this Ground phase."""
     method = option(state, "ground_initiative")
     sides_ = list(state.sides)
@@ -291,7 +292,7 @@ def _build_queue(state: Any, dice: Any) -> tuple[list[list[str]], list[str]]:
     return q or [[s, "*"] for s in order_sides], lines
 
 
-def enter_ground(state: Any, dice: Any) -> list[Event]:
+def enter_ground(state: StateLike, dice: Any) -> list[Event]:
     """6.C.3 begins (or a pass resumes): build the activation queue once per turn (10.2), then give
     the next activation(s) the clock."""
     events: list[Event] = []
@@ -347,7 +348,7 @@ def enter_ground(state: Any, dice: Any) -> list[Event]:
     return events
 
 
-def cleanup(state: Any, dice: Any = None) -> list[Event]:
+def cleanup(state: StateLike, dice: Any = None) -> list[Event]:
     """The end of the Ground phase (also at 7.A, if the umpire jumped past it): Combat and Delay
     markers come off, activations end, a forgotten defender's window closes."""
     events: list[Event] = []
@@ -371,7 +372,7 @@ PHASE_DATA = ("moved", "attacked", "exp", "me_turn", "me_by", "defend_turn", "la
 """Unit bookkeeping of one Ground phase, cleared when the second one begins (G4)."""
 
 
-def second_phase(state: Any, dice: Any = None) -> list[Event]:
+def second_phase(state: StateLike, dice: Any = None) -> list[Event]:
     """6.C.1b, the second Ground phase begins (option ``ground_phases: 2``, ruling G4): units may
     move and attack again, Main Efforts are designated afresh, a Defend taken in the first phase
     counts as held "at the start of the phase" (10.7), landing restrictions (10.15.8.1) and the
@@ -422,7 +423,7 @@ class Initiative(OrderHandler):
         doc="ground initiative: planned activation order, or seize the initiative with a card",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         vals: list[dict[str, Any]] = []
         f = formations(state, side)
         if f and option(state, "ground_initiative") in ("formation", "planned", "chits"):
@@ -433,7 +434,7 @@ class Initiative(OrderHandler):
         ex = legal_examples(self, state, side, vals, 10)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         if not args.get("order") and not args.get("seize"):
             raise refuse("give order=HQ,... and/or seize=CARD", "nothing", "10.2", order)
         mine = formations(state, order.side)
@@ -449,7 +450,7 @@ class Initiative(OrderHandler):
             check_card(state, order, args["seize"], seize=True)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         ev: list[Event] = []
         lines = []

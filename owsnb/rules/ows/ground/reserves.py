@@ -25,6 +25,7 @@ from owsnb.kernel.events import (
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
@@ -62,7 +63,7 @@ def reaction_preview(proficiency: int, disrupted: bool = False) -> Distribution:
     )
 
 
-def _proficiency(state: Any, hq: Any | None) -> tuple[int, bool]:
+def _proficiency(state: StateLike, hq: Any | None) -> tuple[int, bool]:
     t = ptable(state, "ground")["proficiency"]
     if hq is None:
         return int(t.get("default", 4)), False
@@ -87,7 +88,7 @@ class React(OrderHandler):
     )
 
     def _ctx(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[dict[str, Any], Any, Any]:
         if not option(state, "reaction_move"):
             raise refuse(
@@ -121,7 +122,7 @@ class React(OrderHandler):
         hq = state.units.get(formation_of(state, u) or "")
         return p, u, hq
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         w = _window(state)
         if not option(state, "reaction_move") or not w or w.get("defender") != side:
             return None
@@ -134,7 +135,7 @@ class React(OrderHandler):
         ex = legal_examples(self, state, side, vals, 4)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p, u, hq = self._ctx(state, order, args)
         to = state.map.hex(args["to"])
         r = ground_reach(state, u, react=True)
@@ -146,7 +147,9 @@ class React(OrderHandler):
                 order,
             )
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution | None:
+    def preview(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> Distribution | None:
         p, u, hq = self._ctx(state, order, args)
         if p.get("react_left") is not None:
             return None
@@ -154,7 +157,7 @@ class React(OrderHandler):
         return reaction_preview(prof, dis)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         p, u, hq = self._ctx(state, order, args)
         roll = Roller(dice)
@@ -244,7 +247,7 @@ class Exploit(OrderHandler):
         doc="exploitation move (half MP)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if base_step(state.clock.step) != "6.C.3" or _window(state):
             return None
         vals = []
@@ -260,7 +263,9 @@ class Exploit(OrderHandler):
         ex = legal_examples(self, state, side, vals, 6)
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _plan(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex, Any]:
+    def _plan(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Hex, Any]:
         if base_step(state.clock.step) != "6.C.3":
             raise refuse(
                 "exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order
@@ -288,11 +293,11 @@ class Exploit(OrderHandler):
             )
         return u, to, r
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._plan(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, to, r = self._plan(state, order, args)
         from owsnb.rules.ows.movement.basics import _moved

@@ -187,6 +187,7 @@ UNIT_FIELDS: dict[str, tuple[Any, Any]] = {
     "hold": (str, ""),  # 5.1.1.2 a ship's cargo tag (units aboard carry it in ``aboard``)
     "aboard": (str, ""),  # the cargo tag of the ship a unit is aboard (no unit ids, so no leaks)
     "moved": (dict, {}),  # bookkeeping: {"turn": t, "step": key, "hexes": n}
+    "rsoi_rule": (str, ""),  # 5.1.1.2-5.1.1.5: the strategic move whose RSO&I the unit is in
     "assault": (dict, {}),  # bookkeeping of 6.4.6/6.5.11/6.5.12 placements
     "landed": (int, 0),  # turn a landing force came ashore (10.15.8)
     "fuel": (int, -1),  # 10.13.2.1 FP per day (-1 = from the table)
@@ -202,6 +203,7 @@ UNIT_FIELDS: dict[str, tuple[Any, Any]] = {
 
 PRIVATE_KEYS = (
     "moved",
+    "rsoi_rule",
     "assault",
     "attacked",
     "exp",

@@ -18,6 +18,7 @@ from owsnb.kernel.events import Event, note, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.common import Result, apply_hits, option, own_unit, refuse, watchers
 from owsnb.rules.ows.movement.basics import (
     _movement_table,
@@ -32,7 +33,7 @@ from owsnb.rules.ows.units import counter
 
 
 # -- assaults (6.4.6, 6.5.11, 6.5.12) ---------------------------------------------------------------
-def _land(state: Any, h: Hex) -> bool:
+def _land(state: StateLike, h: Hex) -> bool:
     return h in state.map.hexes and not is_water(state, h)
 
 
@@ -50,7 +51,7 @@ class AmphibiousAssault(OrderHandler):
         doc="place an amphibious assault",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ex = []
         for u in state.units_of(side):
             ship = carrier_of(state, u)
@@ -61,7 +62,9 @@ class AmphibiousAssault(OrderHandler):
                     ex.append(self.type.make(side, unit=u.id, hex=state.map.label(n)))
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:10])) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any, Hex]:
+    def _check(
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
+    ) -> tuple[Any, Any, Hex]:
         u = own_unit(state, order, args["unit"], "6.4.6", on_map=False)
         ship = carrier_of(state, u)
         if ship is None or ship.hex is None or not ship.alive:
@@ -80,11 +83,11 @@ class AmphibiousAssault(OrderHandler):
             )
         return u, ship, h
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, ship, h = self._check(state, order, args)
         own = frozenset({u.side})
@@ -150,14 +153,14 @@ class AirborneAssault(OrderHandler):
         c = counter(t)
         return c.is_air and c.mission in ("transport", "air-assault")
 
-    def _start_ok(self, state: Any, u: Any) -> bool:
+    def _start_ok(self, state: StateLike, u: Any) -> bool:
         return u.hex is not None and "airfield" in state.map.hexes[u.hex].features
 
     def _capable(self, u: Any) -> bool:
         """An airborne (6.5.11) or air-assault (6.5.12) unit: by its flag or its subtype."""
         return bool(u.data.get(self.flag) or counter(u).subtype == self.flag.replace("_", "-"))
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ready = [t for t in state.units_of(side) if t.box == "base" and self._transports_ok(t)]
         ex = []
         for u in state.units_of(side):
@@ -166,7 +169,7 @@ class AirborneAssault(OrderHandler):
             need = self._need(state, u)
             if len(ready) < need:
                 continue
-            for n in u.hex.neighbours():
+            for n in u.map_hex.neighbours():
                 if _land(state, n):
                     ex.append(
                         self.type.make(
@@ -178,7 +181,7 @@ class AirborneAssault(OrderHandler):
                     )
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:8])) if ex else None
 
-    def _need(self, state: Any, u: Any) -> int:
+    def _need(self, state: StateLike, u: Any) -> int:
         per = (
             int(_movement_table(state)["strategic"].get("heavy_lift_per_mech_step", 2))
             if (is_mech(u) and self.flag == "airborne")
@@ -187,7 +190,7 @@ class AirborneAssault(OrderHandler):
         return u.steps * per
 
     def _check(
-        self, state: Any, order: Order, args: Mapping[str, Any]
+        self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Any]]:
         u = own_unit(state, order, args["unit"], self.rule)
         if not self._capable(u):
@@ -235,11 +238,11 @@ class AirborneAssault(OrderHandler):
             )
         return u, h, ts
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, h, ts = self._check(state, order, args)
         own = frozenset({u.side})
@@ -313,7 +316,7 @@ class AirAssault(AirborneAssault):
         c = counter(t)
         return c.is_air and (c.mission == "air-assault" or bool(t.data.get("air_assault")))
 
-    def _start_ok(self, state: Any, u: Any) -> bool:
+    def _start_ok(self, state: StateLike, u: Any) -> bool:
         if u.hex is None:
             return False
         if "airfield" in state.map.hexes[u.hex].features:
@@ -323,11 +326,11 @@ class AirAssault(AirborneAssault):
             for x in state.units.values()
         )
 
-    def _need(self, state: Any, u: Any) -> int:
+    def _need(self, state: StateLike, u: Any) -> int:
         return u.steps
 
 
-def deliver_landings(state: Any, dice: Any) -> list[Event]:
+def deliver_landings(state: StateLike, dice: Any) -> list[Event]:
     """10.15.8 (entering the Ground phase): surviving transports deliver their landing forces —
     ships go back to sea, air transports to base; the force aboard a lost transport is lost with
     it (R11, option ``airborne_lost_with_transport``; for ships owsnb applies the same reading)."""

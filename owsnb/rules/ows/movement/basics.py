@@ -21,7 +21,7 @@ from typing import Any
 from owsnb.kernel.data import thaw
 from owsnb.kernel.geo import NM_KM, GeoLayout
 from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.state import UMPIRE, StateLike
 from owsnb.rules.ows.common import detected, option, table
 from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
@@ -90,14 +90,14 @@ def is_light(unit: Any) -> bool:
     )
 
 
-def is_water(state: Any, h: Hex) -> bool:
+def is_water(state: StateLike, h: Hex) -> bool:
     info = state.map.hexes.get(h)
     return info is not None and info.terrain in _movement_table(state).get(
         "water", ("sea", "deep-sea", "littoral", "lake")
     )
 
 
-def friendly_port(state: Any, h: Hex, side: str) -> bool:
+def friendly_port(state: StateLike, h: Hex, side: str) -> bool:
     """A port hex owned or controlled by *side* (2.1.7.1)."""
     info = state.map.hexes.get(h)
     if info is None or "port" not in info.features:
@@ -110,13 +110,13 @@ def friendly_port(state: Any, h: Hex, side: str) -> bool:
     return owner == side
 
 
-def lift_tag(state: Any, kind: str = "lift") -> str:
+def lift_tag(state: StateLike, kind: str = "lift") -> str:
     """A neutral token linking a transport and its cargo without naming either (hidden units stay
     hidden: neither carries the other's id)."""
     return f"{kind}-{state.seq}"
 
 
-def cargo_of(state: Any, ship: Any) -> list[Any]:
+def cargo_of(state: StateLike, ship: Any) -> list[Any]:
     """Units aboard *ship* (5.1.1.2)."""
     tag = ship.data.get("hold")
     return sorted(
@@ -124,7 +124,7 @@ def cargo_of(state: Any, ship: Any) -> list[Any]:
     )
 
 
-def carrier_of(state: Any, unit: Any) -> Any | None:
+def carrier_of(state: StateLike, unit: Any) -> Any | None:
     """The ship *unit* is aboard (5.1.1.2), if any."""
     tag = unit.data.get("aboard")
     if not tag:
@@ -132,7 +132,7 @@ def carrier_of(state: Any, unit: Any) -> Any | None:
     return next((s for s in state.units.values() if s.data.get("hold") == tag), None)
 
 
-def _naval_hexes_moved(state: Any, unit: Any) -> int:
+def _naval_hexes_moved(state: StateLike, unit: Any) -> int:
     """Hexes *unit* moved in this turn's naval movement (6.4.2.1, 6.4.4)."""
     return (
         int((unit.data.get("moved") or {}).get("hexes", 0) or 0)
@@ -141,7 +141,13 @@ def _naval_hexes_moved(state: Any, unit: Any) -> int:
     )
 
 
-def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
+def rsoi_rule(unit: Any) -> str:
+    """The paragraph that holds *unit* in RSO&I: the strategic move that put it there (5.1.1.2
+    sealift, 5.1.1.3 airlift, 5.1.1.4 rail, 5.1.1.5 HET), else 5.1.1.1 (e.g. set by a scenario)."""
+    return str(unit.data.get("rsoi_rule") or "5.1.1.1")
+
+
+def moved_this_turn(state: StateLike, unit: Any, step: str | None = None) -> bool:
     m = unit.data.get("moved") or {}
     if int(m.get("turn", 0) or 0) != state.clock.turn:
         return False
@@ -151,7 +157,7 @@ def moved_this_turn(state: Any, unit: Any, step: str | None = None) -> bool:
 _TABLES: dict[tuple[str, int], tuple[Any, Any]] = {}
 
 
-def ptable(state: Any, name: str) -> Any:
+def ptable(state: StateLike, name: str) -> Any:
     """A data table in force, thawed once per table object (read-only: do not mutate the result)."""
     try:
         frozen = state.tables[name]
@@ -168,15 +174,15 @@ def ptable(state: Any, name: str) -> Any:
     return out
 
 
-def _movement_table(state: Any) -> dict[str, Any]:
+def _movement_table(state: StateLike) -> dict[str, Any]:
     return ptable(state, "movement")
 
 
-def hex_km(state: Any) -> float:
+def hex_km(state: StateLike) -> float:
     return float(state.map.km_per_hex() or 20.0)
 
 
-def scale_factor(state: Any) -> float:
+def scale_factor(state: StateLike) -> float:
     """M1: Movement Chart costs are for tactical hexes; larger hexes multiply them."""
     t = _movement_table(state)
     ref = float(t.get("reference_hex_km") or 20)
@@ -205,7 +211,7 @@ def naval_rate(
     return int(math.floor(rate * op / hex_nm + 1e-9))
 
 
-def _hex_nm(state: Any) -> float:
+def _hex_nm(state: StateLike) -> float:
     return hex_km(state) / NM_KM
 
 
@@ -213,7 +219,7 @@ def _hex_nm(state: Any) -> float:
 _ZONE_CACHE: dict[tuple, GeoLayout] = {}
 
 
-def _zone_layout(state: Any) -> GeoLayout | None:
+def _zone_layout(state: StateLike) -> GeoLayout | None:
     zkm = state.map.meta.get("zone_km")
     lay = state.map.layout
     if not zkm:
@@ -228,7 +234,7 @@ def _zone_layout(state: Any) -> GeoLayout | None:
     return z
 
 
-def zone_of(state: Any, h: Hex) -> Hex | None:
+def zone_of(state: StateLike, h: Hex) -> Hex | None:
     """The 100 km zone (yellow hex, 2.1.2.3) holding hex *h* on a map with ``meta.zone_km``; zones
     are a coarser hex grid with the same orientation and anchor. ``None`` on maps without zones."""
     z = _zone_layout(state)
@@ -239,7 +245,7 @@ def zone_of(state: Any, h: Hex) -> Hex | None:
     return z.xy_to_hex(x, y)
 
 
-def zone_distance(state: Any, a: Hex, b: Hex) -> int | None:
+def zone_distance(state: StateLike, a: Hex, b: Hex) -> int | None:
     """Distance in zones between the zones of *a* and *b* (``None`` without zones)."""
     za, zb = zone_of(state, a), zone_of(state, b)
     if za is None or zb is None:
@@ -247,24 +253,24 @@ def zone_distance(state: Any, a: Hex, b: Hex) -> int | None:
     return za.distance(zb)
 
 
-def rear_zone(state: Any, h: Hex) -> Hex:
+def rear_zone(state: StateLike, h: Hex) -> Hex:
     """The zone of *h* for the rear-area rules (10.15.10): its 100 km zone, or the hex itself on
     maps without zones."""
     z = zone_of(state, h)
     return h if z is None else z
 
 
-def zone_hexes(state: Any, zone: Hex) -> list[Hex]:
+def zone_hexes(state: StateLike, zone: Hex) -> list[Hex]:
     """The map hexes of a zone."""
     return [h for h in state.map.hexes if zone_of(state, h) == zone]
 
 
 # -- knowledge ---------------------------------------------------------------------------------------
-def _is_view(state: Any) -> bool:
+def _is_view(state: StateLike) -> bool:
     return hasattr(state, "is_umpire")
 
 
-def known_enemies(state: Any, side: str) -> list[Any]:
+def known_enemies(state: StateLike, side: str) -> list[Any]:
     """Enemy units on the map that *side* knows about (M3): the units of a view, or the detected
     units of the truth. Last-known ghosts are not counted."""
     out = []
@@ -277,7 +283,7 @@ def known_enemies(state: Any, side: str) -> list[Any]:
 
 
 # -- bookkeeping of a move ------------------------------------------------------------------------
-def _moved(state: Any, u: Any, hexes: int, step: str, **extra: Any) -> dict[str, Any]:
+def _moved(state: StateLike, u: Any, hexes: int, step: str, **extra: Any) -> dict[str, Any]:
     m = dict(thaw(u.data.get("moved") or {}))
     if int(m.get("turn", 0) or 0) != state.clock.turn:
         m = {}
@@ -294,7 +300,7 @@ def _moved(state: Any, u: Any, hexes: int, step: str, **extra: Any) -> dict[str,
 
 # -- air missions watching a route (6.5.10.4) ------------------------------------------------------
 def _watching(
-    state: Any, mover: Any, h: Hex, mission: str, missions: Any = None, skip: Any = ()
+    state: StateLike, mover: Any, h: Hex, mission: str, missions: Any = None, skip: Any = ()
 ) -> Any | None:
     """The first enemy *mission* (Interdiction or SUCAP) not yet expended whose zone (or hex, on maps
     without zones) holds *h* (6.5.10.4); among *missions* if given (what the mover's side knows)."""

@@ -16,17 +16,17 @@ and halts it if it damages or suppresses it."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
 from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, hex_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order
 from owsnb.kernel.ruleset import Adjudication
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import Result, Roller, refuse, watchers
 from owsnb.rules.ows.movement.basics import (
     GROUND_CATEGORIES,
@@ -40,13 +40,14 @@ from owsnb.rules.ows.movement.basics import (
     mobility,
     ptable,
     rear_zone,
+    rsoi_rule,
     scale_factor,
 )
 from owsnb.rules.ows.units import counter
 
 
 # -- zones of control (10.10.3) -----------------------------------------------------------------------
-def exerts_zoc(state: Any, unit: Any, stack: Iterable[Any] = ()) -> bool:
+def exerts_zoc(state: StateLike, unit: Any, stack: Iterable[Any] = ()) -> bool:
     """10.10.3: on 20 km maps motorised/mechanised formations of 2+ steps; on 10 km maps any
     motorised/mechanised battalion, and light infantry with 2+ battalions stacked; suppressed
     units exert none and do not count (10.15.7)."""
@@ -69,7 +70,7 @@ def exerts_zoc(state: Any, unit: Any, stack: Iterable[Any] = ()) -> bool:
     return False
 
 
-def zoc_hexes(state: Any, enemies: Iterable[Any]) -> set[Hex]:
+def zoc_hexes(state: StateLike, enemies: Iterable[Any]) -> set[Hex]:
     """Hexes in the ZOC of these (enemy) units: their hexes and the hexes next to them."""
     by_hex: dict[Hex, list[Any]] = {}
     for u in enemies:
@@ -84,7 +85,7 @@ def zoc_hexes(state: Any, enemies: Iterable[Any]) -> set[Hex]:
 
 
 # -- stacking (10.9, 10.11) ---------------------------------------------------------------------------
-def stacking_limit(state: Any) -> int | None:
+def stacking_limit(state: StateLike) -> int | None:
     """Steps per hex on this map (10.9): 9 on 20 km maps, 5 on 10 km maps; none on larger hexes
     unless the scenario's table says so."""
     t = _movement_table(state)
@@ -97,7 +98,7 @@ def stacking_limit(state: Any) -> int | None:
     return int(other) if other is not None else None
 
 
-def stack_steps(state: Any, units: Iterable[Any], h: Hex | None = None) -> int:
+def stack_steps(state: StateLike, units: Iterable[Any], h: Hex | None = None) -> int:
     """Steps counted against stacking (10.9): HQ and SOF free, light infantry in urban terrain free,
     an engineer counts as one step (10.11); only ground counters count."""
     urban = (
@@ -123,7 +124,7 @@ def stack_steps(state: Any, units: Iterable[Any], h: Hex | None = None) -> int:
     return n
 
 
-def stack_ok(state: Any, unit: Any, h: Hex, others: Iterable[Any] | None = None) -> bool:
+def stack_ok(state: StateLike, unit: Any, h: Hex, others: Iterable[Any] | None = None) -> bool:
     """May *unit* end its move in *h* without exceeding the stacking limit (10.9)?"""
     lim = stacking_limit(state)
     if lim is None:
@@ -147,7 +148,9 @@ def _cost_value(v: Any) -> float | None:
     return float(v)
 
 
-def terrain_cost(state: Any, terrain: str, mode: str, weather: str | None = None) -> float | None:
+def terrain_cost(
+    state: StateLike, terrain: str, mode: str, weather: str | None = None
+) -> float | None:
     """MP to enter a hex of *terrain* by *mode* in *weather* (the Movement Chart, placeholders);
     ``None`` = NP. Water is NP for ground units."""
     t = _movement_table(state)
@@ -162,7 +165,7 @@ def terrain_cost(state: Any, terrain: str, mode: str, weather: str | None = None
     return _cost_value(row.get(mode))
 
 
-def _weather(state: Any) -> str:
+def _weather(state: StateLike) -> str:
     return str(state.public.get("weather") or "clear")
 
 
@@ -180,7 +183,7 @@ class _CostModel:
 _COST_CACHE: list[tuple[tuple, Any, _CostModel]] = []
 
 
-def _cost_model(state: Any, mode: str) -> _CostModel:
+def _cost_model(state: StateLike, mode: str) -> _CostModel:
     w = _weather(state)
     scale = scale_factor(state)
     tables_ref = state.tables.get("movement") if hasattr(state.tables, "get") else None
@@ -239,7 +242,7 @@ def _cost_model(state: Any, mode: str) -> _CostModel:
     return model
 
 
-def path_cost(state: Any, unit: Any, path: Sequence[Hex]) -> float | None:
+def path_cost(state: StateLike, unit: Any, path: Sequence[Hex]) -> float | None:
     """Terrain and hexside cost of a path for *unit* (no ZOC extras); ``None`` if a step is NP."""
     model = _cost_model(state, mobility(unit))
     total = 0.0
@@ -264,11 +267,17 @@ def _step(model: _CostModel, a: Hex, b: Hex, side: str | None = None) -> float |
     return e
 
 
+def _cheaper(new: float, old: float) -> bool:
+    """Does a new MP cost replace an old one in a search? Only if cheaper by more than float noise
+    (1e-9 MP): the same costs summed in another order tie, and the way found first stays."""
+    return new + 1e-9 < old
+
+
 def _bridge_step(model: _CostModel, a: Hex, b: Hex) -> bool:
     return isinstance(model.edge_cost.get((a, b)), tuple)
 
 
-def bridge_place_mp(state: Any) -> float:
+def bridge_place_mp(state: StateLike) -> float:
     """MP an engineer spends to place a bridge (10.11.1: +2, scaled by hex size, M1)."""
     return float(_movement_table(state).get("bridge", {}).get("place_mp", 2)) * scale_factor(state)
 
@@ -285,7 +294,12 @@ class Allowance:
 
 
 def movement_points(
-    state: Any, unit: Any, *, exploit: bool = False, disorganized: bool = False, react: bool = False
+    state: StateLike,
+    unit: Any,
+    *,
+    exploit: bool = False,
+    disorganized: bool = False,
+    react: bool = False,
 ) -> Allowance:
     """10.10 MP of *unit* now, with the halvings of 10.4.1 (reserve, exploitation, reaction),
     11.1.3 (out of supply) and the one-hex limit of 10.15.7 (suppressed) and 10.15.8 (landing)."""
@@ -363,7 +377,7 @@ class GroundReach:
         return len(self.ends)
 
 
-def _full_bridges(state: Any, unit: Any) -> set[Hex]:
+def _full_bridges(state: StateLike, unit: Any) -> set[Hex]:
     """Bridge sites of *unit*'s side that cannot take its steps this turn (10.11: 10 steps a turn)."""
     if unit.side not in state.sides:
         return set()
@@ -382,7 +396,7 @@ def _full_bridges(state: Any, unit: Any) -> set[Hex]:
     return out
 
 
-def _partisan_zones(state: Any, side: str) -> set[Hex]:
+def _partisan_zones(state: StateLike, side: str) -> set[Hex]:
     """Disrupted partisan zones hostile to *side* (10.15.10.4): +2 MP per hex entered."""
     rear = state.public.get("rear") or {}
     out = set()
@@ -393,7 +407,7 @@ def _partisan_zones(state: Any, side: str) -> set[Hex]:
 
 
 def ground_reach(
-    state: Any,
+    state: StateLike,
     unit: Any,
     *,
     mp: float | None = None,
@@ -441,10 +455,6 @@ def ground_reach(
     eps = 1e-9
     full = _full_bridges(state, unit)
     out.zoc = zoc
-    cost = out.cost
-    parent = out.parent
-    cost[start] = 0.0
-    heap: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
     hexes = state.map.hexes
     zone_cache: dict[Hex, bool] = {}
 
@@ -457,14 +467,13 @@ def ground_reach(
             zone_cache[h] = v
         return v
 
-    while heap:
-        d, n_hex, h = heappop(heap)
-        if d > cost.get(h, math.inf) + eps:
-            continue
-        if h != start and (h in out.stops or d >= budget - eps):
-            continue
+    # a label is (MP spent, hexes entered); a hex is reached anew only for fewer MP
+    def moves(h: Hex, label: tuple[float, int]) -> Iterator[tuple[Hex, tuple[float, int]]]:
+        d, n_hex = label
+        if h != start and ((h in zoc and h not in occupied) or d >= budget - eps):
+            return  # stopped by a ZOC (10.10.3.1) or out of MP
         if allow.max_hexes is not None and n_hex >= allow.max_hexes:
-            continue
+            return
         in_zoc = h in zoc
         for n in h.neighbours():
             if n not in hexes:
@@ -485,19 +494,19 @@ def ground_reach(
                 c += pz_mp
             nd = d + c
             if nd > budget + eps and h != start:
-                continue
-            old = cost.get(n)
-            if old is not None and old <= nd + eps:
-                continue
-            cost[n] = nd
-            parent[n] = h
-            if n in zoc:
-                if n in occupied:
-                    out.bypass.add(n)
-                    out.stops.discard(n)
-                else:
-                    out.stops.add(n)
-            heappush(heap, (nd, n_hex + 1, n))
+                continue  # 10.10.1: the first hex is always allowed
+            yield n, (nd, n_hex + 1)
+
+    def cheaper(new: tuple[float, int], old: tuple[float, int]) -> bool:
+        return new[0] + 1e-9 < old[0]  # as _cheaper, on the MP
+
+    found = search(start, moves, zero=(0.0, 0), better=cheaper)
+    out.cost = {h: d for h, (d, _) in found.labels.items()}
+    out.parent = found.parent
+    for h in out.cost:  # the ZOC hexes reached: a stop, or a bypass through a friend (10.10.3.2)
+        if h != start and h in zoc:
+            (out.bypass if h in occupied else out.stops).add(h)
+    cost = out.cost
     lim = stacking_limit(state)
     for h in cost:
         if h == start or lim is None:
@@ -510,7 +519,7 @@ def ground_reach(
 
 
 # -- refusals shared by the ground orders (10.3, 10.4, 5.1.1) ------------------------------------
-def _ground_movers(state: Any, side: str) -> list[Any]:
+def _ground_movers(state: StateLike, side: str) -> list[Any]:
     out = []
     for u in state.units_of(side):
         c = counter(u)
@@ -523,7 +532,7 @@ def _ground_movers(state: Any, side: str) -> list[Any]:
 
 
 def _ground_checks(
-    state: Any, order: Order | None, unit: Any, *, exploit: bool = False, react: bool = False
+    state: StateLike, order: Order | None, unit: Any, *, exploit: bool = False, react: bool = False
 ) -> None:
     """Refusals shared by every ground move (10.3 3.C, 10.4, 5.1.1)."""
     c = counter(unit)
@@ -532,10 +541,11 @@ def _ground_checks(
     if unit.data.get("aboard"):
         raise refuse(f"{unit.id} is aboard a ship", "aboard", "5.1.1", order)
     if "rsoi" in unit.markers:
+        rule = rsoi_rule(unit)
         raise refuse(
-            f"{unit.id} is in RSO&I and cannot move until the marker comes off (5.1.1.2, 2.3.1)",
+            f"{unit.id} is in RSO&I and cannot move until the marker comes off ({rule}, 2.3.1)",
             "rsoi",
-            "5.1.1.2",
+            rule,
             order,
         )
     m = unit.data.get("moved") or {}
@@ -559,7 +569,7 @@ def _ground_checks(
 
 
 # -- adjudication (M3, 10.9-10.12) ------------------------------------------------------------------
-def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> Adjudication:
+def _ground_move(state: GameState, plan: Mapping[str, Any], dice: Any, verb: str) -> Adjudication:
     """Walk the planned path against the truth (M3): a hidden enemy unit in the way halts the move
     before it (and is detected); a hidden ZOC halts it on entering; interdiction (6.5.10.4) may
     halt it."""
@@ -739,7 +749,7 @@ def _ground_move(state: Any, plan: Mapping[str, Any], dice: Any, verb: str) -> A
 
 
 # -- interdiction (6.5.10.4) -------------------------------------------------------------------------
-def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution | None:
+def _interdiction_preview(state: StateLike, plan: Mapping[str, Any]) -> Distribution | None:
     """The exact outcome of the first known (detected) Interdiction mission on the route (6.5.10.4):
     ``(steps lost, suppressed)`` on the Fires Effects Table; ``None`` if no known mission watches it."""
     from owsnb.rules.ows.ground import fires as _g
@@ -760,7 +770,7 @@ def _interdiction_preview(state: Any, plan: Mapping[str, Any]) -> Distribution |
 
 
 def _interdiction(
-    state: Any, u: Any, h: Hex, roll: Roller, used: set[str] | None = None
+    state: GameState, u: Any, h: Hex, roll: Roller, used: set[str] | None = None
 ) -> tuple[list[Event], str | None]:
     """6.5.10.4: a ground unit moving through an enemy Interdiction mission's zone is attacked
     once per mission and turn (Fires Effects Table); suppressed or damaged = halted."""

@@ -16,6 +16,7 @@ from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import own_unit, refuse
 from owsnb.rules.ows.movement.basics import (
     NAVAL_CATEGORIES,
@@ -28,6 +29,7 @@ from owsnb.rules.ows.movement.basics import (
     known_enemies,
     moved_this_turn,
     naval_rate,
+    rsoi_rule,
 )
 from owsnb.rules.ows.movement.ground import (
     GroundReach,
@@ -92,7 +94,7 @@ class Move(OrderHandler):
     )
 
     # -- candidates ----------------------------------------------------------------------------
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         step = base_step(state.clock.step)
         ex: list[Order] = []
         if step == "3.A.1":
@@ -127,7 +129,7 @@ class Move(OrderHandler):
 
     def _verb_checks(
         self,
-        state: Any,
+        state: StateLike,
         order: Order | None,
         unit: Any,
         r: GroundReach | None = None,
@@ -135,7 +137,7 @@ class Move(OrderHandler):
     ) -> None:
         """Extra conditions of the bypass/disengage variants."""
 
-    def _may_move(self, state: Any, unit: Any) -> bool:
+    def _may_move(self, state: StateLike, unit: Any) -> bool:
         """Could *unit* make this kind of ground move now (10.3, 10.4, 5.1.1 and the verb's own terms)?"""
         try:
             _ground_checks(state, None, unit)
@@ -145,10 +147,10 @@ class Move(OrderHandler):
         return True
 
     # -- validation ----------------------------------------------------------------------------
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._plan(state, order, args)
 
-    def _plan(self, state: Any, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
+    def _plan(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
         u = own_unit(state, order, args["unit"], self.type.rule)
         try:
             to = state.map.hex(args["to"])
@@ -168,7 +170,7 @@ class Move(OrderHandler):
         return self._ground_plan(state, order, args, u, to)
 
     def _naval_plan(
-        self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex
+        self, state: StateLike, order: Order, args: Mapping[str, Any], u: Any, to: Hex
     ) -> dict[str, Any]:
         c = counter(u)
         if c.category not in NAVAL_CATEGORIES:
@@ -181,13 +183,13 @@ class Move(OrderHandler):
         if _naval_hexes_moved(state, u) > 0:
             raise refuse(f"{u.id} has already moved this turn", "already-moved", "6.3", order)
         if "rsoi" in u.markers:
-            raise refuse(
-                f"{u.id} is offloading in RSO&I and cannot move (5.1.1.2)", "rsoi", "5.1.1.2", order
-            )
+            rule = rsoi_rule(u)
+            raise refuse(f"{u.id} is in RSO&I and cannot move ({rule})", "rsoi", rule, order)
         flank = args.get("flank")
         sub = c.subtype in SUBS
         r = naval_reach(state, u, flank=(None if not sub else (flank != "no")))
-        if to not in r:
+        path = _sea_path(state, u, to, r) if to in r else None
+        if path is None:
             nt = _movement_table(state)["naval"]
             rate = naval_rate(c.subtype or "surface", hex_nm=_hex_nm(state), table_=nt)
             why = (
@@ -197,11 +199,10 @@ class Move(OrderHandler):
                 "(6.4.1.1)"
             )
             raise refuse(why, "out-of-reach", "6.4.1.1" if c.subtype == "patrol" else "6.4", order)
-        path = _sea_path(state, u, to, r)
         return {"unit": u, "to": to, "path": path, "naval": True}
 
     def _ground_plan(
-        self, state: Any, order: Order, args: Mapping[str, Any], u: Any, to: Hex
+        self, state: StateLike, order: Order, args: Mapping[str, Any], u: Any, to: Hex
     ) -> dict[str, Any]:
         dis = args.get("disorganized") == "yes"
         eng = args.get("engineer")
@@ -291,7 +292,9 @@ class Move(OrderHandler):
             "bridge": eng == "bridge",
         }
 
-    def _bridge_checks(self, state: Any, order: Order, u: Any, r: GroundReach, to: Hex) -> None:
+    def _bridge_checks(
+        self, state: StateLike, order: Order, u: Any, r: GroundReach, to: Hex
+    ) -> None:
         """10.11/10.11.1: a bridging engineer with a bridge left enters a crossing site free of enemy
         ZOC, paying +2 MP to place the bridge; in an enemy ZOC a river assault is needed (10.11.2)."""
         if not u.data.get("bridging"):
@@ -327,7 +330,7 @@ class Move(OrderHandler):
             )
 
     # -- preview ---------------------------------------------------------------------------------
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Any:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
         try:
             plan = self._plan(state, order, args)
         except IllegalOrderError:
@@ -352,7 +355,7 @@ class Move(OrderHandler):
 
     # -- adjudication --------------------------------------------------------------------------
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         plan = self._plan(state, order, args)
         if plan["naval"]:
@@ -375,10 +378,10 @@ class _MoveVariant(Move):
             doc=doc,
         )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         return _variant_candidates(self, state, side)
 
-    def _unit_ok(self, state: Any, order: Order | None, unit: Any) -> None:
+    def _unit_ok(self, state: StateLike, order: Order | None, unit: Any) -> None:
         """Refuse a unit that cannot make this kind of move at all."""
 
     def _path_ok(self, r: GroundReach, path: Sequence[Hex]) -> bool:
@@ -386,7 +389,7 @@ class _MoveVariant(Move):
 
     def _verb_checks(
         self,
-        state: Any,
+        state: StateLike,
         order: Order | None,
         unit: Any,
         r: GroundReach | None = None,
@@ -419,7 +422,7 @@ class Disengage(_MoveVariant):
     code = "not-a-disengage"
     wrong_path = "disengaging means moving into a hex free of enemy ZOC first (10.10.3.3)"
 
-    def _unit_ok(self, state: Any, order: Order | None, unit: Any) -> None:
+    def _unit_ok(self, state: StateLike, order: Order | None, unit: Any) -> None:
         if unit.hex not in zoc_hexes(state, known_enemies(state, unit.side)):
             raise refuse(
                 f"{unit.id} is not in an enemy ZOC: use 'move'", "not-in-zoc", "10.10.3.3", order
@@ -429,7 +432,7 @@ class Disengage(_MoveVariant):
         return not (len(path) > 1 and path[1] in r.zoc)
 
 
-def _variant_candidates(h: Move, state: Any, side: str) -> OrderSpec | None:
+def _variant_candidates(h: Move, state: StateLike, side: str) -> OrderSpec | None:
     if base_step(state.clock.step) != "6.C.3":
         return None
     ex = []

@@ -18,15 +18,16 @@ Fraction(1, 2)"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, state_set, unit_move, unit_set
-from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.hexgrid import Hex, reachable, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
+from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows import salvos
 from owsnb.rules.ows.common import (
     Result,
@@ -59,7 +60,7 @@ from owsnb.rules.ows.units import counter
 
 # -- naval reach (6.4, 6.4.1.1) ----------------------------------------------------------------------
 def naval_reach(
-    state: Any, unit: Any, *, side: str | None = None, flank: bool | None = None
+    state: StateLike, unit: Any, *, side: str | None = None, flank: bool | None = None
 ) -> dict[Hex, int]:
     """Hexes a ship or submarine can reach this turn (6.4): sea and port hexes within its rate;
     patrol craft within 2 hexes of a friendly port or mother ship (6.4.1.1). ``flank`` for subs:
@@ -72,19 +73,13 @@ def naval_reach(
     rate = naval_rate(
         c.subtype or nt.get("default", "surface"), hex_nm=_hex_nm(state), normal=normal, table_=nt
     )
-    dist = {unit.hex: 0}
-    frontier = [unit.hex]
-    for d in range(1, rate + 1):
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in dist or n not in state.map.hexes:
-                    continue
-                if not (is_water(state, n) or "port" in state.map.hexes[n].features):
-                    continue
-                dist[n] = d
-                nxt.append(n)
-        frontier = nxt
+    hexes = state.map.hexes
+    r = reachable(
+        unit.hex,
+        rate,
+        passable=lambda n: n in hexes and (is_water(state, n) or "port" in hexes[n].features),
+    )
+    dist = {h: int(d) for h, d in r.cost.items()}
     if c.subtype == "patrol":
         leash = int(nt.get("patrol_leash", 2))
         anchors = _patrol_anchors(state, unit)
@@ -92,7 +87,7 @@ def naval_reach(
     return dist
 
 
-def _patrol_anchors(state: Any, unit: Any) -> list[Hex]:
+def _patrol_anchors(state: StateLike, unit: Any) -> list[Hex]:
     out = [h for h in state.map.hexes if friendly_port(state, h, unit.side)]
     out += [
         u.hex
@@ -105,29 +100,22 @@ def _patrol_anchors(state: Any, unit: Any) -> list[Hex]:
     return out
 
 
-def _sea_path(state: Any, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[Hex]:
-    """A shortest path inside *reach* (breadth first, deterministic)."""
-    prev: dict[Hex, Hex] = {}
-    seen = {unit.hex}
-    frontier = [unit.hex]
-    while frontier and to not in seen:
-        nxt = []
-        for h in frontier:
-            for n in h.neighbours():
-                if n in reach and n not in seen and reach[n] == reach[h] + 1:
-                    seen.add(n)
-                    prev[n] = h
-                    nxt.append(n)
-        frontier = nxt
-    path = [to]
-    while path[-1] != unit.hex:
-        path.append(prev[path[-1]])
-    return list(reversed(path))
+def _sea_path(state: StateLike, unit: Any, to: Hex, reach: Mapping[Hex, int]) -> list[Hex] | None:
+    """A shortest path inside *reach* (breadth first, deterministic); ``None`` if none stays
+    inside it (a patrol craft's leash keeps *to* but can cut the ways there, 6.4.1.1)."""
+
+    def moves(h: Hex, d: int) -> Iterator[tuple[Hex, int]]:
+        for n in h.neighbours():
+            if n in reach and reach[n] == reach[h] + 1:
+                yield n, d + 1
+
+    found = search(unit.hex, moves, zero=0, goal=lambda h, d: h == to, fifo=True)
+    return list(found.path_to(to)) if to in found else None
 
 
 # -- adjudication (6.2, 6.4, 6.4.2, 6.4.4, 6.4.5.2, 5.1.1.2) ---------------------------------------
 def _naval_move(
-    state: Any, plan: Mapping[str, Any], dice: Any, args: Mapping[str, Any]
+    state: GameState, plan: Mapping[str, Any], dice: Any, args: Mapping[str, Any]
 ) -> Adjudication:
     u = plan["unit"]
     c = counter(u)
@@ -283,7 +271,7 @@ def _naval_move(
 
 
 # -- SUCAP on a naval mover (6.5.10.4) ----------------------------------------------------------------
-def sucap_plans(state: Any, sucap: Any, ship: Any) -> list[Any]:
+def sucap_plans(state: StateLike, sucap: Any, ship: Any) -> list[Any]:
     """6.5.10.4 / 6.5.10.2: a SUCAP mission's attack on a ship moving through its zone, resolved by
     the naval combat rules: its anti-ship salvos against the ship's own grey shields (9.2.1, every
     shield committed) and then its red shield (criticals, 2.1.1.3)."""
@@ -306,14 +294,14 @@ def sucap_plans(state: Any, sucap: Any, ship: Any) -> list[Any]:
     )
 
 
-def sucap_preview(state: Any, sucap: Any, ship: Any) -> Distribution:
+def sucap_preview(state: StateLike, sucap: Any, ship: Any) -> Distribution:
     """Exact hits a SUCAP mission scores on a ship moving through its zone (6.5.10.4)."""
     return salvos._sum(p.distribution() for p in sucap_plans(state, sucap, ship)).map(
         lambda x: x, label=f"hits on {ship.id} by {sucap.id} (6.5.10.4)"
     )
 
 
-def _sucap(state: Any, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, Any]:
+def _sucap(state: GameState, u: Any, h: Hex, roll: Roller) -> tuple[list[Event], int, Any]:
     """6.5.10.4: a ship entering an enemy SUCAP mission's zone is attacked once by it; the mission
     is then expended; the ship's grey shields are spent. Returns events, hits and the mission."""
     m = _watching(state, u, h, "sucap")
@@ -362,11 +350,11 @@ class _UnitPosture(OrderHandler):
     title = ""
     effect = ""
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return []
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["unit"]]
         rule = self.type.rule
@@ -379,7 +367,7 @@ class _UnitPosture(OrderHandler):
             ev, Result(f"{u.id} {self.title}", {"unit": u.id}, [rule], [], [self.effect])
         )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if state.clock.step not in self.steps:
             return None
         ex = legal_examples(self, state, side, ({"unit": u.id} for u in self._units(state, side)))
@@ -404,14 +392,14 @@ class SilentRunning(_UnitPosture):
     marker, title = "silent-running", "in Silent Running"
     effect = "detection against it demoted; its own sensing promoted (6.4.2.1)"
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return [
             u
             for u in state.units_of(side)
             if counter(u).category == "submarine" and u.hex is not None
         ]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.2.1")
         if counter(u).category != "submarine":
             raise refuse(f"{u.id} is not a submarine", "not-sub", "6.4.2.1", order)
@@ -446,20 +434,20 @@ class Emcon(_UnitPosture):
     )
     steps = ("3.A.1", "3.B.1")
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return [
             u
             for u in state.units_of(side)
             if u.hex is not None and (counter(u).sensors or counter(u).shields)
         ][:10]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.3")
         if counter(u).category in ("sof", "air-base", "asp", "infrastructure"):
             raise refuse(f"{u.id} has no emitter to switch", "no-emitter", "6.4.3", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["unit"]]
         emit = (args.get("state") or ("silent" if "emitting" in u.markers else "emit")) == "emit"
@@ -501,14 +489,14 @@ class AswMode(_UnitPosture):
     marker, title = "asw", "in ASW mode"
     effect = "may roll to detect submarines in its hex in the ISR phase (6.4.4)"
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return [
             u
             for u in state.units_of(side)
             if u.hex is not None and counter(u).asw is not None and "asw" not in u.markers
         ]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.4.4")
         if counter(u).asw is None:
             raise refuse(
@@ -545,20 +533,20 @@ class Intercept(_UnitPosture):
     )
     steps = ("3.A.1", "3.B.1")
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return [
             u
             for u in state.units_of(side)
             if u.hex is not None and counter(u).category in NAVAL_CATEGORIES
         ][:6]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u = own_unit(state, order, args["unit"], "6.2")
         if counter(u).category not in NAVAL_CATEGORIES:
             raise refuse(f"{u.id} is not a naval unit", "not-naval", "6.2", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["unit"]]
         on = (args.get("posture") or ("off" if u.data.get("intercept", True) else "on")) == "on"
@@ -583,7 +571,7 @@ def mine_preview(die: str, red_shield: int) -> Distribution:
     )
 
 
-def _mines_in_play(state: Any, order: Order) -> None:
+def _mines_in_play(state: StateLike, order: Order) -> None:
     """Refuse a mine order when the scenario does not use the optional mine rules (6.4.5)."""
     if not option(state, "mines"):
         raise refuse(
@@ -594,11 +582,11 @@ def _mines_in_play(state: Any, order: Order) -> None:
         )
 
 
-def _minefields(state: Any) -> dict[str, dict]:
+def _minefields(state: StateLike) -> dict[str, dict]:
     return dict(thaw(state.secret.get("minefields") or {})) if hasattr(state, "secret") else {}
 
 
-def _visible_minefields(state: Any) -> dict[str, dict]:
+def _visible_minefields(state: StateLike) -> dict[str, dict]:
     return dict(thaw(state.public.get("minefields") or {}))
 
 
@@ -613,13 +601,13 @@ class LayMines(_UnitPosture):
         doc="lay a minefield in the ship's hex (secret)",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         return super().candidates(state, side) if option(state, "mines") else None
 
-    def _units(self, state: Any, side: str) -> list[Any]:
+    def _units(self, state: StateLike, side: str) -> list[Any]:
         return [u for u in state.units_of(side) if u.hex is not None and u.data.get("mine_capable")]
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         _mines_in_play(state, order)
         u = own_unit(state, order, args["unit"], "6.4.5.1")
         if not u.data.get("mine_capable"):
@@ -630,7 +618,7 @@ class LayMines(_UnitPosture):
             raise refuse("mines are laid at sea", "not-sea", "6.4.5.1", order)
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u = state.units[args["unit"]]
         lab = state.map.label(u.hex)
@@ -693,7 +681,7 @@ class SweepMines(OrderHandler):
         doc="sweep a known minefield",
     )
 
-    def candidates(self, state: Any, side: str) -> OrderSpec | None:
+    def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         if not option(state, "mines") or state.clock.step != "3.A.1":
             return None
         vis = _visible_minefields(state)
@@ -706,7 +694,7 @@ class SweepMines(OrderHandler):
         ]
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
-    def _check(self, state: Any, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex]:
+    def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex]:
         _mines_in_play(state, order)
         u = own_unit(state, order, args["unit"], "6.4.5.3")
         if not u.data.get("minesweeper"):
@@ -719,10 +707,10 @@ class SweepMines(OrderHandler):
             raise refuse(f"{u.id} must be in or next to {lab}", "too-far", "6.4.5.3", order)
         return u, h
 
-    def validate(self, state: Any, order: Order, args: Mapping[str, Any]) -> None:
+    def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         self._check(state, order, args)
 
-    def preview(self, state: Any, order: Order, args: Mapping[str, Any]) -> Distribution:
+    def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         mt = _movement_table(state)["mines"]
         from owsnb.rules.ows.dice import success_probability
 
@@ -731,7 +719,7 @@ class SweepMines(OrderHandler):
         )
 
     def adjudicate(
-        self, state: Any, order: Order, args: Mapping[str, Any], dice: Any
+        self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         u, h = self._check(state, order, args)
         lab = state.map.label(h)

@@ -12,6 +12,7 @@ from typing import Literal
 
 import numpy as np
 
+from owsnb.authoring.bbox import check_bbox
 from owsnb.kernel.geo import NM_KM, GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
@@ -52,24 +53,6 @@ def parse_hex_size(
     if not size > 0 or not math.isfinite(size):
         raise ValueError(f"hex size must be positive, got {value!r}")
     return size, u  # type: ignore[return-value]
-
-
-def _check_bbox(bbox: Sequence[float]) -> tuple[float, float, float, float]:
-    try:
-        x0, y0, x1, y1 = (float(v) for v in bbox)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}"
-        ) from None
-    if not (x0 < x1 and y0 < y1):
-        raise ValueError(
-            f"bbox must have min_lon < max_lon and min_lat < max_lat, got {list(bbox)!r}"
-        )
-    if not (-85 <= y0 and y1 <= 85 and -180 <= x0 and x1 <= 360 and x1 - x0 <= 180):
-        raise ValueError(
-            f"bbox must lie within latitudes +-85 and span at most 180 degrees of longitude, got {list(bbox)!r}"
-        )
-    return x0, y0, x1, y1
 
 
 @dataclass(frozen=True)
@@ -135,7 +118,9 @@ def fit_grid(
         >>> g.cols, g.rows, g.anchor, g.label(g.hex_at(127.0, 27.0)), g.label(g.hex_at(129.0, 25.0))
         (13, 13, '0707', '0101', '1313')
     """
-    x0, y0, x1, y1 = _check_bbox(bbox)
+    x0, y0, x1, y1 = check_bbox(bbox)
+    if x1 - x0 > 180:  # one projection: half the world at most
+        raise ValueError(f"a map grid spans at most 180 degrees of longitude, got {list(bbox)!r}")
     size, u = parse_hex_size(hex_size, unit)
     size_km = size * NM_KM if u == "nm" else size
     if orientation not in ("flat", "pointy"):

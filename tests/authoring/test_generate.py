@@ -1,4 +1,4 @@
-"""Terrain generation from real geography (owsnb.scenario.generate), coast layer, CLI, preview.
+"""Terrain generation from real geography (owsnb.authoring.generate), coast layer, CLI, preview.
 
 Classification is checked against known places on a 200 nm and a 10 km grid, through the real
 scenario loader (the map as a game would see it), with the real land mask.
@@ -16,16 +16,13 @@ import numpy as np
 import pytest
 import yaml
 
-from owsnb.kernel.errors import ScenarioError
-from owsnb.kernel.geo import great_circle_km
-from owsnb.scenario import build_state, load_scenario
-from owsnb.scenario.coast import (
+from owsnb.authoring.coast import (
     background_geojson,
     borders_geojson,
     coastline_geojson,
     geojson_size,
 )
-from owsnb.scenario.generate import (
+from owsnb.authoring.generate import (
     SEA,
     dump_yaml,
     fit_grid,
@@ -35,6 +32,9 @@ from owsnb.scenario.generate import (
     scenario_from_recipe,
     write_scenario,
 )
+from owsnb.kernel.errors import ScenarioError
+from owsnb.kernel.geo import great_circle_km
+from owsnb.scenario import build_state, load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 WP_BOX = (108.0, 8.0, 148.0, 38.0)
@@ -442,7 +442,7 @@ def test_update_keeps_everything_but_the_map(tmp_path: Path, okinawa10: dict) ->
 def test_cli_new_update_force_and_preview(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from owsnb.scenario.cli import main
+    from owsnb.authoring.cli import main
 
     out = tmp_path / "oki.yaml"
     argv = [
@@ -480,9 +480,9 @@ def okinawa_hexes(path: Path) -> list[str]:
 
 def test_loading_scenarios_never_imports_the_land_mask() -> None:
     code = (
-        "import sys, owsnb.scenario.generate, owsnb.scenario.coast, owsnb.scenario.preview\n"
+        "import sys, owsnb.authoring.generate, owsnb.authoring.coast, owsnb.authoring.preview\n"
         "from owsnb.scenario import load_scenario\n"
-        "from owsnb.scenario.preview import map_picture\n"
+        "from owsnb.authoring.preview import map_picture\n"
         "for name in ('tutorial', 'western-pacific', 'baltic-ground', 'sandbox'):\n"
         "    load_scenario(name); map_picture(name)\n"
         "print('global_land_mask' in sys.modules)\n"

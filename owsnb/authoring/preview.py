@@ -4,7 +4,7 @@ Pure SVG written by hand (no plotting library), for notebooks and for checking a
 before the live ``MapView`` widget is at hand. Every name from the scenario is escaped.
 
 Example:
-    >>> from owsnb.scenario.generate import new_scenario
+    >>> from owsnb.authoring.generate import new_scenario
     >>> scn = new_scenario("demo", "Demo", ruleset="skirmish", bbox=(127.6, 26.1, 128.0, 26.4),
     ...                    hex_size=10, is_land=lambda lon, lat: lon > 127.8,
     ...                    features=[{"type": "port", "at": [127.9, 26.2], "name": "Naha <port>"}])
@@ -167,7 +167,7 @@ def _resolve(
         origin=lay.origin or (0.0, 0.0),
         orientation=lay.orientation,
         projection=lay.projection if lay.origin is not None else "simple",
-        anchor=tuple(anchor),
+        anchor=(anchor.q, anchor.r),
     )
     cells = (
         [offset.from_label(x) for x in spec.hexes]
@@ -185,8 +185,8 @@ def _resolve(
 
     terrain = {h: spec.terrain.default for h in cells}
     for reg in spec.terrain.regions:
-        for h in _region_hexes(reg, offset, layout, cells, hex_of, []):
-            terrain[h] = reg.terrain
+        for rh in _region_hexes(reg, offset, layout, cells, hex_of, []):
+            terrain[rh] = reg.terrain
     for label, t in spec.terrain.hexes.items():
         h = hex_of(label, None)
         if h is not None:
@@ -213,10 +213,10 @@ def map_picture(
     """Draw a map as SVG.
 
     Args:
-        source: a scenario dict (e.g. from :func:`~owsnb.scenario.generate.new_scenario`), a
+        source: a scenario dict (e.g. from :func:`~owsnb.authoring.generate.new_scenario`), a
             scenario file or name, a loaded ``Scenario``, a ``Game`` or a game state.
         coast: the coastline/borders layer: ``None`` uses ``map.meta.coast`` if the file is
-            found, ``True`` computes it from Natural Earth (:mod:`owsnb.scenario.coast`),
+            found, ``True`` computes it from Natural Earth (:mod:`owsnb.authoring.coast`),
             ``False`` draws none; a path or a GeoJSON dict is used as given.
         width: picture width in pixels.
         labels: print hex labels (default: when the map has at most 600 hexes).
@@ -356,7 +356,7 @@ def _coast(coast: Any, meta: Mapping[str, Any], folder: Path | None) -> dict[str
         return json.loads((folder / str(rel)).read_text(encoding="utf-8"))
     box = meta.get("extent") or meta.get("bbox")
     if (coast is True or coast is None) and box:
-        from owsnb.scenario.coast import background_geojson
+        from owsnb.authoring.coast import background_geojson
 
         return background_geojson(box, simplify_km=1.0, precision=3)
     return None

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from owsnb.authoring.grid_fit import Grid
+from owsnb.authoring.recipe import EdgeRecipe, FeatureRecipe, Problems, RegionRecipe
+from owsnb.authoring.tracing import HEXSIDE_EDGES, HexCorners, trace_hexes, trace_hexsides
 from owsnb.kernel.errors import InvalidHexError
 from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid
-from owsnb.scenario.recipe import EdgeRecipe, FeatureRecipe, Problems, RegionRecipe
-from owsnb.scenario.tracing import HEXSIDE_EDGES, HexCorners, trace_hexes, trace_hexsides
 
 __all__ = ["PlaceResolver", "feature_entries", "terrain_overrides", "edge_entries"]
 
@@ -184,15 +184,15 @@ def edge_entries(res: PlaceResolver, edges: Sequence[EdgeRecipe]) -> list[dict[s
             if k not in ("hexes", "line", "trace", "type", "name")
         }
         if e.hexes is not None:
-            chain = [res.label(lab, f"map.edges[{j}].hexes[{k}]") for k, lab in enumerate(e.hexes)]
-            for k in range(len(chain) - 1):
-                a, b = chain[k], chain[k + 1]
+            given = [res.label(lab, f"map.edges[{j}].hexes[{k}]") for k, lab in enumerate(e.hexes)]
+            for k in range(len(given) - 1):
+                a, b = given[k], given[k + 1]
                 if a is not None and b is not None and a.distance(b) != 1:
                     problems.add(
                         f"map.edges[{j}].hexes[{k + 1}]",
                         f"{e.hexes[k]} and {e.hexes[k + 1]} are not adjacent",
                     )
-            chains = [[h for h in chain if h is not None]]
+            chains = [[h for h in given if h is not None]]
         else:
             along = e.trace == "hexsides" or (e.trace is None and e.type in HEXSIDE_EDGES)
             if along:

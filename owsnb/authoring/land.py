@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from owsnb.authoring.grid_fit import Grid
 from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid
 
 __all__ = [
     "SEA",
@@ -66,7 +66,7 @@ def land_fractions(grid: Grid, samples: int = 5, is_land: LandFn | None = None) 
         is_land: ``f(lon_array, lat_array) -> bool array``; default the global land mask.
 
     Example:
-        >>> from owsnb.scenario.grid_fit import fit_grid
+        >>> from owsnb.authoring.grid_fit import fit_grid
         >>> g = fit_grid((0.0, 0.0, 0.3, 0.2), 10)
         >>> f = land_fractions(g, 3, lambda lon, lat: lon < 0.15)  # land west of 0.15 E
         >>> float(f[0]), float(f[-1])  # hex 0101 (north-west) and the south-east corner

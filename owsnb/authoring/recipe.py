@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from owsnb.kernel.errors import ScenarioError, ScenarioProblem
+from owsnb.kernel.errors import ScenarioError, ScenarioProblem, key_path, validation_problems
 
 __all__ = [
     "MapRecipe",
@@ -116,9 +116,5 @@ class Problems:
 
 
 def add_validation_problems(exc: ValidationError, problems: Problems, prefix: str) -> None:
-    for err in exc.errors():
-        path = prefix
-        for part in err["loc"]:
-            path += f"[{part}]" if isinstance(part, int) else f".{part}"
-        msg = "unknown key (check spelling)" if err["type"] == "extra_forbidden" else err["msg"]
-        problems.add(path.lstrip("."), msg)
+    for loc, msg in validation_problems(exc, [prefix] if prefix else []):
+        problems.add(key_path(loc), msg)

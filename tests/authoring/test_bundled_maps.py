@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 import owsnb
+from owsnb.authoring.generate import SEA, scenario_from_recipe
+from owsnb.authoring.preview import map_picture
 from owsnb.kernel.registry import ruleset_names
 from owsnb.scenario import build_state, load_scenario
-from owsnb.scenario.generate import SEA, scenario_from_recipe
-from owsnb.scenario.preview import map_picture
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 BUNDLED = ["tutorial", "western-pacific", "baltic-ground", "sandbox"]

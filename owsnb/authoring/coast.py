@@ -10,7 +10,7 @@ shore) and an arc shared by two countries is a **border**. :func:`coastline_geoj
 :func:`borders_geojson` clip those arcs to a lon/lat box, thin them with Douglas-Peucker to a
 tolerance in km, and round the coordinates, so a Western-Pacific-sized box at the 200 nm scale
 fits in well under 200 KB. Scenario authoring stores the result beside the scenario
-(:func:`owsnb.scenario.generate.write_scenario`), so drawing a bundled map never reads the
+(:func:`owsnb.authoring.generate.write_scenario`), so drawing a bundled map never reads the
 world file at all.
 
 Example:
@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from owsnb.authoring.bbox import check_bbox
 
 __all__ = ["SOURCE", "coastline_geojson", "borders_geojson", "background_geojson", "geojson_size"]
 
@@ -74,22 +76,6 @@ def _collect(nested: Any, out: set[int]) -> None:
             _collect(item, out)
         else:
             out.add(item if item >= 0 else ~item)
-
-
-def _check_bbox(bbox: Sequence[float]) -> tuple[float, float, float, float]:
-    try:
-        x0, y0, x1, y1 = (float(v) for v in bbox)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}"
-        ) from None
-    if not (x0 < x1 and y0 < y1):
-        raise ValueError(f"bbox must have min_lon < max_lon and min_lat < max_lat, got {bbox!r}")
-    if not (-90 <= y0 and y1 <= 90 and -360 <= x0 and x1 <= 360 and x1 - x0 <= 360):
-        raise ValueError(
-            f"bbox is not a lon/lat box (latitudes within +-90, at most 360 degrees wide): {bbox!r}"
-        )
-    return x0, y0, x1, y1
 
 
 def _clip(line: np.ndarray, box: tuple[float, float, float, float]) -> list[np.ndarray]:
@@ -188,7 +174,7 @@ def _simplify(line: np.ndarray, tol_km: float) -> np.ndarray:
 def _lines(
     kind: int, bbox: Sequence[float], simplify_km: float | None, precision: int
 ) -> list[list[list[float]]]:
-    box = _check_bbox(bbox)
+    box = check_bbox(bbox)
     arcs, kinds, boxes = _world()
     out: list[list[list[float]]] = []
     for shift in (-360.0, 0.0, 360.0):  # boxes that reach past the antimeridian
@@ -255,7 +241,7 @@ def coastline_geojson(
         >>> coastline_geojson((10, 5, 0, 6))
         Traceback (most recent call last):
         ...
-        ValueError: bbox must have min_lon < max_lon and min_lat < max_lat, got (10, 5, 0, 6)
+        ValueError: bbox must have min_lon < max_lon and min_lat < max_lat, got [10, 5, 0, 6]
     """
     return _collection([("coast", _lines(_COAST, bbox, simplify_km, precision))], bbox, simplify_km)
 

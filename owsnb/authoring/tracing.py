@@ -4,14 +4,13 @@ canals along the hexsides nearest it (written as chains of hexes).
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid
+from owsnb.authoring.grid_fit import Grid
+from owsnb.kernel.hexgrid import Hex, search
 
 __all__ = ["HEXSIDE_EDGES", "HexCorners", "trace_hexes", "trace_hexsides"]
 
@@ -92,26 +91,13 @@ class HexCorners:
             t = min(1.0, max(0.0, float((v - p) @ seg) / norm2))
             return float(np.hypot(*(v - (p + t * seg))))
 
-        best = {a: 0.0}
-        prev: dict[int, int] = {}
-        heap = [(0.0, a)]
-        while heap:
-            d, v = heapq.heappop(heap)
-            if v == b:
-                break
-            if d > best.get(v, math.inf):
-                continue
+        def moves(v: int, d: float) -> Iterator[tuple[int, float]]:
             for w in self.nbrs.get(v, ()):
                 mid = (self.xy[v] + self.xy[w]) / 2
                 length = float(np.hypot(*(self.xy[w] - self.xy[v])))
-                nd = d + length * (1.0 + (off(mid) / (0.5 * self.size_km)) ** 2)
-                if nd < best.get(w, math.inf):
-                    best[w], prev[w] = nd, v
-                    heapq.heappush(heap, (nd, w))
-        path = [b]
-        while path[-1] != a:
-            path.append(prev[path[-1]])
-        return path[::-1]
+                yield w, d + length * (1.0 + (off(mid) / (0.5 * self.size_km)) ** 2)
+
+        return list(search(a, moves, goal=lambda v, d: v == b).path_to(b))
 
 
 def trace_hexsides(

@@ -6,11 +6,11 @@ returns a scenario dict (map, sides, empty order of battle) that :func:`write_sc
 YAML, together with an offline coastline/borders layer beside it. Loading the scenario later
 never touches the land mask: the classification is stored in the file.
 
-The steps live in their own modules: :mod:`~owsnb.scenario.grid_fit` (sizes, the grid),
-:mod:`~owsnb.scenario.land` (land fractions, the land/littoral/deep-sea rule),
-:mod:`~owsnb.scenario.recipe` (the recipe's models), :mod:`~owsnb.scenario.overrides` (places,
-features, terrain regions, edges), :mod:`~owsnb.scenario.tracing` (lines along hexes and
-hexsides) and :mod:`~owsnb.scenario.yaml_writer` (YAML out); this module assembles the scenario
+The steps live in their own modules: :mod:`~owsnb.authoring.grid_fit` (sizes, the grid),
+:mod:`~owsnb.authoring.land` (land fractions, the land/littoral/deep-sea rule),
+:mod:`~owsnb.authoring.recipe` (the recipe's models), :mod:`~owsnb.authoring.overrides` (places,
+features, terrain regions, edges), :mod:`~owsnb.authoring.tracing` (lines along hexes and
+hexsides) and :mod:`~owsnb.authoring.yaml_writer` (YAML out); this module assembles the scenario
 and keeps their public names importable from here.
 
 **The grid.** Hex ``0101`` sits at the north-west corner, columns run east and rows south, and
@@ -66,10 +66,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from owsnb.kernel.errors import ScenarioError, ScenarioProblem
-from owsnb.kernel.hexgrid import Hex
-from owsnb.scenario.grid_fit import Grid, fit_grid, parse_hex_size
-from owsnb.scenario.land import (
+from owsnb.authoring.grid_fit import Grid, fit_grid, parse_hex_size
+from owsnb.authoring.land import (
     LAND_FEATURES,
     LAND_SOURCE,
     SEA,
@@ -78,10 +76,17 @@ from owsnb.scenario.land import (
     land_fractions,
     sample_weights,
 )
-from owsnb.scenario.overrides import PlaceResolver, edge_entries, feature_entries, terrain_overrides
-from owsnb.scenario.recipe import MapRecipe, Problems, RegionRecipe, add_validation_problems
-from owsnb.scenario.tracing import HEXSIDE_EDGES
-from owsnb.scenario.yaml_writer import dump_yaml, write_scenario
+from owsnb.authoring.overrides import (
+    PlaceResolver,
+    edge_entries,
+    feature_entries,
+    terrain_overrides,
+)
+from owsnb.authoring.recipe import MapRecipe, Problems, RegionRecipe, add_validation_problems
+from owsnb.authoring.tracing import HEXSIDE_EDGES
+from owsnb.authoring.yaml_writer import dump_yaml, write_scenario
+from owsnb.kernel.errors import ScenarioError, ScenarioProblem
+from owsnb.kernel.hexgrid import Hex
 
 __all__ = [
     "SEA",
@@ -287,7 +292,7 @@ def scenario_from_recipe(
     except ValidationError as exc:
         add_validation_problems(exc, problems, "map")
         problems.raise_if_any()
-    kw = {
+    kw: dict[str, Any] = {  # new_scenario's keywords, each of its own type
         "bbox": mr.bbox,
         "hex_size": mr.hex,
         "unit": mr.unit,
@@ -336,7 +341,7 @@ def _terrain_regions(
             }
         )
     for reg, found in regions:
-        entry = {"terrain": reg.terrain}
+        entry: dict[str, Any] = {"terrain": reg.terrain}
         if reg.name:
             entry["name"] = reg.name
         entry["hexes"] = [grid.label(h) for h in found]

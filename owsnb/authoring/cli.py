@@ -1,7 +1,7 @@
 """Command line for scenario authoring: ``owsnb scenario new`` and ``owsnb scenario preview``.
 
 The main ``owsnb`` command adds these with :func:`add_scenario_commands`; until then (or
-standalone) ``python -m owsnb.scenario.cli scenario new ...`` runs the same.
+standalone) ``python -m owsnb.authoring.cli scenario new ...`` runs the same.
 
 Examples::
 
@@ -119,7 +119,7 @@ def add_scenario_commands(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _cmd_new(args: argparse.Namespace) -> int:
-    from owsnb.scenario.generate import scenario_from_recipe, write_scenario
+    from owsnb.authoring.generate import scenario_from_recipe, write_scenario
 
     out: Path = args.out
     if out.exists() and not (args.update or args.force):
@@ -188,13 +188,13 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 
 def _terrain_counts(mp: dict[str, Any]) -> Counter[str]:
-    from owsnb.scenario.preview import _resolve
+    from owsnb.authoring.preview import _resolve
 
     return Counter(_resolve(mp)[2].values())
 
 
 def _cmd_preview(args: argparse.Namespace) -> int:
-    from owsnb.scenario.preview import map_picture
+    from owsnb.authoring.preview import map_picture
 
     try:
         pic = map_picture(args.scenario, width=args.width)
@@ -207,7 +207,7 @@ def _cmd_preview(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``scenario ...`` commands (``python -m owsnb.scenario.cli scenario new ...``)."""
+    """Run ``scenario ...`` commands (``python -m owsnb.authoring.cli scenario new ...``)."""
     parser = argparse.ArgumentParser(prog="owsnb")
     add_scenario_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
