@@ -426,7 +426,11 @@ class OrderType:
         return bound
 
     def make(self, side: str, **values: Any) -> Order:
-        """Build an order from parameter values (positional ones become args while they can)."""
+        """Build an order from parameter values (positional ones become args while they can).
+
+        A repeatable parameter takes a sequence of items, or text as the notation writes it
+        (items separated by commas): ``alloc="B-SQ-CCK:2"`` is one item, never its characters.
+        """
         unknown = set(values) - {p.name for p in self.params}
         if unknown:
             raise IllegalOrderError(
@@ -439,6 +443,8 @@ class OrderType:
         positional_ok = True
         for p in self.params:
             v = values.get(p.name)
+            if p.repeat and isinstance(v, str):
+                v = tuple(x.strip() for x in v.split(",") if x.strip())
             if v is None or (p.repeat and not v):
                 positional_ok = positional_ok and not p.positional
                 continue

@@ -694,29 +694,14 @@ class CombatOps(RuleSet):
         return masked(state, unit, side, kind=U.utype(unit), data=data)
 
     # -- presentation --------------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return present.terrain_style(terrain)
-
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        return present.counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        return present.unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Mapping[Any, float] | None:
-        return present.reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return present.ranges(view, unit_id)
+    presentation = present.PRESENTATION
+    """What the table draws of Combat Operations (:mod:`owsnb.rules.combatops.present`)."""
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
         from owsnb.rules.combatops import guide
 
         return guide
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return present.dashboard(view)
 
     def observation_string(self, view: Any) -> str:
         return present.observation_string(view)
