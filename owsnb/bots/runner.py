@@ -360,9 +360,10 @@ class Autopilot:
         import threading
 
         self.seat = seat
-        self.side = side or getattr(seat, "side", None)
-        if self.side is None or self.side == UMPIRE:
+        chosen = side or getattr(seat, "side", None)
+        if not isinstance(chosen, str) or chosen == UMPIRE:
             raise ValueError("an autopilot plays a side: give a side seat or name the side")
+        self.side: str = chosen
         self.bot = bot if isinstance(bot, Bot) else Bot(bot, self.side, seed=seed, budget=budget)
         self.errors: list[str] = []
         self._stop = threading.Event()

@@ -73,6 +73,8 @@ def objective_share(state: Any) -> float:
     in supply contests (17.2)."""
     kind, attacker = _spec(state)
     spec = state.public.get("victory", {})
+    if attacker is None:
+        return 0.0
     if kind == "towns":
         towns = list(spec.get("towns", ()))
         return _towns_held(state, attacker, towns) / len(towns) if towns else 0.0
