@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
 from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import Clock, GameState, HexInfo, MapState, SideState, Unit, edge_key
-from owsnb.scenario.schema import CatalogSpec, ScenarioSpec
+from owsnb.scenario.schema import CatalogSpec, MapSpec, ScenarioSpec
 
 __all__ = [
     "Scenario",
@@ -425,6 +425,10 @@ def _read_catalog(
 
 
 # -- building the initial state ------------------------------------------------------------------
+HexOf = Callable[[str, list[Any]], Hex | None]
+"""Reads a hex label of the scenario: the hex, or ``None`` (and a problem at the path)."""
+
+
 def build_state(
     scn: Scenario, seed: int | None, *, options: Mapping[str, Any] | None = None
 ) -> tuple[GameState, Any]:
@@ -457,8 +461,51 @@ def build_state(
     for msg in opt_problems:
         problems.add(["options"], msg)
 
-    # map
-    m = spec.map
+    mstate, hex_of = _build_map(spec.map, problems)
+    sides = _build_sides(spec, problems)
+    units = _build_units(scn, rs, hex_of, problems)
+    tables = _build_tables(spec, rs, problems)
+    problems.raise_if_any()
+
+    public = {"initiative": spec.initiative} if spec.initiative else {}
+    scenario_meta = {
+        "id": spec.id,
+        "title": spec.title,
+        "description": spec.description,
+        "briefing": scn.briefing,
+        "victory": spec.victory,
+        "special_rules": list(spec.special_rules),
+        "coach": dict(spec.coach),
+        "turns": spec.turns,
+        "file": str(scn.path) if scn.path else "",
+    }
+    state = GameState(
+        ruleset=spec.ruleset,
+        map=mstate,
+        sides=sides,
+        units=FrozenDict(units),
+        clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
+        options=freeze(opts),
+        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
+        public=freeze(public),
+        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
+        tables=freeze(tables),
+        rng=rng_state_for_seed(seed),
+    )
+    for p, msg in rs.validate_scenario(state, spec.rules):
+        problems.add(_split(p), msg)
+    problems.raise_if_any()
+    try:
+        state = rs.setup(state, spec.rules)
+    except (ValueError, KeyError, TypeError) as exc:
+        problems.add(["rules"], f"rule set setup failed: {exc}")
+        problems.raise_if_any()
+    return state, rs
+
+
+def _build_map(m: MapSpec, problems: _Problems) -> tuple[MapState, HexOf]:
+    """The map of a scenario and how its hex labels are read (``hex_of``: the hex, or ``None``
+    and a problem at *path* for a label that is not one or is off the map)."""
     lay = m.layout
     offset = OffsetSystem(
         orientation=lay.orientation,
@@ -558,8 +605,11 @@ def build_state(
     mstate = MapState(
         hexes, offset, layout, FrozenDict({k: freeze(v) for k, v in edges.items()}), freeze(meta)
     )
+    return mstate, hex_of
 
-    # sides
+
+def _build_sides(spec: ScenarioSpec, problems: _Problems) -> FrozenDict:
+    """The sides of a scenario (and the side with the initiative checked)."""
     for name in spec.sides:
         if name in RESERVED_SIDES or not name.replace("-", "").replace("_", "").isalnum():
             problems.add(
@@ -577,8 +627,12 @@ def build_state(
         problems.add(
             ["initiative"], f"no side {spec.initiative!r}; sides are {', '.join(spec.sides)}"
         )
+    return sides
 
-    # units
+
+def _build_units(scn: Scenario, rs: Any, hex_of: HexOf, problems: _Problems) -> dict[str, Unit]:
+    """The units of a scenario: each from its catalog type, its payload checked by the rule set."""
+    spec = scn.spec
     units: dict[str, Unit] = {}
     for i, u in enumerate(spec.units):
         base = ["units", i]
@@ -620,7 +674,11 @@ def build_state(
             data=freeze(norm),
             seen_by=frozenset(u.seen_by),
         )
+    return units
 
+
+def _build_tables(spec: ScenarioSpec, rs: Any, problems: _Problems) -> dict[str, Any]:
+    """The rule set's data tables with the scenario's overrides merged in."""
     tables = rs.default_tables()
     for name, override in spec.tables.items():
         if name not in tables:
@@ -634,42 +692,7 @@ def build_state(
                 if isinstance(override, Mapping) and isinstance(tables[name], Mapping)
                 else override
             )
-    problems.raise_if_any()
-
-    public = {"initiative": spec.initiative} if spec.initiative else {}
-    scenario_meta = {
-        "id": spec.id,
-        "title": spec.title,
-        "description": spec.description,
-        "briefing": scn.briefing,
-        "victory": spec.victory,
-        "special_rules": list(spec.special_rules),
-        "coach": dict(spec.coach),
-        "turns": spec.turns,
-        "file": str(scn.path) if scn.path else "",
-    }
-    state = GameState(
-        ruleset=spec.ruleset,
-        map=mstate,
-        sides=sides,
-        units=FrozenDict(units),
-        clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
-        options=freeze(opts),
-        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
-        public=freeze(public),
-        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
-        tables=freeze(tables),
-        rng=rng_state_for_seed(seed),
-    )
-    for p, msg in rs.validate_scenario(state, spec.rules):
-        problems.add(_split(p), msg)
-    problems.raise_if_any()
-    try:
-        state = rs.setup(state, spec.rules)
-    except (ValueError, KeyError, TypeError) as exc:
-        problems.add(["rules"], f"rule set setup failed: {exc}")
-        problems.raise_if_any()
-    return state, rs
+    return tables
 
 
 def _private(side: Any) -> dict[str, Any]:
