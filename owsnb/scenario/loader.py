@@ -26,6 +26,8 @@ from owsnb.kernel.errors import (
     ScenarioError,
     ScenarioProblem,
     UnknownRulesetError,
+    key_path,
+    split_key_path,
     validation_problems,
 )
 from owsnb.kernel.geo import GeoLayout
@@ -159,16 +161,6 @@ class _Locator:
         return None if target is None else target.start_mark.line + 1
 
 
-def _fmt_path(path: Iterable[Any]) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 @dataclass
 class _Problems:
     file: str
@@ -176,8 +168,8 @@ class _Problems:
     items: list[ScenarioProblem] = field(default_factory=list)
 
     def add(self, path: Iterable[Any] | str, message: str) -> None:
-        parts = list(path) if not isinstance(path, str) else _split(path)
-        where = _fmt_path(parts)
+        parts = list(path) if not isinstance(path, str) else split_key_path(path)
+        where = key_path(parts)
         line = self.locator.line(parts) if self.locator is not None and parts else None
         if line is not None:
             where = f"{where} (line {line})" if where else f"line {line}"
@@ -186,18 +178,6 @@ class _Problems:
     def raise_if_any(self) -> None:
         if self.items:
             raise ScenarioError(self.items)
-
-
-def _split(path: str) -> list[Any]:
-    parts: list[Any] = []
-    for chunk in path.replace("]", "").split("."):
-        if not chunk:
-            continue
-        name, *idx = chunk.split("[")
-        if name:
-            parts.append(name)
-        parts += [int(i) if i.isdigit() else i for i in idx]
-    return parts
 
 
 def _parse(text: str) -> Any:
@@ -493,7 +473,7 @@ def build_state(
         rng=rng_state_for_seed(seed),
     )
     for p, msg in rs.validate_scenario(state, spec.rules):
-        problems.add(_split(p), msg)
+        problems.add(split_key_path(p), msg)
     problems.raise_if_any()
     try:
         state = rs.setup(state, spec.rules)
@@ -653,7 +633,8 @@ def _build_units(scn: Scenario, rs: Any, hex_of: HexOf, problems: _Problems) -> 
         norm, data_problems = rs.validate_unit(u.type, data)
         for p, msg in data_problems:
             problems.add(
-                [*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})"
+                [*base, "data", *split_key_path(p)] if p else [*base, "data"],
+                f"{msg} (type {u.type})",
             )
         max_steps = int(cat.get("steps", 1))
         steps = u.steps if u.steps is not None else max_steps

@@ -10,6 +10,7 @@ import ipywidgets as W
 import yaml
 
 from owsnb.authoring.document import EditError
+from owsnb.kernel.errors import key_path
 from owsnb.pages.editor.base import CSS, MUTED, EditorPart, dump_inline, esc, parse
 from owsnb.widgets.controls import button
 
@@ -82,7 +83,7 @@ class TablesPart(EditorPart):
         except EditError as exc:
             self._say(str(exc), error=True)
             return
-        self._say(f"table {name}: {_path(path)} = {value!r}")
+        self._say(f"table {name}: {key_path(path)} = {value!r}")
         self._after_edit()
 
     def _replace_table(self, name: str, text: str) -> None:
@@ -115,12 +116,6 @@ class TablesPart(EditorPart):
 
 
 # -- a table's widgets -------------------------------------------------------------------------
-def _path(parts: list[Any]) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else ("." if out else "") + str(p)
-    return out
-
 
 _MISSING = object()
 
@@ -155,12 +150,12 @@ def _table_widgets(
             if isinstance(v, (Mapping, list)) and not _scalars(v):
                 rows.append(
                     W.HTML(
-                        f"<div style='{CSS};font-weight:600;margin-top:4px'>{esc(_path([*path, k]))}</div>"
+                        f"<div style='{CSS};font-weight:600;margin-top:4px'>{esc(key_path([*path, k]))}</div>"
                     )
                 )
                 _table_widgets(v, [*path, k], sub, rows, on_set)
             else:
-                rows.append(_cell(v, [*path, k], v != sub, on_set, _path([k])))
+                rows.append(_cell(v, [*path, k], v != sub, on_set, key_path([k])))
         return
     if isinstance(value, list) and value:
         width = max(len(r) for r in value)
