@@ -5,11 +5,13 @@ state the :class:`~owsnb.pages.editor.page.Editor` sets up and every part reads.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 import yaml
 
+from owsnb.authoring.document import EditError
 from owsnb.widgets.wire import widget_tree
 
 if TYPE_CHECKING:
@@ -54,8 +56,9 @@ def dump_inline(value: Any) -> str:
 class EditorPart(W.VBox):
     """A part of the editor (the map, the units, the scenario, the tables, the problems, save and
     play): its methods and widgets, on the one widget :class:`~owsnb.pages.editor.page.Editor`
-    that combines them all. The state below is set up by the editor and shared by the parts; after
-    an edit a part calls ``self._after_edit()`` (the editor redraws the map and the panels)."""
+    that combines them all. The state below is set up by the editor and shared by the parts; a
+    part edits the document through :meth:`_edit` (or calls ``self._after_edit()`` after an edit:
+    the editor redraws the map and the panels)."""
 
     doc: ScenarioDocument  # the scenario being edited
     seat: DocSeat  # the map's table reads the document through it
@@ -79,6 +82,20 @@ class EditorPart(W.VBox):
     _shown_layout: Any  # the map's grid as drawn (a new grid: a new map view)
     _shown_map: Any  # the map's section of the document as drawn
     _game: Any  # the game Play solo opened
+
+    def _edit(self, change: Callable[[], Any], done: str = "") -> bool:
+        """Make one edit of the document: refused (an :class:`EditError`), the refusal is said and
+        nothing changes; made, *done* is said (if any) and the map and the panels are redrawn.
+        Returns whether it was made."""
+        try:
+            change()
+        except EditError as exc:
+            self._say(str(exc), error=True)
+            return False
+        if done:
+            self._say(done)
+        self._after_edit()
+        return True
 
     def _say(self, text: str, error: bool = False) -> None:
         colour = "#b91c1c" if error else "#374151"

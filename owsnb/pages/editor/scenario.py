@@ -76,12 +76,7 @@ class ScenarioPart(EditorPart):
             return
         if key == "special_rules":
             value = [x.strip() for x in str(value).splitlines() if x.strip()] or None
-        try:
-            self.doc.set(key, value)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._after_edit()
+        self._edit(lambda: self.doc.set(key, value))
 
     def _add_side(self) -> None:
         try:
@@ -136,12 +131,7 @@ class ScenarioPart(EditorPart):
             self._draw_options()
 
     def _remove_side(self, name: str) -> None:
-        try:
-            self.doc.remove_side(name)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._after_edit()
+        self._edit(lambda: self.doc.remove_side(name))
 
     def _draw_options(self) -> None:
         rs = self.doc.ruleset
@@ -183,9 +173,4 @@ class ScenarioPart(EditorPart):
         v = value
         if not o.choices and not isinstance(o.default, bool) and isinstance(value, str):
             v = parse(value)
-        try:
-            self.doc.set_option(o.name, v)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._after_edit()
+        self._edit(lambda: self.doc.set_option(o.name, v))

@@ -78,13 +78,10 @@ class TablesPart(EditorPart):
         if self._syncing:
             return
         value = parse(text)
-        try:
-            self.doc.set_table(name, path, value)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._say(f"table {name}: {key_path(path)} = {value!r}")
-        self._after_edit()
+        self._edit(
+            lambda: self.doc.set_table(name, path, value),
+            f"table {name}: {key_path(path)} = {value!r}",
+        )
 
     def _replace_table(self, name: str, text: str) -> None:
         if self._syncing:
@@ -96,12 +93,7 @@ class TablesPart(EditorPart):
                 f"table {name}: not valid YAML ({exc}); the text is kept, nothing changed", True
             )
             return
-        try:
-            self.doc.replace_table(name, value)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._after_edit()
+        self._edit(lambda: self.doc.replace_table(name, value))
 
     def _reset_table(self) -> None:
         name = self.table_pick.value

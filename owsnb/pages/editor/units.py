@@ -383,13 +383,7 @@ class UnitsPart(EditorPart):
         self._after_edit()
 
     def _remove_unit(self, uid: str) -> None:
-        try:
-            self.doc.remove_unit(uid)
-        except EditError as exc:
-            self._say(str(exc), error=True)
-            return
-        self._say(f"removed {uid}")
-        self._after_edit()
+        self._edit(lambda: self.doc.remove_unit(uid), f"removed {uid}")
 
     def _payload_fields(self, uid: str, t: Mapping[str, Any]) -> list[W.Widget]:
         spec = self.doc.editor
