@@ -67,20 +67,7 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
         world_view: tuple[float, float, float] = WORLD_VIEW,
         chooser: bool = False,
     ):
-        if isinstance(scenario_or_new, ScenarioDocument):
-            self.doc = scenario_or_new
-        elif scenario_or_new is None or scenario_or_new == "new":
-            stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).stem) if path else ""
-            self.doc = new_document(
-                stem or "new-scenario",
-                stem.replace("-", " ").replace("_", " ").capitalize() or "New scenario",
-                ruleset=ruleset,
-                path=path,
-            )
-        else:
-            self.doc = ScenarioDocument(scenario_or_new, path=path)
-        if path is not None and self.doc.path != Path(path):
-            self.doc.path = Path(path)
+        self.doc = _document(scenario_or_new, path, ruleset)
         self.map_height = map_height
         self.world_view = world_view
         self.seat = DocSeat(self.doc)
@@ -100,7 +87,24 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
         self.seminar = None
         self.palette_items = {}
 
-        # -- header ----------------------------------------------------------------------------
+        header = self._build_header(serve, chooser)
+        left = self._build_map_column()
+        side = self._build_side_panel()
+        self.body = W.HBox([left, side], layout=W.Layout(width="100%", align_items="flex-start"))
+        self.play_box = W.VBox(layout=W.Layout(width="100%", display="none"))
+        super().__init__(
+            [self.style, header, self.message, self.body, self.play_box],
+            layout=W.Layout(width="100%"),
+        )
+        self.add_class("owsnb-editor")
+        self.path_text.observe(self._on_path, "value")
+        self._build_scenario_tab()
+        self._refresh_map()
+        self._refresh()
+
+    def _build_header(self, serve: bool, chooser: bool) -> W.HBox:
+        """The title and status, the file and the buttons (Undo... Serve), and the chooser of
+        the scenario to start from."""
         self.title = W.HTML()
         self.status = W.HTML()
         self.message = W.HTML(layout=W.Layout(min_height="20px"))
@@ -159,7 +163,10 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
             [W.VBox([self.title, self.status, opener]), buttons],
             layout=W.Layout(justify_content="space-between", align_items="center", width="100%"),
         )
-        # -- map and tools ---------------------------------------------------------------------
+        return header
+
+    def _build_map_column(self) -> W.VBox:
+        """The map tools, the map (a globe until there is a grid) and the hint of the tool."""
         self.tool = W.ToggleButtons(
             options=[(label, key) for key, (label, _, _) in TOOLS.items()],
             value="select",
@@ -171,8 +178,6 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
         self.hint = W.HTML()
         self.hint.add_class("owsnb-editor-hint")
         self.problem_css = W.HTML()  # outlines the counters of units with a problem
-        # the side panel's tabs scroll: their rows keep their height instead of shrinking
-        self.style = W.HTML("<style>.owsnb-editor-side .widget-box > * {flex-shrink: 0}</style>")
         self.map_box = W.Box(layout=W.Layout(width="100%"))
         left = W.VBox(
             [
@@ -183,7 +188,12 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
             ],
             layout=W.Layout(flex="1 1 0%", min_width="480px"),
         )
-        # -- the side panel --------------------------------------------------------------------
+        return left
+
+    def _build_side_panel(self) -> W.Box:
+        """The tabs: Map, Units, Scenario, Tables, Problems."""
+        # the side panel's tabs scroll: their rows keep their height instead of shrinking
+        self.style = W.HTML("<style>.owsnb-editor-side .widget-box > * {flex-shrink: 0}</style>")
         self.map_tab = self._build_map_tab()
         self.units_tab = self._build_units_tab()
         self.scenario_tab = W.VBox()
@@ -202,23 +212,13 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
         )
         self.tabs.observe(self._on_tab, "selected_index")
         for tab in self.tabs.children:  # each tab scrolls within the map's height
-            tab.layout.max_height = map_height
+            tab.layout.max_height = self.map_height
             tab.layout.overflow = "auto"
         side = W.Box(
             [self.tabs], layout=W.Layout(width="36%", min_width="420px", max_width="640px")
         )
         side.add_class("owsnb-editor-side")
-        self.body = W.HBox([left, side], layout=W.Layout(width="100%", align_items="flex-start"))
-        self.play_box = W.VBox(layout=W.Layout(width="100%", display="none"))
-        super().__init__(
-            [self.style, header, self.message, self.body, self.play_box],
-            layout=W.Layout(width="100%"),
-        )
-        self.add_class("owsnb-editor")
-        self.path_text.observe(self._on_path, "value")
-        self._build_scenario_tab()
-        self._refresh_map()
-        self._refresh()
+        return side
 
     def undo(self) -> None:
         """Take back the last edit."""
@@ -364,6 +364,27 @@ class Editor(MapPart, UnitsPart, ScenarioPart, TablesPart, ProblemsPart, PlayPar
         if self.table is not None:
             self.table.close()
         super().close()
+
+
+def _document(
+    scenario_or_new: Any, path: str | os.PathLike | None, ruleset: str
+) -> ScenarioDocument:
+    """The document the editor edits (see :class:`Editor`'s arguments)."""
+    if isinstance(scenario_or_new, ScenarioDocument):
+        doc = scenario_or_new
+    elif scenario_or_new is None or scenario_or_new == "new":
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).stem) if path else ""
+        doc = new_document(
+            stem or "new-scenario",
+            stem.replace("-", " ").replace("_", " ").capitalize() or "New scenario",
+            ruleset=ruleset,
+            path=path,
+        )
+    else:
+        doc = ScenarioDocument(scenario_or_new, path=path)
+    if path is not None and doc.path != Path(path):
+        doc.path = Path(path)
+    return doc
 
 
 # -- the Voila page ------------------------------------------------------------------------------
