@@ -59,6 +59,14 @@ def side_seed(seed: int, side: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(side.encode())])
 
 
+def revision_of(seat: Any, side: str) -> int:
+    """The revision *side*'s orders are checked against (issue 18): a local game's per-side
+    :meth:`~owsnb.kernel.game.Game.revision`, a remote seat's own, or — the umpire's seat looking
+    through a side's eyes, which submits as the umpire — the game's ``state_id``."""
+    revision = getattr(seat, "revision", None)
+    return int(revision(side)) if callable(revision) else int(seat.state_id)
+
+
 def view_of(seat: Any, side: str) -> Any:
     """*side*'s view from a local ``Game``, a remote seat (``owsnb.connect``) or the umpire's
     seat looking through one side's eyes (``remote.as_side(side)``, whose ``view()`` takes no
@@ -183,7 +191,7 @@ class Bot:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
         the game moved on while the bot thought (someone else acted: ask again). The order is
         submitted against the state it was chosen on, so it never lands on another."""
-        rev = game.state_id
+        rev = revision_of(game, self.side)
         order = self.decide(game)
         if order is not None:
             try:
@@ -194,7 +202,7 @@ class Bot:
                 return None
             except IllegalOrderError as exc:
                 self.refusals.append(f"{order}: {exc}")
-        if game.state_id != rev:
+        if revision_of(game, self.side) != rev:
             return None
         self.passes += 1
         try:
