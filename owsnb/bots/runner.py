@@ -18,8 +18,9 @@ So a bot never stalls a game; its record (decision times, timeouts, refusals) is
 
 >>> import owsnb
 >>> from owsnb.kernel.registry import register_ruleset
->>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
->>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+>>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+>>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+>>> game = owsnb.load(SCENARIO, seed=11, save=False)
 >>> report = play(game, {"blue": "greedy", "red": "random"}, turns=1, seed=3)
 >>> report.bots["blue"].label, game.clock.turn
 ('greedy', 2)

@@ -793,7 +793,7 @@ class MapView(Panel):
             for v in vals if isinstance(vals, tuple) else (vals,):
                 h = None
                 enemy = False
-                if p.kind == "unit" and v in view.units:
+                if p.kind in ("unit", "enemy") and v in view.units:
                     unit = view.units[v]
                     h = unit.hex
                     enemy = unit.side != order.side

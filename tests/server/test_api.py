@@ -241,10 +241,9 @@ def test_legal_orders_check_and_preview_match_the_kernel(served: Served) -> None
     obs = call(served, "GET", "/legal", "observer").json()
     assert obs["specs"] == []
     r = call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0303"})
-    assert r.json()["ok"] is True and dict(codec.decode(r.json()["args"])) == {
-        "unit": "B-INF-1",
-        "to": "0303",
-    }
+    args = dict(codec.decode(r.json()["args"]))  # bound on blue's knowledge (issue 17.1)
+    assert r.json()["ok"] is True and args == g.check("blue: move B-INF-1 0303")
+    assert args["unit"].id == "B-INF-1" and g.state.map.label(args["to"]) == "0303"
     refused(
         call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0807"}),
         422,
