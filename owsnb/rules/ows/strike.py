@@ -29,23 +29,13 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state_set, unit_set
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, own_unit
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import UMPIRE, GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    apply_hits,
-    detected,
-    option,
-    own_unit,
-    refuse,
-    space,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, space, watchers
 from owsnb.rules.ows.dice import parse_die, shift
 from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
@@ -583,7 +573,7 @@ class Strike(OrderHandler):
     type = OrderType(
         "strike",
         (
-            Param("target", "unit", "target unit id (or port:HEX / airfield:HEX)"),
+            Param("target", "target", "target unit id (or port:HEX / airfield:HEX)"),
             Param(
                 "salvos",
                 "salvo",
@@ -619,7 +609,7 @@ class Strike(OrderHandler):
                         continue
                     o = self.type.make(side, target=t.id, salvos=[f"{u.id}:{a.id}"])
                     try:
-                        self.validate(state, o, self.type.bind(o))
+                        self.validate(state, o, self.type.bind(o, state, detected=detected))
                     except IllegalOrderError:
                         continue
                     ex.append(o)
@@ -889,8 +879,8 @@ class Shields(OrderHandler):
                 )
             alloc[key] = free[: int(n)]
         caps = []
-        for cid in args.get("cap", ()):
-            u = own_unit(state, order, cid, "9.9.4.1")
+        for u in args.get("cap", ()):  # bound: the side's units alive on the map
+            cid = u.id
             t_hexes = {t.hex for t in targets.values()}
             if (
                 u

@@ -22,8 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.errors import refuse
+from owsnb.kernel.orders import Order, enemy_unit, own_unit
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import detected, enemy_unit, option, own_unit, refuse, space, table
+from owsnb.rules.ows.common import detected, option, space, table
 from owsnb.rules.ows.dice import demote, shift
 from owsnb.rules.ows.salvos import SalvoPlan, allocate
 from owsnb.rules.ows.units import Attack, counter, target_type
@@ -84,7 +86,8 @@ def _target(state: StateLike, side: str, ref: str, order: Any = None) -> _Target
             feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
         )
         return _Target(f"{kind}:{where}", owner, h, d, max(cap - dmg, 0), "ground", infra=kind)
-    return _unit_target(enemy_unit(state, side, ref, rule="9.9.4", order=order))
+    by = order if order is not None else Order(side, "strike")  # who names it: its side's view
+    return _unit_target(enemy_unit(state, by, ref, "9.9.4", detected=detected))
 
 
 # -- salvos (9.5, 9.8, 9.9, 9.9.1) and their modifiers ---------------------------------------------
@@ -251,7 +254,7 @@ def _read_salvos(
                 "7.2.1.1",
                 order,
             )
-        dist = src.hex.distance(tgt.hex)
+        dist = src.map_hex.distance(tgt.hex)
         reach = grp.range + (_air_reach(state, src) if c.is_air else 0)
         if dist > reach:
             raise refuse(
