@@ -159,7 +159,6 @@ class RuleSet:
     ``None`` gives its defaults. The kernel itself draws nothing."""
     editor: ClassVar[EditorSpec | None] = None
     """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
-    binds: ClassVar[bool] = False  # PORTING
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -351,8 +350,6 @@ class RuleSet:
         (:meth:`OrderType.bind`, with this rule set's :meth:`unit_detected` and
         :meth:`parse_hex`), the standard refusals citing the order type's rule otherwise."""
         t = self._handlers[order.verb].type
-        if not self.binds:  # PORTING: removed once every rule set binds
-            return t.bind(order)
         return t.bind(order, state, detected=self.unit_detected, parse_hex=self.parse_hex)
 
     def parse_hex(self, map: MapState, text: str) -> Hex:

@@ -294,7 +294,6 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:

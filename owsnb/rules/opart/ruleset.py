@@ -178,7 +178,6 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:

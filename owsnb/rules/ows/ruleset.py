@@ -214,7 +214,6 @@ class OWS(RuleSet):
     version = "2.3"
     sequence = SEQUENCE
     editor = EDITOR  # what the scenario editor needs (editor.py)
-    binds = True  # PORTING
 
     def __init__(self) -> None:
         self.modules = loaded_modules()

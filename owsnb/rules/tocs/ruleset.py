@@ -286,7 +286,6 @@ class Tocs(RuleSet):
         )
     )
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
