@@ -159,6 +159,10 @@ class RuleSet:
     ``None`` gives its defaults. The kernel itself draws nothing."""
     editor: ClassVar[EditorSpec | None] = None
     """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
+    spelling: ClassVar[Mapping[str, str]] = {}
+    """One spelling for data keys: each spelling this rule set's keys do not use, with the one they
+    do (its rule book's), e.g. ``{"defence": "defense"}``. The scenario loader refuses a key of a
+    scenario or catalog of this rule set that contains the first, naming the right key."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}

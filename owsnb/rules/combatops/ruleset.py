@@ -295,6 +295,7 @@ class CombatOps(RuleSet):
     sequence = SEQUENCE
     option_list = OPTIONS
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defence": "defense"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         super().__init__([*HANDLERS, _Done()])

@@ -564,7 +564,7 @@ def _defence(state: StateLike, target: Any) -> int:
         and counter(u).category in ("ground", "artillery", "engineer", "air-defence")
         for u in state.units.values()
     )
-    return int(pa["stacked_defence"] if stacked else pa["defence"])
+    return int(pa["stacked_defense"] if stacked else pa["defense"])
 
 
 class PartisanAttack(OrderHandler):

@@ -328,7 +328,7 @@ def _defence(state: StateLike, t: Any) -> int:
         kind, _, lab = t.partition(":")
         f = state.map.info(state.map.hex(lab)).features.get(kind, {})
         return int(
-            f.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
+            f.get("shield") or table(state, "regeneration")["infrastructure"]["default_defense"]
         )
     return counter(t).red_shield
 

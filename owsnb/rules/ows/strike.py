@@ -43,7 +43,7 @@ from owsnb.rules.ows.targeting import (
     _air_reach,
     _available_shields,
     _cap_candidates,
-    _cap_defence,
+    _cap_defense,
     _check_shape,
     _incoming_detail,
     _long_range,
@@ -272,7 +272,7 @@ def _what_if_caps(
     for i, s in enumerate(sv):
         if n <= 0:
             break
-        d = _cap_defence(state, s.grp)
+        d = _cap_defense(state, s.grp)
         if d is not None:
             out[i] = replace(out[i], cap=("d10", d))
             n -= 1
@@ -835,7 +835,7 @@ class Shields(OrderHandler):
                     "no strike is waiting for shields", "no-pending-strike", "9.2.1", order
                 )
             salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
-            interceptable = sum(1 for s in salvos if _cap_defence(state, s.grp) is not None)
+            interceptable = sum(1 for s in salvos if _cap_defense(state, s.grp) is not None)
             long_range = _long_range(salvos)
             allowed = set(_return_fire_options(state, salvos))
         else:

@@ -83,7 +83,7 @@ def _target(state: StateLike, side: str, ref: str, order: Any = None) -> _Target
         dmg = int(state.map.info(h).facts.get("damage", {}).get(kind, 0))
         cap = int(feat.get("capacity", 1) or 1)
         d = int(
-            feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
+            feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defense"]
         )
         return _Target(f"{kind}:{where}", owner, h, d, max(cap - dmg, 0), "ground", infra=kind)
     by = order if order is not None else Order(side, "strike")  # who names it: its side's view
@@ -344,12 +344,12 @@ def _cap_candidates(state: StateLike, tgt: _Target) -> list[Any]:
     ]
 
 
-def _cap_defence(state: StateLike, grp: Attack) -> int | None:
+def _cap_defense(state: StateLike, grp: Attack) -> int | None:
     """Salvo defence against an intercepting CAP (9.9.4.1); ``None`` = cannot be intercepted."""
     if grp.flags & {"H", "HGV", "SRBM", "MRBM", "IRBM"}:
         return None
-    if grp.cap_defence:
-        return int(grp.cap_defence)
+    if grp.cap_defense:
+        return int(grp.cap_defense)
     d = table(state, "missile_modifiers")["cap_intercept"]
     return int(d["supersonic"] if "supersonic" in grp.flags else d["subsonic"])
 
@@ -413,7 +413,7 @@ def _plans(
     for i, s in enumerate(salvos):
         if not caps:
             break
-        d = _cap_defence(state, s.grp)
+        d = _cap_defense(state, s.grp)
         if d is None:
             continue
         cap_unit = caps.pop(0)
@@ -451,7 +451,7 @@ def _incoming_detail(state: StateLike, salvos: Sequence[_Salvo], defender: str) 
             {
                 "target": s.tgt.key,
                 "die": s.grp.die,
-                "interceptable": _cap_defence(state, s.grp) is not None,
+                "interceptable": _cap_defense(state, s.grp) is not None,
                 "local": s.local,
                 "source": src,
             }

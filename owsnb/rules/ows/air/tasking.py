@@ -396,7 +396,7 @@ class Package(OrderHandler):
                     "auto_resupply": False,
                     "pool": "",
                     "air_to_air": False,
-                    "cap_defence": None,
+                    "cap_defense": None,
                 }
             )
             data["attacks"] = attacks
