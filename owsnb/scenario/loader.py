@@ -326,6 +326,9 @@ def _validate(
             f"must be a mapping of keys (id, title, ruleset, map, sides, units...), not {type(data).__name__}",
         )
         problems.raise_if_any()
+    rs_name = data.get("ruleset")
+    _misspelled(data, rs_name if isinstance(rs_name, str) else None, problems)
+    problems.raise_if_any()
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
@@ -356,6 +359,7 @@ def _load_catalogs(
         ruleset, dumped, found, locator = _read_catalog(cpath)
         cprob = _Problems(str(cpath), locator)
         cprob.items.extend(found)
+        _misspelled({"types": dumped}, ruleset, cprob)
         if ruleset is not None:
             if ruleset != spec.ruleset:
                 cprob.add(
@@ -402,6 +406,36 @@ def _read_catalog(
         _CATALOGS[path] = hit
     ruleset, dumped, found, locator = hit[1]
     return ruleset, dumped, list(found), locator
+
+
+def _misspelled(data: Any, ruleset: str | None, problems: _Problems) -> None:
+    """Record every key of *data* (a scenario or catalog of *ruleset*) spelled as the rule set's
+    data keys are not (``RuleSet.spelling``: one spelling, the rule book's), naming the key path
+    and the right key. A rule set not known here is reported elsewhere."""
+    try:
+        wrong = dict(get_ruleset(ruleset).spelling) if ruleset else {}
+    except UnknownRulesetError:
+        return
+    if not wrong:
+        return
+
+    def walk(node: Any, path: list[Any]) -> None:
+        if isinstance(node, Mapping):
+            for k, v in node.items():
+                key = str(k)
+                for bad, good in wrong.items():
+                    if bad in key:
+                        problems.add(
+                            [*path, k],
+                            f"{key!r} is spelled {key.replace(bad, good)!r} in {ruleset} data "
+                            f"(the rule book's spelling, {good!r})",
+                        )
+                walk(v, [*path, k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, [*path, i])
+
+    walk(data, [])
 
 
 # -- building the initial state ------------------------------------------------------------------

@@ -61,6 +61,7 @@ from owsnb.widgets import geometry as G
 from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.measure import RANGE_COLOURS, Measure
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.params import is_unit
 from owsnb.widgets.table import Table
 from owsnb.widgets.wire import widget_tree
 
@@ -793,7 +794,7 @@ class MapView(Panel):
             for v in vals if isinstance(vals, tuple) else (vals,):
                 h = None
                 enemy = False
-                if p.kind in ("unit", "enemy") and v in view.units:
+                if is_unit(p) and v in view.units:  # own, enemy or target
                     unit = view.units[v]
                     h = unit.hex
                     enemy = unit.side != order.side
