@@ -14,7 +14,8 @@ Layers, bottom to top:
   when hexes are big enough on screen to read them;
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
   of the selected unit — or of the table's what-if unit — (the rule set's ``reach``/``ranges``
-  hooks), **selection**, and the **arrow** of the order being prepared;
+  hooks), **selection**, the **arrow** of the order being prepared, and **others**: what another
+  seat (the computer) was seen doing (the table's ``marks``: dashed arrows, rings on targets);
 * **units**: one marker per stack; the counter is the rule set's ``counter_svg`` (face-down
   "unknown" counters are whatever the view policy shows); a stack shows its top counter, its
   depth and a count, and clicking it opens a tray listing the whole stack;
@@ -29,7 +30,7 @@ Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> mv = MapView(tiny_game(), seat="blue")
     >>> sorted(mv.overlays)
-    ['arrow', 'detections', 'ranges', 'reach', 'route', 'selection']
+    ['arrow', 'detections', 'others', 'ranges', 'reach', 'route', 'selection']
     >>> mv.table.pick(hex="0101"); mv.table.unit
     'B-1'
     >>> [f["properties"]["label"] for f in mv.overlays["selection"].data["features"]]
@@ -220,7 +221,7 @@ class MapView(Panel):
         layers.append(self.labels)
         self.overlays: dict[str, StaticGeoJSON] = {
             name: StaticGeoJSON(data=_collection([]), name=name)
-            for name in ("detections", "reach", "ranges", "route", "selection", "arrow")
+            for name in ("detections", "reach", "ranges", "route", "selection", "arrow", "others")
         }
         layers += self.overlays.values()
         self.measure = Measure(self)  # ring badges, leg labels and their legend (measure.py)
@@ -276,6 +277,7 @@ class MapView(Panel):
         self.watch(self._on_selection, ["hex", "stack"])
         self.watch(self._on_unit, ["unit", "show_reach", "show_ranges", "what_if"])
         self.watch(self._on_order, ["order"])
+        self.watch(lambda _: self._draw_others(), ["marks"])
         self.watch(self.measure.draw_route, ["hex", "measuring"])
         self.redraw()
         if basemap:
@@ -452,6 +454,7 @@ class MapView(Panel):
         self._draw_selection()
         self._draw_unit_overlays()
         self._draw_arrow()
+        self._draw_others()
 
     def redraw_grid(self) -> None:
         """Send the grid (terrain, hexsides) and the labels image again if they changed: a game's
@@ -772,6 +775,36 @@ class MapView(Panel):
                     )
                 )
         self._set("arrow", feats)
+
+    def _draw_others(self) -> None:
+        """What another seat was seen doing (the table's ``marks``): a dashed orange arrow per
+        move, a dashed red one per attack, a red ring on a hex acted on."""
+        view = self.table.view
+        feats: list[dict] = []
+        for m in self.table.marks:
+            try:
+                to = view.map.hex(m["to"])
+                start = view.map.hex(m["from"]) if m.get("from") else None
+            except Exception:  # noqa: BLE001 - a label this map does not know: nothing to draw
+                continue
+            colour = "#ea580c" if m.get("kind") == "move" else "#b91c1c"
+            style = {
+                "color": colour,
+                "weight": 4,
+                "opacity": 0.95,
+                "dashArray": "8 6",
+                "fillColor": colour,
+                "fillOpacity": 0.85,
+                "className": "owsnb-other",
+            }
+            title = str(m.get("title", ""))
+            if start is not None and start != to:
+                for g in G.arrow(self.geo, start, to):
+                    feats.append(_feature(g, style, title=title))
+            else:
+                ring = {**style, "fillOpacity": 0.0, "dashArray": "4 4", "weight": 4}
+                feats.append(_feature(G.hex_outline(self.geo, to), ring, title=title))
+        self._set("others", feats)
 
     def _order_ends(self, order: Any) -> tuple[Hex, Hex, bool] | None:
         """From the first unit parameter's hex to the last hex or unit parameter's hex; the flag
