@@ -210,6 +210,7 @@ class ComputerPanel(Panel):
             [style_widget(), self.who, self.status, self.record_html],
             layout=W.Layout(
                 width="100%",
+                flex="0 0 auto",  # never squeezed by the side column: it is always in sight
                 border="1px solid #fed7aa",
                 padding="2px 6px",
                 margin="0 0 4px 0",
@@ -228,7 +229,7 @@ class ComputerPanel(Panel):
         )
         budget = f", at most {self.budget:g} s an order" if self.budget else ""
         self.who.value = (
-            "<div class='owsnb-w'>🖥 The computer plays "
+            "<div class='owsnb-w'>The computer plays "
             f"{each}{budget}. You see only what <b>{html.escape(self.table.seat.side)}</b> may "
             "know of its orders.</div>"
         )
@@ -251,7 +252,7 @@ class ComputerPanel(Panel):
             text = "The game is over."
         elif busy:
             text = (
-                f"⏳ <b>{html.escape(', '.join(busy))}</b> (computer) is thinking…"
+                f"<b>{html.escape(', '.join(busy))}</b> (computer) is thinking…"
                 if any(s in self.thinking for s in busy) or me not in acting
                 else f"<b>{html.escape(', '.join(busy))}</b> (computer) acts too."
             )
