@@ -15,7 +15,8 @@ Layers, bottom to top:
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
   of the selected unit — or of the table's what-if unit — (the rule set's ``reach``/``ranges``
   hooks), **selection**, the **arrow** of the order being prepared, and **others**: what another
-  seat (the computer) was seen doing (the table's ``marks``: dashed arrows, rings on targets);
+  seat (the computer) was seen doing (the table's ``marks``: orange dashed arrows, rings on
+  the hexes it acted on);
 * **units**: one marker per stack; the counter is the rule set's ``counter_svg`` (face-down
   "unknown" counters are whatever the view policy shows); a stack shows its top counter, its
   depth and a count, and clicking it opens a tray listing the whole stack;
@@ -777,8 +778,8 @@ class MapView(Panel):
         self._set("arrow", feats)
 
     def _draw_others(self) -> None:
-        """What another seat was seen doing (the table's ``marks``): a dashed orange arrow per
-        move, a dashed red one per attack, a red ring on a hex acted on."""
+        """What another seat was seen doing (the table's ``marks``), in the computer's orange:
+        a dashed arrow per move, a bolder one per attack, a shaded ring on a hex acted on."""
         view = self.table.view
         feats: list[dict] = []
         for m in self.table.marks:
@@ -787,22 +788,22 @@ class MapView(Panel):
                 start = view.map.hex(m["from"]) if m.get("from") else None
             except Exception:  # noqa: BLE001 - a label this map does not know: nothing to draw
                 continue
-            colour = "#ea580c" if m.get("kind") == "move" else "#b91c1c"
+            attack = m.get("kind") != "move"
             style = {
-                "color": colour,
-                "weight": 4,
+                "color": "#c2410c" if attack else "#ea580c",
+                "weight": 5 if attack else 4,
                 "opacity": 0.95,
-                "dashArray": "8 6",
-                "fillColor": colour,
-                "fillOpacity": 0.85,
+                "dashArray": "10 6",
+                "fillColor": "#ea580c",
+                "fillOpacity": 0.9,
                 "className": "owsnb-other",
             }
             title = str(m.get("title", ""))
             if start is not None and start != to:
                 for g in G.arrow(self.geo, start, to):
                     feats.append(_feature(g, style, title=title))
-            else:
-                ring = {**style, "fillOpacity": 0.0, "dashArray": "4 4", "weight": 4}
+            if attack or start is None or start == to:
+                ring = {**style, "fillOpacity": 0.18, "dashArray": "5 4", "weight": 5}
                 feats.append(_feature(G.hex_outline(self.geo, to), ring, title=title))
         self._set("others", feats)
 

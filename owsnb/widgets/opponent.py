@@ -171,7 +171,9 @@ def seen_act(seat: str, side: str, events: Iterable[Any], before: Any, after: An
             )
     c = before.clock
     finished = ""
-    if side in c.acting and side not in after.clock.acting and c.step:
+    a = after.clock
+    moved_on = (a.turn, a.phase, a.step) != (c.turn, c.phase, c.step) or side in a.done
+    if side in c.acting and side not in a.acting and moved_on and c.step:
         finished = f"{c.step} {c.step_title}".strip()
     when = f"turn {c.turn}" + (f" · step {c.step}" if c.step else "")
     return Act(side, when, tuple(lines), tuple(marks), finished)
@@ -292,7 +294,9 @@ class ComputerPanel(Panel):
         )
         self.record_html.value = (
             "<div class='owsnb-w owsnb-feed'><b>What the computer did</b> "
-            f"<span class='muted'>(as far as you can see; latest first)</span><ol>{items}</ol></div>"
+            "<span class='muted'>(as far as you can see; latest first; on the map in "
+            "<span style='color:#ea580c;font-weight:600'>orange</span> until your next order)"
+            f"</span><ol>{items}</ol></div>"
         )
         if act.marks:  # kept until this seat gives its next order
             self.table.marks = [*self.table.marks, *(dict(m) for m in act.marks)]

@@ -68,6 +68,7 @@ def test_a_strike_on_the_students_units_is_told_and_ringed_on_the_map(tutorial: 
     _to(game, order)
     act = _act(game, order)
     assert any("strike on B-SQ-CCK" in t and r == "9.2.1" for t, r in act.lines), act.lines
+    assert act.finished == ""  # red's step is not over: blue answers first
     target = game.view("blue").map.label(game.view("blue").units["B-SQ-CCK"].hex)
     assert any(m["to"] == target for m in act.marks), act.marks
     app = App(game, seat="blue", seats=("blue",), curtain=False)
@@ -116,9 +117,50 @@ def test_the_panel_says_who_plays_the_computer_and_when_it_is_the_students_turn(
         assert "red" in panel.status.value and "Your orders" in panel.status.value
         panel.set_thinking("red", True)
         assert "thinking" in panel.status.value
-        game.submit("red: done")
+        act = _act(game, "red: done")
         panel.set_thinking("red", False)
+        assert act.finished.startswith("1.1") and not act  # the clock says so; nothing listed
+        panel.record(act)
         assert "Your turn, <b>blue</b>" in panel.status.value
+        assert "red finished step 1.1" in panel.status.value and panel.acts == []
     finally:
         panel.close()
         app.close()
+
+
+def test_a_unit_that_comes_into_sight_is_marked_where_it_is_seen_not_where_it_came_from() -> None:
+    """OWS 6.2: red's landing ship, out of blue's sight, is intercepted next to blue's destroyer
+    and seen there: blue is told it moved to 0507 and the map marks 0507 — never the hex it
+    came from, which blue never saw."""
+    from owsnb.bots import Bot
+    from owsnb.testing.clicks import answer_owed
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    red = Bot("greedy", "red", seed=1, budget=None)  # no clock: the same choices everywhere
+    todo = ["blue: move B-DDG-1801 0407", "blue: isr 0506"]
+    while not (game.clock.turn == 2 and game.clock.step == "3.A.1"):
+        acting = game.clock.acting
+        if not acting or "umpire" in acting:
+            game.submit("umpire: done" if acting else "umpire: advance")
+        elif acting[0] == "red":
+            red.act(game)
+        else:
+            mine = [o for o in todo if _ok(game, o)]
+            order = answer_owed(game, "blue") or (mine[0] if mine else "blue: done")
+            todo = [o for o in todo if o != order]
+            game.submit(order)
+    assert "R-LST-1" not in game.view("blue").units
+    act = _act(game, "red: move R-LST-1 2101")
+    assert ("R-LST-1 moves to 0507", "6.4") in act.lines
+    seen = [m for m in act.marks if m["kind"] == "move"]
+    assert seen == [{"kind": "move", "from": None, "to": "0507", "title": "R-LST-1 seen here"}]
+
+
+def _ok(game: Any, order: str) -> bool:
+    from owsnb.kernel.errors import IllegalOrderError
+
+    try:
+        game.check(order)
+        return True
+    except IllegalOrderError:
+        return False
