@@ -136,6 +136,16 @@ def _feature(geometry: dict, style: Mapping[str, Any], **props: Any) -> dict[str
     return {"type": "Feature", "properties": {**props, "style": dict(style)}, "geometry": geometry}
 
 
+def _halo(layout: GeoLayout, h: Hex, k: float) -> dict[str, Any]:
+    """Hex *h*'s outline scaled *k* times about its centre (a GeoJSON ``Polygon``)."""
+    cx, cy = layout.centre(h)
+    ring = G.hex_outline(layout, h)["coordinates"][0]
+    return {
+        "type": "Polygon",
+        "coordinates": [[[cx + (x - cx) * k, cy + (y - cy) * k] for x, y in ring]],
+    }
+
+
 def _collection(features: list[dict]) -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": features}
 
@@ -803,8 +813,9 @@ class MapView(Panel):
                 for g in G.arrow(self.geo, start, to):
                     feats.append(_feature(g, style, title=title))
             if attack or start is None or start == to:
+                # a halo a third larger than the hex: it shows around the counter standing there
                 ring = {**style, "fillOpacity": 0.18, "dashArray": "5 4", "weight": 5}
-                feats.append(_feature(G.hex_outline(self.geo, to), ring, title=title))
+                feats.append(_feature(_halo(self.geo, to, 1.35), ring, title=title))
         self._set("others", feats)
 
     def _order_ends(self, order: Any) -> tuple[Hex, Hex, bool] | None:

@@ -209,14 +209,25 @@ class ComputerPanel(Panel):
         self.status = W.HTML()
         self.record_html = W.HTML()
         super().__init__(
-            [style_widget(), self.who, self.status, self.record_html],
+            [
+                style_widget(),
+                W.HTML(
+                    # it stays at the top of the side column when the column scrolls
+                    "<style>.owsnb-computer{position:sticky;top:0;z-index:5;"
+                    "background:#fffaf5}</style>",
+                    layout=W.Layout(display="none"),
+                ),
+                self.who,
+                self.status,
+                self.record_html,
+            ],
             layout=W.Layout(
                 width="100%",
                 flex="0 0 auto",  # never squeezed by the side column: it is always in sight
                 border="1px solid #fed7aa",
                 padding="2px 6px",
                 margin="0 0 4px 0",
-                max_height="190px",
+                max_height="160px",
                 overflow="auto",
             ),
         )
@@ -229,11 +240,10 @@ class ComputerPanel(Panel):
         each = ", ".join(
             f"<b>{html.escape(s)}</b> ({html.escape(p)})" for s, p in self.players.items()
         )
-        budget = f", at most {self.budget:g} s an order" if self.budget else ""
+        budget = f", ≤ {self.budget:g} s an order" if self.budget else ""
         self.who.value = (
-            "<div class='owsnb-w'>The computer plays "
-            f"{each}{budget}. You see only what <b>{html.escape(self.table.seat.side)}</b> may "
-            "know of its orders.</div>"
+            f"<div class='owsnb-w'>The computer plays {each}{budget}; you see only what "
+            f"<b>{html.escape(self.table.seat.side)}</b> may know of it.</div>"
         )
 
     def set_thinking(self, side: str, thinking: bool) -> None:
@@ -283,8 +293,8 @@ class ComputerPanel(Panel):
         self.acts.insert(0, act)
         del self.acts[self.keep :]
         items = "".join(
-            f"<li><b>{html.escape(a.side)}</b> <span class='muted'>(computer · "
-            f"{html.escape(a.when)})</span><br>"
+            f"<li><b>{html.escape(a.side)}</b> <span class='muted'>({html.escape(a.when)})"
+            "</span>: "
             + "<br>".join(
                 html.escape(t) + (f" <span class='rule'>{html.escape(r)}</span>" if r else "")
                 for t, r in a.lines
@@ -294,9 +304,9 @@ class ComputerPanel(Panel):
         )
         self.record_html.value = (
             "<div class='owsnb-w owsnb-feed'><b>What the computer did</b> "
-            "<span class='muted'>(as far as you can see; latest first; on the map in "
-            "<span style='color:#ea580c;font-weight:600'>orange</span> until your next order)"
-            f"</span><ol>{items}</ol></div>"
+            "<span class='muted'>(latest first; "
+            "<span style='color:#ea580c;font-weight:600'>orange</span> on the map until your "
+            f"next order)</span><ol>{items}</ol></div>"
         )
         if act.marks:  # kept until this seat gives its next order
             self.table.marks = [*self.table.marks, *(dict(m) for m in act.marks)]

@@ -141,6 +141,10 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
                     assert drawn <= on_map, drawn - on_map
                     if g.clock.turn > 1:
                         break
+                    said = head.locator("li", has_text="red attacks")
+                    if "attack" not in shots and said.count():
+                        shoot(c, "attack")  # a ground attack on blue's hex (10.3)
+                        shots.add("attack")
                     need = answer_owed(g, "blue")
                     if need is not None:
                         if "strike" not in shots and need.startswith("blue: shields"):
@@ -148,10 +152,6 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
                             assert c.root.locator("path.owsnb-other").count() > 0  # the ring
                             shoot(c, "strike")
                             shots.add("strike")
-                        if "attack" not in shots and "defensive" in need:
-                            head.get_by_text("attacks").first.wait_for(timeout=WAIT)
-                            shoot(c, "attack")
-                            shots.add("attack")
                         give(c, saved, need)
                         continue
                     order = next((o for o in todo if _legal(g, o)), None)
