@@ -101,31 +101,37 @@ class Referee:
         self._thread.start()
 
     def _run(self) -> None:
-        from owsnb.kernel.errors import IllegalOrderError, StaleStateError
+        while not self._stop.is_set() and len(self.errors) <= 20:
+            self._wake.clear()
+            if not self.step():
+                self._wake.wait(timeout=1.0)
+
+    def step(self) -> bool:
+        """End the step now if it is the umpire's (or nobody's); ``True`` if something was
+        submitted (or someone else acted first: look again)."""
+        from owsnb.kernel.errors import IllegalOrderError, OwsnbError, StaleStateError
         from owsnb.kernel.orders import Order
         from owsnb.kernel.state import UMPIRE
 
-        while not self._stop.is_set():
-            self._wake.clear()
-            g = self.game
-            acting = g.clock.acting
-            if not g.is_over() and (not acting or UMPIRE in acting):
-                rev = g.revision(UMPIRE)
-                for verb in ("done", "advance") if acting else ("advance",):
-                    try:
-                        g.submit(Order(UMPIRE, verb), state_id=rev, seat=UMPIRE)
-                        break
-                    except StaleStateError:
-                        break
-                    except IllegalOrderError as exc:
-                        if verb == "advance":
-                            self.errors.append(str(exc))
-                else:
-                    if len(self.errors) > 20:
-                        break
-                    self._wake.wait(timeout=1.0)
-                continue
-            self._wake.wait(timeout=1.0)
+        g = self.game
+        acting = g.clock.acting
+        if g.is_over() or (acting and UMPIRE not in acting):
+            return False
+        rev = g.revision(UMPIRE)
+        problem: Exception | None = None
+        for verb in ("done", "advance") if acting else ("advance",):
+            try:
+                g.submit(Order(UMPIRE, verb), state_id=rev, seat=UMPIRE)
+                return True
+            except StaleStateError:
+                return True
+            except IllegalOrderError as exc:
+                problem = exc
+            except OwsnbError as exc:  # e.g. the history is rewound: wait, and say why
+                problem = exc
+                break
+        self.errors.append(f"{type(problem).__name__}: {problem}")
+        return False
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()

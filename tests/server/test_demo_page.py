@@ -3,6 +3,7 @@ scenario, autosaved and resumable; a link that names a seat still takes the semi
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -251,3 +252,34 @@ def test_a_game_against_the_computer_resumes_as_the_students_side(home: Path) ->
         assert again.pilots[0].bot.label == "random"
     finally:
         close(again)
+
+
+def test_the_referee_ends_the_umpires_steps_and_never_the_sides() -> None:
+    """Against the computer nobody sits in the umpire's chair: the referee ends a step the
+    umpire acts in, and never a side's."""
+    import owsnb
+    from owsnb.kernel.state import UMPIRE
+    from owsnb.pages.demo import Referee
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    ref = Referee(game)  # the sides' step (1.1): the referee waits
+    try:
+        time.sleep(0.3)
+        assert game.seq == 0 and ref.step() is False and ref.errors == []
+    finally:
+        ref.stop()
+    assert not ref._thread.is_alive()
+    while game.clock.acting and UMPIRE not in game.clock.acting:  # the sides, by hand
+        game.submit(f"{game.clock.acting[0]}: done")
+    step = (game.clock.turn, game.clock.step)
+    ref = Referee(game)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (
+            (game.clock.turn, game.clock.step) == step or UMPIRE in game.clock.acting
+        ):
+            time.sleep(0.05)
+        assert (game.clock.turn, game.clock.step) != step and ref.errors == []
+        assert game.clock.acting and UMPIRE not in game.clock.acting  # a side's step again
+    finally:
+        ref.stop()
