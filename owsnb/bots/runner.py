@@ -353,8 +353,12 @@ class Autopilot:
         bot: a bot name, spec, policy or :class:`Bot`.
         side: the side (default: the seat's).
         seed, budget: as for :class:`Bot`.
+        listener: called ``listener("thinking", None)`` when the bot starts on an order and
+            ``listener("acted", submission)`` once it is given (``None``: the game moved on
+            meanwhile) — a page shows what the computer does (it runs in the autopilot's thread).
 
-    ``errors`` keeps what went wrong (a lost connection...); the bot's record is ``bot``.
+    ``errors`` keeps what went wrong (a lost connection...); the bot's record is ``bot``;
+    ``thinking`` says whether it is deciding now.
     """
 
     def __init__(
@@ -365,10 +369,13 @@ class Autopilot:
         *,
         seed: int = 0,
         budget: float | str | None = "auto",
+        listener: Callable[[str, Any], Any] | None = None,
     ):
         import threading
 
         self.seat = seat
+        self.listener = listener
+        self.thinking = False
         chosen = side or getattr(seat, "side", None)
         if not isinstance(chosen, str) or chosen == UMPIRE:
             raise ValueError("an autopilot plays a side: give a side seat or name the side")
@@ -398,13 +405,27 @@ class Autopilot:
                 if _over(self.seat):
                     break
                 if self.side in view_of(self.seat, self.side).clock.acting:
-                    self.bot.act(self.seat)
+                    self.thinking = True
+                    self._tell("thinking", None)
+                    try:
+                        sub = self.bot.act(self.seat)
+                    finally:
+                        self.thinking = False
+                    self._tell("acted", sub)
                     continue
             except Exception as exc:  # noqa: BLE001 - the page shows it; the game goes on
                 self.errors.append(f"{type(exc).__name__}: {exc}")
                 if len(self.errors) > 20:
                     break
             self._wake.wait(timeout=1.0)
+
+    def _tell(self, what: str, sub: Any) -> None:
+        if self.listener is None:
+            return
+        try:
+            self.listener(what, sub)
+        except Exception as exc:  # noqa: BLE001 - a page's trouble never stops the bot
+            self.errors.append(f"listener: {type(exc).__name__}: {exc}")
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop playing (the current decision, if any, is finished or abandoned)."""
