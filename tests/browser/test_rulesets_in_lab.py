@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import owsnb
+from owsnb.widgets.briefing import standing_of
 from tests.browser.driver import (
     ARTIFACTS,
     Table,
@@ -117,7 +118,7 @@ def test_opart_a_full_day_with_the_mouse(lab: Any, page: Any) -> None:
         end = t.assert_in_step()
         assert end["over"] and t.mirror.clock.turn == 13
         outcome = t.mirror.outcome()
-        t.root.get_by_text(f"the game is over: {outcome}").wait_for(timeout=30_000)
+        game_over_shown(t, outcome)
         t.shot("opart-end-of-day.png")
     _figures(
         "opart-play",
@@ -131,6 +132,22 @@ def test_opart_a_full_day_with_the_mouse(lab: Any, page: Any) -> None:
 
 # -- Combat Operations -------------------------------------------------------------------------
 COMBATOPS_ACTIVE_TURNS = 4  # both sides fight turns 1-4 with the mouse, then pass to the end
+COMBATOPS_MORE_TURNS = 7  # ... or on, while fewer than three attacks were made (their contact
+# depends on the rules' movement and the CRT's retreats: a fix there may delay it a turn)
+
+
+def game_over_shown(t: Table, outcome: Any) -> None:
+    """The table's banner says the game is over with the rule set's final standing as this seat
+    knows it (the briefing's judge, issue 21) — which names the winner the rule set's outcome
+    names."""
+    st = standing_of(t.mirror.ruleset, t.view())
+    text = str(outcome)
+    if st is not None:
+        assert st.get("final"), st
+        if st.get("leader") and " wins" in text:
+            assert text.startswith(f"{st['leader']} wins"), (st, text)
+        text = st["text"]
+    t.root.get_by_text(f"the game is over: {text}").wait_for(timeout=30_000)
 
 
 def _ref(t: Table) -> str:
@@ -256,7 +273,10 @@ def _combatops_game(t: Table, name: str) -> dict[str, Any]:
     t.assert_in_step()
     n = {"enter": 0, "move": 0, "attack": 0}
     fights: list[Any] = []
-    while t.mirror.clock.turn <= COMBATOPS_ACTIVE_TURNS and not t.mirror.is_over():
+    while not t.mirror.is_over() and (
+        t.mirror.clock.turn <= COMBATOPS_ACTIVE_TURNS
+        or (t.mirror.clock.turn <= COMBATOPS_MORE_TURNS and n["attack"] < 3)
+    ):
         c = t.mirror.clock
         side = c.acting[0]
         given = sum(n.values())
@@ -289,7 +309,7 @@ def _combatops_game(t: Table, name: str) -> dict[str, Any]:
         t.done()
     assert t.assert_in_step()["over"]
     outcome = t.mirror.outcome()
-    t.root.get_by_text(f"the game is over: {outcome}").wait_for(timeout=30_000)
+    game_over_shown(t, outcome)
     t.shot(f"combatops-{name}-end.png")
     return {
         f"{name}_turns_1_{COMBATOPS_ACTIVE_TURNS}_s": f"{active:.1f} ({n})",
@@ -417,7 +437,7 @@ def test_opscale_a_campaign_to_its_end(lab: Any, page: Any) -> None:
         assert t.assert_in_step()["over"]
         assert any("deck is exhausted" in str(e.data.get("text")) for e in t.mirror.events)
         outcome = t.mirror.outcome()
-        t.root.get_by_text(f"the game is over: {outcome}").wait_for(timeout=30_000)
+        game_over_shown(t, outcome)
         t.shot("opscale-end.png")
     _figures(
         "opscale-play",
