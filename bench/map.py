@@ -139,7 +139,7 @@ def naive_grid(mv: MapView) -> dict:
     rs = mv.table.seat.ruleset
     feats = []
     for h, info in view.map.hexes.items():
-        style = {**rs.terrain_style(info.terrain), "color": "#6b7280", "weight": 0.7}
+        style = {**rs.presentation.terrain_style(info.terrain), "color": "#6b7280", "weight": 0.7}
         feats.append(
             {
                 "type": "Feature",
@@ -184,7 +184,7 @@ def run(cols: int, rows: int, repeat: int, whole_app: bool, by_panel: bool = Tru
     for u in [u for u in view.units.values() if u.side == "blue"][:repeat]:
         table.clear()
         unit_clicks.append(measure(lambda u=u: table.pick(unit=u.id)))
-        reach = game.ruleset.reach(game.view("blue"), u.id) or {}
+        reach = game.ruleset.presentation.reach(game.view("blue"), u.id) or {}
         dest = [
             h
             for h in reach
@@ -275,7 +275,7 @@ def run_ows(seed: int = 7) -> list[tuple[str, int, int]]:
     for uid in next(s for s in game.legal_orders("red") if s.verb == "move").candidates["unit"]:
         t.pick(unit=uid)
         here = game.state.units[uid].hex
-        reach = game.ruleset.reach(t.view, uid) or {}
+        reach = game.ruleset.presentation.reach(t.view, uid) or {}
         dest = next(
             (
                 h

@@ -320,7 +320,7 @@ def main() -> None:
         med, best = timeit(lambda uid=uid: td.reach(g, uid), 30)
         rows.append((f"reach of a {what}: {len(r)} hexes", cold, med, best))
     v = g.view("blue")
-    med, best = timeit(lambda: g.ruleset.reach(v, "FREE-W"), 30)
+    med, best = timeit(lambda: g.ruleset.presentation.reach(v, "FREE-W"), 30)
     rows.append(("ruleset.reach hook on blue's view (widget path)", float("nan"), med, best))
     med, best = timeit(lambda: td.transit(g, "FREE-W", "4020"), 10)
     rows.append(("transit by every mode to a far hex", float("nan"), med, best))

@@ -43,6 +43,7 @@ _LAZY = {
     "connect": "owsnb.server.client",
     "widgets": "owsnb.widgets",
     "analysis": "owsnb.analysis",
+    "bots": "owsnb.bots",
     "rules": "owsnb.rules",
     "App": "owsnb.widgets",
     "Editor": "owsnb.pages.editor",
@@ -76,7 +77,7 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     module = importlib.import_module(mod)
-    value = module if name in ("widgets", "analysis", "rules") else getattr(module, name)
+    value = module if name in ("widgets", "analysis", "bots", "rules") else getattr(module, name)
     globals()[name] = value
     return value
 

@@ -29,6 +29,24 @@ def _options(items: list[str]) -> dict[str, list[Any]]:
     return out
 
 
+def _plan(text: str, think: float | None) -> Any:
+    """``random``, a bot name, a YAML file, or ``blue=PLAN,red=PLAN`` (a plan per side); a
+    ``search`` bot thinks *think* seconds per order when given."""
+
+    def one(p: str) -> Any:
+        return {"bot": "search", "budget": think} if p == "search" and think is not None else p
+
+    if "=" not in text:
+        return one(text)
+    out: dict[str, Any] = {}
+    for part in text.split(","):
+        side, eq, p = part.partition("=")
+        if not eq or not side.strip() or not p.strip():
+            raise SystemExit(f"--plan SIDE=PLAN,SIDE=PLAN (got {text!r})")
+        out[side.strip()] = one(p.strip())
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     from owsnb.analysis.io import save
     from owsnb.analysis.sweep import sweep
@@ -37,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
         args.scenario,
         seeds=_seeds(args.seeds),
         options=_options(args.option) or None,
-        plans=args.plan or ["random"],
+        plans=[_plan(p, args.think) for p in args.plan or ["random"]],
         turns=args.turns,
         workers=args.workers,
         client=args.scheduler,
@@ -129,8 +147,10 @@ def add_sweep_command(subparsers: Any) -> None:
         "--plan",
         action="append",
         metavar="PLAN",
-        help="random, pass or a YAML plan file (repeatable)",
+        help="random, pass, a bot (greedy, search), a YAML plan file, or SIDE=PLAN,SIDE=PLAN "
+        "(e.g. blue=plan.yaml,red=greedy); repeatable: the plans are compared",
     )
+    p.add_argument("--think", type=float, help="seconds a search bot thinks per order (default: 1)")
     p.add_argument("--turns", type=int, help="stop each game after this many turns")
     p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", help="Dask scheduler address (run on a cluster)")

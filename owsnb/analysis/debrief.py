@@ -164,12 +164,15 @@ def map_svg(rs: Any, view: Any, *, moves: Mapping[str, Any] | None = None, width
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
         f"viewBox='0 0 {width} {height}' font-family='sans-serif' class='map'>"
     ]
+    from owsnb.display.palette import terrain_style
+    from owsnb.kernel.presentation import presentation_of
+
     styles: dict[str, str] = {}
     for h, hx, hy in zip(hexes, xs, ys, strict=True):
         terrain = view.map.hexes[h].terrain
         if terrain not in styles:
             try:
-                st = rs.terrain_style(terrain) or {}
+                st = terrain_style(presentation_of(rs), terrain)
             except Exception:  # noqa: BLE001 - a plain fill then
                 st = {}
             styles[terrain] = str(st.get("fillColor", "#e5e7eb"))

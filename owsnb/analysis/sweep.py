@@ -2,8 +2,13 @@
 cores or on a Dask cluster, into one ``xarray.Dataset``.
 
 A **plan** says what the sides order: ``"random"`` (random legal orders, seeded), ``"pass"``
-(every side passes every step — the scenario's automatic effects only), a path to a YAML plan of
-scripted orders, or a picklable callable ``plan(game, side, rng) -> order text | None``.
+(every side passes every step — the scenario's automatic effects only), a bot of
+:mod:`owsnb.bots` (``"greedy"``, ``"search"``, or ``{"bot": "search", "budget": 0.5}``: it plays
+from each side's view only), a path to a YAML plan of scripted orders, or a picklable callable
+``plan(game, side, rng) -> order text | None``. A mapping gives each side its own plan —
+``{"blue": "plan.yaml", "red": "greedy"}`` — and sides it leaves out pass. The results carry
+which plan or bot played each side (``bot``) and each side's victory standing at the end as the
+rule set's evaluation judges it on the truth (``standing``).
 
 A YAML plan::
 
@@ -39,6 +44,7 @@ class RunSpec:
     plan: Any
     turns: int | None
     max_orders: int
+    budget: float | str | None = "auto"
 
     @property
     def variant(self) -> str:
@@ -46,7 +52,7 @@ class RunSpec:
 
 
 def _load_plan(plan: Any) -> tuple[list[dict[str, Any]], str]:
-    if isinstance(plan, (str, os.PathLike)) and str(plan) not in ("random", "pass"):
+    if isinstance(plan, (str, os.PathLike)) and not _is_keyword(plan):
         import yaml
 
         data = yaml.safe_load(Path(plan).read_text(encoding="utf-8")) or {}
@@ -58,61 +64,127 @@ def _load_plan(plan: Any) -> tuple[list[dict[str, Any]], str]:
     return [], str(plan) if isinstance(plan, str) else "callable"
 
 
-def run_one(spec: RunSpec) -> dict[str, Any]:
-    """Play one game to its end (or *turns* turns, or *max_orders* orders); return a summary."""
-    import owsnb
-    from owsnb.kernel.errors import IllegalOrderError
+def _is_keyword(plan: Any) -> bool:
+    """``"random"``, ``"pass"`` or a registered bot's name (not a file)."""
+    from owsnb.bots import names
 
-    game = owsnb.load(spec.scenario, seed=spec.seed, save=False, options=dict(spec.options))
-    rng = np.random.default_rng(spec.seed)
-    scripted, fallback = _load_plan(spec.plan)
-    used = [False] * len(scripted)
-    start = {
-        sd: sum(u.steps for u in game.state.units.values() if u.side == sd)
-        for sd in game.state.sides
-    }
-    n = 0
-    refused = 0
-    while n < spec.max_orders and not game.is_over():
-        if spec.turns is not None and game.clock.turn > spec.turns:
-            break
-        acting = game.clock.acting
-        if not acting:
-            game.submit("umpire: advance")
-            continue
-        side = acting[0]
-        order: Any = None
-        for i, item in enumerate(scripted):
+    return isinstance(plan, str) and (plan in ("random", "pass") or plan in names())
+
+
+def _is_bot(plan: Any) -> bool:
+    return (isinstance(plan, str) and plan != "pass" and _is_keyword(plan)) or (
+        isinstance(plan, Mapping) and "bot" in plan
+    )
+
+
+class _Scripted:
+    """A YAML plan (or a callable) playing the sides it names, in order, as the clock matches."""
+
+    def __init__(self, plan: Any, rng: np.random.Generator):
+        self.plan, self.rng = plan, rng
+        self.scripted, self.fallback = _load_plan(plan)
+        self.used = [False] * len(self.scripted)
+
+    def order(self, game: Any, side: str) -> Any:
+        for i, item in enumerate(self.scripted):
             if (
-                used[i]
+                self.used[i]
                 or item.get("side") != side
                 or int(item.get("turn", game.clock.turn)) != game.clock.turn
             ):
                 continue
             if str(item.get("step", game.clock.step)) != game.clock.step:
                 continue
-            used[i] = True
-            order = item["order"]
-            break
-        if order is None and callable(spec.plan):
-            order = spec.plan(game, side, rng)
-        if order is None and fallback == "random":
-            legal = game.legal_orders(side)
-            others = [s for s in legal.specs if s.verb != "done"]
-            if others and rng.random() < 0.85:
-                from owsnb.kernel.orders import LegalOrders
+            self.used[i] = True
+            return item["order"]
+        if callable(self.plan):
+            order = self.plan(game, side, self.rng)
+            if order is not None:
+                return order
+        if self.fallback == "random":
+            from owsnb.bots.random import random_order
 
-                order = LegalOrders(side, tuple(others), legal._check).sample(rng)
-        try:
-            if order:
-                game.submit(order)
-            else:
-                _pass(game, side)
-        except IllegalOrderError:
-            refused += 1
-            _pass(game, side)
-        n += 1
+            return random_order(game.legal_orders(side), self.rng)
+        return None
+
+
+def _players(spec: RunSpec, game: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """side -> a player (a seated bot or a script) and side -> the name of what plays it."""
+    from owsnb.bots import Bot
+
+    rng = np.random.default_rng(spec.seed)
+    plans: Mapping[str, Any] = (
+        spec.plan if isinstance(spec.plan, Mapping) and "bot" not in spec.plan else {}
+    )
+    out: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    shared: _Scripted | None = None
+    for side in game.state.sides:
+        plan = plans.get(side, "pass") if plans else spec.plan
+        if plan == "pass":
+            labels[side] = "pass"
+            continue
+        if _is_bot(plan) and not (plan == "random" and not plans):
+            bot = Bot(plan, side, seed=spec.seed, budget=spec.budget)
+            out[side], labels[side] = bot, bot.label
+        elif plans:
+            out[side], labels[side] = (
+                _Scripted(plan, np.random.default_rng(spec.seed)),
+                _plan_name(plan),
+            )
+        else:  # one plan for every side: one script, one generator (as sweeps always did)
+            shared = shared or _Scripted(plan, rng)
+            out[side], labels[side] = shared, _plan_name(plan)
+    return out, labels
+
+
+def run_one(spec: RunSpec) -> dict[str, Any]:
+    """Play one game to its end (or *turns* turns, or *max_orders* orders); return a summary."""
+    import owsnb
+    from owsnb.bots import Bot, safe_pass
+    from owsnb.bots.evaluate import evaluation_for
+    from owsnb.kernel.errors import IllegalOrderError
+
+    game = owsnb.load(spec.scenario, seed=spec.seed, save=False, options=dict(spec.options))
+    players, labels = _players(spec, game)
+    start = {
+        sd: sum(u.steps for u in game.state.units.values() if u.side == sd)
+        for sd in game.state.sides
+    }
+    n = 0
+    refused = 0
+    try:
+        while n < spec.max_orders and not game.is_over():
+            if spec.turns is not None and game.clock.turn > spec.turns:
+                break
+            acting = game.clock.acting
+            if not acting:
+                game.submit("umpire: advance")
+                continue
+            side = acting[0]
+            player = players.get(side)
+            if isinstance(player, Bot):
+                before = len(player.refusals)
+                player.act(game)
+                refused += len(player.refusals) - before
+                n += 1
+                continue
+            order = player.order(game, side) if player is not None else None
+            try:
+                if order:
+                    game.submit(order)
+                else:
+                    safe_pass(game, side)
+            except IllegalOrderError:
+                refused += 1
+                safe_pass(game, side)
+            n += 1
+    finally:
+        for p in players.values():
+            if isinstance(p, Bot):
+                p.close()
     s = game.state
+    ev = evaluation_for(game.ruleset)
     out: dict[str, Any] = {
         "seed": spec.seed,
         "variant": spec.variant,
@@ -129,6 +201,11 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         out[f"steps_final/{sd}"] = now
         out[f"steps_lost/{sd}"] = start[sd] - now
         out[f"units_alive/{sd}"] = sum(1 for u in s.units.values() if u.side == sd and u.steps > 0)
+        out[f"standing/{sd}"] = float(ev.standing(s, sd))
+        out[f"bot:{sd}"] = labels.get(sd, "pass")
+        p = players.get(sd)
+        if isinstance(p, Bot) and p.times:
+            out[f"decision_p95/{sd}"] = p.decision_times()["p95"]
         for k, v in s.sides[sd].public.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[f"side_{k}/{sd}"] = v
@@ -136,26 +213,24 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
 
 
 def _pass(game: Any, side: str) -> None:
-    """Submit the least *side* can do now: ``done``, or — when a rule demands an answer first and
-    refuses ``done`` (e.g. the OWS defender's shot calculus, 9.2.1) — the first legal example order
-    (for OWS: ``shields`` committing nothing)."""
-    from owsnb.kernel.errors import IllegalOrderError
+    """Submit the least *side* can do now (:func:`owsnb.bots.safe_pass`)."""
+    from owsnb.bots import safe_pass
 
-    try:
-        game.submit(f"{side}: done")
-        return
-    except IllegalOrderError:
-        legal = game.legal_orders(side)
-        answer = next((spec.examples[0] for spec in legal.specs if spec.examples), None)
-        if answer is None:
-            raise
-    game.submit(answer)
+    safe_pass(game, side)
 
 
 def _plan_name(plan: Any) -> str:
+    """How the results name a plan: ``random``, ``greedy``, ``search(budget=0.5)``, a YAML plan's
+    file stem, a callable's name, or ``blue=plan,red=greedy`` for a plan per side."""
+    if isinstance(plan, Mapping):
+        if "bot" in plan:
+            from owsnb.bots import get
+
+            return get(plan).label
+        return ",".join(f"{side}={_plan_name(p)}" for side, p in plan.items())
     if callable(plan):
         return getattr(plan, "__name__", "callable")
-    return Path(str(plan)).stem if str(plan) not in ("random", "pass") else str(plan)
+    return str(plan) if _is_keyword(plan) else Path(str(plan)).stem
 
 
 def _grid(
@@ -177,9 +252,10 @@ def sweep(
     seeds: Iterable[int] = range(10),
     *,
     options: Any = None,
-    plans: Sequence[Any] = ("random",),
+    plans: Sequence[Any] | Mapping[str, Any] = ("random",),
     turns: int | None = None,
     max_orders: int = 2_000,
+    budget: float | str | None = "auto",
     workers: int | None = None,
     client: Any = None,
     progress: bool = True,
@@ -190,22 +266,29 @@ def sweep(
         scenario: bundled name, path or scenario dict (must be picklable to reach the workers).
         seeds: dice seeds (also seed the random plans).
         options: ``{"option": [values...]}`` (full factorial) or a list of option dicts.
-        plans: plans to compare (see the module docstring).
+        plans: plans to compare (see the module docstring); one mapping of side -> plan
+            (``{"blue": "greedy", "red": "search"}``) is one plan.
         turns: stop each game after this many turns (default: the scenario's end).
         max_orders: safety bound on orders per game.
+        budget: seconds a bot may think per order before it passes safely (``"auto"``: its
+            own budget plus a second, else 2 s; see :class:`owsnb.bots.Bot`).
         workers: local processes (default: all cores); ``1`` runs in this process.
         client: a ``dask.distributed.Client`` or a scheduler address to run on a cluster instead.
         progress: show a ``tqdm`` progress bar.
 
     Returns:
         a Dataset with dims ``(plan, variant, seed)`` (+ ``side``) holding final steps, steps
-        lost, units alive, numeric side facts, turns and events per game.
+        lost, units alive, numeric side facts, each side's victory standing (the rule set's
+        evaluation on the truth) and bot decision times (p95), turns and events per game;
+        ``bot`` (dims ``plan``, ``side``) names what played each side.
     """
     from tqdm.auto import tqdm
 
     seeds = list(seeds)
+    if isinstance(plans, Mapping):
+        plans = [plans]
     specs = [
-        RunSpec(scenario, int(s), v, p, turns, max_orders)
+        RunSpec(scenario, int(s), v, p, turns, max_orders, budget)
         for p in plans
         for v in _grid(options)
         for s in seeds
@@ -309,6 +392,12 @@ def _to_dataset(results: list[dict[str, Any]], specs: list[RunSpec], scenario: A
             for m, sd in enumerate(sides):
                 arr[i, j, k, m] = r.get(f"{name}/{sd}", np.nan)
         data[name] = (("plan", "variant", "seed", "side"), arr)
+    bots = np.full((len(plans), len(sides)), "", dtype=object)
+    for r in results:
+        for m, sd in enumerate(sides):
+            if f"bot:{sd}" in r:
+                bots[plans.index(r["plan"]), m] = r[f"bot:{sd}"]
+    data["bot"] = (("plan", "side"), bots.astype(str))
     ds = xr.Dataset(data, coords={"plan": plans, "variant": variants, "seed": seeds, "side": sides})
     ds.attrs.update(
         {

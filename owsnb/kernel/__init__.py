@@ -22,6 +22,7 @@ from owsnb.kernel.errors import (
     StoreError,
     UnknownRulesetError,
     UnknownSideError,
+    refuse,
 )
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation, Change, Game, Submission
@@ -94,6 +95,7 @@ __all__ = [
     "UnknownSideError",
     "freeze",
     "get_ruleset",
+    "refuse",
     "register_ruleset",
     "ruleset_names",
     "side_view",

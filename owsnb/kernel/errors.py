@@ -21,6 +21,7 @@ __all__ = [
     "AuthError",
     "UnknownRulesetError",
     "InvalidSeedError",
+    "refuse",
     "validation_problems",
     "key_path",
 ]
@@ -101,6 +102,17 @@ class IllegalOrderError(OwsnbError, ValueError):
             "message": self.reason,
             "order": None if self.order is None else str(self.order),
         }
+
+
+def refuse(message: str, code: str, rule: str, order: object = None) -> IllegalOrderError:
+    """The refusal of *order*: an :class:`IllegalOrderError` with its stable *code*, citing *rule*
+    (raise it). The one refusal factory of the kernel and every rule set.
+
+    >>> err = refuse("B-1 has already moved", "moved", "S2", "blue: move B-1 0303")
+    >>> str(err), err.code, err.rule
+    ('[S2] B-1 has already moved', 'moved', 'S2')
+    """
+    return IllegalOrderError(message, code=code, rule=rule, order=order)
 
 
 class OrderSyntaxError(IllegalOrderError):

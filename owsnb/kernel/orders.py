@@ -2,7 +2,10 @@
 
 The notation is ``side: verb arg arg key=value key=v1,v2`` (tokens are shell-quoted when they
 contain spaces). Positional arguments and named parameters are both kept as text; the rule set's
-:class:`OrderType` says what they mean.
+:class:`OrderType` says what they mean, and :meth:`OrderType.bind` resolves them on what the
+ordering side knows: a ``unit`` parameter to its own unit, an ``enemy`` one to an enemy unit it
+has detected, a ``hex`` to a hex of the map, an ``int`` to a number — or refuses the order with
+the standard codes, citing the order type's rule.
 
 >>> o = Order.parse("blue: strike 0907 salvos=DDG-114:d12,DDG-114:d12")
 >>> o.side, o.verb, o.args, o.params["salvos"]
@@ -21,9 +24,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from owsnb.kernel.data import EMPTY, FrozenDict
-from owsnb.kernel.errors import IllegalOrderError, OrderSyntaxError
+from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, OrderSyntaxError, refuse
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.state import UMPIRE, MapState, Unit
 
-__all__ = ["Order", "Param", "OrderType", "OrderSpec", "LegalOrders"]
+__all__ = [
+    "Order",
+    "Param",
+    "OrderType",
+    "OrderSpec",
+    "LegalOrders",
+    "BOUND_KINDS",
+    "seen",
+    "own_unit",
+    "enemy_unit",
+    "order_hex",
+    "order_int",
+]
 
 _NAME_OK = set("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 
@@ -143,19 +160,108 @@ class Order:
         return Order(self.side, self.verb, self.args, p)
 
 
+BOUND_KINDS = ("unit", "enemy", "hex", "int")
+"""Parameter kinds :meth:`OrderType.bind` resolves on a state (with ``repeat``: a tuple of them):
+
+* ``"unit"``: the ordering side's unit, alive and (unless ``on_map=False``) on the map -> a
+  :class:`~owsnb.kernel.state.Unit` (the umpire's: any unit);
+* ``"enemy"``: another side's unit, alive on the map, that the ordering side has detected (named
+  by its id or by the alias of a face-down counter) -> a ``Unit``;
+* ``"hex"``: a hex of the map, named as the rule set names hexes -> a
+  :class:`~owsnb.kernel.hexgrid.Hex`;
+* ``"int"``: a whole number -> an ``int``.
+
+Every other kind stays text (``"choice"`` is checked against ``choices``; ``"target"`` is a
+target the rule set resolves itself, a unit or something else such as ``port:0304``)."""
+
+Detects = Callable[[Any, Unit, str], bool]
+"""``detected(state, unit, side)``: has *side* detected the enemy *unit*? (the rule set's
+``unit_detected``)."""
+
+HexParser = Callable[[MapState, str], Hex]
+"""``parse_hex(map, text)``: the hex an order names (the rule set's ``parse_hex``)."""
+
+
+def seen(state: Any, unit: Unit, side: str) -> bool:
+    """The kernel's detection: *unit* is another side's and *side* is in its ``seen_by``."""
+    return unit.side != side and side in unit.seen_by
+
+
+def _side(order: Any) -> str:
+    """Who gives *order* (no order: the umpire, who may name any unit)."""
+    return str(getattr(order, "side", UMPIRE))
+
+
+def own_unit(state: Any, order: Any, ref: str, rule: str, *, on_map: bool = True) -> Unit:
+    """The ordering side's unit *ref*, alive and (with *on_map*) on the map; the umpire's: any
+    unit. Otherwise the refusal: ``not-your-unit`` (no such unit of that side: the same answer
+    whether or not it exists), ``destroyed``, ``off-map`` — citing *rule*.
+    """
+    side = _side(order)
+    u = state.units.get(ref)
+    if u is None or (side != UMPIRE and u.side != side):
+        raise refuse(f"{side} has no unit {ref!r}", "not-your-unit", rule, order)
+    if not u.alive:
+        raise refuse(f"{u.id} is destroyed", "destroyed", rule, order)
+    if on_map and u.hex is None:
+        where = f" (it is in {u.box})" if u.box else ""
+        raise refuse(f"{u.id} is not on the map{where}", "off-map", rule, order)
+    return u
+
+
+def enemy_unit(
+    state: Any, order: Any, ref: str, rule: str, *, detected: Detects | None = None
+) -> Unit:
+    """The unit *ref* (an id, or the alias of a face-down counter) of another side, alive on the
+    map, that the ordering side has *detected* (default :func:`seen`); the umpire's: any unit
+    alive on the map. Otherwise the refusal ``target-not-detected`` citing *rule*: the same for
+    a unit that does not exist, one not detected and one of the side's own, so nothing leaks.
+    """
+    from owsnb.kernel.view import unalias
+
+    side = _side(order)
+    u = state.units.get(unalias(state, side, ref) if side != UMPIRE else ref)
+    if u is not None and u.alive and u.hex is not None:
+        if side == UMPIRE or (u.side != side and (detected or seen)(state, u, side)):
+            return u
+    raise refuse(f"{ref!r} is not a detected enemy unit", "target-not-detected", rule, order)
+
+
+def order_hex(
+    state: Any, order: Any, ref: str, rule: str, *, parse_hex: HexParser | None = None
+) -> Hex:
+    """The hex of the map *ref* names (read by *parse_hex*, default ``MapState.hex``), or the
+    refusal ``bad-hex`` citing *rule*."""
+    try:
+        return parse_hex(state.map, ref) if parse_hex is not None else state.map.hex(ref)
+    except InvalidHexError as exc:
+        raise refuse(str(exc), "bad-hex", rule, order) from None
+
+
+def order_int(order: Any, name: str, ref: str, rule: str) -> int:
+    """The whole number *ref* (digits, an optional ``-``), or the refusal ``bad-arguments``."""
+    text = ref.strip()
+    if not (text.removeprefix("-").isascii() and text.removeprefix("-").isdigit()):
+        raise refuse(f"{name} must be a whole number, not {ref!r}", "bad-arguments", rule, order)
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an order type, as a widget would ask for it.
+    """One parameter of an order type: what a widget asks for and what :meth:`OrderType.bind`
+    resolves it to.
 
     Attributes:
         name: parameter name (positional parameters are matched to ``Order.args`` in order).
-        kind: what is picked: ``"unit"``, ``"hex"``, ``"die"``, ``"int"``, ``"choice"``,
-            ``"text"``, ``"side"``, ``"card"``, ``"salvo"`` (a rule set may add kinds).
+        kind: what is picked: the bound kinds ``"unit"``, ``"enemy"``, ``"hex"``, ``"int"``
+            (:data:`BOUND_KINDS`), or ``"choice"``, ``"text"``, ``"target"``, ``"side"``,
+            ``"card"``, ``"salvo"``... kept as text (a rule set may add kinds).
         doc: one line for the order panel.
         positional: given as a bare argument rather than ``name=value``.
         repeat: accepts several values (comma list).
         optional: may be omitted.
         choices: fixed choices, if any.
+        on_map: a ``unit`` must stand on the map (``False``: in a box too, e.g. aboard a ship).
     """
 
     name: str
@@ -165,6 +271,7 @@ class Param:
     repeat: bool = False
     optional: bool = False
     choices: tuple[str, ...] = ()
+    on_map: bool = True
 
 
 @dataclass(frozen=True)
@@ -185,12 +292,77 @@ class OrderType:
     doc: str = ""
     actors: str = "side"
 
-    def bind(self, order: Order) -> dict[str, Any]:
-        """Map an order's positional args and params onto parameter names.
+    def bind(
+        self,
+        order: Order,
+        state: Any = None,
+        *,
+        detected: Detects | None = None,
+        parse_hex: HexParser | None = None,
+    ) -> dict[str, Any]:
+        """Map an order's positional args and params onto parameter names; given the *state* the
+        ordering side knows (its view: never the truth it does not know), resolve the bound kinds
+        (:data:`BOUND_KINDS`) to units, hexes and numbers. Without a state the values stay text
+        (what an order panel fills in).
+
+        Args:
+            detected: the rule set's detection, for ``enemy`` parameters (default :func:`seen`).
+            parse_hex: how the rule set's orders name hexes (default ``MapState.hex``).
 
         Raises:
-            IllegalOrderError: missing, unknown or surplus parameters (code ``"bad-arguments"``).
+            IllegalOrderError: missing, unknown or surplus parameters, or a value not among the
+                choices (code ``"bad-arguments"``); with a state, a reference that does not
+                resolve: ``not-your-unit``, ``destroyed``, ``off-map``, ``target-not-detected``,
+                ``bad-hex``, ``bad-arguments`` (not a number) — each citing :attr:`rule`.
+
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example(seed=11)
+        >>> move = game.ruleset.order_types["move"]
+        >>> order = Order.parse("blue: move B-INF-1 0303")
+        >>> move.bind(order)
+        {'unit': 'B-INF-1', 'to': '0303'}
+        >>> args = move.bind(order, game.knowledge("blue"))
+        >>> args["unit"].id, game.map.label(args["to"])
+        ('B-INF-1', '0303')
+        >>> move.bind(Order.parse("blue: move R-INF-1 0303"), game.knowledge("blue"))
+        Traceback (most recent call last):
+        ...
+        owsnb.kernel.errors.IllegalOrderError: [S2] blue has no unit 'R-INF-1'
         """
+        bound = self._texts(order)
+        if state is None:
+            return bound
+        for p in self.params:
+            if p.kind not in BOUND_KINDS or p.name not in bound:
+                continue
+            v = bound[p.name]
+            if p.repeat:
+                bound[p.name] = tuple(
+                    self._resolve(p, x, order, state, detected, parse_hex) for x in v
+                )
+            else:
+                bound[p.name] = self._resolve(p, v, order, state, detected, parse_hex)
+        return bound
+
+    def _resolve(
+        self,
+        p: Param,
+        text: str,
+        order: Order,
+        state: Any,
+        detected: Detects | None,
+        parse_hex: HexParser | None,
+    ) -> Any:
+        if p.kind == "unit":
+            return own_unit(state, order, text, self.rule, on_map=p.on_map)
+        if p.kind == "enemy":
+            return enemy_unit(state, order, text, self.rule, detected=detected)
+        if p.kind == "hex":
+            return order_hex(state, order, text, self.rule, parse_hex=parse_hex)
+        return order_int(order, p.name, text, self.rule)
+
+    def _texts(self, order: Order) -> dict[str, Any]:
+        """The order's values by parameter name, as text (syntax and choices checked)."""
         positional = [p for p in self.params if p.positional]
         bound: dict[str, Any] = {}
         args = list(order.args)
@@ -254,7 +426,11 @@ class OrderType:
         return bound
 
     def make(self, side: str, **values: Any) -> Order:
-        """Build an order from parameter values (positional ones become args while they can)."""
+        """Build an order from parameter values (positional ones become args while they can).
+
+        A repeatable parameter takes a sequence of items, or text as the notation writes it
+        (items separated by commas): ``alloc="B-SQ-CCK:2"`` is one item, never its characters.
+        """
         unknown = set(values) - {p.name for p in self.params}
         if unknown:
             raise IllegalOrderError(
@@ -267,6 +443,8 @@ class OrderType:
         positional_ok = True
         for p in self.params:
             v = values.get(p.name)
+            if p.repeat and isinstance(v, str):
+                v = tuple(x.strip() for x in v.split(",") if x.strip())
             if v is None or (p.repeat and not v):
                 positional_ok = positional_ok and not p.positional
                 continue

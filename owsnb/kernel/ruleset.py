@@ -30,10 +30,11 @@ from owsnb.kernel.dice import Dice
 from owsnb.kernel.editing import EditorSpec
 from owsnb.kernel.errors import IllegalOrderError, InvalidHexError, NotYourTurnError
 from owsnb.kernel.events import Event, clock_set, note
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, seen
 from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit, check_side
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, Unit, check_side
 
 __all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
 
@@ -151,8 +152,14 @@ class RuleSet:
     sequence: ClassVar[SequenceOfPlay]
     option_list: ClassVar[tuple[Option, ...]] = ()
     reducers: ClassVar[Mapping[str, Reducer]] = {}
+    presentation: Any = None
+    """What the table draws of this rule set (terrain styles, counters, unit summaries, reach,
+    ranges, transit, the hex overlay, the dashboard, unit domains): an
+    ``owsnb.kernel.presentation.Presentation``, asked by the widgets and never by the rules;
+    ``None`` gives its defaults. The kernel itself draws nothing."""
     editor: ClassVar[EditorSpec | None] = None
     """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
+    binds: ClassVar[bool] = False  # PORTING
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -331,12 +338,27 @@ class RuleSet:
                     rule=step.rule or h.type.rule,
                     order=order,
                 )
-        args = h.type.bind(order)
+        args = self.bind(state, order)
         if order.verb == "advance" and args.get("to"):
             self._check_step(state, order, str(args["to"]))
         with _references(order, h.type.rule):
             h.validate(state, order, args)
         return args
+
+    def bind(self, state: StateLike, order: Order) -> dict[str, Any]:
+        """The arguments of *order* (whose verb is known) resolved on *state*, what its side
+        knows: units, hexes and numbers for the parameters whose kind binds
+        (:meth:`OrderType.bind`, with this rule set's :meth:`unit_detected` and
+        :meth:`parse_hex`), the standard refusals citing the order type's rule otherwise."""
+        t = self._handlers[order.verb].type
+        if not self.binds:  # PORTING: removed once every rule set binds
+            return t.bind(order)
+        return t.bind(order, state, detected=self.unit_detected, parse_hex=self.parse_hex)
+
+    def parse_hex(self, map: MapState, text: str) -> Hex:
+        """The hex an order names by *text* (``InvalidHexError`` if none): by default its printed
+        label (``MapState.hex``); a rule set whose book names hexes otherwise reads that too."""
+        return map.hex(text)
 
     def _check_step(self, state: StateLike, order: Order, to: str) -> None:
         """``advance TO``: *to* must name a step played under the game's options."""
@@ -379,8 +401,9 @@ class RuleSet:
             raise IllegalOrderError(
                 f"unknown order {order.verb!r}", code="unknown-verb", order=order
             )
+        args = self.bind(state, order)
         with _references(order, h.type.rule):
-            return h.preview(state, order, h.type.bind(order))
+            return h.preview(state, order, args)
 
     def resolve_hidden(
         self,
@@ -500,8 +523,9 @@ class RuleSet:
 
     def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
         """Has *side* detected the enemy *unit*? (default: ``side in unit.seen_by``; a rule set may
-        add units that are always known, such as fixed installations)."""
-        return unit.side != side and side in unit.seen_by
+        add units that are always known, such as fixed installations). The ``enemy`` parameters
+        of orders bind to the units this says a side has detected."""
+        return seen(state, unit, side)
 
     def unit_facts(self, unit: Unit) -> dict[str, Any]:
         """Per-unit facts recorded in research datasets (numbers or text). Default: the payload's
@@ -516,63 +540,27 @@ class RuleSet:
         """The game's public facts as *side* sees them (default: all of ``state.public``)."""
         return state.public
 
-    # -- presentation hooks (asked by widgets; plain data, never required for play) -------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        """Fill colour and opacity for a terrain key (Leaflet path style)."""
-        return dict(TERRAIN_STYLES.get(terrain, {"fillColor": "#d9d9d9", "fillOpacity": 0.5}))
+    # -- bots (asked by owsnb.bots; never required for play) ------------------------------------
+    def evaluation(self) -> Any:
+        """The rule set's knowledge for bots (:mod:`owsnb.bots`), or ``None`` (bots then judge by
+        steps alone): an object — usually the module ``owsnb/rules/<name>/evaluation.py`` — of
+        pure functions over a view (each optional):
 
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        """The unit's counter as an SVG string (a rule set draws its own counters)."""
-        return generic_counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        """(label, value) rows for a unit's tooltip or details panel."""
-        rows = [("type", unit.kind), ("steps", f"{unit.steps}/{unit.max_steps}")]
-        if unit.markers:
-            rows.append(("markers", ", ".join(sorted(unit.markers))))
-        return rows
-
-    def reach(self, view: Any, unit_id: str) -> Mapping[Any, float] | None:
-        """Hexes *unit_id* can reach this turn (hex -> cost), as its side knows; ``None`` if the
-        rule set does not say."""
-        return None
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        """Range rings of a unit: dicts with ``label``, ``kind`` (weapon, sensor, radius,
-        command...), ``hexes`` (radius in hexes) and optional ``colour``."""
-        return []
-
-    def transit(self, view: Any, unit_id: str, to: Any) -> list[dict[str, Any]]:
-        """Time and distance from *unit_id* to hex *to* by every mode it can use: one dict per
-        mode (``mode``, ``turns``, ``days``, ``hexes``, ``km``, ``nm``, ``note``); ``[]`` if the
-        rule set does not say."""
-        return []
-
-    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
-        """Per-hex styles of a rule-set layer the map draws over the terrain (e.g. each hex's
-        owner in TOCS, zones of control, supply state): hex -> Leaflet path style, optionally
-        with a ``"label"``. Only what *view* may know."""
-        return {}
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        """Values the dashboard draws for *view* (rule-set specific tracks, forces, munitions)."""
-        return {}
-
-    def unit_domain(self, view: Any, unit: Unit) -> str | None:
-        """The domain (air, maritime, land...) *unit* counts under in forces and losses by domain,
-        or ``None`` (counted under its side only). Default: the payload's ``domain`` text, if any;
-        a rule set whose counters carry their domain otherwise (a category) says so here. *view*
-        is what the seat knows: a face-down counter should give ``None``.
-
-        >>> from owsnb.kernel.state import Unit
-        >>> rs = RuleSet()
-        >>> rs.unit_domain(None, Unit("F-16", "blue", "fighter", data={"domain": "air"}))
-        'air'
-        >>> rs.unit_domain(None, Unit("1/5", "blue", "infantry")) is None
-        True
+        * ``standing(state, side) -> float``: *side*'s victory standing in points (its score
+          minus its enemies', material as a tie-breaker) as *state* shows it — a side's view
+          (what it knows) or the truth (the judge at a turn limit);
+        * ``order_value(view, order, preview) -> float``: the immediate worth of *order* to
+          ``view.side`` in the same points, from the rule set's exact *preview* (expected enemy
+          losses, own risk, objectives);
+        * ``goals(view) -> {Hex: weight}``: where ``view.side``'s units should head (objectives
+          to take or hold, known threats), for the bots' time-distance term;
+        * ``sample_hidden(view, rng) -> dict``: one sample of what ``view.side`` cannot see,
+          drawn from the view alone (``units``, ``secret``, ``private``, ``public``), for the
+          search bot's determinised states;
+        * ``SCALE``: how many points make a clear difference (normalises search rewards) and
+          ``APPROACH``: what a unit's step toward its goals is worth in points.
         """
-        dom = unit.data.get("domain") if unit.data else None
-        return dom if isinstance(dom, str) and dom else None
+        return None
 
     def observation_string(self, view: Any) -> str:
         """A one-line text summary of a view, for golden transcripts: the viewer, the clock and
@@ -583,51 +571,6 @@ class RuleSet:
             for u in view.units.values()
         )
         return f"{view.side} | {view.clock} | {units}"
-
-
-TERRAIN_STYLES: dict[str, dict[str, Any]] = {
-    "sea": {"fillColor": "#9ecae1", "fillOpacity": 0.55},
-    "deep-sea": {"fillColor": "#6baed6", "fillOpacity": 0.55},
-    "littoral": {"fillColor": "#c6dbef", "fillOpacity": 0.55},
-    "lake": {"fillColor": "#9ecae1", "fillOpacity": 0.55},
-    "clear": {"fillColor": "#f7f4e3", "fillOpacity": 0.45},
-    "land": {"fillColor": "#f0ead2", "fillOpacity": 0.45},
-    "forest": {"fillColor": "#74c476", "fillOpacity": 0.5},
-    "woods": {"fillColor": "#74c476", "fillOpacity": 0.5},
-    "hills": {"fillColor": "#d9b779", "fillOpacity": 0.5},
-    "rough": {"fillColor": "#c9a86a", "fillOpacity": 0.5},
-    "mountain": {"fillColor": "#a67c52", "fillOpacity": 0.55},
-    "urban": {"fillColor": "#969696", "fillOpacity": 0.55},
-    "swamp": {"fillColor": "#8fbc8f", "fillOpacity": 0.5},
-    "marsh": {"fillColor": "#8fbc8f", "fillOpacity": 0.5},
-    "desert": {"fillColor": "#f3e0a8", "fillOpacity": 0.5},
-    "polder": {"fillColor": "#cfe8b5", "fillOpacity": 0.5},
-}
-"""Default terrain palette (rule sets may override :meth:`RuleSet.terrain_style`)."""
-
-
-def generic_counter_svg(unit: Unit, view: Any, size: int = 48) -> str:
-    """A plain counter: side colour, short id, step boxes. Strings are XML-escaped."""
-    import html
-
-    side = view.sides.get(unit.side) if view is not None else None
-    colour = getattr(side, "color", "#888888")
-    label = html.escape(unit.id if len(unit.id) <= 9 else unit.id[:8] + "…")
-    kind = html.escape(unit.kind[:10])
-    boxes = "".join(
-        f"<rect x='{4 + i * 8}' y='{size - 10}' width='6' height='6' fill='{'#fff' if i < unit.steps else 'none'}' "
-        "stroke='#fff'/>"
-        for i in range(min(unit.max_steps, 5))
-    )
-    return (
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>"
-        f"<rect x='1' y='1' width='{size - 2}' height='{size - 2}' rx='4' fill='{html.escape(colour)}' stroke='#222'/>"
-        f"<text x='{size / 2}' y='15' font-size='9' text-anchor='middle' fill='#fff' "
-        f"font-family='sans-serif'>{kind}</text>"
-        f"<text x='{size / 2}' y='28' font-size='9' text-anchor='middle' fill='#fff' font-family='sans-serif' "
-        f"font-weight='bold'>{label}</text>"
-        f"{boxes}</svg>"
-    )
 
 
 def _tokens(order: Order) -> set[str]:

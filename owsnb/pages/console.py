@@ -4,7 +4,8 @@ It sits under the umpire's table in ``notebooks/seminar/umpire.ipynb`` and talks
 through the umpire's remote seat (``owsnb.connect``): every button is one call of that handle, so
 whatever it does can also be done in one line of a notebook cell.
 
-* **Phase** — the clock, who still has to act, *Advance* (``umpire: advance``) and *Undo*;
+* **Phase** — the clock, who still has to act, and *Undo* (the step is advanced with the table's
+  one step control, *Advance step* on its orders tab);
 * **Adjudicate** — the rule set's umpire orders other than advance (OWS: ``adjudicate``, the
   semi-rigid adjudication of 2.1.1.4: state a probability, see the exact odds, roll);
 * **Notes** — annotations for everyone, one side, or the umpire alone;
@@ -52,25 +53,23 @@ class UmpireConsole(W.VBox):
         self.status = W.HTML()
         # phase
         self.clock = W.HTML()
-        self.advance_button = W.Button(
-            description="Advance",
-            icon="forward",
-            button_style="primary",
-            tooltip="end the current step for everyone (umpire: advance)",
-        )
         self.undo_button = W.Button(
             description="Undo last",
             icon="undo",
             button_style="warning",
             tooltip="take back the last submission",
         )
-        self.advance_button.on_click(
-            lambda _: self._do(
-                lambda: self.remote.submit("umpire: advance", state_id=self.remote.state_id)
-            )
-        )
         self.undo_button.on_click(lambda _: self._do(self.remote.undo))
-        phase = W.VBox([self.clock, W.HBox([self.advance_button, self.undo_button])])
+        phase = W.VBox(
+            [
+                self.clock,
+                W.HTML(
+                    f"<span style='{_CSS};color:#6b7280'>The step ends with <b>Advance step</b> "
+                    "on the table's orders tab (the one step control).</span>"
+                ),
+                W.HBox([self.undo_button]),
+            ]
+        )
         # adjudication
         verbs = [
             v

@@ -16,9 +16,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from owsnb.pages.seat import _panel, message
+from owsnb.pages.seat import PAGE_MAP_HEIGHT, message
 
-__all__ = ["DemoPage", "demo_dir", "DEMO_INTRO", "SEATS"]
+__all__ = ["DemoPage", "demo_dir", "DEMO_INTRO", "SEATS", "HOTSEAT_MARK"]
 
 
 def demo_dir() -> Path:
@@ -39,6 +39,12 @@ DEMO_INTRO = (
     "is saved as you play: after a reload or a kernel restart, resume it here."
 )
 
+DEMO_MAP_HEIGHT = "max(420px, calc(100vh - 146px))"
+"""The map's height in the demo: a window less the header, the map's bar and the demo's line."""
+
+HOTSEAT_MARK = "-hotseat"
+"""The end of a hot-seat game's file name (it resumes behind the curtain)."""
+
 SEATS = {
     "umpire": "umpire · solo study (sees everything)",
     "hot-seat": "hot-seat · the sides take turns",
@@ -52,8 +58,11 @@ class DemoPage(W.VBox):
     under :func:`demo_dir`; Resume reopens a saved one with ``owsnb.resume``. Either shows
     ``owsnb.App`` on the chosen seat: ``"umpire"`` (solo study; the App's seat switch looks
     through each side's eyes) or ``"hot-seat"`` (the side that acts first; the switch offers the
-    sides only and draws the curtain between them). Problems (a broken scenario, a damaged file)
-    are shown on the page, which stays as it was.
+    sides only and draws the curtain between them). A hot-seat game's file says so
+    (``…-hotseat.owsnb``): it resumes as hot-seat, behind the curtain, whatever seat is chosen —
+    never in the umpire's view, which would show each side's hidden units to whoever sits at the
+    screen (an umpire's game may resume as hot-seat, behind the curtain too). Problems (a
+    broken scenario, a damaged file) are shown on the page, which stays as it was.
 
     Args:
         scenarios: the names offered (default: every bundled scenario).
@@ -155,10 +164,11 @@ class DemoPage(W.VBox):
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.folder / f"{name}-{stamp}-{seed}.owsnb"
+        mode = HOTSEAT_MARK if self.seat.value == "hot-seat" else ""
+        path = self.folder / f"{name}-{stamp}-{seed}{mode}.owsnb"
         n = 1
         while path.exists():
-            path = path.with_name(f"{name}-{stamp}-{seed}-{n}.owsnb")
+            path = path.with_name(f"{name}-{stamp}-{seed}-{n}{mode}.owsnb")
             n += 1
         return self._open(
             f"Loading {name} (seed {seed})…", lambda: owsnb.load(name, seed=seed, save=path)
@@ -172,16 +182,21 @@ class DemoPage(W.VBox):
         if target is None:
             self._problem("No saved demo game to resume.")
             return None
-        return self._open(f"Resuming {Path(target).name}…", lambda: owsnb.resume(target))
+        # a hot-seat game never resumes in the umpire's view (another may resume as hot-seat)
+        hot = Path(target).stem.endswith(HOTSEAT_MARK) or self.seat.value == "hot-seat"
+        return self._open(
+            f"Resuming {Path(target).name}…", lambda: owsnb.resume(target), hot_seat=hot
+        )
 
-    def _open(self, doing: str, make: Any) -> Any:
+    def _open(self, doing: str, make: Any, hot_seat: bool | None = None) -> Any:
         from owsnb.kernel.errors import OwsnbError
 
         self.start_button.disabled = self.resume_button.disabled = True
         self.status.value = f"<span style='font:13px system-ui'>{html.escape(doing)}</span>"
         try:
             game = make()
-            app = self._app(game)
+            hot = self.seat.value == "hot-seat" if hot_seat is None else hot_seat
+            app = self._app(game, hot, resumed=hot_seat is not None)
         except (OwsnbError, OSError, ValueError, KeyError) as exc:
             self._problem(f"{type(exc).__name__}: {exc}")
             return None
@@ -193,24 +208,30 @@ class DemoPage(W.VBox):
         store = game.meta.get("store", "")
         self.status.value = ""
         self.chooser.layout.display = "none"
-        self.intro.value = _panel(
-            "Solo demo",
+        self.intro.value = (
+            "<div style='font:12px system-ui;color:#4b5563;white-space:nowrap;overflow:hidden;"
+            "text-overflow:ellipsis'><b>Solo demo</b> · "
             f"{html.escape(str(game.meta.get('scenario', '')))} · seed "
             f"{html.escape(str(game.meta.get('seed', '')))} · saved as you play in "
-            f"<code>{html.escape(str(store))}</code>. Reload the page to resume it or start "
-            "another; a seminar needs the umpire's seat links.",
+            f"<code>{html.escape(str(store))}</code> · reload the page to resume it or start "
+            "another; a seminar needs the umpire's seat links</div>"
         )
         self.slot.children = [app]
         return app
 
-    def _app(self, game: Any) -> Any:
+    def _app(self, game: Any, hot_seat: bool, resumed: bool = False) -> Any:
         from owsnb.kernel.state import UMPIRE
         from owsnb.widgets import App
 
         opts = dict(self.app_options)
-        if self.seat.value == "hot-seat":
+        if opts.get("map_height") == PAGE_MAP_HEIGHT:  # the demo's line above the table too
+            opts["map_height"] = DEMO_MAP_HEIGHT
+        if hot_seat:
             first = (list(game.clock.acting) or list(game.sides))[0]
-            return App(game, seat=first, seats=tuple(game.sides), curtain=True, **opts)
+            app = App(game, seat=first, seats=tuple(game.sides), curtain=True, **opts)
+            if resumed:  # whoever sits at the screen now: the table stays hidden until they click
+                app.hide(first)
+            return app
         return App(game, seat=UMPIRE, curtain=False, **opts)
 
     def _problem(self, text: str) -> None:

@@ -66,7 +66,6 @@ from owsnb.kernel.data import freeze
 from owsnb.kernel.errors import AuthError, HistoryError, IllegalOrderError, OwsnbError
 from owsnb.kernel.game import Change
 from owsnb.kernel.orders import LegalOrders
-from owsnb.kernel.ruleset import generic_counter_svg
 from owsnb.kernel.state import UMPIRE, Unit
 from owsnb.kernel.view import side_view
 from owsnb.widgets import geometry as G
@@ -913,13 +912,17 @@ class Editor(W.VBox):
         if list(self.terrain.options) != terrains:
             self.terrain.options = terrains
             self.terrain.value = None
+        from owsnb.display.palette import terrain_style
+        from owsnb.kernel.presentation import presentation_of
+
         rs = self.seat.ruleset or self.doc.ruleset
         if rs is not None:  # each terrain's button wears its colour on the map
             self.terrain_legend.value = (
                 "<style>"
                 + "".join(
                     f".owsnb-terrain-palette button:nth-of-type({i + 1}){{border-left:14px solid "
-                    f"{_esc(rs.terrain_style(t).get('fillColor', '#ddd'))} !important}}"
+                    f"{_esc(terrain_style(presentation_of(rs), t).get('fillColor', '#ddd'))} "
+                    "!important}"
                     for i, t in enumerate(terrains)
                 )
                 + "</style>"
@@ -992,12 +995,18 @@ class Editor(W.VBox):
         )  # fmt: skip
 
     def _counter_svg(self, unit: Unit, size: int = 40) -> str:
+        from owsnb.display.symbols import counter_svg
+        from owsnb.kernel.presentation import DEFAULT, presentation_of
+
         rs = self.seat.ruleset
         view = self.seat.view() if self.doc.shown is not None else None
+        side = getattr(view, "side", None)
+        sides = list(getattr(view, "sides", ()) or ())
         try:
-            return rs.counter_svg(unit, view, size)
+            c = presentation_of(rs).counter(unit, view)
         except Exception:  # noqa: BLE001 - a half-made payload still gets a counter
-            return generic_counter_svg(unit, view, size)
+            c = DEFAULT.counter(unit, view)
+        return counter_svg(c, side, sides, size)
 
     def _on_filter(self, change: Any = None) -> None:
         if self._syncing:

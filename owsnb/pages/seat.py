@@ -30,6 +30,7 @@ from urllib.parse import parse_qs, quote
 import ipywidgets as W
 
 __all__ = [
+    "PAGE_MAP_HEIGHT",
     "seat_asked",
     "seat_query",
     "wait_for_voila",
@@ -38,6 +39,10 @@ __all__ = [
     "umpire_page",
     "message",
 ]
+
+PAGE_MAP_HEIGHT = "max(420px, calc(100vh - 118px))"
+"""The map's height on a page: the window less the header line and the map's own bar, so the
+whole map is in view (a click on a map partly out of view scrolls the page before it lands)."""
 
 HELP = (
     "Open this dashboard from a seat link: <code>owsnb serve</code> prints one per seat "
@@ -129,6 +134,7 @@ def connect_from_query(query: str | None = None) -> tuple[Any, Any]:
 def seat_page(query: str | None = None, *, demo: bool = True, **app_options: Any) -> Any:
     """The side (or observer) dashboard: the seat's live table, or a message; with no seat in
     the link at all (and *demo*), the solo :class:`DemoPage`."""
+    app_options.setdefault("map_height", PAGE_MAP_HEIGHT)
     if demo and not seat_asked(query):
         from owsnb.pages.demo import DemoPage
 
@@ -149,6 +155,7 @@ def umpire_page(query: str | None = None, **app_options: Any) -> Any:
     remote, problem = connect_from_query(query)
     if remote is None:
         return problem
+    app_options.setdefault("map_height", PAGE_MAP_HEIGHT)
     if remote.role != "umpire":
         return message(
             "This is not the umpire's link",

@@ -10,7 +10,9 @@
 * :func:`fixed_dice` scripts die results for worked examples;
 * :class:`Transcript` / :func:`random_transcript` record a game as plain text to diff against a
   stored golden copy (:mod:`owsnb.testing.transcript`);
-* Hypothesis strategies live in :mod:`owsnb.testing.strategies`.
+* Hypothesis strategies live in :mod:`owsnb.testing.strategies`;
+* :mod:`owsnb.testing.clicks` turns an order into the clicks that give it on a table (decided
+  from what the seat's page shows), for tests and benchmarks that play with the mouse alone.
 """
 
 from owsnb.testing.dice import fixed_dice

@@ -29,6 +29,7 @@ from typing import Any
 import ipywidgets as W
 
 from owsnb.kernel.geo import NM_KM
+from owsnb.kernel.presentation import presentation_of
 from owsnb.kernel.state import UMPIRE
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.render import style_widget
@@ -142,7 +143,7 @@ def _scale_html(view: Any) -> str:
 
 def _domain(ruleset: Any, view: Any, u: Any) -> str:
     try:
-        d = ruleset.unit_domain(view, u)
+        d = presentation_of(ruleset).unit_domain(view, u)
     except Exception:  # noqa: BLE001 - grouping only
         d = None
     return str(d or u.get("domain") or "units")

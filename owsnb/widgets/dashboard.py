@@ -3,14 +3,14 @@ own charts — drawn so that they tell the truth at a glance.
 
 * **Preview**: the exact outcome distribution of the order being prepared (bars; the exact
   fractions are in the order panel).
-* **Forces** and **losses** by side and domain (the rule set's ``unit_domain`` hook: OWS counts
+* **Forces** and **losses** by side and domain (the rule set's presentation's ``unit_domain``: OWS counts
   air, maritime, land and SOF; by default a ``domain`` payload value) at the end of every turn,
   computed from the seat's own history views — the other side's numbers are what this seat has
   seen of them, never the truth. One colour per domain, one line style (and marker) per side;
   turns on the x-axis, whole numbers on the y-axis; the legend sits under the chart, outside
   the plot. An enemy group the seat had not seen at a turn is **unknown** there (a gap in its
   line, "not seen" in the legend), never a 0.
-* **Rule-set charts** from the ``dashboard(view)`` hook, whatever its nesting. Each value is
+* **Rule-set charts** from its presentation's ``dashboard(view)``, whatever its nesting. Each value is
   drawn as
 
   - a number, text or list of them: a row of the figures table (nested keys joined with " · ",
@@ -78,14 +78,11 @@ SIDE_STYLES: tuple[tuple[str, str, str], ...] = (
 _NEUTRAL = "#64748b"
 
 
-def _tally(view: Any, ruleset: Any = None) -> tuple[dict[str, int], dict[str, int]]:
+def _tally(view: Any, presentation: Any) -> tuple[dict[str, int], dict[str, int]]:
     strength: dict[str, int] = {}
     lost: dict[str, int] = {}
     for u in view.units.values():
-        if ruleset is not None:
-            dom = ruleset.unit_domain(view, u)
-        else:
-            dom = u.get("domain")
+        dom = presentation.unit_domain(view, u)
         key = f"{u.side}/{dom}" if isinstance(dom, str) and dom else u.side
         strength[key] = strength.get(key, 0) + (u.steps if u.alive else 0)
         lost[key] = lost.get(key, 0) + max(u.max_steps - u.steps, 0)
@@ -98,7 +95,7 @@ def forces_over_turns(
     """Strength (steps of units still alive) and losses (steps lost) per group at the end of each
     turn (turn 0 = the start), as the seat has seen them.
 
-    Groups are ``side/domain`` where the rule set's ``unit_domain(view, unit)`` names a domain,
+    Groups are ``side/domain`` where the rule set's presentation's ``unit_domain(view, unit)`` names a domain,
     else the side. A group of another side that the seat had not seen at a turn is ``None``
     there (unknown, not nothing); its own groups are always known. *cache* (a dict kept between
     calls) saves asking the seat again for the past turns' views; its keys name the event each
@@ -106,7 +103,9 @@ def forces_over_turns(
     """
     view = seat.view() if view is None else view
     cache = {} if cache is None else cache
-    ruleset = getattr(seat, "ruleset", None)
+    from owsnb.kernel.presentation import presentation_of
+
+    ruleset = presentation_of(getattr(seat, "ruleset", None))
     # the first event of every new turn, as this seat saw it
     marks: list[
         tuple[int, int, str]
@@ -523,7 +522,7 @@ class Dashboard(Panel):
 
     def _draw_hook(self, view: Any) -> None:
         try:
-            entries = self.table.seat.ruleset.dashboard(view) or {}
+            entries = self.table.presentation.dashboard(view) or {}
         except Exception as exc:  # noqa: BLE001 - a broken chart must not break the table
             self.stats.value = (
                 "<span style='color:#b91c1c'>dashboard hook failed: "

@@ -217,6 +217,10 @@ def bounds_latlng(layout: GeoLayout, hexes: Iterable[Hex]) -> list[list[float]]:
     return [[s, w], [n, e]]
 
 
+LABEL_FONT = 0.23
+"""Hex labels' font size as a fraction of the hex's height (9 px on a 40 px hex)."""
+
+
 def labels_image(
     layout: GeoLayout,
     labels: Mapping[Hex, str],
@@ -242,9 +246,9 @@ def labels_image(
     for i, h in enumerate(hs):
         x = (cx[i] - x0) * scale
         y = (y1 - cy[i]) * scale
-        f = height[i] * 0.2
+        f = height[i] * LABEL_FONT
         parts.append(
-            f"<text x='{x:.2f}' y='{y - height[i] * 0.3:.2f}' font-size='{f:.2f}'>"
+            f"<text x='{x:.2f}' y='{y - height[i] * 0.29:.2f}' font-size='{f:.2f}'>"
             f"{html.escape(labels[h])}</text>"
         )
         name = (names or {}).get(h)

@@ -38,6 +38,7 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
@@ -45,11 +46,14 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import ipyleaflet as L
 import ipywidgets as W
 import traitlets as T
 
+from owsnb.display.palette import terrain_style
+from owsnb.display.symbols import MIN_PX, counter_svg
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.state import UMPIRE
@@ -86,6 +90,36 @@ COAST_STYLES: dict[str, dict[str, Any]] = {
 SPARE_ICONS = 4
 """Counter icons kept for re-use (a redraw that changes more counters makes new ones)."""
 
+ZOOM_SNAP = 0.1
+"""Zoom steps: fine enough that a fitted map fills its panel to within 7%."""
+
+COUNTER_FILL = 0.72
+"""A counter's side as a fraction of its hex's height: the largest square inside the hex."""
+
+PROJECTOR = 1.5
+"""How much larger counters, badges and texts are in projector mode."""
+
+MAP_CSS = (
+    "<style>.owsnb-map .leaflet-div-icon{background:none;border:none}"
+    ".owsnb-stack{position:absolute;left:50%;top:50%;width:var(--owsnb-cs,46px);"
+    "height:var(--owsnb-cs,46px);transform:translate(-50%,-50%);line-height:0;cursor:pointer}"
+    ".owsnb-stack>div,.owsnb-stack>i{position:absolute;left:0;top:0;width:100%;height:100%;"
+    "box-sizing:border-box}"
+    ".owsnb-stack>i{background:#e5e7eb;border:1.5px solid #374151;border-radius:7%}"
+    ".owsnb-stack>i.owsnb-sh1{transform:translate(4px,-4px)}"
+    ".owsnb-stack>i.owsnb-sh2{transform:translate(8px,-8px)}"
+    ".owsnb-badge{position:absolute;right:-10px;bottom:-10px;min-width:14px;text-align:center;"
+    "background:#111827;color:#fff;border:1.5px solid #fff;border-radius:10px;"
+    "font:bold var(--owsnb-badge,12px)/1 system-ui,sans-serif;padding:2px 5px}"
+    ".owsnb-chip.widget-button{height:auto;min-width:calc(var(--owsnb-cm,46px) + 12px);"
+    "padding:calc(var(--owsnb-cm,46px) + 4px) 4px 2px 4px;margin:2px 3px;line-height:1.1;"
+    "background-repeat:no-repeat;background-position:center 3px;"
+    "background-size:var(--owsnb-cm,46px) var(--owsnb-cm,46px);"
+    "font-size:var(--owsnb-chip-font,12px)}"
+    ".owsnb-boxes{font:13px system-ui,sans-serif}.owsnb-boxes b{margin-right:4px}</style>"
+)
+"""The map's stylesheet (sent once): counters centred on their hex at the size the map sets."""
+
 _MERCATOR_EQUATOR_M = 2 * math.pi * 6378137.0
 
 
@@ -112,9 +146,14 @@ class MapView(Panel):
         seat: the side whose view is drawn when *source* is a Game.
         basemap: start with the online basemap on (needs internet; off by default).
         coast: cut a coastline from the vendored world file when the scenario has none of its own.
-        counter_size: counter size in screen pixels.
-        height: the map's CSS height.
-        label_px: hex labels show when a hex is at least this many pixels across.
+        counter_size: the smallest on-screen size of a counter (px); counters fill their hex
+            at every zoom and never get smaller (every text on them is then >= 9 px).
+        height: the map's CSS height (any CSS length: ``"560px"``, ``"calc(100vh - 140px)"``).
+        label_px: hex numbers show when a hex is at least this many pixels across (and the
+            "hex numbers" box is ticked).
+        projector: start in projector mode (larger counters and badges, for a class).
+        tray: show the units off the map under it (``False``: the caller places
+            :attr:`boxes` elsewhere, as the App does beside the map).
     """
 
     def __init__(
@@ -124,9 +163,11 @@ class MapView(Panel):
         *,
         basemap: bool = False,
         coast: bool = False,
-        counter_size: int = 40,
+        counter_size: int = MIN_PX,
         height: str = "540px",
-        label_px: float = 40.0,
+        label_px: float = 26.0,
+        projector: bool = False,
+        tray: bool = True,
     ):
         self.table = Table.of(source, seat)
         view = self.table.view
@@ -135,6 +176,7 @@ class MapView(Panel):
         )
         self.counter_size = counter_size
         self.label_px = label_px
+        self.scale = PROJECTOR if projector else 1.0
         self.hexes = list(view.map.hexes)
         self._markers: dict[tuple[str, ...], L.Marker] = {}
         self._spares: list[L.DivIcon] = []  # counter icons given up, re-filled for the next change
@@ -143,13 +185,14 @@ class MapView(Panel):
         self._basemap: L.TileLayer | None = None
 
         simple = self.geo.projection == "simple"
-        center, zoom = self._home(int(height.rstrip("px") or 540))
+        px = height[:-2] if height.endswith("px") else ""
+        center, zoom = self._home(int(float(px)) if px.replace(".", "").isdigit() else 560)
         self.map = L.Map(
             layers=(),
             crs=L.projections.Simple if simple else L.projections.EPSG3857,
             center=center,
             zoom=zoom,
-            zoom_snap=0.25,
+            zoom_snap=ZOOM_SNAP,
             zoom_delta=0.5,
             scroll_wheel_zoom=True,
             attribution_control=False,
@@ -158,6 +201,8 @@ class MapView(Panel):
             layout=W.Layout(height=height, width="100%"),
         )
         self.home = (center, zoom)
+        self._fitted: tuple[Any, ...] = (center, zoom, None)  # the view the map was last fitted to
+        self._arrow_of: Any = None  # the order whose arrow is drawn
         self.grid = StaticGeoJSON(data=self._grid_data(), name="grid")
         self.hex_overlay = StaticGeoJSON(data=_collection([]), name="hex overlay")
         self._hex_labels: dict[Hex, str] = {}
@@ -188,10 +233,24 @@ class MapView(Panel):
                 self.map.add(layer)
         self.map.on_interaction(self._on_interaction)
         self.map.observe(self._on_zoom, "zoom")
+        self.map.observe(self._on_size, "pixel_bounds")
+        self.key = f"owsnb-map-{id(self):x}"
+        self.css = W.HTML(MAP_CSS, layout=W.Layout(display="none"))
+        self.sizes = W.HTML(self._sizes_css(zoom), layout=W.Layout(display="none"))
 
         self.tray = W.HBox(layout=W.Layout(flex_flow="row wrap", max_width="420px"))
         self.tray_control = L.WidgetControl(widget=self.tray, position="topright")
         self.status = W.HTML(layout=W.Layout(min_height="22px"))
+        self.labels_toggle = checkbox(
+            "hex numbers", value=True, tooltip="show each hex's number (when hexes are big enough)"
+        )
+        self.labels_toggle.observe(lambda _: self._on_zoom({"new": self.map.zoom}), "value")
+        self.boxes = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.boxes.add_class("owsnb-boxes")
+        self.boxes.add_class(f"{self.key}-boxes")
+        self._box_key: Any = None
+        self._box_items: dict[str, W.Button] = {}
+        self._tray_items: dict[str, W.Button] = {}
         self.basemap_toggle = checkbox(
             "online basemap",
             tooltip="draws OpenStreetMap tiles under the grid (needs internet)",
@@ -202,11 +261,16 @@ class MapView(Panel):
             "", self.reset_view, icon="home", tooltip="back to the whole map", width="36px"
         )
         bar = W.HBox(
-            [self.home_button, self.basemap_toggle, self.status],
-            layout=W.Layout(align_items="center"),
+            [self.home_button, self.labels_toggle, self.basemap_toggle, self.status],
+            layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
-        super().__init__([self.map, bar], layout=W.Layout(width="100%"))
+        self._tray_outside = not tray
+        super().__init__(
+            [self.css, self.sizes, self.map, *([self.boxes] if tray else []), bar],
+            layout=W.Layout(width="100%"),
+        )
         self.add_class("owsnb-map")
+        self.add_class(self.key)
         self.table.hold(self)
         self.watch(self._on_view, ["revision"])
         self.watch(self._on_selection, ["hex", "stack"])
@@ -224,7 +288,8 @@ class MapView(Panel):
         dx, dy = max(float(x1 - x0), 1e-9), max(float(y1 - y0), 1e-9)
         if self.geo.projection != "simple":  # Web Mercator: the world is 256 px wide at zoom 0
             dx, dy = dx * 256 / _MERCATOR_EQUATOR_M, dy * 256 / _MERCATOR_EQUATOR_M
-        zoom = math.floor(4 * math.log2(min(width_px / dx, height_px / dy))) / 4
+        fit = math.log2(0.97 * min(width_px / dx, height_px / dy))  # a margin of 1.5% a side
+        zoom = round(math.floor(fit / ZOOM_SNAP) * ZOOM_SNAP, 4)
         return [(s + n) / 2, (w + e) / 2], zoom
 
     def hex_px(self, zoom: float | None = None) -> float:
@@ -236,7 +301,61 @@ class MapView(Panel):
         return self.geo.size_km * 1000 / (_MERCATOR_EQUATOR_M * math.cos(lat)) * 256 * 2**z
 
     def _labels_visible(self, zoom: float) -> bool:
-        return self.hex_px(zoom) >= self.label_px
+        shown = getattr(self, "labels_toggle", None)
+        return (shown is None or shown.value) and self.hex_px(zoom) >= self.label_px
+
+    def counter_px(self, zoom: float | None = None) -> float:
+        """A counter's on-screen size at *zoom*: it fills its hex, never below ``counter_size``
+        (times 1.5 in projector mode)."""
+        low = self.counter_size * self.scale
+        return max(low, min(self.hex_px(zoom) * COUNTER_FILL, 4 * low))
+
+    def _sizes_css(self, zoom: float) -> str:
+        cs = self.counter_px(zoom)
+        return (
+            f"<style>.{self.key},.{self.key}-boxes{{--owsnb-cs:{cs:.0f}px;"
+            f"--owsnb-cm:{self.counter_size * self.scale:.0f}px;"
+            f"--owsnb-badge:{12 * self.scale:.0f}px;--owsnb-chip-font:{12 * self.scale:.0f}px}}"
+            "</style>"
+        )
+
+    def set_projector(self, on: bool = True) -> None:
+        """Projector mode: counters, badges and trays 1.5 times larger (for a class)."""
+        self.scale = PROJECTOR if on else 1.0
+        self._on_zoom({"new": self.map.zoom})
+
+    def fit(self, width_px: float, height_px: float) -> None:
+        """Fit the whole scenario to a map panel of this size (what the browser reports on first
+        paint, and again when the panel changes size before anyone moved the map)."""
+        center, zoom = self._home(int(height_px), int(width_px))
+        self.home = (center, zoom)
+        with self.map.hold_sync():
+            self.map.min_zoom = min(self.map.min_zoom, zoom - 4)
+            self.map.center = center
+            self.map.zoom = zoom
+        self._fitted = (tuple(self.map.center), self.map.zoom, (width_px, height_px))
+
+    def _on_size(self, change: dict) -> None:
+        try:
+            (left, top), (right, bottom) = change["new"]
+        except (TypeError, ValueError):
+            return
+        w, h = right - left, bottom - top
+        if w < 50 or h < 50 or w > 1e6:  # not laid out yet (a hidden tab, the curtain)
+            return
+        center, zoom, size = self._fitted
+        if size is not None and abs(size[0] - w) < 8 and abs(size[1] - h) < 8:
+            return
+        # the browser reports the centre back rounded to its pixels: a pan moves it more than
+        # three pixels (in degrees, or in the units of an abstract board)
+        per_px = self.geo.size_km / max(self.hex_px(), 1e-9)
+        tol = 3 * per_px / (1.0 if self.geo.projection == "simple" else 111.0)
+        moved = size is not None and (
+            abs(self.map.zoom - zoom) > 1e-3
+            or any(abs(a - b) > tol for a, b in zip(self.map.center, center, strict=False))
+        )
+        if not moved:  # nobody zoomed or panned since the last fit: fill the panel again
+            self.fit(w, h)
 
     def _place_names(self) -> dict[Hex, str]:
         out = {}
@@ -250,13 +369,13 @@ class MapView(Panel):
 
     def _grid_data(self) -> dict[str, Any]:
         view = self.table.view
-        rs = self.table.seat.ruleset
+        rs = self.table.presentation
         by_terrain: dict[str, list[Hex]] = {}
         for h, info in view.map.hexes.items():
             by_terrain.setdefault(info.terrain, []).append(h)
         feats = []
         for terrain, hs in sorted(by_terrain.items(), key=lambda kv: -len(kv[1])):
-            style = {**rs.terrain_style(terrain), "stroke": False}
+            style = {**terrain_style(rs, terrain), "stroke": False}
             feats.append(_feature(G.dissolve(self.geo, hs), style, terrain=terrain))
         feats.append(
             _feature(
@@ -327,6 +446,7 @@ class MapView(Panel):
         """Bring every overlay up to date with the table (only changed layers send anything)."""
         self._draw_hex_overlay()
         self._draw_units()
+        self._draw_boxes()
         self._draw_pins()
         self._draw_detections()
         self._draw_selection()
@@ -355,8 +475,7 @@ class MapView(Panel):
 
     def _draw_hex_overlay(self) -> None:
         view = self.table.view
-        hook = getattr(self.table.seat.ruleset, "hex_overlay", None)
-        styles = dict(hook(view) or {}) if callable(hook) else {}
+        styles = dict(self.table.presentation.hex_overlay(view) or {})
         if styles == self._hex_styles:
             return
         self._hex_styles = styles
@@ -477,39 +596,35 @@ class MapView(Panel):
 
         return clicked
 
-    def _stack_html(self, units: list[Any]) -> str:
+    def counter(self, unit: Any) -> str:
+        """The SVG of *unit*'s counter as this seat sees it (the rule set's presentation's
+        counter, drawn by :mod:`owsnb.display.symbols`)."""
         view = self.table.view
-        rs = self.table.seat.ruleset
-        s = self.counter_size
-        top = rs.counter_svg(units[0], view, s)
+        c = self.table.presentation.counter(unit, view)
+        return counter_svg(c, self.table.seat.side, list(view.sides))
+
+    def _stack_html(self, units: list[Any]) -> str:
         depth = min(len(units) - 1, 2)
-        shadows = "".join(
-            f"<div style='position:absolute;left:{3 * (i + 1)}px;top:{-3 * (i + 1)}px;"
-            f"width:{s}px;height:{s}px;"
-            f"background:#e5e7eb;border:1px solid #374151;border-radius:4px'></div>"
-            for i in reversed(range(depth))
-        )
-        badge = (
-            f"<span style='position:absolute;right:-7px;bottom:-7px;background:#111827;color:#fff;"
-            f"border-radius:8px;font:bold 10px sans-serif;padding:1px 4px'>{len(units)}</span>"
-            if len(units) > 1
-            else ""
-        )
+        shadows = "".join(f"<i class='owsnb-sh{i + 1}'></i>" for i in reversed(range(depth)))
+        badge = f"<b class='owsnb-badge'>{len(units)}</b>" if len(units) > 1 else ""
         ids = html.escape(" ".join(u.id for u in units), quote=True)
         return (
-            f"<div class='owsnb-stack' data-units='{ids}' "
-            f"style='position:relative;width:{s}px;height:{s}px;line-height:0'>"
-            f"{shadows}<div style='position:absolute;left:0;top:0'>{top}</div>{badge}</div>"
+            f"<div class='owsnb-stack' data-units='{ids}'>"
+            f"{shadows}<div>{self.counter(units[0])}</div>{badge}</div>"
         )
 
     def _stack_title(self, units: list[Any]) -> str:
-        rs = self.table.seat.ruleset
+        """The tooltip of a counter: each unit's id, full name, side and the rule set's summary
+        (type, factors, state); a stack says how to list it."""
         view = self.table.view
+        pres = self.table.presentation
         lines = []
         for u in units:
-            rows = ", ".join(f"{k} {v}" for k, v in rs.unit_summary(u, view))
-            name = f" {u.name}" if u.name and u.name != u.id else ""
+            name = f" — {u.name}" if u.name and u.name != u.id else ""
+            rows = "; ".join(f"{k} {v}" for k, v in pres.unit_summary(u, view))
             lines.append(f"{u.id}{name} ({u.side}): {rows}")
+        if len(units) > 1:
+            lines.append(f"{len(units)} units here: click to list them")
         return "\n".join(lines)
 
     def _draw_pins(self) -> None:
@@ -596,7 +711,7 @@ class MapView(Panel):
     def _draw_unit_overlays(self) -> None:
         t = self.table
         view, uid = t.focus  # the selected unit, or the what-if unit on a copy of the view
-        rs = t.seat.ruleset
+        rs = t.presentation
         u = view.units.get(uid) if uid else None
         reach_feats: list[dict] = []
         range_feats: list[dict] = []
@@ -628,8 +743,16 @@ class MapView(Panel):
         self.measure.draw_route()
 
     def _draw_arrow(self) -> None:
+        """The arrow of the order being prepared; once it is given, the arrow stays (it shows
+        where the order went) until the next order is prepared or the table changes seat."""
         t = self.table
         order = t.order
+        last = getattr(t.last, "order", None)
+        if order is not None and order == self._arrow_of:
+            return  # the same order: the same arrow (its unit may have moved since: it was given)
+        if order is None and last is not None and last == self._arrow_of:
+            return
+        self._arrow_of = order
         feats: list[dict] = []
         ends = self._order_ends(order) if order is not None else None
         if ends is not None and ends[0] != ends[1]:
@@ -689,57 +812,113 @@ class MapView(Panel):
             return None
         return start, end, hostile
 
+    def _chips(self, units: list[Any]) -> tuple[W.HTML, dict[str, W.Button]]:
+        """Counters as buttons for a tray: each button shows its counter (a picture in the
+        tray's own stylesheet, one rule per distinct counter) over its unit id; a click picks
+        the unit, as a click on its counter on the map does."""
+        t = self.table
+        rules: dict[str, str] = {}
+        buttons: dict[str, W.Button] = {}
+        for u in units:
+            svg = self.counter(u)
+            cls = "owsnb-c-" + hashlib.sha1(svg.encode()).hexdigest()[:10]
+            rules[cls] = svg
+            b = button(
+                u.id,
+                partial(t.pick, unit=u.id),
+                tooltip=self._stack_title([u]),
+                style="warning" if u.id == t.unit else "",
+                width="auto",
+            )
+            b.add_class("owsnb-chip")
+            b.add_class(cls)
+            buttons[u.id] = b
+        css = "".join(
+            f'.{cls}{{background-image:url("data:image/svg+xml,{quote(svg)}")}}'
+            for cls, svg in rules.items()
+        )
+        return W.HTML(f"<style>{css}</style>", layout=W.Layout(display="none")), buttons
+
     def _draw_tray(self) -> None:
+        """The stack list: every unit of the hex picked, when it holds more than one."""
         t = self.table
         view = t.view
-        rs = t.seat.ruleset
         if len(t.stack) < 2:
             if self.tray_control in self.map.controls:
                 self.map.remove(self.tray_control)
             self.tray.children = ()
+            self._tray_items = {}
             return
-        items = []
-        for uid in t.stack:
-            u = view.units.get(uid)
-            if u is None:
-                continue
-            svg = W.HTML(rs.counter_svg(u, view, 34))
-            b = button(
-                uid,
-                partial(t.pick, unit=uid),
-                tooltip=self._stack_title([u]),
-                style="warning" if uid == t.unit else "",
-                width="auto",
-            )
-            items.append(W.VBox([svg, b], layout=W.Layout(align_items="center", margin="2px")))
+        style, chips = self._chips([view.units[u] for u in t.stack if u in view.units])
+        self._tray_items = chips
         old = self.tray.children
-        self.tray.children = tuple(items)
+        self.tray.children = (style, *chips.values())
         for box in old:
             for w in widget_tree(box):
                 w.close()
         if self.tray_control not in self.map.controls:
             self.map.add(self.tray_control)
 
+    def _draw_boxes(self) -> None:
+        """The units off the map (aboard a ship, at their base, in reserve or any other box) in a
+        tray beside the map, grouped by box; a click picks one, as a click on a counter does."""
+        t = self.table
+        view = t.view
+        off = [u for u in view.units.values() if u.hex is None and u.alive]
+        groups: dict[str, list[Any]] = {}
+        for u in sorted(off, key=lambda u: (u.side != (t.actor or t.seat.side), u.id)):
+            where = str(u.box or "off the map")
+            base = u.data.get("base") if u.data else None
+            if where == "base" and isinstance(base, str) and base:
+                where = f"base {base}"
+            groups.setdefault(where, []).append(u)
+        key = tuple((g, tuple((u.id, self.counter(u)) for u in us)) for g, us in groups.items())
+        if key != self._box_key:
+            self._box_key = key
+            old = self.boxes.children
+            style, self._box_items = self._chips([u for us in groups.values() for u in us])
+            items: list[W.Widget] = [style]
+            for where, us in groups.items():  # a group wraps as one: its label with its chips
+                label = W.HTML(f"<b>{html.escape(where)}</b>")
+                group = W.HBox(
+                    [label, *(self._box_items[u.id] for u in us)],
+                    layout=W.Layout(align_items="center", margin="0 8px 0 0"),
+                )
+                items.append(group)
+            self.boxes.children = tuple(items)
+            for box in old:
+                for w in widget_tree(box):
+                    w.close()
+        self._mark_boxes()
+
+    def _mark_boxes(self) -> None:
+        """Highlight the unit picked in the trays (the stack's list, the off-map units)."""
+        for uid, b in (*self._box_items.items(), *self._tray_items.items()):
+            style = "warning" if uid == self.table.unit else ""
+            if b.button_style != style:
+                b.button_style = style
+
     def _draw_status(self) -> None:
+        """The line under the map: the hex picked (number, terrain, features, the rule set's
+        overlay label). The units are the counters (a stack's in its tray, each unit's card in
+        its tooltip), so a move into or out of the hex picked leaves the line as it is."""
         t = self.table
         if t.hex is None:
-            self.status.value = "<span style='color:#6b7280'>click a hex or a counter</span>"
-            return
-        view = t.view
-        h = t.hex_of(t.hex)
-        info = view.map.hexes[h]
-        feats = ", ".join(
-            f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
-            for k, v in info.features.items()
-        )
-        mark = self._hex_labels.get(h)
-        # what the map does not show: the units are the counters (a stack's in its tray), so a
-        # move into or out of the hex picked leaves the line as it is (no message)
-        value = (
-            f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
-            + (f" · {html.escape(feats)}" if feats else "")
-            + (f" · <i>{html.escape(mark)}</i>" if mark else "")
-        )
+            value = "<span style='color:#6b7280'>click a hex or a counter</span>"
+        else:
+            view = t.view
+            h = t.hex_of(t.hex)
+            info = view.map.hexes[h]
+            feats = ", ".join(
+                f"{k}{' ' + str(v.get('name')) if isinstance(v, Mapping) and v.get('name') else ''}"
+                for k, v in info.features.items()
+            )
+            mark = self._hex_labels.get(h)
+            value = (
+                f"<b>{html.escape(t.hex)}</b> · {html.escape(info.terrain)}"
+                + (f" · {html.escape(feats)}" if feats else "")
+                + (f" · <i>{html.escape(mark)}</i>" if mark else "")
+            )
         if self.status.value != value:
             self.status.value = value
 
@@ -752,6 +931,7 @@ class MapView(Panel):
 
     def _on_unit(self, change: dict) -> None:
         self._draw_unit_overlays()
+        self._mark_boxes()
 
     def _on_order(self, change: dict) -> None:
         self._draw_arrow()
@@ -778,6 +958,9 @@ class MapView(Panel):
         visible = self._labels_visible(change["new"])
         if self.labels.visible != visible:
             self.labels.visible = visible
+        sizes = self._sizes_css(change["new"])
+        if self.sizes.value != sizes:
+            self.sizes.value = sizes
 
     def _on_basemap(self, change: dict) -> None:
         if change["new"] and self._basemap is None:
@@ -798,4 +981,9 @@ class MapView(Panel):
 
     def extra_widgets(self) -> list[Any]:
         """The stack tray (shown only for stacks) and the spare counter icons."""
-        return [self.tray_control, *self._spares, *self.measure.widgets()]
+        return [
+            self.tray_control,
+            *self._spares,
+            *self.measure.widgets(),
+            *([self.boxes] if self._tray_outside else []),
+        ]

@@ -184,7 +184,7 @@ class Measure:
     def rings(self, view: Any, unit: Any) -> list[dict[str, Any]]:
         """Features of *unit*'s range rings (for the map's ``ranges`` overlay); the badges and
         the legend follow."""
-        rs = self.table.seat.ruleset
+        rs = self.table.presentation
         km = view.map.km_per_hex() or 0.0
         groups = ring_groups(view, unit, list(rs.ranges(view, unit.id) or ()))
         feats: list[dict[str, Any]] = []
@@ -271,7 +271,7 @@ class Measure:
         self.refresh()
 
     def _route(self, view: Any, u: Any, to: Any) -> tuple[list, list, list]:
-        rs = self.table.seat.ruleset
+        rs = self.table.presentation
         geo = self.mv.geo
         km = view.map.km_per_hex() or 0.0
         reach = rs.reach(view, u.id)

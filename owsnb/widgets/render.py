@@ -26,6 +26,8 @@ __all__ = [
     "refusal_html",
     "submission_html",
     "clock_html",
+    "prompt_html",
+    "feed_html",
     "compact",
     "distribution_of",
     "CSS",
@@ -36,7 +38,12 @@ CSS = (
     "<style>.owsnb-w{font:13px system-ui,sans-serif;line-height:1.35}"
     ".owsnb-w table{border-collapse:collapse}.owsnb-w td,.owsnb-w th{padding:1px 6px;"
     "border-bottom:1px solid #e5e7eb;text-align:left}.owsnb-w .rule{color:#6b7280;font-size:11px}"
-    ".owsnb-w .bad{color:#b91c1c}.owsnb-w .ok{color:#047857}.owsnb-w .muted{color:#6b7280}</style>"
+    ".owsnb-w .bad{color:#b91c1c}.owsnb-w .ok{color:#047857}.owsnb-w .muted{color:#6b7280}"
+    ".owsnb-w .need{color:#b45309;font-weight:600}.owsnb-slots{margin:2px 0}"
+    ".owsnb-prompt{background:#fff7ed;border-left:4px solid #ea580c;padding:4px 8px;margin:4px 0}"
+    ".owsnb-feed ol{margin:2px 0;padding-left:18px}.owsnb-feed li{margin-bottom:3px}"
+    ".owsnb-feed li:first-child{background:#f0f9ff}"
+    ".owsnb-orders .muted{color:#6b7280}</style>"
 )
 
 
@@ -161,36 +168,74 @@ def refusal_html(refusal: Any, prefix: str = "refused") -> str:
 
 
 def submission_html(sub: Any) -> str:
-    """The last submission: the order, its rolls and the rule set's result."""
+    """The last submission: the order, its rolls and the rule set's result, in words."""
     if sub is None:
         return ""
+    from owsnb.display.results import plural
+
     dice = [e for e in sub.events if e.kind == "die"]
     rolls = "".join(
-        f"<li>{esc(e.data.get('die'))} → <b>{esc(e.data.get('result'))}</b> "
-        f"{esc(e.data.get('purpose', ''))}"
+        f"<li>{esc(e.data.get('die'))} rolled <b>{esc(e.data.get('result'))}</b>: "
+        f"{esc(plural(str(e.data.get('purpose', ''))))}"
         + (f" <span class='rule'>{esc(e.rule)}</span>" if e.rule else "")
         + "</li>"
         for e in dice
     )
     notes = "".join(
-        f"<li>{esc(e.data.get('text', ''))}</li>" for e in sub.events if e.kind == "note"
+        f"<li>{esc(plural(str(e.data.get('text', ''))))}"
+        + (f" <span class='rule'>{esc(e.rule)}</span>" if e.rule else "")
+        + "</li>"
+        for e in sub.events
+        if e.kind == "note"
     )
     result = compact(sub.result._repr_html_()) if hasattr(sub.result, "_repr_html_") else ""
     return _w(
-        f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code> "
-        f"<span class='muted'>({len(sub.events)} events)</span>"
+        f"<div class='owsnb-result'><span class='ok'>✓ done:</span> <code>{esc(sub.order)}</code>"
         + (f"<ul style='margin:2px 0'>{rolls}{notes}</ul>" if rolls or notes else "")
         + result
         + "</div>"
     )
 
 
+def prompt_html(lines: Any) -> str:
+    """What the side acting must answer now (the rule set's presentation says it: what is
+    coming, as far as the side may know it), each line with its rule paragraph."""
+    lines = list(lines or ())
+    if not lines:
+        return ""
+    body = "<br>".join(
+        f"<b>{esc(t)}</b>" + (f" <span class='rule'>rule {esc(r)}</span>" if r else "")
+        for t, r in lines
+    )
+    return _w(f"<div class='owsnb-prompt'>{body}</div>")
+
+
+def feed_html(view: Any, limit: int = 6) -> str:
+    """The results feed: the latest exchanges this seat may know of, newest first, each line
+    with its rule paragraph (:func:`owsnb.display.results.feed`)."""
+    from owsnb.display.results import feed
+
+    groups = feed(view, limit)
+    if not groups:
+        return ""
+    items = "".join(
+        "<li>"
+        + "<br>".join(esc(t) + (f" <span class='rule'>{esc(r)}</span>" if r else "") for t, r in g)
+        + "</li>"
+        for g in groups
+    )
+    return _w(
+        f"<div class='owsnb-feed'><b>What happened</b> <span class='muted'>(latest first)</span><ol>{items}</ol></div>"
+    )
+
+
 def clock_html(view: Any, actor: str, seat: str) -> str:
-    """Turn, phase, step, who acts and who is still pending."""
+    """Turn, phase, step, who acts and who is still pending; *seat* says who sits here (as
+    :func:`owsnb.widgets.app.seat_label` words it)."""
     c = view.clock
     acting = ", ".join(c.acting) or "nobody"
     pending = [a for a in c.active if a not in c.done]
-    you = "umpire (solo study)" if seat == "umpire" else seat
+    you = seat
     date = f" · {esc(c.date)}" if c.date else ""
     who = (
         f"<span class='ok'><b>{esc(actor)} acts</b></span>"

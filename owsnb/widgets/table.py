@@ -37,10 +37,13 @@ __all__ = ["Table", "Pick", "Refusal"]
 
 @dataclass(frozen=True)
 class Pick:
-    """A click on the map: the hex (printed label) and the unit clicked, if any."""
+    """A click on the map: the hex (printed label) and the unit clicked, if any. ``stack``: a
+    click on a stack of several counters (its top unit is shown, its list opens; which unit is
+    meant is the next click's to say)."""
 
     hex: str | None
     unit: str | None = None
+    stack: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ class Table(T.HasTraits):
         revision: grows on every refresh (observe it to redraw).
         hex, unit, stack: the selected hex label, unit id and the ids of the units on that hex.
         actor: the side whose orders are prepared (the seat's side; the umpire may pick).
+        follow: the umpire's panel acts for whoever acts now (``actor`` follows the clock);
+            ``False`` once the umpire picks a side, which then never changes by itself.
         order: the order being prepared (complete or ``None``).
         preview: its exact outcome (``Distribution``, a rich object or ``None``).
         problem: a :class:`Refusal` if the order being prepared would be refused.
@@ -94,6 +99,7 @@ class Table(T.HasTraits):
     unit = T.Unicode(None, allow_none=True)
     stack = T.List(T.Unicode())
     actor = T.Unicode("")
+    follow = T.Bool(True)
     order = T.Any(None, allow_none=True)
     preview = T.Any(None, allow_none=True)
     problem = T.Any(None, allow_none=True)
@@ -111,7 +117,6 @@ class Table(T.HasTraits):
         self._legal: tuple[int, str, LegalOrders] | None = None
         self._held: list[Any] = []
         self._unbatched: weakref.WeakSet = weakref.WeakSet()
-        self._moment: tuple = ()
         self._batching = False
         super().__init__(**kwargs)
         self.seat = seat
@@ -190,6 +195,16 @@ class Table(T.HasTraits):
             self.refusal = None
             self.last = None
             self.actor = "" if seat.side == UMPIRE else seat.side
+            self.follow = True
+        self.refresh()
+
+    def act_as(self, side: str | None) -> None:
+        """Umpire: give the orders of *side* from now on (``None``: of whoever acts now, following
+        the clock). Only this changes who the umpire acts for."""
+        with self.hold_trait_notifications():
+            self.follow = side is None
+            if side is not None:
+                self.actor = side
         self.refresh()
 
     def switch(self, side: str) -> None:
@@ -238,14 +253,11 @@ class Table(T.HasTraits):
         self._legal = None
         with self.hold_trait_notifications():
             self.view = view
-            if seat.side == UMPIRE:
-                # the umpire's panel follows whoever acts; a side chosen by hand ("act as") is
-                # kept only until the step or its actors change
+            if seat.side == UMPIRE and (self.follow or not self.actor):
+                # "act as: whoever acts" (the umpire's choice, shown as such): the panel follows
+                # the clock; a side the umpire picked by hand is kept whatever happens
                 acting = tuple(view.clock.acting)
-                moment = (view.clock.turn, view.clock.phase, view.clock.step, acting)
-                if moment != self._moment or self.actor not in (*acting, UMPIRE) or not self.actor:
-                    self.actor = acting[0] if acting else UMPIRE
-                self._moment = moment
+                self.actor = acting[0] if acting else UMPIRE
             if self.unit is not None and self.unit not in view.units:
                 self.unit = None
             if self.hex is not None:
@@ -267,6 +279,14 @@ class Table(T.HasTraits):
                 self.seat.legal_orders(self.actor if self.actor != self.seat.side else None),
             )
         return self._legal[2]
+
+    @property
+    def presentation(self) -> Any:
+        """The rule set's presentation object (:mod:`owsnb.kernel.presentation`): what the
+        widgets draw, asked of it and never of the rules."""
+        from owsnb.kernel.presentation import presentation_of
+
+        return presentation_of(self.seat.ruleset)
 
     @property
     def focus(self) -> tuple[Any, str | None]:
@@ -321,6 +341,7 @@ class Table(T.HasTraits):
             if u.hex is not None:
                 hex = view.map.label(u.hex)
         stack = self.stack_ids(hex) if hex is not None else []
+        several = unit is None and len(stack) > 1
         if unit is None and stack:
             unit = stack[0] if self.unit not in stack else self.unit
         with self.batch():
@@ -329,7 +350,7 @@ class Table(T.HasTraits):
                 self.stack = stack
                 if unit is not None:
                     self.unit = unit
-            p = Pick(hex, unit)
+            p = Pick(hex, unit, several)
             for cb in list(self._pick_callbacks):
                 cb(p)
 

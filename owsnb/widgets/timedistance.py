@@ -226,7 +226,7 @@ class TimeDistancePanel(Panel):
         what-if unit), ``reach``, ``ranges``, ``distance``, ``transit``."""
         t = self.table
         view, uid = t.focus  # the what-if unit stands on a copy of the view, never in the game
-        rs = t.seat.ruleset
+        rs = t.presentation
         km = view.map.km_per_hex() or 0.0
         out: dict[str, Any] = {"scale": {"km": round(km, 3), "nm": round(km / NM_KM, 3)}}
         u = view.units.get(uid) if uid else None
@@ -283,12 +283,10 @@ class TimeDistancePanel(Panel):
                     )
                     if cost is not None:
                         out["cost"] = cost
-                transit = getattr(rs, "transit", None)
-                if callable(transit):
-                    try:
-                        out["transit"] = list(transit(view, u.id, to) or ())
-                    except Exception as exc:  # noqa: BLE001 - shown, not raised
-                        out["transit_error"] = str(exc)
+                try:
+                    out["transit"] = list(rs.transit(view, u.id, to) or ())
+                except Exception as exc:  # noqa: BLE001 - shown, not raised
+                    out["transit_error"] = str(exc)
         return out
 
     def _redraw(self, change: Any = None) -> None:

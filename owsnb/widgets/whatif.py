@@ -18,7 +18,7 @@ Example:
     >>> probe = what_if_unit(view, game.ruleset, "us-f35a-strike", "0305", types=types)
     >>> probe.id, probe.side, probe.hex is not None
     ('what-if us-f35a-strike', 'blue', True)
-    >>> rings = game.ruleset.ranges(view.with_unit(probe), probe.id)
+    >>> rings = game.ruleset.presentation.ranges(view.with_unit(probe), probe.id)
     >>> [r["hexes"] for r in rings if r["kind"] == "radius"]
     [55, 165]
 """

@@ -299,27 +299,21 @@ class Table:
         )
 
     def click_unit(self, uid: str) -> None:
-        """Click the counter holding *uid*; on a stack, then the unit in the stack's tray unless
-        it is the one picked."""
+        """Click the counter holding *uid*; on a stack (its click opens the stack's list and
+        gives the order nothing), then the unit in the list."""
         self.show_map()
         self.marker(uid).first.click()
         self.clicks += 1
         if len(self.stack_of(uid)) > 1:  # the tray lists the stack, the picked unit highlighted
             tray = self.root.locator(".leaflet-control").get_by_role("button", name=uid, exact=True)
             tray.wait_for(timeout=WAIT)
+            tray.click()
+            self.clicks += 1
             self.page.wait_for_function(
-                "root => !!root.querySelector('.leaflet-control button.mod-warning')",
-                arg=self.root.element_handle(),
+                "el => el.classList.contains('mod-warning')",
+                arg=tray.element_handle(),
                 timeout=WAIT,
             )
-            if "mod-warning" not in (tray.get_attribute("class") or ""):
-                tray.click()
-                self.clicks += 1
-                self.page.wait_for_function(
-                    "el => el.classList.contains('mod-warning')",
-                    arg=tray.element_handle(),
-                    timeout=WAIT,
-                )
         label = self.mirror.map.label(self.view().units[uid].hex)
         self.page.wait_for_function(  # the map's status line names the hex picked
             "([el, label]) => el.innerText.startsWith(label + ' ')",
@@ -336,11 +330,30 @@ class Table:
         self.clicks += 1
 
     def select(self, param: str, value: str) -> None:
-        """Pick *value* for the order parameter *param* from its list in the panel."""
+        """Pick *value* for the order parameter *param* from its list in the panel — opening
+        the order's "options" first for an optional setting; a unit given by clicks (no list)
+        is clicked in the off-map tray or on the map instead."""
         starts = re.compile(rf"^{re.escape(param)}")
         label = self.page.locator("label.widget-label", has_text=starts)
         box = self.orders.locator(".widget-dropdown").filter(has=label)
         select = box.locator("select").first
+        if not select.is_visible():
+            more = self.orders.get_by_role("button", name="options")
+            if more.is_visible() and "mod-active" not in (more.get_attribute("class") or ""):
+                more.click()  # the order's optional settings
+                self.clicks += 1
+            try:
+                select.wait_for(timeout=3000)
+            except Exception:  # noqa: BLE001 - not a list: a unit the page gives by a click
+                if value in self.view().units:
+                    chip = self.root.locator("button.owsnb-chip", has_text=value)
+                    if chip.count():
+                        chip.first.click()
+                        self.clicks += 1
+                    else:
+                        self.click_unit(value)
+                    return
+                raise
         select.locator("option", has_text=value).first.wait_for(state="attached", timeout=WAIT)
         index = _option(select, lambda x: x == value or x.startswith(f"{value} "))
         select.select_option(index=index)
@@ -359,7 +372,7 @@ class Table:
             arg=[self.root.element_handle(), [[cx, cy], [x, y]]],
             timeout=WAIT,
         )
-        return len(self.mirror.ruleset.reach(self.view(), uid) or {})
+        return len(self.mirror.ruleset.presentation.reach(self.view(), uid) or {})
 
     def wait_order(self, order: Any) -> None:
         """Wait until the panel shows *order* complete, and its preview or its refusal."""
@@ -403,9 +416,11 @@ class Table:
     def done(self) -> Any:
         """Click Done for the side that acts now (the umpire's panel acts for it); wait for the
         page to show the mirror's next clock and every counter that moved."""
-        side = self.mirror.clock.acting[0]
+        side = self.mirror.clock.acting[0] if self.mirror.clock.acting else UMPIRE
         assert self.seat in (UMPIRE, side), f"{side} acts, not {self.seat}"
-        self.orders.get_by_role("button", name=f"Done ({side})").click()
+        # the umpire's own steps close with its one step control
+        name = "Advance step" if side == UMPIRE else f"Done ({side})"
+        self.orders.get_by_role("button", name=name).click()
         self.clicks += 1
         sub = self._given(f"{side}: done")
         self.wait_clock()
@@ -417,7 +432,7 @@ class Table:
         self.submitted.append(order)
         for e in sub.events:  # the same dice as the mirror's: the same seed, the same orders
             if e.kind == "die" and e.visible(self.seat):
-                self.panel_has(f"{e.data.get('die')} → {e.data.get('result')}")
+                self.panel_has(f"{e.data.get('die')} rolled {e.data.get('result')}")
         if hasattr(sub.result, "_repr_html_"):
             self.shows(sub.result._repr_html_())
         self.moved = self.follow(where)
@@ -542,7 +557,7 @@ def destinations(t: Table, uid: str, make: Callable[[Any], Any]) -> list[tuple[A
     g, view = t.mirror, t.view()
     here = view.units[uid].hex
     occupied = {u.hex for u in view.units.values() if u.hex is not None}
-    reach = g.ruleset.reach(view, uid) or {}
+    reach = g.ruleset.presentation.reach(view, uid) or {}
     out = []
     for h in sorted(reach, key=lambda h: (-h.distance(here), h)):
         if h == here or h in occupied:

@@ -61,7 +61,7 @@ def tocs_impulse(t: Table, side: str, attack: str | None = None) -> dict[str, An
             # exact through the server too (a registered dataclass, not text): a table with one
             # row per CRT column
             assert isinstance(shown, AttackPreview), type(shown)
-            rows = t.orders.locator("table.owsnb-attack-preview tr")
+            rows = t.orders.locator("table:has(th:text-is('column')) tr")
             assert rows.count() == 1 + len(t.mirror.state.tables["crt"]["columns"])
             t.shot(f"tocs-{t.seat}-attack-preview.png")
             t.submit(order)

@@ -183,7 +183,14 @@ def test_preview_is_exact_and_uses_the_ordering_sides_view(game):
     assert p[1] == owsnb.Distribution.die(8).at_least(5)
     with pytest.raises(IllegalOrderError) as err:  # red cannot preview a unit it has not detected
         game.preview("red: fire R-ARM-1 B-INF-1")
-    assert err.value.code == "unknown-reference" and "visible to red" in str(err.value)
+    with pytest.raises(
+        IllegalOrderError
+    ) as none:  # ... and is told what a unit that is not there gets
+        game.preview("red: fire R-ARM-1 B-NONE-1")
+    assert err.value.code == none.value.code == "target-not-detected"
+    assert err.value.rule == "S3" and str(err.value) == str(none.value).replace(
+        "B-NONE-1", "B-INF-1"
+    )
 
 
 def test_umpire_advance_skips_a_step(game):

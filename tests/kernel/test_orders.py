@@ -101,3 +101,12 @@ def test_make_builds_what_bind_reads():
     salvo = OrderType("strike", (Param("target", "unit"), Param("salvos", "salvo", repeat=True)))
     o = salvo.make("red", target="T-1", salvos=["a:d10", "b:d8"])
     assert salvo.bind(Order.parse(str(o))) == {"target": "T-1", "salvos": ("a:d10", "b:d8")}
+
+
+def test_make_takes_text_for_a_list_as_the_notation_writes_it():
+    """Issue 20: ``B-SQ-CCK:2`` typed for a list of shield allocations is one item, not its
+    characters; commas separate items as in the order's text."""
+    shields = OrderType("shields", (Param("alloc", "text", repeat=True, optional=True),))
+    assert str(shields.make("blue", alloc="B-SQ-CCK:2")) == "blue: shields B-SQ-CCK:2"
+    o = shields.make("blue", alloc="B-SQ-CCK:2, B-PAT-1:1")
+    assert shields.bind(Order.parse(str(o))) == {"alloc": ("B-SQ-CCK:2", "B-PAT-1:1")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -53,8 +54,13 @@ def test_umpire_console_drives_the_game(served: Served) -> None:
     try:
         assert "Turn 1" in c.clock.value
         before = served.game.state.clock
-        c.advance_button.click()
+        assert not hasattr(c, "advance_button")  # one advance control: the table's
+        page.app.orders.advance_button.click()
         assert served.game.state.clock != before and c.status.value == ""
+        # the console hears of it as every seat does (a push)
+        deadline = time.monotonic() + 10
+        while f"state {served.game.state_id}" not in c.clock.value and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert f"state {served.game.state_id}" in c.clock.value
         c.undo_button.click()
         assert served.game.state.clock == before
@@ -86,6 +92,32 @@ def test_umpire_console_drives_the_game(served: Served) -> None:
         page.remote.close()
 
 
+def test_an_observers_page_is_read_only_and_says_so(served: Served) -> None:
+    """Issue 20: the observer page offered an enabled Submit and called itself "umpire (solo
+    study)". An observer's table says it watches, offers no order and no step control; the
+    seminar umpire's says "umpire", not "solo study"."""
+    umpire = served.connect("umpire")
+    made = umpire.add_seat("observer", "blue", label="visitor")
+    page = seat_page(q(served, "", made["token"]))
+    try:
+        op = page.orders
+        assert op.read_only and op.giving.layout.display == "none"
+        assert op.watching.layout.display == "" and "observer" in op.watching.value
+        assert "observer of blue (read-only)" in page.title.value
+        assert "solo study" not in page.title.value + op.clock.value
+    finally:
+        page.close()
+        page.remote.close()
+    ump = umpire_page(q(served, "umpire"))
+    try:
+        assert "umpire" in ump.app.title.value and "solo study" not in ump.app.title.value
+        assert "solo study" not in ump.app.orders.clock.value
+    finally:
+        ump.app.close()
+        ump.console.close()
+        ump.remote.close()
+
+
 def test_umpire_console_writes_the_debrief_from_the_umpires_seat(served: Served) -> None:
     """The Assessment tab's Debrief button: the debrief of the game so far, built through the
     umpire's remote seat (as any notebook could), offered as one HTML file to download."""
@@ -95,7 +127,7 @@ def test_umpire_console_writes_the_debrief_from_the_umpires_seat(served: Served)
     page = umpire_page(q(served, "umpire"))
     c = page.console
     try:
-        c.advance_button.click()
+        page.app.orders.advance_button.click()
         c.note.value = "the river crossing was the key"
         c.note_button.click()
         c.debrief_button.click()

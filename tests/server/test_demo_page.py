@@ -126,6 +126,32 @@ def test_the_demo_autosaves_and_a_restart_resumes_it(home: Path) -> None:
         close(other)
 
 
+def test_a_hot_seat_game_resumes_behind_the_curtain_never_in_the_umpires_view(home: Path) -> None:
+    """Issue 20: reloading the demo and pressing Resume reopened a hot-seat game in the umpire's
+    all-seeing view. It resumes as hot-seat — the sides only — with the table hidden until the
+    player whose turn it is clicks, whatever seat the chooser shows."""
+    first = DemoPage(seed=3)
+    first.seat.value = "hot-seat"
+    first.start_button.click()
+    saved = Path(first.game.meta["store"])
+    assert saved.stem.endswith("-hotseat")
+    first.game.submit("blue: done")
+    close(first)
+    again = DemoPage()
+    try:
+        assert again.seat.value == "umpire"  # the chooser's default
+        again.resume_button.click()
+        app = again.app
+        assert app.seat.side == "red" and app.seats == ("blue", "red")
+        assert app.body.layout.display == "none" and app.curtain_box.layout.display == "flex"
+        assert "red" in app.curtain_box.children[0].value
+        app.reveal.click()
+        assert app.body.layout.display == ""
+        assert set(app.table.view.units) == set(again.game.view("red").units)  # red's eyes only
+    finally:
+        close(again)
+
+
 def test_a_broken_scenario_or_file_is_shown_and_the_page_stays(home: Path, tmp_path: Path) -> None:
     page = DemoPage(["tutorial", "no-such-scenario"], seed=1)
     try:

@@ -7,7 +7,7 @@ from typing import Any
 
 def spot_next_to_red(game: Any, unit: str = "B-REC-1") -> str:
     """A hex in *unit*'s reach next to a red unit (the umpire's knowledge, for set-ups)."""
-    reach = game.ruleset.reach(game.view("blue"), unit)
+    reach = game.ruleset.presentation.reach(game.view("blue"), unit)
     red = [u.hex for u in game.state.units.values() if u.side == "red"]
     return game.map.label(next(h for h in reach if any(h.distance(r) == 1 for r in red)))
 

@@ -1,8 +1,9 @@
-"""Skirmish with the presentation hooks the kernel test rule set leaves out (widget tests only).
+"""Skirmish with a presentation the kernel test rule set leaves out (widget tests only).
 
-Adds ``reach`` (the hexes a unit can move to, as its side knows), ``ranges`` (fire and sight 1
-hex, move), ``counter_svg`` (a counter marked so tests can see the hook was used), ``dashboard``
-and the proposed ``transit`` hook (turns to a hex at the unit's move rate).
+Its presentation adds ``reach`` (the hexes a unit can move to, as its side knows), ``ranges``
+(fire and sight 1 hex, move), ``counter`` (a counter marked so tests can see it was used: its
+designation ends in ``*``), ``dashboard`` and ``transit`` (turns to a hex at the unit's move
+rate).
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from typing import Any
 
 import owsnb
 from owsnb.kernel import Game
-from owsnb.kernel.ruleset import generic_counter_svg
+from owsnb.kernel.presentation import Counter, Presentation
 from tests.conftest import DATA
 from tests.rulesets.skirmish import Skirmish, reach
 
 
-class SkirmishPlus(Skirmish):
+class PlusPresentation(Presentation):
     def reach(self, view: Any, unit_id: str) -> dict | None:
         u = view.unit(unit_id)
         if u.hex is None or u.side not in view.sides:
@@ -30,10 +31,11 @@ class SkirmishPlus(Skirmish):
             {"label": "move (S2)", "kind": "move", "hexes": int(u.get("move", 1))},
         ]
 
-    def counter_svg(self, unit: Any, view: Any, size: int = 48) -> str:
-        return generic_counter_svg(unit, view, size).replace(
-            "<svg ", "<svg class='skirmish-counter' ", 1
-        )
+    def counter(self, unit: Any, view: Any) -> Counter:
+        from dataclasses import replace
+
+        c = super().counter(unit, view)
+        return replace(c, designation=c.designation + "*")
 
     def dashboard(self, view: Any) -> dict[str, Any]:
         steps: dict[str, int] = {}
@@ -46,6 +48,10 @@ class SkirmishPlus(Skirmish):
         d = u.hex.distance(to_hex)
         rate = int(u.get("move", 1))
         return [{"mode": "ground", "hexes": d, "turns": -(-d // rate)}]
+
+
+class SkirmishPlus(Skirmish):
+    presentation = PlusPresentation()
 
 
 PLUS = SkirmishPlus()
@@ -75,8 +81,8 @@ def unlisted_game(seed: int = 11) -> Game:
     return Game(Unlisted(), g.initial, meta=g.meta)
 
 
-class Zoned(SkirmishPlus):
-    """Skirmish with a ``hex_overlay``: the hexes next to each side's units, in its colour."""
+class ZonedPresentation(PlusPresentation):
+    """A ``hex_overlay``: the hexes next to each side's units, in its colour."""
 
     def hex_overlay(self, view: Any) -> dict:
         out = {}
@@ -88,6 +94,12 @@ class Zoned(SkirmishPlus):
                 if h in view.map.hexes:
                     out[h] = {"fillColor": colour, "fillOpacity": 0.3, "label": f"{u.side} zone"}
         return out
+
+
+class Zoned(SkirmishPlus):
+    """Skirmish with a ``hex_overlay``: the hexes next to each side's units, in its colour."""
+
+    presentation = ZonedPresentation()
 
 
 def zoned_game(seed: int = 11) -> Game:

@@ -57,7 +57,7 @@ def _plan(game):
         here = view.units[unit].hex
         if sum(u.hex == here for u in view.units.values()) > 1:
             continue
-        reach = game.ruleset.reach(view, unit) or {}
+        reach = game.ruleset.presentation.reach(view, unit) or {}
         for h in sorted(reach, key=lambda h: (abs(h.distance(here) - 3), h)):
             if h == here or any(u.hex == h for u in view.units.values()):
                 continue

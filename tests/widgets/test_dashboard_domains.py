@@ -28,7 +28,10 @@ def tutorial() -> owsnb.Game:
 
 def test_ows_domains_follow_the_counter_category(tutorial):
     rs = tutorial.ruleset
-    dom = {u.data["category"]: rs.unit_domain(None, u) for u in tutorial.state.units.values()}
+    dom = {
+        u.data["category"]: rs.presentation.unit_domain(None, u)
+        for u in tutorial.state.units.values()
+    }
     assert dom["naval"] == "maritime" and dom["air-mission"] == "air" and dom["air-base"] == "air"
     assert dom["ground"] == "land" and dom["artillery"] == "land" and dom["sof"] == "sof"
     assert rs.unit_facts(tutorial.unit(next(iter(tutorial.state.units))))["domain"] in {
@@ -46,7 +49,7 @@ def test_dashboard_groups_forces_by_side_and_domain_over_turns(tutorial):
     view = tutorial.view("umpire")
     expected: dict[str, int] = {}
     for u in view.units.values():
-        key = f"{u.side}/{tutorial.ruleset.unit_domain(view, u)}"
+        key = f"{u.side}/{tutorial.ruleset.presentation.unit_domain(view, u)}"
         expected[key] = expected.get(key, 0) + (u.steps if u.alive else 0)
     assert {
         "blue/air",
@@ -117,7 +120,7 @@ def test_a_seat_sees_enemy_domains_only_of_what_it_detected(tutorial):
     data = Dashboard(tutorial, seat="red").series()
     view = tutorial.view("red")
     blue = {
-        f"blue/{tutorial.ruleset.unit_domain(view, u)}"
+        f"blue/{tutorial.ruleset.presentation.unit_domain(view, u)}"
         for u in view.units.values()
         if u.side == "blue"
     }
@@ -129,7 +132,9 @@ def test_a_seat_sees_enemy_domains_only_of_what_it_detected(tutorial):
 def test_a_face_down_counter_counts_under_its_side_only(tutorial):
     from owsnb.kernel.state import Unit
 
-    assert tutorial.ruleset.unit_domain(None, Unit("unknown-1", "red", "unknown")) is None
+    assert (
+        tutorial.ruleset.presentation.unit_domain(None, Unit("unknown-1", "red", "unknown")) is None
+    )
 
 
 def test_opscale_counts_its_cards_by_their_domain():
@@ -137,5 +142,7 @@ def test_opscale_counts_its_cards_by_their_domain():
     g = owsnb.load("opscale-river-valley", seed=3, save=False)
     view = g.view("blue")
     groups = set(Dashboard(g, seat="blue").series()["strength"])
-    expected = {f"{u.side}/{g.ruleset.unit_domain(view, u)}" for u in view.units.values()}
+    expected = {
+        f"{u.side}/{g.ruleset.presentation.unit_domain(view, u)}" for u in view.units.values()
+    }
     assert groups == expected and "red/air" in groups and "blue/ground" in groups

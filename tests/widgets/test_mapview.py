@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 
 import numpy as np
 import pytest
 
+from owsnb.display.palette import terrain_style
 from owsnb.kernel.geo import GeoLayout
 from owsnb.kernel.hexgrid import Hex
 from owsnb.widgets import geometry as G
@@ -71,7 +73,7 @@ def test_grid_is_one_layer_with_one_feature_per_terrain(pgame):
     clear = next(f for f in feats if f["properties"].get("terrain") == "clear")
     assert (
         clear["properties"]["style"]["fillColor"]
-        == pgame.ruleset.terrain_style("clear")["fillColor"]
+        == terrain_style(pgame.ruleset.presentation, "clear")["fillColor"]
     )
     assert any(f["properties"].get("kind") == "river" for f in feats)
     assert mv.grid.interactive is False and "interactive" in mv.grid.options
@@ -104,10 +106,11 @@ def test_no_basemap_and_no_tile_layer_by_default(pgame):
     assert mv.map.crs["name"] == "EPSG3857"
 
 
-def test_counters_come_from_the_rule_sets_hook(pgame):
+def test_counters_come_from_the_rule_sets_presentation(pgame):
     mv = MapView(pgame, seat="blue")
     bodies = [m.icon.html for m in mv.units.layers]
-    assert len(bodies) == 3 and all("skirmish-counter" in b for b in bodies)
+    # the test presentation marks its designations with a star
+    assert len(bodies) == 3 and all(re.search(r">[A-Z]+-1\*</text>", b) for b in bodies)
     assert all("R-" not in b for b in bodies)
 
 
@@ -129,7 +132,7 @@ def test_click_on_a_counter_selects_the_unit_and_draws_its_reach(pgame):
     marker._click_callbacks(type="click")
     assert mv.table.unit == "B-ARM-1"
     (reach,) = mv.overlays["reach"].data["features"]
-    expected = pgame.ruleset.reach(pgame.view("blue"), "B-ARM-1")
+    expected = pgame.ruleset.presentation.reach(pgame.view("blue"), "B-ARM-1")
     assert reach["properties"]["hexes"] == len(expected) > 7
     lay = pgame.map.layout
     one = abs(_shoelace(np.asarray(G.hex_outline(lay, Hex(0, 0))["coordinates"][0]).tolist()))
@@ -159,13 +162,17 @@ def test_a_stack_shows_one_counter_with_a_count_and_opens_a_tray(pgame):
     blue.submit("blue: move B-ARM-1 0203")  # onto B-INF-1
     mv = MapView(pgame, seat="blue")
     (stack,) = [m for m in mv.units.layers if "B-ARM-1" in m.icon.html]
-    assert "B-INF-1" in stack.icon.html and ">2</span>" in stack.icon.html
+    assert "B-INF-1" in stack.icon.html and "owsnb-badge'>2</b>" in stack.icon.html
     assert len(mv.units.layers) == 2
     stack._click_callbacks(type="click")
     assert mv.table.stack == ["B-ARM-1", "B-INF-1"]
     assert mv.tray_control in mv.map.controls
-    buttons = [w.children[1] for w in mv.tray.children]
+    # each unit a button showing its counter (a picture from the tray's stylesheet)
+    style, *buttons = mv.tray.children
     assert [b.description for b in buttons] == ["B-ARM-1", "B-INF-1"]
+    for b in buttons:
+        cls = next(c for c in b._dom_classes if c.startswith("owsnb-c-"))
+        assert f".{cls}{{background-image:url(" in style.value
     buttons[1].click()
     assert mv.table.unit == "B-INF-1"
     mv.table.pick(hex="0707")
@@ -255,7 +262,7 @@ def test_detections_outline_the_contacts_only(pgame):
     mv = MapView(pgame, seat="blue")
     assert mv.overlays["detections"].data["features"] == []
     # bring a blue unit next to red infantry and end the turn: skirmish's S4 detects neighbours
-    reach = pgame.ruleset.reach(pgame.view("blue"), "B-REC-1")
+    reach = pgame.ruleset.presentation.reach(pgame.view("blue"), "B-REC-1")
     red = [u.hex for u in pgame.state.units.values() if u.side == "red"]
     spot = next(h for h in reach if any(h.distance(r) == 1 for r in red))
     for order in (
@@ -321,7 +328,7 @@ def test_the_tutorial_map_draws_its_offline_coastline_and_ows_terrain():
     deep = next(f for f in mv.grid.data["features"] if f["properties"].get("terrain") == "deep-sea")
     assert (
         deep["properties"]["style"]["fillColor"]
-        == game.ruleset.terrain_style("deep-sea")["fillColor"]
+        == terrain_style(game.ruleset.presentation, "deep-sea")["fillColor"]
     )
     # the coastline lies over the map: its points fall inside the map's bounds
     w, s, e, n = game.map.layout.bounds(list(game.map.hexes))
@@ -374,7 +381,7 @@ def test_the_rule_sets_hex_overlay_is_one_layer_sent_only_when_it_changes():
     mv = MapView(game, seat="blue")
     layer = mv.hex_overlay
     assert mv.map.layers.index(layer) == mv.map.layers.index(mv.grid) + 1  # above the terrain
-    expected = game.ruleset.hex_overlay(game.view("blue"))
+    expected = game.ruleset.presentation.hex_overlay(game.view("blue"))
     (zone,) = layer.data["features"]  # blue sees only its own units: one style, one shape
     assert zone["properties"]["label"] == "blue zone"
     assert zone["properties"]["hexes"] == len(expected)
@@ -391,4 +398,6 @@ def test_the_rule_sets_hex_overlay_is_one_layer_sent_only_when_it_changes():
         game.submit("blue: move B-ARM-1 0504")
     assert [m.comm_id for m in log.messages].count(layer.model_id) == 1
     (zone,) = layer.data["features"]
-    assert zone["properties"]["hexes"] == len(game.ruleset.hex_overlay(game.view("blue")))
+    assert zone["properties"]["hexes"] == len(
+        game.ruleset.presentation.hex_overlay(game.view("blue"))
+    )

@@ -30,7 +30,7 @@ def test_rings_are_labelled_and_explained_in_a_legend_6_4_2_2_2_1(tutorial):
     t, mv, td = _table(tutorial)
     t.show_ranges = True
     t.pick(unit="B-DDG-1801")
-    ranges = tutorial.ruleset.ranges(t.view, "B-DDG-1801")
+    ranges = tutorial.ruleset.presentation.ranges(t.view, "B-DDG-1801")
     radii = sorted({r["hexes"] for r in ranges if r["hexes"] > 0})
     drawn = [
         f["properties"]["hexes"]
@@ -74,7 +74,7 @@ def test_a_measured_route_beyond_this_turn_is_cut_into_legs_of_one_turn_10_10(tu
     assert kinds[0] == "route" and "leg" in kinds
     way = next(
         r
-        for r in tutorial.ruleset.transit(t.view, "B-HF3-1", tutorial.hex("1615"))
+        for r in tutorial.ruleset.presentation.transit(t.view, "B-HF3-1", tutorial.hex("1615"))
         if r["feasible"] and r["turns"]
     )
     assert way["turns"] == 2 and way["mode"].startswith("ground")
@@ -94,7 +94,7 @@ def test_a_route_inside_this_turns_reach_follows_the_reach_6_4(tutorial):
     t.pick(hex="0407")
     (route, leg) = mv.overlays["route"].data["features"]
     coords = route["geometry"]["coordinates"]
-    reach = tutorial.ruleset.reach(t.view, "B-DDG-1801")
+    reach = tutorial.ruleset.presentation.reach(t.view, "B-DDG-1801")
     path = [tutorial.map.layout.hex_at(lon, lat) for lon, lat in coords]
     assert path[0] == tutorial.hex("1210") and path[-1] == tutorial.hex("0407")
     assert all(h in reach for h in path)  # never across land
@@ -120,8 +120,8 @@ def test_one_statement_of_a_ships_movement_a_turn_6_4(tutorial):
     fewer hexes here."""
     t, mv, td = _table(tutorial)
     t.pick(unit="B-DDG-1801")
-    reach = tutorial.ruleset.reach(t.view, "B-DDG-1801")
-    rows = tutorial.ruleset.transit(t.view, "B-DDG-1801", tutorial.hex("0407"))
+    reach = tutorial.ruleset.presentation.reach(t.view, "B-DDG-1801")
+    rows = tutorial.ruleset.presentation.transit(t.view, "B-DDG-1801", tutorial.hex("0407"))
     rate = int(re.search(r"(\d+) hexes a turn", rows[0]["notes"]).group(1))
     assert reach.budget == rate == 55 and reach.summary()["allowance"] == "55 hexes"
     html = td.out.value

@@ -8,7 +8,7 @@ from fractions import Fraction
 from owsnb.kernel import Order
 from owsnb.widgets.dashboard import Dashboard
 from owsnb.widgets.mapview import MapView
-from owsnb.widgets.orderpanel import OrderPanel
+from owsnb.widgets.orderpanel import FOLLOW, OrderPanel
 from owsnb.widgets.table import Table
 from tests.widgets.helpers import counter, to_fire_with_contact
 
@@ -39,7 +39,11 @@ def test_clicking_a_counter_then_a_hex_prepares_a_move_and_submits_it_s2(pgame):
     t, mv, op = _table(pgame)
     _click_counter(mv, "B-ARM-1")
     assert op.verbs.value == "move" and op.values == {"unit": "B-ARM-1"}
-    assert op._editors["unit"].value == "B-ARM-1"
+    # the order line shows what the click gave and what to click next (no editor to fill)
+    assert "unit <b>B-ARM-1</b>" in op.info.value and "to: <span class='need'>click a hex" in (
+        op.info.value
+    )
+    assert op._editors == {}
     assert t.order is None and "still needed: to" in op.sections["order"]
     _click_hex(mv, pgame, "0504")
     assert t.order == Order.parse("blue: move B-ARM-1 0504")
@@ -55,9 +59,15 @@ def test_clicking_a_counter_then_a_hex_prepares_a_move_and_submits_it_s2(pgame):
     assert "blue: move B-ARM-1 0504" in op.sections["result"]
 
 
-def test_clicking_another_own_counter_switches_the_unit(pgame):
+def test_a_friendly_stack_is_a_destination_then_a_new_unit(pgame):
+    """A hex under a friendly counter can be clicked: with the unit chosen and no destination
+    yet, a click on another own counter gives its hex (a move onto the stack); with the order
+    complete, it starts the order again with that unit."""
     t, mv, op = _table(pgame)
     _click_counter(mv, "B-ARM-1")
+    _click_counter(mv, "B-INF-1")
+    here = pgame.map.label(pgame.unit("B-INF-1").hex)
+    assert op.values == {"unit": "B-ARM-1", "to": here}
     _click_counter(mv, "B-INF-1")
     assert op.values == {"unit": "B-INF-1"}
 
@@ -120,10 +130,11 @@ def test_done_and_pending_s2(pgame):
 
 def test_umpire_gives_every_sides_orders_and_advances(pgame):
     t, mv, op = _table(pgame, "umpire")
-    assert op.actor.layout.display == "" and op.actor.value == "blue"
-    assert op.actor.options[:2] == ("blue", "red")
+    # "act as: whoever acts" is the umpire's standing choice: the panel gives blue's orders now
+    assert op.actor.layout.display == "" and op.actor.value == FOLLOW and t.actor == "blue"
+    assert [v for _, v in op.actor.options] == [FOLLOW, "blue", "red", "umpire"]
     op.done_button.click()
-    assert t.actor == "red" and op.actor.value == "red"  # the panel follows who acts
+    assert t.actor == "red" and op.actor.value == FOLLOW  # ... and red's once red acts
     op.advance_button.click()
     assert pgame.clock.phase == "2"
 
@@ -180,12 +191,27 @@ def test_a_stale_table_is_refused_and_refreshed(pgame):
     assert t.state_id == pgame.state_id
 
 
-def test_the_umpires_panel_follows_who_acts_after_an_umpire_only_step(pgame):
+def test_act_as_never_changes_unless_the_umpire_changes_it(pgame):
+    """Issue 20: "act as" switched itself to blue after the umpire's Done. A side the umpire
+    picks stays picked whatever the clock does; "whoever acts" follows the clock."""
     t, mv, op = _table(pgame, "umpire")
-    op.actor.value = "umpire"  # chosen by hand: kept while the step lasts
-    assert t.actor == "umpire" and op.done_button.disabled
+    op.actor.value = "red"  # chosen by hand
+    assert t.actor == "red" and op.done_button.description == "Done (red)"
     op.advance_button.click()  # movement ends: the fire step, both sides act
-    assert pgame.clock.phase == "2" and t.actor == "blue" and not op.done_button.disabled
+    assert pgame.clock.phase == "2" and t.actor == "red" and op.actor.value == "red"
+    t.submit("blue: done")
+    assert t.actor == "red" and op.actor.value == "red"
+    op.act_as(None)  # back to whoever acts
+    assert op.actor.value == FOLLOW and t.actor == pgame.clock.acting[0]
+
+
+def test_the_umpire_has_one_step_control(pgame):
+    """One advance control: the umpire acting as the umpire has no Done, only "Advance step"."""
+    t, mv, op = _table(pgame, "umpire")
+    op.act_as("umpire")
+    assert op.done_button.layout.display == "none" and op.advance_button.layout.display == ""
+    op.advance_button.click()
+    assert pgame.clock.phase == "2"
 
 
 def test_without_candidates_a_click_fills_only_what_the_kind_admits_s3():
@@ -222,7 +248,7 @@ def test_a_preview_with_its_own_html_is_shown_as_the_rule_set_draws_it():
     f = forecast.Forecast({"held": half, "lost": half}, label="engagement", details=[row])
     order = Order.parse("blue: attack A-1 0101")
     shown = render.preview_html(f, order=order)
-    assert "owsnb-forecast" in shown and "A-1" in shown and "P (exact)" not in shown
+    assert "<td>A-1</td>" in shown and "P(destroyed)" in shown and "P (exact)" not in shown
     plain = render.preview_html(Distribution({"held": half, "lost": half}), order=order)
     assert "P (exact)" in plain and "1/2" in plain
 
@@ -234,7 +260,10 @@ def _rows_of_verbs(op, children):
 
     assert op.children == children
     return [
-        c for w in op.children for c in getattr(w, "children", ()) if isinstance(c, W.ToggleButtons)
+        c
+        for w in op.giving.children
+        for c in getattr(w, "children", ())
+        if isinstance(c, W.ToggleButtons)
     ]
 
 
@@ -285,7 +314,7 @@ def test_verb_buttons_shrinking_to_a_prefix_are_redrawn():
     assert op.verbs.options == ("move",) and first.comm is None
     assert _rows_of_verbs(op, children) == [op.verbs] and op.verbs.layout.display == ""
     op.verbs.value = "move"  # the new row is observed
-    assert op.spec is not None and op.spec.verb == "move" and "unit" in op._editors
+    assert op.spec is not None and op.spec.verb == "move" and "unit: " in op.info.value
     second = op.verbs
     rules.hurry = True
     t.refresh()

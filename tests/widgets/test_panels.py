@@ -46,7 +46,7 @@ def test_time_distance_reach_ranges_and_transit(pgame):
     td.table.pick(hex="0504")
     r = td.rows()
     view = pgame.view("blue")
-    reach = pgame.ruleset.reach(view, "B-ARM-1")
+    reach = pgame.ruleset.presentation.reach(view, "B-ARM-1")
     assert r["reach"]["hexes"] == len(reach) and r["reach"]["farthest"] == 3
     assert r["reach"]["km"] == 30.0 and r["reach"]["nm"] == round(30 / NM_KM, 1)
     assert r["ranges"][1] == {

@@ -32,12 +32,12 @@ def test_an_ows_move_result_shows_a_dash_not_none_for_halted_6_4():
     side, spec = _first_move(game)
     unit = list(spec.candidates["unit"])[0]
     here = game.state.units[unit].hex
-    reach = game.ruleset.reach(game.view(side), unit)
+    reach = game.ruleset.presentation.reach(game.view(side), unit)
     dest = next(h for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h)) if h != here)
     sub = game.submit(f"{side}: move {unit} {game.map.label(dest)}")
     assert sub.result.outcome["halted"] is None  # nothing stopped it ...
     shown = _visible(submission_html(sub))
-    assert f"<td>halted</td><td>{NONE}</td>" in shown  # ... and the table says so with a dash
+    assert f"<th>halted</th><td>{NONE}</td>" in shown  # ... and the table says so with a dash
     assert not re.search(r">\s*None\s*<", shown)
 
 
@@ -69,12 +69,12 @@ def test_a_result_in_a_panel_sends_no_stylesheet_and_no_text_fallback():
     side, spec = _first_move(game)
     unit = list(spec.candidates["unit"])[0]
     here = game.state.units[unit].hex
-    reach = game.ruleset.reach(game.view(side), unit)
+    reach = game.ruleset.presentation.reach(game.view(side), unit)
     dest = next(h for h in sorted(reach, key=lambda h: (h.distance(here) != 2, h)) if h != here)
     sub = game.submit(f"{side}: move {unit} {game.map.label(dest)}")
     full = sub.result._repr_html_()
     shown = submission_html(sub)
     assert "<style>" in full and "owsnb-fallback" in full  # the notebook's own rendering
     assert "<style>" not in shown and "owsnb-fallback" not in shown
-    assert "<td>halted</td>" in shown and len(shown) < len(full)
+    assert "<th>halted</th>" in shown and len(shown) < len(full)
     assert DISPLAY_CSS in style_widget().value  # its rules still reach the page, once

@@ -38,7 +38,7 @@ def test_the_tutorials_first_turn_with_the_mouse_only():
         if movers:  # a move is two clicks: the counter, then a hex in its reach
             unit = movers[0]
             table.pick(unit=unit)
-            reach = game.ruleset.reach(table.view, unit) or {}
+            reach = game.ruleset.presentation.reach(table.view, unit) or {}
             here = table.view.units[unit].hex
             dest = next(
                 (
@@ -67,3 +67,45 @@ def test_the_tutorials_first_turn_with_the_mouse_only():
     verbs = {o.split(": ")[1].split()[0] for o in done_by_clicks}
     assert {"move", "fly", "isr", "detect", "strike"} <= verbs
     assert not any(o.startswith("umpire:") for o in done_by_clicks)  # no umpire fiat needed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", ["three seats", "umpire alone"])
+def test_the_tutorials_first_turn_by_clicks_each_decided_from_the_page(seats):
+    """Issue 20: the briefing's first turn, every order given by clicks alone — each decided
+    from what the acting seat's table shows (its counters, stacks and off-map tray) — and every
+    step closed with Done (the umpire's steps with Advance step); the same game as the orders
+    typed."""
+    from owsnb.testing.clicks import TUTORIAL_TURN, clicks_for, next_order, play_in_app
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    typed = game.fork(0)  # the same game, given the same orders as text
+    names = ("blue", "red", "umpire") if seats == "three seats" else ("umpire",)
+    apps = {s: App(game, seat=s, curtain=False) for s in names}
+    todo = list(TUTORIAL_TURN)
+    clicks = 0
+    while game.clock.turn == 1:
+        order = next_order(game, todo)
+        acting = list(game.clock.acting) or ["umpire"]
+        side = order.partition(":")[0] if order else acting[0]
+        seat = side if side in apps else "umpire"
+        app = apps[seat]
+        if order is not None:
+            plan = clicks_for(game, seat, order)
+            sub = play_in_app(app, plan)
+            assert str(sub.order) == order, (plan, sub.order)
+            typed.submit(order)
+            todo.remove(order)
+            clicks += len(plan)
+        else:
+            if seat == "umpire" and side != "umpire":
+                assert app.table.actor == side  # "act as: whoever acts"
+            button = app.orders.advance_button if side == "umpire" else app.orders.done_button
+            assert not button.disabled and button.layout.display != "none", (side, game.clock)
+            button.click()
+            typed.submit(f"{side}: done")
+            clicks += 1
+    assert todo == [] and game.state == typed.state
+    assert clicks < 160  # the issue's count with typed ids and hexes, for the same turn
+    for app in apps.values():
+        app.close()

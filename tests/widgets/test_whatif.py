@@ -88,9 +88,11 @@ def test_a_what_if_unit_has_the_reach_and_rings_of_a_fresh_unit_of_its_type_6_4(
     for real in same:
         probe = what_if_unit(view, rs, real.kind, view.map.label(real.hex), types=types)
         study = view.with_unit(probe)
-        assert dict(rs.reach(study, probe.id)) == dict(rs.reach(view, real.id)), real.id
-        assert [(r["label"], r["hexes"]) for r in rs.ranges(study, probe.id)] == [
-            (r["label"], r["hexes"]) for r in rs.ranges(view, real.id)
+        assert dict(rs.presentation.reach(study, probe.id)) == dict(
+            rs.presentation.reach(view, real.id)
+        ), real.id
+        assert [(r["label"], r["hexes"]) for r in rs.presentation.ranges(study, probe.id)] == [
+            (r["label"], r["hexes"]) for r in rs.presentation.ranges(view, real.id)
         ], real.id
 
 

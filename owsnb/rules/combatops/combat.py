@@ -14,7 +14,6 @@ the losses as fractions of the defender's steps ``S`` (rounded down) and who ret
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,6 +23,7 @@ from owsnb.kernel.data import freeze
 from owsnb.kernel.events import Event, note, unit_add, unit_move, unit_remove, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply
+from owsnb.kernel.result import Result
 from owsnb.kernel.state import GameState, StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of, step_cost
@@ -531,29 +531,38 @@ class CombatResult:
     def __repr__(self) -> str:
         return f"<CombatResult {self.summary()}>"
 
+    def record(self) -> Result:
+        """The attack as a result: every unit's value, the odds, column shifts, the losses."""
+        column = f"{self.raw_column} → {self.column}" if self.shifts else self.raw_column
+        return Result(
+            f"Attack on {self.hex}",
+            {
+                "strength": f"{self.attack_total} : {self.defense_total}",
+                "column": column,
+                "defender steps (S)": self.steps,
+                "attacker loses": self.attacker_loss,
+                "defender loses": self.defender_loss,
+            },
+            list(self.rules),
+            columns=["role", "unit", "printed", "value", "modifiers"],
+            table=[
+                {
+                    "role": c.role,
+                    "unit": c.unit,
+                    "printed": c.printed,
+                    "value": c.value,
+                    "modifiers": "; ".join(c.notes),
+                }
+                for c in self.attack + self.defense
+            ],
+            lines=[
+                *(f"{'+' if s > 0 else ''}{s} column: {why}" for s, why in self.shifts),
+                *self.lines,
+            ],
+        )
+
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = "".join(
-            f"<tr><td>{e(c.role)}</td><td>{e(c.unit)}</td><td>{c.printed}</td><td><b>{c.value}</b></td>"
-            f"<td class='rule'>{e('; '.join(c.notes))}</td></tr>"
-            for c in self.attack + self.defense
-        )
-        shifts = "".join(
-            f"<li>{'+' if s > 0 else ''}{s} column: {e(why)}</li>" for s, why in self.shifts
-        )
-        lines = "".join(f"<li>{e(x)}</li>" for x in self.lines)
-        body = (
-            f"<b>Attack on {e(self.hex)}</b><table><tr><th>role</th><th>unit</th><th>printed</th>"
-            f"<th>value</th><th>modifiers</th></tr>{rows}</table>"
-            f"<p>{self.attack_total} : {self.defense_total} → <b>{e(self.raw_column)}</b>"
-            f"{' → <b>' + e(self.column) + '</b>' if self.shifts else ''}; defender steps S = {self.steps}</p>"
-            f"<ul>{shifts}</ul><ul>{lines}</ul><p class='rule'>rules: {e(', '.join(self.rules))}</p>"
-        )
-        try:
-            from owsnb.display.html import wrap
-        except ImportError:  # pragma: no cover
-            return body
-        return wrap(body, self.summary())
+        return self.record()._repr_html_()
 
 
 def defensive_artillery(state: StateLike, defender: str, target: Hex) -> list[Unit]:
@@ -744,29 +753,30 @@ class CombatPreview:
         bands = ", ".join(f"{c} if defense {defense_band(lo, hi)}" for c, lo, hi in self.bands)
         return f"<CombatPreview {self.hex}: attack {self.attack_total}; {bands}>"
 
-    def _repr_html_(self) -> str:
+    def record(self) -> Result:
+        """The preview as a result: the exact result when the defense is known, else the
+        attack's strength and the final column for each band of the defense."""
         if self.result is not None:
-            return self.result._repr_html_()
-        e = html.escape
-        rows = "".join(
-            f"<tr><td>{e(c.unit)}</td><td>{c.value}</td><td class='rule'>{e('; '.join(c.notes))}</td></tr>"
-            for c in self.attack
+            return self.result.record()
+        return Result(
+            f"Attack on {self.hex}",
+            {"strength": self.attack_total},
+            [],
+            columns=["defense", "final column"],
+            table=[
+                {"defense": defense_band(lo, hi), "final column": c} for c, lo, hi in self.bands
+            ],
+            lines=[
+                *(
+                    f"{c.unit}: {c.value}" + (f" ({'; '.join(c.notes)})" if c.notes else "")
+                    for c in self.attack
+                ),
+                *(f"{'+' if s > 0 else ''}{s}: {w}" for s, w in self.shifts),
+            ],
         )
-        bands = "".join(
-            f"<tr><td>{defense_band(lo, hi)}</td><td><b>{e(c)}</b></td></tr>"
-            for c, lo, hi in self.bands
-        )
-        shifts = "".join(f"<li>{'+' if s > 0 else ''}{s}: {e(w)}</li>" for s, w in self.shifts)
-        body = (
-            f"<b>Attack on {e(self.hex)}</b>: strength <b>{self.attack_total}</b>"
-            f"<table><tr><th>unit</th><th>value</th><th>modifiers</th></tr>{rows}</table>"
-            f"<ul>{shifts}</ul><table><tr><th>defense</th><th>final column</th></tr>{bands}</table>"
-        )
-        try:
-            from owsnb.display.html import wrap
-        except ImportError:  # pragma: no cover
-            return body
-        return wrap(body, repr(self))
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def preview(

@@ -14,12 +14,11 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike, Unit
-from owsnb.kernel.view import unalias
 from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
 from owsnb.rules.combatops.movement import enemy_of, step_cost
-from owsnb.rules.combatops.order_checks import check_stack, order_hex, own_unit, step_no, unit_types
+from owsnb.rules.combatops.order_checks import check_stack, step_no, unit_types
 from owsnb.rules.combatops.terrain import hexid, map_info, occupied, parse_hex
 
 __all__ = ["Attack", "Occupy", "ArtilleryPolicy", "attack_eligible", "soak_off_owed"]
@@ -154,16 +153,13 @@ class Attack(OrderHandler):
             tuple(ex),
         )
 
-    def _parse(
-        self, state: StateLike, order: Order, args: Mapping[str, Any]
-    ) -> tuple[Hex, list[Unit], list[Unit]]:
-        target = order_hex(state, order, args["hex"], "11.0")
-        with_ = [own_unit(state, order, x, "11.0") for x in args.get("with", ())]
-        sup = [own_unit(state, order, x, "13.4") for x in args.get("support", ()) or ()]
-        return target, with_, sup
+    @staticmethod
+    def _parse(args: Mapping[str, Any]) -> tuple[Hex, list[Unit], list[Unit]]:
+        """The bound hex attacked, attackers and supporting artillery."""
+        return args["hex"], list(args.get("with", ())), list(args.get("support", ()))
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        target, with_, sup = self._parse(state, order, args)
+        target, with_, sup = self._parse(args)
         side = order.side
         label = hexid(state.map, target)
         if not with_:
@@ -265,13 +261,13 @@ class Attack(OrderHandler):
             )
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
-        target, with_, sup = self._parse(state, order, args)
+        target, with_, sup = self._parse(args)
         return combat.preview(state, order.side, target, [u.id for u in with_], [u.id for u in sup])
 
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        target, with_, sup = self._parse(state, order, args)
+        target, with_, sup = self._parse(args)
         step = step_no(state)
         res, events = combat.resolve(
             state,
@@ -328,7 +324,7 @@ class Occupy(OrderHandler):
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p = state.public.get("pending_advance")
-        target = order_hex(state, order, args["hex"], "11.8")
+        target = args["hex"]
         if not p or parse_hex(state.map, p["hex"]) != target:
             raise IllegalOrderError(
                 f"no defender has just left {hexid(state.map, target)}: an advance follows "
@@ -337,7 +333,7 @@ class Occupy(OrderHandler):
                 rule="11.8",
                 order=order,
             )
-        units = [own_unit(state, order, x, "11.8") for x in args.get("with", ())]
+        units = list(args.get("with", ()))
         if not units:
             raise IllegalOrderError(
                 "name the units that advance (with=...)", code="no-units", rule="11.8", order=order
@@ -376,10 +372,9 @@ class Occupy(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        target = parse_hex(state.map, args["hex"])
+        target = args["hex"]
         ev: list[Event] = []
-        for x in args["with"]:
-            u = own_unit(state, order, x, "11.8")
+        for u in args["with"]:
             ev.append(
                 unit_move(
                     u.id,
@@ -391,7 +386,10 @@ class Occupy(OrderHandler):
             )
         ev.append(state_set("public", {"pending_advance": None}, rule="11.8"))
         ev.append(
-            note(f"{', '.join(args['with'])} advance into {hexid(state.map, target)}", rule="11.8")
+            note(
+                f"{', '.join(u.id for u in args['with'])} advance into {hexid(state.map, target)}",
+                rule="11.8",
+            )
         )
         return ev
 
@@ -400,7 +398,7 @@ class ArtilleryPolicy(OrderHandler):
     type = OrderType(
         "artillery",
         (
-            Param("unit", "unit", "one of your artillery units"),
+            Param("unit", "unit", "one of your artillery units", on_map=False),
             Param("mode", "choice", "support or hold", choices=("support", "hold")),
         ),
         rule="13.4",
@@ -431,7 +429,7 @@ class ArtilleryPolicy(OrderHandler):
             raise IllegalOrderError(
                 "only a side commands artillery", code="not-a-side", rule="13.4", order=order
             )
-        u = own_unit(state, order, args["unit"], "13.4", on_map=False)
+        u = args["unit"]
         if not U.is_artillery(u, unit_types(state)):
             raise IllegalOrderError(
                 f"{u.id} is not artillery", code="not-artillery", rule="13.4", order=order
@@ -440,7 +438,7 @@ class ArtilleryPolicy(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        uid = unalias(state, order.side, args["unit"])
+        uid = args["unit"].id
         held = [x for x in state.sides[order.side].private.get("artillery_hold", ()) if x != uid]
         if args["mode"] == "hold":
             held.append(uid)

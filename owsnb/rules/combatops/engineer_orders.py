@@ -13,8 +13,8 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import OrderHandler
 from owsnb.kernel.state import StateLike, Unit, edge_key
 from owsnb.rules.combatops import units as U
-from owsnb.rules.combatops.order_checks import order_hex, own_unit, step_no, unit_types
-from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info, parse_hex
+from owsnb.rules.combatops.order_checks import step_no, unit_types
+from owsnb.rules.combatops.terrain import bridge_kind, edge_id, hexid, map_info
 
 __all__ = ["Build", "Demolish"]
 
@@ -36,7 +36,7 @@ def _river_sides(state: StateLike, side: str) -> Iterator[tuple[Unit, Hex]]:
 
 def _engineer(state: StateLike, order: Order, args: Mapping[str, Any]) -> Unit:
     """The engineer an order names, or its refusal (9.7)."""
-    u = own_unit(state, order, args["unit"], "9.7")
+    u: Unit = args["unit"]
     if not U.is_engineer(u, unit_types(state)) or U.is_dummy(u):
         raise IllegalOrderError(
             f"{u.id} is not an engineer", code="not-an-engineer", rule="9.7", order=order
@@ -46,8 +46,8 @@ def _engineer(state: StateLike, order: Order, args: Mapping[str, Any]) -> Unit:
 
 def _order_edge(state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Unit, str]:
     """The (validated) engineer of an order and the id of the hexside it works on."""
-    u = own_unit(state, order, args["unit"], "9.7")
-    return u, edge_id(state.map, u.map_hex, parse_hex(state.map, args["across"]))
+    u = args["unit"]
+    return u, edge_id(state.map, u.map_hex, args["across"])
 
 
 def _unit_spec(
@@ -90,8 +90,7 @@ class Build(OrderHandler):
         return _unit_spec(self.type, side, ex, 8, kind=("infantry", "armor"))
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = _engineer(state, order, args)
-        n = order_hex(state, order, args["across"], "9.7")
+        u, n = _engineer(state, order, args), args["across"]
         if n.distance(u.map_hex) != 1 or edge_key(u.map_hex, n) not in map_info(state.map).rivers:
             raise IllegalOrderError(
                 f"{u.id} is not beside a river hexside facing {hexid(state.map, n)}",
@@ -165,8 +164,7 @@ class Demolish(OrderHandler):
         return _unit_spec(self.type, side, ex, 4)
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = _engineer(state, order, args)
-        n = order_hex(state, order, args["across"], "9.7")
+        u, n = _engineer(state, order, args), args["across"]
         if n.distance(u.map_hex) != 1 or not bridge_kind(state, u.map_hex, n):
             raise IllegalOrderError(
                 f"no bridge between {hexid(state.map, u.map_hex)} and {hexid(state.map, n)}",

@@ -16,15 +16,13 @@ from owsnb.rules.combatops.movement import movement_allowance, path_to, reach
 from owsnb.rules.combatops.order_checks import (
     alias_note,
     check_stack,
-    order_hex,
-    own_unit,
     rotate,
     stack_after,
     stack_limit,
     step_no,
 )
 from owsnb.rules.combatops.supply import supply_of
-from owsnb.rules.combatops.terrain import hexid, map_info, parse_hex
+from owsnb.rules.combatops.terrain import hexid, map_info
 
 __all__ = ["Move", "movement_note"]
 
@@ -84,8 +82,7 @@ class Move(OrderHandler):
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         rule = "10.0" if step_no(state) == 5 else "8.0"
-        u = own_unit(state, order, args["unit"], rule)
-        to = order_hex(state, order, args["to"], rule)
+        u, to = args["unit"], args["to"]
         if u.has("moved"):
             raise IllegalOrderError(
                 f"{u.id} has already moved this half-turn", code="moved", rule=rule, order=order
@@ -127,8 +124,7 @@ class Move(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "8.0")
-        to = parse_hex(state.map, args["to"])
+        u, to = args["unit"], args["to"]
         allowed, _ = exploit_filter(state, u)
         cost, parent = reach(state, u, allowed=allowed)
         path = path_to(parent, u.map_hex, to)

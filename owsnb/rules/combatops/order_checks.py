@@ -1,4 +1,6 @@
-"""What every Combat Operations order handler checks: its unit, its hex, stacking, the step.
+"""What Combat Operations order handlers check beyond their bound arguments (the kernel resolves
+units and hexes, :meth:`~owsnb.rules.combatops.ruleset.CombatOperations.parse_hex`): stacking,
+the step.
 
 Shared by the ``*_orders`` modules; each refusal is an :class:`~owsnb.kernel.errors.IllegalOrderError`
 with a stable code and the rule paragraph that forbids the order.
@@ -9,22 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
+from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, note
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
 from owsnb.kernel.state import StateLike, Unit
-from owsnb.kernel.view import alias_id, unalias
+from owsnb.kernel.view import alias_id
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.movement import enemy_of
-from owsnb.rules.combatops.terrain import hexid, occupied, parse_hex
+from owsnb.rules.combatops.terrain import hexid, occupied
 
 __all__ = [
     "step_no",
     "stack_limit",
     "unit_types",
-    "order_hex",
-    "own_unit",
     "stack_after",
     "check_stack",
     "alias_note",
@@ -46,29 +46,6 @@ def unit_types(state: StateLike) -> Mapping[str, Any]:
 def stack_limit(state: StateLike) -> int:
     """Battalions' worth of units a hex may hold (6.0)."""
     return int(unit_types(state).get("stacking_limit", 4))
-
-
-def order_hex(state: StateLike, order: Order, ref: str, rule: str) -> Hex:
-    """The hex an order names, or its refusal (``bad-hex``) citing *rule*."""
-    try:
-        return parse_hex(state.map, ref)
-    except InvalidHexError as exc:
-        raise IllegalOrderError(
-            f"{exc}; name hexes like 'G13' or '0713'", code="bad-hex", rule=rule, order=order
-        ) from None
-
-
-def own_unit(state: StateLike, order: Order, ref: str, rule: str, *, on_map: bool = True) -> Unit:
-    """The ordering side's unit named (or aliased) *ref*, on the map unless *on_map* is false."""
-    uid = unalias(state, order.side, str(ref))
-    u = state.units.get(uid)
-    if u is None or u.side != order.side:
-        raise IllegalOrderError(
-            f"{order.side} has no unit {ref!r}", code="not-your-unit", rule=rule, order=order
-        )
-    if on_map and (u.hex is None or not u.alive):
-        raise IllegalOrderError(f"{u.id} is not on the map", code="off-map", rule=rule, order=order)
-    return u
 
 
 def stack_after(state: StateLike, side: str, h: Hex, adding: Sequence[Unit]) -> int:

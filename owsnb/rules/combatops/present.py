@@ -1,4 +1,5 @@
-"""How Combat Operations looks: terrain colours, counters (SVG), tooltips, reach, ranges, dashboard.
+"""How Combat Operations looks (``RULESET.presentation``): terrain colours, counters as data (drawn
+by :mod:`owsnb.display.symbols`), tooltips, reach, ranges, dashboard.
 
 Everything here reads a side's view (or the truth) and returns plain data or strings; widgets
 draw them. A face-down enemy counter shows what its back shows (2.1): the unit-type symbol and the
@@ -10,16 +11,18 @@ movement rate, nothing else.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.kernel.state import UMPIRE, Unit
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import hexid
 
 __all__ = [
+    "CombatOpsPresentation",
+    "PRESENTATION",
     "terrain_style",
-    "counter_svg",
+    "counter_of",
     "unit_summary",
     "reach",
     "ranges",
@@ -46,122 +49,52 @@ def _face_down(unit: Unit) -> bool:
     return unit.id.startswith("unknown-") or ("atk" not in unit.data and not unit.data.get("dummy"))
 
 
-def _symbol(utype: str, x: float, y: float, w: float, h: float) -> str:
-    """NATO-style unit-type symbol inside the box (x, y, w, h), white strokes."""
-    s = "stroke='#fff' stroke-width='1.4' fill='none'"
-    cx, cy = x + w / 2, y + h / 2
-    parts = [f"<rect x='{x:.1f}' y='{y:.1f}' width='{w:.1f}' height='{h:.1f}' {s}/>"]
-    cross = f"<path d='M{x:.1f},{y:.1f}L{x + w:.1f},{y + h:.1f}M{x:.1f},{y + h:.1f}L{x + w:.1f},{y:.1f}' {s}/>"
-    oval = f"<ellipse cx='{cx:.1f}' cy='{cy:.1f}' rx='{w * 0.32:.1f}' ry='{h * 0.28:.1f}' {s}/>"
-    wheel = f"<path d='M{cx:.1f},{y:.1f}L{cx:.1f},{y + h:.1f}' {s}/>"
-    dot = f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='{h * 0.18:.1f}' fill='#fff'/>"
-    bar = f"<path d='M{x + w * 0.1:.1f},{y:.1f}L{x + w * 0.1:.1f},{y + h:.1f}' {s}/>"
-    base = utype.split("-")[-1]
-    if base == "infantry":
-        parts.append(cross)
-        if utype == "armored-infantry":
-            parts.append(oval)
-        elif utype == "motorized-infantry":
-            parts.append(wheel)
-    elif utype == "armor":
-        parts.append(oval)
-    elif utype == "armored-cavalry":
-        parts += [oval, f"<path d='M{x:.1f},{y + h:.1f}L{x + w:.1f},{y:.1f}' {s}/>"]
-    elif base == "artillery":
-        parts.append(dot)
-        if utype == "mechanized-artillery":
-            parts.append(oval)
-        elif utype == "motorized-artillery":
-            parts.append(wheel)
-    elif base == "engineer":
-        parts.append(
-            f"<path d='M{x + w * 0.25:.1f},{cy + h * 0.2:.1f}L{x + w * 0.25:.1f},{cy - h * 0.2:.1f}"
-            f"L{x + w * 0.75:.1f},{cy - h * 0.2:.1f}L{x + w * 0.75:.1f},{cy + h * 0.2:.1f}"
-            f"M{cx:.1f},{cy - h * 0.2:.1f}L{cx:.1f},{cy + h * 0.2:.1f}' {s}/>"
-        )
-        if utype == "motorized-engineer":
-            parts.append(bar)
-    elif base == "hq":
-        parts.append(
-            f"<text x='{cx:.1f}' y='{cy + h * 0.18:.1f}' font-size='{h * 0.55:.1f}' text-anchor='middle' "
-            f"fill='#fff' font-family='sans-serif'>HQ</text>"
-        )
-        if utype == "motorized-hq":
-            parts.append(bar)
-    elif utype == "anti-tank":
-        parts.append(
-            f"<path d='M{x:.1f},{y + h:.1f}L{cx:.1f},{y:.1f}L{x + w:.1f},{y + h:.1f}' {s}/>"
-        )
-    elif utype == "anti-aircraft":
-        parts.append(
-            f"<path d='M{x:.1f},{y + h:.1f}Q{cx:.1f},{y - h * 0.3:.1f} {x + w:.1f},{y + h:.1f}' {s}/>"
-        )
-    return "".join(parts)
+_SYMBOLS = {
+    "infantry": "infantry",
+    "armored-infantry": "mechanised-infantry",
+    "motorized-infantry": "motorised-infantry",
+    "armor": "armour",
+    "armored-cavalry": "armoured-reconnaissance",
+    "artillery": "artillery",
+    "mechanized-artillery": "self-propelled-artillery",
+    "motorized-artillery": "motorised-artillery",
+    "engineer": "engineer",
+    "motorized-engineer": "motorised-engineer",
+    "hq": "headquarters",
+    "motorized-hq": "motorised-headquarters",
+    "anti-tank": "anti-tank",
+    "anti-aircraft": "air-defence",
+}
+"""Combat Operations unit types -> APP-6 symbol keys (:data:`owsnb.display.symbols.SYMBOLS`)."""
 
 
-def counter_svg(unit: Unit, view: Any, size: int = 48) -> str:
-    """The counter as an SVG string: front (values) for own and revealed units, back (type and
-    movement only) for face-down enemy counters. Every string is XML-escaped."""
+def counter_of(unit: Unit, view: Any) -> Counter:
+    """The counter as data: front (attack, defense, echelon, movement, artillery class, hit
+    markers, out of supply) for own and revealed units; the back — type and movement only (2.1)
+    — for a face-down enemy counter; an own dummy shows ``D``."""
     side = view.sides.get(unit.side) if view is not None and hasattr(view, "sides") else None
-    colour = html.escape(getattr(side, "color", None) or SIDE_COLOURS.get(unit.side, "#777777"))
-    s = float(size)
+    colour = getattr(side, "color", None) or SIDE_COLOURS.get(unit.side, "#777777")
     ma = int(unit.data.get("ma", 1))
     utype = str(unit.data.get("utype", unit.kind))
-    font = "font-family='sans-serif' fill='#fff'"
-    body = [
-        f"<rect x='1' y='1' width='{s - 2:.0f}' height='{s - 2:.0f}' rx='3' fill='{colour}' stroke='#111'/>"
-    ]
-    own_dummy = unit.data.get("dummy") and not _face_down(unit)
-    if own_dummy:
-        body.append(
-            f"<text x='{s / 2:.1f}' y='{s * 0.62:.1f}' font-size='{s * 0.42:.1f}' text-anchor='middle' "
-            f"font-weight='bold' {font}>D</text>"
-        )
-    else:
-        body.append(_symbol(utype, s * 0.25, s * 0.30, s * 0.5, s * 0.32))
-    body.append(
-        f"<text x='{s - 4:.1f}' y='{s - 4:.1f}' font-size='{s * 0.22:.1f}' text-anchor='end' {font}>{ma}</text>"
-    )
-    if not _face_down(unit) and not own_dummy:
-        a, d, _ = U.printed(unit)
-        body.append(
-            f"<text x='4' y='{s * 0.24:.1f}' font-size='{s * 0.22:.1f}' {font} font-weight='bold'>{a}</text>"
-        )
-        body.append(
-            f"<text x='{s - 4:.1f}' y='{s * 0.24:.1f}' font-size='{s * 0.22:.1f}' text-anchor='end' {font} "
-            f"font-weight='bold'>{d}</text>"
-        )
-        ech = "III" if unit.data.get("echelon") == "regiment" else "II"
-        body.append(
-            f"<text x='{s / 2:.1f}' y='{s * 0.26:.1f}' font-size='{s * 0.15:.1f}' text-anchor='middle' {font}>"
-            f"{ech}</text>"
-        )
-        label = unit.id.split("-", 1)[-1]
-        label = label if len(label) <= 8 else label[:7] + "…"
-        body.append(
-            f"<text x='4' y='{s - 4:.1f}' font-size='{s * 0.15:.1f}' {font}>{html.escape(label)}</text>"
-        )
-        if unit.data.get("art_class"):
-            body.append(
-                f"<text x='{s * 0.78:.1f}' y='{s * 0.52:.1f}' font-size='{s * 0.15:.1f}' {font}>"
-                f"{html.escape(str(unit.data['art_class']))}</text>"
-            )
-        for i in range(U.hits(unit)):
-            body.append(
-                f"<circle cx='{s * 0.15 + i * s * 0.12:.1f}' cy='{s * 0.76:.1f}' r='{s * 0.05:.1f}' fill='#ffd23f' "
-                "stroke='#111'/>"
-            )
-        if unit.data.get("oos"):
-            body.append(
-                f"<rect x='2.5' y='2.5' width='{s - 5:.0f}' height='{s - 5:.0f}' rx='2' fill='none' "
-                "stroke='#ffd23f' stroke-dasharray='3,2' stroke-width='1.5'/>"
-            )
-    title = html.escape(
-        f"{unit.id}: {utype} {U.counter_label(unit) if not _face_down(unit) else 'face down'}"
-    )
-    return (
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>"
-        f"<title>{title}</title>{''.join(body)}</svg>"
+    symbol = _SYMBOLS.get(utype, "unit")
+    if _face_down(unit):
+        return Counter(unit.side, colour, "", symbol=symbol, factors=f"{ma}", title=utype)
+    if unit.data.get("dummy"):
+        return Counter(unit.side, colour, short_designation(unit), symbol="dummy", factors=f"{ma}")
+    a, d, _ = U.printed(unit)
+    art = str(unit.data.get("art_class") or "")
+    return Counter(
+        side=unit.side,
+        fill=colour,
+        designation=unit.id.split("-", 1)[-1],
+        symbol=symbol,
+        echelon="regiment" if unit.data.get("echelon") == "regiment" else "battalion",
+        left=str(a),
+        right=str(d),
+        factors=f"{ma} {art}".strip() if art else str(ma),
+        marks=("hit",) * U.hits(unit),
+        border="#ffd23f" if unit.data.get("oos") else "",
+        title=f"{unit.name or unit.id}: {utype} {U.counter_label(unit)}",
     )
 
 
@@ -330,3 +263,28 @@ def observation_string(view: Any) -> str:
         f"{u.id}@{hexid(view.map, u.hex)}" for u in view.units.values() if u.hex is not None
     )
     return f"{getattr(view, 'viewer', UMPIRE)} | {view.clock} | {units}"
+
+
+class CombatOpsPresentation(Presentation):
+    """What the table draws of a Combat Operations game (see the module docstring)."""
+
+    def terrain_style(self, terrain: str) -> dict[str, Any]:
+        return terrain_style(terrain)
+
+    def counter(self, unit: Any, view: Any) -> Counter:
+        return counter_of(unit, view)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return unit_summary(unit, view)
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        return reach(view, unit_id)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        return ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return dashboard(view)
+
+
+PRESENTATION = CombatOpsPresentation()

@@ -21,8 +21,6 @@ from owsnb.rules.combatops.movement import enemy_of
 from owsnb.rules.combatops.order_checks import (
     alias_note,
     check_stack,
-    order_hex,
-    own_unit,
     rotate,
     stack_after,
     stack_limit,
@@ -93,15 +91,7 @@ class Assign(OrderHandler):
                 rule="14.0",
                 order=order,
             )
-        try:
-            c = int(args["chit"])
-        except ValueError:
-            raise IllegalOrderError(
-                f"chit must be a number, not {args['chit']!r}",
-                code="bad-arguments",
-                rule="14.0",
-                order=order,
-            ) from None
+        c = args["chit"]
         if c not in state.public.get("chits", ()) or chits.chit_owner(state, c) != order.side:
             raise IllegalOrderError(
                 f"chit {c} is not one of {order.side}'s chits (errata 10.0)",
@@ -113,7 +103,7 @@ class Assign(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        side, letter, chit = order.side, args["letter"], str(int(args["chit"]))
+        side, letter, chit = order.side, args["letter"], str(args["chit"])
         priv = state.sides[side].private
         pas = str(priv["reinforcements"][letter].get("pass", 1))
         table = {p: dict(m) for p, m in priv.get("assign", {}).items()}
@@ -161,7 +151,7 @@ class Draw(OrderHandler):
 class Enter(OrderHandler):
     type = OrderType(
         "enter",
-        (Param("unit", "unit", "a unit waiting off the map"), Param("to", "hex")),
+        (Param("unit", "unit", "a unit waiting off the map", on_map=False), Param("to", "hex")),
         rule="14.2",
         doc="bring a reinforcement (or a unit entering from the map edge) onto the map",
     )
@@ -186,7 +176,7 @@ class Enter(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in waiting)), tuple(ex))
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "14.2", on_map=False)
+        u = args["unit"]
         if u.hex is not None or u.box not in ("arrived", "entry") or not u.alive:
             raise IllegalOrderError(
                 f"{u.id} is not waiting to enter the map",
@@ -194,7 +184,7 @@ class Enter(OrderHandler):
                 rule="14.0",
                 order=order,
             )
-        to = order_hex(state, order, args["to"], "14.2")
+        to = args["to"]
         allowed = entry_hexes(state, u)
         if to not in allowed:
             names = ", ".join(hexid(state.map, h) for h in allowed) or "none free"
@@ -209,8 +199,7 @@ class Enter(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "14.2", on_map=False)
-        to = parse_hex(state.map, args["to"])
+        u, to = args["unit"], args["to"]
         vis = visibility_of(state, u)
         ev = [
             unit_move(u.id, to, visible_to=vis, rule="14.2"),
@@ -274,7 +263,7 @@ class Replace(OrderHandler):
                 rule="14.1",
                 order=order,
             )
-        u = own_unit(state, order, args["unit"], "14.1")
+        u = args["unit"]
         kind = priv["reinforcements"][args["letter"]].get("replacement")
         if not U.hits(u):
             raise IllegalOrderError(
@@ -296,7 +285,7 @@ class Replace(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "14.1")
+        u = args["unit"]
         toks = tuple(
             t
             for t in state.sides[order.side].private.get("replacements", ())

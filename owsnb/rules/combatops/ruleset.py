@@ -14,13 +14,14 @@ from typing import Any
 
 from owsnb.kernel.data import freeze
 from owsnb.kernel.dice import Dice
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
+from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import DONE, Adjudication, Option, OrderHandler, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
-from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike, Unit
+from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, Unit
 from owsnb.kernel.view import masked
 from owsnb.rules.combatops import chits, combat, present, victory
 from owsnb.rules.combatops import units as U
@@ -273,7 +274,7 @@ class _Done(OrderHandler):
                     order.side, hex=state.map.label(h), **{"with": [u.id for u in group]}
                 )
                 try:
-                    atk.validate(state, o, atk.type.bind(o))
+                    atk.validate(state, o, atk.type.bind(o, state, parse_hex=parse_hex))
                 except IllegalOrderError:
                     continue
                 raise IllegalOrderError(
@@ -293,6 +294,7 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -664,6 +666,20 @@ class CombatOps(RuleSet):
         """The verdict of the scenario's victory conditions (16.0, 17.x), judged now."""
         return victory.judge(state)
 
+    def parse_hex(self, map: MapState, text: str) -> Hex:
+        """Orders name hexes as the rule book does (``G13``) or by their printed label (``0713``);
+        :func:`~owsnb.rules.combatops.terrain.parse_hex`."""
+        try:
+            return parse_hex(map, text)
+        except InvalidHexError as exc:
+            raise InvalidHexError(f"{exc}; name hexes like 'G13' or '0713'") from None
+
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.combatops import evaluation
+
+        return evaluation
+
     # -- view policy ---------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """Own units and revealed enemy units in full; other enemy counters face down, showing
@@ -678,29 +694,14 @@ class CombatOps(RuleSet):
         return masked(state, unit, side, kind=U.utype(unit), data=data)
 
     # -- presentation --------------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return present.terrain_style(terrain)
-
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        return present.counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        return present.unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Mapping[Any, float] | None:
-        return present.reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return present.ranges(view, unit_id)
+    presentation = present.PRESENTATION
+    """What the table draws of Combat Operations (:mod:`owsnb.rules.combatops.present`)."""
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
         from owsnb.rules.combatops import guide
 
         return guide
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return present.dashboard(view)
 
     def observation_string(self, view: Any) -> str:
         return present.observation_string(view)

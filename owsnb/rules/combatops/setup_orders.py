@@ -18,8 +18,8 @@ from owsnb.rules.combatops import combat
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.combat import visibility_of
 from owsnb.rules.combatops.movement import enemy_of
-from owsnb.rules.combatops.order_checks import alias_note, check_stack, order_hex, own_unit, rotate
-from owsnb.rules.combatops.terrain import hexid, map_info, occupied, parse_hex
+from owsnb.rules.combatops.order_checks import alias_note, check_stack, rotate
+from owsnb.rules.combatops.terrain import hexid, map_info, occupied
 
 __all__ = ["Place", "Breakdown", "north_of_river", "in_setup_area"]
 
@@ -86,8 +86,7 @@ class Place(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in mine)), tuple(ex))
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "3.0")
-        to = order_hex(state, order, args["to"], "3.0")
+        u, to = args["unit"], args["to"]
         if not in_setup_area(state, order.side, to):
             raise IllegalOrderError(
                 f"{hexid(state.map, to)} is outside {order.side}'s set-up area",
@@ -107,8 +106,7 @@ class Place(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "3.0")
-        to = parse_hex(state.map, args["to"])
+        u, to = args["unit"], args["to"]
         return [
             unit_move(
                 u.id, to, path=(u.map_hex, to), visible_to=visibility_of(state, u), rule="3.0"
@@ -143,7 +141,7 @@ class Breakdown(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "17.0")
+        u = args["unit"]
         if u.data.get("echelon") != "regiment" or U.bns(u) < 2:
             raise IllegalOrderError(
                 f"{u.id} is not a regiment counter", code="not-a-regiment", rule="17.0", order=order
@@ -156,7 +154,7 @@ class Breakdown(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list[Event]:
-        u = own_unit(state, order, args["unit"], "17.0")
+        u = args["unit"]
         events = combat.breakdown_events(state, u, rule="17.0")
         events += alias_note(state, u, "the counter {unit} is replaced by several counters", "17.0")
         return events

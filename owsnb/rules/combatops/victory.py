@@ -17,7 +17,6 @@ reinforcements received.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -48,17 +47,14 @@ class Verdict:
     def __repr__(self) -> str:
         return f"<Verdict {self}>"
 
+    def record(self) -> Any:
+        """The verdict as a result: who wins and why, and the facts it rests on."""
+        from owsnb.kernel.result import Result
+
+        return Result(str(self), dict(self.facts))
+
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-            for k, v in self.facts.items()
-        )
-        body = f"<b>{html.escape(str(self))}</b><table>{rows}</table>"
-        try:
-            from owsnb.display.html import wrap
-        except ImportError:  # pragma: no cover
-            return body
-        return wrap(body, str(self))
+        return self.record()._repr_html_()
 
 
 def battalion_count(state: StateLike, side: str, division: str | None = None) -> tuple[int, int]:

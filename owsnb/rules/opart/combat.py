@@ -362,29 +362,36 @@ class CombatResult:
             f"{self.band} -> {self.effect}>"
         )
 
-    def _repr_html_(self) -> str:
-        import html
+    def record(self) -> Any:
+        """The combat as a result (§14): each side's terms, die (11) and combat power, the band
+        and its effect."""
+        from owsnb.kernel.result import Result
 
-        def rows(terms: list[Term], die: int, total: int) -> str:
-            body = "".join(
-                f"<tr><td>{html.escape(t.label)}</td><td>{t.value:+d}</td>"
-                f"<td class='rule'>{html.escape(t.rule)}</td></tr>"
-                for t in terms
-            )
-            return body + (
-                f"<tr><td>die</td><td>{die:+d}</td><td class='rule'>11</td></tr>"
-                f"<tr><th>combat power</th><th>{total}</th><th></th></tr>"
-            )
+        def rows(side: str, terms: list[Term], die: int, total: int) -> list[dict[str, Any]]:
+            return [
+                *(
+                    {"side": side, "term": t.label, "value": f"{t.value:+d}", "rule": t.rule}
+                    for t in terms
+                ),
+                {"side": side, "term": "die", "value": f"{die:+d}", "rule": "11"},
+                {"side": side, "term": "combat power", "value": str(total), "rule": ""},
+            ]
 
         ro = "".join(f" roll-off {a} v {d};" for a, d in self.rolloff)
-        return (
-            f"<div class='owsnb'><b>{html.escape(self.attacker)}</b> attacks "
-            f"<b>{html.escape(self.target)}</b> (§14)<table style='border-collapse:collapse'>"
-            f"<tr><th colspan=3>attacker</th></tr>{rows(self.attack_terms, self.att_roll, self.attack)}"
-            f"<tr><th colspan=3>defender</th></tr>{rows(self.defence_terms, self.def_roll, self.defence)}"
-            f"</table><p>{html.escape(self.band)}{html.escape(ro)} → <b>{html.escape(self.effect)}</b></p>"
-            f"<pre class='owsnb-fallback' style='display:none'>{html.escape(repr(self))}</pre></div>"
+        return Result(
+            f"{self.attacker} attacks {self.target}",
+            {"effect": self.effect},
+            list(self.rules),
+            columns=["side", "term", "value", "rule"],
+            table=[
+                *rows("attacker", self.attack_terms, self.att_roll, self.attack),
+                *rows("defender", self.defence_terms, self.def_roll, self.defence),
+            ],
+            lines=[f"{self.band}{ro} → {self.effect}"],
         )
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def loss_events(

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
-from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.events import note, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
@@ -35,13 +35,7 @@ __all__ = [
     "AttackOrder",
     "ExitOrder",
     "active_stands",
-    "refuse",
 ]
-
-
-def refuse(why: movement.Refusal, order: Order) -> IllegalOrderError:
-    """The :class:`IllegalOrderError` for a :class:`~owsnb.rules.opart.movement.Refusal`."""
-    return IllegalOrderError(why.message, code=why.code, rule=why.rule, order=order)
 
 
 def active_stands(state: StateLike, side: str) -> list[Any]:
@@ -54,24 +48,13 @@ def active_stands(state: StateLike, side: str) -> list[Any]:
     ]
 
 
-def _stand(state: StateLike, order: Order, uid: str) -> Any:
-    u = state.units.get(uid)
-    if u is None or u.side != order.side:
-        raise IllegalOrderError(
-            f"{order.side} has no stand {uid!r}", code="not-your-stand", rule="7", order=order
-        )
-    if u.hex is None:
-        raise IllegalOrderError(
-            f"{uid} is not on the battlefield ({u.box or 'off the table'})",
-            code="off-map",
-            rule="7",
-            order=order,
-        )
+def _stand(state: StateLike, order: Order, u: Any) -> Any:
+    """The bound stand *u* (the side's, on the battlefield), if its formation is activated."""
     card = state.public.get("card")
     if formation_of(u) != card:
         title = formations(state).get(card, {}).get("title", card)
         raise IllegalOrderError(
-            f"{uid} belongs to {formations(state).get(formation_of(u), {}).get('title')}; "
+            f"{u.id} belongs to {formations(state).get(formation_of(u), {}).get('title')}; "
             f"only the activated formation ({title}) may move or fight now",
             code="not-activated",
             rule="12.2",
@@ -95,13 +78,6 @@ def _unmoved(state: StateLike, order: Order, u: Any) -> None:
             rule="R14",
             order=order,
         )
-
-
-def _hex(state: StateLike, order: Order, ref: str) -> Any:
-    try:
-        return state.map.hex(ref)
-    except InvalidHexError as exc:
-        raise IllegalOrderError(str(exc), code="bad-hex", rule="5", order=order) from None
 
 
 def _facing(state: StateLike, order: Order, value: str) -> int:
@@ -202,20 +178,19 @@ class MoveOrder(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = _stand(state, order, args["unit"])
+        u, to = _stand(state, order, args["unit"]), args["to"]
         _unmoved(state, order, u)
-        to = _hex(state, order, args["to"])
         if args.get("face") is not None:
             _facing(state, order, args["face"])
         r = movement.reach(state, u)
         if to not in r:
-            raise refuse(why_not_reach(state, u, to, r), order)
+            why = why_not_reach(state, u, to, r)
+            raise refuse(why.message, why.code, why.rule, order)
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.unit(args["unit"])
-        to = state.map.hex(args["to"])
+        u, to = args["unit"], args["to"]
         r = movement.reach(state, u)
         path = r.path[to]
         if args.get("face") is not None:
@@ -276,7 +251,7 @@ class FaceOrder(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         f = _facing(state, order, args["facing"])
         return [
             unit_set(u.id, markers=u.markers | {"moved"}, data={"facing": f}, rule="R7"),
@@ -348,7 +323,7 @@ class ModeOrder(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         return [
             unit_set(u.id, markers=u.markers | {"moved"}, data={"mode": args["mode"]}, rule="R17"),
             note(f"{u.id} changes to {args['mode']}", rule="R17"),
@@ -362,7 +337,7 @@ class AttackOrder(OrderHandler):
         "attack",
         (
             Param("unit", "unit", "stand initiating combat"),
-            Param("target", "unit", "enemy stand it can see (artillery: any) in range"),
+            Param("target", "enemy", "enemy stand it can see (artillery: any) in range"),
         ),
         rule="14",
         doc="initiate combat against an enemy stand",
@@ -390,36 +365,19 @@ class AttackOrder(OrderHandler):
             ex,
         )
 
-    def _pair(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
-        u = _stand(state, order, args["unit"])
-        t = state.units.get(args["target"])
-        if t is None:
-            raise IllegalOrderError(
-                f"no stand {args['target']!r}", code="no-target", rule="14", order=order
-            )
-        return u, t
-
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u, t = self._pair(state, order, args)
+        u, t = _stand(state, order, args["unit"]), args["target"]
         why = combat.attack_refusal(state, u, t)
         if why is not None:
-            raise refuse(why, order)
+            raise refuse(why.message, why.code, why.rule, order)
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Any:
-        u, t = state.units.get(args["unit"]), state.units.get(args["target"])
-        if u is None or t is None or u.hex is None or t.hex is None:
-            raise IllegalOrderError(
-                f"no stands {args['unit']!r} and {args['target']!r} on the battlefield to preview",
-                code="no-target",
-                rule="14",
-                order=order,
-            )
-        return combat.preview(state, u, t)
+        return combat.preview(state, args["unit"], args["target"])
 
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u, t = state.unit(args["unit"]), state.unit(args["target"])
+        u, t = args["unit"], args["target"]
 
         def roll(sides: int, who: str, purpose: str) -> int:
             actor = u if who == "attacker" else t
@@ -471,7 +429,7 @@ class ExitOrder(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> list:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         return [
             unit_set(u.id, hex=None, box="withdrawn", markers=u.markers | {"moved"}, rule="9"),
             note(f"{u.id} withdraws from the battlefield", rule="9"),

@@ -1,7 +1,9 @@
-"""What the widgets draw for this rule set: terrain colours, counters, tooltips, reach, ranges,
-the dashboard, and a static picture of the battlefield for places without widgets.
+"""What the widgets draw for this rule set (``RULESET.presentation``): terrain colours, counters as
+data (drawn by :mod:`owsnb.display.symbols`), tooltips, reach, ranges, the dashboard, and a static
+picture of the battlefield for places without widgets.
 
-Everything here is plain data or SVG text; every scenario-supplied string is escaped.
+Everything here is plain data, but for that picture's SVG text; every scenario-supplied string is
+escaped.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import math
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.kernel.presentation import Counter, Presentation
 from owsnb.kernel.state import StateLike
 from owsnb.rules.opart import movement, victory
 from owsnb.rules.opart.activation import TURNS_PER_DAY, day_and_turn
@@ -27,8 +30,11 @@ from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import direction_names
 
 __all__ = [
+    "OpartPresentation",
+    "PRESENTATION",
     "terrain_style",
-    "counter_svg",
+    "counter_of",
+    "symbol_of",
     "unit_summary",
     "reach",
     "ranges",
@@ -48,105 +54,61 @@ def terrain_style(state: StateLike | None, terrain: str) -> dict[str, Any]:
     return style
 
 
-def _symbol(unit: Any, x: float, y: float, w: float, h: float) -> str:
-    """The NATO-style arm symbol inside the frame at (x, y, w, h), with mode and class marks."""
+def symbol_of(unit: Any) -> str:
+    """The APP-6 symbol key of a stand (:data:`owsnb.display.symbols.SYMBOLS`): its arm, with
+    its mode of movement (motorised, self-propelled) and gun (rocket, anti-tank)."""
     arm, mode = str(unit.get("arm")), unit.get("mode")
-    s = "stroke='#111' stroke-width='1.4' fill='none'"
-    extra = ""
-    if mode in ("vehicles", "motorised", "self_propelled"):  # wheels/tracks under the symbol
-        extra += (
-            f"<circle cx='{x + w * 0.3:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
-            f"<circle cx='{x + w * 0.7:.1f}' cy='{y + h * 0.86:.1f}' r='{h * 0.07:.1f}' fill='#111'/>"
-        )
-    if arm == "afv":
-        letter = {"light": "L", "medium": "M", "heavy": "H", "very_heavy": "VH"}.get(
-            unit.get("afv"), ""
-        )
-        extra += (
-            f"<text x='{x + w - 2:.1f}' y='{y + h * 0.4:.1f}' font-size='{h * 0.32:.1f}' text-anchor='end' "
-            f"font-family='sans-serif' fill='#111'>{letter}</text>"
-        )
-    if arm == "artillery" and unit.get("gun") in ("rocket", "anti_tank"):
-        cx = x + w / 2
-        extra += (
-            f"<path d='M{cx:.1f},{y + h * 0.12:.1f} L{cx - w * 0.12:.1f},{y + h * 0.32:.1f} "
-            f"M{cx:.1f},{y + h * 0.12:.1f} L{cx + w * 0.12:.1f},{y + h * 0.32:.1f}' {s}/>"
-        )
-    return _arm_symbol(arm, x, y, w, h, s) + extra
-
-
-def _arm_symbol(arm: str, x: float, y: float, w: float, h: float, s: str) -> str:
+    moving = mode in ("vehicles", "motorised", "self_propelled")
     if arm == "infantry":
-        return f"<path d='M{x},{y} L{x + w},{y + h} M{x + w},{y} L{x},{y + h}' {s}/>"
+        return "motorised-infantry" if moving else "infantry"
     if arm == "cavalry":
-        return f"<path d='M{x},{y + h} L{x + w},{y}' {s}/>"
+        return "reconnaissance"
     if arm == "afv":
-        return f"<ellipse cx='{x + w / 2}' cy='{y + h / 2}' rx='{w * 0.36}' ry='{h * 0.3}' {s}/>"
+        return "armour"
     if arm == "artillery":
-        return f"<circle cx='{x + w / 2}' cy='{y + h / 2}' r='{h * 0.2}' fill='#111'/>"
+        gun = unit.get("gun")
+        if gun == "rocket":
+            return "rocket-artillery"
+        if gun == "anti_tank":
+            return "anti-tank"
+        if mode == "self_propelled":
+            return "self-propelled-artillery"
+        return "motorised-artillery" if moving else "artillery"
     if arm == "transport":
-        cx, cy, r = x + w / 2, y + h / 2, h * 0.3
-        return (
-            f"<circle cx='{cx}' cy='{cy}' r='{r}' {s}/><path d='M{cx - r},{cy} L{cx + r},{cy} "
-            f"M{cx},{cy - r} L{cx},{cy + r}' {s}/>"
-        )
+        return "transport"
     if arm in ("command", "hq"):
-        txt = "HQ" if arm == "hq" else "DIV"
-        return (
-            f"<text x='{x + w / 2}' y='{y + h * 0.72}' font-size='{h * 0.6:.1f}' text-anchor='middle' "
-            f"font-family='sans-serif' font-weight='bold' fill='#111'>{txt}</text>"
-        )
-    return ""
+        return "headquarters"
+    return "unit"
 
 
-def counter_svg(state: StateLike, unit: Any, size: int = 48) -> str:
-    """A stand's counter: side colour, arm symbol, label, combat value, facing arrow, morale on
-    divisional command stands, dots for "moved" and "fired" this turn."""
+def counter_of(state: Any, unit: Any) -> Counter:
+    """A stand's counter as data: side colour, arm symbol, label, combat value (§8), facing,
+    morale on divisional command stands (§9), dots for "moved" and "fired" this turn."""
     side = state.sides.get(unit.side) if state is not None else None
     colour = getattr(side, "color", None) or _ARM_COLOURS.get(unit.get("nation"), "#777777")
-    label = str(unit.get("label") or unit.id)
-    label = html.escape(label if len(label) <= 10 else label[:9] + "…")
-    sz = float(size)
-    fx, fy, fw, fh = sz * 0.2, sz * 0.2, sz * 0.6, sz * 0.38
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>",
-        f"<rect x='1' y='1' width='{sz - 2}' height='{sz - 2}' rx='{sz * 0.08:.1f}' fill='{html.escape(colour)}' "
-        f"stroke='#1b1b1b' stroke-width='1.2'/>",
-        f"<rect x='{fx}' y='{fy}' width='{fw}' height='{fh}' fill='#f4f1e6' stroke='#111' stroke-width='1'/>",
-        _symbol(unit, fx, fy, fw, fh),
-        f"<text x='{sz / 2}' y='{sz * 0.86:.1f}' font-size='{sz * 0.18:.1f}' text-anchor='middle' "
-        f"font-family='sans-serif' fill='#fff'>{label}</text>",
-        f"<text x='{sz - 3}' y='{sz * 0.19:.1f}' font-size='{sz * 0.2:.1f}' text-anchor='end' "
-        f"font-family='sans-serif' font-weight='bold' fill='#fff'>{int(unit.steps)}</text>",
-    ]
     facing = unit.get("facing")
+    deg = None
     if facing is not None and state is not None:
         base = 0.0 if state.map.offset.orientation == "pointy" else -30.0
-        ang = math.radians(base + 60.0 * int(facing))
-        cx, cy, r = sz * 0.13, sz * 0.13, sz * 0.1
-        tip = (cx + r * math.cos(ang), cy - r * math.sin(ang))
-        left = (cx + r * 0.8 * math.cos(ang + 2.5), cy - r * 0.8 * math.sin(ang + 2.5))
-        right = (cx + r * 0.8 * math.cos(ang - 2.5), cy - r * 0.8 * math.sin(ang - 2.5))
-        pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in (tip, left, right))
-        parts.append(f"<polygon points='{pts}' fill='#fff'/>")
+        deg = base + 60.0 * int(facing)
+    morale = ""
     fid = formation_of(unit)
     if unit.get("arm") == "command" and state is not None and is_division(state, fid):
         m = state.public.get("morale", {}).get(fid)
-        if m is not None:
-            parts.append(
-                f"<circle cx='{sz * 0.14:.1f}' cy='{sz * 0.64:.1f}' r='{sz * 0.11:.1f}' fill='#c0392b' "
-                f"stroke='#fff' stroke-width='0.8'/><text x='{sz * 0.14:.1f}' y='{sz * 0.7:.1f}' "
-                f"font-size='{sz * 0.16:.1f}' text-anchor='middle' font-family='sans-serif' "
-                f"fill='#fff'>{int(m)}</text>"
-            )
-    for i, mk in enumerate(("moved", "fired")):
-        if unit.has(mk):
-            parts.append(
-                f"<circle cx='{sz * (0.82 + 0.0 * i):.1f}' cy='{sz * (0.55 + 0.14 * i):.1f}' r='{sz * 0.05:.1f}' "
-                f"fill='{'#ffd23f' if mk == 'moved' else '#ff6b35'}'><title>{mk}</title></circle>"
-            )
-    parts.append("</svg>")
-    return "".join(parts)
+        morale = "" if m is None else str(int(m))
+    afv = {"light": "L", "medium": "M", "heavy": "H", "very_heavy": "VH"}.get(unit.get("afv"), "")
+    return Counter(
+        side=unit.side,
+        fill=str(colour),
+        designation=str(unit.get("label") or unit.id),
+        symbol=symbol_of(unit),
+        left=morale,
+        right=afv,
+        factors=str(int(unit.steps)),
+        marks=tuple(m for m in ("moved", "fired") if unit.has(m)),
+        facing=deg,
+        title=unit.name or unit.id,
+    )
 
 
 def unit_summary(state: StateLike, unit: Any) -> list[tuple[str, str]]:
@@ -323,6 +285,8 @@ def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None
         )
         for i in range(6)
     ]
+    from owsnb.display.symbols import counter_svg  # the one counter drawer (lazily: a picture)
+
     reach_hexes = set(reach(state, reach_of) or {}) if reach_of else set()
     out = [
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
@@ -371,9 +335,34 @@ def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None
         cx, cy = pt(*pos[h])
         for i, u in enumerate(us):
             ox = (i - (len(us) - 1) / 2) * c * 0.45
-            svg = counter_svg(state, u, c)
+            svg = counter_svg(counter_of(state, u), None, (), c)
             out.append(
                 f"<g transform='translate({cx - c / 2 + ox:.1f},{cy - c / 2 + i * c * 0.12:.1f})'>{svg}</g>"
             )
     out.append("</svg>")
     return "".join(out)
+
+
+class OpartPresentation(Presentation):
+    """What the table draws of an Operational Art game (see the module docstring)."""
+
+    def terrain_style(self, terrain: str) -> dict[str, Any]:
+        return terrain_style(None, terrain)
+
+    def counter(self, unit: Any, view: Any) -> Counter:
+        return counter_of(view, unit)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return unit_summary(view, unit)
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        return reach(view, unit_id)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        return ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return dashboard(view)
+
+
+PRESENTATION = OpartPresentation()

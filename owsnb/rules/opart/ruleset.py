@@ -14,7 +14,6 @@ from typing import Any
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dice import Dice
 from owsnb.kernel.events import Event, clock_set
-from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Option, RuleSet
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
@@ -179,6 +178,7 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -425,34 +425,30 @@ class OperationalArt(RuleSet):
     def outcome(self, state: GameState) -> Any:
         return victory.outcome(state)["text"]
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.opart import evaluation
+
+        return evaluation
+
     # -- views: the table is open (the deck order is secret, and views never carry secrets) ---
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         return unit
 
+    def unit_detected(self, state: GameState, unit: Unit, side: str) -> bool:
+        """Every stand of the other side is known: the table is open (what a stand can see is
+        line of sight, §14, judged when it attacks)."""
+        return unit.side != side
+
     # -- presentation --------------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return present.terrain_style(None, terrain)
-
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        return present.counter_svg(view, unit, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        return present.unit_summary(view, unit)
-
-    def reach(self, view: Any, unit_id: str) -> Mapping[Hex, float] | None:
-        return present.reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return present.ranges(view, unit_id)
+    presentation = present.PRESENTATION
+    """What the table draws of Operational Art (:mod:`owsnb.rules.opart.present`)."""
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
         from owsnb.rules.opart import guide
 
         return guide
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return present.dashboard(view)
 
     def observation_string(self, view: Any) -> str:
         units = ", ".join(

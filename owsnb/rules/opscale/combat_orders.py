@@ -16,9 +16,11 @@ from owsnb.kernel import (
     OrderType,
     Param,
     Unit,
+    refuse,
 )
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import hex_set, note, side_set, state_set, unit_move, unit_set
+from owsnb.kernel.orders import own_unit
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.opscale import decks
 from owsnb.rules.opscale.board import (
@@ -62,9 +64,7 @@ from owsnb.rules.opscale.orders import (
     SLOTS,
     can_reach,
     label,
-    own_unit,
     parse_fire,
-    refuse,
     require_engagement,
     require_no_engagement,
     shooter_problem,
@@ -88,7 +88,7 @@ __all__ = [
 def _declared_shooter(state: StateLike, order: Any, uid: str, seen: set[str], rule: str) -> Unit:
     """The ordering side's unit *uid* declared to fire: declared once (*seen* collects the ids)
     and able to fire (OES.1, OES.2)."""
-    u = own_unit(state, order, uid, rule)
+    u = own_unit(state, order, uid, rule, on_map=False)
     if uid in seen:
         raise refuse(f"{uid} is declared twice", "declared-twice", rule, order)
     seen.add(uid)
@@ -397,17 +397,13 @@ class Fight(Round):
 
     def rounds(self, state: StateLike, args: Mapping[str, Any]) -> int:
         limit = int(state.options.get("max_fight_rounds", 20))
-        try:
-            n = int(args.get("rounds", limit))
-        except ValueError:
-            n = 0
-        return max(1, min(n, limit))
+        return max(1, min(args.get("rounds", limit), limit))
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         super().validate(state, order, args)
-        if "rounds" in args and (not str(args["rounds"]).isdigit() or int(args["rounds"]) < 1):
+        if args.get("rounds", 1) < 1:
             raise refuse(
-                f"rounds must be a whole number of at least 1, not {args['rounds']!r}",
+                f"rounds must be a whole number of at least 1, not {args['rounds']}",
                 "bad-arguments",
                 "OES.10",
                 order,
@@ -499,10 +495,10 @@ class Withdraw(OrderHandler):
                     "R16",
                     order,
                 )
-            h, to = state.map.hex(rec["hex"]), state.map.hex(args["to"])
+            h, to = state.map.hex(rec["hex"]), args["to"]
             if to.distance(h) != 1 or enemy_units_at(state, to, order.side):
                 raise refuse(
-                    f"{args['to']} is not a hex next to {rec['hex']} free of enemy units",
+                    f"{label(state, to)} is not a hex next to {rec['hex']} free of enemy units",
                     "bad-retreat",
                     "R16",
                     order,
@@ -515,7 +511,7 @@ class Withdraw(OrderHandler):
         t = Tally(state, dice)
         report = Report(f"{order.side} withdraws from engagement {rec['n']}", rules=["R16"])
         if order.side == rec["defender"]:
-            to = state.map.hex(args["to"])
+            to = args["to"]
             for uid in rec["defending"]:
                 u = t.state.units[uid]
                 if (
@@ -525,7 +521,7 @@ class Withdraw(OrderHandler):
                     and step_cost(state, u, to) is not None
                 ):
                     t.add(unit_move(uid, to, path=(u.hex, to), rule="R16"))
-                    report.lines.append(f"{uid} withdraws to {args['to']}")
+                    report.lines.append(f"{uid} withdraws to {label(state, to)}")
         other = rec["defender"] if order.side == rec["attacker"] else rec["attacker"]
         close_events(t, rec, report, f"{order.side} withdrew", forced_by=other)
         return Adjudication(t.events, report)
@@ -730,8 +726,8 @@ class Clear(OrderHandler):
         self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> tuple[Unit, Any, str, Any, int]:
         require_no_engagement(state, order, "ENG.1")
-        u = own_unit(state, order, args["unit"], "ENG.1")
-        if u.data.get("category") != "engineer" or not alive_on_map(u):
+        u, h = args["unit"], args["hex"]
+        if u.data.get("category") != "engineer":
             raise refuse(
                 f"{u.id} is not a combat engineer on the map", "not-engineer", "ENG.1", order
             )
@@ -742,16 +738,15 @@ class Clear(OrderHandler):
                 "ENG.1",
                 order,
             )
-        h = state.map.hex(args["hex"])
         if h.distance(u.map_hex) > 1:
             raise refuse(
-                f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.1", order
+                f"{label(state, h)} is not in or next to {u.id}'s hex", "too-far", "ENG.1", order
             )
         items = self.items_at(state, h)
         item = args.get("item") or (next(iter(items)) if items else None)
         if item not in items:
             raise refuse(
-                f"nothing to clear in {args['hex']}"
+                f"nothing to clear in {label(state, h)}"
                 + (f" called {item}" if item else "")
                 + (f"; there: {', '.join(items)}" if items else ""),
                 "nothing-to-clear",

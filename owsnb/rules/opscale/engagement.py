@@ -10,7 +10,6 @@ experience).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -187,25 +186,34 @@ class Report:
     def text(self) -> str:
         return "\n".join([self.title, *self.lines, *(s.text() for s in self.shots)])
 
-    def _repr_html_(self) -> str:
-        esc = html.escape
-        lines = "".join(f"<li>{esc(x)}</li>" for x in self.lines)
-        shots = "".join(
-            f"<tr><td>{esc(s.shooter)}</td><td>{esc(s.weapon)}</td><td>{esc(s.target)}</td><td>{s.nat}"
-            f"{'+' + str(s.bonus) if s.bonus else ''}</td><td>{esc(s.kind)}</td><td>{s.net if s.intensity else ''}</td>"
-            f"<td>{'destroyed' if s.destroyed else ('damaged' if s.damaged else '')}</td></tr>"
-            for s in self.shots
-        )
-        table = (
-            (
-                "<table><tr><th>unit</th><th>weapon</th><th>target</th><th>D20</th><th>result</th><th>net</th><th></th></tr>"
-                f"{shots}</table>"
-            )
+    def record(self) -> Any:
+        """The engagement as a result: its narration, one row per attack (D20, result, net)."""
+        from owsnb.kernel.result import Result
+
+        return Result(
+            self.title,
+            {},
+            list(dict.fromkeys(self.rules)),
+            lines=list(self.lines),
+            columns=["unit", "weapon", "target", "D20", "result", "net", "effect"]
             if self.shots
-            else ""
+            else [],
+            table=[
+                {
+                    "unit": s.shooter,
+                    "weapon": s.weapon,
+                    "target": s.target,
+                    "D20": f"{s.nat}{'+' + str(s.bonus) if s.bonus else ''}",
+                    "result": s.kind,
+                    "net": s.net if s.intensity else "",
+                    "effect": "destroyed" if s.destroyed else ("damaged" if s.damaged else ""),
+                }
+                for s in self.shots
+            ],
         )
-        cite = f"<div style='color:#6b7280;font-size:11px'>rules: {esc(', '.join(dict.fromkeys(self.rules)))}</div>"
-        return f"<div class='owsnb'><b>{esc(self.title)}</b><ul>{lines}</ul>{table}{cite}</div>"
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 class Tally:

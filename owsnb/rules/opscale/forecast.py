@@ -23,7 +23,6 @@ Fraction(16, 23)
 from __future__ import annotations
 
 import contextvars
-import html
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,7 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from owsnb.kernel.dist import Distribution, bar_chart_html
+from owsnb.kernel.dist import Distribution
 from owsnb.rules.opscale.combat import (
     DEFAULT_RULES,
     CombatRules,
@@ -442,8 +441,10 @@ class Forecast(Distribution):
                 return r
         raise KeyError(f"no unit {unit_id!r} in this forecast")
 
-    def _repr_html_(self) -> str:
-        head = bar_chart_html(self.rows(), caption=self.label)
+    def record(self) -> Any:
+        """The forecast as a result: the exact distribution, one row per unit, its notes."""
+        from owsnb.kernel.result import Result
+
         cols = [
             "unit",
             "side",
@@ -452,20 +453,18 @@ class Forecast(Distribution):
             "P(damaged or worse)",
             "E[endurance]",
         ]
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>"
-            for r in self.details
+        return Result(
+            self.label or "forecast",
+            {},
+            list(self.rules),
+            lines=list(self.notes),
+            columns=cols if self.details else [],
+            table=[{c: _fmt(r.get(c, "")) for c in cols} for r in self.details],
+            charts={self.label or "outcome": dict(self.rows())},
         )
-        th = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-        table = f"<table class='owsnb-forecast'><tr>{th}</tr>{body}</table>" if self.details else ""
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
-        cite = (
-            "<div style='color:#6b7280;font-size:11px'>rules: "
-            f"{html.escape(', '.join(self.rules))}</div>"
-            if self.rules
-            else ""
-        )
-        return f"<div class='owsnb'>{head}{table}{f'<ul>{notes}</ul>' if notes else ''}{cite}</div>"
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def _fmt(v: Any) -> str:

@@ -14,6 +14,7 @@ from owsnb.kernel import (
     OrderType,
     Param,
     Unit,
+    refuse,
 )
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import hex_set, note, side_set, unit_move, unit_set
@@ -35,11 +36,7 @@ from owsnb.rules.opscale.engagement import (
     Report,
     Tally,
 )
-from owsnb.rules.opscale.orders import (
-    label,
-    own_unit,
-    refuse,
-)
+from owsnb.rules.opscale.orders import label
 from owsnb.rules.opscale.scoring import action_points
 
 __all__ = ["Move", "Sortie", "Embark", "Disembark", "SetUp", "Pack", "Recon", "capture_city"]
@@ -77,9 +74,7 @@ class Move(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in movers)), tuple(ex))
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.4")
-        if not alive_on_map(u):
-            raise refuse(f"{u.id} is not on the map (staged or carried)", "off-map", "TS.4", order)
+        u, to = args["unit"], args["to"]
         if not mobile(u):
             raise refuse(
                 f"{u.id} cannot move ({u.data.get('category')})"
@@ -94,12 +89,11 @@ class Move(OrderHandler):
             raise refuse(
                 f"{u.id} is set up: pack it before it moves (TS.4)", "set-up", "TS.4", order
             )
-        to = state.map.hex(args["to"])
         if to == u.hex:
-            raise refuse(f"{u.id} is already in {args['to']}", "no-move", "TS.4", order)
+            raise refuse(f"{u.id} is already in {label(state, to)}", "no-move", "TS.4", order)
         if to not in move_reach(state, u):
             raise refuse(
-                f"{args['to']} is out of {u.id}'s reach this turn (movement "
+                f"{label(state, to)} is out of {u.id}'s reach this turn (movement "
                 f"{float(u.data.get('move', 0)):g}; "
                 "enemy-occupied and impassable hexes cannot be entered)",
                 "out-of-reach",
@@ -108,15 +102,14 @@ class Move(OrderHandler):
             )
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        u = state.unit(args["unit"])
-        to = state.map.hex(args["to"])
+        u, to = args["unit"], args["to"]
         return move_odds(state, u, move_reach(state, u).path_to(to))
 
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.unit(args["unit"])
-        path = list(move_reach(state, u).path_to(state.map.hex(args["to"])))
+        u, to = args["unit"], args["to"]
+        path = list(move_reach(state, u).path_to(to))
         die = int(state.table("terrain").get("check_die", 10))
         end = len(path) - 1
         lines = []
@@ -149,7 +142,7 @@ class Move(OrderHandler):
         )
         capture_city(t, u.side, final, u)
         text = f"{u.id} moves to {label(state, final)}" + (
-            "" if end == len(path) - 1 else f" (stopped short of {args['to']})"
+            "" if end == len(path) - 1 else f" (stopped short of {label(state, to)})"
         )
         t.add(note(text, rule="TS.4"))
         return Adjudication(t.events, Report(text, lines=lines, rules=["TS.4", "TI"]))
@@ -220,24 +213,22 @@ class Sortie(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in ac)), tuple(ex))
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.4")
-        if domain(u) != "air" or not alive_on_map(u):
+        u, to = args["unit"], args["to"]
+        if domain(u) != "air":
             raise refuse(f"{u.id} is not an aircraft on the map", "not-aircraft", "TS.4", order)
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already flown this turn", "moved", "TS.4", order)
-        to = state.map.hex(args["to"])
         rng = int(u.data.get("sortie_range", 0))
         if to.distance(u.map_hex) > rng:
             raise refuse(
-                f"{args['to']} is beyond {u.id}'s sortie range ({rng} hexes)",
+                f"{label(state, to)} is beyond {u.id}'s sortie range ({rng} hexes)",
                 "out-of-range",
                 "TS.4",
                 order,
             )
 
     def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
-        to = state.map.hex(args["to"])
+        u, to = args["unit"], args["to"]
         return [
             unit_move(u.id, to, path=(u.map_hex, to), rule="TS.4"),
             unit_set(
@@ -246,7 +237,7 @@ class Sortie(OrderHandler):
                 data={"base": label(state, u.hex)},
                 rule="TS.4",
             ),
-            note(f"{u.id} flies a sortie over {args['to']}", rule="TS.4"),
+            note(f"{u.id} flies a sortie over {label(state, to)}", rule="TS.4"),
         ]
 
 
@@ -274,11 +265,10 @@ class Embark(OrderHandler):
         return OrderSpec(side, self.type, examples=tuple(ex)) if ex else None
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.4")
-        t = own_unit(state, order, args["transport"], "TS.4")
-        if t.data.get("category") != "transport" or not alive_on_map(t):
+        u, t = args["unit"], args["transport"]
+        if t.data.get("category") != "transport":
             raise refuse(f"{t.id} is not a transport on the map", "not-transport", "TS.4", order)
-        if not alive_on_map(u) or u.hex != t.hex:
+        if u.hex != t.hex:
             raise refuse(f"{u.id} is not in {t.id}'s hex", "not-together", "TS.4", order)
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already moved this turn", "moved", "TS.4", order)
@@ -297,17 +287,17 @@ class Embark(OrderHandler):
             )
 
     def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
+        u, t = args["unit"], args["transport"]
         return [
             unit_set(
                 u.id,
                 hex=None,
                 box="carried",
                 markers=u.markers | {"moved"},
-                data={"carried_by": args["transport"]},
+                data={"carried_by": t.id},
                 rule="TS.4",
             ),
-            note(f"{u.id} embarks in {args['transport']}", rule="TS.4"),
+            note(f"{u.id} embarks in {t.id}", rule="TS.4"),
         ]
 
 
@@ -318,7 +308,7 @@ def _carries(t: Unit) -> tuple[str, ...]:
 class Disembark(OrderHandler):
     type = OrderType(
         "disembark",
-        (Param("unit", "unit"),),
+        (Param("unit", "unit", on_map=False),),
         rule="TS.4",
         doc="unload a carried unit into its transport's hex",
     )
@@ -328,7 +318,7 @@ class Disembark(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(units))) if units else None
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.4")
+        u = args["unit"]
         if u.box != "carried":
             raise refuse(f"{u.id} is not in a transport", "not-carried", "TS.4", order)
         h = position(state, u)
@@ -341,7 +331,7 @@ class Disembark(OrderHandler):
             )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         h = position(state, u)
         t = Tally(state, dice)
         t.add(
@@ -383,8 +373,8 @@ class SetUp(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in a))) if a else None
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.4")
-        if not u.data.get("setup_required") or not alive_on_map(u):
+        u = args["unit"]
+        if not u.data.get("setup_required"):
             raise refuse(f"{u.id} is not artillery on the map", "not-artillery", "TS.4", order)
         if ("set-up" in u.markers) != self.marker_wanted:
             raise refuse(
@@ -397,7 +387,7 @@ class SetUp(OrderHandler):
             raise refuse(f"{u.id} has already moved this turn", "moved", "TS.4", order)
 
     def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         m = (u.markers - {"set-up"}) if self.marker_wanted else (u.markers | {"set-up"})
         return [
             unit_set(u.id, markers=m | {"moved"}, rule="TS.4"),
@@ -445,8 +435,8 @@ class Recon(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=tuple(u.id for u in s)), ex)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "ENG.2")
-        if not (u.data.get("recon") or u.data.get("category") == "engineer") or not alive_on_map(u):
+        u = args["unit"]
+        if not (u.data.get("recon") or u.data.get("category") == "engineer"):
             raise refuse(
                 f"{u.id} cannot reconnoitre (recon units and engineers only, ruling R40)",
                 "not-recon",
@@ -455,14 +445,17 @@ class Recon(OrderHandler):
             )
         if "moved" in u.markers:
             raise refuse(f"{u.id} has already moved this turn", "moved", "ENG.2", order)
-        if state.map.hex(args["hex"]).distance(u.map_hex) > 1:
+        if args["hex"].distance(u.map_hex) > 1:
             raise refuse(
-                f"{args['hex']} is not in or next to {u.id}'s hex", "too-far", "ENG.2", order
+                f"{label(state, args['hex'])} is not in or next to {u.id}'s hex",
+                "too-far",
+                "ENG.2",
+                order,
             )
 
     def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
-        h = label(state, state.map.hex(args["hex"]))
+        u = args["unit"]
+        h = label(state, args["hex"])
         known = list(state.sides[order.side].private.get("recon", ()))
         return [
             unit_set(u.id, markers=u.markers | {"moved"}, rule="ENG.2"),

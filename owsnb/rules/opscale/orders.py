@@ -15,12 +15,12 @@ from typing import Any
 from owsnb.kernel import (
     Adjudication,
     Distribution,
-    IllegalOrderError,
     OrderHandler,
     OrderSpec,
     OrderType,
     Param,
     Unit,
+    refuse,
 )
 from owsnb.kernel.data import FrozenDict, freeze
 from owsnb.kernel.events import note, side_set, unit_add, unit_set
@@ -44,7 +44,7 @@ from owsnb.rules.opscale.forecast import (
 from owsnb.rules.opscale.scoring import action_points
 from owsnb.rules.opscale.units import OBSTACLES, card_of
 
-__all__ = ["Buy", "Deploy", "Award", "refuse", "own_unit", "parse_fire", "can_reach", "SLOTS"]
+__all__ = ["Buy", "Deploy", "Award", "parse_fire", "can_reach", "SLOTS"]
 
 
 SLOTS = {
@@ -53,19 +53,6 @@ SLOTS = {
     "ps": ("primary", "secondary"),
     "": ("primary", "secondary"),
 }
-
-
-def refuse(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
-    return IllegalOrderError(msg, code=code, rule=rule, order=order)
-
-
-def own_unit(state: StateLike, order: Any, uid: str, rule: str) -> Unit:
-    u = state.units.get(uid)
-    if u is None or u.side != order.side:
-        raise refuse(f"{order.side} has no unit {uid!r}", "not-your-unit", rule, order)
-    if u.steps <= 0:
-        raise refuse(f"{uid} is destroyed", "destroyed", rule, order)
-    return u
 
 
 def label(state: StateLike, h: Any) -> str:
@@ -200,7 +187,7 @@ class Buy(OrderHandler):
                 order,
             )
         try:
-            xp = int(args.get("xp", 0))
+            xp = args.get("xp", 0)
             price = purchase_price(
                 int(types[args["type"]]["data"].get("cost", 0)), xp, state.table("experience")
             )
@@ -225,14 +212,14 @@ class Buy(OrderHandler):
             )
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        return binomial_stars(int(args.get("xp", 0)))
+        return binomial_stars(args.get("xp", 0))
 
     def adjudicate(
         self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
         t = state.table("unit_types")[args["type"]]
-        xp = int(args.get("xp", 0))
+        xp = args.get("xp", 0)
         price = purchase_price(int(t["data"].get("cost", 0)), xp, state.table("experience"))
         # ids count each side's own purchases, so they reveal nothing of the other side's (R41)
         n = int(state.sides[side].private.get("purchases", 0)) + 1
@@ -293,7 +280,7 @@ def _eligible_type(t: Mapping[str, Any], state: StateLike) -> bool:
 class Deploy(OrderHandler):
     type = OrderType(
         "deploy",
-        (Param("unit", "unit", "a staged unit"), Param("to", "hex")),
+        (Param("unit", "unit", "a staged unit", on_map=False), Param("to", "hex")),
         rule="TS.6",
         doc="place a unit or structure staged in an earlier Production Phase",
     )
@@ -335,7 +322,7 @@ class Deploy(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "TS.6")
+        u, to = args["unit"], args["to"]
         if u.box != "staged":
             raise refuse(f"{u.id} is not staged", "not-staged", "TS.6", order)
         if int(u.data.get("purchased_turn", 0)) >= state.clock.turn:
@@ -345,10 +332,9 @@ class Deploy(OrderHandler):
                 "TS.6",
                 order,
             )
-        to = state.map.hex(args["to"])
         if to not in self._hexes(state, order.side, u):
             raise refuse(
-                f"{args['to']} is not a legal deployment location for {u.id}: within "
+                f"{label(state, to)} is not a legal deployment location for {u.id}: within "
                 f"{state.options.get('deployment_radius', 1)} hex(es) of a friendly Command "
                 "Post, Forward HQ or "
                 "controlled city (or a scenario deployment zone), free of enemy units, terrain "
@@ -360,11 +346,10 @@ class Deploy(OrderHandler):
             )
 
     def adjudicate(self, state: StateLike, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
-        to = state.map.hex(args["to"])
+        u, to = args["unit"], args["to"]
         return [
             unit_set(u.id, hex=to, box=None, rule="TS.6"),
-            note(f"{order.side} deploys {u.id} ({u.name}) at {args['to']}", rule="TS.6"),
+            note(f"{order.side} deploys {u.id} ({u.name}) at {label(state, to)}", rule="TS.6"),
         ]
 
 

@@ -1,21 +1,25 @@
-"""Presentation hooks: terrain palette, unit counters (own SVG), tooltips, reach, ranges and the
-dashboard data the widgets draw. Plain data and strings only; every text is XML-escaped.
+"""The presentation (``RULESET.presentation``): terrain palette, unit counters as data (drawn by
+:mod:`owsnb.display.symbols`), tooltips, reach, ranges and the dashboard data the widgets draw.
+Plain data and strings only.
 """
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.rules.opscale.board import in_network, mobile, move_reach, network_sources, players
 from owsnb.rules.opscale.economy import force_total, supply_cost
 from owsnb.rules.opscale.experience import stars
 from owsnb.rules.opscale.units import card_of
 
 __all__ = [
+    "OpscalePresentation",
+    "PRESENTATION",
     "TERRAIN",
     "terrain_style",
-    "counter_svg",
+    "counter_of",
+    "symbol_of",
     "unit_summary",
     "reach",
     "ranges",
@@ -42,129 +46,51 @@ def terrain_style(terrain: str) -> dict[str, Any]:
     return dict(TERRAIN.get(terrain, {"fillColor": "#d9d9d9", "fillOpacity": 0.5}))
 
 
-def _glyph(cat: str, x: float, y: float, w: float, h: float) -> str:
-    """A small NATO-like symbol in a frame (x, y: top-left)."""
-    frame = f"<rect x='{x}' y='{y}' width='{w}' height='{h}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-    cx, cy = x + w / 2, y + h / 2
-    if cat == "infantry":
-        body = f"<path d='M{x} {y} L{x + w} {y + h} M{x + w} {y} L{x} {y + h}' stroke='#fff' stroke-width='1.2'/>"
-    elif cat == "vehicle":
-        body = (
-            f"<ellipse cx='{cx}' cy='{cy}' rx='{w * 0.32}' ry='{h * 0.28}' fill='none' stroke='#fff' "
-            "stroke-width='1.2'/>"
-        )
-    elif cat == "artillery":
-        body = f"<circle cx='{cx}' cy='{cy}' r='{h * 0.18}' fill='#fff'/>"
-    elif cat == "engineer":
-        body = (
-            f"<path d='M{x + w * 0.2} {cy + 3} L{x + w * 0.2} {cy - 3} L{x + w * 0.8} {cy - 3} "
-            f"L{x + w * 0.8} {cy + 3} "
-            f"M{cx} {cy - 3} L{cx} {cy + 3}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        )
-    elif cat == "aircraft":
-        frame = f"<ellipse cx='{cx}' cy='{cy}' rx='{w / 2}' ry='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = (
-            f"<path d='M{x + w * 0.2} {cy} L{x + w * 0.8} {cy} M{cx} {y + h * 0.2} L{cx} {y + h * 0.8}' "
-            "stroke='#fff' stroke-width='1.4'/>"
-        )
-    elif cat == "naval":
-        frame = f"<circle cx='{cx}' cy='{cy}' r='{h / 2}' fill='none' stroke='#fff' stroke-width='1.2'/>"
-        body = (
-            f"<path d='M{cx} {y + 2} L{cx} {y + h - 2} M{x + w * 0.3} {cy + 2} Q{cx} {y + h} {x + w * 0.7} {cy + 2}' "
-            "fill='none' stroke='#fff'/>"
-        )
-    elif cat == "transport":
-        body = (
-            f"<circle cx='{x + w * 0.3}' cy='{cy + 2}' r='2' fill='#fff'/><circle "
-            f"cx='{x + w * 0.7}' cy='{cy + 2}' r='2' fill='#fff'/>"
-            f"<path d='M{x + 2} {cy - 2} L{x + w - 2} {cy - 2}' stroke='#fff'/>"
-        )
-    elif cat in ("command-post", "forward-hq"):
-        frame = ""
-        body = (
-            f"<path d='M{x + 3} {y + h} L{x + 3} {y}' stroke='#fff' stroke-width='1.4'/>"
-            f"<rect x='{x + 3}' y='{y}' width='{w - 6}' height='{h * 0.55}' fill='#fff'/>"
-        )
-        if cat == "forward-hq":
-            body += (
-                f"<text x='{x + w / 2 + 1}' y='{y + h * 0.45}' font-size='6' text-anchor='middle' "
-                "fill='#333'>F</text>"
-            )
-    elif cat in ("bunker", "pillbox", "emplacement"):
-        frame = ""
-        body = f"<path d='M{x} {y + h} L{cx} {y} L{x + w} {y + h} Z' fill='none' stroke='#fff' stroke-width='1.4'/>"
-    elif cat.startswith("obstacle"):
-        frame = ""
-        body = "".join(
-            f"<path d='M{x + i * w / 3} {cy - 3} l{w / 3} 6 M{x + i * w / 3} {cy + 3} l{w / 3} "
-            "-6' stroke='#fff'/>"
-            for i in range(3)
-        )
-    else:
-        body = (
-            f"<text x='{cx}' y='{cy + 3}' font-size='8' text-anchor='middle' fill='#fff'>S</text>"
-        )
-    return frame + body
-
-
-def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
-    """The unit as a small two-sided card: side colour, symbol, id, an Endurance bar with the
-    Half Endurance tick (OES.9), experience stars; the damaged side is striped amber, a staged
-    unit dashed, a destroyed one greyed."""
-    side = view.sides.get(unit.side) if view is not None else None
-    colour = html.escape(getattr(side, "color", "#888888"))
-    s = size
+def symbol_of(unit: Any) -> str:
+    """The APP-6 symbol key of a unit card's category (:data:`owsnb.display.symbols.SYMBOLS`)."""
     cat = str(unit.data.get("category", ""))
-    max_e = max(1, unit.max_steps)
+    if cat.startswith("obstacle"):
+        return "obstacle"
+    return {
+        "infantry": "infantry",
+        "vehicle": "armour",
+        "artillery": "artillery",
+        "engineer": "engineer",
+        "aircraft": "helicopter" if "helo" in unit.id.lower() else "aircraft",
+        "naval": "surface-combatant",
+        "transport": "transport",
+        "command-post": "command-post",
+        "forward-hq": "command-post",
+        "bunker": "fortification",
+        "pillbox": "fortification",
+        "emplacement": "fortification",
+    }.get(cat, "supply")
+
+
+def counter_of(unit: Any, view: Any) -> Counter:
+    """A unit card as data: side colour, symbol, id, Endurance left of its full value (OES.9;
+    the damaged side — at or below Half Endurance — hatched amber), experience stars; a staged
+    unit dashed, a destroyed one greyed and crossed out."""
+    side = view.sides.get(unit.side) if view is not None else None
+    colour = str(getattr(side, "color", "#888888"))
     half = int(unit.data.get("half_endurance", 0))
-    frac = max(0.0, min(1.0, unit.steps / max_e))
     damaged = unit.steps > 0 and unit.steps <= half
     destroyed = unit.steps <= 0 or unit.box == "destroyed"
-    fill = "#9ca3af" if destroyed else colour
-    dash = " stroke-dasharray='4 2'" if unit.box == "staged" else ""
-    label = html.escape(unit.id if len(unit.id) <= 10 else unit.id[:9] + "…")
-    bar_w = s - 10
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{s}' height='{s}' viewBox='0 0 {s} {s}'>",
-        "<defs><pattern id='dmg' width='6' height='6' patternUnits='userSpaceOnUse' "
-        "patternTransform='rotate(45)'>"
-        "<rect width='3' height='6' fill='#f59e0b' opacity='0.55'/></pattern></defs>",
-        f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='{fill}' "
-        f"stroke='#222'{dash}/>",
-    ]
-    if damaged:
-        parts.append(
-            f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='4' fill='url(#dmg)'/>"
-        )
-    parts.append(_glyph(cat, s * 0.28, 5, s * 0.44, s * 0.28))
-    parts.append(
-        f"<text x='{s / 2}' y='{s * 0.62}' font-size='{max(7, s // 6)}' text-anchor='middle' "
-        "fill='#fff' "
-        f"font-family='sans-serif' font-weight='bold'>{label}</text>"
-    )
-    parts.append(
-        f"<rect x='5' y='{s - 11}' width='{bar_w}' height='5' fill='#00000055'/>"
-        f"<rect x='5' y='{s - 11}' width='{bar_w * frac:.1f}' height='5' "
-        f"fill='{'#f59e0b' if damaged else '#fff'}'/>"
-        f"<rect x='{5 + bar_w * half / max_e:.1f}' y='{s - 13}' width='1' height='9' fill='#111'/>"
-    )
     n = stars(unit.data.get("experience", ()))
-    if n:
-        parts.append(
-            f"<text x='{s - 4}' y='{s * 0.3}' font-size='{max(6, s // 8)}' text-anchor='end' "
-            f"fill='#fde047'>{'★' * min(n, 4)}</text>"
-        )
-    if "sortie" in unit.markers:
-        parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>✈</text>")
-    if "set-up" in unit.markers:
-        parts.append(f"<text x='4' y='{s * 0.3}' font-size='{max(6, s // 8)}' fill='#fff'>▲</text>")
-    if destroyed:
-        parts.append(
-            f"<path d='M4 4 L{s - 4} {s - 4} M{s - 4} 4 L4 {s - 4}' stroke='#7f1d1d' "
-            "stroke-width='2'/>"
-        )
-    parts.append("</svg>")
-    return "".join(parts)
+    return Counter(
+        side=unit.side,
+        fill="#9ca3af" if destroyed else colour,
+        designation=short_designation(unit),
+        symbol=symbol_of(unit),
+        right="★" * min(n, 2) if n else "",
+        steps=int(max(unit.steps, 0)),
+        max_steps=int(max(1, unit.max_steps)),
+        marks=tuple(m for m in ("sortie", "set-up") if m in unit.markers),
+        dashed=unit.box == "staged",
+        damaged=damaged,
+        crossed=destroyed,
+        title=unit.name or unit.id,
+    )
 
 
 def unit_summary(unit: Any, view: Any) -> list[tuple[str, str]]:
@@ -355,3 +281,34 @@ def dashboard(view: Any) -> dict[str, Any]:
         + "; production on turns 1, 6, 11…, deployment on 5, 10, 15…"
     )
     return out
+
+
+class OpscalePresentation(Presentation):
+    """What the table draws of an operational-scale game (see the module docstring)."""
+
+    terrain_styles = TERRAIN
+
+    def counter(self, unit: Any, view: Any) -> Counter:
+        return counter_of(unit, view)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return unit_summary(unit, view)
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        return reach(view, unit_id)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        return ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return dashboard(view)
+
+    def unit_domain(self, view: Any, unit: Any) -> str | None:
+        """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and
+        domain stay on its face, so an enemy's closed card still gives it)."""
+        from owsnb.rules.opscale.board import domain
+
+        return domain(unit)
+
+
+PRESENTATION = OpscalePresentation()

@@ -321,6 +321,7 @@ class OpScale(RuleSet):
         )
     )
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -798,12 +799,13 @@ class OpScale(RuleSet):
             + " (victory by score, ruling R42)"
         )
 
-    # -- view policy ------------------------------------------------------------------------------
-    def unit_domain(self, view: Any, unit: Unit) -> str | None:
-        """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and
-        domain stay on its face, so an enemy's closed card still gives it)."""
-        return domain(unit)
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.opscale import evaluation
 
+        return evaluation
+
+    # -- view policy ------------------------------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         """Staged units are private to their owner; deployed units are public (digest §4); with
         closed cards an enemy sees only the card's face (category, Cost, domain, damaged side)."""
@@ -824,29 +826,14 @@ class OpScale(RuleSet):
         return replace(unit, data=freeze(keep), steps=shown)
 
     # -- presentation -----------------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return present.terrain_style(terrain)
-
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        return present.counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        return present.unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return present.reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return present.ranges(view, unit_id)
+    presentation = present.PRESENTATION
+    """What the table draws (:mod:`owsnb.rules.opscale.present`)."""
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
         from owsnb.rules.opscale import guide
 
         return guide
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return present.dashboard(view)
 
     def observation_string(self, view: Any) -> str:
         units = ", ".join(

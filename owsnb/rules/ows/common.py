@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, side_set, unit_set
+from owsnb.kernel.result import Result
 from owsnb.kernel.state import UMPIRE, StateLike
 from owsnb.kernel.view import unalias
 from owsnb.rules.ows.dice import parse_die
@@ -299,56 +298,6 @@ class Roller:
         self.dice.reveal(i, sides)
 
 
-@dataclass
-class Result:
-    """What a ``resolve`` returns: the dice rolled, the outcome, the paragraphs applied.
-
-    ``outcome`` holds plain values (hits per target, detected units...); ``lines`` narrate.
-    """
-
-    title: str
-    outcome: dict[str, Any] = field(default_factory=dict)
-    rules: list[str] = field(default_factory=list)
-    rolls: list[tuple[str, int, str, str]] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    order: str = ""
-
-    @property
-    def dice(self) -> list[tuple[str, int]]:
-        """(die, result) of every roll, in order."""
-        return [(d, v) for d, v, _, _ in self.rolls]
-
-    def __getattr__(self, name: str) -> Any:
-        if name != "outcome" and name in self.outcome:
-            return self.outcome[name]
-        raise AttributeError(name)
-
-    def __repr__(self) -> str:
-        return f"<Result {self.title}: {self.outcome} rules {', '.join(self.rules)}>"
-
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import esc, wrap
-
-        rows = "".join(
-            f"<tr><td>{esc(d)}</td><td><b>{esc(v)}</b></td><td>{esc(p)}</td><td class='rule'>{esc(r)}</td></tr>"
-            for d, v, p, r in self.rolls
-        )
-        dice = (
-            f"<table><tr><th>die</th><th>roll</th><th>for</th><th>rule</th></tr>{rows}</table>"
-            if rows
-            else ""
-        )
-        out = "".join(f"<li>{esc(x)}</li>" for x in self.lines)
-        oc = "".join(
-            f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.outcome.items()
-        )
-        body = (
-            f"<b>{esc(self.title)}</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
-            f"{dice}<table>{oc}</table><ul>{out}</ul>"
-        )
-        return wrap(body, repr(self))
-
-
 def dist_summary(d: Any) -> str:
     """``'0: 12.5%, 1: 50.0%, ...'`` for a Distribution."""
     return ", ".join(f"{k}: {float(p):.1%}" for k, p in d.items())
@@ -391,10 +340,6 @@ def unit_of(view: Any, uid: str) -> Any:
         return view.units[uid]
     except KeyError:
         raise refuse(f"{uid!r} is not a unit this side can see", "unknown-unit", "9.9.4") from None
-
-
-def esc(x: Any) -> str:
-    return html.escape(str(x), quote=True)
 
 
 def seq(x: Any) -> Sequence[Any]:

@@ -30,7 +30,6 @@ Rulings of this module:
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
@@ -100,20 +99,22 @@ class OrdersDoc:
             + ">"
         )
 
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import wrap
+    def record(self) -> Any:
+        """The orders form as a result (4.3): each field with its numbered entries."""
+        from owsnb.kernel.result import Result
 
-        e = html.escape
-        rows = []
-        for k, label in FIELDS.items():
-            entries = self.fields.get(k) or []
-            items = "".join(f"<li>{e(x)}</li>" for x in entries) or "<li><i>—</i></li>"
-            rows.append(
-                f"<tr><th style='text-align:left;vertical-align:top'>{e(label)}</th>"
-                f"<td><ol>{items}</ol></td></tr>"
-            )
-        head = f"<b>{e(self.side)}: orders</b> <span class='rule'>4.3</span>"
-        return wrap(f"{head}<table>{''.join(rows)}</table>", repr(self))
+        return Result(
+            f"{self.side}: orders",
+            {
+                label: "; ".join(f"{i}. {x}" for i, x in enumerate(self.fields.get(k) or [], 1))
+                or None
+                for k, label in FIELDS.items()
+            },
+            ["4.3"],
+        )
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def orders(game: Any, side: str) -> OrdersDoc:

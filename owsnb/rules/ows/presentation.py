@@ -1,6 +1,8 @@
-"""Presentation hooks of the OWS rule set: counters in OWS style (attack dice in the ladder colours
-with range superscripts, grey and red shields, step boxes, a NATO frame), terrain styles, unit
-summaries, range rings and the per-side dashboard. Plain data and SVG text; no widget imports.
+"""The OWS rule set's presentation (``RULESET.presentation``): counters as data in OWS style
+(attack dice in the ladder colours, red and grey shields, signature, step boxes, the APP-6 symbol
+of the category — drawn by :mod:`owsnb.display.symbols`), terrain styles, unit summaries, reach,
+range rings, transit, the per-side dashboard and each counter's domain. Plain data; no widget
+imports, no SVG.
 
 >>> terrain_style("deep-sea")["fillColor"]
 '#2b5d8c'
@@ -8,16 +10,28 @@ summaries, range rings and the per-side dashboard. Plain data and SVG text; no w
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.presentation import Counter, Die, Presentation, Shield, short_designation
 from owsnb.rules.ows.common import hand, space
 from owsnb.rules.ows.dice import COLOURS, TEXT_COLOURS
 from owsnb.rules.ows.planning import FIELDS, HAND_KEYS, orders_doc
 from owsnb.rules.ows.units import counter
 
-__all__ = ["terrain_style", "counter_svg", "unit_summary", "ranges", "dashboard", "nato_symbol"]
+__all__ = [
+    "OwsPresentation",
+    "PRESENTATION",
+    "terrain_style",
+    "counter_of",
+    "symbol_of",
+    "unit_summary",
+    "ranges",
+    "dashboard",
+    "DOMAINS",
+    "unit_domain",
+    "prompt",
+]
 
 TERRAIN = {
     "deep-sea": {"fillColor": "#2b5d8c", "fillOpacity": 0.6},  # 2.1.8 dark blue
@@ -40,129 +54,98 @@ def terrain_style(terrain: str) -> dict[str, Any]:
     return dict(TERRAIN.get(terrain, {"fillColor": "#d9d9d9", "fillOpacity": 0.5}))
 
 
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
+def symbol_of(unit: Any) -> str:
+    """The APP-6 symbol key of an OWS counter (:data:`owsnb.display.symbols.SYMBOLS`), from its
+    category (2.2) and its type.
 
-
-def nato_symbol(category: str, x: float, y: float, w: float, h: float, colour: str = "#000") -> str:
-    """A small NATO/APP-6 style frame with the function glyph for an OWS category (drawn here)."""
-    frame = f"<rect x='{x}' y='{y}' width='{w}' height='{h}' fill='none' stroke='{colour}' stroke-width='1'/>"
-    cx, cy = x + w / 2, y + h / 2
-    g = ""
-    if category in ("ground", "sof"):
-        g = f"<path d='M{x},{y} L{x + w},{y + h} M{x + w},{y} L{x},{y + h}' stroke='{colour}' stroke-width='1'/>"
-    elif category == "artillery":
-        g = f"<circle cx='{cx}' cy='{cy}' r='{h / 5}' fill='{colour}'/>"
-    elif category == "air-defence":
-        g = f"<path d='M{x},{y + h} Q{cx},{y} {x + w},{y + h}' fill='none' stroke='{colour}'/>"
-    elif category == "hq":
-        g = f"<line x1='{x}' y1='{y + h}' x2='{x}' y2='{y + h + 6}' stroke='{colour}'/>"
-    elif category in ("naval", "submarine"):
-        frame = f"<ellipse cx='{cx}' cy='{cy}' rx='{w / 2}' ry='{h / 2}' fill='none' stroke='{colour}'/>"
-        if category == "submarine":
-            g = f"<line x1='{x}' y1='{cy}' x2='{x + w}' y2='{cy}' stroke='{colour}'/>"
-    elif category in ("air-mission", "air-base"):
-        frame = (
-            f"<path d='M{x},{y + h} L{x},{cy} Q{cx},{y - h / 3} {x + w},{cy} L{x + w},{y + h}' fill='none' "
-            f"stroke='{colour}'/>"
-        )
-        g = f"<text x='{cx}' y='{y + h - 2}' font-size='{h * 0.6:.0f}' text-anchor='middle' fill='{colour}'>✈</text>"
-    elif category == "asp":
-        g = f"<text x='{cx}' y='{y + h - 2}' font-size='{h * 0.55:.0f}' text-anchor='middle' fill='{colour}'>ASP</text>"
-    return frame + g
-
-
-def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
-    """The unit's counter in OWS style (SVG text; every string escaped)."""
+    >>> from owsnb.kernel.state import Unit
+    >>> symbol_of(Unit("R-LST-1", "red", "prc-lst-072", data={"category": "naval"}))
+    'amphibious-ship'
+    """
     c = counter(unit)
-    s = float(size)
+    cat, kind = c.category, str(unit.kind).lower()
+
+    def has(*words: str) -> bool:
+        return any(w in kind for w in words)
+
+    if cat == "naval":
+        if has("lst", "lpd", "lhd", "amphib", "landing"):
+            return "amphibious-ship"
+        return "patrol-boat" if has("-pg", "pgg", "patrol", "-pb") else "surface-combatant"
+    if cat == "submarine":
+        return "submarine"
+    if cat == "air-mission":
+        mission = str(c.mission or "")
+        if mission in ("cap", "sweep", "escort") or has("cap", "fighter"):
+            return "fighter"
+        if mission in ("strike", "cas", "interdiction", "sead", "bomber") or has("strike"):
+            return "strike-aircraft"
+        return "helicopter" if has("helo", "heli") else "aircraft"
+    if cat == "air-base":
+        return "air-base"
+    if cat == "artillery":
+        if has("phl", "mlrs", "himars", "rocket", "mrl"):
+            return "rocket-artillery"
+        return "missile" if has("hf", "ssm", "df-", "missile", "harpoon") else "artillery"
+    if cat == "air-defence":
+        return "air-defence"
+    if cat == "sof":
+        return "special-forces"
+    if cat == "hq":
+        return "headquarters"
+    if cat in ("asp", "css"):
+        return "supply"
+    if cat == "ground":
+        if has("amphib", "marine"):
+            return "amphibious"
+        if has("armor", "armour", "tank"):
+            return "armour"
+        if has("mech"):
+            return "mechanised-infantry"
+        return "airborne-infantry" if has("airborne", "para") else "infantry"
+    return "unit"
+
+
+_ECHELONS = ("team", "platoon", "company", "battalion", "regiment", "brigade", "division", "corps")
+
+
+def echelon_of(unit: Any) -> str:
+    """The echelon named in a counter's payload or name (``"brigade"``...), else ``""``."""
+    given = unit.data.get("echelon") if unit.data else None
+    if isinstance(given, str) and given:
+        return given
+    name = str(unit.name or "").lower()
+    return next((e for e in _ECHELONS if e in name), "")
+
+
+def counter_of(unit: Any, view: Any) -> Counter:
+    """An OWS counter as data (2.2): the side's colour, the APP-6 symbol of its category, its
+    attack dice in the ladder colours (2.1; faded when no salvo is left), its red shield and grey
+    shields (2.2.2.8), its signature, steps and markers."""
     fill = SIDE_FILL.get(unit.side, "#dddddd")
     if unit.kind == "unknown":
-        return (
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
-            f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='3' fill='{fill}' stroke='#222'/>"
-            f"<text x='{s / 2}' y='{s / 2 + 4}' font-size='{s / 5:.0f}' text-anchor='middle' "
-            f"font-family='sans-serif'>Unknown</text></svg>"
-        )
-    parts = [
-        f"<rect x='1' y='1' width='{s - 2}' height='{s - 2}' rx='{3 if c.category != 'air-mission' else s / 2}' "
-        f"fill='{fill}' stroke='#222'/>"
-    ]
-    name = unit.name or unit.id
-    parts.append(
-        f"<text x='{s / 2}' y='{s * 0.2:.1f}' font-size='{s * 0.16:.1f}' text-anchor='middle' "
-        f"font-family='sans-serif' font-weight='bold'>{_e(name[:11])}</text>"
+        return Counter(unit.side, fill, "", face_down=True, title="unknown contact")
+    c = counter(unit)
+    dice = tuple(
+        Die(a.die, COLOURS[a.die], TEXT_COLOURS[a.die], spent=a.left == 0) for a in c.attacks
     )
-    parts.append(nato_symbol(c.category, s * 0.34, s * 0.26, s * 0.32, s * 0.2))
-    # attack dice: a die symbol per group, coloured by the ladder, range superscript, count
-    x = s * 0.06
-    for a in c.attacks[:4]:
-        col = COLOURS[a.die]
-        txt = TEXT_COLOURS[a.die]
-        d = s * 0.17
-        op = "0.35" if a.left == 0 else "1"
-        flags = "".join(sorted(f for f in a.flags if f.isupper()))[:4]
-        parts.append(
-            f"<g opacity='{op}'><rect x='{x:.1f}' y='{s * 0.52:.1f}' width='{d:.1f}' height='{d:.1f}' rx='2' "
-            f"fill='{col}' stroke='#222' stroke-width='0.6'/><text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 0.72:.1f}' "
-            f"font-size='{d * 0.55:.1f}' text-anchor='middle' fill='{txt}' font-family='sans-serif'>"
-            f"{a.die[1:]}</text><text x='{x + d:.1f}' y='{s * 0.53:.1f}' font-size='{d * 0.45:.1f}' "
-            f"font-family='sans-serif'>{a.range}</text>"
-            f"<text x='{x + d / 2:.1f}' y='{s * 0.52 + d * 1.45:.1f}' font-size='{d * 0.45:.1f}' text-anchor='middle' "
-            f"font-family='sans-serif'>{a.left}/{a.count}{flags}</text></g>"
-        )
-        x += d * 1.45
-
-    # shields: red (enduring), grey (consumable)
-    def shield(cx: float, val: Any, colour: str) -> str:
-        w = s * 0.16
-        return (
-            f"<path d='M{cx - w / 2:.1f},{s * 0.78:.1f} h{w:.1f} v{w * 0.6:.1f} q0,{w * 0.5:.1f} "
-            f"{-w / 2:.1f},{w * 0.7:.1f} "
-            f"q{-w / 2:.1f},{-w * 0.2:.1f} {-w / 2:.1f},{-w * 0.7:.1f} z' fill='{colour}' stroke='#222' "
-            "stroke-width='0.5'/>"
-            f"<text x='{cx:.1f}' y='{s * 0.78 + w * 0.75:.1f}' font-size='{w * 0.6:.1f}' text-anchor='middle' "
-            "fill='#fff' "
-            f"font-family='sans-serif'>{_e(val)}</text>"
-        )
-
-    parts.append(shield(s * 0.14, c.red_shield, "#c62828"))
-    gx = s * 0.32
-    for g in c.shields[:2]:
-        parts.append(shield(gx, f"{g.value}", "#757575"))
-        parts.append(
-            f"<text x='{gx + s * 0.09:.1f}' y='{s * 0.8:.1f}' font-size='{s * 0.09:.1f}' "
-            f"font-family='sans-serif'>{g.left}</text>"
-        )
-        gx += s * 0.2
-    # signature
-    if c.signature is not None:
-        sym = "◉" if c.low_signature else "✦"
-        parts.append(
-            f"<text x='{s * 0.94:.1f}' y='{s * 0.2:.1f}' font-size='{s * 0.13:.1f}' text-anchor='end' "
-            f"font-family='sans-serif'>{sym}{_e(c.signature)}</text>"
-        )
-    # step boxes
-    for i in range(min(unit.max_steps, 6)):
-        bx = s * 0.94 - (i + 1) * s * 0.1
-        crossed = i >= unit.steps
-        parts.append(
-            f"<rect x='{bx:.1f}' y='{s * 0.82:.1f}' width='{s * 0.08:.1f}' height='{s * 0.08:.1f}' fill='#fff' "
-            "stroke='#222' stroke-width='0.5'/>"
-        )
-        if crossed:
-            parts.append(
-                f"<path d='M{bx:.1f},{s * 0.82:.1f} l{s * 0.08:.1f},{s * 0.08:.1f}' stroke='#c00'/>"
-            )
-    for k, m in enumerate(sorted(unit.markers)[:3]):
-        parts.append(
-            f"<text x='{s * 0.96:.1f}' y='{s * (0.34 + 0.1 * k):.1f}' font-size='{s * 0.08:.1f}' text-anchor='end' "
-            f"fill='#900' font-family='sans-serif'>{_e(m[:10])}</text>"
-        )
-    return (
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {s} {s}'>"
-        + "".join(parts)
-        + "</svg>"
+    shields = (Shield(str(c.red_shield), "#c62828"),) + tuple(
+        Shield(str(g.value), "#757575", spent=g.left == 0) for g in c.shields
+    )
+    return Counter(
+        side=unit.side,
+        fill=fill,
+        designation=short_designation(unit),
+        symbol=symbol_of(unit),
+        echelon=echelon_of(unit),
+        right=str(c.signature) if c.signature is not None else "",
+        dice=dice,
+        shields=shields,
+        steps=int(unit.steps),
+        max_steps=int(unit.max_steps),
+        marks=tuple(sorted(m for m in unit.markers if m != "last-known")),
+        dashed="last-known" in unit.markers,
+        title=unit.name or unit.id,
     )
 
 
@@ -347,3 +330,97 @@ def dashboard(view: Any) -> dict[str, Any]:
             if held:
                 out[side]["decision cards in hand"] = held
     return out
+
+
+DOMAINS = {
+    "naval": "maritime",
+    "submarine": "maritime",
+    "air-mission": "air",
+    "air-base": "air",
+    "sof": "sof",
+}
+"""Domain of each counter category (2.2) for forces and losses by domain; every other category
+(ground, HQ, artillery, air defence, ASP, CSS...) is ``land``. Space and cyber are dashboards
+and cards in OWS (2.1.3, 2.1.4), not counters, so no counter is in those domains."""
+
+
+def unit_domain(unit: Any) -> str | None:
+    """The domain of *unit* by its category (2.2; :data:`DOMAINS`); ``None`` for a face-down
+    counter, whose category the viewer does not know (8.4.1)."""
+    if "category" not in unit.data:
+        return None
+    return DOMAINS.get(counter(unit).category, "land")
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def prompt(view: Any, side: str) -> list[tuple[str, str]]:
+    """What *side* must answer now, from the public record of what is coming: a strike's
+    targets, the number of salvos at each and their dice (9.2.1: the defender allocates grey
+    shields — the attacker's firing units stay unnamed), or an attack's hex and attackers (10.3:
+    the defender may answer with defensive fire, 3.E)."""
+    out: list[tuple[str, str]] = []
+    inc = thaw(view.public.get("incoming") or {})
+    if inc and inc.get("defender") == side:
+        targets = ", ".join(f"{t} ({_n(int(n), 'salvo')})" for t, n in inc["targets"].items())
+        dice = ", ".join(str(d).upper() for d in inc.get("dice", ()))
+        out.append(
+            (
+                f"{inc['attacker'].capitalize()} strikes {targets}"
+                + (f" with {dice}" if dice else "")
+                + ": allocate grey shields to each target (shields), or none",
+                "9.2.1",
+            )
+        )
+    win = thaw(view.public.get("ground_window") or {})
+    if win and win.get("defender") == side:
+        who = ", ".join(win.get("attackers", ()))
+        out.append(
+            (
+                f"{win['attacker'].capitalize()} attacks {win['hex']} with {who}: answer with "
+                "defensive fire (defensive-fire), or Done",
+                "10.3",
+            )
+        )
+    return out
+
+
+class OwsPresentation(Presentation):
+    """What the table draws of an OWS game (see the module docstring)."""
+
+    terrain_styles = TERRAIN
+
+    def counter(self, unit: Any, view: Any) -> Counter:
+        return counter_of(unit, view)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return unit_summary(unit, view)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        from owsnb.rules.ows.timedistance import rings
+
+        return rings(view, unit_id) if unit_id in view.units else []
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        from owsnb.rules.ows.timedistance import reach
+
+        return reach(view, unit_id) if unit_id in view.units else None
+
+    def transit(self, view: Any, unit_id: str, to: Any) -> list[dict[str, Any]]:
+        from owsnb.rules.ows.timedistance import transit
+
+        return transit(view, unit_id, to) if unit_id in view.units else []
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return dashboard(view)
+
+    def unit_domain(self, view: Any, unit: Any) -> str | None:
+        return unit_domain(unit)
+
+    def prompt(self, view: Any, side: str) -> list[tuple[str, str]]:
+        return prompt(view, side)
+
+
+PRESENTATION = OwsPresentation()

@@ -411,6 +411,12 @@ class OWS(RuleSet):
             adj.events.insert(0, state_set("public", {"acted": state.clock.step}, rule="3.5"))
         return adj
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.ows import evaluation
+
+        return evaluation
+
     # -- view policy (8.3.1, 8.4, 8.4.1) -------------------------------------------------------
     def view_unit(self, state: GameState, unit: Unit, side: str) -> Unit | None:
         if side == UMPIRE or unit.side == side:
@@ -434,36 +440,12 @@ class OWS(RuleSet):
             return masked(state, unit, side)
         return None
 
-    # -- presentation hooks --------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        from owsnb.rules.ows.presentation import terrain_style
+    @property
+    def presentation(self) -> Any:
+        """What the table draws of OWS (:mod:`owsnb.rules.ows.presentation`)."""
+        from owsnb.rules.ows.presentation import PRESENTATION
 
-        return terrain_style(terrain)
-
-    def counter_svg(self, unit: Unit, view: Any, size: int = 48) -> str:
-        from owsnb.rules.ows.presentation import counter_svg
-
-        return counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Unit, view: Any) -> list[tuple[str, str]]:
-        from owsnb.rules.ows.presentation import unit_summary
-
-        return unit_summary(unit, view)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        from owsnb.rules.ows.timedistance import rings
-
-        return rings(view, unit_id) if unit_id in view.units else []
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        from owsnb.rules.ows.timedistance import reach
-
-        return reach(view, unit_id) if unit_id in view.units else None
-
-    def transit(self, view: Any, unit_id: str, to: Any) -> list[dict[str, Any]]:
-        from owsnb.rules.ows.timedistance import transit
-
-        return transit(view, unit_id, to) if unit_id in view.units else []
+        return PRESENTATION
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
@@ -471,30 +453,7 @@ class OWS(RuleSet):
 
         return guide
 
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        from owsnb.rules.ows.presentation import dashboard
-
-        return dashboard(view)
-
     # -- research hooks (owsnb.analysis.history) ----------------------------------------------
-    DOMAINS = {
-        "naval": "maritime",
-        "submarine": "maritime",
-        "air-mission": "air",
-        "air-base": "air",
-        "sof": "sof",
-    }
-    """Domain of each counter category (2.2) for forces and losses by domain; every other category
-    (ground, HQ, artillery, air defence, ASP, CSS...) is ``land``. Space and cyber are dashboards
-    and cards in OWS (2.1.3, 2.1.4), not counters, so no counter is in those domains."""
-
-    def unit_domain(self, view: Any, unit: Unit) -> str | None:
-        """The domain of *unit* by its category (2.2; :attr:`DOMAINS`); ``None`` for a face-down
-        counter, whose category *view*'s side does not know (8.4.1)."""
-        if "category" not in unit.data:
-            return None
-        return self.DOMAINS.get(_units.counter(unit).category, "land")
-
     def unit_facts(self, unit: Unit) -> dict[str, Any]:
         """A counter's facts for ``game.history()``: domain, category, red shield, signature, salvos
         and grey shields left (9.5, 2.2.2.8; a multi-role pool counts in both). Nothing for a
@@ -504,7 +463,7 @@ class OWS(RuleSet):
         c = _units.counter(unit)
         salvos = {a.key: a.left for a in c.attacks if not a.air_to_air}
         return {
-            "domain": self.unit_domain(None, unit),
+            "domain": self.presentation.unit_domain(None, unit),
             "category": c.category,
             "red_shield": c.red_shield,
             "signature": c.signature if c.signature is not None else -1,

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
-from owsnb.kernel.dist import Distribution, bar_chart_html
+from owsnb.kernel.dist import Distribution
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -107,25 +107,32 @@ class StrikePreview:
             f"<StrikePreview {len(self.plans)} salvos; hits {parts}; rules {', '.join(self.rules)}>"
         )
 
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import esc, wrap
+    def record(self) -> Any:
+        """The preview as a result: each salvo (its die after modifiers, the grey shield layers
+        and red shield it meets), and the exact hits on each target."""
+        from owsnb.kernel.result import Result
 
-        rows = "".join(
-            f"<tr><td>{esc(p.source or '')}</td><td>{esc(p.base_die)}→<b>{esc(p.die)}</b></td>"
-            f"<td>{esc(', '.join(map(str, p.layers)) or '–')}</td><td>{esc(p.red)}</td><td>{esc(p.target)}</td>"
-            f"<td class='rule'>{esc('; '.join(p.notes))}</td></tr>"
-            for p in self.plans
+        return Result(
+            "Strike preview",
+            {},
+            list(self.rules),
+            columns=["source", "die", "grey layers", "red shield", "target", "modifiers"],
+            table=[
+                {
+                    "source": p.source or "",
+                    "die": f"{p.base_die} → {p.die}" if p.base_die != p.die else p.die,
+                    "grey layers": ", ".join(map(str, p.layers)) or "none",
+                    "red shield": p.red,
+                    "target": p.target,
+                    "modifiers": "; ".join(p.notes),
+                }
+                for p in self.plans
+            ],
+            charts={f"hits on {k}": dict(d.items()) for k, d in self.targets.items()},
         )
-        charts = "".join(
-            bar_chart_html(list(d.items()), caption=f"hits on {k}") for k, d in self.targets.items()
-        )
-        body = (
-            f"<b>Strike preview</b> <span class='rule'>{esc(', '.join(self.rules))}</span>"
-            "<table><tr><th>source</th><th>die</th><th>grey "
-            "layers</th><th>red</th><th>target</th><th>modifiers</th></tr>"
-            f"{rows}</table>{charts}"
-        )
-        return wrap(body, repr(self))
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def _steps_lost(countermeasures: int, steps: int) -> Callable[[int], int]:

@@ -77,13 +77,14 @@ class SupplyTrace:
     mp: float | None = None
     why: str = ""
 
-    def _repr_html_(self) -> str:
-        import html
+    def record(self) -> Any:
+        """The supply state as a result (11.1)."""
+        from owsnb.kernel.result import Result
 
-        return (
-            f"<div class='owsnb'><b>{html.escape(self.unit)}</b>: {html.escape(self.status)} supply "
-            f"<span class='rule'>11.1</span> — {html.escape(self.why)}</div>"
-        )
+        return Result(f"{self.unit}: {self.status} supply", {}, ["11.1"], lines=[self.why])
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def sources(state: StateLike, unit: Any) -> list[Hex]:

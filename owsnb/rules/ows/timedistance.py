@@ -25,13 +25,13 @@ a side's :class:`~owsnb.kernel.view.SideView` or a ``GameState``.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from owsnb.kernel.geo import NM_KM
 from owsnb.kernel.hexgrid import Hex, search
+from owsnb.kernel.result import Result
 from owsnb.kernel.state import StateLike
 from owsnb.rules.ows.dice import COLOURS
 from owsnb.rules.ows.units import counter
@@ -155,22 +155,19 @@ class Reach(Mapping):
         s = self.summary()
         return f"<Reach {self.unit}: {s['hexes']} hexes, up to {s['farthest']} ({s['km']} km / {s['nm']} nm)>"
 
+    def record(self) -> Result:
+        """The reach as a result: its summary, and the nearest 40 hexes with their cost."""
+        cost = str(self.unit_of_cost)
+        return Result(
+            f"Reach of {self.unit} this turn",
+            dict(self.summary()),
+            ["10.10", "6.4"],
+            columns=["hex", cost],
+            table=[{"hex": k, cost: v} for k, v in list(self.by_label().items())[:40]],
+        )
+
     def _repr_html_(self) -> str:
-        s = self.summary()
-        rows = "".join(
-            f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>"
-            for k, v in s.items()
-        )
-        near = "".join(
-            f"<tr><td>{html.escape(k)}</td><td>{v:g}</td></tr>"
-            for k, v in list(self.by_label().items())[:40]
-        )
-        return (
-            f"<div class='owsnb'><b>Reach of {html.escape(self.unit)} this turn</b> <span class='rule'>10.10, "
-            "6.4</span>"
-            f"<table>{rows}</table><details><summary>hexes and costs</summary><table><tr><th>hex</th>"
-            f"<th>{html.escape(self.unit_of_cost)}</th></tr>{near}</table></details></div>"
-        )
+        return self.record()._repr_html_()
 
 
 def reach(game_or_view: Any, unit: Any, **kw: Any) -> Reach:
@@ -313,18 +310,13 @@ class Transit(list):
 
     title: str = ""
 
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import esc  # None reads as an em dash
-
+    def record(self) -> Result:
+        """The rows as a result table, one row per mode."""
         cols = ["mode", "feasible", "turns", "days", "hexes", "km", "nm", "overheads", "notes"]
-        head = "".join(f"<th>{c}</th>" for c in cols)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in self
-        )
-        return (
-            f"<div class='owsnb'><b>{html.escape(self.title)}</b> <span class='rule'>5.1, 6.4, 10.10</span>"
-            f"<table><tr>{head}</tr>{body}</table></div>"
-        )
+        return Result(self.title, {}, ["5.1", "6.4", "10.10"], columns=cols, table=list(self))
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def _row(

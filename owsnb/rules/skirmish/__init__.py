@@ -26,7 +26,6 @@ from typing import Any
 from owsnb.kernel import (
     Adjudication,
     Distribution,
-    IllegalOrderError,
     Option,
     OrderHandler,
     OrderSpec,
@@ -36,22 +35,12 @@ from owsnb.kernel import (
     RuleSet,
     SequenceOfPlay,
     Step,
+    refuse,
 )
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.events import note, unit_move, unit_set
 from owsnb.kernel.hexgrid import reachable
 from owsnb.kernel.state import GameState, StateLike
-
-
-def _own_unit(state: StateLike, order: Any, uid: str) -> Any:
-    u = state.units.get(uid)
-    if u is None or u.side != order.side:
-        raise IllegalOrderError(
-            f"{order.side} has no unit {uid!r}", code="not-your-unit", rule="S1", order=order
-        )
-    if not u.alive or u.hex is None:
-        raise IllegalOrderError(f"{uid} is not on the map", code="off-map", rule="S1", order=order)
-    return u
 
 
 def reach(state: StateLike, unit: Any) -> Any:
@@ -82,23 +71,19 @@ class Move(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = _own_unit(state, order, args["unit"])
+        u, to = args["unit"], args["to"]  # bound: the side's unit alive on the map, a map hex
         if u.has("moved"):
-            raise IllegalOrderError(
-                f"{u.id} has already moved this turn", code="moved", rule="S2", order=order
-            )
-        to = state.map.hex(args["to"])
+            raise refuse(f"{u.id} has already moved this turn", "moved", "S2", order)
         if to not in reach(state, u):
-            raise IllegalOrderError(
-                f"{args['to']} is out of {u.id}'s reach ({u.get('move')} hexes)",
-                code="out-of-reach",
-                rule="S2",
-                order=order,
+            raise refuse(
+                f"{state.map.label(to)} is out of {u.id}'s reach ({u.get('move')} hexes)",
+                "out-of-reach",
+                "S2",
+                order,
             )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
-        u = state.unit(args["unit"])
-        to = state.map.hex(args["to"])
+        u, to = args["unit"], args["to"]
         vis = {u.side} | set(u.seen_by)
         return [
             unit_move(u.id, to, path=reach(state, u).path_to(to), visible_to=vis, rule="S2"),
@@ -109,7 +94,7 @@ class Move(OrderHandler):
 class Fire(OrderHandler):
     type = OrderType(
         "fire",
-        (Param("unit", "unit"), Param("target", "unit")),
+        (Param("unit", "unit"), Param("target", "enemy")),
         rule="S3",
         doc="fire at an adjacent enemy",
     )
@@ -139,26 +124,14 @@ class Fire(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = _own_unit(state, order, args["unit"])
+        u, t = args["unit"], args["target"]  # bound: the side's unit, a detected enemy
         if u.has("fired"):
-            raise IllegalOrderError(
-                f"{u.id} has already fired", code="fired", rule="S3", order=order
-            )
-        t = state.units.get(args["target"])
-        if t is None or t.side == order.side or order.side not in t.seen_by or not t.alive:
-            raise IllegalOrderError(
-                f"no detected enemy {args['target']!r}",
-                code="target-not-detected",
-                rule="S3",
-                order=order,
-            )
-        if t.hex is None or t.hex.distance(u.hex) != 1:
-            raise IllegalOrderError(
-                f"{t.id} is not adjacent to {u.id}", code="not-adjacent", rule="S3", order=order
-            )
+            raise refuse(f"{u.id} has already fired", "fired", "S3", order)
+        if t.hex.distance(u.hex) != 1:
+            raise refuse(f"{t.id} is not adjacent to {u.id}", "not-adjacent", "S3", order)
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        u, t = state.unit(args["unit"]), state.unit(args["target"])
+        u, t = args["unit"], args["target"]
         return Distribution.die(u.get("attack")).map(
             lambda r: int(r >= t.get("defence")), label="hits"
         )
@@ -166,7 +139,7 @@ class Fire(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u, t = state.unit(args["unit"]), state.unit(args["target"])
+        u, t = args["unit"], args["target"]
         roll = dice.roll(
             u.get("attack"),
             purpose=f"{u.id} fires at {t.id} (defence {t.get('defence')})",
@@ -214,6 +187,7 @@ class Skirmish(RuleSet):
         )
     )
     option_list = (Option("sudden_death", False, "end the game when a side has no unit left"),)
+    binds = True  # PORTING
 
     def __init__(self) -> None:
         super().__init__([Move(), Fire()])

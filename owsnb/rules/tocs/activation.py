@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set
 from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, degrade, enemy_of, hq_chain, state_of
-from owsnb.rules.tocs.order_checks import is_open, refusal
+from owsnb.rules.tocs.order_checks import is_open
 from owsnb.rules.tocs.supply import in_loc
 
 __all__ = [
@@ -78,7 +79,7 @@ def check_spend(state: StateLike, side: str, cost: int, order: Any, rule: str) -
             bank_locked=economy.bank_locked(state, side),
         )
     except economy.SpendError as exc:
-        raise refusal(str(exc), "no-op", rule, order) from None
+        raise refuse(str(exc), "no-op", rule, order) from None
 
 
 def close_activation(em: Emitter, uid: str, *, rule: str = "L241") -> None:
@@ -148,15 +149,16 @@ def pay_move(em: Emitter, u: Any, cost: float, at_road_rate: bool, rule: str) ->
     return True
 
 
-def order_hq(state: StateLike, order: Any, u: Any, hq_id: str | None, rule: str) -> Any:
-    """The activated HQ that issues an order to *u* (L240): its own or a parent formation's HQ,
-    with an AP left, and *u* in LOC."""
+def order_hq(state: StateLike, order: Any, u: Any, named: Any | None, rule: str) -> Any:
+    """The activated HQ that issues an order to *u* (L240): its own or a parent formation's HQ
+    (the *named* one, a bound unit of the ordering side, if given), with an AP left, and *u* in
+    LOC."""
     chain = hq_chain(state, u)
-    if hq_id:
-        hq = state.units.get(hq_id)
-        if hq is None or hq.side != order.side or hq not in chain:
-            raise refusal(
-                f"{hq_id!r} is not an HQ of {u.id}'s chain of command",
+    if named is not None:
+        hq = named
+        if hq.side != order.side or hq not in chain:
+            raise refuse(
+                f"{hq.id!r} is not an HQ of {u.id}'s chain of command",
                 "not-parent-hq",
                 "L240",
                 order,
@@ -167,11 +169,11 @@ def order_hq(state: StateLike, order: Any, u: Any, hq_id: str | None, rule: str)
     for hq in cands:
         if is_open(hq) and int(hq.get("ap", 0)) >= 1 and alive_on_map(hq):
             if not in_loc(state, u):
-                raise refusal(
+                raise refuse(
                     f"{u.id} is out of LOC: it cannot receive orders", "out-of-loc", "L187", order
                 )
             return hq
-    raise refusal(
+    raise refuse(
         f"no activated HQ of {u.id}'s chain has an AP left to order it ({rule})",
         "no-hq",
         "L240",

@@ -143,7 +143,7 @@ class Fly(OrderHandler):
     type = OrderType(
         "fly",
         (
-            Param("unit", "unit", "a Ready aircraft"),
+            Param("unit", "unit", "a Ready aircraft", on_map=False),
             Param("mission", "choice", "recon or support", choices=("recon", "support")),
             Param("hex", "hex", "target hex"),
         ),
@@ -171,14 +171,7 @@ class Fly(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = state.units.get(args["unit"])
-        if u is None or u.side != order.side or not u.alive:
-            raise IllegalOrderError(
-                f"{order.side} has no aircraft {args['unit']!r}",
-                code="not-your-unit",
-                rule="L56",
-                order=order,
-            )
+        u = args["unit"]
         if _air(u) != "ready":
             raise IllegalOrderError(
                 f"{u.id} is not Ready (it is {_air(u) or 'not an aircraft'})",
@@ -186,10 +179,6 @@ class Fly(OrderHandler):
                 rule="L57",
                 order=order,
             )
-        try:
-            state.map.hex(args["hex"])
-        except ValueError as exc:
-            raise IllegalOrderError(str(exc), code="bad-hex", rule="15.0", order=order) from None
         w = state.public.get("weather", {})
         bans = set(state.tables["air"]["no_launch"])
         bad = [c for c in (w.get("precipitation"), w.get("fog"), w.get("wind")) if c in bans]
@@ -221,7 +210,7 @@ class Fly(OrderHandler):
         from owsnb.rules.tocs.activation import spend
 
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         spend(
             em,
             order.side,
@@ -235,11 +224,11 @@ class Fly(OrderHandler):
             box="air:in-flight",
             data={
                 "mission": args["mission"],
-                "target": state.map.label(state.map.hex(args["hex"])),
+                "target": state.map.label(args["hex"]),
             },
         )
         em.say(
-            f"{u.id} launched: {args['mission']} over {args['hex']}",
+            f"{u.id} launched: {args['mission']} over {state.map.label(args['hex'])}",
             rule="L583",
             visible_to=order.side,
         )
@@ -251,7 +240,10 @@ class Fly(OrderHandler):
 class Sail(OrderHandler):
     type = OrderType(
         "sail",
-        (Param("unit", "unit", "a naval unit"), Param("zone", "text", "sea zone to enter")),
+        (
+            Param("unit", "unit", "a naval unit", on_map=False),
+            Param("zone", "text", "sea zone to enter"),
+        ),
         rule="17.0",
         doc="move a naval unit to another sea zone (once per turn; announced)",
     )
@@ -272,10 +264,10 @@ class Sail(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(unit=ids, zone=zones))
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = state.units.get(args["unit"])
-        if u is None or u.side != order.side or not sea_box(u):
+        u = args["unit"]
+        if not sea_box(u):
             raise IllegalOrderError(
-                f"{order.side} has no naval unit {args['unit']!r}",
+                f"{order.side} has no naval unit {u.id!r} at sea",
                 code="not-your-unit",
                 rule="L638",
                 order=order,
@@ -298,7 +290,7 @@ class Sail(OrderHandler):
             )
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        _, box = at_sea(state.unit(args["unit"]))
+        _, box = at_sea(args["unit"])
         need = int(
             state.tables["naval"]["move_success"].get(
                 box, state.tables["naval"]["move_success"].get(str(box), 0)
@@ -308,7 +300,7 @@ class Sail(OrderHandler):
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         zone, box = at_sea(u)
         need = int(
             state.tables["naval"]["move_success"].get(

@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import hq_ap, order_hq
 from owsnb.rules.tocs.combat import destroy
@@ -62,9 +63,6 @@ from owsnb.rules.tocs.model import (
 from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce
@@ -150,17 +148,17 @@ def _check_fire(
     paragraph: str,
 ) -> tuple[Any, str, Any]:
     """Refuse a battery that may not fire now or at a hex beyond its range; its unit, step and target hex."""
-    u = own_unit(state, order, args["unit"])
+    u = args["unit"]
     step = clock_step(state)
     if step not in ("3.5", "3.8"):
-        raise refusal(when, "wrong-step", when_rule, order)
+        raise refuse(when, "wrong-step", when_rule, order)
     why = _why_not(state, u, step, worst)
     if why:
-        raise refusal(why[0], why[1], rule if why[2] == "L351" else why[2], order)
-    h = order_hex(state, order, args["hex"], paragraph)
+        raise refuse(why[0], why[1], rule if why[2] == "L351" else why[2], order)
+    h = args["hex"]
     if h.distance(u.hex) > battery_range(state, u):
-        raise refusal(
-            f"{args['hex']} is beyond {u.id}'s range ({battery_range(state, u)} hexes)",
+        raise refuse(
+            f"{state.map.label(h)} is beyond {u.id}'s range ({battery_range(state, u)} hexes)",
             "out-of-range",
             rule,
             order,
@@ -279,8 +277,8 @@ class Interdict(OrderHandler):
             paragraph="10.26",
         )
         if state.map.hexes[h].facts.get("interdicted"):
-            raise refusal(
-                f"{args['hex']} is already interdicted", "already-interdicted", "L351", order
+            raise refuse(
+                f"{state.map.label(h)} is already interdicted", "already-interdicted", "L351", order
             )
         if step == "3.5":
             order_hq(state, order, u, args.get("hq"), "10.26")
@@ -288,7 +286,7 @@ class Interdict(OrderHandler):
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
+        u = args["unit"]
         _spend(
             em,
             state,
@@ -299,7 +297,7 @@ class Interdict(OrderHandler):
             paragraph="10.26",
             state_after=degrade(state_of(u)),
         )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         lab = state.map.label(h)
         em.hexfact(h, rule="L351", interdicted=side)
         announce(
@@ -411,8 +409,8 @@ class Strike(OrderHandler):
             paragraph="10.24",
         )
         if args.get("fire") == "targeted" and _observer(state, order.side, h) is None:
-            raise refusal(
-                f"targeted fire needs a Forward Observer that sees {args['hex']}",
+            raise refuse(
+                f"targeted fire needs a Forward Observer that sees {state.map.label(h)}",
                 "no-observer",
                 "L344",
                 order,
@@ -422,7 +420,7 @@ class Strike(OrderHandler):
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
         """The exact result distribution (whether a unit is there to be hit is hidden)."""
-        u, h = state.unit(args["unit"]), state.map.hex(args["hex"])
+        u, h = args["unit"], args["hex"]
         fire = args.get("fire") or "harassing"
         return strike_distribution(
             state.tables["artillery_strike"],
@@ -433,7 +431,7 @@ class Strike(OrderHandler):
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
+        u = args["unit"]
         _spend(
             em,
             state,
@@ -444,7 +442,7 @@ class Strike(OrderHandler):
             paragraph="10.24",
             state_after=max(state_of(u), FATIGUED),
         )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         lab = state.map.label(h)
         fire = args.get("fire") or "harassing"
         drm = strike_drm(state, side, h, fire)
@@ -517,10 +515,9 @@ def bombardment_distribution(table: Mapping[str, Any], strength: int) -> Distrib
     return two.map(lambda r: int(row[r - 2]), label=f"bombardment hits (strength {strength})")
 
 
-def _ids(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [x.strip() for x in value.split(",") if x.strip()]
-    return [str(x) for x in (value or ())]
+def _named(args: Mapping[str, Any]) -> list[Any]:
+    """The batteries a bombardment names (bound units), each once."""
+    return list({b.id: b for b in args.get("with", ())}.values())
 
 
 class Bombard(OrderHandler):
@@ -544,7 +541,8 @@ class Bombard(OrderHandler):
         "the Bombardment Table with their combined strength; hits fall at random",
     )
 
-    def _hq(self, state: StateLike, side: str, batteries: list[Any], hq_id: str | None) -> Any:
+    def _hq(self, state: StateLike, side: str, batteries: list[Any], named: Any | None) -> Any:
+        """The HQ that orders the bombardment (the *named* one, a bound unit, if given)."""
         from owsnb.rules.tocs.model import ECHELONS, hq_chain
         from owsnb.rules.tocs.supply import in_loc as _in_loc
 
@@ -552,7 +550,7 @@ class Bombard(OrderHandler):
             if (
                 hq.side != side
                 or hq.get("cls") != "hq"
-                or (hq_id and hq.id != hq_id)
+                or (named is not None and hq.id != named.id)
                 or not alive_on_map(hq)
             ):
                 continue
@@ -591,27 +589,24 @@ class Bombard(OrderHandler):
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "bombardments are ordered in your Operational Impulse", "wrong-step", "L348", order
             )
-        ids = list(dict.fromkeys(_ids(args.get("with"))))
-        if len(ids) < 3:
-            raise refusal("a bombardment needs at least three batteries", "too-few", "L348", order)
-        h = order_hex(state, order, args["hex"], "10.25")
-        bats = []
-        for i in ids:
-            b = own_unit(state, order, i)
+        bats = _named(args)
+        if len(bats) < 3:
+            raise refuse("a bombardment needs at least three batteries", "too-few", "L348", order)
+        h = args["hex"]
+        for b in bats:
             why = _why_not(state, b, "3.5", GOOD_ORDER)
             if why:
-                raise refusal(why[0], why[1], "L348", order)
+                raise refuse(why[0], why[1], "L348", order)
             if h.distance(b.hex) > battery_range(state, b):
-                raise refusal(
-                    f"{args['hex']} is beyond {b.id}'s range", "out-of-range", "L348", order
+                raise refuse(
+                    f"{state.map.label(h)} is beyond {b.id}'s range", "out-of-range", "L348", order
                 )
-            bats.append(b)
         if args.get("tot") == "yes":
             if order.side not in set(state.public.get("tot_sides", ())):
-                raise refusal(
+                raise refuse(
                     "Time On Target is an American capability (scenario rules.tot_sides)",
                     "no-tot",
                     "L350",
@@ -621,7 +616,7 @@ class Bombard(OrderHandler):
 
             check_spend(state, order.side, 1, order, "L350")
         if self._hq(state, order.side, bats, args.get("hq")) is None:
-            raise refusal(
+            raise refuse(
                 "no activated Brigade-level or higher HQ in LOC, over every battery, has an AP left",
                 "no-hq",
                 "L348",
@@ -629,7 +624,7 @@ class Bombard(OrderHandler):
             )
 
     def _strength(self, state: StateLike, args: Mapping[str, Any]) -> int:
-        s = sum(_fire(state, state.units[i]) for i in dict.fromkeys(_ids(args.get("with"))))
+        s = sum(_fire(state, b) for b in _named(args))
         return s * (
             int(state.tables["bombardment"].get("tot_factor", 2)) if args.get("tot") == "yes" else 1
         )
@@ -643,8 +638,7 @@ class Bombard(OrderHandler):
 
         em = Emitter(state)
         side = order.side
-        ids = list(dict.fromkeys(_ids(args.get("with"))))
-        bats = [state.units[i] for i in ids]
+        bats = _named(args)
         hq_ap(em, self._hq(state, side, bats, args.get("hq")), "L348")
         tot = args.get("tot") == "yes"
         if tot:
@@ -663,7 +657,7 @@ class Bombard(OrderHandler):
                 acted=True,
                 state=max(state_of(b), new_state),
             )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         lab = state.map.label(h)
         strength = self._strength(state, args)
         band = next(

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.artillery_orders import DOWNGRADE
@@ -19,9 +20,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce
@@ -85,9 +83,9 @@ class Attack(OrderHandler):
         return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "ground attacks are declared in your Operational Impulse only",
                 "wrong-step",
                 "L79",
@@ -97,39 +95,49 @@ class Attack(OrderHandler):
         kind = args.get("kind", "hasty")
         need = int(state.tables["attack_types"][kind]["ap"])
         if int(u.get("ap", 0)) < need:
-            raise refusal(
+            raise refuse(
                 f"a {kind} attack needs {need} AP; {u.id} has {u.get('ap', 0)}",
                 "no-ap",
                 "L281",
                 order,
             )
         if u.get("cls") == "battery":
-            raise refusal(
+            raise refuse(
                 "batteries support battles; they never attack into the enemy perimeter",
                 "battery-perimeter",
                 "L234",
                 order,
             )
         if int(u.get("attack", 0)) <= 0:
-            raise refusal(f"{u.id} has no attack strength", "no-attack", "L720", order)
+            raise refuse(f"{u.id} has no attack strength", "no-attack", "L720", order)
         if engaged(state, u.hex):
-            raise refusal(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
-        h = order_hex(state, order, args["hex"], "10.6")
+            raise refuse(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
+        h = args["hex"]
         if h.distance(u.hex) != 1:
-            raise refusal(f"{args['hex']} is not adjacent to {u.id}", "not-adjacent", "L281", order)
+            raise refuse(
+                f"{state.map.label(h)} is not adjacent to {u.id}",
+                "not-adjacent",
+                "L281",
+                order,
+            )
         if owner(state, h) == u.side:
-            raise refusal(f"{args['hex']} is your own hex", "own-hex", "L283", order)
+            raise refuse(f"{state.map.label(h)} is your own hex", "own-hex", "L283", order)
         if engaged(state, h):
-            raise refusal(
-                f"{args['hex']} is an Engagement Battle: units join it by moving in, they do not attack it",
+            raise refuse(
+                f"{state.map.label(h)} is an Engagement Battle: units join it by moving in, they do not attack it",
                 "engaged-hex",
                 "L246",
                 order,
             )
         if step_cost(state, u, u.hex, h) == float("inf"):
-            raise refusal(f"{u.id} could not enter {args['hex']}", "impassable", "L281", order)
+            raise refuse(
+                f"{u.id} could not enter {state.map.label(h)}",
+                "impassable",
+                "L281",
+                order,
+            )
         if state.map.hexes[u.hex].facts.get("interdicted") and DOWNGRADE[kind] is None:
-            raise refusal(
+            raise refuse(
                 f"{state.map.label(u.hex)} is interdicted: a hasty attack out of it is called off",
                 "interdicted",
                 "L357",
@@ -144,7 +152,7 @@ class Attack(OrderHandler):
             and x.get("cls") in ("company", "hqcompany", "vehicle", "battery")
         )
         if n >= 4 and u.get("cls") in ("company", "hqcompany", "vehicle"):
-            raise refusal(
+            raise refuse(
                 f"four units already attack {lab} (stacking limit)", "stacking", "L281", order
             )
 
@@ -154,8 +162,8 @@ class Attack(OrderHandler):
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
-        h = state.map.hex(args["hex"])
+        u = args["unit"]
+        h = args["hex"]
         lab = state.map.label(h)
         kind = args.get("kind", "hasty")
         if state.map.hexes[u.hex].facts.get("interdicted"):  # L357: -1 AP, one attack level lower

@@ -12,9 +12,9 @@ exactly (distributions and all) between the seminar server and its seats.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from owsnb.kernel.codec import register
 from owsnb.kernel.data import FrozenDict
@@ -52,29 +52,25 @@ class AttackPreview:
         )
         return f"<AttackPreview {self.kind}: {rows}>"
 
+    def record(self) -> Any:
+        """The preview as a result: every CRT column with its exact results."""
+        from owsnb.kernel.result import Result
+
+        return Result(
+            f"{self.kind} attack: the defender's strength is hidden, so the result on every CRT "
+            "column",
+            {},
+            ["10.6", "3.9", "L726"],
+            columns=["column", "result (exact)"],
+            table=[
+                {"column": c, "result (exact)": " · ".join(f"{r} {p}" for r, p in d.rows())}
+                for c, d in self.columns.items()
+            ],
+            lines=["result: attacker/defender step losses, R hexes retreated (L726)"],
+        )
+
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = "".join(
-            f"<tr><td><b>{e(c)}</b></td><td>"
-            + " · ".join(
-                f"<span style='white-space:nowrap'><code>{e(str(r))}</code> {e(str(p))}</span>"
-                for r, p in d.rows()
-            )
-            + "</td></tr>"
-            for c, d in self.columns.items()
-        )
-        body = (
-            f"<b>{e(self.kind)} attack</b>: the defender's strength is hidden, so the result on "
-            "every CRT column <span class='rule'>rule 10.6, fought in 3.9</span>"
-            f"<table class='owsnb-attack-preview'><tr><th>column</th><th>result (exact)</th></tr>"
-            f"{rows}</table><span class='muted'>result: attacker/defender step losses, "
-            "R hexes retreated <span class='rule'>L726</span></span>"
-        )
-        try:
-            from owsnb.display.html import wrap
-        except ImportError:  # pragma: no cover
-            return body
-        return wrap(body, repr(self))
+        return self.record()._repr_html_()
 
 
 def attack_preview(state: StateLike, kind: str) -> AttackPreview:

@@ -26,14 +26,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, units_in
 from owsnb.rules.tocs.order_checks import (
     clock_step,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
@@ -116,9 +114,9 @@ class Advance(OrderHandler):
         return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.10":
-            raise refusal(
+            raise refuse(
                 "a breakthrough advance is made after Combat Resolution, in Exploitation",
                 "wrong-step",
                 "L76",
@@ -126,30 +124,33 @@ class Advance(OrderHandler):
             )
         lab = _battle_of(state, order.side, u.id)
         if lab is None or u.hex != state.map.hex(lab):
-            raise refusal(
+            raise refuse(
                 f"{u.id} has no breakthrough to use (every defender of its battle hex must be destroyed)",
                 "no-breakthrough",
                 "L76",
                 order,
             )
-        to = order_hex(state, order, args["to"], "L76")
+        to = args["to"]
         if to.distance(u.hex) != 1:
-            raise refusal(
-                f"{args['to']} is not adjacent to the battle hex {lab}: the advance is one hex",
+            raise refuse(
+                f"{state.map.label(to)} is not adjacent to the battle hex {lab}: the advance is one hex",
                 "not-adjacent",
                 "L76",
                 order,
             )
         if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(
-                f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
+            raise refuse(
+                f"{u.id} cannot enter {state.map.label(to)} (terrain or river)",
+                "impassable",
+                "11.0",
+                order,
             )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
-        frm, to = u.hex, state.map.hex(args["to"])
+        u = args["unit"]
+        frm, to = u.hex, args["to"]
         lab = state.map.label(to)
         b = pending(state, side)
         battle = _battle_of(state, side, u.id)
@@ -198,43 +199,56 @@ class Exploit(OrderHandler):
         return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.10":
-            raise refusal(
+            raise refuse(
                 "exploitation happens after Combat Resolution, in Exploitation",
                 "wrong-step",
                 "L736",
                 order,
             )
         if u.id not in exploits(state, order.side):
-            raise refusal(
+            raise refuse(
                 f"{u.id} has no exploitation left (only pursuers of an Intensive attack exploit, one hex per "
                 "further hex the defender retreated)",
                 "no-exploitation",
                 "L736",
                 order,
             )
-        to = order_hex(state, order, args["to"], "L736")
+        to = args["to"]
         if to.distance(u.hex) != 1:
-            raise refusal(f"{args['to']} is not adjacent to {u.id}", "not-adjacent", "L736", order)
+            raise refuse(
+                f"{state.map.label(to)} is not adjacent to {u.id}",
+                "not-adjacent",
+                "L736",
+                order,
+            )
         if state.map.hexes[u.hex].facts.get("interdicted") or state.map.hexes[to].facts.get(
             "interdicted"
         ):
-            raise refusal(
+            raise refuse(
                 "no exploitation out of or through an interdicted hex", "interdicted", "L737", order
             )
         if engaged(state, to):
-            raise refusal(f"{args['to']} is an Engagement Battle", "engaged-hex", "L737", order)
+            raise refuse(
+                f"{state.map.label(to)} is an Engagement Battle",
+                "engaged-hex",
+                "L737",
+                order,
+            )
         if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(
-                f"{u.id} cannot enter {args['to']} (terrain or river)", "impassable", "11.0", order
+            raise refuse(
+                f"{u.id} cannot enter {state.map.label(to)} (terrain or river)",
+                "impassable",
+                "11.0",
+                order,
             )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
-        to = state.map.hex(args["to"])
+        u = args["unit"]
+        to = args["to"]
         lab = state.map.label(to)
         ex = exploits(state, side)
         if units_in(state, to, enemy_of(state, side)):  # L737: it stops where it is

@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
@@ -43,9 +44,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce
@@ -187,16 +185,16 @@ class BridgeWork(OrderHandler):
         return None
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "bridging is done in your Operational Impulse", "wrong-step", "L302", order
             )
         need_open(u, order)
-        to = order_hex(state, order, args["hex"], "10.13")
+        to = args["hex"]
         why = self._why_not(state, u, to, args["work"], args.get("kind") or "footbridge")
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
 
     def _chance(self, state: StateLike, u: Any, to: Any, work: str) -> Fraction:
         br = bridge_at(state, u.hex, to) or {}
@@ -211,15 +209,15 @@ class BridgeWork(OrderHandler):
         """Exact chance of success of a repair or destruction (a build does not roll)."""
         if args["work"] == "build":
             return None
-        u, to = state.unit(args["unit"]), state.map.hex(args["hex"])
+        u, to = args["unit"], args["hex"]
         p = self._chance(state, u, to, args["work"])
         return Distribution({True: p, False: 1 - p}, label=f"{args['work']} the bridge")
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
-        to = state.map.hex(args["hex"])
+        u = args["unit"]
+        to = args["hex"]
         key = bridge_key(state, u.hex, to)
         work = args["work"]
         t = state.tables["bridging"]

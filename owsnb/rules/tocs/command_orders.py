@@ -23,11 +23,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import hq_ap, order_hq
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import ECHELONS, alive_on_map, hq_chain, is_tw
-from owsnb.rules.tocs.order_checks import clock_step, is_open, own_unit, refusal, spec_from_examples
+from owsnb.rules.tocs.order_checks import clock_step, is_open, spec_from_examples
 from owsnb.rules.tocs.supply import in_loc, in_los
 from owsnb.rules.tocs.zoc import engaged, ezoc_at
 
@@ -37,10 +38,11 @@ _SENIOR = ECHELONS.index("regiment")
 _REASSIGNABLE = ("company", "hqcompany", "vehicle", "battery", "hq")
 
 
-def _senior_hq(state: StateLike, side: str, u: Any, hq_id: str | None) -> Any | None:
-    """The activated Brigade-level or higher HQ of *u*'s chain, in LOC, with an AP (L315)."""
+def _senior_hq(state: StateLike, side: str, u: Any, named: Any | None) -> Any | None:
+    """The activated Brigade-level or higher HQ of *u*'s chain (the *named* one, a bound unit, if
+    given), in LOC, with an AP (L315)."""
     for hq in hq_chain(state, u):
-        if hq_id and hq.id != hq_id:
+        if named is not None and hq.id != named.id:
             continue
         if (
             is_open(hq)
@@ -92,34 +94,32 @@ class Reassign(OrderHandler):
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "reassignment is ordered in your Operational Impulse", "wrong-step", "L315", order
             )
         if u.get("cls") not in _REASSIGNABLE:
-            raise refusal(
+            raise refuse(
                 f"{u.id} cannot be reassigned (assets are attached, 10.16)",
                 "not-reassignable",
                 "L315",
                 order,
             )
-        new = state.units.get(args["to"])
-        if new is None or new.side != order.side or new.get("cls") != "hq" or not alive_on_map(new):
-            raise refusal(
-                f"{args['to']!r} is not an HQ of yours on the map", "not-an-hq", "L315", order
-            )
+        new = args["to"]
+        if new.get("cls") != "hq":
+            raise refuse(f"{new.id!r} is not an HQ of yours on the map", "not-an-hq", "L315", order)
         if new.id == u.id or u in hq_chain(state, new):
-            raise refusal(
+            raise refuse(
                 f"{u.id} cannot report to itself or to one of its own subordinates",
                 "cycle",
                 "L316",
                 order,
             )
         if new.id == u.get("parent"):
-            raise refusal(f"{u.id} already reports to {new.id}", "same-hq", "L316", order)
+            raise refuse(f"{u.id} already reports to {new.id}", "same-hq", "L316", order)
         if _senior_hq(state, order.side, u, args.get("hq")) is None:
-            raise refusal(
+            raise refuse(
                 f"no activated Brigade-level or higher HQ of {u.id}'s chain in LOC has an AP left",
                 "no-hq",
                 "L315",
@@ -128,20 +128,20 @@ class Reassign(OrderHandler):
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u, new = args["unit"], args["to"].id
         hq = _senior_hq(state, order.side, u, args.get("hq"))
         hq_ap(em, hq, "L315")
         orig = u.get("original_parent") or u.get("parent")
         em.data(
             u.id,
             rule="L315",
-            parent=args["to"],
-            original_parent=None if orig == args["to"] else orig,
+            parent=new,
+            original_parent=None if orig == new else orig,
         )
         em.say(
-            f"{u.id} now reports to {args['to']} (LOS also via {orig})"
-            if orig != args["to"]
-            else f"{u.id} returns to {args['to']}",
+            f"{u.id} now reports to {new} (LOS also via {orig})"
+            if orig != new
+            else f"{u.id} returns to {new}",
             rule="L316",
             visible_to=order.side,
         )
@@ -187,19 +187,19 @@ class Refit(OrderHandler):
         return None
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "refit is ordered in your Operational Impulse", "wrong-step", "L338", order
             )
         why = self._why_not(state, u)
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
         order_hq(state, order, u, args.get("hq"), "10.22")
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.22"), "L338")
         em.data(u.id, rule="L338", refit=True)
         em.say(

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, owner, state_of
@@ -23,9 +24,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.terrain import step_cost
@@ -127,18 +125,18 @@ class PlaceFeature(OrderHandler):
         return spec_from_examples(side, self.type, ex, self.most)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(self.wrong_step, "wrong-step", self.rule, order)
+            raise refuse(self.wrong_step, "wrong-step", self.rule, order)
         need_open(u, order)
-        why = self._why_not(state, u, order_hex(state, order, args["hex"], self.paragraph))
+        why = self._why_not(state, u, args["hex"])
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
-        lab = state.map.label(state.map.hex(args["hex"]))
+        u = args["unit"]
+        lab = state.map.label(args["hex"])
         self._pay(em, u)
         add(em, order.side, lab, self.key, rule=self.rule)
         self._done(em, u, lab)

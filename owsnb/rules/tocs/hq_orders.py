@@ -11,6 +11,7 @@ from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import unit_move
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import check_spend, hq_ap, order_hq, spend
@@ -30,9 +31,6 @@ from owsnb.rules.tocs.model import (
 from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
     units_spec,
 )
@@ -76,19 +74,19 @@ class Withdraw(OrderHandler):
         return spec_from_examples(side, self.type, ex, 20)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "withdrawals are ordered in your Operational Impulse", "wrong-step", "L264", order
             )
         if not engaged(state, u.hex):
-            raise refusal(f"{u.id} is not in an Engagement Battle", "not-engaged", "L264", order)
+            raise refuse(f"{u.id} is not in an Engagement Battle", "not-engaged", "L264", order)
         if u.get("act"):
-            raise refusal(f"{u.id} has already been activated", "already-activated", "L265", order)
-        to = order_hex(state, order, args["to"], "10.3")
+            raise refuse(f"{u.id} has already been activated", "already-activated", "L265", order)
+        to = args["to"]
         if to.distance(u.hex) != 1 or step_cost(state, u, u.hex, to) == float("inf"):
-            raise refusal(
-                f"{args['to']} is not an adjacent hex {u.id} can enter",
+            raise refuse(
+                f"{state.map.label(to)} is not an adjacent hex {u.id} can enter",
                 "not-adjacent",
                 "L264",
                 order,
@@ -97,7 +95,7 @@ class Withdraw(OrderHandler):
         check_spend(state, order.side, 1, order, "L265")
 
     def preview(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> Distribution:
-        u = state.unit(args["unit"])
+        u = args["unit"]
         if u.get("recon") or u.get("mobility") == "armored":
             return Distribution.point(True, label="no MC (recon/armor)")
         return mc_distribution(int(u.get("ml", 7)))
@@ -106,10 +104,10 @@ class Withdraw(OrderHandler):
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         hq = order_hq(state, order, u, args.get("hq"), "10.3")
         hq_ap(em, hq, "L264")
-        frm, to = u.hex, state.map.hex(args["to"])
+        frm, to = u.hex, args["to"]
         if not (u.get("recon") or u.get("mobility") == "armored"):
             r = sum(
                 dice.roll_many(
@@ -179,27 +177,30 @@ class Extend(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal("ordered in your Operational Impulse", "wrong-step", "L309", order)
+            raise refuse("ordered in your Operational Impulse", "wrong-step", "L309", order)
         if not is_company(u):
-            raise refusal(f"{u.id} is not a Company", "not-company", "L309", order)
-        f = order_hex(state, order, args["facing"], "10.15")
+            raise refuse(f"{u.id} is not a Company", "not-company", "L309", order)
+        f = args["facing"]
         if f not in u.hex.neighbours():
-            raise refusal(
-                f"{args['facing']} is not adjacent to {u.id}", "not-adjacent", "L312", order
+            raise refuse(
+                f"{state.map.label(f)} is not adjacent to {u.id}",
+                "not-adjacent",
+                "L312",
+                order,
             )
         order_hq(state, order, u, args.get("hq"), "10.15")
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         hq = order_hq(state, order, u, args.get("hq"), "10.15")
         hq_ap(em, hq, "L309")
-        d = u.hex.neighbours().index(state.map.hex(args["facing"]))
+        d = u.hex.neighbours().index(args["facing"])
         em.data(u.id, rule="L309", ext_dir=d)
         em.say(
-            f"{u.id} in Extended Deployment facing {args['facing']}",
+            f"{u.id} in Extended Deployment facing {state.map.label(args['facing'])}",
             rule="L312",
             visible_to=order.side,
         )
@@ -243,21 +244,21 @@ class Reserve(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal("ordered in your Operational Impulse", "wrong-step", "L334", order)
+            raise refuse("ordered in your Operational Impulse", "wrong-step", "L334", order)
         if u.get("act") or u.get("reserve"):
-            raise refusal(
+            raise refuse(
                 f"{u.id} is already activated or in reserve", "already-activated", "L334", order
             )
         if engaged(state, u.hex) or state.map.label(u.hex) in declared_against(state, u.side):
-            raise refusal(f"{u.id} is in EZOC or engaged", "in-ezoc", "L334", order)
+            raise refuse(f"{u.id} is in EZOC or engaged", "in-ezoc", "L334", order)
         order_hq(state, order, u, args.get("hq"), "10.21")
         check_spend(state, order.side, 1, order, "L334")
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         hq = order_hq(state, order, u, args.get("hq"), "10.21")
         hq_ap(em, hq, "L334")
         spend(em, order.side, 1, rule="L334", what=f"prepay reserve {u.id}")
@@ -308,8 +309,8 @@ class Rally(OrderHandler):
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if clock_step(state) != "3.5":
-            raise refusal("ordered in your Operational Impulse", "wrong-step", "L322", order)
-        h = order_hex(state, order, args["hex"], "10.19")
+            raise refuse("ordered in your Operational Impulse", "wrong-step", "L322", order)
+        h = args["hex"]
         hqs = [
             x
             for x in state.units.values()
@@ -317,18 +318,18 @@ class Rally(OrderHandler):
             and x.get("cls") == "hq"
             and is_open(x)
             and int(x.get("ap", 0)) >= 1
-            and (not args.get("hq") or x.id == args["hq"])
+            and (not args.get("hq") or x.id == args["hq"].id)
         ]
         if not hqs:
-            raise refusal("no activated HQ with an AP left", "no-hq", "L322", order)
+            raise refuse("no activated HQ with an AP left", "no-hq", "L322", order)
         for hq in hqs:
             if self._targets(state, order.side, h, hq) and trace(
                 state, hq, hq.hex, {h}, int(hq.get("radius", 0))
             ):
                 return
-        raise refusal(
-            f"no Disrupted, Demoralized or Dispersed subordinate in {args['hex']} within an HQ's overland LOC range "
-            "(or each was rallied this impulse)",
+        raise refuse(
+            f"no Disrupted, Demoralized or Dispersed subordinate in {state.map.label(h)} within an "
+            "HQ's overland LOC range (or each was rallied this impulse)",
             "nothing-to-rally",
             "L322",
             order,
@@ -337,7 +338,7 @@ class Rally(OrderHandler):
     def preview(
         self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> dict[str, Distribution]:
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         return {
             u.id: mc_distribution(int(u.get("ml", 7)))
             for u in units_in(state, h, order.side)
@@ -347,7 +348,7 @@ class Rally(OrderHandler):
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         hq = next(
             x
             for x in state.units.values()
@@ -355,7 +356,7 @@ class Rally(OrderHandler):
             and x.get("cls") == "hq"
             and is_open(x)
             and int(x.get("ap", 0)) >= 1
-            and (not args.get("hq") or x.id == args["hq"])
+            and (not args.get("hq") or x.id == args["hq"].id)
             and self._targets(state, side, h, x)
             and trace(state, x, x.hex, {h}, int(x.get("radius", 0)))
         )

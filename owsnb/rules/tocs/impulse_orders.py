@@ -11,13 +11,14 @@ from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.activation import check_spend, close_activation, spend
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import ap_for, daypart, state_of
-from owsnb.rules.tocs.order_checks import clock_step, own_unit, refusal, units_spec
+from owsnb.rules.tocs.order_checks import clock_step, units_spec
 from owsnb.rules.tocs.supply import in_loc
 
 __all__ = ["Begin", "Pass", "Activate"]
@@ -61,7 +62,7 @@ class Pass(OrderHandler):
         if int(state.public.get("op_spent", {}).get(order.side, 0)) or state.public.get(
             "spent_this_impulse"
         ):
-            raise refusal(
+            raise refuse(
                 "you have already activated or spent OP this impulse; say 'done' instead",
                 "not-a-pass",
                 "L63",
@@ -106,13 +107,11 @@ class Activate(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if u.get("cls") in ("aircraft", "naval"):
-            raise refusal(
-                f"{u.id} is an {u.get('cls')} unit: use 'fly'", "wrong-verb", "L56", order
-            )
+            raise refuse(f"{u.id} is an {u.get('cls')} unit: use 'fly'", "wrong-verb", "L56", order)
         if u.get("act"):
-            raise refusal(
+            raise refuse(
                 f"{u.id} has already been activated this impulse",
                 "already-activated",
                 "L239",
@@ -120,7 +119,7 @@ class Activate(OrderHandler):
             )
         col = state.tables["daypart"]["ap_column"][daypart(state)]
         if ap_for(state_of(u), col) <= 0:
-            raise refusal(
+            raise refuse(
                 f"{u.id} is {state.tables['states']['names'][state_of(u)]}: no AP, it cannot activate",
                 "no-ap",
                 "L156",
@@ -129,7 +128,7 @@ class Activate(OrderHandler):
         step = clock_step(state)
         if step in ("3.8", "3.10"):
             if not u.get("reserve"):
-                raise refusal(
+                raise refuse(
                     "only units in reserve activate in this phase",
                     "not-reserve",
                     "L68" if step == "3.8" else "L79",
@@ -144,7 +143,7 @@ class Activate(OrderHandler):
         cur = state.sides[side].private.get("active")
         if cur and cur in state.units and state.units[cur].get("cls") != "hq":
             close_activation(em, cur, rule="L239")
-        u = em.state.units[args["unit"]]
+        u = em.state.units[args["unit"].id]
         step = clock_step(state)
         free = step in ("3.8", "3.10") and u.get("reserve")
         if not free:

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation, hq_ap, order_hq
 from owsnb.rules.tocs.artillery_orders import DOWNGRADE
@@ -41,9 +42,6 @@ from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import GOOD_ORDER, alive_on_map, daypart, is_company, owner, state_of
 from owsnb.rules.tocs.order_checks import (
     clock_step,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce
@@ -201,22 +199,22 @@ class Infiltrate(OrderHandler):
         return spec_from_examples(side, self.type, ex, 12)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "infiltrations are ordered in your Operational Impulse", "wrong-step", "L258", order
             )
-        h = order_hex(state, order, args["hex"], "10.2")
+        h = args["hex"]
         why = self._why_not(state, u, h)
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
         order_hq(state, order, u, args.get("hq"), "10.2")
 
     def preview(
         self, state: StateLike, order: Any, args: Mapping[str, Any]
     ) -> dict[str, Distribution]:
         """Exact chance of success for each defender ELR (the defender is hidden)."""
-        u = state.unit(args["unit"])
+        u = args["unit"]
         per = int(state.tables["infiltration"]["drm"].get("defender_elr_per_point", 0))
         base = attacker_drm(state, u)
         return {
@@ -228,9 +226,9 @@ class Infiltrate(OrderHandler):
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         hq_ap(em, order_hq(state, order, u, args.get("hq"), "10.2"), "L258")
-        lab = state.map.label(state.map.hex(args["hex"]))
+        lab = state.map.label(args["hex"])
         real = bool(ezoc_at(state, u.side, u.hex))  # the referee tests the EZOC (L258, L30)
         learn_ezoc(em, u.side, u.hex, real, "L258")
         if not real:

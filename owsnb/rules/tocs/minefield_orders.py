@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
@@ -49,9 +50,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce
@@ -222,21 +220,21 @@ class Clear(OrderHandler):
         return spec_from_examples(side, self.type, ex, 8)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "clearing is done in your Operational Impulse", "wrong-step", "L299", order
             )
         need_open(u, order)
-        why = self._why_not(state, u, order_hex(state, order, args["hex"], "10.12"), args["what"])
+        why = self._why_not(state, u, args["hex"], args["what"])
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
-        h = state.map.hex(args["hex"])
+        u = args["unit"]
+        h = args["hex"]
         lab = state.map.label(h)
         if (
             args["what"] == "mines"

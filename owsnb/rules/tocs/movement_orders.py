@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import unit_move
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import mp_available, pay_move, road_bonus_eligible
@@ -27,9 +28,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
@@ -65,34 +63,34 @@ class Move(OrderHandler):
         return spec_from_examples(side, self.type, ex, 40)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         need_open(u, order)
-        to = order_hex(state, order, args["to"], "10.1")
+        to = args["to"]
         if to.distance(u.hex) != 1:
-            raise refusal(
-                f"{args['to']} is not adjacent to {u.id} ({state.map.label(u.hex)}); move one hex at a time",
+            raise refuse(
+                f"{state.map.label(to)} is not adjacent to {u.id} ({state.map.label(u.hex)}); move one hex at a time",
                 "not-adjacent",
                 "10.1",
                 order,
             )
         if engaged(state, u.hex):
-            raise refusal(
+            raise refuse(
                 f"{u.id} is in an Engagement Battle: it may only Withdraw", "engaged", "L246", order
             )
         if owner(state, to) != u.side:
             if u.get("cls") == "battery":
-                raise refusal(
+                raise refuse(
                     "batteries never enter the enemy perimeter", "battery-perimeter", "L234", order
                 )
             if u.get("cls") == "asset" and not u.get("recon"):
-                raise refusal(
+                raise refuse(
                     "only recon assets enter the enemy perimeter alone",
                     "asset-perimeter",
                     "L234",
                     order,
                 )
         if clock_step(state) == "3.8" and owner(state, to) != u.side:
-            raise refusal(
+            raise refuse(
                 "reserves committed by the non-phasing player stay inside their perimeter (ruling E.6)",
                 "reserve-no-attack",
                 "L68",
@@ -103,7 +101,7 @@ class Move(OrderHandler):
             and enemy_mines(state, u.side, u.hex)
             and int(u.get("ap", 0)) < 1
         ):
-            raise refusal(
+            raise refuse(
                 f"leaving the minefield in {state.map.label(u.hex)} costs 1 more AP; {u.id} has none",
                 "mined",
                 "L297",
@@ -118,8 +116,8 @@ class Move(OrderHandler):
             road=not (known_roadblock(state, u.side, to) or mined_by(state, u.side, to) or jam),
         )
         if cost == float("inf"):
-            raise refusal(
-                f"{u.id} cannot enter {args['to']} from {state.map.label(u.hex)} (terrain or river)",
+            raise refuse(
+                f"{u.id} cannot enter {state.map.label(to)} from {state.map.label(u.hex)} (terrain or river)",
                 "impassable",
                 "11.0",
                 order,
@@ -133,8 +131,8 @@ class Move(OrderHandler):
             and not jam
         )  # L245
         if mp_available(u) + 1e-9 < cost and not bonus:
-            raise refusal(
-                f"{u.id} needs {cost:g} MP to enter {args['to']}; it has {mp_available(u):g}",
+            raise refuse(
+                f"{u.id} needs {cost:g} MP to enter {state.map.label(to)}; it has {mp_available(u):g}",
                 "no-mp",
                 "10.1",
                 order,
@@ -143,8 +141,8 @@ class Move(OrderHandler):
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
-        u = state.units[args["unit"]]
-        frm, to = u.hex, state.map.hex(args["to"])
+        u = args["unit"]
+        frm, to = u.hex, args["to"]
         enemy = enemy_of(state, side)
         lab = state.map.label(to)
         if enemy_mines(state, side, frm) and not leave_mined(

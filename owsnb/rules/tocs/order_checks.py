@@ -1,4 +1,5 @@
-"""What every TOCS order handler checks: its unit, its hex, an open activation, the step.
+"""What TOCS order handlers check beyond their bound arguments (the kernel resolves units and
+hexes, and refuses with :func:`owsnb.kernel.errors.refuse`): an open activation, the step.
 
 Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.orders`.
 """
@@ -7,44 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from owsnb.kernel import IllegalOrderError, OrderSpec, OrderType
+from owsnb.kernel import OrderSpec, OrderType, refuse
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.state import StateLike
 from owsnb.rules.tocs.model import alive_on_map
 
 __all__ = [
-    "refusal",
-    "own_unit",
-    "order_hex",
     "is_open",
     "need_open",
     "clock_step",
     "units_spec",
     "spec_from_examples",
 ]
-
-
-def refusal(msg: str, code: str, rule: str, order: Any) -> IllegalOrderError:
-    """The refusal of *order*: an :class:`IllegalOrderError` with its code and rule."""
-    return IllegalOrderError(msg, code=code, rule=rule, order=order)
-
-
-def own_unit(state: StateLike, order: Any, uid: str, rule: str = "L238") -> Any:
-    """The ordering side's unit *uid*, alive on the map."""
-    u = state.units.get(uid)
-    if u is None or u.side != order.side:
-        raise refusal(f"{order.side} has no unit {uid!r}", "not-your-unit", rule, order)
-    if not alive_on_map(u):
-        raise refusal(f"{uid} is not on the map", "off-map", rule, order)
-    return u
-
-
-def order_hex(state: StateLike, order: Any, ref: str, rule: str) -> Any:
-    """The hex an order names, or its refusal (``bad-hex``) citing *rule*."""
-    try:
-        return state.map.hex(ref)
-    except ValueError as exc:
-        raise refusal(str(exc), "bad-hex", rule, order) from None
 
 
 def is_open(u: Any) -> bool:
@@ -55,7 +30,7 @@ def is_open(u: Any) -> bool:
 def need_open(u: Any, order: Any, rule: str = "B3.5") -> None:
     """Refuse the order (``not-activated``) unless *u* is activated."""
     if not is_open(u):
-        raise refusal(
+        raise refuse(
             f"{u.id} is not activated (activate it first: 1 OP)", "not-activated", rule, order
         )
 

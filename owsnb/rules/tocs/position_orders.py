@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import close_activation
 from owsnb.rules.tocs.emit import Emitter
@@ -22,8 +23,6 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
-    own_unit,
-    refusal,
     units_spec,
 )
 from owsnb.rules.tocs.positions import level_at, level_name, set_level
@@ -92,19 +91,19 @@ class Improve(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "positions are improved in your Operational Impulse", "wrong-step", "L287", order
             )
         need_open(u, order)
         why = why_not_improve(state, u)
         if why:
-            raise refusal(why[0], why[1], why[2], order)
+            raise refuse(why[0], why[1], why[2], order)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         lv = level_at(state, u.side, u.hex) + 1
         set_level(em, u.side, u.hex, lv, rule="L288")
         em.data(u.id, rule="L287", ap=0, mp_left=0, acted=True, improved_turn=state.clock.turn)

@@ -9,18 +9,21 @@ HQ staff, gun dot) and a state band; every string is XML-escaped.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator
 from typing import Any
 
 from owsnb.kernel.hexgrid import reachable
+from owsnb.kernel.presentation import Counter, Presentation, short_designation
 from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.model import STATES, daypart, state_of
 from owsnb.rules.tocs.terrain import step_cost
 
 __all__ = [
+    "TocsPresentation",
+    "PRESENTATION",
     "terrain_style",
-    "counter_svg",
+    "counter_of",
+    "symbol_of",
     "unit_summary",
     "reach",
     "ranges",
@@ -54,78 +57,47 @@ def terrain_style(terrain: str) -> dict[str, Any]:
     }
 
 
-def _symbol(u: Any, w: int, h: int, x0: int, y0: int) -> str:
-    c = u.get("cls")
-    box = f"<rect x='{x0}' y='{y0}' width='{w}' height='{h}' fill='none' stroke='#111' stroke-width='1.2'/>"
+def symbol_of(unit: Any) -> str:
+    """The APP-6 symbol key of a TOCS counter (:data:`owsnb.display.symbols.SYMBOLS`) from its
+    class and mobility: infantry cross (mechanised: with the armour oval; parachute: with the
+    canopy), armour oval for vehicles, gun dot for batteries, HQ staff."""
+    c = unit.get("cls")
     if c == "hq":
-        return (
-            box
-            + f"<line x1='{x0}' y1='{y0 + h}' x2='{x0}' y2='{y0 + h + 6}' stroke='#111' stroke-width='1.5'/>"
-        )
+        return "headquarters"
     if c in ("company", "hqcompany"):
-        inner = (
-            f"<line x1='{x0}' y1='{y0}' x2='{x0 + w}' y2='{y0 + h}' stroke='#111'/>"
-            f"<line x1='{x0 + w}' y1='{y0}' x2='{x0}' y2='{y0 + h}' stroke='#111'/>"
-        )
-        if u.get("mobility") in ("mech", "armored"):
-            inner += (
-                f"<ellipse cx='{x0 + w / 2}' cy='{y0 + h / 2}' rx='{w / 3}' ry='{h / 4}' fill='none' "
-                "stroke='#111'/>"
-            )
-        if u.get("para"):
-            inner += f"<path d='M{x0 + w / 2 - 5},{y0 + h - 2} q2.5,-4 5,0 q2.5,-4 5,0' fill='none' stroke='#111'/>"
-        return box + inner
+        if unit.get("mobility") in ("mech", "armored"):
+            return "mechanised-infantry"
+        return "airborne-infantry" if unit.get("para") else "infantry"
     if c == "vehicle":
-        return (
-            box
-            + f"<ellipse cx='{x0 + w / 2}' cy='{y0 + h / 2}' rx='{w / 3}' ry='{h / 4}' fill='none' stroke='#111'/>"
-        )
+        return "armour"
     if c == "battery":
-        return box + f"<circle cx='{x0 + w / 2}' cy='{y0 + h / 2}' r='3' fill='#111'/>"
+        return "artillery"
     if c == "aircraft":
-        return (
-            f"<path d='M{x0},{y0 + h / 2} L{x0 + w},{y0 + h / 2} M{x0 + w / 2},{y0} L{x0 + w / 2},{y0 + h}' "
-            "stroke='#111' stroke-width='2'/>"
-        )
-    return box
+        return "aircraft"
+    return "unit"
 
 
-def counter_svg(unit: Any, view: Any, size: int = 48) -> str:
-    """A TOCS counter: side colour, unit symbol, strengths, a state band (red band when
-    Fatigued, marker colours for Disordered and worse, L157-L168) and step boxes."""
+def counter_of(unit: Any, view: Any) -> Counter:
+    """A TOCS counter as data: side colour, unit symbol, attack-defence-MP, a state band (L157-
+    L168: a thick border in the state's colour from Fatigued on), step boxes, crossed out when
+    dead."""
     side = view.sides.get(unit.side) if view is not None else None
-    colour = html.escape(getattr(side, "color", "#999999"))
     st = state_of(unit)
-    band = STATE_COLOURS[st]
-    label = html.escape(unit.id if len(unit.id) <= 10 else unit.id[:9] + "…")
     a, d, mp = unit.get("attack", 0), unit.get("defence", 0), unit.get("mp", 0)
-    stats = html.escape(f"{a}-{d}-{mp:g}" if isinstance(mp, (int, float)) else f"{a}-{d}")
-    boxes = "".join(
-        f"<rect x='{4 + i * 7}' y='{size - 8}' width='5' height='5' fill='{'#111' if i < unit.steps else 'none'}' "
-        "stroke='#111'/>"
-        for i in range(min(unit.max_steps, 6))
-    )
-    dead = unit.box == "dead"
-    cross = (
-        (
-            f"<line x1='2' y1='2' x2='{size - 2}' y2='{size - 2}' stroke='#b00' stroke-width='3'/>"
-            f"<line x1='{size - 2}' y1='2' x2='2' y2='{size - 2}' stroke='#b00' stroke-width='3'/>"
-        )
-        if dead
-        else ""
-    )
-    title = html.escape(f"{unit.id} ({STATES[st]})")
-    return (
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{size}' height='{size}' viewBox='0 0 {size} {size}'>"
-        f"<title>{title}</title>"
-        f"<rect x='1' y='1' width='{size - 2}' height='{size - 2}' rx='3' fill='{colour}' stroke='{band}' "
-        f"stroke-width='{3 if st else 1}'/>"
-        f"<text x='{size / 2}' y='10' font-size='8' text-anchor='middle' font-family='sans-serif' "
-        f"fill='#111'>{label}</text>"
-        f"{_symbol(unit, size // 2, size // 4, size // 4, 13)}"
-        f"<text x='{size / 2}' y='{size - 11}' font-size='8' text-anchor='middle' font-family='sans-serif' "
-        f"fill='#111'>{stats}</text>"
-        f"{boxes}{cross}</svg>"
+    stats = f"{a}-{d}-{mp:g}" if isinstance(mp, (int, float)) else f"{a}-{d}"
+    cls = unit.get("cls")
+    return Counter(
+        side=unit.side,
+        fill=str(getattr(side, "color", "#999999")),
+        designation=short_designation(unit),
+        symbol=symbol_of(unit),
+        echelon="company" if cls in ("company", "hqcompany", "battery") else "",
+        factors=stats,
+        steps=int(unit.steps),
+        max_steps=int(unit.max_steps),
+        border=STATE_COLOURS[st] if st else "",
+        crossed=unit.box == "dead",
+        title=f"{unit.name or unit.id} ({STATES[st]})",
     )
 
 
@@ -314,3 +286,31 @@ def perimeter_geojson(view: Any, sides_colour: dict[str, str] | None = None) -> 
             }
         )
     return {"type": "FeatureCollection", "features": feats}
+
+
+class TocsPresentation(Presentation):
+    """What the table draws of a TOCS game (see the module docstring)."""
+
+    def terrain_style(self, terrain: str) -> dict[str, Any]:
+        return terrain_style(terrain)
+
+    def counter(self, unit: Any, view: Any) -> Counter:
+        return counter_of(unit, view)
+
+    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
+        return unit_summary(unit, view)
+
+    def reach(self, view: Any, unit_id: str) -> Any:
+        return reach(view, unit_id)
+
+    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
+        return ranges(view, unit_id)
+
+    def dashboard(self, view: Any) -> dict[str, Any]:
+        return dashboard(view)
+
+    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
+        return hex_overlay(view)
+
+
+PRESENTATION = TocsPresentation()

@@ -11,6 +11,7 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import mp_available
 from owsnb.rules.tocs.emit import Emitter
@@ -19,9 +20,6 @@ from owsnb.rules.tocs.model import alive_on_map, enemy_of, owner, unit_types, un
 from owsnb.rules.tocs.order_checks import (
     is_open,
     need_open,
-    order_hex,
-    own_unit,
-    refusal,
     spec_from_examples,
 )
 from owsnb.rules.tocs.perimeter import announce, connected_to_perimeter, take_hex
@@ -93,40 +91,45 @@ class Recon(OrderHandler):
         return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         need_open(u, order)
         if not can_reconnoitre(u):
-            raise refusal(
+            raise refuse(
                 f"{u.id} cannot perform reconnaissance (batteries, dozers and gun assets never do)",
                 "no-recon",
                 "L267",
                 order,
             )
         if engaged(state, u.hex):
-            raise refusal(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
-        h = order_hex(state, order, args["hex"], "10.4")
+            raise refuse(f"{u.id} is in an Engagement Battle", "engaged", "L246", order)
+        h = args["hex"]
         base = _chain_base(state, u)
         if h.distance(base) != 1:
-            raise refusal(
-                f"{args['hex']} is not adjacent to {state.map.label(base)} (the chain goes hex by hex)",
+            raise refuse(
+                f"{state.map.label(h)} is not adjacent to {state.map.label(base)} (the chain goes hex by hex)",
                 "not-adjacent",
                 "L271",
                 order,
             )
         if owner(state, h) == u.side:
-            raise refusal(f"{args['hex']} is inside your own perimeter", "own-hex", "L268", order)
+            raise refuse(
+                f"{state.map.label(h)} is inside your own perimeter",
+                "own-hex",
+                "L268",
+                order,
+            )
         cost = step_cost(state, u, base, h, road=False)
         if cost == float("inf"):
-            raise refusal(
-                f"reconnaissance cannot enter {args['hex']} (a Move could not)",
+            raise refuse(
+                f"reconnaissance cannot enter {state.map.label(h)} (a Move could not)",
                 "impassable",
                 "L267",
                 order,
             )
         have = mp_available(u, "recon_mp")
         if have + 1e-9 < cost:
-            raise refusal(
-                f"{u.id} needs {cost:g} MP of reconnaissance for {args['hex']}; it has {have:g}",
+            raise refuse(
+                f"{u.id} needs {cost:g} MP of reconnaissance for {state.map.label(h)}; it has {have:g}",
                 "no-mp",
                 "L267",
                 order,
@@ -136,8 +139,8 @@ class Recon(OrderHandler):
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
-        u = state.units[args["unit"]]
-        h = state.map.hex(args["hex"])
+        u = args["unit"]
+        h = args["hex"]
         lab = state.map.label(h)
         base = _chain_base(state, u)
         cost = step_cost(state, u, base, h, road=False)
@@ -258,24 +261,27 @@ class Probe(OrderHandler):
         return spec_from_examples(side, self.type, ex, 30)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"])
+        u = args["unit"]
         need_open(u, order)
         if not can_reconnoitre(u):
-            raise refusal(f"{u.id} cannot probe", "no-recon", "L277", order)
-        h = order_hex(state, order, args["hex"], "10.5")
+            raise refuse(f"{u.id} cannot probe", "no-recon", "L277", order)
+        h = args["hex"]
         if h.distance(u.hex) != 1 or owner(state, h) == u.side:
-            raise refusal(
-                f"{args['hex']} is not an adjacent enemy hex", "not-adjacent", "L277", order
+            raise refuse(
+                f"{state.map.label(h)} is not an adjacent enemy hex",
+                "not-adjacent",
+                "L277",
+                order,
             )
         if int(u.get("ap", 0)) < 1:
-            raise refusal(f"{u.id} has no AP left", "no-ap", "L277", order)
+            raise refuse(f"{u.id} has no AP left", "no-ap", "L277", order)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
-        u = state.units[args["unit"]]
-        h = state.map.hex(args["hex"])
+        u = args["unit"]
+        h = args["hex"]
         lab = state.map.label(h)
         em.data(
             u.id,
@@ -355,12 +361,12 @@ class DeclareZoc(OrderHandler):
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         if order.side not in state.sides:
-            raise refusal("only a side declares ZOC", "not-a-side", "L170", order)
-        h = order_hex(state, order, args["hex"], "L170")
+            raise refuse("only a side declares ZOC", "not-a-side", "L170", order)
+        h = args["hex"]
         enemy = enemy_of(state, order.side)
         if not ezoc_sources(state, enemy, h):
-            raise refusal(
-                f"none of your Companies can exert ZOC into {args['hex']} (a false EZOC is a rules breach)",
+            raise refuse(
+                f"none of your Companies can exert ZOC into {state.map.label(h)} (a false EZOC is a rules breach)",
                 "no-zoc",
                 "L173",
                 order,
@@ -370,7 +376,7 @@ class DeclareZoc(OrderHandler):
         em = Emitter(state)
         side = order.side
         enemy = enemy_of(state, side)
-        lab = state.map.label(state.map.hex(args["hex"]))
+        lab = state.map.label(args["hex"])
         mine = set(state.sides[side].private.get("zoc_declared", ()))
         em.private(side, rule="L170", zoc_declared=sorted(mine | {lab}))
         learn_ezoc(em, enemy, state.map.hex(lab), True, "L170")

@@ -24,12 +24,13 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set, unit_set
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import check_spend, spend
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import owner
-from owsnb.rules.tocs.order_checks import clock_step, refusal
+from owsnb.rules.tocs.order_checks import clock_step
 
 __all__ = ["BOX", "entry_order", "entry_hex", "waiting", "Enter"]
 
@@ -68,7 +69,7 @@ def waiting(state: StateLike, side: str) -> list[Any]:
 class Enter(OrderHandler):
     type = OrderType(
         "enter",
-        (Param("unit", "unit", "a reinforcement that has arrived"),),
+        (Param("unit", "unit", "a reinforcement that has arrived", on_map=False),),
         rule="L42",
         doc="bring an arrived reinforcement onto the map at its entry hex (OP, L782)",
     )
@@ -87,34 +88,30 @@ class Enter(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = state.units.get(args["unit"])
-        if u is None or u.side != order.side:
-            raise refusal(
-                f"{order.side} has no unit {args['unit']!r}", "not-your-unit", "L42", order
-            )
-        if u.box != BOX or not u.alive:
-            raise refusal(
+        u = args["unit"]
+        if u.box != BOX:
+            raise refuse(
                 f"{u.id} is not a reinforcement waiting to enter", "not-waiting", "L42", order
             )
         turn, _ = entry_order(u.data)
         if turn > state.clock.turn:
-            raise refusal(f"{u.id} arrives on turn {turn}", "not-yet", "L42", order)
+            raise refuse(f"{u.id} arrives on turn {turn}", "not-yet", "L42", order)
         if clock_step(state) != "3.5":
-            raise refusal(
+            raise refuse(
                 "reinforcements enter in your Operational Impulse", "wrong-step", "L42", order
             )
         if entry_hex(state, u) is None:
-            raise refusal("your side owns no hex to enter", "no-entry", "L42", order)
+            raise refuse("your side owns no hex to enter", "no-entry", "L42", order)
         check_spend(
             state, order.side, int(state.tables["op"].get("reinforcement", 1)), order, "L782"
         )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         h = entry_hex(state, u)
         if h is None:  # validated; kept for the reader (and the type checker)
-            raise refusal("your side owns no hex to enter", "no-entry", "L42", order)
+            raise refuse("your side owns no hex to enter", "no-entry", "L42", order)
         cost = int(state.tables["op"].get("reinforcement", 1))
         spend(em, order.side, cost, rule="L782", what=f"{u.id} enters")
         em.emit(

@@ -286,6 +286,7 @@ class Tocs(RuleSet):
         )
     )
     option_list = OPTIONS
+    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
 
     def __init__(self) -> None:
@@ -1021,37 +1022,25 @@ class Tocs(RuleSet):
         )
         return {"winner": winner, "vp": totals, "details": scores, "summary": summary}
 
+    def evaluation(self) -> Any:
+        """Bots' knowledge of this rule set (``evaluation.py``)."""
+        from owsnb.rules.tocs import evaluation
+
+        return evaluation
+
     # -- views ---------------------------------------------------------------------------------
     def view_unit(self, state: StateLike, unit: Any, side: str) -> Any:
         return visible_unit(state, unit, side)
 
     # -- presentation --------------------------------------------------------------------------
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return present.terrain_style(terrain)
-
-    def counter_svg(self, unit: Any, view: Any, size: int = 48) -> str:
-        return present.counter_svg(unit, view, size)
-
-    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
-        return present.unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return present.reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return present.ranges(view, unit_id)
+    presentation = present.PRESENTATION
+    """What the table draws of TOCS (:mod:`owsnb.rules.tocs.present`)."""
 
     def guide(self) -> Any:
         """The briefing's standing, the step coach's phrases (``guide.py``)."""
         from owsnb.rules.tocs import guide
 
         return guide
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return present.dashboard(view)
-
-    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
-        return present.hex_overlay(view)
 
     def observation_string(self, view: Any) -> str:
         own = ", ".join(

@@ -28,10 +28,11 @@ from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, ground_units
-from owsnb.rules.tocs.order_checks import clock_step, own_unit, refusal
+from owsnb.rules.tocs.order_checks import clock_step
 
 __all__ = [
     "bucket",
@@ -163,23 +164,23 @@ class Eliminate(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "L147")
+        u = args["unit"]
         if u.id not in self._choices(state, order.side):
-            raise refusal(
+            raise refuse(
                 f"{u.id} is not in an over-stacked hex (or does not count against its limit)",
                 "not-overstacked",
                 "L147",
                 order,
             )
         if clock_step(state) not in ("3.5", "3.8", "3.10"):
-            raise refusal("eliminate in your own part of an impulse", "wrong-step", "L147", order)
+            raise refuse("eliminate in your own part of an impulse", "wrong-step", "L147", order)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         from owsnb.rules.tocs.combat import destroy
         from owsnb.rules.tocs.perimeter import announce
 
         em = Emitter(state)
-        u = state.units[args["unit"]]
+        u = args["unit"]
         em.say(
             f"{u.id} is eliminated to reduce the stack in {state.map.label(u.hex)}",
             rule="L147",

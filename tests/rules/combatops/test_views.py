@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from owsnb.display.symbols import unit_svg
 from owsnb.kernel.codec import dumps
 from owsnb.rules.combatops import RULESET
 from owsnb.testing import find_leaks, hidden_tokens, random_playout
@@ -90,21 +91,23 @@ def _payload(g, side):
     out = {
         "view": json.loads(dumps(wire)),
         "obs": RULESET.observation_string(view),
-        "dashboard": RULESET.dashboard(view),
+        "dashboard": RULESET.presentation.dashboard(view),
         "units": [],
     }
     own = 0
     for u in view.units.values():
         out["units"].append(
             [
-                RULESET.counter_svg(u, view, 48),
-                RULESET.unit_summary(u, view),
-                RULESET.ranges(view, u.id),
+                str(unit_svg(RULESET, u, view, 48)),
+                RULESET.presentation.unit_summary(u, view),
+                RULESET.presentation.ranges(view, u.id),
             ]
         )
         if u.side == side and u.hex is not None and own < 3:  # reach is only drawn for own units
             own += 1
-            out["units"].append({str(k): v for k, v in (RULESET.reach(view, u.id) or {}).items()})
+            out["units"].append(
+                {str(k): v for k, v in (RULESET.presentation.reach(view, u.id) or {}).items()}
+            )
     if side in g.clock.acting:
         legal = g.legal_orders(side)
         out["legal"] = [

@@ -87,7 +87,7 @@ def test_a_whole_day_with_the_mouse():
         legal = g.legal_orders(side)
         if "move" in legal.verbs:
             uid = legal["move"].candidates["unit"][0]
-            reach = g.ruleset.reach(g.view(side), uid)
+            reach = g.ruleset.presentation.reach(g.view(side), uid)
             dest = max(reach, key=lambda h: (reach[h], h))
             op.choose("move")
             _click_counter(app, uid)

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 import owsnb
+from owsnb.display.symbols import unit_svg
 from owsnb.kernel import IllegalOrderError, NotYourTurnError
 from owsnb.kernel.reduce import apply_all
 from owsnb.rules.opscale import RULESET
@@ -478,9 +479,9 @@ def test_views_hide_staged_units_hands_and_deck_order():
 
     tokens = hidden_tokens(g.state, "red", RULESET)
     payload = {
-        "dashboard": RULESET.dashboard(red),
-        "counters": [RULESET.counter_svg(u, red) for u in red.units.values()],
-        "summaries": [RULESET.unit_summary(u, red) for u in red.units.values()],
+        "dashboard": RULESET.presentation.dashboard(red),
+        "counters": [str(unit_svg(RULESET, u, red)) for u in red.units.values()],
+        "summaries": [RULESET.presentation.unit_summary(u, red) for u in red.units.values()],
         "events": [dict(e.data) for e in red.events],
     }
     assert tokens and find_leaks(payload, tokens) == []

@@ -72,13 +72,13 @@ def test_4_3_orders_are_the_sides_private_fact_seen_by_the_umpire_and_its_own_hi
         == planning.orders_doc(g.view("blue"), "blue")
     )
     assert planning.orders_doc(g.view("red"), "blue") == {}
-    dash = g.ruleset.dashboard(g.view("blue"))
+    dash = g.ruleset.presentation.dashboard(g.view("blue"))
     assert dash["blue"]["orders"]["PIR"] == doc["pir"]
-    assert "orders" not in g.ruleset.dashboard(g.view("red"))["blue"]
+    assert "orders" not in g.ruleset.presentation.dashboard(g.view("red"))["blue"]
     secret = ["Which port will Red use?", "keep the strait open"]
     red_rows = events_table(g, "red")
     assert find_leaks(red_rows.to_dict("records"), secret) == []
-    assert find_leaks(g.ruleset.dashboard(g.view("red")), secret) == []
+    assert find_leaks(g.ruleset.presentation.dashboard(g.view("red")), secret) == []
     assert any("Which port will Red use?" in t for t in events_table(g, "blue")["text"])
 
 

@@ -1,23 +1,31 @@
 """Presentation hooks: OWS counters, terrain styles, summaries, range rings, dashboard; nothing hidden leaks."""
 
+from owsnb.display.symbols import unit_svg
 from owsnb.rules.ows import presentation
 from owsnb.testing import find_leaks, hidden_tokens
 
 from .conftest import load
 
 
-def test_counter_svg_draws_dice_shields_steps_and_escapes_text():
-    g = load(units={"DDG-1": {"name": "<script>alert(1)</script>"}})
-    svg = g.ruleset.counter_svg(g.unit("DDG-1"), g.view("blue"), 96)
-    assert svg.startswith("<svg") and "<script>" not in svg and "&lt;script&gt;" in svg
-    assert "#1565c0" in svg  # the blue D12 (2.1 colours)
-    assert svg.count("<rect") >= 4
+def test_counter_shows_dice_in_ladder_colours_shields_steps_and_escapes_text():
+    """2.1: "black D4, red D6, yellow D8, green D10, blue D12..."; 2.2.2.8 red and grey shields."""
+    g = load()
+    v = g.view("blue")
+    u = v.units["DDG-1"].evolve(id="DDG-<b>", name="<script>alert(1)</script>")
+    c = g.ruleset.presentation.counter(u, v)
+    assert c.symbol == "surface-combatant" and c.dice and c.shields[0].fill == "#c62828"
+    assert "#1565c0" in {d.fill for d in c.dice}  # the blue D12 (2.1 colours)
+    svg = str(unit_svg(g.ruleset, u, v, 96))
+    assert svg.startswith("<svg") and "<b>" not in svg and "&lt;b&gt;" in svg
+    assert "<script>" not in svg
 
 
-def test_counter_svg_of_a_face_down_unit_says_unknown():
+def test_counter_of_a_face_down_unit_shows_nothing_but_its_side():
     g = load(options={"face_down": True})
     u = next(u for u in g.view("red").units.values() if u.kind == "unknown")
-    assert "Unknown" in g.ruleset.counter_svg(u, g.view("red"))
+    c = g.ruleset.presentation.counter(u, g.view("red"))
+    assert c.face_down and c.designation == "" and c.side == u.side
+    assert ">?</text>" in str(unit_svg(g.ruleset, u, g.view("red")))
 
 
 def test_terrain_styles_for_deep_sea_littoral_land_urban():
@@ -31,12 +39,12 @@ def test_terrain_styles_for_deep_sea_littoral_land_urban():
 
 def test_ranges_weapons_umbrella_sensor_and_combat_radius_1x_2x_3x():
     g = load()
-    rings = g.ruleset.ranges(g.view("blue"), "F35-CAP")
+    rings = g.ruleset.presentation.ranges(g.view("blue"), "F35-CAP")
     radius = [r["hexes"] for r in rings if r["kind"] == "radius"]
     assert radius == [2, 4, 6]
-    ddg = {r["kind"] for r in g.ruleset.ranges(g.view("blue"), "DDG-1")}
+    ddg = {r["kind"] for r in g.ruleset.presentation.ranges(g.view("blue"), "DDG-1")}
     assert {"weapon", "umbrella", "sensor"} <= ddg
-    assert g.ruleset.ranges(g.view("blue"), "Type055-1") == []  # not visible to Blue
+    assert g.ruleset.presentation.ranges(g.view("blue"), "Type055-1") == []  # not visible to Blue
 
 
 def test_2_1_3_dashboard_space_tracks_munitions_forces_and_no_leak():
@@ -45,7 +53,7 @@ def test_2_1_3_dashboard_space_tracks_munitions_forces_and_no_leak():
     Intelligence, Surveillance, and Reconnaissance (ISR)" — drawn as its tracks, a marker on
     each row's value; munitions in words; another side's numbers only as seen."""
     g = load()
-    d = g.ruleset.dashboard(g.view("red"))
+    d = g.ruleset.presentation.dashboard(g.view("red"))
     rows = {r["label"]: r for r in d["blue"]["space"]["rows"]}
     assert d["blue"]["space"]["kind"] == "tracks" and list(rows) == [
         "C2",
@@ -65,7 +73,7 @@ def test_2_1_3_dashboard_space_tracks_munitions_forces_and_no_leak():
 
 def test_unit_summary_rows():
     g = load()
-    rows = dict(g.ruleset.unit_summary(g.unit("DDG-1"), g.view("blue")))
+    rows = dict(g.ruleset.presentation.unit_summary(g.unit("DDG-1"), g.view("blue")))
     assert rows["red shield"] == "5" and "D12" in rows["attack sm6"] and "BMD" in rows["grey sm6"]
 
 

@@ -17,14 +17,14 @@ def test_reach_is_plain_data_hex_to_cost_and_the_hook_returns_it_for_the_sides_v
     r = td.reach(g, "2SBCT")
     assert all(isinstance(v, float) for v in r.values()) and r[g.hex("0506")] == 0.0
     assert r[g.hex("0606")] == 1.0  # along the road
-    hook = g.ruleset.reach(g.view("blue"), "2SBCT")
+    hook = g.ruleset.presentation.reach(g.view("blue"), "2SBCT")
     assert dict(hook) == dict(r)
     s = r.summary()
     assert s["km"] == s["farthest"] * 20 and s["nm"] == round(s["farthest"] * 20 / 1.852, 1)
-    assert g.ruleset.reach(g.view("red"), "2SBCT") is None  # not visible to red
+    assert g.ruleset.presentation.reach(g.view("red"), "2SBCT") is None  # not visible to red
     assert (
-        g.ruleset.ranges(g.view("red"), "2SBCT") == []
-        and g.ruleset.transit(g.view("red"), "2SBCT", "0606") == []
+        g.ruleset.presentation.ranges(g.view("red"), "2SBCT") == []
+        and g.ruleset.presentation.transit(g.view("red"), "2SBCT", "0606") == []
     )
 
 
@@ -84,7 +84,7 @@ def test_rings_weapons_umbrella_sensor_command_radius_and_combat_radius_from_the
     assert [r["hexes"] for r in rr] == [6, 12, 18] and all(
         r["centre"] == "0404" for r in rr
     )  # 1x, 2x CAS, 3x Strike
-    assert g.ruleset.ranges(g.view("blue"), "ART-1") == art
+    assert g.ruleset.presentation.ranges(g.view("blue"), "ART-1") == art
 
 
 def test_transit_by_road_rail_het_airlift_with_their_overheads():
@@ -101,7 +101,9 @@ def test_transit_by_road_rail_het_airlift_with_their_overheads():
         "3 transport mission(s)" in rows["airlift"]["notes"]
         and "RSO&I" in rows["airlift"]["overheads"]
     )
-    assert g.ruleset.transit(g.view("blue"), "2SBCT", g.hex("0906"))[0]["mode"].startswith("ground")
+    assert g.ruleset.presentation.transit(g.view("blue"), "2SBCT", g.hex("0906"))[0][
+        "mode"
+    ].startswith("ground")
 
 
 def test_transit_at_sea_normal_and_flank_speed_and_sealift_overheads():

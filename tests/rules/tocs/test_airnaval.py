@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
+import owsnb
 from owsnb.kernel import IllegalOrderError
 
 from .conftest import begin, board, set_data, set_public, submit
@@ -53,6 +56,15 @@ def test_ruling_13_interception_roll_of_3_lets_box_3_units_act():
     pub = [e.data["text"] for e in sub.events if e.kind == "note" and e.visible_to is None]
     assert any(t.startswith("Interception and naval battle in South: 2 hit") for t in pub)
     assert g.unit("A-DD").steps == 2
+
+
+def test_l640_the_zone_move_preview_is_the_d6_against_the_box():
+    """L640: the zone move succeeds on a d6 at or under the box's number (5 from box [3]); the
+    preview reads the unit the order's bound argument names."""
+    g = _sea_board()
+    begin(g)
+    p = g.preview("allied: sail A-DD South")
+    assert p[True] == 1 - owsnb.Distribution.die(6).at_least(6) == Fraction(5, 6)
 
 
 def test_l639_a_unit_changes_zone_once_per_turn():

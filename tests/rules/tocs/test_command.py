@@ -91,23 +91,24 @@ def test_l315_reassigning_back_clears_the_original_parent():
 
 
 @pytest.mark.parametrize(
-    "order, code",
+    "order, code, rule",
     [
-        ("allied: reassign A-BN A-BN", "cycle"),
-        ("allied: reassign A-80 A-BN", "cycle"),  # a division under its own battalion
-        ("allied: reassign A-BN A-80", "same-hq"),
-        ("allied: reassign A-BN G-HQ", "not-an-hq"),
-        ("allied: reassign A-CCA A-80", "no-hq"),  # A-4AD is not activated
+        ("allied: reassign A-BN A-BN", "cycle", "L316"),
+        ("allied: reassign A-80 A-BN", "cycle", "L316"),  # a division under its own battalion
+        ("allied: reassign A-BN A-80", "same-hq", "L316"),
+        ("allied: reassign A-BN A-C", "not-an-hq", "L315"),  # a company
+        ("allied: reassign A-BN G-HQ", "not-your-unit", "10.17"),  # the order names its units
+        ("allied: reassign A-CCA A-80", "no-hq", "L315"),  # A-4AD is not activated
     ],
 )
-def test_l315_l316_reassignment_refusals_change_nothing(order, code):
+def test_l315_l316_reassignment_refusals_change_nothing(order, code, rule):
     g = _case_17()
     begin(g)
     submit(g, "allied: activate A-80")
     before = g.state
     with pytest.raises(IllegalOrderError) as e:
         g.submit(order)
-    assert e.value.code == code and e.value.rule in ("L315", "L316") and g.state is before
+    assert e.value.code == code and e.value.rule == rule and g.state is before
 
 
 def test_l315_a_battalion_hq_cannot_order_a_reassignment():

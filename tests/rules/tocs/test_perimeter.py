@@ -205,7 +205,7 @@ def test_views_never_leak_hidden_ids_after_a_battle():
             "events": [dict(e.data) for e in v.events],
             "public": dict(v.public),
             "sides": {k: dict(x.private) for k, x in v.sides.items()},
-            "dash": g.ruleset.dashboard(v),
+            "dash": g.ruleset.presentation.dashboard(v),
         }
         assert not find_leaks(payload, tokens), side
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import owsnb
+from owsnb.display.symbols import unit_svg
 from owsnb.rules.tocs.present import perimeter_geojson
 from owsnb.testing import find_leaks, hidden_tokens, random_playout
 
@@ -18,21 +19,21 @@ def test_hooks_return_plain_data_for_own_units():
     v = g.view("allied")
     rs = g.ruleset
     u = v.units["A-505-D"]
-    svg = rs.counter_svg(u, v)
-    assert svg.startswith("<svg") and "A-505-D" in svg
-    assert dict(rs.unit_summary(u, v))["state"] == "good-order"
-    reach = rs.reach(v, "A-505-D")
+    svg = str(unit_svg(rs, u, v))
+    assert svg.startswith("<svg") and ">505-D<" in svg  # the designation, without the side
+    assert dict(rs.presentation.unit_summary(u, v))["state"] == "good-order"
+    reach = rs.presentation.reach(v, "A-505-D")
     assert reach and all(c >= 0 for c in reach.values())
-    assert any(r["kind"] == "command" for r in rs.ranges(v, "A-505"))
-    assert rs.dashboard(v)["sides"].keys() == {"allied"}
-    assert rs.terrain_style("city")["fillColor"].startswith("#")
+    assert any(r["kind"] == "command" for r in rs.presentation.ranges(v, "A-505"))
+    assert rs.presentation.dashboard(v)["sides"].keys() == {"allied"}
+    assert rs.presentation.terrain_style("city")["fillColor"].startswith("#")
 
 
 def test_counter_svg_escapes_strings():
     g = owsnb.load("tocs-nijmegen", seed=2, save=False)
     v = g.view("allied")
     u = v.units["A-505-D"].evolve(id="<b>&x")
-    assert "<b>&x" not in g.ruleset.counter_svg(u, v)
+    assert "<b>&x" not in str(unit_svg(g.ruleset, u, v))
 
 
 def test_dashboard_and_perimeter_overlay_carry_no_hidden_ids():
@@ -40,7 +41,7 @@ def test_dashboard_and_perimeter_overlay_carry_no_hidden_ids():
     for side in g.state.sides:
         v = g.view(side)
         tokens = hidden_tokens(g.state, side, g.ruleset)
-        assert not find_leaks(g.ruleset.dashboard(v), tokens)
+        assert not find_leaks(g.ruleset.presentation.dashboard(v), tokens)
         assert not find_leaks(perimeter_geojson(v), tokens)
 
 
@@ -60,8 +61,8 @@ def test_hex_overlay_is_the_perimeter_and_the_map_draws_it():
 
     g = owsnb.load("tocs-nijmegen", seed=2, save=False)
     allied, german = g.view("allied"), g.view("german")
-    overlay = g.ruleset.hex_overlay(allied)
-    assert overlay == g.ruleset.hex_overlay(german)  # public: the same for both sides
+    overlay = g.ruleset.presentation.hex_overlay(allied)
+    assert overlay == g.ruleset.presentation.hex_overlay(german)  # public: the same for both sides
     assert set(overlay) == set(g.map.hexes)
     for h, style in overlay.items():
         owner = g.state.map.hexes[h].facts.get("owner", "none")

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
-from owsnb.kernel.dist import Distribution, bar_chart_html
+from owsnb.kernel.dist import Distribution
 from owsnb.kernel.events import Event, note, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
@@ -337,21 +337,32 @@ class AirPreview:
             + ">"
         )
 
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import esc, wrap
+    def record(self) -> Any:
+        """The preview as a result: each engagement with its exact chance, P(hit) per target."""
+        from owsnb.kernel.result import Result
 
-        rows = "".join(
-            f"<tr><td>{esc(e.shooter)}</td><td>{esc(e.die)}</td><td>{esc(e.target)}</td><td>{esc(e.defence)}</td>"
-            f"<td>{float(e.p):.1%}</td><td class='rule'>{esc('; '.join(e.notes))}</td></tr>"
-            for e in self.engagements
-        )
         ids = sorted({e.target for e in self.engagements})
-        chart = bar_chart_html([(i, self.p_hit(i)) for i in ids], caption="P(hit)")
-        return wrap(
-            f"<b>Air combat preview</b><table><tr><th>shooter</th><th>die</th><th>target</th><th>defence</th>"
-            f"<th>P</th><th>modifiers</th></tr>{rows}</table>{chart}",
-            repr(self),
+        return Result(
+            "Air combat preview",
+            {},
+            ["9.7"],
+            columns=["shooter", "die", "target", "defence", "P", "modifiers"],
+            table=[
+                {
+                    "shooter": e.shooter,
+                    "die": e.die,
+                    "target": e.target,
+                    "defence": e.defence,
+                    "P": f"{float(e.p):.1%}",
+                    "modifiers": "; ".join(e.notes),
+                }
+                for e in self.engagements
+            ],
+            charts={"P(hit)": {i: self.p_hit(i) for i in ids}},
         )
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def preview(

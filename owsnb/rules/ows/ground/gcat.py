@@ -309,17 +309,23 @@ class Combat:
             f"{self.die} vs {self.shield}>"
         )
 
-    def _repr_html_(self) -> str:
-        from owsnb.display.html import esc, wrap
+    def record(self) -> Any:
+        """The combat as a result: its factors, and each outcome with its probability."""
+        from owsnb.kernel.result import Result
 
-        rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in self.rows())
-        dist = self.distribution()
-        res = "".join(f"<tr><td>{esc(k)}</td><td>{float(p):.1%}</td></tr>" for k, p in dist.items())
-        return wrap(
-            f"<b>Ground combat on {esc(self.label)}</b> <span class='rule'>10.15.9</span>"
-            f"<table>{rows}</table><b>results</b><table>{res}</table>",
-            repr(self),
+        return Result(
+            f"Ground combat on {self.label}",
+            {str(k): v for k, v in self.rows()},
+            ["10.15.9"],
+            columns=["result", "probability"],
+            table=[
+                {"result": k, "probability": f"{float(p):.1%}"}
+                for k, p in self.distribution().items()
+            ],
         )
+
+    def _repr_html_(self) -> str:
+        return self.record()._repr_html_()
 
 
 def _factor_kind(f: str) -> str:
