@@ -241,10 +241,10 @@ def test_legal_orders_check_and_preview_match_the_kernel(served: Served) -> None
     obs = call(served, "GET", "/legal", "observer").json()
     assert obs["specs"] == []
     r = call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0303"})
-    assert r.json()["ok"] is True and dict(codec.decode(r.json()["args"])) == {
-        "unit": "B-INF-1",
-        "to": "0303",
-    }
+    # the bound arguments (the kernel binds parameters: blue's unit and the hex), as the kernel's
+    bound = dict(codec.decode(r.json()["args"]))
+    assert r.json()["ok"] is True and bound == dict(g.check("blue: move B-INF-1 0303"))
+    assert bound["unit"].id == "B-INF-1" and bound["to"] == g.hex("0303")
     refused(
         call(served, "POST", "/check", "blue", json={"order": "move B-INF-1 0807"}),
         422,
