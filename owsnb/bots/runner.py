@@ -39,6 +39,7 @@ import numpy as np
 from owsnb.bots.policy import Budget, Policy
 from owsnb.bots.registry import get
 from owsnb.kernel.errors import IllegalOrderError, StaleStateError
+from owsnb.kernel.game import Game
 from owsnb.kernel.orders import Order
 from owsnb.kernel.state import UMPIRE
 
@@ -67,6 +68,15 @@ def view_of(seat: Any, side: str) -> Any:
         return seat.view(side)
     except TypeError:
         return seat.view()
+
+
+def _revision(game: Any, side: str) -> int:
+    """The revision *side*'s orders are checked against (issue 18: the side's own, moved only by
+    what it may see): ``Game.revision(side)`` of a local game; a seat's ``state_id`` (a remote
+    side seat, the umpire's seat looking through a side's eyes, a ``LocalSeat``)."""
+    if isinstance(game, Game):
+        return game.revision(side)
+    return int(game.state_id)
 
 
 def safe_pass(game: Any, side: str) -> Any:
@@ -183,7 +193,7 @@ class Bot:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
         the game moved on while the bot thought (someone else acted: ask again). The order is
         submitted against the state it was chosen on, so it never lands on another."""
-        rev = game.state_id
+        rev = _revision(game, self.side)
         order = self.decide(game)
         if order is not None:
             try:
@@ -194,7 +204,7 @@ class Bot:
                 return None
             except IllegalOrderError as exc:
                 self.refusals.append(f"{order}: {exc}")
-        if game.state_id != rev:
+        if _revision(game, self.side) != rev:
             return None
         self.passes += 1
         try:
