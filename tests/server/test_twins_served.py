@@ -8,8 +8,9 @@ Then everything X's seat and an observer of X's view receive is recorded as byte
 the WebSocket frames (none must come of the hidden order), every read (who am I, the view now
 and at each of its events, its events, legal orders, notes, outcome), ``check`` and ``preview``
 answers over a sweep of orders (:func:`owsnb.testing.twins.probe_orders`: X's examples, the
-hidden unit's true id and a made-up one...), then an order of X's own and a public note, with
-the frames each brings. The umpire, who sees everything, is told the games apart.
+hidden unit's true id and a made-up one...), a long poll from where X stood (it waits out its
+timeout in both), then an order of X's own and a public note, with the frames each brings. The
+umpire, who sees everything, is told the games apart.
 """
 
 from __future__ import annotations
@@ -107,12 +108,17 @@ def _x_sees(game: Any, x: str) -> tuple[int, str]:
     return game.revision(x), json.dumps(codec.encode(game.view(x)), sort_keys=True)
 
 
-def _hidden_order(game: Any, x: str, rng: Any) -> str | None:
+def _places(game: Any) -> dict[str, Any]:
+    return {u.id: u.hex for u in game.state.units.values()}
+
+
+def _hidden_order(game: Any, x: str, rng: Any, moving: bool) -> str | None:
     """An order of an enemy of *x* that moves none of *x*'s numbers nor its view (tried on a
-    local copy), at a moment *x* has orders to ask about; or None."""
-    if not [s.verb for s in game.legal_orders(x).specs if s.verb != "done"]:
+    local copy): one that moves a unit (*moving*), or one given while *x* has orders to ask
+    about (check, preview); or None."""
+    if not moving and not [s.verb for s in game.legal_orders(x).specs if s.verb != "done"]:
         return None
-    before = _x_sees(game, x)
+    before, places = _x_sees(game, x), _places(game)
     for side in game.clock.acting:
         if side == x:
             continue
@@ -128,7 +134,7 @@ def _hidden_order(game: Any, x: str, rng: Any) -> str | None:
                 copy.submit(Order.parse(text))
             except OwsnbError:
                 continue
-            if _x_sees(copy, x) == before:
+            if _x_sees(copy, x) == before and (not moving or _places(copy) != places):
                 return text
     return None
 
@@ -161,11 +167,15 @@ def _reads(t: Twin, label: str, probes: list[str]) -> list[bytes]:
 
 
 @pytest.mark.parametrize(
-    ("scenario", "x", "seed"),
-    [("tutorial", "red", 5), ("tutorial", "blue", 6), ("tocs-nijmegen", "allied", 7)],
+    ("scenario", "x", "seed", "moving"),
+    [
+        ("tutorial", "red", 2, True),  # Blue's destroyer sails out of Red's sight
+        ("tutorial", "blue", 6, False),  # Red plays a cyber card while Blue has orders to ask
+        ("tocs-nijmegen", "allied", 7, True),  # a German unit moves in secret
+    ],
 )
 def test_a_hidden_enemy_order_changes_nothing_a_seat_receives(
-    twins: Any, scenario: str, x: str, seed: int
+    twins: Any, scenario: str, x: str, seed: int, moving: bool
 ) -> None:
     """Issue 18, "each seat numbers only what it sees": "State ids, event sequence numbers,
     counts and push timing a seat can observe change only when its own view changes; a hidden
@@ -174,8 +184,8 @@ def test_a_hidden_enemy_order_changes_nothing_a_seat_receives(
     rng = np.random.default_rng(seed)
     # the same course in both, until an enemy of x may act out of its sight
     hidden = None
-    for _ in range(60):
-        hidden = _hidden_order(a.game, x, rng)
+    for _ in range(80):
+        hidden = _hidden_order(a.game, x, rng, moving)
         if hidden is not None:
             break
         order = _step(a.game, rng)
@@ -194,12 +204,21 @@ def test_a_hidden_enemy_order_changes_nothing_a_seat_receives(
     ok = a.call(enemy, "POST", "/orders", json={"order": hidden})
     assert ok.startswith(b"200 "), ok
     assert a.game.state_id == b.game.state_id + 1  # the truths differ
+    assert _places(a.game) != _places(b.game) if moving else True  # a unit stands elsewhere
     assert a.call("umpire", "GET", "") != b.call("umpire", "GET", "")  # the umpire sees it
     # x's seat and the observer of x's view: no frame, no number moved, the same answers
     for w in watchers:
         assert a.frames(w) == b.frames(w) == [], w
+    # a long poll from where x stood is not woken either: both wait out their timeout
+    cursor = json.loads(b.call(x, "GET", "").split(b" ", 1)[1])["cursor"]
+    polls = []
+    for t in (a, b):
+        t0 = time.monotonic()
+        q = {"cursor": cursor, "base": 1, "timeout": 1}
+        polls.append((t.call(x, "GET", "/changes", params=q), time.monotonic() - t0 >= 0.9))
+    assert polls[0] == polls[1] and polls[0][1] and b'"messages":[]' in polls[0][0], polls
     probes = probe_orders(a.game, b.game, x, rng, 16) + [f"{x}: done"]
-    assert len(probes) > 4
+    assert moving or len(probes) > 4
     for w in watchers:
         asked = probes if w == x else []
         ra, rb = _reads(a, w, asked), _reads(b, w, asked)
