@@ -55,7 +55,13 @@ import yaml
 from owsnb.authoring.yaml_writer import dump_scenario, write_background
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze
 from owsnb.kernel.editing import EditorSpec
-from owsnb.kernel.errors import InvalidHexError, ScenarioError, UnknownRulesetError
+from owsnb.kernel.errors import (
+    InvalidHexError,
+    ScenarioError,
+    UnknownRulesetError,
+    key_path,
+    split_key_path,
+)
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import GameState, Unit
@@ -469,7 +475,9 @@ class ScenarioDocument:
                 raise TypeError
         except (KeyError, IndexError, TypeError, ValueError):
             raise EditError(f"table {name} has no {'.'.join(map(str, parts))}") from None
-        self._set_table_override(name, table, default, f"table {name}.{_fmt(parts)} = {value!r}")
+        self._set_table_override(
+            name, table, default, f"table {name}.{key_path(parts)} = {value!r}"
+        )
 
     def replace_table(self, name: str, value: Any) -> None:
         """Replace data table *name* as a whole (typed in as YAML: only what differs is kept)."""
@@ -803,7 +811,7 @@ class ScenarioDocument:
         else:
             node[parts[-1]] = copy.deepcopy(value)
         _prune(entry, ["data", *parts[:-1]])
-        self._commit(f"{uid}.data.{_fmt(parts)} = {value!r}", d)
+        self._commit(f"{uid}.data.{key_path(parts)} = {value!r}", d)
 
     def unit_ids(self) -> list[str]:
         """The ids of the scenario's units, in file order."""
@@ -945,7 +953,7 @@ class ScenarioDocument:
         return seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
 
     def _problem(self, where: str, message: str, file: str, data: Mapping[str, Any]) -> Problem:
-        parts = _split(_LINE.sub("", where))
+        parts = split_key_path(_LINE.sub("", where))
         unit = label = None
         units = data.get("units") or []
         if len(parts) >= 2 and parts[0] == "units" and isinstance(parts[1], int):
@@ -1101,7 +1109,7 @@ def _set_aside(d: dict[str, Any], problems: Iterable[Problem]) -> list[Any]:
     ids = {u.get("id"): i for i, u in enumerate(units) if isinstance(u, Mapping)}
     mp = d.get("map") if isinstance(d.get("map"), dict) else None
     for p in problems:
-        parts = _split(_LINE.sub("", p.where))
+        parts = split_key_path(_LINE.sub("", p.where))
         if p.unit in ids:  # a unit at fault (a rule set's check may name it under rules:)
             drop_units.add(ids[p.unit])
             continue
@@ -1158,31 +1166,12 @@ def _diff(base: Any, new: Any) -> Any:
 
 def _parts(key: str | Sequence[Any]) -> list[Any]:
     if isinstance(key, str):
-        parts = _split(key)
+        parts = split_key_path(key)
     else:
         parts = list(key)
     if not parts:
         raise EditError("an empty key path")
     return parts
-
-
-def _split(path: str) -> list[Any]:
-    parts: list[Any] = []
-    for chunk in path.replace("]", "").split("."):
-        if not chunk:
-            continue
-        name, *idx = chunk.split("[")
-        if name:
-            parts.append(name)
-        parts += [int(i) if i.lstrip("-").isdigit() else i for i in idx]
-    return parts
-
-
-def _fmt(parts: Sequence[Any]) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else ("." if out else "") + str(p)
-    return out
 
 
 def _prune(d: dict[str, Any], parts: Sequence[Any]) -> None:

@@ -17,8 +17,9 @@ it holds nothing of the truth that the side does not know.
 
 >>> import owsnb, numpy as np
 >>> from owsnb.kernel.registry import register_ruleset
->>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
->>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+>>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+>>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+>>> game = owsnb.load(SCENARIO, seed=11, save=False)
 >>> world = determinise(game.view("red"), np.random.default_rng(0))
 >>> sorted(world.units) == sorted(game.view("red").units), world.secret["salt"] != game.state.secret["salt"]
 (True, True)

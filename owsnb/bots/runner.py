@@ -18,8 +18,9 @@ So a bot never stalls a game; its record (decision times, timeouts, refusals) is
 
 >>> import owsnb
 >>> from owsnb.kernel.registry import register_ruleset
->>> register_ruleset("skirmish", "tests.rulesets.skirmish:RULESET")  # small test rule set
->>> game = owsnb.load("tests/data/skirmish.yaml", seed=11, save=False)
+>>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
+>>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
+>>> game = owsnb.load(SCENARIO, seed=11, save=False)
 >>> report = play(game, {"blue": "greedy", "red": "random"}, turns=1, seed=3)
 >>> report.bots["blue"].label, game.clock.turn
 ('greedy', 2)
@@ -39,7 +40,6 @@ import numpy as np
 from owsnb.bots.policy import Budget, Policy
 from owsnb.bots.registry import get
 from owsnb.kernel.errors import IllegalOrderError, StaleStateError
-from owsnb.kernel.game import Game
 from owsnb.kernel.orders import Order
 from owsnb.kernel.state import UMPIRE
 
@@ -60,6 +60,14 @@ def side_seed(seed: int, side: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(side.encode())])
 
 
+def revision_of(seat: Any, side: str) -> int:
+    """The revision *side*'s orders are checked against (issue 18): a local game's per-side
+    :meth:`~owsnb.kernel.game.Game.revision`, a remote seat's own, or the ``state_id`` of the
+    umpire's seat looking through a side's eyes (the side's revision: it submits as that side)."""
+    revision = getattr(seat, "revision", None)
+    return int(revision(side)) if callable(revision) else int(seat.state_id)
+
+
 def view_of(seat: Any, side: str) -> Any:
     """*side*'s view from a local ``Game``, a remote seat (``owsnb.connect``) or the umpire's
     seat looking through one side's eyes (``remote.as_side(side)``, whose ``view()`` takes no
@@ -68,15 +76,6 @@ def view_of(seat: Any, side: str) -> Any:
         return seat.view(side)
     except TypeError:
         return seat.view()
-
-
-def _revision(game: Any, side: str) -> int:
-    """The revision *side*'s orders are checked against (issue 18: the side's own, moved only by
-    what it may see): ``Game.revision(side)`` of a local game; a seat's ``state_id`` (a remote
-    side seat, the umpire's seat looking through a side's eyes, a ``LocalSeat``)."""
-    if isinstance(game, Game):
-        return game.revision(side)
-    return int(game.state_id)
 
 
 def safe_pass(game: Any, side: str) -> Any:
@@ -193,7 +192,7 @@ class Bot:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
         the game moved on while the bot thought (someone else acted: ask again). The order is
         submitted against the state it was chosen on, so it never lands on another."""
-        rev = _revision(game, self.side)
+        rev = revision_of(game, self.side)
         order = self.decide(game)
         if order is not None:
             try:
@@ -204,7 +203,7 @@ class Bot:
                 return None
             except IllegalOrderError as exc:
                 self.refusals.append(f"{order}: {exc}")
-        if _revision(game, self.side) != rev:
+        if revision_of(game, self.side) != rev:
             return None
         self.passes += 1
         try:
@@ -354,8 +353,12 @@ class Autopilot:
         bot: a bot name, spec, policy or :class:`Bot`.
         side: the side (default: the seat's).
         seed, budget: as for :class:`Bot`.
+        listener: called ``listener("thinking", None)`` when the bot starts on an order and
+            ``listener("acted", submission)`` once it is given (``None``: the game moved on
+            meanwhile) — a page shows what the computer does (it runs in the autopilot's thread).
 
-    ``errors`` keeps what went wrong (a lost connection...); the bot's record is ``bot``.
+    ``errors`` keeps what went wrong (a lost connection...); the bot's record is ``bot``;
+    ``thinking`` says whether it is deciding now.
     """
 
     def __init__(
@@ -366,10 +369,13 @@ class Autopilot:
         *,
         seed: int = 0,
         budget: float | str | None = "auto",
+        listener: Callable[[str, Any], Any] | None = None,
     ):
         import threading
 
         self.seat = seat
+        self.listener = listener
+        self.thinking = False
         chosen = side or getattr(seat, "side", None)
         if not isinstance(chosen, str) or chosen == UMPIRE:
             raise ValueError("an autopilot plays a side: give a side seat or name the side")
@@ -399,13 +405,27 @@ class Autopilot:
                 if _over(self.seat):
                     break
                 if self.side in view_of(self.seat, self.side).clock.acting:
-                    self.bot.act(self.seat)
+                    self.thinking = True
+                    self._tell("thinking", None)
+                    try:
+                        sub = self.bot.act(self.seat)
+                    finally:
+                        self.thinking = False
+                    self._tell("acted", sub)
                     continue
             except Exception as exc:  # noqa: BLE001 - the page shows it; the game goes on
                 self.errors.append(f"{type(exc).__name__}: {exc}")
                 if len(self.errors) > 20:
                     break
             self._wake.wait(timeout=1.0)
+
+    def _tell(self, what: str, sub: Any) -> None:
+        if self.listener is None:
+            return
+        try:
+            self.listener(what, sub)
+        except Exception as exc:  # noqa: BLE001 - a page's trouble never stops the bot
+            self.errors.append(f"listener: {type(exc).__name__}: {exc}")
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop playing (the current decision, if any, is finished or abandoned)."""

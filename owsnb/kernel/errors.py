@@ -24,6 +24,7 @@ __all__ = [
     "refuse",
     "validation_problems",
     "key_path",
+    "split_key_path",
 ]
 
 from collections.abc import Iterable, Sequence
@@ -218,3 +219,21 @@ def validation_problems(
 def key_path(parts: Sequence[str | int]) -> str:
     """``["units", 0, "hex"]`` -> ``"units[0].hex"`` (how problems name a key)."""
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def split_key_path(path: str) -> list[Any]:
+    """``"units[0].hex"`` -> ``["units", 0, "hex"]``: the parts of a key path (the inverse of
+    :func:`key_path`; an index may be negative, ``"units[-1]"``).
+
+    >>> split_key_path("map.edges[2].hexes[-1]")
+    ['map', 'edges', 2, 'hexes', -1]
+    """
+    parts: list[Any] = []
+    for chunk in path.replace("]", "").split("."):
+        if not chunk:
+            continue
+        name, *idx = chunk.split("[")
+        if name:
+            parts.append(name)
+        parts += [int(i) if i.lstrip("-").isdigit() else i for i in idx]
+    return parts

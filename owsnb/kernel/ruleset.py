@@ -159,7 +159,10 @@ class RuleSet:
     ``None`` gives its defaults. The kernel itself draws nothing."""
     editor: ClassVar[EditorSpec | None] = None
     """What the scenario editor needs to know (``None``: a generic editor, payloads as YAML)."""
-    binds: ClassVar[bool] = False  # PORTING
+    spelling: ClassVar[Mapping[str, str]] = {}
+    """One spelling for data keys: each spelling this rule set's keys do not use, with the one they
+    do (its rule book's), e.g. ``{"defence": "defense"}``. The scenario loader refuses a key of a
+    scenario or catalog of this rule set that contains the first, naming the right key."""
 
     def __init__(self, handlers: Iterable[OrderHandler] = ()):
         self._handlers: dict[str, OrderHandler] = {"done": _Done(), "advance": _Advance()}
@@ -351,8 +354,6 @@ class RuleSet:
         (:meth:`OrderType.bind`, with this rule set's :meth:`unit_detected` and
         :meth:`parse_hex`), the standard refusals citing the order type's rule otherwise."""
         t = self._handlers[order.verb].type
-        if not self.binds:  # PORTING: removed once every rule set binds
-            return t.bind(order)
         return t.bind(order, state, detected=self.unit_detected, parse_hex=self.parse_hex)
 
     def parse_hex(self, map: MapState, text: str) -> Hex:

@@ -14,13 +14,19 @@ whatever it does can also be done in one line of a notebook cell.
   facilitated discussion (OWS 12.1), and the *Debrief*: one HTML file of the whole game
   (:mod:`owsnb.analysis.debrief`) to download;
 * **Seats** — every seat, revoke a token, change an observer's delay or view, add an observer;
-  and the link to the umpire's scenario editor (:mod:`owsnb.pages.editor`).
+  and the link to the umpire's scenario editor (:mod:`owsnb.pages.editor`);
+* **Computer** — hand any side to a bot of :mod:`owsnb.bots` (and take it back): an
+  :class:`owsnb.bots.Autopilot` plays it through that side's eyes only (``remote.as_side``), at
+  most the seconds given per order, then a safe pass — it never stalls the game; the console
+  says which sides the computer plays, what it did (every order, pass and late answer) and its
+  decision times, and the side's own seat is told by a note.
 """
 
 from __future__ import annotations
 
 import html
 import os
+from functools import partial
 from typing import Any
 
 import ipywidgets as W
@@ -173,9 +179,58 @@ class UmpireConsole(W.VBox):
                 self.editor_link,
             ]
         )
+        # the computer
+        import owsnb.bots
+
+        self.pilots: dict[str, Any] = {}  # side -> owsnb.bots.Autopilot
+        self.bot_info: dict[str, tuple[str, float]] = {}  # side -> (bot label, seconds)
+        self.bot_log: list[str] = []  # what the computer did, newest first (HTML lines)
+        self.bot_side = W.Dropdown(options=list(remote.sides), description="side")
+        self.bot_name = W.Dropdown(
+            options=owsnb.bots.names(),
+            value="greedy" if "greedy" in owsnb.bots.names() else None,
+            description="bot",
+        )
+        self.bot_budget = W.BoundedFloatText(
+            value=2.0,
+            min=0.2,
+            max=60.0,
+            step=0.5,
+            description="seconds per order",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="200px"),
+        )
+        self.hand_button = W.Button(
+            description="Hand to the computer",
+            icon="desktop",
+            button_style="info",
+            layout=W.Layout(width="auto"),
+            tooltip="a bot plays this side through its eyes only, whenever it is to act",
+        )
+        self.hand_button.on_click(
+            lambda _: self._do(
+                lambda: self.hand_to_bot(
+                    self.bot_side.value, self.bot_name.value, float(self.bot_budget.value)
+                )
+            )
+        )
+        self.take_button = W.Button(
+            description="Take back", icon="user", layout=W.Layout(width="auto")
+        )
+        self.take_button.on_click(lambda _: self._do(lambda: self.take_back(self.bot_side.value)))
+        self.bot_table = W.HTML()
+        self.bot_feed = W.HTML()
+        computer = W.VBox(
+            [
+                W.HBox([self.bot_side, self.bot_name, self.bot_budget]),
+                W.HBox([self.hand_button, self.take_button]),
+                self.bot_table,
+                self.bot_feed,
+            ]
+        )
         self.tabs = W.Tab(
-            children=[phase, adjudicate, notes, assess, seats],
-            titles=["Phase", "Adjudicate", "Notes", "Assessment", "Seats"],
+            children=[phase, adjudicate, notes, assess, seats, computer],
+            titles=["Phase", "Adjudicate", "Notes", "Assessment", "Seats", "Computer"],
         )
         super().__init__(
             [W.HTML(f"<b style='{_CSS}'>Umpire</b>"), self.tabs, self.status],
@@ -185,6 +240,131 @@ class UmpireConsole(W.VBox):
         self._build_params()
         self._unsubscribe = remote.subscribe(lambda change: self.refresh())
         self.refresh()
+        self._draw_bots()
+
+    # -- the computer ----------------------------------------------------------------------------
+    def hand_to_bot(self, side: str, bot: str = "greedy", seconds: float = 2.0) -> Any:
+        """Hand *side* to *bot* (a name of :func:`owsnb.bots.names`), at most *seconds* per
+        order: it plays through *side*'s eyes only, whenever that side is to act. A side handed
+        again changes bot. Returns the :class:`owsnb.bots.Autopilot`.
+
+        Raises:
+            KeyError: no such side or bot.
+        """
+        from owsnb.bots import Autopilot, get
+
+        if side not in self.remote.sides:
+            raise KeyError(f"no side {side!r}; sides: {', '.join(self.remote.sides)}")
+        spec: dict[str, Any] = {"bot": bot}
+        if bot == "search":
+            spec["budget"] = round(max(0.1, seconds * 0.8), 2)  # it uses all it has
+        label = get(spec).label  # KeyError for an unknown bot, before anything changes
+        if side in self.pilots:
+            self.pilots.pop(side).stop()
+        pilot = Autopilot(
+            self.remote.as_side(side),
+            spec,
+            side,
+            budget=float(seconds),
+            listener=partial(self._heard, side),
+        )
+        self.pilots[side] = pilot
+        self.bot_info[side] = (label, float(seconds))
+        self._told(side, f"{side} is now played by the computer ({label}), the umpire's choice")
+        self._log(
+            side, f"<b>handed to the computer</b> ({_esc(label)}, at most {seconds:g} s an order)"
+        )
+        return pilot
+
+    def take_back(self, side: str) -> None:
+        """The computer stops playing *side* (a person's seat gives its orders again)."""
+        pilot = self.pilots.pop(side, None)
+        if pilot is None:
+            raise KeyError(f"the computer does not play {side}")
+        pilot.stop()
+        self._told(side, f"{side} is played by a person again (the umpire took it back)")
+        self._log(side, "<b>taken back</b>: a person plays it again")
+
+    def _told(self, side: str, text: str) -> None:
+        try:  # the side's seat reads it in its notes; a note that fails changes nothing
+            self.remote.annotate(text, side=side, tags=["computer"])
+        except (OwsnbError, ValueError, KeyError):
+            pass
+
+    def _heard(self, side: str, what: str, sub: Any) -> None:
+        """An Autopilot's news, in its thread: the order it gave (or its safe pass)."""
+        pilot = self.pilots.get(side)
+        if pilot is None:
+            return
+        b = pilot.bot
+        if what == "thinking":
+            self._counts = (b.orders, b.passes, b.timeouts, len(b.failures))
+            self._draw_bots()
+            return
+        orders, passes, late, failed = getattr(self, "_counts", (0, 0, 0, 0))
+        took = f"{b.times[-1]:.2f} s" if b.times else ""
+        if sub is None:
+            text = "the game moved on while it thought: it looks again"
+        elif b.orders > orders:
+            text = f"<code>{_esc(sub.order)}</code>"
+        elif b.timeouts > late:
+            text = (
+                f"late (over {self.bot_info[side][1]:g} s): passed safely with "
+                f"<code>{_esc(sub.order)}</code>"
+            )
+        elif len(b.failures) > failed:
+            text = f"failed ({_esc(b.failures[-1])}): passed safely with <code>{_esc(sub.order)}</code>"
+        else:
+            text = f"passed: <code>{_esc(sub.order)}</code>"
+        self._log(side, f"{text} <span style='color:#6b7280'>{took}</span>")
+
+    def _log(self, side: str, text: str) -> None:
+        try:
+            clock = self.remote.view().clock
+            when = f"turn {clock.turn} · step {clock.step}"
+        except OwsnbError:
+            when = ""
+        self.bot_log.insert(
+            0,
+            f"<li><b>{_esc(side)}</b> <span style='color:#6b7280'>{_esc(when)}</span> {text}</li>",
+        )
+        del self.bot_log[40:]
+        self._draw_bots()
+
+    def _draw_bots(self) -> None:
+        rows = []
+        for side in self.remote.sides:
+            pilot = self.pilots.get(side)
+            if pilot is None:
+                rows.append(f"<tr><td>{_esc(side)}</td><td>a person</td><td colspan=5></td></tr>")
+                continue
+            b = pilot.bot
+            label, seconds = self.bot_info[side]
+            t = b.decision_times()
+            state = "thinking…" if pilot.thinking else ("playing" if pilot.running else "stopped")
+            times = f"{t['p50']:.2f} / {t['p95']:.2f} s" if b.times else "–"
+            problems = "; ".join(_esc(e) for e in pilot.errors[-2:])
+            rows.append(
+                f"<tr><td>{_esc(side)}</td><td>the computer: <b>{_esc(label)}</b> "
+                f"(≤ {seconds:g} s), {state}</td><td>{b.orders}</td><td>{b.passes}</td>"
+                f"<td>{b.timeouts}</td><td>{len(b.refusals)}</td><td>{times}</td></tr>"
+                + (
+                    f"<tr><td></td><td colspan=6 style='color:#c0392b'>{problems}</td></tr>"
+                    if problems
+                    else ""
+                )
+            )
+        self.bot_table.value = (
+            f"<table style='{_CSS}'><tr><th>side</th><th>played by</th><th>orders</th>"
+            "<th>passes</th><th>late</th><th>refused</th><th>decision p50 / p95</th></tr>"
+            f"{''.join(rows)}</table>"
+        )
+        self.bot_feed.value = (
+            f"<div style='{_CSS}'><b>What the computer did</b> (latest first)"
+            f"<ol style='margin:2px 0'>{''.join(self.bot_log[:12])}</ol></div>"
+            if self.bot_log
+            else ""
+        )
 
     # -- actions -------------------------------------------------------------------------------
     def _do(self, fn: Any) -> Any:
@@ -312,9 +492,11 @@ class UmpireConsole(W.VBox):
             return
         c = view.clock
         waiting = [s for s in c.active if s not in c.done]
+        bots = getattr(self, "pilots", {})
+        named = [f"{s} (computer)" if s in bots else s for s in waiting]
         self.clock.value = (
             f"<div style='{_CSS}'><b>{_esc(c)}</b><br>state {r.state_id}, event {view.seq}"
-            f"<br>still to act: {_esc(', '.join(waiting) or 'nobody')}"
+            f"<br>still to act: {_esc(', '.join(named) or 'nobody')}"
             f"{'; done: ' + _esc(', '.join(sorted(c.done))) if c.done else ''}</div>"
         )
         try:
@@ -372,5 +554,8 @@ class UmpireConsole(W.VBox):
         )
 
     def close(self) -> None:
+        for pilot in self.pilots.values():
+            pilot.stop()
+        self.pilots = {}
         self._unsubscribe()
         super().close()

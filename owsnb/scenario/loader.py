@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ from owsnb.kernel.errors import (
     ScenarioError,
     ScenarioProblem,
     UnknownRulesetError,
+    key_path,
+    split_key_path,
     validation_problems,
 )
 from owsnb.kernel.geo import GeoLayout
@@ -33,7 +35,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.offset import OffsetSystem
 from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import Clock, GameState, HexInfo, MapState, SideState, Unit, edge_key
-from owsnb.scenario.schema import CatalogSpec, ScenarioSpec
+from owsnb.scenario.schema import CatalogSpec, MapSpec, ScenarioSpec
 
 __all__ = [
     "Scenario",
@@ -159,16 +161,6 @@ class _Locator:
         return None if target is None else target.start_mark.line + 1
 
 
-def _fmt_path(path: Iterable[Any]) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 @dataclass
 class _Problems:
     file: str
@@ -176,8 +168,8 @@ class _Problems:
     items: list[ScenarioProblem] = field(default_factory=list)
 
     def add(self, path: Iterable[Any] | str, message: str) -> None:
-        parts = list(path) if not isinstance(path, str) else _split(path)
-        where = _fmt_path(parts)
+        parts = list(path) if not isinstance(path, str) else split_key_path(path)
+        where = key_path(parts)
         line = self.locator.line(parts) if self.locator is not None and parts else None
         if line is not None:
             where = f"{where} (line {line})" if where else f"line {line}"
@@ -186,18 +178,6 @@ class _Problems:
     def raise_if_any(self) -> None:
         if self.items:
             raise ScenarioError(self.items)
-
-
-def _split(path: str) -> list[Any]:
-    parts: list[Any] = []
-    for chunk in path.replace("]", "").split("."):
-        if not chunk:
-            continue
-        name, *idx = chunk.split("[")
-        if name:
-            parts.append(name)
-        parts += [int(i) if i.isdigit() else i for i in idx]
-    return parts
 
 
 def _parse(text: str) -> Any:
@@ -346,6 +326,9 @@ def _validate(
             f"must be a mapping of keys (id, title, ruleset, map, sides, units...), not {type(data).__name__}",
         )
         problems.raise_if_any()
+    rs_name = data.get("ruleset")
+    _misspelled(data, rs_name if isinstance(rs_name, str) else None, problems)
+    problems.raise_if_any()
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
@@ -376,6 +359,7 @@ def _load_catalogs(
         ruleset, dumped, found, locator = _read_catalog(cpath)
         cprob = _Problems(str(cpath), locator)
         cprob.items.extend(found)
+        _misspelled({"types": dumped}, ruleset, cprob)
         if ruleset is not None:
             if ruleset != spec.ruleset:
                 cprob.add(
@@ -424,7 +408,41 @@ def _read_catalog(
     return ruleset, dumped, list(found), locator
 
 
+def _misspelled(data: Any, ruleset: str | None, problems: _Problems) -> None:
+    """Record every key of *data* (a scenario or catalog of *ruleset*) spelled as the rule set's
+    data keys are not (``RuleSet.spelling``: one spelling, the rule book's), naming the key path
+    and the right key. A rule set not known here is reported elsewhere."""
+    try:
+        wrong = dict(get_ruleset(ruleset).spelling) if ruleset else {}
+    except UnknownRulesetError:
+        return
+    if not wrong:
+        return
+
+    def walk(node: Any, path: list[Any]) -> None:
+        if isinstance(node, Mapping):
+            for k, v in node.items():
+                key = str(k)
+                for bad, good in wrong.items():
+                    if bad in key:
+                        problems.add(
+                            [*path, k],
+                            f"{key!r} is spelled {key.replace(bad, good)!r} in {ruleset} data "
+                            f"(the rule book's spelling, {good!r})",
+                        )
+                walk(v, [*path, k])
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, [*path, i])
+
+    walk(data, [])
+
+
 # -- building the initial state ------------------------------------------------------------------
+HexOf = Callable[[str, list[Any]], Hex | None]
+"""Reads a hex label of the scenario: the hex, or ``None`` (and a problem at the path)."""
+
+
 def build_state(
     scn: Scenario, seed: int | None, *, options: Mapping[str, Any] | None = None
 ) -> tuple[GameState, Any]:
@@ -457,8 +475,51 @@ def build_state(
     for msg in opt_problems:
         problems.add(["options"], msg)
 
-    # map
-    m = spec.map
+    mstate, hex_of = _build_map(spec.map, problems)
+    sides = _build_sides(spec, problems)
+    units = _build_units(scn, rs, hex_of, problems)
+    tables = _build_tables(spec, rs, problems)
+    problems.raise_if_any()
+
+    public = {"initiative": spec.initiative} if spec.initiative else {}
+    scenario_meta = {
+        "id": spec.id,
+        "title": spec.title,
+        "description": spec.description,
+        "briefing": scn.briefing,
+        "victory": spec.victory,
+        "special_rules": list(spec.special_rules),
+        "coach": dict(spec.coach),
+        "turns": spec.turns,
+        "file": str(scn.path) if scn.path else "",
+    }
+    state = GameState(
+        ruleset=spec.ruleset,
+        map=mstate,
+        sides=sides,
+        units=FrozenDict(units),
+        clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
+        options=freeze(opts),
+        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
+        public=freeze(public),
+        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
+        tables=freeze(tables),
+        rng=rng_state_for_seed(seed),
+    )
+    for p, msg in rs.validate_scenario(state, spec.rules):
+        problems.add(split_key_path(p), msg)
+    problems.raise_if_any()
+    try:
+        state = rs.setup(state, spec.rules)
+    except (ValueError, KeyError, TypeError) as exc:
+        problems.add(["rules"], f"rule set setup failed: {exc}")
+        problems.raise_if_any()
+    return state, rs
+
+
+def _build_map(m: MapSpec, problems: _Problems) -> tuple[MapState, HexOf]:
+    """The map of a scenario and how its hex labels are read (``hex_of``: the hex, or ``None``
+    and a problem at *path* for a label that is not one or is off the map)."""
     lay = m.layout
     offset = OffsetSystem(
         orientation=lay.orientation,
@@ -558,8 +619,11 @@ def build_state(
     mstate = MapState(
         hexes, offset, layout, FrozenDict({k: freeze(v) for k, v in edges.items()}), freeze(meta)
     )
+    return mstate, hex_of
 
-    # sides
+
+def _build_sides(spec: ScenarioSpec, problems: _Problems) -> FrozenDict:
+    """The sides of a scenario (and the side with the initiative checked)."""
     for name in spec.sides:
         if name in RESERVED_SIDES or not name.replace("-", "").replace("_", "").isalnum():
             problems.add(
@@ -577,8 +641,12 @@ def build_state(
         problems.add(
             ["initiative"], f"no side {spec.initiative!r}; sides are {', '.join(spec.sides)}"
         )
+    return sides
 
-    # units
+
+def _build_units(scn: Scenario, rs: Any, hex_of: HexOf, problems: _Problems) -> dict[str, Unit]:
+    """The units of a scenario: each from its catalog type, its payload checked by the rule set."""
+    spec = scn.spec
     units: dict[str, Unit] = {}
     for i, u in enumerate(spec.units):
         base = ["units", i]
@@ -599,7 +667,8 @@ def build_state(
         norm, data_problems = rs.validate_unit(u.type, data)
         for p, msg in data_problems:
             problems.add(
-                [*base, "data", *_split(p)] if p else [*base, "data"], f"{msg} (type {u.type})"
+                [*base, "data", *split_key_path(p)] if p else [*base, "data"],
+                f"{msg} (type {u.type})",
             )
         max_steps = int(cat.get("steps", 1))
         steps = u.steps if u.steps is not None else max_steps
@@ -620,7 +689,11 @@ def build_state(
             data=freeze(norm),
             seen_by=frozenset(u.seen_by),
         )
+    return units
 
+
+def _build_tables(spec: ScenarioSpec, rs: Any, problems: _Problems) -> dict[str, Any]:
+    """The rule set's data tables with the scenario's overrides merged in."""
     tables = rs.default_tables()
     for name, override in spec.tables.items():
         if name not in tables:
@@ -634,42 +707,7 @@ def build_state(
                 if isinstance(override, Mapping) and isinstance(tables[name], Mapping)
                 else override
             )
-    problems.raise_if_any()
-
-    public = {"initiative": spec.initiative} if spec.initiative else {}
-    scenario_meta = {
-        "id": spec.id,
-        "title": spec.title,
-        "description": spec.description,
-        "briefing": scn.briefing,
-        "victory": spec.victory,
-        "special_rules": list(spec.special_rules),
-        "coach": dict(spec.coach),
-        "turns": spec.turns,
-        "file": str(scn.path) if scn.path else "",
-    }
-    state = GameState(
-        ruleset=spec.ruleset,
-        map=mstate,
-        sides=sides,
-        units=FrozenDict(units),
-        clock=Clock(turn=spec.clock.turn, date=spec.clock.date),
-        options=freeze(opts),
-        scenario=freeze({k: v for k, v in scenario_meta.items() if v not in (None, "", [], {})}),
-        public=freeze(public),
-        secret=freeze({"salt": secrets.token_hex(8)}),  # the seed stays in the game's meta
-        tables=freeze(tables),
-        rng=rng_state_for_seed(seed),
-    )
-    for p, msg in rs.validate_scenario(state, spec.rules):
-        problems.add(_split(p), msg)
-    problems.raise_if_any()
-    try:
-        state = rs.setup(state, spec.rules)
-    except (ValueError, KeyError, TypeError) as exc:
-        problems.add(["rules"], f"rule set setup failed: {exc}")
-        problems.raise_if_any()
-    return state, rs
+    return tables
 
 
 def _private(side: Any) -> dict[str, Any]:

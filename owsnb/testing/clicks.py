@@ -25,7 +25,7 @@ from typing import Any
 
 from owsnb.kernel.orders import Order
 
-__all__ = ["Click", "clicks_for", "play_in_app", "TUTORIAL_TURN", "next_order"]
+__all__ = ["Click", "clicks_for", "play_in_app", "TUTORIAL_TURN", "next_order", "answer_owed"]
 
 TUTORIAL_TURN = (
     "red: move R-LST-1 0406",
@@ -144,6 +144,27 @@ def next_order(game: Any, orders: Iterable[str]) -> str | None:
         if text.partition(":")[0] == side and text.partition(": ")[2].split()[0] in verbs:
             return text
     return None
+
+
+def answer_owed(game: Any, side: str) -> str | None:
+    """What *side* must say before its Done, when a rule refuses Done until it answers (OWS
+    shields, 9.2.1; defensive fires, 10.3): the first example order the game accepts — else
+    ``None`` (Done is accepted)."""
+    from owsnb.kernel.errors import IllegalOrderError
+
+    try:
+        game.check(f"{side}: done")
+        return None
+    except IllegalOrderError:
+        pass
+    for spec in game.legal_orders(side).specs:
+        for ex in spec.examples:
+            try:
+                game.check(ex)
+                return str(ex)
+            except IllegalOrderError:
+                continue
+    raise IllegalOrderError(f"{side} can say nothing at {game.clock}")
 
 
 def play_in_app(

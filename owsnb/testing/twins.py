@@ -452,7 +452,7 @@ def probe_orders(a: Any, b: Any, side: str, rng: Any, n: int = 24) -> list[str]:
         values: dict[str, Any] = {}
         for p in types[verb].params:
             cands = list(spec.candidates.get(p.name, ()) or p.choices)
-            if p.kind == "unit":
+            if p.kind in ("unit", "enemy", "target"):  # any unit, hidden and made-up ones too
                 pool = units
             elif p.kind == "hex":
                 pool = hexes

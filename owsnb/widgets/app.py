@@ -348,6 +348,12 @@ class App(Panel):
             self.tabs.selected_index = shown + 1
         self._on_tab()
 
+    def add_aside(self, panel: W.Widget) -> None:
+        """Show *panel* above the tabs, always in sight (the computer's moves in a game against
+        the computer, :mod:`owsnb.widgets.opponent`); it is closed with the App."""
+        self.side.children = (panel, *self.side.children)
+        self.parts.add(f"aside-{len(self.side.children)}", panel)
+
     def set_projector(self, on: bool = True) -> None:
         """Projector mode: counters, badges, trays and the panels' text 1.5 times larger."""
         if self.projector.value != on:

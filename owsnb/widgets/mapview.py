@@ -14,7 +14,9 @@ Layers, bottom to top:
   when hexes are big enough on screen to read them;
 * small overlays, each its own GeoJSON layer: **detections** (contacts), **reach** and **ranges**
   of the selected unit — or of the table's what-if unit — (the rule set's ``reach``/``ranges``
-  hooks), **selection**, and the **arrow** of the order being prepared;
+  hooks), **selection**, the **arrow** of the order being prepared, and **others**: what another
+  seat (the computer) was seen doing (the table's ``marks``: orange dashed arrows, rings on
+  the hexes it acted on);
 * **units**: one marker per stack; the counter is the rule set's ``counter_svg`` (face-down
   "unknown" counters are whatever the view policy shows); a stack shows its top counter, its
   depth and a count, and clicking it opens a tray listing the whole stack;
@@ -29,7 +31,7 @@ Example:
     >>> from owsnb.widgets._doc import tiny_game
     >>> mv = MapView(tiny_game(), seat="blue")
     >>> sorted(mv.overlays)
-    ['arrow', 'detections', 'ranges', 'reach', 'route', 'selection']
+    ['arrow', 'detections', 'others', 'ranges', 'reach', 'route', 'selection']
     >>> mv.table.pick(hex="0101"); mv.table.unit
     'B-1'
     >>> [f["properties"]["label"] for f in mv.overlays["selection"].data["features"]]
@@ -61,6 +63,7 @@ from owsnb.widgets import geometry as G
 from owsnb.widgets.controls import button, checkbox
 from owsnb.widgets.measure import RANGE_COLOURS, Measure
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.params import is_unit
 from owsnb.widgets.table import Table
 from owsnb.widgets.wire import widget_tree
 
@@ -132,6 +135,16 @@ class StaticGeoJSON(L.GeoJSON):
 
 def _feature(geometry: dict, style: Mapping[str, Any], **props: Any) -> dict[str, Any]:
     return {"type": "Feature", "properties": {**props, "style": dict(style)}, "geometry": geometry}
+
+
+def _halo(layout: GeoLayout, h: Hex, k: float) -> dict[str, Any]:
+    """Hex *h*'s outline scaled *k* times about its centre (a GeoJSON ``Polygon``)."""
+    cx, cy = layout.centre(h)
+    ring = G.hex_outline(layout, h)["coordinates"][0]
+    return {
+        "type": "Polygon",
+        "coordinates": [[[cx + (x - cx) * k, cy + (y - cy) * k] for x, y in ring]],
+    }
 
 
 def _collection(features: list[dict]) -> dict[str, Any]:
@@ -220,7 +233,7 @@ class MapView(Panel):
         layers.append(self.labels)
         self.overlays: dict[str, StaticGeoJSON] = {
             name: StaticGeoJSON(data=_collection([]), name=name)
-            for name in ("detections", "reach", "ranges", "route", "selection", "arrow")
+            for name in ("detections", "reach", "ranges", "route", "selection", "arrow", "others")
         }
         layers += self.overlays.values()
         self.measure = Measure(self)  # ring badges, leg labels and their legend (measure.py)
@@ -276,6 +289,7 @@ class MapView(Panel):
         self.watch(self._on_selection, ["hex", "stack"])
         self.watch(self._on_unit, ["unit", "show_reach", "show_ranges", "what_if"])
         self.watch(self._on_order, ["order"])
+        self.watch(lambda _: self._draw_others(), ["marks"])
         self.watch(self.measure.draw_route, ["hex", "measuring"])
         self.redraw()
         if basemap:
@@ -452,6 +466,7 @@ class MapView(Panel):
         self._draw_selection()
         self._draw_unit_overlays()
         self._draw_arrow()
+        self._draw_others()
 
     def redraw_grid(self) -> None:
         """Send the grid (terrain, hexsides) and the labels image again if they changed: a game's
@@ -773,6 +788,37 @@ class MapView(Panel):
                 )
         self._set("arrow", feats)
 
+    def _draw_others(self) -> None:
+        """What another seat was seen doing (the table's ``marks``), in the computer's orange:
+        a dashed arrow per move, a bolder one per attack, a shaded ring on a hex acted on."""
+        view = self.table.view
+        feats: list[dict] = []
+        for m in self.table.marks:
+            try:
+                to = view.map.hex(m["to"])
+                start = view.map.hex(m["from"]) if m.get("from") else None
+            except Exception:  # noqa: BLE001 - a label this map does not know: nothing to draw
+                continue
+            attack = m.get("kind") != "move"
+            style = {
+                "color": "#c2410c" if attack else "#ea580c",
+                "weight": 5 if attack else 4,
+                "opacity": 0.95,
+                "dashArray": "10 6",
+                "fillColor": "#ea580c",
+                "fillOpacity": 0.9,
+                "className": "owsnb-other",
+            }
+            title = str(m.get("title", ""))
+            if start is not None and start != to:
+                for g in G.arrow(self.geo, start, to):
+                    feats.append(_feature(g, style, title=title))
+            if attack or start is None or start == to:
+                # a halo a third larger than the hex: it shows around the counter standing there
+                ring = {**style, "fillOpacity": 0.18, "dashArray": "5 4", "weight": 5}
+                feats.append(_feature(_halo(self.geo, to, 1.35), ring, title=title))
+        self._set("others", feats)
+
     def _order_ends(self, order: Any) -> tuple[Hex, Hex, bool] | None:
         """From the first unit parameter's hex to the last hex or unit parameter's hex; the flag
         says whether the end is an enemy unit (a strike) rather than a place."""
@@ -793,7 +839,7 @@ class MapView(Panel):
             for v in vals if isinstance(vals, tuple) else (vals,):
                 h = None
                 enemy = False
-                if p.kind == "unit" and v in view.units:
+                if is_unit(p) and v in view.units:  # own, enemy or target
                     unit = view.units[v]
                     h = unit.hex
                     enemy = unit.side != order.side

@@ -89,6 +89,10 @@ class Table(T.HasTraits):
             reach and ranges are drawn instead of the selected unit's; never in the game.
         measuring: the time & distance panel is in sight: a hex picked is measured from the
             unit (the map draws the route, :mod:`owsnb.widgets.measure`).
+        marks: what another seat was seen doing, for the map to draw besides this seat's own
+            order: ``{"kind": "move" | "attack" | "target", "from": label or None, "to": label,
+            "title": text}`` (the computer's orders as this seat saw them,
+            :mod:`owsnb.widgets.opponent`); cleared when this seat gives an order.
     """
 
     seat = T.Any()
@@ -109,6 +113,7 @@ class Table(T.HasTraits):
     show_ranges = T.Bool(False)
     what_if = T.Any(None, allow_none=True)
     measuring = T.Bool(False)
+    marks = T.List()
 
     def __init__(self, seat: Any, **kwargs: Any):
         self.state_id = -1  # the game's revision the view shown was taken at
@@ -196,6 +201,7 @@ class Table(T.HasTraits):
             self.last = None
             self.actor = "" if seat.side == UMPIRE else seat.side
             self.follow = True
+            self.marks = []
         self.refresh()
 
     def act_as(self, side: str | None) -> None:
@@ -409,6 +415,7 @@ class Table(T.HasTraits):
             self.refusal = None
             self.last = sub
             self.order = None
+            self.marks = []
         return sub
 
     def undo(self) -> None:

@@ -333,13 +333,13 @@ def test_6_6_every_sof_team_has_local_signature_8() -> None:
 
 
 def test_9_9_4_1_subsonic_missiles_defend_5_and_supersonic_7_against_cap(states: dict) -> None:
-    from owsnb.rules.ows.targeting import _cap_defence  # the rule set's own reading of 9.9.4.1
+    from owsnb.rules.ows.targeting import _cap_defense  # the rule set's own reading of 9.9.4.1
 
     seen = set()
     s = states["western-pacific"]
     for u in s.units.values():
         for a in counter(u).attacks:
-            d = _cap_defence(s, a)
+            d = _cap_defense(s, a)
             if "subsonic" in a.flags:
                 assert d == 5, (u.id, a.id)
             elif "supersonic" in a.flags:

@@ -153,3 +153,35 @@ def test_a_changed_catalog_is_read_again(tmp_path):
     assert again[key]["data"]["attack"] == 7
     again[key]["data"]["attack"] = 99  # a caller's change stays with the caller
     assert load_scenario(path).catalogs[key]["data"]["attack"] == 7
+
+
+def test_one_spelling_for_data_keys_the_other_is_refused_naming_file_key_and_the_right_key(
+    tmp_path,
+):
+    """Issue 17.4: each rule set spells its data keys one way, its rule book's (OWS: "defense";
+    the skirmish example: "defence", ``RuleSet.spelling``). A scenario or catalog key spelled the
+    other way is refused with its file, key path, line and the right key — not ignored, not a
+    pydantic 'extra field'."""
+    from owsnb.scenario.loader import load_text
+
+    src = owsnb.scenario.find_scenario("tutorial")  # OWS
+    text = src.read_text() + "tables:\n  regeneration:\n    infrastructure: {default_defence: 4}\n"
+    with pytest.raises(ScenarioError) as err:
+        load_text(text, src)
+    (p,) = err.value.problems
+    assert p.file == str(src) and p.path.startswith(
+        "tables.regeneration.infrastructure.default_defence (line "
+    )
+    assert "'default_defense'" in p.message
+    ok = text.replace("default_defence", "default_defense")  # the right key loads
+    state, _ = build_state(load_text(ok, src), 1)
+    assert state.tables["regeneration"]["infrastructure"]["default_defense"] == 4
+
+    path = _write(tmp_path, lambda d: None)  # skirmish: its catalog spelled "defense"
+    cat = tmp_path / "skirmish-units.yaml"
+    cat.write_text(cat.read_text().replace("defence: 5", "defense: 5", 1))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    (p,) = err.value.problems
+    assert p.file == str(cat.resolve()) and p.path == "types.armour.data.defense (line 6)"
+    assert "'defence'" in p.message

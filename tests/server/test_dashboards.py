@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -145,3 +146,90 @@ def test_umpire_console_writes_the_debrief_from_the_umpires_seat(served: Served)
         page.console.close()
         page.app.close()
         page.remote.close()
+
+
+def _until(what: str, ok: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ok():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_umpire_console_hands_a_side_to_the_computer_and_takes_it_back(served: Served) -> None:
+    """Issue 22.3: the umpire hands red to a bot; it plays through red's eyes whenever red is to
+    act (blue's person plays on), the console says red is the computer's and lists what it did,
+    red's seat is told by a note; taken back, red waits for a person again."""
+    page = umpire_page(q(served, "umpire"))
+    c = page.console
+    blue = served.connect("blue")
+    try:
+        assert "Computer" in c.tabs.titles and "a person" in c.bot_table.value
+        c.bot_side.value, c.bot_name.value, c.bot_budget.value = "red", "greedy", 1.0
+        c.hand_button.click()
+        assert c.status.value == "" and "red" in c.pilots
+        assert "the computer: <b>greedy</b>" in c.bot_table.value
+        assert any(
+            a.side == "red" and "played by the computer (greedy)" in a.text
+            for a in served.game.annotations
+        )
+        for _ in range(2):  # blue's person gives Done; red's bot answers each time
+            _until("blue's turn", lambda: "blue" in blue.view().clock.acting)
+            blue.submit("blue: done")
+        _until("turn 2", lambda: served.game.clock.turn == 2)
+        pilot = c.pilots["red"]
+        assert pilot.bot.times and not pilot.errors
+        red_orders = [
+            e for e in served.game.events if e.kind == "unit.move" and e.data["id"].startswith("R-")
+        ]
+        _until("the console's list", lambda: "<code>red: " in c.bot_feed.value)
+        if pilot.bot.orders:
+            assert red_orders and "<code>red: move" in c.bot_feed.value
+        c.take_button.click()
+        assert "red" not in c.pilots and not pilot.running
+        assert "a person" in c.bot_table.value and "taken back" in c.bot_feed.value
+        _until("blue's turn", lambda: "blue" in blue.view().clock.acting)
+        blue.submit("blue: done")
+        time.sleep(1.0)  # nobody plays red now: the game waits for red's person
+        assert "red" in served.game.clock.acting
+        assert "red (computer)" not in c.clock.value and "red" in c.clock.value
+    finally:
+        c.close()
+        page.app.close()
+        page.remote.close()
+        blue.close()
+    assert c.pilots == {}
+
+
+def test_a_bot_that_is_late_never_stalls_the_seminar_and_the_console_says_so(
+    served: Served,
+) -> None:
+    """A bot never stalls a game: over its seconds per order the runner passes safely for it,
+    and the console shows the late answer and the pass."""
+    import owsnb.bots
+    from owsnb.bots import Policy
+
+    class Sleepy(Policy):
+        name = "sleepy"
+
+        def choose(self, view, legal, rng, budget):  # noqa: ANN001, ANN201
+            time.sleep(1.5)
+            return None
+
+    owsnb.bots.register("sleepy", Sleepy)
+    page = umpire_page(q(served, "umpire"))
+    c = page.console
+    blue = served.connect("blue")
+    try:
+        c.hand_to_bot("red", "sleepy", 0.3)
+        _until("blue's turn", lambda: "blue" in blue.view().clock.acting)
+        blue.submit("blue: done")
+        _until("red's late pass", lambda: "late (over 0.3 s): passed safely" in c.bot_feed.value)
+        assert c.pilots["red"].bot.timeouts >= 1
+    finally:
+        c.close()
+        page.app.close()
+        page.remote.close()
+        blue.close()
+        from owsnb.bots import registry
+
+        registry._FACTORIES.pop("sleepy", None)

@@ -3,7 +3,9 @@ scenario, autosaved and resumable; a link that names a seat still takes the semi
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def close(page: DemoPage) -> None:
+    page.stop_computer()  # the computer's sides first: nothing plays on a closed table
     if page.app is not None:
         page.app.close()
     page.close()
@@ -35,7 +38,7 @@ def test_without_a_seat_the_page_offers_the_demo(home: Path) -> None:
         assert page.scenario.value == "tutorial"
         assert {"tutorial", "sandbox"} <= set(page.scenario.options)  # the bundled scenarios
         assert page.seat.value == "umpire"
-        assert [key for _, key in page.seat.options] == ["umpire", "hot-seat"]
+        assert [key for _, key in page.seat.options] == ["umpire", "hot-seat", "computer"]
         assert page.start_button.description == "Start" and page.app is None
         assert page.resume_row.layout.display == "none"  # nothing saved yet
         assert page.folder == demo_dir() == home / "games" / "demo"
@@ -171,3 +174,112 @@ def test_a_broken_scenario_or_file_is_shown_and_the_page_stays(home: Path, tmp_p
         assert isinstance(page.start(), App)
     finally:
         close(page)
+
+
+def _play_blue_until(page: DemoPage, done: Any, timeout: float = 120.0) -> None:
+    """The student at blue's seat: Done whenever blue acts (shields when a strike waits for
+    them, 9.2.1), until *done()*; red is the computer's, the umpire's steps the referee's."""
+    import time
+
+    t0 = time.monotonic()
+    game, table = page.game, page.app.table
+    while not done():
+        assert time.monotonic() - t0 < timeout, f"the game stalled at {game.clock}"
+        if "blue" in game.clock.acting:
+            if table.submit("blue: done") is None and "9.2.1" in str(table.refusal):
+                table.submit("blue: shields")
+        time.sleep(0.05)
+
+
+def test_against_the_computer_the_student_sees_one_side_and_the_turn_goes_on(home: Path) -> None:
+    """Issue 22.3: "play against the computer" — the student's side only (no seat switch, no
+    curtain, never the umpire's view); red is played by a greedy Autopilot through red's eyes and
+    the umpire's steps end by themselves; a whole turn goes by with the student's Done alone;
+    the panel says who plays red and what the student saw of its orders."""
+    page = DemoPage(seed=1)
+    try:
+        page.seat.value = "computer"
+        assert page.versus_row.layout.display == ""
+        assert page.you.options == ("blue", "red") and "greedy" in page.bot.options
+        page.you.value, page.bot.value, page.budget.value = "blue", "greedy", 1.0
+        page.start_button.click()
+        app, game = page.app, page.game
+        assert Path(game.meta["store"]).stem.endswith("-vs-greedy-as-blue")
+        assert app.seat.side == "blue" and app.seats == ("blue",) and app.curtain is False
+        assert app.seat_buttons.layout.display == "none"
+        assert sorted(app.table.view.units) == sorted(game.view("blue").units)
+        assert app.side.children[0] is page.computer
+        assert "red" in page.computer.who.value and "greedy" in page.computer.who.value
+        assert [p.side for p in page.pilots] == ["red"] and page.referee is not None
+        _play_blue_until(page, lambda: game.clock.turn == 2)
+        pilot = page.pilots[0]
+        assert pilot.bot.orders >= 1 and not pilot.errors and not page.referee.errors
+        assert any(e.kind == "unit.move" and e.data["id"].startswith("R-") for e in game.events)
+        # what blue saw of red's orders, in words with the rule (a strike declared on blue)
+        assert page.computer.acts and "What the computer did" in page.computer.record_html.value
+        assert all(
+            line in [ln for g in _blue_lines(game) for ln in g]
+            for a in page.computer.acts
+            for line in a.lines
+            if not line[0].startswith("R-")
+        )
+    finally:
+        close(page)
+    assert page.pilots == [] and page.referee is None  # the computer stops with the page
+
+
+def _blue_lines(game: Any) -> list[list[tuple[str, str]]]:
+    from owsnb.display.results import feed
+
+    return feed(game.view("blue"), limit=1000)
+
+
+def test_a_game_against_the_computer_resumes_as_the_students_side(home: Path) -> None:
+    """Resumed (a reload, a restart), the game is the student's side against the same bot —
+    never the umpire's view, whatever seat is chosen on the page."""
+    first = DemoPage(seed=3)
+    first.seat.value = "computer"
+    first.you.value, first.bot.value = "red", "random"
+    first.start_button.click()
+    saved = Path(first.game.meta["store"])
+    close(first)
+    again = DemoPage(seed=4)
+    try:
+        assert again.saved.value == saved
+        again.resume_button.click()  # the page's seat is "umpire": the file decides
+        assert again.app.seat.side == "red" and again.app.seats == ("red",)
+        assert [p.side for p in again.pilots] == ["blue"]
+        assert again.pilots[0].bot.label == "random"
+    finally:
+        close(again)
+
+
+def test_the_referee_ends_the_umpires_steps_and_never_the_sides() -> None:
+    """Against the computer nobody sits in the umpire's chair: the referee ends a step the
+    umpire acts in, and never a side's."""
+    import owsnb
+    from owsnb.kernel.state import UMPIRE
+    from owsnb.pages.demo import Referee
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    ref = Referee(game)  # the sides' step (1.1): the referee waits
+    try:
+        time.sleep(0.3)
+        assert game.seq == 0 and ref.step() is False and ref.errors == []
+    finally:
+        ref.stop()
+    assert not ref._thread.is_alive()
+    while game.clock.acting and UMPIRE not in game.clock.acting:  # the sides, by hand
+        game.submit(f"{game.clock.acting[0]}: done")
+    step = (game.clock.turn, game.clock.step)
+    ref = Referee(game)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (
+            (game.clock.turn, game.clock.step) == step or UMPIRE in game.clock.acting
+        ):
+            time.sleep(0.05)
+        assert (game.clock.turn, game.clock.step) != step and ref.errors == []
+        assert game.clock.acting and UMPIRE not in game.clock.acting  # a side's step again
+    finally:
+        ref.stop()

@@ -294,8 +294,8 @@ class CombatOps(RuleSet):
     version = "1"
     sequence = SEQUENCE
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defence": "defense"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         super().__init__([*HANDLERS, _Done()])

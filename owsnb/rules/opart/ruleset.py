@@ -178,8 +178,8 @@ class OperationalArt(RuleSet):
         )
     )
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defense": "defence"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         super().__init__([MoveOrder(), FaceOrder(), ModeOrder(), AttackOrder(), ExitOrder()])

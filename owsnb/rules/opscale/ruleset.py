@@ -321,8 +321,8 @@ class OpScale(RuleSet):
         )
     )
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defence": "defense"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         super().__init__(HANDLERS)

@@ -1,4 +1,4 @@
-"""Shared helpers of the OWS modules: refusals, detection and visibility, damage (9.6), expenditure
+"""Shared helpers of the OWS modules: detection and visibility, damage (9.6), expenditure
 (9.5), the space dashboard (2.1.3), and the rich :class:`Result` every ``resolve`` returns."""
 
 from __future__ import annotations
@@ -8,19 +8,15 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel.data import thaw
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.events import Event, side_set, unit_set
 from owsnb.kernel.result import Result
 from owsnb.kernel.state import UMPIRE, StateLike
-from owsnb.kernel.view import unalias
 from owsnb.rules.ows.dice import parse_die
 from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
-    "refuse",
-    "own_unit",
-    "enemy_unit",
     "detected",
     "watchers",
     "apply_hits",
@@ -40,11 +36,6 @@ __all__ = [
 MANOEUVRE = ("ground",)
 
 
-def refuse(msg: str, code: str, rule: str, order: Any = None) -> IllegalOrderError:
-    """An :class:`IllegalOrderError` citing *rule* (raise it)."""
-    return IllegalOrderError(msg, code=code, rule=rule, order=order)
-
-
 def option(state: StateLike, name: str) -> Any:
     """An OWS option in force (defaults when the state predates the option)."""
     from owsnb.rules.ows.options import OPTIONS_BY_NAME
@@ -61,19 +52,6 @@ def table(state: StateLike, name: str) -> Any:
         return load_tables()[name]
 
 
-def own_unit(state: StateLike, order: Any, uid: str, rule: str, *, on_map: bool = True) -> Any:
-    """The ordering side's unit *uid*, alive (and on the map), or a refusal."""
-    u = state.units.get(uid)
-    if u is None or (order is not None and u.side != order.side):
-        side = order.side if order is not None else "that side"
-        raise refuse(f"{side} has no unit {uid!r}", "not-your-unit", rule, order)
-    if on_map and (u.hex is None or not u.alive):
-        raise refuse(
-            f"{uid} is not on the map (it is in {u.box or 'no box'})", "off-map", rule, order
-        )
-    return u
-
-
 def detected(state: StateLike, unit: Any, side: str) -> bool:
     """Is *unit* detected by *side* now? Own units, TACSIT 1 / detection (``seen_by``), fixed
     installations (8.3.1) and emitting units (6.4.3) are."""
@@ -83,26 +61,6 @@ def detected(state: StateLike, unit: Any, side: str) -> bool:
         return True
     c = counter(unit)
     return c.is_fixed or "emitting" in unit.markers
-
-
-def enemy_unit(
-    state: StateLike, side: str, ref: str, rule: str = "9.9.4", order: Any = None
-) -> Any:
-    """The enemy unit *ref* (an id or a face-down alias) if *side* has detected it.
-
-    An unknown id and an undetected unit get the same refusal, so nothing leaks (9.9.4).
-    """
-    uid = unalias(state, side, ref) if hasattr(state, "secret") else ref
-    u = state.units.get(uid)
-    if u is None or u.side == side or not u.alive or u.hex is None or not detected(state, u, side):
-        raise refuse(
-            f"{ref!r} is not a detected enemy unit: no attack on targets that have not been "
-            "detected",
-            "target-not-detected",
-            rule,
-            order,
-        )
-    return u
 
 
 def watchers(state: StateLike, *units: Any) -> frozenset[str] | None:
@@ -133,7 +91,7 @@ def legal_examples(
     for v in values:
         o = handler.type.make(side, **v)
         try:
-            handler.validate(state, o, handler.type.bind(o))
+            handler.validate(state, o, handler.type.bind(o, state, detected=detected))
         except (IllegalOrderError, KeyError, ValueError):
             continue
         out.append(o)

@@ -33,9 +33,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, unit_set
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import option, refuse, watchers
+from owsnb.rules.ows.common import option, watchers
 from owsnb.rules.ows.movement import ptable
 from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter

@@ -22,19 +22,18 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, enemy_unit, own_unit
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.common import (
     Result,
     Roller,
     apply_hits,
-    enemy_unit,
+    detected,
     hand,
     option,
-    own_unit,
-    refuse,
     set_space,
     space,
     table,
@@ -91,7 +90,7 @@ def _target_ref(state: StateLike, side: str, ref: str, token: str, order: Any) -
     if token in ("assure-c2", "countermeasures"):
         u = own_unit(state, order, ref, "7.2.1.2" if token == "assure-c2" else "7.2.1.4")
         return {"unit": u.id}
-    u = enemy_unit(state, side, ref, "9.9.4", order)
+    u = enemy_unit(state, order, ref, "9.9.4", detected=detected)
     return {"unit": u.id}
 
 
@@ -103,7 +102,7 @@ class Io(OrderHandler):
         "io",
         (
             Param("token", "choice", "IO token", choices=TOKENS),
-            Param("target", "unit", "unit, or space:SIDE:ROW"),
+            Param("target", "target", "unit, or space:SIDE:ROW"),
         ),
         rule="7.2",
         doc="place an IO token (secret until revealed)",
@@ -440,7 +439,7 @@ class Cyber(OrderHandler):
             Param("card", "card", "cyber card in hand"),
             Param(
                 "target",
-                "unit",
+                "target",
                 "unit or space:SIDE:ROW (if the card needs one)",
                 positional=False,
                 optional=True,
@@ -489,7 +488,7 @@ class Nuke(OrderHandler):
 
     type = OrderType(
         "nuke",
-        (Param("target", "unit", "detected enemy counter"),),
+        (Param("target", "enemy", "detected enemy counter"),),
         rule="7.4",
         doc="tactical nuke",
     )
@@ -510,12 +509,11 @@ class Nuke(OrderHandler):
             raise refuse(
                 "no tactical nuke token in hand for this Combat step", "no-token", "7.4", order
             )
-        enemy_unit(state, order.side, args["target"], "9.9.4", order)
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        t = enemy_unit(state, order.side, args["target"], "9.9.4", order)
+        t = args["target"]  # bound: a detected enemy unit
         h = t.hex
         events, lost, _ = apply_hits(state, t, t.steps, rule="7.4", cause="nuclear")
         events.append(hex_set(h, {"radiation": True}, rule="7.4"))

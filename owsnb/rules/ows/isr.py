@@ -38,20 +38,12 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    detected,
-    option,
-    own_unit,
-    refuse,
-    space,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, detected, option, space, watchers
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -384,10 +376,6 @@ class TheaterISR(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        try:
-            state.map.hex(args["hex"])
-        except Exception:
-            raise refuse(f"no hex {args['hex']!r} on this map", "bad-hex", "8.4", order) from None
         if self._left(state, order.side) <= 0:
             raise refuse(
                 f"{order.side} has no theater ISR pawns left this turn (space dashboard)",
@@ -398,7 +386,7 @@ class TheaterISR(OrderHandler):
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         d = theater_preview(state, order.side)
-        if state.map.info(state.map.hex(args["hex"])).terrain not in COVERED:
+        if state.map.info(args["hex"]).terrain not in COVERED:
             d.label += "; a ground unit in the open is detected without a roll (8.3.2.1)"
         return d
 
@@ -406,7 +394,7 @@ class TheaterISR(OrderHandler):
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         die = parse_die(space(state, side)["isr_die"])
         roll = Roller(dice)
         events: list[Event] = []
@@ -784,13 +772,9 @@ class Detect(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex[:20])) if ex else None
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        try:
-            state.map.hex(args["hex"])
-        except Exception:
-            raise refuse(f"no hex {args['hex']!r}", "bad-hex", "8.5", order) from None
         done = self._sensed(state, order.side)
-        for sid in args.get("sensors", ()):
-            u = own_unit(state, order, sid, "8.5")
+        for u in args.get("sensors", ()):  # bound: the side's units alive on the map
+            sid = u.id
             if sid in done:
                 raise refuse(
                     f"{sid} has already made its detection attempt this turn",
@@ -806,13 +790,13 @@ class Detect(OrderHandler):
                     "8.6",
                     order,
                 )
-        if len(set(args.get("sensors", ()))) != len(args.get("sensors", ())):
+        if len({u.id for u in args.get("sensors", ())}) != len(args.get("sensors", ())):
             raise refuse("a sensor is listed twice", "bad-arguments", "8.5.3", order)
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         """P(detect) of a signature-7 target by these sensors' best die (for the planner); with air
         ISR platforms, the exact 8.5.4 contest of each as the side knows its defences."""
-        sensors = [state.units[s] for s in args.get("sensors", ())]
+        sensors = list(args.get("sensors", ()))
         platforms = [s for s in sensors if is_air_isr(s)]
         if platforms:
             d = Distribution.point(())
@@ -834,7 +818,7 @@ class Detect(OrderHandler):
         from owsnb.kernel.reduce import apply_all
 
         side = order.side
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         roll = Roller(dice)
         events: list[Event] = []
         lines: list[str] = []
@@ -842,7 +826,7 @@ class Detect(OrderHandler):
         cur = state
         sensors = []
         contest_rolls: list = []
-        for sid in args["sensors"]:
+        for sid in (s.id for s in args["sensors"]):
             u = cur.units[sid]
             if is_air_isr(u):  # 8.5.4 first
                 ev, outcome, ls, seen = _contest_events(cur, side, contest(cur, u), roll)
@@ -859,7 +843,7 @@ class Detect(OrderHandler):
         )
         events += ev
         rules |= more | {"8.5"}
-        sensed = sorted(self._sensed(state, side) | set(args["sensors"]))
+        sensed = sorted(self._sensed(state, side) | {s.id for s in args["sensors"]})
         events.append(side_set(side, "private", {"sensed": sensed}, rule="8.5"))
         lab = state.map.label(h)
         events.append(

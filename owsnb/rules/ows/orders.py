@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import option, refuse, table
+from owsnb.rules.ows.common import option, table
 from owsnb.rules.ows.sequence import ground_block
 
 __all__ = ["budget", "validate_orders", "has_orders", "check_orders"]
@@ -41,6 +42,8 @@ def budget(state: StateLike, side: str) -> int:
 
 
 def validate_orders(state: StateLike, order: Any, ids: Sequence[str]) -> None:
+    """10.14-10.14.2: Orders markers on *ids* (the side's units, bound by the order), within the
+    side's action points."""
     if not option(state, "action_points"):
         raise refuse(
             "Orders markers belong to the advanced action-point rule this scenario does not use (10.14)",
@@ -56,10 +59,6 @@ def validate_orders(state: StateLike, order: Any, ids: Sequence[str]) -> None:
             "10.14.2",
             order,
         )
-    for i in ids:
-        u = state.units.get(i)
-        if u is None or u.side != order.side:
-            raise refuse(f"{order.side} has no unit {i!r}", "not-your-unit", "10.14.2", order)
 
 
 def has_orders(state: StateLike, unit: Any) -> bool:

@@ -34,11 +34,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import Result, hand, refuse, set_space, space, watchers
+from owsnb.rules.ows.common import Result, hand, set_space, space, watchers
 from owsnb.rules.ows.dice import shift
 from owsnb.rules.ows.sequence import base_step, ground_round
 from owsnb.rules.ows.tables import load_tables

@@ -32,23 +32,14 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    apply_hits,
-    enemy_unit,
-    legal_examples,
-    option,
-    own_unit,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, apply_hits, legal_examples, option, watchers
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, shift, sides
 from owsnb.rules.ows.movement import ptable, rear_zone
@@ -149,8 +140,8 @@ def _commit(
     state: StateLike, order: Order, args: Mapping[str, Any], rule: str
 ) -> tuple[Hex, list[Any], list[Any]]:
     _need_option(state, order)
-    h = state.map.hex(args["zone"])
-    units = [own_unit(state, order, x, rule) for x in dict.fromkeys(args["units"])]
+    h = args["zone"]  # bound: a map hex; the units: the side's, alive on the map
+    units = list({u.id: u for u in args["units"]}.values())
     steps = sum(u.steps for u in units)
     need = int(_rt(state)["security_steps"])
     for u in units:
@@ -163,7 +154,7 @@ def _commit(
             rule,
             order,
         )
-    support = [own_unit(state, order, x, rule) for x in dict.fromkeys(args.get("support", ()))]
+    support = list({u.id: u for u in args.get("support", ())}.values())
     return h, units, support
 
 
@@ -533,7 +524,7 @@ class SecurityBattle(OrderHandler):
 
     def _key(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> str:
         _need_option(state, order)
-        key = zone_key(state, state.map.hex(args["zone"]))
+        key = zone_key(state, args["zone"])
         if key not in _contested(state):
             raise refuse(
                 "no contested zone there (or its battle is fought)",
@@ -573,7 +564,7 @@ def _defence(state: StateLike, target: Any) -> int:
         and counter(u).category in ("ground", "artillery", "engineer", "air-defence")
         for u in state.units.values()
     )
-    return int(pa["stacked_defence"] if stacked else pa["defence"])
+    return int(pa["stacked_defense"] if stacked else pa["defense"])
 
 
 class PartisanAttack(OrderHandler):
@@ -582,7 +573,7 @@ class PartisanAttack(OrderHandler):
 
     type = OrderType(
         "partisan-attack",
-        (Param("target", "unit", "detected enemy unit in the disrupted zone"),),
+        (Param("target", "enemy", "detected enemy unit in the disrupted zone"),),
         rule="10.15.10.4",
         doc="partisan attack",
     )
@@ -607,7 +598,7 @@ class PartisanAttack(OrderHandler):
 
     def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, str]:
         _need_option(state, order)
-        t = enemy_unit(state, order.side, args["target"], "10.15.10.4", order)
+        t = args["target"]  # bound: a detected enemy unit
         key = zone_key(state, t.hex)
         d = (_rear(state).get("disrupted") or {}).get(key)
         if not d or d["side"] != order.side:
@@ -693,7 +684,7 @@ class Atgm(OrderHandler):
         "atgm",
         (
             Param("unit", "unit", "ATGM unit with the partisans"),
-            Param("target", "unit", "detected enemy combat unit in the zone"),
+            Param("target", "enemy", "detected enemy combat unit in the zone"),
         ),
         rule="10.15.10.5",
         doc="ATGM attack with the partisans",
@@ -719,7 +710,7 @@ class Atgm(OrderHandler):
 
     def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
         _need_option(state, order)
-        a = own_unit(state, order, args["unit"], "10.15.10.5")
+        a = args["unit"]  # bound: the side's unit alive on the map; the target: a detected enemy
         if not a.data.get("partisan_zone"):
             raise refuse(
                 f"{a.id} is not an ATGM with the partisans",
@@ -729,7 +720,7 @@ class Atgm(OrderHandler):
             )
         if "expended" in a.markers:
             raise refuse(f"{a.id} has attacked this turn", "expended", "10.15.10.5", order)
-        t = enemy_unit(state, order.side, args["target"], "10.15.10.5", order)
+        t = args["target"]
         if zone_key(state, t.hex) != a.data["partisan_zone"]:
             raise refuse(
                 f"{t.id} is not in the partisans' zone", "out-of-zone", "10.15.10.5", order

@@ -25,21 +25,12 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, hex_set, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    legal_examples,
-    option,
-    own_unit,
-    refuse,
-    space,
-    table,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, legal_examples, option, space, table, watchers
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -461,8 +452,7 @@ class Resupply(OrderHandler):
                 "2.2.2.5",
                 order,
             )
-        u = own_unit(state, order, args["unit"], "11.9")
-        a = own_unit(state, order, args["asp"], "11.9")
+        u, a = args["unit"], args["asp"]  # bound: the side's units alive on the map
         if counter(a).category != "asp":
             raise refuse(f"{a.id} is not an ASP", "not-asp", "11.9", order)
         if a.hex != u.hex:
@@ -484,7 +474,7 @@ class Resupply(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u, a = state.units[args["unit"]], state.units[args["asp"]]
+        u, a = args["unit"], args["asp"]
         sp = dict(counter(u).spent)
         stock = int(counter(a).salvos)
         restored = 0

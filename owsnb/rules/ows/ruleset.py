@@ -214,6 +214,7 @@ class OWS(RuleSet):
     version = "2.3"
     sequence = SEQUENCE
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defence": "defense"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         self.modules = loaded_modules()

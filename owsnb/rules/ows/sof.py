@@ -20,19 +20,12 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, enemy_unit
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    apply_hits,
-    option,
-    own_unit,
-    refuse,
-    table,
-)
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, table
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
@@ -103,7 +96,7 @@ class Insert(OrderHandler):
 
     type = OrderType(
         "insert",
-        (Param("sof", "unit", "SOF mission"), Param("hex", "hex", "target hex")),
+        (Param("sof", "unit", "SOF mission", on_map=False), Param("hex", "hex", "target hex")),
         rule="6.6",
         doc="insert a SOF mission",
     )
@@ -131,7 +124,7 @@ class Insert(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(sof=tuple(s.id for s in sofs)), ex)
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["sof"], "6.6", on_map=False)
+        u = args["sof"]  # bound: the side's unit, alive
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "6.6", order)
         if u.box in ("regeneration", "attrition") or u.has("inserted"):
@@ -141,19 +134,14 @@ class Insert(OrderHandler):
                 "6.6",
                 order,
             )
-        try:
-            state.map.hex(args["hex"])
-        except Exception:
-            raise refuse(f"no hex {args['hex']!r}", "bad-hex", "6.6", order) from None
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
-        return insertion_preview(int(counter(state.units[args["sof"]]).signature or 8))
+        return insertion_preview(int(counter(args["sof"]).signature or 8))
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["sof"]]
-        h = state.map.hex(args["hex"])
+        u, h = args["sof"], args["hex"]
         sig = int(counter(u).signature or 8)
         roll = Roller(dice)
         own = frozenset({u.side})
@@ -229,14 +217,14 @@ class DirectAction(OrderHandler):
         "direct-action",
         (
             Param("sof", "unit", "SOF mission on the map"),
-            Param("target", "unit", "target unit, or port:HEX / airfield:HEX"),
+            Param("target", "target", "target unit, or port:HEX / airfield:HEX"),
         ),
         rule="6.6.1.1",
         doc="SOF direct action",
     )
 
     def _target(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
-        u = own_unit(state, order, args["sof"], "6.6.1.1")
+        u = args["sof"]  # bound: the side's unit alive on the map
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "6.6.1.1", order)
         if u.has("sof-mission"):
@@ -250,9 +238,7 @@ class DirectAction(OrderHandler):
             if kind not in state.map.info(h).features or h != u.hex:
                 raise refuse(f"no {kind} in {u.id}'s hex", "bad-target", "6.6.1.1", order)
             return u, ref
-        from owsnb.rules.ows.common import enemy_unit
-
-        t = enemy_unit(state, order.side, ref, "9.9.4", order)
+        t = enemy_unit(state, order, ref, "9.9.4", detected=detected)
         if t.hex != u.hex:
             raise refuse(f"{t.id} is not in {u.id}'s hex", "bad-target", "6.6.1.1", order)
         if not legal_da_target(state, t):
@@ -342,7 +328,7 @@ def _defence(state: StateLike, t: Any) -> int:
         kind, _, lab = t.partition(":")
         f = state.map.info(state.map.hex(lab)).features.get(kind, {})
         return int(
-            f.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
+            f.get("shield") or table(state, "regeneration")["infrastructure"]["default_defense"]
         )
     return counter(t).red_shield
 
@@ -359,7 +345,7 @@ class Recon(OrderHandler):
     )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["sof"], "8.5.1")
+        u = args["sof"]  # bound: the side's unit alive on the map
         if counter(u).category != "sof":
             raise refuse(f"{u.id} is not a SOF mission", "not-sof", "8.5.1", order)
         if u.has("sof-mission"):
@@ -369,7 +355,7 @@ class Recon(OrderHandler):
                 "8.5.1",
                 order,
             )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         if h.distance(u.hex) > 1:
             raise refuse(
                 "special reconnaissance observes the SOF's own or an adjacent hex",
@@ -388,14 +374,14 @@ class Recon(OrderHandler):
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
         return Distribution.bernoulli(
-            1 - success_probability("d8", int(counter(state.units[args["sof"]]).signature or 8)),
+            1 - success_probability("d8", int(counter(args["sof"]).signature or 8)),
             label="not compromised",
         )
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["sof"]]
+        u = args["sof"]
         roll = Roller(dice)
         if _compromise(state, u, roll, "8.5.1"):
             return Adjudication(
@@ -408,7 +394,7 @@ class Recon(OrderHandler):
                 ),
             )
         hexes = list(thaw(state.sides[u.side].private.get("sr_hexes") or []))
-        lab = state.map.label(state.map.hex(args["hex"]))
+        lab = state.map.label(args["hex"])
         hexes.append(lab)
         ev = [
             side_set(u.side, "private", {"sr_hexes": hexes}, rule="8.5.1"),

@@ -30,12 +30,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import Result, apply_hits, legal_examples, own_unit, refuse, watchers
+from owsnb.rules.ows.common import Result, apply_hits, legal_examples, watchers
 from owsnb.rules.ows.movement import (
     cargo_of,
     carrier_of,
@@ -302,8 +303,7 @@ class Sealift(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ex)) if ex else None
 
     def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
-        u = own_unit(state, order, args["unit"], "5.1.1.2")
-        s = own_unit(state, order, args["ship"], "5.1.1.2")
+        u, s = args["unit"], args["ship"]  # bound: the side's units alive on the map
         _ground_lift_checks(state, order, u, "5.1.1.2")
         if counter(s).category != "naval":
             raise refuse(f"{s.id} is not a ship", "not-ship", "5.1.1.2", order)
@@ -398,7 +398,7 @@ class Disembark(OrderHandler):
 
     type = OrderType(
         "disembark",
-        (Param("unit", "unit", "unit aboard a ship in port"),),
+        (Param("unit", "unit", "unit aboard a ship in port", on_map=False),),
         rule="5.1.1.2",
         doc="offload a unit in port (RSO&I)",
     )
@@ -413,7 +413,7 @@ class Disembark(OrderHandler):
         return OrderSpec(side, self.type, FrozenDict(), tuple(ok)) if ok else None
 
     def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Any]:
-        u = own_unit(state, order, args["unit"], "5.1.1.2", on_map=False)
+        u = args["unit"]  # bound: the side's unit, alive (aboard: off the map)
         s = carrier_of(state, u)
         if s is None or s.hex is None:
             raise refuse(f"{u.id} is not aboard a ship", "not-aboard", "5.1.1.2", order)
@@ -459,7 +459,14 @@ class Airlift(OrderHandler):
         (
             Param("unit", "unit", "ground unit in an airfield hex"),
             Param("to", "hex", "destination airfield"),
-            Param("transports", "unit", "transport missions", positional=False, repeat=True),
+            Param(
+                "transports",
+                "unit",
+                "transport missions",
+                positional=False,
+                repeat=True,
+                on_map=False,
+            ),
         ),
         rule="5.1.1.3",
         doc="airlift a unit",
@@ -503,7 +510,7 @@ class Airlift(OrderHandler):
     def _check(
         self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Any]]:
-        u = own_unit(state, order, args["unit"], "5.1.1.3")
+        u = args["unit"]  # bound: the side's unit alive on the map
         _ground_lift_checks(state, order, u, "5.1.1.3")
         if "airfield" not in state.map.hexes[u.hex].features:
             raise refuse(
@@ -519,7 +526,7 @@ class Airlift(OrderHandler):
                 "5.1.1.3",
                 order,
             )
-        to = state.map.hex(args["to"])
+        to = args["to"]
         f = state.map.hexes[to].features.get("airfield")
         owner = (
             state.map.hexes[to].facts.get("control")
@@ -534,8 +541,7 @@ class Airlift(OrderHandler):
                 order,
             )
         ts = []
-        for tid in dict.fromkeys(args.get("transports", ())):
-            t = own_unit(state, order, tid, "5.1.1.3", on_map=False)
+        for t in {t.id: t for t in args.get("transports", ())}.values():
             if counter(t).mission != "transport" or t.box != "base":
                 raise refuse(
                     f"{t.id} is not a transport mission ready at its base",
@@ -683,7 +689,7 @@ class Rail(OrderHandler):
     def _check(
         self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Hex], float]:
-        u = own_unit(state, order, args["unit"], "5.1.1.4")
+        u = args["unit"]  # bound: the side's unit alive on the map
         _ground_lift_checks(state, order, u, "5.1.1.4")
         if "railhead" not in state.map.hexes[u.hex].features:
             raise refuse(
@@ -696,7 +702,7 @@ class Rail(OrderHandler):
                 "5.1.1.4",
                 order,
             )
-        to = state.map.hex(args["to"])
+        to = args["to"]
         if "railhead" not in state.map.hexes[to].features:
             raise refuse(
                 f"{state.map.label(to)} is not a railhead", "not-railhead", "5.1.1.4", order
@@ -841,7 +847,7 @@ class Het(OrderHandler):
     def _check(
         self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Hex], list[Any]]:
-        u = own_unit(state, order, args["unit"], "5.1.1.5")
+        u = args["unit"]  # bound: the side's unit alive on the map
         _ground_lift_checks(state, order, u, "5.1.1.5")
         hets = _carriers(state, u, "het")
         if len(hets) < lift_steps(u):
@@ -851,7 +857,7 @@ class Het(OrderHandler):
                 "5.1.1.5",
                 order,
             )
-        to = state.map.hex(args["to"])
+        to = args["to"]
         route = road_route(state, u.hex, to, order.side)
         mp = float(ptable(state, "movement")["strategic"]["het_road_mp"])
         if route is None or route[1] > mp + 1e-9:

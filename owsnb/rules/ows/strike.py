@@ -29,23 +29,13 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.events import Event, clock_set, hex_set, note, side_set, state_set, unit_set
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, own_unit
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import UMPIRE, GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    apply_hits,
-    detected,
-    option,
-    own_unit,
-    refuse,
-    space,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, space, watchers
 from owsnb.rules.ows.dice import parse_die, shift
 from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
@@ -53,7 +43,7 @@ from owsnb.rules.ows.targeting import (
     _air_reach,
     _available_shields,
     _cap_candidates,
-    _cap_defence,
+    _cap_defense,
     _check_shape,
     _incoming_detail,
     _long_range,
@@ -282,7 +272,7 @@ def _what_if_caps(
     for i, s in enumerate(sv):
         if n <= 0:
             break
-        d = _cap_defence(state, s.grp)
+        d = _cap_defense(state, s.grp)
         if d is not None:
             out[i] = replace(out[i], cap=("d10", d))
             n -= 1
@@ -583,7 +573,7 @@ class Strike(OrderHandler):
     type = OrderType(
         "strike",
         (
-            Param("target", "unit", "target unit id (or port:HEX / airfield:HEX)"),
+            Param("target", "target", "target unit id (or port:HEX / airfield:HEX)"),
             Param(
                 "salvos",
                 "salvo",
@@ -619,7 +609,7 @@ class Strike(OrderHandler):
                         continue
                     o = self.type.make(side, target=t.id, salvos=[f"{u.id}:{a.id}"])
                     try:
-                        self.validate(state, o, self.type.bind(o))
+                        self.validate(state, o, self.type.bind(o, state, detected=detected))
                     except IllegalOrderError:
                         continue
                     ex.append(o)
@@ -845,7 +835,7 @@ class Shields(OrderHandler):
                     "no strike is waiting for shields", "no-pending-strike", "9.2.1", order
                 )
             salvos, targets = _read_salvos(state, p["attacker"], p["target"], p["salvos"])
-            interceptable = sum(1 for s in salvos if _cap_defence(state, s.grp) is not None)
+            interceptable = sum(1 for s in salvos if _cap_defense(state, s.grp) is not None)
             long_range = _long_range(salvos)
             allowed = set(_return_fire_options(state, salvos))
         else:
@@ -889,8 +879,8 @@ class Shields(OrderHandler):
                 )
             alloc[key] = free[: int(n)]
         caps = []
-        for cid in args.get("cap", ()):
-            u = own_unit(state, order, cid, "9.9.4.1")
+        for u in args.get("cap", ()):  # bound: the side's units alive on the map
+            cid = u.id
             t_hexes = {t.hex for t in targets.values()}
             if (
                 u

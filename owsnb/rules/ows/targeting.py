@@ -22,8 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from owsnb.kernel.data import thaw
+from owsnb.kernel.errors import refuse
+from owsnb.kernel.orders import Order, enemy_unit, own_unit
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import detected, enemy_unit, option, own_unit, refuse, space, table
+from owsnb.rules.ows.common import detected, option, space, table
 from owsnb.rules.ows.dice import demote, shift
 from owsnb.rules.ows.salvos import SalvoPlan, allocate
 from owsnb.rules.ows.units import Attack, counter, target_type
@@ -81,10 +83,11 @@ def _target(state: StateLike, side: str, ref: str, order: Any = None) -> _Target
         dmg = int(state.map.info(h).facts.get("damage", {}).get(kind, 0))
         cap = int(feat.get("capacity", 1) or 1)
         d = int(
-            feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defence"]
+            feat.get("shield") or table(state, "regeneration")["infrastructure"]["default_defense"]
         )
         return _Target(f"{kind}:{where}", owner, h, d, max(cap - dmg, 0), "ground", infra=kind)
-    return _unit_target(enemy_unit(state, side, ref, rule="9.9.4", order=order))
+    by = order if order is not None else Order(side, "strike")  # who names it: its side's view
+    return _unit_target(enemy_unit(state, by, ref, "9.9.4", detected=detected))
 
 
 # -- salvos (9.5, 9.8, 9.9, 9.9.1) and their modifiers ---------------------------------------------
@@ -251,7 +254,7 @@ def _read_salvos(
                 "7.2.1.1",
                 order,
             )
-        dist = src.hex.distance(tgt.hex)
+        dist = src.map_hex.distance(tgt.hex)
         reach = grp.range + (_air_reach(state, src) if c.is_air else 0)
         if dist > reach:
             raise refuse(
@@ -341,12 +344,12 @@ def _cap_candidates(state: StateLike, tgt: _Target) -> list[Any]:
     ]
 
 
-def _cap_defence(state: StateLike, grp: Attack) -> int | None:
+def _cap_defense(state: StateLike, grp: Attack) -> int | None:
     """Salvo defence against an intercepting CAP (9.9.4.1); ``None`` = cannot be intercepted."""
     if grp.flags & {"H", "HGV", "SRBM", "MRBM", "IRBM"}:
         return None
-    if grp.cap_defence:
-        return int(grp.cap_defence)
+    if grp.cap_defense:
+        return int(grp.cap_defense)
     d = table(state, "missile_modifiers")["cap_intercept"]
     return int(d["supersonic"] if "supersonic" in grp.flags else d["subsonic"])
 
@@ -410,7 +413,7 @@ def _plans(
     for i, s in enumerate(salvos):
         if not caps:
             break
-        d = _cap_defence(state, s.grp)
+        d = _cap_defense(state, s.grp)
         if d is None:
             continue
         cap_unit = caps.pop(0)
@@ -448,7 +451,7 @@ def _incoming_detail(state: StateLike, salvos: Sequence[_Salvo], defender: str) 
             {
                 "target": s.tgt.key,
                 "die": s.grp.die,
-                "interceptable": _cap_defence(state, s.grp) is not None,
+                "interceptable": _cap_defense(state, s.grp) is not None,
                 "local": s.local,
                 "source": src,
             }

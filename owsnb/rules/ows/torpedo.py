@@ -18,6 +18,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
@@ -28,11 +29,8 @@ from owsnb.rules.ows.common import (
     Roller,
     apply_hits,
     detected,
-    enemy_unit,
     legal_examples,
     option,
-    own_unit,
-    refuse,
     watchers,
 )
 from owsnb.rules.ows.dice import hits as _hits
@@ -161,10 +159,10 @@ class Torpedo(OrderHandler):
         "torpedo",
         (
             Param("sub", "unit", "the attacking submarine"),
-            Param("target", "unit", "a detected surface ship in its hex"),
+            Param("target", "enemy", "a detected surface ship in its hex"),
             Param(
                 "reattack",
-                "unit",
+                "enemy",
                 "targets of further attacks after each hit (9.9.5.5)",
                 positional=False,
                 repeat=True,
@@ -205,7 +203,7 @@ class Torpedo(OrderHandler):
                 "9.2.1",
                 order,
             )
-        s = own_unit(state, order, args["sub"], "9.9.5")
+        s = args["sub"]  # bound: the side's unit alive on the map; the targets: detected enemies
         c = counter(s)
         if c.category != "submarine":
             raise refuse(f"{s.id} is not a submarine", "not-a-sub", "9.9.5", order)
@@ -226,8 +224,8 @@ class Torpedo(OrderHandler):
                 "9.9.1",
                 order,
             )
-        for tid in (args["target"], *args.get("reattack", ())):
-            t = enemy_unit(state, order.side, tid, "9.9.4", order)
+        for t in (args["target"], *args.get("reattack", ())):
+            tid = t.id
             if counter(t).category != "naval" or t.hex != s.hex:
                 raise refuse(
                     f"{tid} is not a surface ship in {s.id}'s hex",
@@ -237,17 +235,19 @@ class Torpedo(OrderHandler):
                 )
 
     def preview(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> Distribution:
-        return torpedo_preview(state, args["sub"], args["target"], args.get("reattack", ()))
+        return torpedo_preview(
+            state, args["sub"].id, args["target"].id, [t.id for t in args.get("reattack", ())]
+        )
 
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
         side = order.side
-        s = state.units[args["sub"]]
+        s = args["sub"]
         c = counter(s)
         torp = next(a for a in c.attacks if "torpedo" in a.flags and a.left > 0)
         roll = Roller(dice)
-        seq = [args["target"], *args.get("reattack", ())]
+        seq = [t.id for t in (args["target"], *args.get("reattack", ()))]
         events: list[Event] = [
             unit_set(
                 s.id,

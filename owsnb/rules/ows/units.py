@@ -153,7 +153,7 @@ class AttackSpec(_M):
     auto_resupply: bool = Field(False, description="curved arrow (2.2.2.4, 11.8)")
     pool: str = Field("", description="multi-role pool shared with a shield group (2.2.2.8)")
     air_to_air: bool = Field(False, description="organic air-to-air die of an air mission")
-    cap_defence: int | None = Field(
+    cap_defense: int | None = Field(
         None, description="defence vs CAP intercept if marked (9.9.4.1)"
     )
 
@@ -356,7 +356,7 @@ class Attack:
     auto_resupply: bool
     pool: str
     air_to_air: bool
-    cap_defence: int | None
+    cap_defense: int | None
 
     @property
     def key(self) -> str:
@@ -455,7 +455,7 @@ class Counter:
                     bool(a.get("auto_resupply")),
                     a.get("pool", ""),
                     bool(a.get("air_to_air")),
-                    a.get("cap_defence"),
+                    a.get("cap_defense"),
                 )
             )
         return out

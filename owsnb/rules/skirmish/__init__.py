@@ -187,7 +187,7 @@ class Skirmish(RuleSet):
         )
     )
     option_list = (Option("sudden_death", False, "end the game when a side has no unit left"),)
-    binds = True  # PORTING
+    spelling = {"defense": "defence"}  # one spelling for its data keys
 
     def __init__(self) -> None:
         super().__init__([Move(), Fire()])

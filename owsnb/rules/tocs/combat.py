@@ -137,7 +137,7 @@ def _att_strength(state: StateLike, u: Any, battle_terrain: str, road_column: bo
 
 
 def _def_strength(state: StateLike, u: Any, battle_terrain: str) -> int:
-    s = strength(int(u.get("defence", 0)), u.steps, u.max_steps)
+    s = strength(int(u.get("defense", 0)), u.steps, u.max_steps)
     if u.get("mobility") == "armored" and battle_terrain in _ARMOR_HALF:
         s = math.ceil(s / 2)
     return s
@@ -413,7 +413,7 @@ def resolve_battle(em: Emitter, dice: Any, battle: Battle, *, rule: str = "L716"
         u = em.state.units[uid]
         if u.get("reserve") or u.get("refit") or u.get("ext_dir") is not None:
             em.data(uid, rule="L337", reserve=False, refit=False, ext_dir=None)
-    d_taken = _take_losses(em, d_ids, d_loss, "defence", rule)
+    d_taken = _take_losses(em, d_ids, d_loss, "defense", rule)
     model = s.options.get("degrade_model", "appendix")
     d_retreat_to: list[Hex] = []
     if d_ret and any(alive_on_map(em.state.units[i]) for i in d_ids):

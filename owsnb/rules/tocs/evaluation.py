@@ -161,7 +161,7 @@ def sample_hidden(view: Any, rng: Any) -> dict[str, Any]:
                 "cls": "company",
                 "mobility": "foot",
                 "attack": 3,
-                "defence": 3,
+                "defense": 3,
                 "mp": 2.0,
                 "ml": 7,
                 "elr": 0,

@@ -5,7 +5,7 @@ Unit payload (catalog ``data`` merged with the scenario's per-unit ``data``):
 * ``cls``: ``company``, ``hqcompany``, ``vehicle`` (vehicle platoon), ``battery``, ``asset``,
   ``hq``, ``aircraft`` or ``naval`` (source L105-142);
 * ``mobility``: ``foot``, ``motorized``, ``mech``, ``armored`` (L363-364);
-* printed ``attack``, ``defence``, ``mp`` (per AP), ``ml`` (morale level), ``elr``;
+* printed ``attack``, ``defense``, ``mp`` (per AP), ``ml`` (morale level), ``elr``;
 * HQs: ``echelon`` (battalion < regiment/brigade < division < corps < army) and ``radius``;
 * ``parent``: the HQ the unit reports to; flags ``recon``, ``engineer``, ``independent``, ``para``;
 * dynamic: ``state`` (0 Good Order .. 5 Dispersed), ``ap``, ``mp_left``, ``activated``,

@@ -78,12 +78,12 @@ def symbol_of(unit: Any) -> str:
 
 
 def counter_of(unit: Any, view: Any) -> Counter:
-    """A TOCS counter as data: side colour, unit symbol, attack-defence-MP, a state band (L157-
+    """A TOCS counter as data: side colour, unit symbol, attack-defense-MP, a state band (L157-
     L168: a thick border in the state's colour from Fatigued on), step boxes, crossed out when
     dead."""
     side = view.sides.get(unit.side) if view is not None else None
     st = state_of(unit)
-    a, d, mp = unit.get("attack", 0), unit.get("defence", 0), unit.get("mp", 0)
+    a, d, mp = unit.get("attack", 0), unit.get("defense", 0), unit.get("mp", 0)
     stats = f"{a}-{d}-{mp:g}" if isinstance(mp, (int, float)) else f"{a}-{d}"
     cls = unit.get("cls")
     return Counter(
@@ -107,8 +107,8 @@ def unit_summary(unit: Any, view: Any) -> list[tuple[str, str]]:
         ("state", STATES[state_of(unit)]),
         ("steps", f"{unit.steps}/{unit.max_steps}"),
         (
-            "attack-defence-MP",
-            f"{unit.get('attack', 0)}-{unit.get('defence', 0)}-{unit.get('mp', 0)}",
+            "attack-defense-MP",
+            f"{unit.get('attack', 0)}-{unit.get('defense', 0)}-{unit.get('mp', 0)}",
         ),
         ("ML / ELR", f"{unit.get('ml', '?')} / {unit.get('elr', 0)}"),
     ]

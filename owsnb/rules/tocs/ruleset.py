@@ -286,8 +286,8 @@ class Tocs(RuleSet):
         )
     )
     option_list = OPTIONS
-    binds = True  # PORTING
     editor = EDITOR  # what the scenario editor needs (editor.py)
+    spelling = {"defence": "defense"}  # data keys as the rule book spells them
 
     def __init__(self) -> None:
         from owsnb.rules.tocs.airnaval import AIR_NAVAL_HANDLERS

@@ -1,6 +1,6 @@
 """The unit payload schema (pydantic), checked when a scenario loads.
 
->>> validate_payload({"cls": "company", "mobility": "foot", "attack": 4, "defence": 4, "mp": 3, "ml": 8})[1]
+>>> validate_payload({"cls": "company", "mobility": "foot", "attack": 4, "defense": 4, "mp": 3, "ml": 8})[1]
 []
 >>> validate_payload({"cls": "tank", "attack": -1})[1][0][0]
 'cls'
@@ -23,7 +23,7 @@ class UnitPayload(BaseModel):
     cls: Literal["company", "hqcompany", "vehicle", "battery", "asset", "hq", "aircraft", "naval"]
     mobility: Literal["foot", "motorized", "mech", "armored", "towed", "air", "sea"] = "foot"
     attack: int = Field(0, ge=0)
-    defence: int = Field(0, ge=0)
+    defense: int = Field(0, ge=0)
     mp: float = Field(0, ge=0)
     ml: int = Field(7, ge=2, le=12)
     elr: int = Field(0, ge=-3, le=3)

@@ -66,7 +66,7 @@ def limits(state: StateLike) -> dict[str, int]:
 
 def _elimination_order(u: Any) -> tuple:
     """Ruling: the referee eliminates the units with the fewest steps, then the weakest defence."""
-    return (u.steps, int(u.get("defence", 0)), int(u.get("attack", 0)), u.id)
+    return (u.steps, int(u.get("defense", 0)), int(u.get("attack", 0)), u.id)
 
 
 def excess(state: StateLike, units: list[Any]) -> list[Any]:
@@ -80,7 +80,7 @@ def excess(state: StateLike, units: list[Any]) -> list[Any]:
     return out
 
 
-def within_limit(state: StateLike, units: list[Any], key: str = "defence") -> list[Any]:
+def within_limit(state: StateLike, units: list[Any], key: str = "defense") -> list[Any]:
     """The units of a stack that count in a battle (L143): HQs, and the strongest by *key* up to
     each limit."""
     lim = limits(state)

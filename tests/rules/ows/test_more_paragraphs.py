@@ -289,3 +289,25 @@ def test_2_3_1_a_unit_in_rsoi_is_demoted_in_combat_and_attacks_against_it_are_pr
     a = load(units={**j20, "PATRIOT-1": {"hex": "0303", "markers": ["rsoi"]}})
     e = air._engagement(a.state, "6.A.7", a.unit("PATRIOT-1"), a.unit("J20-CAP"))
     assert e.die == "d8" and any("2.3.1" in n for n in e.notes)  # its d10 demoted
+
+
+def test_9_9_5_a_torpedo_attack_names_a_detected_surface_ship_else_refused_citing_9_9_5():
+    """9.9.5: "When a submarine attempts a torpedo attack against a detected surface ship, it
+    follows the following sequence". The
+    kernel binds the order's target as a detected enemy unit: an undetected ship and a ship that
+    does not exist get the same refusal (nothing leaks), citing the torpedo order's 9.9.5, and the
+    sub must be the side's own; nothing changes."""
+    g = at(load(units={"SSN-1": {"hex": "0504"}}), "6.B.2")
+    before = (g.seq, g.state_id)
+    with pytest.raises(IllegalOrderError) as hidden:
+        g.submit("blue: torpedo SSN-1 Type054-1")
+    with pytest.raises(IllegalOrderError) as absent:
+        g.submit("blue: torpedo SSN-1 NO-SUCH-SHIP")
+    assert (hidden.value.code, hidden.value.rule) == ("target-not-detected", "9.9.5")
+    assert str(absent.value).replace("NO-SUCH-SHIP", "X") == str(hidden.value).replace(
+        "Type054-1", "X"
+    )
+    with pytest.raises(IllegalOrderError) as other:
+        g.submit("blue: torpedo Type054-1 SSN-1")
+    assert (other.value.code, other.value.rule) == ("not-your-unit", "9.9.5")
+    assert (g.seq, g.state_id) == before

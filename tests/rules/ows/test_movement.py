@@ -480,6 +480,30 @@ def test_6_4_4_asw_mode_is_lost_when_moving_more_than_one_hex():
     assert "asw" in g.state.units["D"].markers and "asw" not in g.state.units["D2"].markers
 
 
+def test_10_10_a_move_names_a_unit_of_the_side_and_a_hex_of_the_map_else_refused_citing_10_10():
+    """10.10 (the move order's paragraph; 6.4 at sea): a side moves its own units to hexes of the
+    map. The kernel binds the order's unit and hex: another side's unit and a unit that does not
+    exist get the same refusal, a hex off the map is bad-hex, each citing 10.10; nothing changes."""
+    g = at(_sea([U("D", "ddg", "blue", "0404"), U("R", "ddg", "red", "0808")]), "3.A.1")
+    before = (g.seq, g.state_id)
+    got = {}
+    for name, text in [
+        ("enemy", "blue: move R 0505"),
+        ("absent", "blue: move NOPE 0505"),
+        ("off-map", "blue: move D 9999"),
+    ]:
+        with pytest.raises(IllegalOrderError) as e:
+            g.submit(text)
+        got[name] = e.value
+    assert {k: (v.code, v.rule) for k, v in got.items()} == {
+        "enemy": ("not-your-unit", "10.10"),
+        "absent": ("not-your-unit", "10.10"),
+        "off-map": ("bad-hex", "10.10"),
+    }
+    assert str(got["enemy"]).replace("'R'", "X") == str(got["absent"]).replace("'NOPE'", "X")
+    assert (g.seq, g.state_id) == before
+
+
 def test_6_4_3_active_emcon_turns_the_unit_face_up_and_detected():
     g = at(_sea([U("D", "ddg", "blue", "0404"), U("R", "ddg", "red", "0808")]), "3.A.1")
     assert "D" not in g.view("red").units

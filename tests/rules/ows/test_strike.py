@@ -101,10 +101,10 @@ def test_9_9_4_no_strike_on_undetected_target_and_nothing_changes():
 def test_9_9_4_1_cap_intercept_defence_subsonic_5_supersonic_7_never_hypersonic_or_ballistic():
     g = load()
     c = counter(g.unit("DDG-1"))
-    assert strike._cap_defence(g.state, c.attack("tlam")) == 5
-    assert strike._cap_defence(g.state, counter(g.unit("Type055-1")).attack("yj18")) == 7
-    assert strike._cap_defence(g.state, c.attack("sm6")) is None  # "H"
-    assert strike._cap_defence(g.state, counter(g.unit("DF21-1")).attack("df21")) is None  # MRBM
+    assert strike._cap_defense(g.state, c.attack("tlam")) == 5
+    assert strike._cap_defense(g.state, counter(g.unit("Type055-1")).attack("yj18")) == 7
+    assert strike._cap_defense(g.state, c.attack("sm6")) is None  # "H"
+    assert strike._cap_defense(g.state, counter(g.unit("DF21-1")).attack("df21")) is None  # MRBM
 
 
 def test_9_9_1_naval_fire_into_adjacent_hex_is_local():

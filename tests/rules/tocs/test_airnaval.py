@@ -11,7 +11,7 @@ from owsnb.kernel import IllegalOrderError
 
 from .conftest import begin, board, set_data, set_public, submit
 
-NAVAL = {"cls": "naval", "mobility": "sea", "attack": 2, "defence": 2}
+NAVAL = {"cls": "naval", "mobility": "sea", "attack": 2, "defense": 2}
 
 
 def _sea_board():

@@ -21,13 +21,15 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, state_set, unit_set
+from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.air.missions import AIR_STEPS, ATTACK_MISSIONS, CAP_MISSIONS, HVAA
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, refuse, watchers
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, watchers
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import rung, shift, success_probability
 from owsnb.rules.ows.units import counter
@@ -366,7 +368,7 @@ class AirPreview:
 
 
 def preview(
-    game: Any, hex: str, step: str | None = None, pairs: Sequence[str] | None = None
+    game: Any, hex: Hex | str, step: str | None = None, pairs: Sequence[str] | None = None
 ) -> AirPreview:
     """Exact air-combat outcome in *hex* for an air-combat step (default: the current one, else 6.A.4)."""
     state = game.state if hasattr(game, "state") else game
@@ -526,10 +528,7 @@ class AirCombat(OrderHandler):
                 "9.7.3",
                 order,
             )
-        try:
-            h = state.map.hex(args["hex"])
-        except Exception:
-            raise refuse(f"no hex {args['hex']!r}", "bad-hex", "9.7", order) from None
+        h = args["hex"]  # bound: a map hex
         lab = state.map.label(h)
         if lab in (thaw(state.public.get("air_resolved") or {}).get(state.clock.step) or ()):
             raise refuse(
@@ -569,7 +568,7 @@ class AirCombat(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         pp = [tuple(p.split(":")) for p in args["pairs"]] if args.get("pairs") else None
         engs = engagements(state, state.clock.step, h, pp)
         events, res = _resolve_hex(state, state.clock.step, h, engs, dice)

@@ -16,6 +16,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
@@ -32,10 +33,15 @@ from owsnb.rules.ows.air.missions import (
     max_radius,
 )
 from owsnb.rules.ows.air.routes import route_plan
-from owsnb.rules.ows.common import Result, legal_examples, own_unit, refuse, watchers
+from owsnb.rules.ows.common import Result, legal_examples, watchers
 from owsnb.rules.ows.units import counter
 
 __all__ = ["Fly", "Package"]
+
+
+def _labels(state: StateLike, hexes: Any) -> list[str]:
+    """A route as it is recorded: the printed labels of its hexes (9.9.6.2)."""
+    return [state.map.label(h) for h in hexes]
 
 
 class Fly(OrderHandler):
@@ -45,7 +51,7 @@ class Fly(OrderHandler):
     type = OrderType(
         "fly",
         (
-            Param("mission", "unit", "air mission counter at its base"),
+            Param("mission", "unit", "air mission counter at its base", on_map=False),
             Param("hex", "hex", "where it flies"),
             Param(
                 "tanker",
@@ -99,7 +105,7 @@ class Fly(OrderHandler):
         )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        m = own_unit(state, order, args["mission"], "6.5", on_map=False)
+        m = args["mission"]  # bound: the side's unit, alive
         c = counter(m)
         if not c.is_air:
             raise refuse(f"{m.id} is not an air mission", "not-air", "6.5", order)
@@ -130,10 +136,7 @@ class Fly(OrderHandler):
         from owsnb.rules.ows import css as _css
 
         _css.check_fuel(state, order, b)  # 10.13.2.1: a squadron's day of fuel (option css)
-        try:
-            h = state.map.hex(args["hex"])
-        except Exception:
-            raise refuse(f"no hex {args['hex']!r}", "bad-hex", "6.5", order) from None
+        h = args["hex"]
         mission = args.get("task") or c.mission
         if args.get("route"):
             self._route(state, order, args, b.hex, h, mission)
@@ -171,7 +174,7 @@ class Fly(OrderHandler):
             return
         if not args.get("tanker"):
             raise refuse(
-                f"{args['hex']} is {d} hexes from {b.id}; {m.id}'s combat radius is {r}: beyond it needs a "
+                f"{state.map.label(h)} is {d} hexes from {b.id}; {m.id}'s combat radius is {r}: beyond it needs a "
                 "tanker or FARP (6.5.2, 6.5.3)",
                 "out-of-radius",
                 "6.5.2",
@@ -179,7 +182,7 @@ class Fly(OrderHandler):
             )
         if d > max_radius(r, mission):
             raise refuse(
-                f"{args['hex']} is {d} hexes away; a {mission} mission may go at most {max_radius(r, mission)} "
+                f"{state.map.label(h)} is {d} hexes away; a {mission} mission may go at most {max_radius(r, mission)} "
                 f"({'3' if mission in ('strike', 'sead', 'bomber') else '2'}x radius {r})",
                 "beyond-max-radius",
                 "6.5.3",
@@ -192,11 +195,11 @@ class Fly(OrderHandler):
     ) -> Distribution | None:
         """A strike package's exact odds of reaching its release hex past the defensive CAP the side
         knows of (9.9.6.2); ``None`` for other missions."""
-        m = state.units[args["mission"]]
+        m = args["mission"]
         if (args.get("task") or counter(m).mission) not in ROUTED:
             return None
-        data = {"route": list(args["route"])} if args.get("route") else {}
-        flown = m.evolve(hex=state.map.hex(args["hex"]), box=None, data=data)
+        data = {"route": _labels(state, args["route"])} if args.get("route") else {}
+        flown = m.evolve(hex=args["hex"], box=None, data=data)
         from dataclasses import replace as _replace
 
         return route_plan(
@@ -218,12 +221,7 @@ class Fly(OrderHandler):
             raise refuse(
                 "only strike packages trace a route (9.9.6.2)", "no-route", "9.9.6.2", order
             )
-        hexes = []
-        for lab in args["route"]:
-            try:
-                hexes.append(state.map.hex(lab))
-            except Exception:
-                raise refuse(f"no hex {lab!r} on this map", "bad-hex", "9.9.6.2", order) from None
+        hexes = list(args["route"])  # bound: hexes of the map
         if hexes[-1] != h or any(
             a.distance(b) != 1 for a, b in zip([start, *hexes], hexes, strict=False)
         ):
@@ -234,7 +232,7 @@ class Fly(OrderHandler):
                 "9.9.6.2",
                 order,
             )
-        most = max_radius(int(counter(state.units[args["mission"]]).combat_radius or 0), mission)
+        most = max_radius(int(counter(args["mission"]).combat_radius or 0), mission)
         if len(hexes) > most:
             raise refuse(
                 f"the route flies {len(hexes)} hexes: a {mission} mission flies at most {most} (6.5.3)",
@@ -246,7 +244,7 @@ class Fly(OrderHandler):
     def _tanker(
         self, state: StateLike, order: Order, args: Mapping[str, Any], h: Any, r: int
     ) -> None:
-        t = own_unit(state, order, args["tanker"], "6.5.4")
+        t = args["tanker"]  # bound: the side's unit alive on the map
         tc = counter(t)
         if tc.tanker is None:
             raise refuse(f"{t.id} is not a tanker", "not-tanker", "6.5.4", order)
@@ -268,15 +266,14 @@ class Fly(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        m = state.units[args["mission"]]
-        h = state.map.hex(args["hex"])
+        m, h = args["mission"], args["hex"]
         data: dict[str, Any] = {}
         if args.get("tanker"):
-            data["tanker_id"] = args["tanker"]
+            data["tanker_id"] = args["tanker"].id
         if args.get("task"):
             data["mission"] = args["task"]
         if args.get("route"):
-            data["route"] = list(args["route"])
+            data["route"] = _labels(state, args["route"])
         ev: list[Event] = [unit_move(m.id, h, rule="6.5", visible_to=watchers(state, m))]
         b = _base_unit(state, m)
         if b is not None:
@@ -309,7 +306,7 @@ class Package(OrderHandler):
     type = OrderType(
         "package",
         (
-            Param("lead", "unit", "strike mission at its base or airborne"),
+            Param("lead", "unit", "strike mission at its base or airborne", on_map=False),
             Param(
                 "munitions",
                 "int",
@@ -325,6 +322,7 @@ class Package(OrderHandler):
                 positional=False,
                 repeat=True,
                 optional=True,
+                on_map=False,
             ),
         ),
         rule="6.5.1",
@@ -332,7 +330,7 @@ class Package(OrderHandler):
     )
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        m = own_unit(state, order, args["lead"], "6.5.1", on_map=False)
+        m = args["lead"]  # bound: the side's units, alive; the ASP on the map
         c = counter(m)
         if not c.is_air or c.mission not in ("strike", "sead", "bomber", "cas"):
             raise refuse(f"{m.id} is not a strike mission", "not-strike", "6.5.1", order)
@@ -360,7 +358,7 @@ class Package(OrderHandler):
                     "6.5.1.1",
                     order,
                 )
-            a = own_unit(state, order, args["asp"], "2.2.2.6")
+            a = args["asp"]
             if counter(a).category != "asp" or int(counter(a).salvos) < int(n):
                 raise refuse(
                     f"{a.id} holds {counter(a).salvos} salvo(s)", "asp-empty", "2.2.2.6", order
@@ -371,21 +369,20 @@ class Package(OrderHandler):
                 raise refuse(
                     f"{a.id} is not at {m.id}'s airfield", "asp-not-here", "6.5.1.1", order
                 )
-        for e in args.get("escorts", ()):
-            eu = own_unit(state, order, e, "6.5.1", on_map=False)
+        for eu in args.get("escorts", ()):
             if counter(eu).mission not in CAP_MISSIONS:
-                raise refuse(f"{e} is not a fighter in CAP", "not-escort", "6.5.1", order)
+                raise refuse(f"{eu.id} is not a fighter in CAP", "not-escort", "6.5.1", order)
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        m = state.units[args["lead"]]
+        m = args["lead"]
         c = counter(m)
         ev: list[Event] = []
-        data: dict[str, Any] = {"escorts": list(args.get("escorts", ()))}
+        data: dict[str, Any] = {"escorts": [e.id for e in args.get("escorts", ())]}
         if args.get("munitions"):
             n = int(args["munitions"])
-            a = state.units[args["asp"]]
+            a = args["asp"]
             die = str(a.data.get("munition_die", "d10"))
             attacks = [dict(x) for x in thaw(m.data.get("attacks", ())) if x["id"] != "munitions"]
             attacks.append(
@@ -399,7 +396,7 @@ class Package(OrderHandler):
                     "auto_resupply": False,
                     "pool": "",
                     "air_to_air": False,
-                    "cap_defence": None,
+                    "cap_defense": None,
                 }
             )
             data["attacks"] = attacks

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.events import (
     Event,
     clock_set,
@@ -29,20 +29,11 @@ from owsnb.kernel.events import (
     unit_set,
 )
 from owsnb.kernel.hexgrid import Hex
-from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
+from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, enemy_unit, own_unit
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    detected,
-    enemy_unit,
-    legal_examples,
-    own_unit,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, detected, legal_examples, watchers
 from owsnb.rules.ows.ground.fires import _can_fire, _in_range, _missions, _span_of_control, fire_on
 from owsnb.rules.ows.ground.gcat import (
     DEFENDERS,
@@ -161,9 +152,9 @@ class Attack(OrderHandler):
             raise refuse(
                 "ground combat is in the Ground phase (6.C.3)", "wrong-step", "10.3", order
             )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]  # bound: a map hex; the units: the side's, alive on the map
         side = order.side
-        units = [own_unit(state, order, x, "10.15") for x in dict.fromkeys(args["with"])]
+        units = list({u.id: u for u in args["with"]}.values())
         turn = state.clock.turn
 
         def exploiting(u: Any) -> bool:
@@ -289,8 +280,7 @@ class Attack(OrderHandler):
                     order,
                 )
         reserves = []
-        for rid in dict.fromkeys(args.get("reserves", ())):
-            r = own_unit(state, order, rid, "10.15.8.3")
+        for r in {r.id: r for r in args.get("reserves", ())}.values():
             if h not in by_side:
                 raise refuse(
                     "only the second wave of an opposed landing is topped up with reserves (10.15.8.3)",
@@ -313,14 +303,13 @@ class Attack(OrderHandler):
             reserves.append(r)
         lead = None
         if args.get("lead"):
-            lead = state.units.get(args["lead"])
-            if lead is None or lead.id not in {u.id for u in units}:
+            lead = args["lead"]
+            if lead.id not in {u.id for u in units}:
                 raise refuse(
                     "the lead unit must be one of the attackers", "bad-lead", "10.15.9.1", order
                 )
         support = []
-        for sid in dict.fromkeys(args.get("support", ())):
-            s = own_unit(state, order, sid, "10.15.6")
+        for s in {s.id: s for s in args.get("support", ())}.values():
             c = counter(s)
             if c.category in ("engineer", "sof"):
                 if s.hex.distance(h) > 1:
@@ -504,7 +493,7 @@ def _resolve_pending(
     lines: list[str] = []
     rules = ["10.3", "10.15.9"]
     # recon switching to Delay (10.8.1)
-    for rid in dargs.get("delay", ()):
+    for rid in (d.id for d in dargs.get("delay", ())):  # bound units: the defender's
         u = cur.units[rid]
         ev = [
             unit_set(
@@ -529,7 +518,7 @@ def _resolve_pending(
         cur = apply_all(cur, ev + fe)
         lines += [f"defensive fire: {x}" for x in fired["lines"]]
         rules.append("10.15.4")
-    dsup = [cur.units[x] for x in dargs.get("support", ()) if cur.units[x].alive]
+    dsup = [cur.units[s.id] for s in dargs.get("support", ()) if cur.units[s.id].alive]
     for s in dsup:
         ev = [
             unit_set(
@@ -758,8 +747,8 @@ class DefensiveFire(OrderHandler):
             if not sep:
                 raise refuse(f"{spec!r}: write FIRER:TARGET", "bad-fire", "10.15.2", order)
             f = own_unit(state, order, fid, "10.15.2")
-            t = enemy_unit(state, order.side, tid, "10.15.2", order)
-            _can_fire(state, order, f, t.hex, "10.15.2")
+            t = enemy_unit(state, order, tid, "10.15.2", detected=detected)
+            _can_fire(state, order, f, t.map_hex, "10.15.2")
             if f.id in used:
                 raise refuse(f"{f.id} fires only once (10.15.5)", "expended", "10.15.5", order)
             used.add(f.id)
@@ -767,8 +756,7 @@ class DefensiveFire(OrderHandler):
         for fs in per_target.values():
             _span_of_control(state, order, fs)
         sup = []
-        for sid in args.get("support", ()):
-            s = own_unit(state, order, sid, "10.15.6")
+        for s in args.get("support", ()):  # bound: the side's units alive on the map
             if s.id in used:
                 raise refuse(
                     f"{s.id} has fired this impulse (10.15.5)", "expended", "10.15.5", order
@@ -776,8 +764,7 @@ class DefensiveFire(OrderHandler):
             _can_fire(state, order, s, h, "10.15.6", idf=True)
             sup.append(s)
         _span_of_control(state, order, sup)
-        for rid in args.get("delay", ()):
-            u = own_unit(state, order, rid, "10.8.1")
+        for u in args.get("delay", ()):
             if u.hex != h or counter(u).subtype != "recon":
                 raise refuse(
                     f"{u.id} is not a recon unit under this attack (10.8.1)",

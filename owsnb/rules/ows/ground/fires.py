@@ -15,6 +15,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import (
     Event,
     unit_set,
@@ -24,17 +25,7 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    apply_hits,
-    enemy_unit,
-    legal_examples,
-    option,
-    own_unit,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, apply_hits, legal_examples, option, watchers
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import shift, sides
 from owsnb.rules.ows.ground.gcat import DEFENDERS, _ground_attacks, defence
@@ -292,7 +283,7 @@ class PrepFire(OrderHandler):
     type = OrderType(
         "prep-fire",
         (
-            Param("target", "unit", "detected enemy ground unit"),
+            Param("target", "enemy", "detected enemy ground unit"),
             Param(
                 "with",
                 "unit",
@@ -337,19 +328,19 @@ class PrepFire(OrderHandler):
             raise refuse(
                 "Prep Fire is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order
             )
-        t = enemy_unit(state, order.side, args["target"], "10.15.2", order)
+        t = args["target"]  # bound: a detected enemy; the firers: the side's units on the map
         if counter(t).category not in DEFENDERS:
             raise refuse(
                 f"{t.id} is not a ground unit: use a strike (9.9)", "not-ground", "10.15.4", order
             )
-        firers = [own_unit(state, order, f, "10.15.2") for f in dict.fromkeys(args["with"])]
+        firers = list({f.id: f for f in args["with"]}.values())
         for f in firers:
             check_may_act(state, order, f, "prep-fire")
             _can_fire(state, order, f, t.hex, "10.15.2")
         bomb = option(state, "bombardment") and any("main-effort" in f.markers for f in firers)
         _span_of_control(state, order, firers, bomb)
         lim = None
-        if args.get("missions"):
+        if args.get("missions") is not None:
             if not option(state, "fire_splitting"):
                 raise refuse(
                     "a counter fires all its missions at once (10.15.5); splitting is a scenario option",
@@ -357,7 +348,7 @@ class PrepFire(OrderHandler):
                     "10.15.5",
                     order,
                 )
-            lim = int(args["missions"])
+            lim = args["missions"]
         from owsnb.rules.ows import css as _css
 
         for f in firers:

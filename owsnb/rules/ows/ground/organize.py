@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import (
     Event,
     side_set,
@@ -22,14 +23,7 @@ from owsnb.kernel.events import (
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    legal_examples,
-    option,
-    own_unit,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, legal_examples, option, watchers
 from owsnb.rules.ows.ground.gcat import _manoeuvre
 from owsnb.rules.ows.ground.phase import _hq_of, formation_of
 from owsnb.rules.ows.movement import (
@@ -39,10 +33,11 @@ from owsnb.rules.ows.sequence import base_step
 from owsnb.rules.ows.units import counter
 
 
-def _organize_unit(state: StateLike, order: Order, uid: str, rule: str) -> Any:
+def _organize_unit(state: StateLike, order: Order, u: Any, rule: str) -> Any:
+    """The bound *u* (the side's unit alive on the map), in the Organize step (6.C.2)."""
     if base_step(state.clock.step) != "6.C.2":
         raise refuse("this is done in the Organize step (6.C.2)", "wrong-step", rule, order)
-    return own_unit(state, order, uid, rule)
+    return u
 
 
 def _hq_in_radius(state: StateLike, u: Any) -> Any | None:
@@ -97,7 +92,7 @@ class _Organize(OrderHandler):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["unit"]]
+        u = args["unit"]
         return Adjudication(
             self._events(state, u), Result(f"{u.id}: {self.marker}", {"unit": u.id}, [self.rule])
         )
@@ -275,8 +270,8 @@ class TaskOrganize(OrderHandler):
     type = OrderType(
         "task-organize",
         (
-            Param("unit", "unit", "unit to attach", optional=True),
-            Param("hq", "unit", "HQ it now answers to", optional=True),
+            Param("unit", "unit", "unit to attach", optional=True, on_map=False),
+            Param("hq", "unit", "HQ it now answers to", optional=True, on_map=False),
             Param(
                 "orders",
                 "unit",
@@ -284,6 +279,7 @@ class TaskOrganize(OrderHandler):
                 positional=False,
                 repeat=True,
                 optional=True,
+                on_map=False,
             ),
         ),
         rule="10.3",
@@ -317,14 +313,13 @@ class TaskOrganize(OrderHandler):
         if bool(args.get("unit")) != bool(args.get("hq")):
             raise refuse("give both unit and hq to attach a unit", "bad-arguments", "10.3", order)
         if args.get("unit"):
-            u = own_unit(state, order, args["unit"], "10.3", on_map=False)
-            hq = own_unit(state, order, args["hq"], "10.3", on_map=False)
+            u, hq = args["unit"], args["hq"]  # bound: the side's units, alive
             if counter(hq).category != "hq" or hq.id == u.id:
                 raise refuse(f"{hq.id} is not an HQ", "not-hq", "10.3", order)
         if args.get("orders"):
             from owsnb.rules.ows import orders as _orders
 
-            _orders.validate_orders(state, order, list(args["orders"]))
+            _orders.validate_orders(state, order, [u.id for u in args["orders"]])
         if not args.get("unit") and not args.get("orders"):
             raise refuse("nothing to organise: give unit= hq= or orders=", "nothing", "10.3", order)
 
@@ -333,20 +328,24 @@ class TaskOrganize(OrderHandler):
     ) -> Adjudication:
         ev: list[Event] = []
         lines = []
+        shown: dict[str, Any] = {}  # the arguments as named (ids)
         if args.get("unit"):
-            u = state.units[args["unit"]]
+            u, hq = args["unit"], args["hq"]
+            shown.update(unit=u.id, hq=hq.id)
             ev.append(
-                unit_set(u.id, data={"hq": args["hq"]}, rule="10.3", visible_to=frozenset({u.side}))
+                unit_set(u.id, data={"hq": hq.id}, rule="10.3", visible_to=frozenset({u.side}))
             )
-            lines.append(f"{u.id} attached to {args['hq']}")
+            lines.append(f"{u.id} attached to {hq.id}")
         if args.get("orders"):
+            ids = [u.id for u in args["orders"]]
+            shown["orders"] = tuple(ids)
             ev.append(
                 side_set(
                     order.side,
                     "private",
-                    {"orders": {"turn": state.clock.turn, "units": list(args["orders"])}},
+                    {"orders": {"turn": state.clock.turn, "units": ids}},
                     rule="10.14.2",
                 )
             )
-            lines.append(f"Orders markers on {', '.join(args['orders'])} (10.14.2)")
-        return Adjudication(ev, Result("Task organisation", dict(args), ["10.3"], [], lines))
+            lines.append(f"Orders markers on {', '.join(ids)} (10.14.2)")
+        return Adjudication(ev, Result("Task organisation", shown, ["10.3"], [], lines))

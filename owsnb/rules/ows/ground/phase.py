@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import (
     Event,
     clock_set,
@@ -28,14 +29,7 @@ from owsnb.kernel.events import (
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    hand,
-    legal_examples,
-    option,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, hand, legal_examples, option, watchers
 from owsnb.rules.ows.planning import check_card, play_card
 from owsnb.rules.ows.sequence import ground_round
 from owsnb.rules.ows.units import counter
@@ -410,6 +404,7 @@ class Initiative(OrderHandler):
                 positional=False,
                 repeat=True,
                 optional=True,
+                on_map=False,
             ),
             Param(
                 "seize",
@@ -438,7 +433,7 @@ class Initiative(OrderHandler):
         if not args.get("order") and not args.get("seize"):
             raise refuse("give order=HQ,... and/or seize=CARD", "nothing", "10.2", order)
         mine = formations(state, order.side)
-        for f in args.get("order", ()):
+        for f in (u.id for u in args.get("order", ())):  # bound: the side's units, alive
             if f not in mine:
                 raise refuse(
                     f"{f!r} is not one of your formation HQs ({', '.join(mine) or 'none'})",
@@ -454,13 +449,14 @@ class Initiative(OrderHandler):
     ) -> Adjudication:
         ev: list[Event] = []
         lines = []
+        shown = dict(args)
         if args.get("order"):
-            ev.append(
-                side_set(order.side, "private", {"ground_plan": list(args["order"])}, rule="10.2.4")
-            )
-            lines.append(f"activation order noted: {', '.join(args['order'])}")
+            plan = [u.id for u in args["order"]]
+            shown["order"] = tuple(plan)
+            ev.append(side_set(order.side, "private", {"ground_plan": plan}, rule="10.2.4"))
+            lines.append(f"activation order noted: {', '.join(plan)}")
         if args.get("seize"):
             played, more = play_card(state, order.side, args["seize"], rule="10.2.5")
             ev += played
             lines += more
-        return Adjudication(ev, Result("Ground initiative", dict(args), ["10.2"], [], lines))
+        return Adjudication(ev, Result("Ground initiative", shown, ["10.2"], [], lines))

@@ -16,6 +16,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import (
     Event,
     state_set,
@@ -26,15 +27,7 @@ from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import (
-    Result,
-    Roller,
-    legal_examples,
-    option,
-    own_unit,
-    refuse,
-    watchers,
-)
+from owsnb.rules.ows.common import Result, Roller, legal_examples, option, watchers
 from owsnb.rules.ows.ground.phase import (
     _pending,
     _set_stage,
@@ -100,7 +93,7 @@ class React(OrderHandler):
         w = reaction_window(state, order.side, order)
         h = state.map.hex(w["hex"])
         p = {**w, **(_pending(state) or {})}
-        u = own_unit(state, order, args["unit"], "10.4.1.1.1")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if "reserve" not in u.markers:
             raise refuse(f"{u.id} is not in reserve", "not-reserve", "10.4.1.1.1", order)
         defs = [e for e in state.units.values() if e.hex == h and e.side == order.side and e.alive]
@@ -137,7 +130,7 @@ class React(OrderHandler):
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         p, u, hq = self._ctx(state, order, args)
-        to = state.map.hex(args["to"])
+        to = args["to"]
         r = ground_reach(state, u, react=True)
         if to not in r.ends or to == u.hex:
             raise refuse(
@@ -198,7 +191,7 @@ class React(OrderHandler):
                     lines + ["the reaction attempt fails"],
                 ),
             )
-        to = state.map.hex(args["to"])
+        to = args["to"]
         r = ground_reach(state, u, react=True)
         vis = watchers(state, u)
         m = dict(thaw(u.data.get("moved") or {}))
@@ -270,7 +263,7 @@ class Exploit(OrderHandler):
             raise refuse(
                 "exploitation is part of the Ground phase (6.C.3)", "wrong-step", "10.3", order
             )
-        u = own_unit(state, order, args["unit"], "10.4.1.1")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if not ("reserve" in u.markers or int(u.data.get("exp", 0) or 0) == state.clock.turn):
             raise refuse(
                 f"{u.id} is neither a reserve nor a unit with an EXP result",
@@ -283,7 +276,7 @@ class Exploit(OrderHandler):
         _ground_checks(state, order, u, exploit=True)
         free = u.evolve(markers=u.markers - {"reserve"})
         r = ground_reach(state, free, exploit=True)
-        to = state.map.hex(args["to"]) if args.get("to") else u.hex
+        to = args["to"] if args.get("to") else u.hex
         if to not in r.ends:
             raise refuse(
                 f"{state.map.label(to)} is beyond half of {u.id}'s MP ({r.allowance.mp:g})",

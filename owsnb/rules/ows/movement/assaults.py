@@ -14,12 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, note, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import Result, apply_hits, option, own_unit, refuse, watchers
+from owsnb.rules.ows.common import Result, apply_hits, option, watchers
 from owsnb.rules.ows.movement.basics import (
     _movement_table,
     carrier_of,
@@ -44,7 +45,7 @@ class AmphibiousAssault(OrderHandler):
     type = OrderType(
         "amphibious-assault",
         (
-            Param("unit", "unit", "ground unit aboard the ship"),
+            Param("unit", "unit", "ground unit aboard the ship", on_map=False),
             Param("hex", "hex", "beach landing hex (land, next to the ship)"),
         ),
         rule="6.4.6",
@@ -65,7 +66,7 @@ class AmphibiousAssault(OrderHandler):
     def _check(
         self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Any, Hex]:
-        u = own_unit(state, order, args["unit"], "6.4.6", on_map=False)
+        u = args["unit"]  # bound: the side's unit, alive (aboard: off the map); a map hex
         ship = carrier_of(state, u)
         if ship is None or ship.hex is None or not ship.alive:
             raise refuse(f"{u.id} is not aboard a ship at sea", "not-aboard", "6.4.6", order)
@@ -76,7 +77,7 @@ class AmphibiousAssault(OrderHandler):
                 "6.4.6",
                 order,
             )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         if not _land(state, h) or h.distance(ship.hex) > 1:
             raise refuse(
                 f"the beach hex must be a land hex next to {ship.id}", "bad-beach", "6.4.6", order
@@ -143,7 +144,14 @@ class AirborneAssault(OrderHandler):
         (
             Param("unit", "unit", "airborne unit in an airfield hex"),
             Param("hex", "hex", "drop zone (land hex)"),
-            Param("transports", "unit", "air transport missions", positional=False, repeat=True),
+            Param(
+                "transports",
+                "unit",
+                "air transport missions",
+                positional=False,
+                repeat=True,
+                on_map=False,
+            ),
         ),
         rule="6.5.11",
         doc="place an airborne assault",
@@ -192,7 +200,7 @@ class AirborneAssault(OrderHandler):
     def _check(
         self, state: StateLike, order: Order, args: Mapping[str, Any]
     ) -> tuple[Any, Hex, list[Any]]:
-        u = own_unit(state, order, args["unit"], self.rule)
+        u = args["unit"]  # bound: the side's unit alive on the map
         if not self._capable(u):
             raise refuse(
                 f"{u.id} is not {self.flag.replace('_', ' ')} capable",
@@ -208,12 +216,11 @@ class AirborneAssault(OrderHandler):
                 self.rule,
                 order,
             )
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         if not _land(state, h):
             raise refuse("the landing zone must be a land hex", "not-land", self.rule, order)
         ts = []
-        for tid in args.get("transports", ()):
-            t = own_unit(state, order, tid, self.rule, on_map=False)
+        for t in args.get("transports", ()):  # bound: the side's units, alive
             if not self._transports_ok(t) or t.box != "base":
                 raise refuse(
                     f"{t.id} is not a ready transport mission", "not-transport", self.rule, order
@@ -306,6 +313,7 @@ class AirAssault(AirborneAssault):
                 "air assault transports (helicopters, tilt-rotors)",
                 positional=False,
                 repeat=True,
+                on_map=False,
             ),
         ),
         rule="6.5.12",

@@ -22,12 +22,13 @@ from typing import Any
 
 from owsnb.kernel.data import thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, hex_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex, search
 from owsnb.kernel.orders import Order
 from owsnb.kernel.ruleset import Adjudication
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import Result, Roller, refuse, watchers
+from owsnb.rules.ows.common import Result, Roller, watchers
 from owsnb.rules.ows.movement.basics import (
     GROUND_CATEGORIES,
     _moved,

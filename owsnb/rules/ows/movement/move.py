@@ -12,12 +12,11 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError
+from owsnb.kernel.errors import IllegalOrderError, refuse
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import own_unit, refuse
 from owsnb.rules.ows.movement.basics import (
     NAVAL_CATEGORIES,
     SUBS,
@@ -151,13 +150,7 @@ class Move(OrderHandler):
         self._plan(state, order, args)
 
     def _plan(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> dict[str, Any]:
-        u = own_unit(state, order, args["unit"], self.type.rule)
-        try:
-            to = state.map.hex(args["to"])
-        except Exception:
-            raise refuse(
-                f"no hex {args['to']!r} on this map", "bad-hex", self.type.rule, order
-            ) from None
+        u, to = args["unit"], args["to"]  # bound: the side's unit alive on the map, a map hex
         if state.clock.step == "3.A.1":
             return self._naval_plan(state, order, args, u, to)
         if base_step(state.clock.step) != "6.C.3":

@@ -23,6 +23,7 @@ from typing import Any
 
 from owsnb.kernel.data import FrozenDict, thaw
 from owsnb.kernel.dist import Distribution
+from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import Event, state_set, unit_move, unit_set
 from owsnb.kernel.hexgrid import Hex, reachable, search
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
@@ -35,8 +36,6 @@ from owsnb.rules.ows.common import (
     apply_hits,
     legal_examples,
     option,
-    own_unit,
-    refuse,
     table,
     watchers,
 )
@@ -356,7 +355,7 @@ class _UnitPosture(OrderHandler):
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["unit"]]
+        u = args["unit"]
         rule = self.type.rule
         ev = [
             unit_set(
@@ -400,7 +399,7 @@ class SilentRunning(_UnitPosture):
         ]
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "6.4.2.1")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if counter(u).category != "submarine":
             raise refuse(f"{u.id} is not a submarine", "not-sub", "6.4.2.1", order)
         if _naval_hexes_moved(state, u) > 0:
@@ -442,14 +441,14 @@ class Emcon(_UnitPosture):
         ][:10]
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "6.4.3")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if counter(u).category in ("sof", "air-base", "asp", "infrastructure"):
             raise refuse(f"{u.id} has no emitter to switch", "no-emitter", "6.4.3", order)
 
     def adjudicate(
         self, state: GameState, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["unit"]]
+        u = args["unit"]
         emit = (args.get("state") or ("silent" if "emitting" in u.markers else "emit")) == "emit"
         if emit:
             ev = [
@@ -497,7 +496,7 @@ class AswMode(_UnitPosture):
         ]
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "6.4.4")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if counter(u).asw is None:
             raise refuse(
                 f"{u.id} has no ASW capability (red submarine silhouette, 8.5.2)",
@@ -541,14 +540,14 @@ class Intercept(_UnitPosture):
         ][:6]
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
-        u = own_unit(state, order, args["unit"], "6.2")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if counter(u).category not in NAVAL_CATEGORIES:
             raise refuse(f"{u.id} is not a naval unit", "not-naval", "6.2", order)
 
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["unit"]]
+        u = args["unit"]
         on = (args.get("posture") or ("off" if u.data.get("intercept", True) else "on")) == "on"
         ev = [unit_set(u.id, data={"intercept": on}, rule="6.2", visible_to=frozenset({u.side}))]
         return Adjudication(
@@ -609,7 +608,7 @@ class LayMines(_UnitPosture):
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         _mines_in_play(state, order)
-        u = own_unit(state, order, args["unit"], "6.4.5.1")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if not u.data.get("mine_capable"):
             raise refuse(f"{u.id} cannot lay mines", "not-mine-capable", "6.4.5.1", order)
         if int(u.data.get("mines_laid_turn", 0) or 0) == state.clock.turn:
@@ -620,7 +619,7 @@ class LayMines(_UnitPosture):
     def adjudicate(
         self, state: StateLike, order: Order, args: Mapping[str, Any], dice: Any
     ) -> Adjudication:
-        u = state.units[args["unit"]]
+        u = args["unit"]
         lab = state.map.label(u.hex)
         mt = _movement_table(state)["mines"]
         die = parse_die(u.data.get("mine_die") or mt["die"])
@@ -696,10 +695,10 @@ class SweepMines(OrderHandler):
 
     def _check(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> tuple[Any, Hex]:
         _mines_in_play(state, order)
-        u = own_unit(state, order, args["unit"], "6.4.5.3")
+        u = args["unit"]  # bound: the side's unit alive on the map
         if not u.data.get("minesweeper"):
             raise refuse(f"{u.id} is not a minesweeper", "not-sweeper", "6.4.5.3", order)
-        h = state.map.hex(args["hex"])
+        h = args["hex"]
         lab = state.map.label(h)
         if lab not in _visible_minefields(state):
             raise refuse(f"no known minefield in {lab}", "no-minefield", "6.4.5.3", order)
