@@ -62,8 +62,8 @@ def side_seed(seed: int, side: str) -> np.random.SeedSequence:
 
 def revision_of(seat: Any, side: str) -> int:
     """The revision *side*'s orders are checked against (issue 18): a local game's per-side
-    :meth:`~owsnb.kernel.game.Game.revision`, a remote seat's own, or — the umpire's seat looking
-    through a side's eyes, which submits as the umpire — the game's ``state_id``."""
+    :meth:`~owsnb.kernel.game.Game.revision`, a remote seat's own, or the ``state_id`` of the
+    umpire's seat looking through a side's eyes (the side's revision: it submits as that side)."""
     revision = getattr(seat, "revision", None)
     return int(revision(side)) if callable(revision) else int(seat.state_id)
 

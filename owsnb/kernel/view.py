@@ -158,8 +158,6 @@ def side_view(
     side: str,
     ruleset: Any,
     events: Iterable[Event] = (),
-    *,
-    numbering: str = "side",
 ) -> SideView:
     """Cut *state* down to what *side* may know (``"umpire"``: everything but the dice state).
 
@@ -167,10 +165,8 @@ def side_view(
         state: the truth.
         side: a side name or ``"umpire"``.
         ruleset: the rule set whose view policy applies (``view_unit``, ``view_public``).
-        events: the history to filter by ``visible_to``.
-        numbering: ``"side"`` (default): the events and ``seq`` are numbered as *side* saw them
-            (:func:`renumber`); ``"game"``: the game's own numbers (the served wire keeps them
-            until it numbers per seat).
+        events: the history to filter by ``visible_to``; the view's events and ``seq`` are
+            numbered as *side* saw them (:func:`renumber`; the umpire: the game's numbers).
 
     >>> from owsnb.kernel.events import note
     >>> from owsnb.kernel.state import SideState
@@ -184,8 +180,6 @@ def side_view(
     3
     """
     check_side(state, side)
-    if numbering not in ("side", "game"):
-        raise ValueError(f"numbering is 'side' or 'game', not {numbering!r}")
     if side == UMPIRE:
         units = state.units
         sides = state.sides
@@ -202,11 +196,11 @@ def side_view(
                 for name, s in state.sides.items()
             }
         )
-    if numbering == "side" and side != UMPIRE:
+    if side != UMPIRE:
         visible = renumber(events, side)
         seq = len(visible)
     else:
-        visible = tuple(_strip_event(e) for e in events if e.visible(side))
+        visible = tuple(_strip_event(e) for e in events)
         seq = state.seq
     return SideView(
         side=side,

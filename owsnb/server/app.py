@@ -31,7 +31,7 @@ GET         /games/{id}/outcome               is the game over; its outcome (whe
 GET         /games/{id}/export                umpire, once the game is over: the whole record
 POST        /games/{id}/check                 ``{"order"}``: validate only
 POST        /games/{id}/preview               ``{"order"}``: exact outcome distribution
-POST        /games/{id}/orders                ``{"order", "state_id"}``: submit
+POST        /games/{id}/orders                ``{"order", "state_id", "seat"}``: submit
 POST        /games/{id}/undo                  ``{"state_id"}``: umpire
 GET/POST    /games/{id}/annotations           read / write (``{"text", "turn", "hex", ...}``)
 GET         /games/{id}/changes?cursor=       long-poll for changes (WebSocket fallback)
@@ -468,8 +468,10 @@ async def preview(srv: _Server, request: Request) -> Any:
 
 @endpoint
 async def submit(srv: _Server, request: Request) -> Any:
-    data = await srv.body(request, {"order", "state_id"}, {"order"})
-    return await srv.call(request, srv.auth.submit, data["order"], data.get("state_id"))
+    data = await srv.body(request, {"order", "state_id", "seat"}, {"order"})
+    return await srv.call(
+        request, srv.auth.submit, data["order"], data.get("state_id"), data.get("seat")
+    )
 
 
 @endpoint

@@ -8,22 +8,31 @@ view, the events visible to it, annotations it may read. Nothing here knows abou
 app (:mod:`owsnb.server.app`) calls these methods from worker threads.
 
 Concurrency: each game has a lock, so submissions to one game are serialised; a submission names
-the ``state_id`` it was prepared against and a stale one is refused, never merged. Several
-authority processes may share a PostgreSQL store: before acting on a game, a process compares its
-revision with the store's and reloads if the store moved on, and the store's unique
-``(game, revision)`` key refuses the loser of any remaining race (which then reloads and answers
-"stale"). Other processes' writes also arrive as ``NOTIFY`` messages (:meth:`Authority.reload`).
+the ``state_id`` it was prepared against — the seat's own revision — and a stale one is refused,
+never merged. Several authority processes may share a PostgreSQL store: before acting on a game, a
+process compares its revision with the store's and reloads if the store moved on, and the store's
+unique ``(game, revision)`` key refuses the loser of any remaining race (which then reloads and
+decides again). Other processes' writes also arrive as ``NOTIFY`` messages
+(:meth:`Authority.reload`).
 
-Every change is kept in a short per-game ring (a **cursor** is ``"<boot>:<tick>"``), so a seat that
-reconnects gets exactly the changes it missed, each cut down for it, or one ``"sync"`` change when
-the ring no longer reaches back (or the authority restarted).
+Each seat numbers only what it sees (issue 18): a side's ``state_id`` is its
+:meth:`~owsnb.kernel.game.Game.revision`, its ``seq`` and the ``seq``/``batch`` of its events
+count the events it saw, positions it gives (``view?at=``, ``events?since=``, a note's ``seq``)
+are in that count; the umpire keeps the game's numbers, an observer gets those of the view it
+watches (:meth:`Authority.numbers`). A commit a side cannot see sends its seats nothing and moves
+none of its numbers.
 
-Pushes (:meth:`Authority.push`) are **frames** built from the seat's view: the changes the seat may
-see since its cursor and the view as a delta from the view it holds (or whole, when it holds none
+Every change is kept, as each **audience** (:func:`audience`: the umpire, a side, the observers of
+a view) is told it, in that audience's ring; a seat's **cursor** is
+``"<boot>/<audience>:<tick>"``, the tick counting only its audience's changes. A seat that
+reconnects gets exactly the changes it missed, or one ``"sync"`` change when its ring no longer
+reaches back (or the authority restarted, or the seat now follows another audience).
+
+Pushes (:meth:`Authority.push`) are **frames** built from the seat's view: the changes the seat is
+told since its cursor and the view as a delta from the view it holds (or whole, when it holds none
 or is too far behind). A frame is encoded once per seat-view (role, side watched, delay) and
-cursor, and shared by every connection in the same place; a seat that would receive nothing new
-gets no frame. The numbers a frame carries (``state_id``, ``seq``) come from one method,
-:meth:`Authority.numbers`.
+cursor, and shared by every connection in the same place; a seat whose view, numbers and notes
+did not change gets no frame.
 
 Example:
     >>> import tempfile, pathlib
@@ -39,6 +48,9 @@ Example:
     >>> blue = auth.seat(created.game_id, created.tokens["blue"])
     >>> auth.submit(blue, "move B-INF-1 0303")["state_id"]
     1
+    >>> red = auth.seat(created.game_id, created.tokens["red"])  # the move is out of its sight
+    >>> auth.numbers(*red)
+    {'state_id': 0, 'seq': 0}
     >>> auth.submit(blue, "red: done")
     Traceback (most recent call last):
     ...
@@ -47,14 +59,15 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
 import secrets
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import owsnb.rules  # noqa: F401  (registers the built-in rule sets, e.g. to resume an OWS game)
@@ -65,7 +78,7 @@ from owsnb.kernel.game import Annotation, Change, Game
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import UMPIRE
-from owsnb.kernel.view import SideView, side_view
+from owsnb.kernel.view import SideView, renumber, seen_positions, side_view
 from owsnb.server import wire
 from owsnb.server.seats import Seat, SeatTable, auth_error
 from owsnb.store.base import EventStore, NoSuchGame
@@ -112,9 +125,32 @@ class Frame:
         return None if self.data is None else self.data.decode("utf-8")
 
 
+@dataclass(frozen=True)
+class Told:
+    """One change as one audience (:func:`audience`) is told it: its revision after the change,
+    the events it may see numbered as it numbers them, the note as it anchors it (``note`` is the
+    note as stored, to decide who may read it)."""
+
+    kind: str
+    state_id: int
+    events: tuple[Event, ...] = ()
+    annotation: Annotation | None = None
+    note: Annotation | None = None
+
+
 def view_key(seat: Seat) -> tuple[str, str, int]:
     """What a seat sees depends on this only: its role, the side it watches and its delay."""
     return (seat.role, seat.view_side, seat.delay)
+
+
+def audience(seat: Seat) -> str:
+    """Whose changes a seat follows, and in whose numbers: the umpire's (every change), a side's
+    (only what that side may see: issue 18), or the observers of a view (the watched view's
+    changes, and the umpire's changes to observers). A seat's cursor counts its audience's
+    changes only, so nothing a seat receives counts what it may not see."""
+    if seat.role == "observer":
+        return f"observer:{seat.view_side}"
+    return seat.view_side
 
 
 @dataclass
@@ -135,40 +171,118 @@ class CreatedGame:
 
 
 class ServedGame:
-    """One game as the authority holds it: the kernel game, its seats, its lock and change ring."""
+    """One game as the authority holds it: the kernel game, its seats, its lock and, per
+    audience (:func:`audience`), the ring of its recent changes.
+
+    Each seat numbers what it sees as the kernel numbers it for its view (issue 18): a side's
+    ``state_id`` is :meth:`Game.revision` of the side, its ``seq`` the events it saw, its events
+    and notes are numbered by the events it saw; the umpire keeps the game's numbers. An observer
+    is numbered as the view it watches, ``delay`` events of that view behind.
+    """
 
     def __init__(self, game_id: str, game: Game, seats: SeatTable):
         self.game_id = game_id
         self.game = game
         self.seats = seats
         self.lock = threading.RLock()
-        self.tick = 0
-        self.ring: deque[tuple[int, Change]] = deque(maxlen=RING)
+        self.tick = 0  # every change (the frame cache's clock; never sent)
+        viewers = [UMPIRE, *game.state.sides]
+        self.ticks: dict[str, int] = {a: 0 for v in viewers for a in (v, f"observer:{v}")}
+        self.rings: dict[str, deque[tuple[int, Told]]] = {a: deque(maxlen=RING) for a in self.ticks}
+        self.revs: dict[str, int] = self.revisions()
         self._views: dict[tuple[str, int, int], SideView] = {}
-        # per seat-view: tick -> (the view pushed then, the numbers it carried)
+        self._seen: dict[tuple[str, int], list[int]] = {}
+        # per seat-view: its audience's tick -> (the view pushed then, the numbers it carried)
         self.pushed: dict[tuple, OrderedDict[int, tuple[SideView, dict[str, Any]]]] = {}
         # frames of the current tick: (seat-view, base tick, has base) -> Frame
         self.frames: dict[tuple, Frame] = {}
         self.frames_tick = -1
 
+    def revisions(self) -> dict[str, int]:
+        """Every viewer's revision now (the umpire's: the game's ``state_id``)."""
+        g = self.game
+        return {v: g.revision(v) for v in (UMPIRE, *g.state.sides)}
+
+    def seen(self, side: str) -> list[int]:
+        """For each event *side* saw, the game's event count just after it
+        (:func:`~owsnb.kernel.view.seen_positions`; cached per revision)."""
+        g = self.game
+        key = (side, g.state_id)
+        hit = self._seen.get(key)
+        if hit is None:
+            if len(self._seen) > 32:
+                self._seen.clear()
+            hit = self._seen[key] = seen_positions(g.events, side)
+        return hit
+
+    def count(self, seat: Seat) -> int:
+        """The seat's ``seq``: the events of the history it sees the end of, in its numbering."""
+        if seat.view_side == UMPIRE:
+            return self.horizon(seat)
+        n = len(self.seen(seat.view_side))
+        return max(0, n - seat.delay) if seat.role == "observer" else n
+
     def horizon(self, seat: Seat) -> int:
-        """The last event the seat may see (observers are ``delay`` events behind)."""
-        return max(0, self.game.seq - seat.delay)
+        """The game's event count the seat's view is taken at: the end for the umpire and the
+        sides; an observer is ``delay`` events of its watched view behind (the umpire's view:
+        the game's events; a side's: the events that side saw, so that what an observer of a
+        side sees moves only with what the side sees)."""
+        g = self.game
+        if seat.role != "observer" or seat.delay == 0:
+            return g.seq
+        if seat.view_side == UMPIRE:
+            return max(0, g.seq - seat.delay)
+        return self.to_game(seat, self.count(seat))
+
+    def to_game(self, seat: Seat, n: int) -> int:
+        """The game's event count just after the seat's *n*-th event (its numbering).
+
+        Raises:
+            HistoryError: *n* is outside the history the seat sees (``0..seq``).
+        """
+        last = self.count(seat)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= last:
+            raise HistoryError(f"event {n} is outside the history this seat sees (0..{last})")
+        if seat.view_side == UMPIRE or n == 0:
+            return n
+        return self.seen(seat.view_side)[n - 1]
+
+    def numbered(
+        self, viewer: str, events: Iterable[Event], history: Sequence[Event] | None = None
+    ) -> tuple[Event, ...]:
+        """The events of *events* — the last ones of *history* (default: the game's) — that
+        *viewer* may see, numbered as it numbers them."""
+        mine = [e for e in events if e.visible(viewer)]
+        if viewer == UMPIRE or not mine:
+            return tuple(mine)
+        seen = renumber(self.game.events if history is None else history, viewer)
+        return seen[len(seen) - len(mine) :]
+
+    def noted(self, viewer: str, ann: Annotation) -> Annotation:
+        """*ann* anchored at the moment *viewer* numbers (the events it saw up to it)."""
+        if viewer == UMPIRE:
+            return ann
+        return replace(ann, seq=bisect.bisect_right(self.seen(viewer), ann.seq))
 
     def view_for(self, seat: Seat, n: int | None = None) -> SideView:
-        """The seat's view after *n* events (default: its horizon), with the game's numbers (the
-        wire numbers events by the game's count until it numbers per seat)."""
+        """The seat's view after the game's *n* events (default: its horizon), numbered as its
+        viewer numbers (a side: the events it saw)."""
         g = self.game
         h = self.horizon(seat) if n is None else n
         key = (seat.view_side, g.state_id, h)
         v = self._views.get(key)
         if v is None:
             state = g.state if h == g.seq else g.state_at(h)
-            v = side_view(state, seat.view_side, g.ruleset, g.events[:h], numbering="game")
+            v = side_view(state, seat.view_side, g.ruleset, g.events[:h])
             if len(self._views) > 64:
                 self._views.clear()
             self._views[key] = v
         return v
+
+    def forget(self) -> None:
+        """Drop what is cached of the game (it was replaced)."""
+        self._views.clear()
+        self._seen.clear()
 
 
 def may_read(seat: Seat, ann: Annotation, horizon: int) -> bool:
@@ -350,15 +464,67 @@ class Authority:
         if not changes and not force:
             return
         sg.game = new
-        sg._views.clear()
+        sg.forget()
         for c in changes:
-            self._record(sg, c, wake=False)
+            self._record(sg, c, wake=False, history=old_ev)
+        sg.revs = sg.revisions()
 
-    def _record(self, sg: ServedGame, change: Change, wake: bool = True) -> None:
+    def _record(
+        self,
+        sg: ServedGame,
+        change: Change,
+        wake: bool = True,
+        *,
+        history: Sequence[Event] | None = None,
+        observers: bool = False,
+    ) -> None:
+        """Keep *change* (just made to ``sg.game``) for the seats it concerns: each viewer (the
+        umpire, each side) whose revision it moved or who may read its note is told it in its
+        own numbers (:class:`Told`), and so are the observers of that viewer; the others are told
+        nothing. *history*: the events before a ``"sync"`` (a reload), to tell each viewer what
+        it amounts to for it. *observers*: a change to the observer seats (their umpire and
+        the observers only)."""
         sg.tick += 1
-        sg.ring.append((sg.tick, change))
+        revs = sg.revisions()
+        for v, rev in revs.items():
+            ann = change.annotation
+            if observers:
+                told: Told | None = Told("sync", rev)
+                to = [f"observer:{v}"] + ([UMPIRE] if v == UMPIRE else [])
+            elif rev != sg.revs.get(v) or (
+                ann is not None and (v == UMPIRE or ann.side in (None, v))
+            ):
+                told = self._told(sg, v, rev, change, history)
+                to = [v, f"observer:{v}"]
+            else:
+                continue
+            for a in to:
+                sg.ticks[a] += 1
+                sg.rings[a].append((sg.ticks[a], told))
+        sg.revs = revs
         if wake:
             self._wake(sg.game_id)
+
+    @staticmethod
+    def _told(
+        sg: ServedGame, v: str, rev: int, change: Change, history: Sequence[Event] | None
+    ) -> Told:
+        """*change* as viewer *v* is told it (its revision *rev* after it)."""
+        g = sg.game
+        kind, events = change.kind, ()
+        if kind == "commit":
+            events = sg.numbered(v, change.events)
+        elif kind == "undo":
+            events = sg.numbered(v, change.events, (*g.events, *change.events))
+        elif kind == "sync" and history is not None:
+            # another process rewrote the history: what it amounts to for v
+            was, now = renumber(history, v), renumber(g.events, v)
+            if now[: len(was)] == was:
+                kind, events = "commit", now[len(was) :]
+            elif was[: len(now)] == now:
+                kind, events = "undo", was[len(now) :]
+        ann = change.annotation
+        return Told(kind, rev, events, None if ann is None else sg.noted(v, ann), ann)
 
     def _wake(self, game_id: str) -> None:
         for fn in list(self.on_change):
@@ -405,7 +571,7 @@ class Authority:
                 "seat": seat.public(),
                 "sides": list(g.state.sides),
                 **self.numbers(sg, seat),
-                "cursor": self.cursor(sg),
+                "cursor": self.cursor(sg, seat),
             }
 
     def list_seats(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
@@ -464,7 +630,7 @@ class Authority:
             except Exception:
                 sg.seats.seats[seat_id] = old
                 raise
-            self._record(sg, Change("sync", sg.game.state_id))
+            self._record(sg, Change("sync", sg.game.state_id), observers=True)
         return new.public()
 
     # -- reading -------------------------------------------------------------------------------
@@ -475,29 +641,28 @@ class Authority:
         known_map: str | None = None,
         side: str | None = None,
     ) -> dict[str, Any]:
-        """The seat's view now, or after event *at* (rounded down to an event the seat saw); the
-        umpire may ask for a *side*'s view."""
+        """The seat's view now, or after its event *at* (its own numbering: a side counts the
+        events it saw); the umpire may ask for a *side*'s view (in that side's numbers)."""
         sg, seat = s
         asking = seat
         if side is not None and side != seat.view_side:
-            if not seat.is_umpire:
-                raise auth_error(f"the {seat.label} seat sees only its own view", 403)
-            if side not in sg.game.state.sides:
-                raise KeyError(f"no side {side!r}")
-            seat = Seat(seat.seat_id, "side", side, label=seat.label)
+            seat = self._as_side(sg, seat, side)
         with sg.lock:
-            h = sg.horizon(seat)
             if at is not None:
-                if not 0 <= at <= h:
-                    raise HistoryError(f"event {at} is outside the history this seat sees (0..{h})")
-                events = sg.game.events
-                if seat.view_side != UMPIRE:
-                    while at > 0 and not events[at - 1].visible(seat.view_side):
-                        at -= 1
-                v = sg.view_for(seat, at)
+                v = sg.view_for(seat, sg.to_game(seat, at))
             else:
                 v = sg.view_for(seat)
-            return {**self.numbers(sg, asking), **wire.encode_view(v, known_map)}
+            return {**self.numbers(sg, seat, asking), **wire.encode_view(v, known_map)}
+
+    def _as_side(self, sg: ServedGame, seat: Seat, side: str) -> Seat:
+        """The umpire's seat looking through *side*'s eyes (AuthError for any other seat)."""
+        if not seat.is_umpire:
+            raise auth_error(f"the {seat.label} seat sees only its own view", 403)
+        if side == UMPIRE:
+            return seat
+        if side not in sg.game.state.sides:
+            raise KeyError(f"no side {side!r}")
+        return Seat(seat.seat_id, "side", side, label=seat.label)
 
     def outcome(self, s: tuple[ServedGame, Seat]) -> dict[str, Any]:
         """Is the game over (at the seat's horizon), and its outcome: told to a seat that sees the
@@ -535,18 +700,24 @@ class Authority:
             return g.export()
 
     def events(self, s: tuple[ServedGame, Seat], since: int = 0) -> dict[str, Any]:
-        """Events the seat may see after event *since* (up to its horizon)."""
+        """Events the seat may see after its event *since* (up to its horizon), numbered as it
+        numbers them."""
         sg, seat = s
         with sg.lock:
             h = sg.horizon(seat)
-            evs = [e for e in sg.game.events[max(0, since) : h] if e.visible(seat.view_side)]
+            evs = renumber(sg.game.events[:h], seat.view_side)[max(0, since) :]
             return {**self.numbers(sg, seat), "events": wire.encode_events(evs)}
 
     def annotations(self, s: tuple[ServedGame, Seat]) -> list[dict[str, Any]]:
+        """The notes the seat may read, anchored at the moments it numbers."""
         sg, seat = s
         with sg.lock:
             h = sg.horizon(seat)
-            return [wire.encode_annotation(a) for a in sg.game.annotations if may_read(seat, a, h)]
+            return [
+                wire.encode_annotation(sg.noted(seat.view_side, a))
+                for a in sg.game.annotations
+                if may_read(seat, a, h)
+            ]
 
     def _order(self, seat: Seat, text: Any, what: str = "give") -> Order:
         if isinstance(text, Order):
@@ -571,7 +742,7 @@ class Authority:
             raise auth_error(f"the {seat.side} seat cannot see {side}'s orders", 403)
         with sg.lock:
             return {
-                "state_id": self.numbers(sg, seat)["state_id"],
+                **self.numbers(sg, seat),
                 **wire.encode_legal(sg.game.legal_orders(side)),
             }
 
@@ -584,7 +755,7 @@ class Authority:
             return {
                 "ok": True,
                 "order": str(o),
-                "state_id": self.numbers(sg, seat)["state_id"],
+                **self.numbers(sg, seat),
                 "args": codec.encode(args),
             }
 
@@ -595,48 +766,61 @@ class Authority:
         with sg.lock:
             return {
                 "order": str(o),
-                "state_id": self.numbers(sg, seat)["state_id"],
+                **self.numbers(sg, seat),
                 "preview": wire.encode_value(sg.game.preview(o)),
             }
 
     # -- changing ------------------------------------------------------------------------------
     def submit(
-        self, s: tuple[ServedGame, Seat], order: Any, state_id: int | None = None
+        self,
+        s: tuple[ServedGame, Seat],
+        order: Any,
+        state_id: int | None = None,
+        seat_side: str | None = None,
     ) -> dict[str, Any]:
         """Validate, adjudicate and commit *order* as the seat; answers with the events the seat
-        may see and the rule set's result.
+        may see (numbered as it numbers them), its numbers after the order and the rule set's
+        result.
+
+        *state_id* is the seat's own revision the order was prepared against (a side's
+        :meth:`Game.revision`: a commit it cannot see never makes its order stale). The umpire
+        may name a side in *seat_side* (giving that side's order through its eyes): *state_id*
+        is then that side's revision, and the answer is told as to that side.
 
         Raises:
-            AuthError: the seat may not give this side's orders.
-            StaleStateError: *state_id* is not the game's revision (someone acted first).
+            AuthError: the seat may not give this side's orders (or name another seat).
+            StaleStateError: *state_id* is not the seat's revision (it saw something since).
             IllegalOrderError: the rule set refuses the order (nothing changes).
         """
         sg, seat = s
         o = self._order(seat, order)
         if state_id is not None and (isinstance(state_id, bool) or not isinstance(state_id, int)):
             raise ValueError(f"state_id is a whole number, not {state_id!r}")
+        told = seat
+        if seat_side is not None and seat_side != seat.view_side:
+            told = self._as_side(sg, seat, seat_side)
+        who = told.view_side
         with sg.lock:
-            for attempt in range(2):
-                before = sg.game.state_id
+            for _attempt in range(4):
+                if state_id is not None and state_id != sg.game.revision(who):
+                    raise StaleStateError(state_id, sg.game.revision(who))
                 try:
-                    # the wire's state_id is the game's (the umpire's), not yet the seat's own
-                    sub = sg.game.submit(o, state_id=state_id, seat=UMPIRE)
+                    sub = sg.game.submit(o, state_id=state_id, seat=who)
                     break
                 except StaleStateError:
-                    if sg.game.state_id != before or (state_id is not None and state_id != before):
-                        raise  # the client's state_id is stale
                     # the store moved on under us (another process): catch up, then decide
+                    # (in the seat's revision: a commit it cannot see does not make it stale)
                     self._reload_locked(sg, force=True)
-                    if state_id is not None or attempt:
-                        raise StaleStateError(
-                            before if state_id is None else state_id, sg.game.state_id
-                        ) from None
+            else:
+                raise StaleStateError(
+                    sg.game.revision(who) if state_id is None else state_id,
+                    sg.game.revision(who),
+                )
             self._record(sg, Change("commit", sub.state_id, sub.events))
-            visible = [e for e in sub.events if e.visible(seat.view_side)]
             return {
                 "order": str(o),
-                "state_id": self.numbers(sg, seat)["state_id"],
-                "events": wire.encode_events(visible),
+                **self.numbers(sg, told, seat),
+                "events": wire.encode_events(sg.numbered(who, sub.events)),
                 "result": wire.encode_value(sub.result),
             }
 
@@ -654,15 +838,16 @@ class Authority:
                 raise
             self._record(sg, Change("undo", sg.game.state_id, removed))
             return {
-                "state_id": self.numbers(sg, seat)["state_id"],
+                **self.numbers(sg, seat),
                 "events": wire.encode_events(removed),
             }
 
     def annotate(
         self, s: tuple[ServedGame, Seat], text: Any, anchors: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """Write an annotation. The umpire writes any; a side seat writes notes for its own side;
-        observers write none."""
+        """Write an annotation. The umpire writes any; a side seat writes notes for its own side
+        (its ``seq`` anchor in its own numbering: default, the last event it saw); observers
+        write none."""
         sg, seat = s
         if seat.role == "observer":
             raise auth_error("observers cannot write annotations", 403)
@@ -686,6 +871,9 @@ class Authority:
         with sg.lock:
             if self.shared:
                 self._reload_locked(sg)  # annotation ids are allocated from the current list
+            if seat.role == "side":
+                at = kw.get("seq")
+                kw["seq"] = sg.to_game(seat, sg.count(seat) if at is None else at)
             unit = kw.get("unit")
             if (
                 unit is not None
@@ -695,29 +883,50 @@ class Authority:
                 raise KeyError(f"no unit {unit!r} visible to {seat.view_side}")
             ann = sg.game.annotate(text, author=seat.label, **kw)
             self._record(sg, Change("annotate", sg.game.state_id, annotation=ann))
-            return wire.encode_annotation(ann)
+            return wire.encode_annotation(sg.noted(seat.view_side, ann))
 
     # -- changes for seats ---------------------------------------------------------------------
-    def cursor(self, sg: ServedGame) -> str:
-        return f"{self.boot}:{sg.tick}"
+    def cursor(self, sg: ServedGame, seat: Seat) -> str:
+        """Where *seat* stands in the changes of its audience (:func:`audience`): only changes
+        it is told move it. The cursor names its audience too, so that a cursor of another
+        audience (an observer moved to another view) is never read as this one's."""
+        return self._cursor(seat, sg.ticks[audience(seat)])
 
-    def numbers(self, sg: ServedGame, seat: Seat) -> dict[str, int]:
-        """The revision numbers *seat* is told (``state_id``: the revision its orders name;
-        ``seq``: the events in the history it sees the end of). Every frame, ``seat_info`` and
-        every answer that carries a number takes it from here, so that the numbers can become
-        the seat's own count in one place (issue 18)."""
-        return {"state_id": sg.game.state_id, "seq": sg.horizon(seat)}
+    def _cursor(self, seat: Seat, tick: int) -> str:
+        return f"{self.boot}/{audience(seat)}:{tick}"
 
-    def _tick_of(self, sg: ServedGame, cursor: str | None) -> int | None:
-        """The tick a cursor names, or ``None`` if the ring cannot serve it (another boot, too
-        old, malformed): the receiver then gets a ``"sync"`` and the whole view."""
-        boot, _, t = (cursor or "").partition(":")
+    def _cursor_tick(self, seat: Seat, cursor: str | None) -> str | None:
+        """The tick part of *cursor* if it is one of this boot and the seat's audience."""
+        where, _, t = (cursor or "").rpartition(":")
+        return t if where == f"{self.boot}/{audience(seat)}" else None
+
+    def numbers(self, sg: ServedGame, seat: Seat, asking: Seat | None = None) -> dict[str, Any]:
+        """The numbers *seat* is told, each in its own count (issue 18): ``state_id``, the
+        revision its orders name (a side's :meth:`Game.revision`, moved only by what it may see;
+        the umpire's: the game's); ``seq``, the events of the history it sees the end of, as it
+        numbers them. An observer is told those of the view it watches (``seq`` ``delay``
+        events behind). The umpire (*asking*, when it looks through a side's eyes) is also told
+        every side's revision (``revisions``). Every frame, ``seat_info`` and every answer that
+        carries a number takes it from here."""
+        g = sg.game
+        out: dict[str, Any] = {"state_id": g.revision(seat.view_side), "seq": sg.count(seat)}
+        if (asking or seat).is_umpire:
+            out["revisions"] = {side: g.revision(side) for side in g.state.sides}
+        return out
+
+    def _tick_of(self, sg: ServedGame, seat: Seat, cursor: str | None) -> int | None:
+        """The tick of the seat's audience a cursor names, or ``None`` if its ring cannot serve
+        it (another boot, too old, malformed): the receiver then gets a ``"sync"`` and the
+        whole view."""
         try:
-            tick = int(t)
+            tick = int(self._cursor_tick(seat, cursor) or "")
         except ValueError:
             return None
-        oldest = sg.ring[0][0] if sg.ring else sg.tick + 1
-        if boot != self.boot or tick < 0 or tick > sg.tick or (tick < oldest - 1 < sg.tick):
+        aud = audience(seat)
+        now, ring = sg.ticks[aud], sg.rings[aud]
+        if tick < 0 or tick > now:
+            return None
+        if tick < now and (not ring or ring[0][0] - 1 > tick):
             return None
         return tick
 
@@ -730,22 +939,21 @@ class Authority:
         tick = sg.tick
         if sg.frames_tick != tick:
             return None
-        boot, _, t = (cursor or "").partition(":")
-        key = (view_key(seat), t if boot == self.boot else None, base)
+        key = (view_key(seat), self._cursor_tick(seat, cursor), base)
         return sg.frames.get(key)
 
     def push(self, s: tuple[ServedGame, Seat], cursor: str | None, base: bool = False) -> Frame:
-        """What a seat at *cursor* is sent now: the changes it may see since then and its view —
+        """What a seat at *cursor* is sent now: the changes it is told since then and its view —
         as a delta from the view it received at *cursor* if it holds that one (*base*) and the
-        game still remembers it, else whole. Built from the seat's view only, once per
-        seat-view, cursor and tick (shared by the seat's connections)."""
+        game still remembers it, else whole. Built from the seat's view and numbers only, once
+        per seat-view, cursor and tick (shared by the seat's connections); a seat whose view,
+        numbers and notes did not change is sent nothing (``data`` is ``None``)."""
         sg, seat = s
         with sg.lock:
             if sg.frames_tick != sg.tick:
                 sg.frames.clear()
                 sg.frames_tick = sg.tick
-            boot, _, t = (cursor or "").partition(":")
-            fkey = (view_key(seat), t if boot == self.boot else None, base)
+            fkey = (view_key(seat), self._cursor_tick(seat, cursor), base)
             hit = sg.frames.get(fkey)
             if hit is None:
                 hit = self._build_frame(sg, seat, cursor, base)
@@ -755,41 +963,41 @@ class Authority:
             return hit
 
     def _build_frame(self, sg: ServedGame, seat: Seat, cursor: str | None, base: bool) -> Frame:
-        tick = self._tick_of(sg, cursor)
+        aud = audience(seat)
+        tick = self._tick_of(sg, seat, cursor)
+        numbers = self.numbers(sg, seat)
+        pending: list[Told]
         if tick is None:
-            pending = [Change("sync", sg.game.state_id)]
+            pending = [Told("sync", numbers["state_id"])]
         else:
-            pending = [c for k, c in sg.ring if k > tick]
+            pending = [c for k, c in sg.rings[aud] if k > tick]
         h = sg.horizon(seat)
         changes = []
         for c in pending:
-            if c.kind == "annotate" and (
-                c.annotation is None or not may_read(seat, c.annotation, h)
-            ):
+            if c.kind == "annotate" and (c.note is None or not may_read(seat, c.note, h)):
                 continue
-            events = () if seat.role == "observer" else self.visible_events(sg, seat, c.events)
             changes.append(
                 {
                     "kind": c.kind,
                     "state_id": c.state_id,
-                    "events": wire.encode_events(events),
+                    "events": wire.encode_events(() if seat.role == "observer" else c.events),
                     "annotation": None
                     if c.annotation is None
                     else wire.encode_annotation(c.annotation),
                 }
             )
         view = sg.view_for(seat)
-        numbers = self.numbers(sg, seat)
         key = view_key(seat)
         hist = sg.pushed.setdefault(key, OrderedDict())
         old = None
         if base and tick is not None and not any(c.kind == "sync" for c in pending):
             old = hist.get(tick)
-        hist[sg.tick] = (view, numbers)
-        hist.move_to_end(sg.tick)
+        now_tick = sg.ticks[aud]
+        hist[now_tick] = (view, numbers)
+        hist.move_to_end(now_tick)
         while len(hist) > SEAT_VIEWS:
             hist.popitem(last=False)
-        now = self.cursor(sg)
+        now = self._cursor(seat, now_tick)
         map_id, map_data = wire.map_message(view.map)
         body: dict[str, Any] = {
             "type": "push",
@@ -821,7 +1029,3 @@ class Authority:
         sg, seat = s
         sg2 = self._games.get(sg.game_id, sg)
         return sg2, sg2.seats.seats.get(seat.seat_id, seat)
-
-    def visible_events(self, sg: ServedGame, seat: Seat, events: Iterable[Event]) -> list[Event]:
-        """The events of *events* the seat may see."""
-        return [e for e in events if e.visible(seat.view_side)]

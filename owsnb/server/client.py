@@ -53,7 +53,7 @@ from owsnb.kernel.game import Annotation, Change, Submission
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.state import UMPIRE
-from owsnb.kernel.view import SideView
+from owsnb.kernel.view import SideView, renumber
 from owsnb.server import wire
 
 __all__ = ["connect", "RemoteGame", "SideSeat", "ConnectionLost"]
@@ -185,6 +185,8 @@ class RemoteGame:
         self._apply_info(info)
         self._rev = int(info["state_id"])
         self._seq = int(info["seq"])
+        self._revs: dict[str, int] = {}  # the umpire's: every side's revision
+        self._heard_revisions(info)
         self._notified = self._rev
         self._cursor = info["cursor"]
         try:
@@ -288,20 +290,43 @@ class RemoteGame:
     # -- reading -------------------------------------------------------------------------------
     @property
     def state_id(self) -> int:
-        """The game's revision as last heard from the authority."""
+        """This seat's revision as last heard from the authority (a side's: moved only by what
+        it may see, as the local ``game.revision(side)``; the umpire's: the game's)."""
         return self._rev
 
     @property
     def seq(self) -> int:
-        """Events in the history this seat sees the end of (an observer's horizon)."""
+        """Events in the history this seat sees the end of, as it numbers them (a side counts the
+        events it saw; an observer's end is its horizon)."""
         return self._seq
 
     def revision(self, side: str | None = None) -> int:
-        """The revision this seat's orders are checked against (the wire's ``state_id``: the
-        game's own until the authority numbers per seat)."""
-        if side is not None and side != self.side and self.role != "umpire":
+        """The revision *side*'s orders are checked against (``Game.revision``): this seat's own
+        (its ``state_id``); the umpire's seat also knows each side's, as last heard.
+
+        Raises:
+            AuthError: a side or observer seat asks for another side's.
+            UnknownSideError: no such side.
+        """
+        if side is None or side == self.side:
+            return self._rev
+        if self.role != "umpire":
             raise AuthError(f"the {self.side} seat knows only its own revision")
-        return self._rev
+        if side not in self.sides:
+            raise UnknownSideError.of(side, self.sides)
+        with self._lock:
+            if side not in self._revs:
+                self._heard_revisions(self._get(""))
+            return self._revs[side]
+
+    def _heard_revisions(self, data: dict[str, Any]) -> None:
+        """Keep the sides' revisions an answer to the umpire carries (``revisions``)."""
+        revs = data.get("revisions")
+        if isinstance(revs, dict):
+            with self._lock:
+                for side, r in revs.items():
+                    if r >= self._revs.get(side, -1):
+                        self._revs[side] = int(r)
 
     def export(self) -> dict[str, Any]:
         """The whole record as plain data, the dice seed included: the umpire's, once the game is
@@ -318,7 +343,7 @@ class RemoteGame:
         if side is not None and side != self.side:
             if self.role != "umpire":
                 raise AuthError(f"the {self.side} seat sees only its own view")
-            return self._decode_view(self._get("/view", side=side))
+            return self._decode_view(self._get("/view", side=side), side)
         if self._cursor_at is not None:
             return self.view_at(self._cursor_at)
         with self._changed:
@@ -331,17 +356,19 @@ class RemoteGame:
                 return self._view
         data = self._get("/view", map=self._maps.latest)
         v = self._decode_view(data)
+        self._heard_revisions(data)
         with self._lock:
             if data["state_id"] >= self._rev:
                 self._rev, self._seq = int(data["state_id"]), int(data["seq"])
                 self._view, self._view_key = v, (self._rev, self._seq)
         return v
 
-    def _decode_view(self, data: dict[str, Any]) -> SideView:
+    def _decode_view(self, data: dict[str, Any], side: str | None = None) -> SideView:
         try:
             return wire.decode_view(data, self._maps)
         except KeyError:  # the map was evicted meanwhile: ask again with no map
-            return wire.decode_view(self._get("/view", at=data.get("seq")), self._maps)
+            again = self._get("/view", at=data.get("seq"), side=side)
+            return wire.decode_view(again, self._maps)
 
     def view_at(self, n: int, side: str | None = None) -> SideView:
         """The view after event *n*, rounded down to the last event this seat saw (the umpire may
@@ -353,7 +380,8 @@ class RemoteGame:
         key = (int(n), side, self._rev)
         hit = self._past.get(key)
         if hit is None:
-            hit = self._decode_view(self._get("/view", at=int(n), map=self._maps.latest, side=side))
+            data = self._get("/view", at=int(n), map=self._maps.latest, side=side)
+            hit = self._decode_view(data, side)
             if len(self._past) > 64:
                 self._past.clear()
             self._past[key] = hit
@@ -464,9 +492,10 @@ class RemoteGame:
             raise AuthError(f"the {self.side} seat reads only its own log")
         ks = set(kinds) if kinds is not None else None
         evs = self.events
-        if side not in (None, self.side):
-            evs = tuple(e for e in evs if e.visible(side))
         end = self.cursor
+        if side not in (None, self.side):  # the umpire reads a side's log, in its numbers
+            evs = renumber([e for e in evs if e.seq <= end], side)
+            end = len(evs)
         return [e for e in evs if e.seq <= end and (ks is None or e.kind in ks)]
 
     def legal_orders(self, side: str | None = None) -> LegalOrders:
@@ -510,12 +539,21 @@ class RemoteGame:
         )
 
     # -- changing ------------------------------------------------------------------------------
-    def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
-        """Have the authority validate, adjudicate and commit *order*.
+    def submit(
+        self, order: Order | str, *, state_id: int | None = None, seat: str | None = None
+    ) -> Submission:
+        """Have the authority validate, adjudicate and commit *order* (as ``Game.submit``).
+
+        Args:
+            order: an :class:`Order` or its text.
+            state_id: this seat's revision the order was prepared against (refused if stale:
+                this seat saw something since).
+            seat: the umpire's seat may name a side: *state_id* is then that side's revision
+                and the submission is told as to that side (its events, its numbers).
 
         Raises:
             IllegalOrderError: refused by the rule set (with the rule); nothing changed.
-            StaleStateError: *state_id* is not current (someone acted first).
+            StaleStateError: *state_id* is not current (this seat saw something since).
             AuthError: this seat may not give that side's orders.
         """
         text = self._order_text(order)
@@ -524,7 +562,11 @@ class RemoteGame:
                 f"this handle is rewound to event {self._cursor_at}; call step_to({self._seq}) "
                 "to return to the present"
             )
-        data = self._post("/orders", {"order": text, "state_id": state_id})
+        body: dict[str, Any] = {"order": text, "state_id": state_id}
+        if seat is not None and seat != self.side:
+            body["seat"] = seat
+        data = self._post("/orders", body)
+        self._heard_revisions(data)
         events = wire.decode_events(data["events"])
         sub = Submission(
             Order.parse(data["order"]),
@@ -532,14 +574,17 @@ class RemoteGame:
             wire.decode_value(data["result"]),
             int(data["state_id"]),
         )
-        self._advance(sub.state_id, Change("commit", sub.state_id, events))
+        if "seat" not in body:
+            self._advance(sub.state_id, Change("commit", sub.state_id, events), data.get("seq"))
         return sub
 
     def undo(self) -> tuple[Event, ...]:
         """Take back the last submission (umpire only). Returns the undone events."""
         data = self._post("/undo", {})
+        self._heard_revisions(data)
         removed = wire.decode_events(data["events"])
-        self._advance(int(data["state_id"]), Change("undo", int(data["state_id"]), removed))
+        rev = int(data["state_id"])
+        self._advance(rev, Change("undo", rev, removed), data.get("seq"))
         return removed
 
     def annotate(self, text: str, **anchors: Any) -> Annotation:
@@ -648,11 +693,14 @@ class RemoteGame:
                 self._changed.wait(left)
         return True
 
-    def _advance(self, rev: int, change: Change) -> None:
-        """Our own commit/undo: move on and tell subscribers (once, whoever hears first)."""
+    def _advance(self, rev: int, change: Change, seq: int | None = None) -> None:
+        """Our own commit/undo: move on (to revision *rev*, *seq* events) and tell subscribers
+        (once, whoever hears first)."""
         with self._lock:
             if rev > self._rev:
                 self._rev = rev
+                if seq is not None:
+                    self._seq = int(seq)
                 self._changed.notify_all()
             if rev <= self._notified:
                 return
@@ -711,6 +759,7 @@ class RemoteGame:
             self._pushed, self._pushed_cursor = v, msg["cursor"]
             self._cursor = msg["cursor"]
             rev, seq = int(msg["state_id"]), int(msg["seq"])
+            self._heard_revisions(msg)
             if rev >= self._rev:
                 self._rev, self._seq = rev, seq
                 self._view, self._view_key = v, (rev, seq)
@@ -869,7 +918,9 @@ class _Annotations(list):
 class SideSeat:
     """The umpire's remote seat looking through one side's eyes (see :meth:`RemoteGame.as_side`):
     the widgets' seat surface (:mod:`owsnb.widgets.seat`) for *side*, every answer asked of the
-    authority by the umpire's seat and cut to *side* (views, events, notes)."""
+    authority by the umpire's seat and cut to *side* (views, events, notes), in *side*'s numbers
+    (its ``state_id`` is the side's revision, its views count the events the side saw; a change
+    the side cannot see is not relayed), as ``LocalSeat(game, side)``."""
 
     can_fork = False
 
@@ -883,7 +934,8 @@ class SideSeat:
 
     @property
     def state_id(self) -> int:
-        return self.remote.state_id
+        """*side*'s revision (its orders are checked against it)."""
+        return self.remote.revision(self.side)
 
     @property
     def sides(self) -> list[str]:
@@ -907,9 +959,9 @@ class SideSeat:
         return self.remote.preview(self._own(order))
 
     def submit(self, order: Order | str, *, state_id: int | None = None) -> Submission:
-        """Commit *order* as *side*; the submission holds only the events *side* may see."""
-        sub = self.remote.submit(self._own(order), state_id=state_id)
-        return Submission(sub.order, self._visible(sub.events), sub.result, sub.state_id)
+        """Commit *order* as *side* (*state_id*: *side*'s revision); the submission holds only the
+        events *side* may see, numbered as it numbers them, and *side*'s revision after it."""
+        return self.remote.submit(self._own(order), state_id=state_id, seat=self.side)
 
     def undo(self) -> tuple[Event, ...]:
         return self._visible(self.remote.undo())
@@ -931,7 +983,10 @@ class SideSeat:
             ann = change.annotation
             if ann is not None and ann.side not in (None, self.side):
                 return
-            callback(Change(change.kind, change.state_id, self._visible(change.events), ann))
+            events = self._visible(change.events)
+            if change.kind in ("commit", "undo") and change.events and not events:
+                return  # nothing this side may see: it hears nothing
+            callback(Change(change.kind, self.state_id, events, ann))
 
         return self.remote.subscribe(relay)
 
@@ -960,7 +1015,8 @@ class _SideOf:
 
     def __init__(self, remote: RemoteGame, side: str):
         self._remote, self.side = remote, side
-        self.ruleset, self.cursor = remote.ruleset, remote.cursor
+        self.ruleset = remote.ruleset
+        self.cursor = len(remote.log(side))  # the side's own count
 
     def log(self) -> list[Event]:
         return self._remote.log(self.side)

@@ -27,7 +27,7 @@ _KIND = "owsnb.seat.view"  # a private event kind: "the state becomes the seat's
 
 
 def seat_points(events: Any, end: int, turn0: int, every: str = "step") -> list[int]:
-    """Event counts to snapshot, from the events a seat sees (global ``seq`` numbers): after
+    """Event counts to snapshot, from the events a seat sees (as it numbers them): after
     every ``"event"``, at the end of every ``"step"`` (a clock change) or ``"turn"``; always 0
     and *end* (the seat's horizon).
 

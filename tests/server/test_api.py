@@ -331,6 +331,11 @@ def test_annotations_are_read_by_those_they_are_for(served: Served) -> None:
 
 
 def test_observer_is_delayed_and_the_umpire_changes_its_view(served: Served) -> None:
+    """An observer watches a view some events behind, in that view's numbers: the umpire's 20
+    events behind; then red's, 2 of red's events behind (issue 18: what it sees of red's view
+    moves only with what red sees)."""
+    from owsnb.widgets.seat import LocalSeat
+
     obs = served.created.seats["observer"]
     assert (obs.role, obs.side, obs.delay) == ("observer", "umpire", 20)
     for order, seat in (
@@ -338,23 +343,24 @@ def test_observer_is_delayed_and_the_umpire_changes_its_view(served: Served) -> 
         ("blue: move B-ARM-1 0304", "blue"),
         ("blue: done", "blue"),
         ("red: done", "red"),
+        ("blue: done", "blue"),
     ):
         assert call(served, "POST", "/orders", seat, json={"order": order}).status_code == 200
-    seq = served.game.seq
+    game = served.game
+    seq = game.seq
     assert seq < 20
     view = call(served, "GET", "/view", "observer").json()
-    assert (
-        view["seq"] == 0 and wire.decode_view(view, wire.MapCache()) == served.game.view_at(0)
-        if hasattr(served.game, "view_at")
-        else view["seq"] == 0
-    )
+    assert view["seq"] == 0 and view["state_id"] == game.state_id
+    assert wire.decode_view(view, wire.MapCache()) == LocalSeat(game, "umpire").view_at(0)
     sid = obs.seat_id
     r = call(served, "PATCH", f"/seats/{sid}", "umpire", json={"delay": 2, "side": "red"})
     assert r.status_code == 200 and r.json()["delay"] == 2 and r.json()["side"] == "red"
     data = call(served, "GET", "/view", "observer").json()
-    assert data["seq"] == seq - 2
+    seen = game.view("red").seq
+    assert seen == 3 < seq  # blue's two moves are out of red's sight
+    assert (data["seq"], data["state_id"]) == (seen - 2, game.revision("red"))
     v = wire.decode_view(data, wire.MapCache())
-    assert v.side == "red" and v.seq == seq - 2
+    assert v.side == "red" and v == LocalSeat(game, "red").view_at(seen - 2)
     refused(
         call(served, "PATCH", f"/seats/{sid}", "umpire", json={"delay": -1}),
         422,

@@ -20,6 +20,7 @@ from owsnb.kernel.errors import IllegalOrderError, StaleStateError
 from owsnb.kernel.game import Game
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.view import renumber
 from owsnb.scenario.loader import load_scenario
 from owsnb.server.authority import Authority
 from owsnb.server.client import ConnectionLost, connect
@@ -104,18 +105,40 @@ class Budget:
 
 
 def check_committed(store_url: str, game_id: str, players: list[Player]) -> Any:
-    """Every acknowledged submission is in the store exactly as answered, once; nothing else is."""
+    """Every acknowledged submission is in the store exactly as answered, once; nothing else is.
+
+    A seat is answered in its own numbers (issue 18): a side seat's revision counts the
+    submissions it saw something of, and its events are numbered as it saw them; the umpire's
+    are the game's. Each acknowledgement is translated to the game's revision to compare.
+    """
     with open_store(store_url, create=False) as st:
         rec = st.load(game_id)
-    acks = [(rev, order, events, p.seat.side) for p in players for rev, order, events in p.acks]
-    revs = [a[0] for a in acks]
-    assert len(revs) == len(set(revs)), "two acknowledgements for one revision (a duplicate)"
     batches: dict[int, list] = {}
     for e in rec.events:
         batches.setdefault(e.batch, []).append(e)
-    for rev, order, events, side in acks:
-        assert rev in batches, f"acknowledged {order!r} (revision {rev}) is not in the store (lost)"
-        assert tuple(e for e in batches[rev] if e.visible(side)) == events, order
+    # per side: its n-th seen submission is the game's revision seen[side][n - 1]
+    seen: dict[str, list[int]] = {}
+    for b, evs in sorted(batches.items()):
+        for side in {p.seat.side for p in players} - {UMPIRE}:
+            if any(e.visible(side) for e in evs):
+                seen.setdefault(side, []).append(b)
+    revs = []
+    for p in players:
+        side = p.seat.side
+        for rev, order, events in p.acks:
+            if side == UMPIRE:
+                game_rev = rev
+            else:
+                assert 0 < rev <= len(seen.get(side, [])), f"{order!r}: no revision {rev} of {side}"
+                game_rev = seen[side][rev - 1]
+            assert game_rev in batches, f"acknowledged {order!r} ({game_rev}) is not in the store"
+            told = renumber(rec.events[: batches[game_rev][-1].seq], side)
+            assert told[len(told) - len(events) :] == events, order  # as the side numbers them
+            assert tuple(e.kind for e in batches[game_rev] if e.visible(side)) == tuple(
+                e.kind for e in events
+            ), order
+            revs.append(game_rev)
+    assert len(revs) == len(set(revs)), "two acknowledgements for one revision (a duplicate)"
     return rec, set(revs), set(batches)
 
 
@@ -271,8 +294,10 @@ def test_kill_9_mid_game_loses_nothing_committed_and_seats_reconnect(
         rec, acked, batches = check_committed(store_url, info["game"], players)
         assert acked <= batches
         # seats caught up with the store, and they heard a "sync" or the missed commits
+        # (each in its own numbers: a side's revision counts what it saw, issue 18)
         for s in seats.values():
-            assert s.wait(rec.rev, 10) or s.state_id >= rec.rev
+            rev = rec.side_revs.get(s.side, rec.rev)
+            assert s.wait(rev, 10) or s.state_id >= rev, s.side
         assert any(c.kind == "sync" for c in heard)
         ump = seats["umpire"]
         acting = ump.view().clock.acting

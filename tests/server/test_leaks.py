@@ -6,7 +6,8 @@ few dozen orders of Phase I) — and three nets catch leaks:
 * the authority scans every answer it gives a seat, at the moment it gives it, against the units
   that seat's side has not seen so far (``owsnb.testing.hidden_tokens``: their ids and names as
   whole tokens, and the places of units it does not see wherever a unit is placed), errors
-  included;
+  included, and against the numbers the side may be shown (``owsnb.testing.numbering``: no
+  ``seq``, ``batch``, ``state_id`` beyond its own count: issue 18);
 * each client records every HTTP body and WebSocket message it received; these are scanned
   against the units its side never detected during the whole game;
 * an ``owsnb.widgets.App`` on the remote seat is kept up to date, and every widget's state (what
@@ -30,6 +31,7 @@ from owsnb.server.authority import Authority
 from owsnb.server.runner import ServerThread
 from owsnb.store import open_store
 from owsnb.testing import find_leaks, hidden_tokens
+from owsnb.testing.leaks import Numbers
 from tests.server.conftest import SKIRMISH
 
 SCANNED = (
@@ -82,7 +84,7 @@ class ScanningAuthority(Authority):
         paths = {p for p in where if p}
         tokens = {str(p) for p in paths}
         if seat.view_side != UMPIRE:
-            n = sg.horizon(seat) if at is None else at
+            n = sg.horizon(seat) if at is None else sg.to_game(seat, at)
             state = sg.game.state_at(n)
             seen = self._seen_so_far(sg.game, seat.view_side, n)
             # an error may repeat what the seat itself typed: that tells it nothing
@@ -91,6 +93,10 @@ class ScanningAuthority(Authority):
                 for t in hidden_tokens(state, seat.view_side, sg.game.ruleset)
                 if t not in asked and t not in seen
             }
+            # no number beyond what the side saw (its events, submissions, revision)
+            h, side = sg.horizon(seat), seat.view_side
+            batches = len({e.batch for e in sg.game.events[:h] if e.visible(side)})
+            tokens.add(Numbers(sg.count(seat), batches, sg.game.revision(side)))  # type: ignore[arg-type]
         found = find_leaks(payload, tokens)
         self.scanned += 1
         self.leaks += [f"{name} to {seat.label}: {x}" for x in found]
@@ -246,9 +252,10 @@ def test_no_payload_names_an_undetected_unit(scanning: Any) -> None:
         case = auth.case
         committed = play_randomly(auth, created, seats, case.tries, seed=7)
         assert committed > case.commits, f"only {committed} orders were committed"
-        for s in seats.values():
-            assert s.wait(game.state_id, 10)
-        for n in range(0, game.seq + 1, max(1, game.seq // 10)):  # the history slider
+        for label, s in seats.items():
+            assert s.wait(game.revision(s.side), 10), label
+        red_seq = seats["red"].seq
+        for n in range(0, red_seq + 1, max(1, red_seq // 10)):  # the history slider
             seats["red"].view_at(n)
         seats["blue"].events  # noqa: B018  (the whole log)
     finally:
@@ -291,9 +298,9 @@ def test_no_widget_state_names_an_undetected_unit(scanning: Any) -> None:
     leaks: list[str] = []
     scans = [0]
 
-    def scan(state_id: int) -> None:
-        with seen:
-            seen.wait_for(lambda: latest[0] >= state_id, timeout=10)
+    def scan(_state_id: int) -> None:
+        with seen:  # red hears only what it may see: its own revision
+            seen.wait_for(lambda: latest[0] >= game.revision("red"), timeout=10)
         leaks.extend(find_leaks(widget_states(), hidden_tokens(game.state, "red", game.ruleset)))
         scans[0] += 1
 
@@ -339,3 +346,24 @@ def test_the_net_catches_a_leaking_authority(tmp_path: Any) -> None:
     }
     assert hidden and {leak.split("'")[1] for leak in auth.leaks if "position" in leak} == hidden
     auth.store.close()
+
+
+def test_the_net_catches_numbers_that_count_hidden_commits(tmp_path: Any) -> None:
+    """An authority that tells every seat the game's numbers (the code before issue 18) is caught:
+    red's numbers would count Blue's move out of its sight."""
+
+    class GameNumbers(ScanningAuthority):
+        def numbers(self, sg: Any, seat: Any, asking: Any = None) -> dict[str, Any]:
+            return {"state_id": sg.game.state_id, "seq": sg.horizon(seat)}
+
+    for cls, caught in ((GameNumbers, True), (ScanningAuthority, False)):
+        auth = cls(open_store(tmp_path / f"{cls.__name__}.owsnb"))
+        created = auth.create_game(SKIRMISH, seed=5)
+        auth.submit(auth.seat(created.game_id, created.tokens["blue"]), "move B-INF-1 0303")
+        red = auth.seat(created.game_id, created.tokens["red"])
+        auth.seat_info(red)
+        auth.view(red)
+        assert auth.scanned == 3  # the submit, seat_info and view
+        assert any("number state_id=1 beyond the 0" in x for x in auth.leaks) is caught, auth.leaks
+        assert any("number seq=2 beyond the 0" in x for x in auth.leaks) is caught, auth.leaks
+        auth.store.close()

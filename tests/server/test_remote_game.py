@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import inspect
 
-import numpy as np
 import pytest
 import xarray as xr
 
@@ -20,8 +19,6 @@ from owsnb.server.client import RemoteGame
 from owsnb.testing import find_leaks, hidden_tokens
 from owsnb.widgets.seat import LocalSeat
 from tests.server.conftest import Served
-
-from .numbering import wire_view
 
 #: ``Game`` names a seat does not have, and why (each also explained in its docstring/error).
 LOCAL_ONLY = {
@@ -52,9 +49,10 @@ def _public(obj: object) -> set[str]:
 def _play(served: Served) -> dict[str, RemoteGame]:
     seats = {s: served.connect(s) for s in ("blue", "red", "umpire")}
     for side, order in PLAY:
-        sub = seats[side].submit(order)
-    for s in seats.values():
-        assert s.wait(sub.state_id, 10)
+        seats[side].submit(order)
+    game = served.game
+    for side, s in seats.items():
+        assert s.wait(game.revision(side), 10)
     return seats
 
 
@@ -80,20 +78,19 @@ def test_reads_answer_from_the_seats_view(served: Served) -> None:
     blue, red = seats["blue"], seats["red"]
     game = served.game
     local = LocalSeat(game, "blue")
-    assert blue.state == wire_view(game, "blue")  # the game's numbers (tests/server/numbering.py)
-    assert blue.state.units == local.view().units == game.view("blue").units
+    assert blue.state == local.view() == game.view("blue")  # blue's numbers, exactly
     assert blue.units == game.view("blue").units and blue.map == game.state.map
     assert blue.unit("B-REC-1").hex == blue.hex("0604")
     assert blue.unit("R-REC-1").hex == blue.hex("0705")  # detected by B-REC-1 next to it
     assert "B-REC-1" in red.units and "B-INF-1" not in red.units  # B-INF-1 is still unseen
     with pytest.raises(KeyError):
         red.unit("B-INF-1")
-    assert blue.initial == wire_view(game, "blue", 0) and blue.state_at(3) == wire_view(
-        game, "blue", 3
-    )
+    assert blue.initial == local.view_at(0) and blue.state_at(3) == local.view_at(3)
+    seen = game.view("blue").seq
+    assert seen < game.seq  # blue counts the events it saw
     with pytest.raises(HistoryError):
-        blue.state_at(game.seq + 5)
-    assert blue.cursor == game.seq and blue.at_head
+        blue.state_at(seen + 1)
+    assert blue.cursor == seen and blue.at_head
     assert blue.sides == game.sides and blue.clock == game.clock
     assert [a.text for a in blue.annotations] == []
     seats["umpire"].annotate("blue found the enemy", side="blue")
@@ -105,7 +102,7 @@ def test_reads_answer_from_the_seats_view(served: Served) -> None:
 def test_step_to_moves_only_this_handle(served: Served) -> None:
     seats = _play(served)
     blue, red = seats["blue"], seats["red"]
-    end = served.game.seq
+    end, game_end = blue.seq, served.game.seq
     past = blue.step_to(2)
     assert not blue.at_head and blue.cursor == 2
     assert blue.state == past == blue.state_at(2) and blue.unit("B-REC-1").hex == blue.hex("0604")
@@ -113,7 +110,7 @@ def test_step_to_moves_only_this_handle(served: Served) -> None:
     assert [e.seq for e in blue.log()] == [1, 2]
     with pytest.raises(HistoryError, match="rewound"):
         blue.submit("blue: done")
-    assert red.at_head and served.game.seq == end  # the shared game did not move
+    assert red.at_head and served.game.seq == game_end  # the shared game did not move
     blue.step_to(end)
     assert blue.at_head and "R-REC-1" in blue.units
 
@@ -129,7 +126,7 @@ def test_is_over_and_outcome_come_from_the_authority(served: Served) -> None:
         seat = {"blue": blue, "red": red}.get(acting, ump)
         seat.submit(f"{acting}: done" if acting in ("blue", "red") else "umpire: advance")
         assert served.game.clock.turn <= turns + 1
-    assert red.wait(served.game.state_id, 10)
+    assert red.wait(served.game.revision("red"), 10)
     assert blue.is_over() is True and red.is_over() is True
     assert blue.outcome() == red.outcome() == served.game.outcome()
 
@@ -139,14 +136,11 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     game = served.game
     blue = seats["blue"]
     ds = blue.history(every="event")
-    # at each event blue saw, its view is the truth cut to blue: the same as the local history
+    # at each event blue saw, its view is the truth cut to blue: the local history, numbers too
     ref = truth_history(game, side="blue", every="event")
-    # the local history counts blue's events; the wire still the game's (tests/server/numbering.py)
     seen = seen_positions(game.events, "blue")
-    ref = ref.assign_coords(seq=("time", [seen[p - 1] if p else 0 for p in ref["seq"].values]))
-    ref = ref.isel(time=np.isin(ref["seq"].values, ds["seq"].values))
-    ref = ref.assign_coords(time=np.arange(ref.sizes["time"]))
-    assert list(ds["seq"].values) == [0, *seen]
+    assert len(seen) < game.seq  # blue counts the events it saw
+    assert list(ds["seq"].values) == list(range(len(seen) + 1))
     xr.testing.assert_equal(ds, ref)
     assert ds.attrs["side_view"] == "blue" and ds.attrs["seed"] == -1
     assert ds["present"].sel(unit="R-REC-1").values.tolist()[-1]  # detected at the end
@@ -165,12 +159,7 @@ def test_history_holds_only_what_the_seat_saw(served: Served) -> None:
     # the companion tables read the seat's log and notes
     from owsnb.analysis import annotations_table, events_table
 
-    numbers = ["seq", "batch"]  # the wire's are the game's (tests/server/numbering.py)
-    assert (
-        events_table(blue, side="blue")
-        .drop(columns=numbers)
-        .equals(events_table(game, side="blue").drop(columns=numbers))
-    )
+    assert events_table(blue, side="blue").equals(events_table(game, side="blue"))
     ump.annotate("seen at 0705", side="blue", hex="0705")
     ump.annotate("umpire only", side="red")
     assert list(annotations_table(blue)["text"]) == ["seen at 0705"]
@@ -223,17 +212,26 @@ def test_the_umpires_seat_looks_through_a_sides_eyes(served: Served) -> None:
         as_blue.legal_orders("red")
     heard: list = []
     as_blue.subscribe(heard.append)
-    sub = as_blue.submit("move B-ARM-1 0304")  # no side prefix: blue's order
+    game = served.game
+    assert as_blue.state_id == blue.state_id == game.revision("blue")
+    sub = as_blue.submit("move B-ARM-1 0304", state_id=as_blue.state_id)  # no prefix: blue's
     assert sub.order.side == "blue" and blue.wait(sub.state_id, 10)
+    # told as to blue: its events in its numbers, its revision
+    assert sub.events and sub.events == tuple(game.log("blue")[-len(sub.events) :])
+    assert sub.state_id == game.revision("blue")
     assert blue.unit("B-ARM-1").hex == blue.hex("0304")
     # red's turn: what red does is cut from what blue's eyes hear
     as_red = ump.as_side("red")
-    as_blue.submit("done")
-    red_sub = as_red.submit("red: move R-INF-1 0804")
-    hidden = [e for e in red_sub.events if not e.visible("blue")]
+    as_blue.submit("done", state_id=as_blue.state_id)
+    before = as_blue.state_id
+    red_sub = as_red.submit("red: move R-INF-1 0804", state_id=as_red.state_id)
+    assert red_sub.state_id == game.revision("red")
+    hidden = [e for e in game.events[-2:] if not e.visible("blue")]
     assert hidden, "the test needs a red move blue does not see"
-    assert any(c.state_id == red_sub.state_id for c in heard)
-    assert all(e.visible("blue") for c in heard for e in c.events)
+    assert ump.wait(game.state_id, 10)
+    assert as_blue.state_id == before == game.revision("blue")  # blue's numbers did not move
+    assert heard and all(c.events and all(e.visible("blue") for e in c.events) for c in heard)
+    assert heard[-1].state_id == before
     app = App(as_blue)
     assert app.table.seat is as_blue and app.table.view == blue.view()
     assert app.table.view.side == "blue"

@@ -14,7 +14,8 @@ from owsnb.kernel import codec
 from owsnb.kernel.data import EMPTY
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.registry import register_ruleset
-from owsnb.kernel.view import side_view
+from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.view import renumber, side_view
 from owsnb.scenario.loader import list_scenarios, load_scenario
 from owsnb.testing.twins import (
     InterferenceError,
@@ -81,7 +82,9 @@ class _GameNumbers(LocalObserver):
 
     def view(self) -> str:
         g = self.game
-        v = side_view(g.state, self.side, g.ruleset, g.events, numbering="game")
+        v = side_view(g.state, self.side, g.ruleset, g.events)
+        told = tuple(e for e in renumber(g.events, UMPIRE) if e.visible(self.side))
+        v = replace(v, seq=g.seq, events=told)  # the game's numbers
         return _text(
             {"revision": g.state_id, "view": codec.encode(replace(v, map=None, tables=EMPTY))}
         )
