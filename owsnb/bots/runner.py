@@ -48,6 +48,7 @@ __all__ = [
     "PlayReport",
     "play",
     "run_seat",
+    "revision_of",
     "safe_pass",
     "side_seed",
     "view_of",
@@ -67,6 +68,20 @@ def view_of(seat: Any, side: str) -> Any:
         return seat.view(side)
     except TypeError:
         return seat.view()
+
+
+def revision_of(seat: Any, side: str) -> int:
+    """The revision *side*'s orders are checked against on *seat* (``submit(...,
+    state_id=...)``): a local ``Game``'s :meth:`~owsnb.kernel.game.Game.revision` of the side —
+    not the game's ``state_id``, which also counts what the side cannot see — or a remote seat's
+    ``state_id`` (the authority's answer for that seat)."""
+    rev = getattr(seat, "revision", None)
+    if callable(rev):
+        try:
+            return int(rev(side))
+        except (TypeError, KeyError):
+            pass
+    return int(seat.state_id)
 
 
 def safe_pass(game: Any, side: str) -> Any:
@@ -182,8 +197,10 @@ class Bot:
     def act(self, game: Any) -> Any:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
         the game moved on while the bot thought (someone else acted: ask again). The order is
-        submitted against the state it was chosen on, so it never lands on another."""
-        rev = game.state_id
+        submitted against the state it was chosen on — the side's own revision
+        (:func:`revision_of`), so it never lands on another, and an event the side cannot see
+        does not make it stale."""
+        rev = revision_of(game, self.side)
         order = self.decide(game)
         if order is not None:
             try:
@@ -194,7 +211,7 @@ class Bot:
                 return None
             except IllegalOrderError as exc:
                 self.refusals.append(f"{order}: {exc}")
-        if game.state_id != rev:
+        if revision_of(game, self.side) != rev:
             return None
         self.passes += 1
         try:
