@@ -4,9 +4,10 @@ truth), in steps.
 OWS leaves victory to the scenario and the facilitator (12.1); the bundled scenarios score steps
 destroyed and cities held. So:
 
-* ``standing`` — own steps on the map minus the enemy's the state shows (2.2.3: a step is the
-  unit of damage, 9.6), plus ``CITY`` points per city the side holds more than its enemy (a
-  city is held by the side whose ground units stand there alone, else by its owner on the map);
+* ``standing`` — own steps minus the enemy's the state shows, on the map or in a box (2.2.3:
+  a step is the unit of damage, lost only to it, 9.6), plus ``CITY`` points per city the side
+  holds more than its enemy (a city is held by the side whose ground units stand there alone,
+  else by its owner on the map);
 * ``order_value`` — ``strike`` (9.2-9.9), ``attack`` (the GCAT read, 10.15.9) and ``prep-fire``
   (10.15.4) are worth the steps their exact previews expect the enemy to lose, minus the
   attacker's (GCAT ``A#``), a retreat a little; ``isr``/``detect`` (8.4) and ``io`` (7.1) the
@@ -54,9 +55,15 @@ def _cities(state: Any) -> dict[Hex, str | None]:
 
 
 def standing(state: Any, side: str) -> float:
-    """Steps and cities of *side* minus its enemies' (see the module docstring)."""
-    own = sum(u.steps for u in state.units.values() if u.side == side and u.hex is not None)
-    foe = sum(u.steps for u in state.units.values() if u.side != side and u.hex is not None)
+    """Steps and cities of *side* minus its enemies' (see the module docstring).
+
+    A step is lost only to damage (9.6: the unit then goes to the attrition or regeneration box
+    with no steps left), so every unit's steps count wherever it is — on the map, or in a box:
+    an air mission at its base (6.5), a landing force aboard its ships (6.4.6), a SOF team
+    waiting (6.6), a unit on the rails (5.1.1.4). Counting the map only made flying a mission,
+    landing or inserting look like a gain, and a mission's return to base (11.4) like a loss."""
+    own = sum(u.steps for u in state.units.values() if u.side == side)
+    foe = sum(u.steps for u in state.units.values() if u.side != side)
     held = list(_cities(state).values())
     mine = held.count(side)
     theirs = sum(1 for s in held if s not in (None, side))
