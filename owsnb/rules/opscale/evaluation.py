@@ -2,8 +2,8 @@
 view (or the truth), in scoring points (SC.1-SC.10: a destroyed unit scores its Cost).
 
 * ``standing`` — the side's score minus the best other player's (public tracks), plus
-  ``FORCE`` times the Cost of its forces on the map (weighted by Endurance left, OES.9) more
-  than its enemies' (neutrals included: they fight back);
+  ``FORCE`` times the Cost of its forces on the battlefield (on a hex or carried, TS.4; weighted
+  by Endurance left, OES.9) more than its enemies' (neutrals included: they fight back);
 * ``order_value`` — ``engage``, ``retaliate``, ``round`` and ``fight`` are worth their exact
   forecast (per unit: P(destroyed) times its Cost — what SC.1 scores — and the Endurance it is
   expected to lose, as force); ``buy`` a little (force to come, TS.2); ``withdraw`` and
@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from owsnb.kernel.hexgrid import Hex
+from owsnb.rules.opscale.economy import on_battlefield
 
 __all__ = ["SCALE", "APPROACH", "standing", "order_value", "goals"]
 
@@ -37,10 +38,14 @@ def _cost(u: Any) -> float:
 
 
 def _force(state: Any, side: str) -> float:
+    """The Cost of *side*'s units on the battlefield, weighted by Endurance left (OES.9): on a
+    hex or carried by a transport (TS.4, :func:`~owsnb.rules.opscale.economy.on_battlefield`) —
+    a unit loaded aboard is not lost (counting hexes only made loading look like a loss and
+    unloading like a gain); a staged one, bought but not deployed (TS.2), is not force yet."""
     return sum(
         _cost(u) * u.steps / max(1, u.max_steps)
         for u in state.units.values()
-        if u.side == side and u.hex is not None and u.steps > 0
+        if u.side == side and on_battlefield(u)
     )
 
 
