@@ -97,12 +97,24 @@ def candidate_orders(
     *,
     per_spec: int = 48,
     skip: Iterable[str] = ("done",),
+    view: Any = None,
 ) -> list[Order]:
-    """Concrete orders of every spec of *legal* but the verbs in *skip* (unchecked)."""
+    """Concrete orders of every spec of *legal* but the verbs in *skip* (unchecked), then —
+    given the side's *view* — the rule set's own candidates (its evaluation's ``candidates``:
+    e.g. destinations a spec's few examples leave out), without repeats."""
     skipped = set(skip)
-    out: list[Order] = []
+    out: dict[str, Order] = {}
     for spec in legal.specs:
         if spec.verb in skipped:
             continue
-        out.extend(enumerate_orders(spec, rng, per_spec))
-    return out
+        for o in enumerate_orders(spec, rng, per_spec):
+            out.setdefault(str(o), o)
+    if view is not None:
+        from owsnb.bots.evaluate import evaluation_for
+        from owsnb.kernel.registry import get_ruleset
+
+        ev = evaluation_for(get_ruleset(view.ruleset))
+        for o in ev.candidates(view, legal, rng):
+            if o.verb not in skipped:
+                out.setdefault(str(o), o)
+    return list(out.values())

@@ -6,6 +6,9 @@ defaults for what it does not say, plus the bots' generic time-distance term.
 * ``order_value(view, order, preview)`` — default 0 (no opinion);
 * ``goals(view)`` — default :func:`enemy_goals`: every enemy unit in sight, weight 1;
 * ``sample_hidden(view, rng)`` — default ``{}`` (nothing hidden is sampled);
+* ``candidates(view, legal, rng)`` — default ``[]``: more orders worth scoring than the legal-order
+  specs list (a spec's examples are a few for a player's panel, e.g. OWS gives three
+  destinations per ship; the rule set's evaluation may add the ones toward its goals);
 * ``SCALE`` (default 4) and ``APPROACH`` (the weight of :func:`approach`, default 0.5).
 """
 
@@ -50,6 +53,10 @@ def _nothing_hidden(view: Any, rng: Any) -> dict[str, Any]:
     return {}
 
 
+def _no_candidates(view: Any, legal: Any, rng: Any) -> list[Order]:
+    return []
+
+
 class Evaluation:
     """The evaluation functions of one rule set, defaults filled in (see the module docstring)."""
 
@@ -61,6 +68,7 @@ class Evaluation:
         self.order_value = getattr(src, "order_value", _no_value)
         self.goals = getattr(src, "goals", enemy_goals)
         self.sample_hidden = getattr(src, "sample_hidden", _nothing_hidden)
+        self.candidates = getattr(src, "candidates", _no_candidates)
         self.scale = float(getattr(src, "SCALE", 4.0))
         self.approach_weight = float(getattr(src, "APPROACH", 0.5))
 

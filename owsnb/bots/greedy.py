@@ -107,7 +107,9 @@ class GreedyPolicy(Policy):
             budget = Budget(float(own))
         orders = [
             o
-            for o in candidate_orders(legal, rng, per_spec=int(self.settings["per_spec"]))
+            for o in candidate_orders(
+                legal, rng, per_spec=int(self.settings["per_spec"]), view=view
+            )
             if str(o) not in self._given
         ]
         return score_orders(ruleset, view, orders, budget=budget, stats=self.stats)

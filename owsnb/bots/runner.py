@@ -49,6 +49,7 @@ __all__ = [
     "PlayReport",
     "play",
     "run_seat",
+    "revision_of",
     "safe_pass",
     "side_seed",
     "view_of",
@@ -60,14 +61,6 @@ def side_seed(seed: int, side: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(seed) & 0xFFFFFFFF, zlib.crc32(side.encode())])
 
 
-def revision_of(seat: Any, side: str) -> int:
-    """The revision *side*'s orders are checked against (issue 18): a local game's per-side
-    :meth:`~owsnb.kernel.game.Game.revision`, a remote seat's own, or the ``state_id`` of the
-    umpire's seat looking through a side's eyes (the side's revision: it submits as that side)."""
-    revision = getattr(seat, "revision", None)
-    return int(revision(side)) if callable(revision) else int(seat.state_id)
-
-
 def view_of(seat: Any, side: str) -> Any:
     """*side*'s view from a local ``Game``, a remote seat (``owsnb.connect``) or the umpire's
     seat looking through one side's eyes (``remote.as_side(side)``, whose ``view()`` takes no
@@ -76,6 +69,21 @@ def view_of(seat: Any, side: str) -> Any:
         return seat.view(side)
     except TypeError:
         return seat.view()
+
+
+def revision_of(seat: Any, side: str) -> int:
+    """The revision *side*'s orders are checked against on *seat* (``submit(...,
+    state_id=...)``): a local ``Game``'s :meth:`~owsnb.kernel.game.Game.revision` of the side —
+    not the game's ``state_id``, which also counts what the side cannot see — or a remote seat's
+    ``state_id`` (the authority's answer for that seat; the umpire's seat looking through a side's
+    eyes answers the side's revision: it submits as that side, issue 18)."""
+    rev = getattr(seat, "revision", None)
+    if callable(rev):
+        try:
+            return int(rev(side))
+        except (TypeError, KeyError):
+            pass
+    return int(seat.state_id)
 
 
 def safe_pass(game: Any, side: str) -> Any:
@@ -191,7 +199,9 @@ class Bot:
     def act(self, game: Any) -> Any:
         """Decide and submit one order (or pass safely). Returns the submission, or ``None`` if
         the game moved on while the bot thought (someone else acted: ask again). The order is
-        submitted against the state it was chosen on, so it never lands on another."""
+        submitted against the state it was chosen on — the side's own revision
+        (:func:`revision_of`), so it never lands on another, and an event the side cannot see
+        does not make it stale."""
         rev = revision_of(game, self.side)
         order = self.decide(game)
         if order is not None:

@@ -301,7 +301,7 @@ class SearchPolicy(Policy):
         their scores."""
         ruleset = game.ruleset
         view = side_view(game.state, actor, ruleset)
-        orders = candidate_orders(game.legal_orders(actor), rng, per_spec=16)
+        orders = candidate_orders(game.legal_orders(actor), rng, per_spec=16, view=view)
         ranked = score_orders(ruleset, view, orders)[: int(self.settings["width"])]
         return [*(o for _, o in ranked), PASS], {PASS: 0.0, **{str(o): sc for sc, o in ranked}}
 

@@ -104,3 +104,53 @@ def test_a_world_is_built_from_a_sides_view_only() -> None:
     hidden = {u.id for u in co.state.units.values() if u.side == "red"} - set(view.units)
     assert hidden and not hidden & set(world.units)
     assert world.secret["salt"] != co.state.secret["salt"] and "seed" not in world.secret
+
+
+def _walk_to(game, step: str, side: str) -> None:
+    """Pass (safely) until *side* is to act in *step*."""
+    from owsnb.bots.runner import safe_pass
+    from owsnb.kernel.orders import Order
+
+    for _ in range(500):
+        if game.clock.step == step and side in game.clock.acting:
+            return
+        acting = game.clock.acting
+        game.submit(Order("umpire", "advance")) if not acting else safe_pass(game, acting[0])
+    raise AssertionError(f"never reached {step} for {side}")
+
+
+def test_9_6_ows_standing_counts_a_units_steps_off_the_map_too() -> None:
+    """9.6: a step is lost only to damage — so flying an air mission from its base (6.5)
+    changes no side's standing (nor would landing a force from its ships, 6.4.6); it used to
+    count the map only, so a mission flown looked like steps won and its return to base (11.4) like steps
+    lost."""
+    game = owsnb.load("tutorial", seed=1, save=False)
+    ev = evaluation_for(game.ruleset)
+    _walk_to(game, "3.B.1", "red")
+    before = {s: ev.standing(game.state, s) for s in game.sides}
+    assert game.unit("R-J16-CAP").hex is None and game.unit("R-J16-CAP").steps > 0  # at base
+    game.submit("red: fly R-J16-CAP 0907")
+    assert game.unit("R-J16-CAP").hex is not None
+    assert {s: ev.standing(game.state, s) for s in game.sides} == before
+
+
+def test_ts_4_opscale_standing_counts_a_carried_unit_as_force_but_not_a_staged_one() -> None:
+    """TS.4: a unit carried by a transport is on the battlefield (``economy.on_battlefield``):
+    loading it is no loss of force — the standing used to count units on a hex only. A staged
+    unit, bought but not yet deployed (TS.2), is not force yet."""
+    import dataclasses
+
+    from owsnb.kernel.data import FrozenDict
+
+    game = owsnb.load("opscale-river-valley", seed=0, save=False)
+    ev = evaluation_for(game.ruleset)
+    st = game.state
+    u = next(u for u in st.units.values() if u.side == "blue" and u.hex and u.data.get("cost"))
+
+    def moved(**kw):
+        return dataclasses.replace(
+            st, units=FrozenDict({**st.units, u.id: dataclasses.replace(u, **kw)})
+        )
+
+    assert ev.standing(moved(hex=None, box="carried"), "blue") == ev.standing(st, "blue")
+    assert ev.standing(moved(hex=None, box="staged"), "blue") < ev.standing(st, "blue")

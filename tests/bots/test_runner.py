@@ -232,3 +232,25 @@ def test_an_order_chosen_on_a_state_that_moved_on_is_not_submitted(game) -> None
     assert bot.act(game) is None
     assert game.unit("B-ARM-1").hex == game.initial.units["B-ARM-1"].hex
     assert bot.orders == bot.passes == 0 and not bot.refusals
+
+
+def test_an_event_the_side_cannot_see_does_not_make_its_order_stale(game) -> None:
+    """A bot's order is checked against its *side's* revision (``Game.revision``), which an
+    event hidden from it does not move — not the game's ``state_id``, which does. Blue's move out
+    of Red's sight must not make every order Red's bot chooses stale (the bot then burnt through
+    its candidates and passed: greedy gave ~1 order a game on the OWS tutorial)."""
+    game.submit("blue: move B-INF-1 0303")  # out of Red's sight: state_id moves, red's does not
+    game.submit("blue: done")
+    assert game.state_id != game.revision("red")  # the situation the bug needs
+
+    class First(Policy):
+        name = "first"
+
+        def choose(self, view, legal, rng, budget):
+            return next(ex for spec in legal.specs for ex in spec.examples if spec.verb == "move")
+
+    bot = Bot(First(), "red", budget=None)
+    sub = bot.act(game)
+    assert sub is not None and sub.order.verb == "move"
+    assert bot.orders == 1 and bot.passes == 0 and not bot.refusals
+    assert game.unit("R-INF-1").hex != game.initial.units["R-INF-1"].hex
