@@ -489,7 +489,7 @@ class Authority:
         for v, rev in revs.items():
             ann = change.annotation
             if observers:
-                told: Told | None = Told("sync", rev)
+                told = Told("sync", rev)
                 to = [f"observer:{v}"] + ([UMPIRE] if v == UMPIRE else [])
             elif rev != sg.revs.get(v) or (
                 ann is not None and (v == UMPIRE or ann.side in (None, v))
@@ -511,7 +511,8 @@ class Authority:
     ) -> Told:
         """*change* as viewer *v* is told it (its revision *rev* after it)."""
         g = sg.game
-        kind, events = change.kind, ()
+        kind = change.kind
+        events: tuple[Event, ...] = ()
         if kind == "commit":
             events = sg.numbered(v, change.events)
         elif kind == "undo":

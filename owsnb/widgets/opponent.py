@@ -120,7 +120,7 @@ def seen_act(seat: str, side: str, events: Iterable[Any], before: Any, after: An
     for e in seen:
         uid = e.data.get("id") if e.kind == "unit.move" else None
         u, b = after.units.get(uid), before.units.get(uid)
-        if u is None or u.side != side or u.hex is None or uid in moved:
+        if uid is None or u is None or u.side != side or u.hex is None or uid in moved:
             continue
         moved.add(uid)
         start = b.hex if b is not None and b.hex is not None and b.hex != u.hex else None
@@ -159,7 +159,7 @@ def seen_act(seat: str, side: str, events: Iterable[Any], before: Any, after: An
             elif unit.side == side:
                 shooters.setdefault(unit.hex, n)
     for h, title in targets.items():
-        froms = [s for s in shooters if s != h] or [None]
+        froms: list[Hex | None] = [s for s in shooters if s != h] or [None]
         for s in froms:
             marks.append(
                 {

@@ -113,7 +113,7 @@ class Table(T.HasTraits):
     show_ranges = T.Bool(False)
     what_if = T.Any(None, allow_none=True)
     measuring = T.Bool(False)
-    marks = T.List()
+    marks = T.List(T.Dict())
 
     def __init__(self, seat: Any, **kwargs: Any):
         self.state_id = -1  # the game's revision the view shown was taken at
