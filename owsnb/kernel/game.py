@@ -12,11 +12,11 @@ A complete (tiny) rule set and game, to show the moving parts:
 >>> from owsnb.kernel.dice import rng_state_for_seed
 >>> from owsnb.kernel.events import unit_set
 >>> class Shoot(OrderHandler):
-...     type = OrderType("shoot", (Param("target", "unit"),), rule="X.1", doc="d6, 4+ hits")
+...     type = OrderType("shoot", (Param("target", "enemy"),), rule="X.1", doc="d6, 4+ hits")
 ...     def preview(self, state, order, args):
 ...         return Distribution.die(6).map(lambda r: r >= 4)
 ...     def adjudicate(self, state, order, args, dice):
-...         t = state.unit(args["target"])
+...         t = args["target"]  # bound: the enemy unit blue has detected
 ...         hit = dice.roll(6, purpose=f"shoot {t.id}", rule="X.1") >= 4
 ...         return [unit_set(t.id, steps=t.steps - 1, rule="X.1")] if hit else []
 >>> class Duel(RuleSet):
@@ -26,7 +26,8 @@ A complete (tiny) rule set and game, to show the moving parts:
 ...         super().__init__([Shoot()])
 >>> board = MapState(FrozenDict({Hex(0, 0): HexInfo("clear"), Hex(1, 0): HexInfo("clear")}))
 >>> state = GameState("duel", board, FrozenDict(blue=SideState("blue"), red=SideState("red")),
-...     units=FrozenDict(R1=Unit("R1", "red", hex=Hex(1, 0), steps=2, max_steps=2)), rng=rng_state_for_seed(7))
+...     units=FrozenDict(R1=Unit("R1", "red", hex=Hex(1, 0), steps=2, max_steps=2, seen_by=frozenset({"blue"}))),
+...     rng=rng_state_for_seed(7))
 >>> rs = Duel()
 >>> game = Game(rs, rs.setup(state, {}))
 >>> str(game.clock)

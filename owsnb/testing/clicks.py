@@ -90,6 +90,11 @@ def _unit_clicks(view: Any, uid: str, actor: str) -> list[Click]:
     return [Click("marker", uid)]
 
 
+COUNTER_KINDS = ("unit", "enemy", "target", "salvo")
+"""Parameter kinds a click on a counter gives (an own unit, a detected enemy, a target that is a
+unit or a place, a unit's salvo); the others are chosen in their list."""
+
+
 def clicks_for(game: Any, seat: str, order: str | Order) -> list[Click]:
     """The clicks that give *order* on the table of *seat* (``"umpire"`` acting for the order's
     side): decided from *seat*'s view of *game* (what its page shows) and the order's spec (what
@@ -109,7 +114,7 @@ def clicks_for(game: Any, seat: str, order: str | Order) -> list[Click]:
         if p.kind == "hex":
             hexes.append((p.name, v))
             continue
-        if p.choices or (p.kind not in ("unit", "salvo") and not p.repeat):
+        if p.choices or (p.kind not in COUNTER_KINDS and not p.repeat):
             out.append(Click("select", (p.name, str(v))))
             continue
         for x in values:
