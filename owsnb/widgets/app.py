@@ -324,11 +324,11 @@ class App(Panel):
     def _on_tab(self, change: Any = None) -> None:
         # panels out of sight send nothing: they redraw (or send what changed) when shown
         shown = self.tabs.selected_index
+        for i, part in enumerate(self.tabs.children):  # first: the tab left takes its charts out
+            if i != shown and hasattr(part, "show"):  # before a new part re-lays the tabs
+                part.show(False)
         if shown is not None:
             self.parts.get(self.tabs.titles[shown])  # made now, the first time it is chosen
-        for i, part in enumerate(self.tabs.children):
-            if i != shown and hasattr(part, "show"):
-                part.show(False)
         if shown is not None and hasattr(self.tabs.children[shown], "show"):
             self.tabs.children[shown].show(True)
 

@@ -95,6 +95,8 @@ def _rings_and_route(s: Seat, unit: str, to: str, seat: str) -> str:
     s.tab("distance")
     td = s.p.locator(".owsnb-timedistance").first
     select = td.locator("select").first
+    # the tab is made when first chosen (issue 20.6): its list fills once the panel is drawn
+    select.locator(f"option:has-text('{unit}')").first.wait_for(state="attached", timeout=30_000)
     label = next(o for o in select.locator("option").all_inner_texts() if o.startswith(unit))
     select.select_option(label=label)
     td.get_by_text("reach this turn").first.wait_for(timeout=30_000)
