@@ -252,8 +252,11 @@ class RuleSet:
         """The side with the initiative (default: ``state.public['initiative']`` or the first side)."""
         return state.public.get("initiative") or next(iter(state.sides))
 
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
-        """The sides acting in *step*, in order."""
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
+        """The sides acting in *step* (of *turn*: the clock's when not given), in order; a rule
+        set overrides it to say who acts (:meth:`clock_for` asks it)."""
         a = step.actors
         sides = list(state.sides)
         if a == "all":
@@ -275,7 +278,7 @@ class RuleSet:
             step=step.key,
             phase_title=phase.title,
             step_title=step.title,
-            active=self.actors(state, phase, step),
+            active=self.actors(state, phase, step, turn),
             done=frozenset(),
             mode=step.mode,
             date=state.clock.date,

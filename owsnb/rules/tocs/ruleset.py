@@ -522,13 +522,15 @@ class Tocs(RuleSet):
         return replace(state, clock=self.clock_for(state, phase, step, state.clock.turn))
 
     # -- who acts ------------------------------------------------------------------------------
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
         p = state.public.get("phasing") or next(iter(state.sides))
         if step.actors == "phasing":
             return (p,)
         if step.actors == "nonphasing":
             return tuple(s for s in state.sides if s != p)
-        return super().actors(state, phase, step)
+        return super().actors(state, phase, step, turn)
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Any:
         c = super().clock_for(state, phase, step, turn)
