@@ -288,6 +288,20 @@ def _signature(u: Any) -> int:
     return int(sig) if sig is not None else 7
 
 
+def theater_targets(state: StateLike, side: str, h: Any) -> list[Any]:
+    """The units a theater ISR search by *side* of hex *h* rolls against (8.4): the enemy's
+    living units there that *side* has not seen, low-signature units excepted (8.3.3)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side != side
+        and u.hex == h
+        and u.alive
+        and not counter(u).low_signature
+        and side not in u.seen_by
+    ]
+
+
 # -- automatic detections (8.3.1, 8.3.2, 6.4.3, 6.5.9.5) ---------------------------------------------
 def auto_detections(state: StateLike, dice: Any = None) -> list[Event]:
     """Detections that need no roll, made when local detection begins (step 5.2)."""
@@ -400,15 +414,7 @@ class TheaterISR(OrderHandler):
         events: list[Event] = []
         found = []
         shown: list[tuple[str, int, str, str]] = []
-        for u in state.units.values():
-            if (
-                u.side == side
-                or u.hex != h
-                or not u.alive
-                or counter(u).low_signature
-                or side in u.seen_by
-            ):
-                continue
+        for u in theater_targets(state, side, h):
             sig = _signature(u)
             rule = "8.3.2.1" if in_the_open(state, u) else "8.4.1"
             if rule == "8.4.1":  # 8.3.2.1: in the open the pawn placed on it detects it, no roll
