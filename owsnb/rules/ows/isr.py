@@ -675,6 +675,21 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
     )
 
 
+def local_targets(state: StateLike, side: str, h: Any) -> list[Any]:
+    """The units a local search by *side* of hex *h* may roll against (8.5): the enemy's living
+    units there that *side* has not detected (those its sensors cannot sense are left to
+    :func:`local_die`)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side != side
+        and u.hex == h
+        and u.alive
+        and side not in u.seen_by
+        and not detected(state, u, side)
+    ]
+
+
 def _search(
     state: StateLike, side: str, h: Any, sensors: Sequence[Any], roll: Roller
 ) -> tuple[list[Event], list[str], list, set]:
@@ -683,15 +698,7 @@ def _search(
     found: list[str] = []
     shown = []
     rules = {"8.5"}
-    for u in state.units.values():
-        if (
-            u.side == side
-            or u.hex != h
-            or not u.alive
-            or side in u.seen_by
-            or detected(state, u, side)
-        ):
-            continue
+    for u in local_targets(state, side, h):
         die, notes = local_die(state, side, sensors, u)
         if die is None:
             continue
