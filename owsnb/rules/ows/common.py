@@ -17,6 +17,7 @@ from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
+    "shot_down",
     "detected",
     "watchers",
     "apply_hits",
@@ -306,3 +307,17 @@ def seq(x: Any) -> Sequence[Any]:
     if isinstance(x, (list, tuple)):
         return x
     return (x,)
+
+
+def shot_down(uid: str, visible_to: Any = None) -> Event:
+    """9.7.4: an aircraft shot down goes to the Regeneration Box, its steps and markers gone
+    (*visible_to*: who sees it go; ``None``, everyone)."""
+    return unit_set(
+        uid,
+        steps=0,
+        hex=None,
+        box="regeneration",
+        markers=frozenset(),
+        rule="9.7.4",
+        visible_to=visible_to,
+    )

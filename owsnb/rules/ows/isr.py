@@ -43,7 +43,7 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import Result, Roller, detected, option, space, watchers
+from owsnb.rules.ows.common import Result, Roller, detected, option, shot_down, space, watchers
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -627,17 +627,7 @@ def _contest_events(
             [f"{p.id} is found and engaged but survives: it senses as usual (8.5.4)"],
             shown,
         )
-    events.append(
-        unit_set(
-            p.id,
-            steps=0,
-            hex=None,
-            box="regeneration",
-            markers=frozenset(),
-            rule="9.7.4",
-            visible_to=None,
-        )
-    )
+    events.append(shot_down(p.id))
     for e in cont.shots:
         u = cur.units[e.shooter]
         if side not in u.seen_by:
