@@ -18,6 +18,7 @@ from owsnb.rules.ows.units import counter
 
 __all__ = [
     "shot_down",
+    "near_own",
     "detected",
     "watchers",
     "apply_hits",
@@ -320,4 +321,18 @@ def shot_down(uid: str, visible_to: Any = None) -> Event:
         markers=frozenset(),
         rule="9.7.4",
         visible_to=visible_to,
+    )
+
+
+def near_own(state: StateLike, side: str) -> list[str]:
+    """Labels, in order, of the hexes *side*'s units stand in or next to: example targets drawn
+    from what the side knows (its own positions), never from hidden enemy ones."""
+    return sorted(
+        {
+            state.map.label(n)
+            for u in state.units_of(side)
+            if u.hex is not None
+            for n in (u.hex, *u.hex.neighbours())
+            if n in state.map.hexes
+        }
     )

@@ -43,7 +43,16 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import Result, Roller, detected, option, shot_down, space, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    detected,
+    near_own,
+    option,
+    shot_down,
+    space,
+    watchers,
+)
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -377,15 +386,7 @@ class TheaterISR(OrderHandler):
             return None
         # never derived from hidden enemy positions: every hex is a candidate; examples near own units
         hexes = [state.map.label(h) for h in state.map.hexes]
-        near = sorted(
-            {
-                state.map.label(n)
-                for u in state.units_of(side)
-                if u.hex is not None
-                for n in (u.hex, *u.hex.neighbours())
-                if n in state.map.hexes
-            }
-        )
+        near = near_own(state, side)
         ex = tuple(self.type.make(side, hex=h) for h in near[:12])
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
