@@ -207,6 +207,20 @@ class MapState:
             raise InvalidHexError(f"hex {ref!r} is not on this map")
         return h
 
+    def find(self, ref: Any) -> Hex | None:
+        """The hex *ref* names on this map (as :meth:`hex`), or ``None`` if it names none: for
+        weighing an order's text without refusing it.
+
+        >>> from owsnb.kernel.state import HexInfo
+        >>> m = MapState(FrozenDict({Hex(0, 0): HexInfo("clear")}))
+        >>> m.find(m.label(Hex(0, 0))), m.find("9999"), m.find(None)
+        (Hex(0, 0), None, None)
+        """
+        try:
+            return self.hex(ref)
+        except (KeyError, ValueError):
+            return None
+
     def km_per_hex(self) -> float | None:
         """Hex size across flats in km, if the map is placed on Earth or has a scale."""
         if self.layout is not None:
