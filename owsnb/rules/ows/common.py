@@ -17,6 +17,7 @@ from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
+    "detects",
     "shot_down",
     "near_own",
     "detected",
@@ -335,4 +336,16 @@ def near_own(state: StateLike, side: str) -> list[str]:
             for n in (u.hex, *u.hex.neighbours())
             if n in state.map.hexes
         }
+    )
+
+
+def detects(side: str, u: Any, rule: str, visible_to: Any = None) -> Event:
+    """*side* detects *u*: it is seen by *side* and placed at TACSIT 1 (8.4.1), by *rule*
+    (*visible_to*: who learns it; ``None``, everyone)."""
+    return unit_set(
+        u.id,
+        seen_by=u.seen_by | {side},
+        markers=u.markers | {"tacsit1"},
+        rule=rule,
+        visible_to=visible_to,
     )

@@ -47,6 +47,7 @@ from owsnb.rules.ows.common import (
     Result,
     Roller,
     detected,
+    detects,
     near_own,
     option,
     shot_down,
@@ -429,15 +430,7 @@ class TheaterISR(OrderHandler):
                 )  # 8.4: the searcher's roll, shown once it names only what it found
                 shown.append(roll.rolls[-1])
             found.append(u.id)
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule=rule,
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, rule, frozenset({side, u.side})))
         used = dict(thaw(state.public.get("isr_used") or {}))
         used[side] = int(used.get(side, 0)) + 1
         events.append(state_set("public", {"isr_used": used}, rule="8.2"))
@@ -574,13 +567,7 @@ def _contest_events(
     from owsnb.kernel.reduce import apply
 
     p = state.units[cont.platform]
-    found = unit_set(
-        p.id,
-        seen_by=p.seen_by | {cont.defender},
-        markers=p.markers | {"tacsit1"},
-        rule="8.5.4",
-        visible_to=None,
-    )
+    found = detects(cont.defender, p, "8.5.4", None)
     s_det = apply(state, found)  # the shots are rolled once the defender has found the platform
 
     def vis(who: str | None) -> Any:
@@ -632,15 +619,7 @@ def _contest_events(
     for e in cont.shots:
         u = cur.units[e.shooter]
         if side not in u.seen_by:
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.5.4",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.5.4", frozenset({side, u.side})))
     return (
         events,
         outcome,
@@ -696,15 +675,7 @@ def _search(
         if in_the_open(state, u) and any(_isr_asset(s, u) for s in sensors):
             found.append(u.id)  # 8.3.2.1: in the open, an ISR asset in range detects it, no roll
             rules.add("8.3.2.1")
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.3.2.1",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.3.2.1", frozenset({side, u.side})))
             continue
         sig = _signature(u)
         # 6.4.2: "Submarines attempting to detect surface platforms remain undetected": a roll
@@ -725,15 +696,7 @@ def _search(
             found.append(u.id)
             shown.append(roll.rolls[-1])
             rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.5",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.5", frozenset({side, u.side})))
     return events, found, shown, rules
 
 
