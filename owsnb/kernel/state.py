@@ -181,13 +181,18 @@ class MapState:
 
     def label(self, h: Hex) -> str:
         """Printed label of *h* (``"0304"``), or its axial repr when it has none."""
+        text = self.printed_label(h)
+        return repr(h) if text is None else text
+
+    def printed_label(self, h: Hex) -> str | None:
+        """Printed label of *h* (its own, else the grid's numbering), ``None`` when it has none."""
         info = self.hexes.get(h)
         if info is not None and info.label:
             return info.label
         try:
             return self.offset.to_label(h)
         except (InvalidHexError, ValueError):
-            return repr(h)
+            return None
 
     def hex(self, ref: Hex | str | tuple) -> Hex:
         """Resolve a hex reference — a :class:`Hex`, a printed label or ``(q, r)`` — on this map.

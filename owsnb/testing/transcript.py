@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
+from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
@@ -86,18 +86,7 @@ def _hex_text(h: Hex, label: Callable[[Hex], str | None] | None) -> str:
 
 def map_label(state: StateLike) -> Callable[[Hex], str | None]:
     """*state*'s printed hex labels (``None`` for a hex that has none, never a ``repr``)."""
-    m = state.map
-
-    def label(h: Hex) -> str | None:
-        info = m.hexes.get(h)
-        if info is not None and info.label:
-            return info.label
-        try:
-            return m.offset.to_label(h)
-        except (InvalidHexError, ValueError):
-            return None
-
-    return label
+    return state.map.printed_label
 
 
 def _plain(obj: Any, label: Callable[[Hex], str | None] | None) -> Any:
