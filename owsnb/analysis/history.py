@@ -22,7 +22,7 @@ import xarray as xr
 
 from owsnb.kernel.reduce import apply
 from owsnb.kernel.state import UMPIRE, GameState
-from owsnb.kernel.view import renumber, seen_positions
+from owsnb.kernel.view import checkpoints, renumber, seen_positions
 
 __all__ = [
     "history",
@@ -104,22 +104,8 @@ def snapshot_points(game: Any, every: str = "step", side: str = UMPIRE) -> list[
     """Event counts at which to take snapshots: after every ``"event"``, at the end of every
     ``"step"`` (a clock change) or of every ``"turn"``; always 0 and the last event. A side's
     points count the events it saw (:func:`~owsnb.kernel.view.renumber`)."""
-    if every not in ("event", "step", "turn"):
-        raise ValueError(f"every must be 'event', 'step' or 'turn', not {every!r}")
     events = renumber(game.events[: game.cursor], side)
-    points = [0]
-    prev_turn = game.initial.clock.turn
-    for e in events:
-        if every == "event":
-            points.append(e.seq)
-        elif e.kind == "clock.set":
-            turn = e.data["clock"].turn
-            if every == "step" or turn != prev_turn:
-                points.append(e.seq - 1)
-            prev_turn = turn
-    if points[-1] != len(events):
-        points.append(len(events))
-    return sorted(set(points))
+    return checkpoints(events, len(events), game.initial.clock.turn, every)
 
 
 def _unit_facts(rs: Any, unit: Any) -> dict[str, Any]:

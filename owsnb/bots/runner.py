@@ -16,11 +16,8 @@ So a bot never stalls a game; its record (decision times, timeouts, refusals) is
   game's changes — the thin layer a page needs ("play against the computer", "hand a side to a
   bot").
 
->>> import owsnb
->>> from owsnb.kernel.registry import register_ruleset
->>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
->>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
->>> game = owsnb.load(SCENARIO, seed=11, save=False)
+>>> from owsnb.rules.skirmish import example
+>>> game = example()  # the kernel's example: skirmish, seed 11, in memory
 >>> report = play(game, {"blue": "greedy", "red": "random"}, turns=1, seed=3)
 >>> report.bots["blue"].label, game.clock.turn
 ('greedy', 2)

@@ -248,11 +248,8 @@ class Game:
         :attr:`state_id`). An order prepared against it is stale once it moved (:meth:`submit`).
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> _ = game.submit("blue: move B-INF-1 0303")  # out of Red's sight
         >>> game.state_id, game.revision("blue"), game.revision("red")
         (1, 1, 0)
@@ -336,11 +333,8 @@ class Game:
         """What *side* may know now (``"umpire"``: the whole truth minus the dice state).
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> sorted(game.view("red").units)  # Blue's units are not detected yet
         ['R-ARM-1', 'R-INF-1', 'R-REC-1']
         >>> len(game.view("umpire").units)
@@ -371,11 +365,8 @@ class Game:
         knows, :meth:`knowledge`).
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> legal = game.legal_orders("blue")
         >>> legal.verbs, legal["move"].candidates["unit"]
         (['done', 'move'], ('B-INF-1', 'B-ARM-1', 'B-REC-1'))
@@ -562,11 +553,8 @@ class Game:
         returns to the present. Orders are refused while rewound (fork to branch).
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> game.step_to(0).units["B-INF-1"].hex, game.at_head
         (Hex(1, 2), False)
@@ -587,11 +575,8 @@ class Game:
         the fork point come along.
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> what_if = game.fork(at=0)  # before the move
         >>> _ = what_if.submit("blue: move B-INF-1 0202")
@@ -634,11 +619,8 @@ class Game:
         hex (label or Hex), unit or side. Returns the :class:`Annotation`.
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> _ = game.submit("blue: move B-INF-1 0303")
         >>> note = game.annotate("the infantry takes the ford", unit="B-INF-1", tags=["move"])
         >>> note.seq, note.turn, note.unit, note.tags
@@ -680,11 +662,8 @@ class Game:
         Returns a function that unsubscribes.
 
         Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> seen = []
         >>> unsubscribe = game.subscribe(lambda change: seen.append(change.kind))
         >>> _ = game.submit("blue: move B-INF-1 0303"); _ = game.undo()

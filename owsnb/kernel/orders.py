@@ -480,6 +480,31 @@ class OrderSpec:
         cands = ", ".join(f"{k}: {len(v)}" for k, v in self.candidates.items())
         return f"<OrderSpec {self.side}: {self.verb} ({cands})>"
 
+    @classmethod
+    def of(
+        cls,
+        side: str,
+        order_type: OrderType,
+        choices: Iterable[Mapping[str, str]],
+        shown: int | None = None,
+    ) -> OrderSpec | None:
+        """The spec of *order_type* offered with these *choices*, each a full set of parameter
+        values: one example order per choice (the first *shown* of them, all by default), each
+        parameter's candidates its values, first use first; ``None`` without choices.
+
+        >>> attack = OrderType("attack", (Param("unit", "unit"), Param("target", "enemy")))
+        >>> OrderSpec.of("blue", attack, [{"unit": "B-1", "target": "R-1"},
+        ...                               {"unit": "B-1", "target": "R-2"}])
+        <OrderSpec blue: attack (unit: 1, target: 2)>
+        """
+        rows = list(choices)
+        if not rows:
+            return None
+        names = dict.fromkeys(name for row in rows for name in row)
+        candidates = {n: tuple(dict.fromkeys(r[n] for r in rows if n in r)) for n in names}
+        examples = tuple(order_type.make(side, **r) for r in rows[:shown])
+        return cls(side, order_type, FrozenDict(candidates), examples)
+
     def sample(self, rng: Any) -> Order | None:
         """A random concrete order from the candidates (``rng``: a numpy Generator)."""
         if self.examples and (not self.candidates or rng.random() < 0.5):

@@ -34,7 +34,7 @@ method sees only what it is given: a *view* is what one seat knows.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,13 +142,37 @@ def _fill(view: Any, side: str) -> str:
 class Presentation:
     """The presentation hooks of a rule set, with defaults (see the module docstring).
 
-    A rule set subclasses it and sets an instance as its ``presentation``; every method is
-    optional to override.
+    A rule set sets an instance as its ``presentation``, built from its own functions: each
+    keyword names the method it stands for and takes that method's arguments in that order (a
+    rule set may also subclass it; every method is optional to override). *terrain_styles* is
+    the palette :meth:`terrain_style` reads when no ``terrain_style`` function is given.
+
+    >>> p = Presentation(ranges=lambda view, unit_id: [{"label": unit_id}])
+    >>> p.ranges(None, "B-1"), p.reach(None, "B-1")
+    ([{'label': 'B-1'}], None)
+    >>> Presentation(rnages=len)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: a presentation has no hook 'rnages' (it has counter, dashboard, ..., unit_summary)
     """
 
     terrain_styles: Mapping[str, Mapping[str, Any]] = {}
     """The rule set's terrain palette, read by :meth:`terrain_style` (none here: the map's own
     default palette, :data:`owsnb.display.palette.TERRAIN_STYLES`, fills in)."""
+
+    def __init__(
+        self,
+        *,
+        terrain_styles: Mapping[str, Mapping[str, Any]] | None = None,
+        **hooks: Callable[..., Any],
+    ) -> None:
+        if terrain_styles is not None:
+            self.terrain_styles = terrain_styles
+        for name, fn in hooks.items():
+            if name not in _HOOKS:
+                known = ", ".join(sorted(_HOOKS))
+                raise TypeError(f"a presentation has no hook {name!r} (it has {known})")
+            setattr(self, name, fn)  # the function stands in for the method on this instance
 
     def terrain_style(self, terrain: str) -> dict[str, Any]:
         """Fill colour and opacity for a terrain key (Leaflet path style); ``{}`` when the rule
@@ -215,6 +239,11 @@ class Presentation:
         dom = unit.data.get("domain") if unit.data else None
         return dom if isinstance(dom, str) and dom else None
 
+
+_HOOKS = frozenset(
+    name for name, v in vars(Presentation).items() if callable(v) and not name.startswith("_")
+)
+"""The names a presentation's hook functions may take: its public methods."""
 
 DEFAULT = Presentation()
 """The defaults, for a rule set without a presentation of its own."""

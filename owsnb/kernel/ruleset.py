@@ -36,7 +36,33 @@ from owsnb.kernel.reduce import Reducer, apply
 from owsnb.kernel.sequence import Phase, SequenceOfPlay, Step
 from owsnb.kernel.state import UMPIRE, Clock, GameState, MapState, StateLike, Unit, check_side
 
-__all__ = ["Option", "Adjudication", "OrderHandler", "RuleSet", "DONE", "ADVANCE"]
+__all__ = [
+    "Option",
+    "Adjudication",
+    "OrderHandler",
+    "RuleSet",
+    "DONE",
+    "ADVANCE",
+    "GAME_OVER",
+    "game_over_note",
+]
+
+GAME_OVER = "Game over"
+"""How the note that ends a game begins (``Game over: <outcome>``), a note every side sees."""
+
+
+def game_over_note(view: Any) -> str | None:
+    """The text of the last ``Game over`` note among *view*'s events, or ``None`` if it has none.
+
+    >>> from owsnb.kernel.events import note
+    >>> from types import SimpleNamespace
+    >>> game_over_note(SimpleNamespace(events=[note("Turn 2"), note("Game over: blue wins")]))
+    'Game over: blue wins'
+    """
+    for e in reversed(view.events):
+        if e.kind == "note" and str(e.data.get("text", "")).startswith(GAME_OVER):
+            return str(e.data["text"])
+    return None
 
 
 @dataclass(frozen=True)
@@ -252,8 +278,11 @@ class RuleSet:
         """The side with the initiative (default: ``state.public['initiative']`` or the first side)."""
         return state.public.get("initiative") or next(iter(state.sides))
 
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
-        """The sides acting in *step*, in order."""
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
+        """The sides acting in *step* (of *turn*: the clock's when not given), in order; a rule
+        set overrides it to say who acts (:meth:`clock_for` asks it)."""
         a = step.actors
         sides = list(state.sides)
         if a == "all":
@@ -275,7 +304,7 @@ class RuleSet:
             step=step.key,
             phase_title=phase.title,
             step_title=step.title,
-            active=self.actors(state, phase, step),
+            active=self.actors(state, phase, step, turn),
             done=frozenset(),
             mode=step.mode,
             date=state.clock.date,
@@ -456,7 +485,7 @@ class RuleSet:
             events += entered
             s = _apply_all(s, entered, self.reducers)
             if self.is_over(s):
-                events.append(note(f"Game over: {self.outcome(s)}"))
+                events.append(note(f"{GAME_OVER}: {self.outcome(s)}"))
                 return events
             reached = reached or to in (s_key, f"{p_key}/{s_key}")
             if s.clock.active and not step.auto and reached:

@@ -181,13 +181,18 @@ class MapState:
 
     def label(self, h: Hex) -> str:
         """Printed label of *h* (``"0304"``), or its axial repr when it has none."""
+        text = self.printed_label(h)
+        return repr(h) if text is None else text
+
+    def printed_label(self, h: Hex) -> str | None:
+        """Printed label of *h* (its own, else the grid's numbering), ``None`` when it has none."""
         info = self.hexes.get(h)
         if info is not None and info.label:
             return info.label
         try:
             return self.offset.to_label(h)
         except (InvalidHexError, ValueError):
-            return repr(h)
+            return None
 
     def hex(self, ref: Hex | str | tuple) -> Hex:
         """Resolve a hex reference — a :class:`Hex`, a printed label or ``(q, r)`` — on this map.
@@ -206,6 +211,20 @@ class MapState:
         if h not in self.hexes:
             raise InvalidHexError(f"hex {ref!r} is not on this map")
         return h
+
+    def find(self, ref: Any) -> Hex | None:
+        """The hex *ref* names on this map (as :meth:`hex`), or ``None`` if it names none: for
+        weighing an order's text without refusing it.
+
+        >>> from owsnb.kernel.state import HexInfo
+        >>> m = MapState(FrozenDict({Hex(0, 0): HexInfo("clear")}))
+        >>> m.find(m.label(Hex(0, 0))), m.find("9999"), m.find(None)
+        (Hex(0, 0), None, None)
+        """
+        try:
+            return self.hex(ref)
+        except (KeyError, ValueError):
+            return None
 
     def km_per_hex(self) -> float | None:
         """Hex size across flats in km, if the map is placed on Earth or has a scale."""

@@ -37,6 +37,7 @@ __all__ = [
     "SideView",
     "side_view",
     "renumber",
+    "checkpoints",
     "seen_positions",
     "view_scenario",
     "alias_id",
@@ -232,6 +233,32 @@ class _Open:
 
     def view_public(self, state: Any, side: str) -> FrozenDict:
         return state.public
+
+
+def checkpoints(events: Iterable[Event], end: int, turn0: int, every: str = "step") -> list[int]:
+    """Event counts at which to snapshot a history of *events* (numbered as they were seen, up
+    to *end*; *turn0* the turn they start in): after every ``"event"``, at the end of every
+    ``"step"`` (a clock change) or of every ``"turn"``; always 0 and *end*.
+
+    >>> evs = [Event("x", seq=3), Event("x", seq=7)]
+    >>> checkpoints(evs, 9, 1, "event")
+    [0, 3, 7, 9]
+    """
+    if every not in ("event", "step", "turn"):
+        raise ValueError(f"every must be 'event', 'step' or 'turn', not {every!r}")
+    points, turn = [0], turn0
+    for e in events:
+        if e.seq > end:
+            break
+        if every == "event":
+            points.append(e.seq)
+        elif e.kind == "clock.set":
+            new = e.data["clock"].turn
+            if every == "step" or new != turn:
+                points.append(e.seq - 1)
+            turn = new
+    points.append(end)
+    return sorted(set(points))
 
 
 def renumber(events: Iterable[Event], side: str) -> tuple[Event, ...]:

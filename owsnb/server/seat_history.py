@@ -20,37 +20,11 @@ from typing import Any
 from owsnb.kernel.data import freeze
 from owsnb.kernel.events import Event
 from owsnb.kernel.state import UMPIRE
+from owsnb.kernel.view import checkpoints
 
-__all__ = ["seat_history", "seat_points"]
+__all__ = ["seat_history"]
 
 _KIND = "owsnb.seat.view"  # a private event kind: "the state becomes the seat's next view"
-
-
-def seat_points(events: Any, end: int, turn0: int, every: str = "step") -> list[int]:
-    """Event counts to snapshot, from the events a seat sees (as it numbers them): after
-    every ``"event"``, at the end of every ``"step"`` (a clock change) or ``"turn"``; always 0
-    and *end* (the seat's horizon).
-
-    >>> from owsnb.kernel.events import Event
-    >>> evs = [Event("x", seq=3), Event("x", seq=7)]
-    >>> seat_points(evs, 9, 1, "event")
-    [0, 3, 7, 9]
-    """
-    if every not in ("event", "step", "turn"):
-        raise ValueError(f"every must be 'event', 'step' or 'turn', not {every!r}")
-    points, turn = [0], turn0
-    for e in events:
-        if e.seq > end:
-            break
-        if every == "event":
-            points.append(e.seq)
-        elif e.kind == "clock.set":
-            new = e.data["clock"].turn
-            if every == "step" or new != turn:
-                points.append(e.seq - 1)
-            turn = new
-    points.append(end)
-    return sorted(set(points))
 
 
 class _Rules:
@@ -93,7 +67,7 @@ def seat_history(remote: Any, *, every: str = "step") -> Any:
 
     end = remote.cursor
     first = remote.view_at(0)
-    points = seat_points(remote.log(), end, first.clock.turn, every)
+    points = checkpoints(remote.log(), end, first.clock.turn, every)
     views = [first]
     for p in tqdm(points[1:], desc="seat history", disable=len(points) < 30, leave=False):
         views.append(remote.view_at(p))

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from owsnb.kernel import codec
 from owsnb.kernel.errors import StoreError
 from owsnb.kernel.events import Event
 from owsnb.kernel.game import Annotation
@@ -50,6 +51,23 @@ SCHEMA_VERSION = 2
 
 TABLES = ("owsnb_meta", "owsnb_games", "owsnb_log", "owsnb_annotations")
 """The tables of a store, the same names in SQLite and PostgreSQL."""
+
+
+def schema(meta_type: str) -> str:
+    """The ``CREATE TABLE`` script of :data:`TABLES`, one for both backends but for the column
+    type of a game's metadata (*meta_type*: SQLite ``TEXT``, PostgreSQL ``JSONB``)."""
+    return f"""
+CREATE TABLE IF NOT EXISTS owsnb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS owsnb_games (
+    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, created TEXT NOT NULL,
+    initial TEXT NOT NULL, meta {meta_type} NOT NULL);
+CREATE TABLE IF NOT EXISTS owsnb_log (
+    game_id TEXT NOT NULL REFERENCES owsnb_games(id), rev INTEGER NOT NULL, op TEXT NOT NULL,
+    seq INTEGER NOT NULL, events TEXT, created TEXT NOT NULL, PRIMARY KEY (game_id, rev));
+CREATE TABLE IF NOT EXISTS owsnb_annotations (
+    game_id TEXT NOT NULL REFERENCES owsnb_games(id), id INTEGER NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (game_id, id));
+"""
 
 
 class NoSuchGame(StoreError):
@@ -136,6 +154,62 @@ class GameRecord:
 
 def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def game_row(
+    game_id: str, initial: GameState, meta: Mapping[str, Any] | None
+) -> tuple[str, str, str, str, str]:
+    """A new game's ``owsnb_games`` row: id, rule set, created, the encoded initial state, the
+    metadata as JSON (``ValueError`` for text that cannot be stored, before anything is written)."""
+    return (
+        game_id,
+        initial.ruleset,
+        now(),
+        storable(codec.dumps(initial), "the initial state"),
+        json.dumps(storable(dict(meta or {}), "the game's metadata")),
+    )
+
+
+def only_game(ids: Sequence[str], where: str) -> str:
+    """The id of the one game a store holds (*ids*, the store's games), for ``load()`` without
+    an id; ``StoreError`` naming *where* when it holds none or several.
+
+    >>> only_game(["g1"], "owsnb.db")
+    'g1'
+    >>> only_game(["g1", "g2"], "owsnb.db")
+    Traceback (most recent call last):
+    ...
+    owsnb.kernel.errors.StoreError: owsnb.db holds 2 games (g1, g2); say which
+    """
+    if not ids:
+        raise StoreError(f"{where} holds no game")
+    if len(ids) > 1:
+        raise StoreError(f"{where} holds {len(ids)} games ({', '.join(ids)}); say which")
+    return ids[0]
+
+
+def game_record(
+    where: str,
+    game_id: str,
+    game: Sequence[Any],
+    meta: dict[str, Any],
+    log: Iterable[Sequence[Any]],
+    annotations: Iterable[str],
+) -> GameRecord:
+    """Decode a game as a store read it: *game* its ``owsnb_games`` row (rule set, created, the
+    encoded initial state, ...), *meta* its decoded metadata, *log* its ``owsnb_log`` rows
+    ``(rev, op, seq, events)`` in order, *annotations* their JSON texts. Anything that does not
+    decode is ``StoreError``: game *game_id* at *where* is damaged."""
+    try:
+        initial = codec.loads(game[2])
+        anns = [annotation_from_json(a) for a in annotations]
+        events, rev, side_revs = fold_log(
+            ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
+            initial.sides,
+        )
+    except (ValueError, TypeError, KeyError) as exc:
+        raise StoreError(f"{where}: game {game_id!r} is damaged ({exc})") from None
+    return GameRecord(game_id, game[0], initial, events, rev, anns, meta, game[1], side_revs)
 
 
 class EventStore(abc.ABC):

@@ -33,10 +33,12 @@ from owsnb.store.base import (
     EventStore,
     GameRecord,
     NoSuchGame,
-    annotation_from_json,
     annotation_to_json,
-    fold_log,
+    game_record,
+    game_row,
     now,
+    only_game,
+    schema,
     storable,
 )
 
@@ -47,18 +49,7 @@ CHANNEL = "owsnb"
 
 _SCHEMA_LOCK = 0x6F77736E62  # advisory lock key ("owsnb"): one process creates the tables
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS owsnb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS owsnb_games (
-    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, created TEXT NOT NULL,
-    initial TEXT NOT NULL, meta JSONB NOT NULL);
-CREATE TABLE IF NOT EXISTS owsnb_log (
-    game_id TEXT NOT NULL REFERENCES owsnb_games(id), rev INTEGER NOT NULL, op TEXT NOT NULL,
-    seq INTEGER NOT NULL, events TEXT, created TEXT NOT NULL, PRIMARY KEY (game_id, rev));
-CREATE TABLE IF NOT EXISTS owsnb_annotations (
-    game_id TEXT NOT NULL REFERENCES owsnb_games(id), id INTEGER NOT NULL, data TEXT NOT NULL,
-    PRIMARY KEY (game_id, id));
-"""
+SCHEMA = schema("JSONB")
 
 
 def _psycopg() -> Any:
@@ -171,13 +162,7 @@ class PostgresStore(EventStore):
             with self._tx() as cur:
                 cur.execute(
                     "INSERT INTO owsnb_games VALUES (%s, %s, %s, %s, %s::jsonb)",
-                    (
-                        game_id,
-                        initial.ruleset,
-                        now(),
-                        storable(codec.dumps(initial), "the initial state"),
-                        json.dumps(storable(dict(meta or {}), "the game's metadata")),
-                    ),
+                    game_row(game_id, initial, meta),
                 )
         except self._pg.errors.UniqueViolation:
             raise StoreError(f"{self._where()}: a game {game_id!r} already exists") from None
@@ -269,14 +254,7 @@ class PostgresStore(EventStore):
         with self._tx() as cur:
             if game_id is None:
                 cur.execute("SELECT id FROM owsnb_games ORDER BY created, id")
-                ids = [r[0] for r in cur.fetchall()]
-                if not ids:
-                    raise StoreError(f"{self._where()} holds no game")
-                if len(ids) > 1:
-                    raise StoreError(
-                        f"{self._where()} holds {len(ids)} games ({', '.join(ids)}); say which"
-                    )
-                game_id = ids[0]
+                game_id = only_game([r[0] for r in cur.fetchall()], self._where())
             cur.execute(
                 "SELECT ruleset, created, initial, meta FROM owsnb_games WHERE id=%s", (game_id,)
             )
@@ -291,19 +269,8 @@ class PostgresStore(EventStore):
             cur.execute(
                 "SELECT data FROM owsnb_annotations WHERE game_id=%s ORDER BY id", (game_id,)
             )
-            anns_raw = [r[0] for r in cur.fetchall()]
-        try:
-            initial = codec.loads(row[2])
-            anns = [annotation_from_json(a) for a in anns_raw]
-            events, rev, side_revs = fold_log(
-                ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
-                initial.sides,
-            )
-        except (ValueError, TypeError, KeyError) as exc:
-            raise StoreError(f"{self._where()}: game {game_id!r} is damaged ({exc})") from None
-        return GameRecord(
-            game_id, row[0], initial, events, rev, anns, dict(row[3]), row[1], side_revs
-        )
+            anns = [r[0] for r in cur.fetchall()]
+        return game_record(self._where(), game_id, row, dict(row[3]), log, anns)
 
     def check(self) -> None:
         """Refuse a store that cannot be served (read-only database, a game that does not load):

@@ -30,27 +30,18 @@ from owsnb.store.base import (
     EventStore,
     GameRecord,
     NoSuchGame,
-    annotation_from_json,
     annotation_to_json,
-    fold_log,
+    game_record,
+    game_row,
     now,
+    only_game,
+    schema,
     storable,
 )
 
 __all__ = ["SQLiteStore"]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS owsnb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS owsnb_games (
-    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, created TEXT NOT NULL,
-    initial TEXT NOT NULL, meta TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS owsnb_log (
-    game_id TEXT NOT NULL REFERENCES owsnb_games(id), rev INTEGER NOT NULL, op TEXT NOT NULL,
-    seq INTEGER NOT NULL, events TEXT, created TEXT NOT NULL, PRIMARY KEY (game_id, rev));
-CREATE TABLE IF NOT EXISTS owsnb_annotations (
-    game_id TEXT NOT NULL REFERENCES owsnb_games(id), id INTEGER NOT NULL, data TEXT NOT NULL,
-    PRIMARY KEY (game_id, id));
-"""
+SCHEMA = schema("TEXT")
 
 OLD_NAMES = {"games": "owsnb_games", "log": "owsnb_log", "annotations": "owsnb_annotations"}
 """Schema 1's table names and their shared names (schema 2)."""
@@ -194,13 +185,7 @@ class SQLiteStore(EventStore):
                 raise StoreError(f"{self.path}: a game {game_id!r} already exists")
             self._db.execute(
                 "INSERT INTO owsnb_games VALUES (?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    initial.ruleset,
-                    now(),
-                    storable(codec.dumps(initial), "the initial state"),
-                    json.dumps(storable(dict(meta or {}), "the game's metadata")),
-                ),
+                game_row(game_id, initial, meta),
             )
 
     def _last_rev(self, game_id: str) -> int:
@@ -273,44 +258,27 @@ class SQLiteStore(EventStore):
 
     def load(self, game_id: str | None = None) -> GameRecord:
         with self._reading():
-            try:
-                if game_id is None:
-                    ids = [
-                        r[0]
-                        for r in self._db.execute("SELECT id FROM owsnb_games ORDER BY created")
-                    ]
-                    if not ids:
-                        raise StoreError(f"{self.path} holds no game")
-                    if len(ids) > 1:
-                        raise StoreError(
-                            f"{self.path} holds {len(ids)} games ({', '.join(ids)}); say which"
-                        )
-                    game_id = ids[0]
-                row = self._db.execute(
-                    "SELECT ruleset, created, initial, meta FROM owsnb_games WHERE id=?", (game_id,)
-                ).fetchone()
-                if row is None:
-                    raise NoSuchGame(f"{self.path}: no game {game_id!r}")
-                initial = codec.loads(row[2])
-                log = self._db.execute(
-                    "SELECT rev, op, seq, events FROM owsnb_log WHERE game_id=? ORDER BY rev",
-                    (game_id,),
-                ).fetchall()
-                anns = [
-                    annotation_from_json(r[0])
-                    for r in self._db.execute(
-                        "SELECT data FROM owsnb_annotations WHERE game_id=? ORDER BY id", (game_id,)
-                    )
+            if game_id is None:
+                ids = [
+                    r[0] for r in self._db.execute("SELECT id FROM owsnb_games ORDER BY created")
                 ]
-            except (ValueError, TypeError, KeyError) as exc:
-                raise StoreError(f"{self.path}: game {game_id!r} is damaged ({exc})") from None
-        events, rev, side_revs = fold_log(
-            ((r, op, seq, list(codec.loads(ev)) if ev else None) for r, op, seq, ev in log),
-            initial.sides,
-        )
-        return GameRecord(
-            game_id, row[0], initial, events, rev, anns, json.loads(row[3]), row[1], side_revs
-        )
+                game_id = only_game(ids, str(self.path))
+            row = self._db.execute(
+                "SELECT ruleset, created, initial, meta FROM owsnb_games WHERE id=?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise NoSuchGame(f"{self.path}: no game {game_id!r}")
+            log = self._db.execute(
+                "SELECT rev, op, seq, events FROM owsnb_log WHERE game_id=? ORDER BY rev",
+                (game_id,),
+            ).fetchall()
+            anns = [
+                r[0]
+                for r in self._db.execute(
+                    "SELECT data FROM owsnb_annotations WHERE game_id=? ORDER BY id", (game_id,)
+                )
+            ]
+        return game_record(str(self.path), game_id, row, json.loads(row[3]), log, anns)
 
     @contextmanager
     def _reading(self) -> Iterator[None]:

@@ -143,11 +143,8 @@ def numbering(game: Any, side: str) -> Numbers:
     """The :class:`Numbers` *side* may be shown now: the events it saw, the submissions it saw
     something of, and its revision (``game.revision(side)``).
 
-    >>> import owsnb
-    >>> from owsnb.kernel.registry import register_ruleset
-    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+    >>> from owsnb.rules.skirmish import example
+    >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
     >>> _ = game.submit("blue: move B-INF-1 0303")  # out of Red's sight
     >>> numbering(game, "red"), numbering(game, "blue")
     (Numbers(0 events, 0 batches, rev 0), Numbers(2 events, 1 batches, rev 1))

@@ -94,11 +94,8 @@ def random_order(
     advances.
 
     Example:
-        >>> import owsnb
-        >>> from owsnb.kernel.registry import register_ruleset
-        >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-        >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-        >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+        >>> from owsnb.rules.skirmish import example
+        >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
         >>> str(random_order(game, np.random.default_rng(2)))
         'blue: move B-ARM-1 0304'
     """

@@ -18,11 +18,8 @@ order (or undo) given through :class:`Transcript`:
 
 Rule-set authors keep such files next to their tests: a change of play shows as a readable diff.
 
->>> import owsnb
->>> from owsnb.kernel.registry import register_ruleset
->>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
->>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
->>> game = owsnb.load(SCENARIO, seed=11, save=False)
+>>> from owsnb.rules.skirmish import example
+>>> game = example()  # the kernel's example: skirmish, seed 11, in memory
 >>> t = Transcript(game, "skirmish, three entries")
 >>> _ = t.submit("blue: move B-INF-1 0805")
 >>> _ = t.submit("blue: move B-INF-1 0303")
@@ -69,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from owsnb.kernel.dist import Distribution
-from owsnb.kernel.errors import IllegalOrderError, InvalidHexError
+from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event
 from owsnb.kernel.hexgrid import Hex
 from owsnb.kernel.orders import Order
@@ -89,18 +86,7 @@ def _hex_text(h: Hex, label: Callable[[Hex], str | None] | None) -> str:
 
 def map_label(state: StateLike) -> Callable[[Hex], str | None]:
     """*state*'s printed hex labels (``None`` for a hex that has none, never a ``repr``)."""
-    m = state.map
-
-    def label(h: Hex) -> str | None:
-        info = m.hexes.get(h)
-        if info is not None and info.label:
-            return info.label
-        try:
-            return m.offset.to_label(h)
-        except (InvalidHexError, ValueError):
-            return None
-
-    return label
+    return state.map.printed_label
 
 
 def _plain(obj: Any, label: Callable[[Hex], str | None] | None) -> Any:
@@ -327,11 +313,8 @@ def random_transcript(
     (:func:`~owsnb.testing.playout.random_order`, seeded with *seed*), or fewer if the game ends.
     Pass a game whose salt is fixed (:func:`fixed_salt`) for the same text every time.
 
-    >>> import owsnb
-    >>> from owsnb.kernel.registry import register_ruleset
-    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+    >>> from owsnb.rules.skirmish import example
+    >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
     >>> t = random_transcript(game, "skirmish", orders=20, seed=1)
     >>> t.count, t.text().splitlines()[-1]
     (20, '== end: 20 entries, ... events, turn ...')

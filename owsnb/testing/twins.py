@@ -31,11 +31,8 @@ combat result, a die) is the rule set's to decide; the leak scanner
 (:mod:`owsnb.testing.leaks`) and the rule tests judge that.
 
 Example:
-    >>> import owsnb
-    >>> from owsnb.kernel.registry import register_ruleset
-    >>> from owsnb.rules.skirmish import SCENARIO  # the kernel's example
-    >>> register_ruleset("skirmish", "owsnb.rules.skirmish:RULESET")  # its rule set
-    >>> game = owsnb.load(SCENARIO, seed=11, save=False)
+    >>> from owsnb.rules.skirmish import example
+    >>> game = example()  # the kernel's example: skirmish, seed 11, in memory
     >>> report = noninterference(game, orders=12, every=4, follow=2, probes=8, seed=3)
     >>> report.pairs > 0 and report.observations > 10 * report.pairs
     True

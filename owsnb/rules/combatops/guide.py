@@ -13,19 +13,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from owsnb.kernel.ruleset import game_over_note
 from owsnb.kernel.state import UMPIRE
 from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops import victory
 from owsnb.rules.combatops.terrain import parse_hex
 
 __all__ = ["standing", "VERBS", "STEPS"]
-
-
-def _ended(view: Any) -> str | None:
-    for e in reversed(view.events):
-        if e.kind == "note" and str(e.data.get("text", "")).startswith("Game over"):
-            return str(e.data["text"])
-    return None
 
 
 def standing(view: Any) -> dict[str, Any]:
@@ -67,7 +61,7 @@ def standing(view: Any) -> dict[str, Any]:
         rows.append(
             {"side": me, "what": "battalions needed for a major result", "points": str(thr)}
         )
-    ended = _ended(view)
+    ended = game_over_note(view)
     text = ended or (
         f"{'you attack' if me == side else 'you defend'}: the umpire judges the "
         "victory conditions at the end (16.0); what you know now is below"

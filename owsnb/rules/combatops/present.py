@@ -19,7 +19,6 @@ from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops.terrain import hexid
 
 __all__ = [
-    "CombatOpsPresentation",
     "PRESENTATION",
     "terrain_style",
     "counter_of",
@@ -265,26 +264,12 @@ def observation_string(view: Any) -> str:
     return f"{getattr(view, 'viewer', UMPIRE)} | {view.clock} | {units}"
 
 
-class CombatOpsPresentation(Presentation):
-    """What the table draws of a Combat Operations game (see the module docstring)."""
-
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return terrain_style(terrain)
-
-    def counter(self, unit: Any, view: Any) -> Counter:
-        return counter_of(unit, view)
-
-    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
-        return unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return ranges(view, unit_id)
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return dashboard(view)
-
-
-PRESENTATION = CombatOpsPresentation()
+PRESENTATION = Presentation(
+    terrain_style=terrain_style,
+    counter=counter_of,
+    unit_summary=unit_summary,
+    reach=reach,
+    ranges=ranges,
+    dashboard=dashboard,
+)
+"""What the table draws of a Combat Operations game (see the module docstring)."""

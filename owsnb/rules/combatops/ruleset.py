@@ -467,11 +467,13 @@ class CombatOps(RuleSet):
         return tuple(info.ids[h] for h in sorted(hexes, key=lambda h: (info.cols[h], info.rows[h])))
 
     # -- who acts ------------------------------------------------------------------------------
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
         a = step.actors
         if a in ("attacker", "defender"):
             return (state.public.get(a) or next(iter(state.sides)),)
-        return super().actors(state, phase, step)
+        return super().actors(state, phase, step, turn)
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
         c = super().clock_for(state, phase, step, turn)

@@ -67,9 +67,8 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
             value += float(p) * (MATERIAL * (lost_d - lost_a) + pts * (dead_d - dead_a))
         return value
     if order.verb == "move" and len(order.args) > 1:
-        try:
-            h = view.map.hex(order.args[1])
-        except (KeyError, ValueError):
+        h = view.map.find(order.args[1])
+        if h is None:
             return 0.0
         for o in victory.objectives(view):
             if view.map.hex(o["hex"]) == h and o["control"] != view.side:

@@ -352,18 +352,7 @@ class AttackOrder(OrderHandler):
             for t in enemies:
                 if combat.attack_refusal(state, u, t) is None:
                     pairs.append((u, t))
-        if not pairs:
-            return None
-        ex = tuple(self.type.make(side, unit=u.id, target=t.id) for u, t in pairs)
-        return OrderSpec(
-            side,
-            self.type,
-            FrozenDict(
-                unit=tuple(dict.fromkeys(u.id for u, _ in pairs)),
-                target=tuple(dict.fromkeys(t.id for _, t in pairs)),
-            ),
-            ex,
-        )
+        return OrderSpec.of(side, self.type, [{"unit": u.id, "target": t.id} for u, t in pairs])
 
     def validate(self, state: StateLike, order: Order, args: Mapping[str, Any]) -> None:
         u, t = _stand(state, order, args["unit"]), args["target"]

@@ -30,7 +30,6 @@ from owsnb.rules.opart.tables import table
 from owsnb.rules.opart.terrain import direction_names
 
 __all__ = [
-    "OpartPresentation",
     "PRESENTATION",
     "terrain_style",
     "counter_of",
@@ -45,7 +44,7 @@ __all__ = [
 _ARM_COLOURS = {"german": "#5d6b57", "soviet": "#8a3324", "axis_ally": "#7a6a3a"}
 
 
-def terrain_style(state: StateLike | None, terrain: str) -> dict[str, Any]:
+def terrain_style(terrain: str, state: StateLike | None = None) -> dict[str, Any]:
     """Leaflet path style of a terrain key (from the ``terrain`` table)."""
     row = table(state, "terrain").get(terrain)
     style = dict(row.get("style", {})) if row else {"fillColor": "#dddddd", "fillOpacity": 0.5}
@@ -81,7 +80,7 @@ def symbol_of(unit: Any) -> str:
     return "unit"
 
 
-def counter_of(state: Any, unit: Any) -> Counter:
+def counter_of(unit: Any, state: Any) -> Counter:
     """A stand's counter as data: side colour, arm symbol, label, combat value (§8), facing,
     morale on divisional command stands (§9), dots for "moved" and "fired" this turn."""
     side = state.sides.get(unit.side) if state is not None else None
@@ -111,7 +110,7 @@ def counter_of(state: Any, unit: Any) -> Counter:
     )
 
 
-def unit_summary(state: StateLike, unit: Any) -> list[tuple[str, str]]:
+def unit_summary(unit: Any, state: StateLike) -> list[tuple[str, str]]:
     """(label, value) rows describing a stand for tooltips and detail panels."""
     fid = formation_of(unit)
     f = formations(state).get(fid, {})
@@ -294,7 +293,7 @@ def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None
     ]
     for h in hexes:
         info = state.map.info(h)
-        st = terrain_style(state, info.terrain)
+        st = terrain_style(info.terrain, state)
         cx, cy = pos[h]
         pts = " ".join(
             f"{pt(cx + a, cy + b)[0]:.1f},{pt(cx + a, cy + b)[1]:.1f}" for a, b in corners
@@ -335,7 +334,7 @@ def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None
         cx, cy = pt(*pos[h])
         for i, u in enumerate(us):
             ox = (i - (len(us) - 1) / 2) * c * 0.45
-            svg = counter_svg(counter_of(state, u), None, (), c)
+            svg = counter_svg(counter_of(u, state), None, (), c)
             out.append(
                 f"<g transform='translate({cx - c / 2 + ox:.1f},{cy - c / 2 + i * c * 0.12:.1f})'>{svg}</g>"
             )
@@ -343,26 +342,12 @@ def board_svg(state: StateLike, width: int = 720, *, reach_of: str | None = None
     return "".join(out)
 
 
-class OpartPresentation(Presentation):
-    """What the table draws of an Operational Art game (see the module docstring)."""
-
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return terrain_style(None, terrain)
-
-    def counter(self, unit: Any, view: Any) -> Counter:
-        return counter_of(view, unit)
-
-    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
-        return unit_summary(view, unit)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return ranges(view, unit_id)
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return dashboard(view)
-
-
-PRESENTATION = OpartPresentation()
+PRESENTATION = Presentation(
+    terrain_style=terrain_style,
+    counter=counter_of,
+    unit_summary=unit_summary,
+    reach=reach,
+    ranges=ranges,
+    dashboard=dashboard,
+)
+"""What the table draws of an Operational Art game (see the module docstring)."""

@@ -370,11 +370,13 @@ class OperationalArt(RuleSet):
         return super().setup(state, rules)
 
     # -- sequence ------------------------------------------------------------------------------
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
         if step.actors == "card":
             side = activation.current_side(state)
             return (side,) if side else ()
-        return super().actors(state, phase, step)
+        return super().actors(state, phase, step, turn)
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
         c = super().clock_for(state, phase, step, turn)

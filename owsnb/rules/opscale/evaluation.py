@@ -88,9 +88,8 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
         return value
     if order.verb in ("move", "deploy") and len(order.args) > 1:
         u = view.units.get(order.args[0])
-        try:
-            dest = view.map.hex(order.args[1])
-        except (KeyError, ValueError):
+        dest = view.map.find(order.args[1])
+        if dest is None:
             return 0.0
         if u is None:
             return 0.0

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from owsnb.kernel.ruleset import game_over_note
+
 __all__ = ["standing", "VERBS", "STEPS"]
 
 
@@ -14,10 +16,7 @@ def _over(view: Any) -> bool:
     last = view.scenario.get("turns")
     if last and view.clock.turn > int(last):
         return True
-    return any(
-        e.kind == "note" and str(e.data.get("text", "")).startswith("Game over")
-        for e in view.events
-    )
+    return game_over_note(view) is not None
 
 
 def standing(view: Any) -> dict[str, Any]:

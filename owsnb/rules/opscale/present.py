@@ -14,7 +14,6 @@ from owsnb.rules.opscale.experience import stars
 from owsnb.rules.opscale.units import card_of
 
 __all__ = [
-    "OpscalePresentation",
     "PRESENTATION",
     "TERRAIN",
     "terrain_style",
@@ -283,32 +282,21 @@ def dashboard(view: Any) -> dict[str, Any]:
     return out
 
 
-class OpscalePresentation(Presentation):
-    """What the table draws of an operational-scale game (see the module docstring)."""
+def unit_domain(view: Any, unit: Any) -> str | None:
+    """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and
+    domain stay on its face, so an enemy's closed card still gives it)."""
+    from owsnb.rules.opscale.board import domain
 
-    terrain_styles = TERRAIN
-
-    def counter(self, unit: Any, view: Any) -> Counter:
-        return counter_of(unit, view)
-
-    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
-        return unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return ranges(view, unit_id)
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return dashboard(view)
-
-    def unit_domain(self, view: Any, unit: Any) -> str | None:
-        """Forces and losses by domain: ``ground``, ``air`` or ``naval`` (a card's category and
-        domain stay on its face, so an enemy's closed card still gives it)."""
-        from owsnb.rules.opscale.board import domain
-
-        return domain(unit)
+    return domain(unit)
 
 
-PRESENTATION = OpscalePresentation()
+PRESENTATION = Presentation(
+    terrain_styles=TERRAIN,
+    counter=counter_of,
+    unit_summary=unit_summary,
+    reach=reach,
+    ranges=ranges,
+    dashboard=dashboard,
+    unit_domain=unit_domain,
+)
+"""What the table draws of an operational-scale game (see the module docstring)."""

@@ -18,7 +18,7 @@ from owsnb.kernel import Dice, IllegalOrderError, Option, Phase, RuleSet, Sequen
 from owsnb.kernel.data import freeze, thaw
 from owsnb.kernel.events import Event, note, side_set, state_set, unit_move, unit_set
 from owsnb.kernel.reduce import apply_all
-from owsnb.kernel.state import UMPIRE, Clock, GameState, StateLike
+from owsnb.kernel.state import UMPIRE, GameState, StateLike
 from owsnb.rules.opscale import decks, present
 from owsnb.rules.opscale.board import alive_on_map, domain, players
 from owsnb.rules.opscale.combat_orders import (
@@ -472,8 +472,11 @@ class OpScale(RuleSet):
         return state
 
     # -- who acts ---------------------------------------------------------------------------------
-    def step_actors(self, state: StateLike, step: Step, turn: int) -> tuple[str, ...]:
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
         """Players acting in *step* of *turn* (none in automatic steps and out-of-schedule phases)."""
+        turn = state.clock.turn if turn is None else turn
         if step.auto:
             return ()
         ps = players(state)
@@ -491,19 +494,6 @@ class OpScale(RuleSet):
                 return ()
             return ps
         return ps
-
-    def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Clock:
-        return Clock(
-            turn=turn,
-            phase=phase.key,
-            step=step.key,
-            phase_title=phase.title,
-            step_title=step.title,
-            active=self.step_actors(state, step, turn),
-            done=frozenset(),
-            mode=step.mode,
-            date=state.clock.date,
-        )
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Dice) -> Any:
         adj = super().adjudicate(state, order, args, dice)

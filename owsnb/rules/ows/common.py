@@ -17,6 +17,9 @@ from owsnb.rules.ows.tables import load_tables
 from owsnb.rules.ows.units import counter
 
 __all__ = [
+    "detects",
+    "shot_down",
+    "near_own",
     "detected",
     "watchers",
     "apply_hits",
@@ -306,3 +309,43 @@ def seq(x: Any) -> Sequence[Any]:
     if isinstance(x, (list, tuple)):
         return x
     return (x,)
+
+
+def shot_down(uid: str, visible_to: Any = None) -> Event:
+    """9.7.4: an aircraft shot down goes to the Regeneration Box, its steps and markers gone
+    (*visible_to*: who sees it go; ``None``, everyone)."""
+    return unit_set(
+        uid,
+        steps=0,
+        hex=None,
+        box="regeneration",
+        markers=frozenset(),
+        rule="9.7.4",
+        visible_to=visible_to,
+    )
+
+
+def near_own(state: StateLike, side: str) -> list[str]:
+    """Labels, in order, of the hexes *side*'s units stand in or next to: example targets drawn
+    from what the side knows (its own positions), never from hidden enemy ones."""
+    return sorted(
+        {
+            state.map.label(n)
+            for u in state.units_of(side)
+            if u.hex is not None
+            for n in (u.hex, *u.hex.neighbours())
+            if n in state.map.hexes
+        }
+    )
+
+
+def detects(side: str, u: Any, rule: str, visible_to: Any = None) -> Event:
+    """*side* detects *u*: it is seen by *side* and placed at TACSIT 1 (8.4.1), by *rule*
+    (*visible_to*: who learns it; ``None``, everyone)."""
+    return unit_set(
+        u.id,
+        seen_by=u.seen_by | {side},
+        markers=u.markers | {"tacsit1"},
+        rule=rule,
+        visible_to=visible_to,
+    )

@@ -128,9 +128,8 @@ def _city(view: Any, order: Any) -> float:
     """A ground unit sent into a city its enemy holds: half the city (it must stand there
     alone to hold it)."""
     u = view.units.get(order.args[0])
-    try:
-        h = view.map.hex(order.args[1])
-    except (KeyError, ValueError):
+    h = view.map.find(order.args[1])
+    if h is None:
         return 0.0
     holder = _cities(view).get(h, view.side)
     if u is not None and _ground(u) and holder not in (None, view.side):
@@ -147,9 +146,8 @@ def _sortie(view: Any, order: Any) -> float:
     force going ashore: the change of the pull over all goals (own cities to hold too) from
     where it sets out (:func:`_origin`)."""
     u = view.units.get(order.args[0])
-    try:
-        dest = view.map.hex(order.args[1])
-    except (KeyError, ValueError):
+    dest = view.map.find(order.args[1])
+    if dest is None:
         return 0.0
     if u is None:
         return 0.0

@@ -43,7 +43,17 @@ from owsnb.kernel.events import Event, note, side_set, state_set, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
-from owsnb.rules.ows.common import Result, Roller, detected, option, space, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    detected,
+    detects,
+    near_own,
+    option,
+    shot_down,
+    space,
+    watchers,
+)
 from owsnb.rules.ows.dice import demote, net_die, parse_die, rung, success_probability
 from owsnb.rules.ows.units import counter
 
@@ -288,6 +298,20 @@ def _signature(u: Any) -> int:
     return int(sig) if sig is not None else 7
 
 
+def theater_targets(state: StateLike, side: str, h: Any) -> list[Any]:
+    """The units a theater ISR search by *side* of hex *h* rolls against (8.4): the enemy's
+    living units there that *side* has not seen, low-signature units excepted (8.3.3)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side != side
+        and u.hex == h
+        and u.alive
+        and not counter(u).low_signature
+        and side not in u.seen_by
+    ]
+
+
 # -- automatic detections (8.3.1, 8.3.2, 6.4.3, 6.5.9.5) ---------------------------------------------
 def auto_detections(state: StateLike, dice: Any = None) -> list[Event]:
     """Detections that need no roll, made when local detection begins (step 5.2)."""
@@ -363,15 +387,7 @@ class TheaterISR(OrderHandler):
             return None
         # never derived from hidden enemy positions: every hex is a candidate; examples near own units
         hexes = [state.map.label(h) for h in state.map.hexes]
-        near = sorted(
-            {
-                state.map.label(n)
-                for u in state.units_of(side)
-                if u.hex is not None
-                for n in (u.hex, *u.hex.neighbours())
-                if n in state.map.hexes
-            }
-        )
+        near = near_own(state, side)
         ex = tuple(self.type.make(side, hex=h) for h in near[:12])
         return OrderSpec(side, self.type, FrozenDict(hex=tuple(hexes)), ex)
 
@@ -400,15 +416,7 @@ class TheaterISR(OrderHandler):
         events: list[Event] = []
         found = []
         shown: list[tuple[str, int, str, str]] = []
-        for u in state.units.values():
-            if (
-                u.side == side
-                or u.hex != h
-                or not u.alive
-                or counter(u).low_signature
-                or side in u.seen_by
-            ):
-                continue
+        for u in theater_targets(state, side, h):
             sig = _signature(u)
             rule = "8.3.2.1" if in_the_open(state, u) else "8.4.1"
             if rule == "8.4.1":  # 8.3.2.1: in the open the pawn placed on it detects it, no roll
@@ -422,15 +430,7 @@ class TheaterISR(OrderHandler):
                 )  # 8.4: the searcher's roll, shown once it names only what it found
                 shown.append(roll.rolls[-1])
             found.append(u.id)
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule=rule,
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, rule, frozenset({side, u.side})))
         used = dict(thaw(state.public.get("isr_used") or {}))
         used[side] = int(used.get(side, 0)) + 1
         events.append(state_set("public", {"isr_used": used}, rule="8.2"))
@@ -567,13 +567,7 @@ def _contest_events(
     from owsnb.kernel.reduce import apply
 
     p = state.units[cont.platform]
-    found = unit_set(
-        p.id,
-        seen_by=p.seen_by | {cont.defender},
-        markers=p.markers | {"tacsit1"},
-        rule="8.5.4",
-        visible_to=None,
-    )
+    found = detects(cont.defender, p, "8.5.4", None)
     s_det = apply(state, found)  # the shots are rolled once the defender has found the platform
 
     def vis(who: str | None) -> Any:
@@ -621,29 +615,11 @@ def _contest_events(
             [f"{p.id} is found and engaged but survives: it senses as usual (8.5.4)"],
             shown,
         )
-    events.append(
-        unit_set(
-            p.id,
-            steps=0,
-            hex=None,
-            box="regeneration",
-            markers=frozenset(),
-            rule="9.7.4",
-            visible_to=None,
-        )
-    )
+    events.append(shot_down(p.id))
     for e in cont.shots:
         u = cur.units[e.shooter]
         if side not in u.seen_by:
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.5.4",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.5.4", frozenset({side, u.side})))
     return (
         events,
         outcome,
@@ -669,6 +645,21 @@ def local_preview(game: Any, side: str, sensors: Sequence[str], target: str) -> 
     )
 
 
+def local_targets(state: StateLike, side: str, h: Any) -> list[Any]:
+    """The units a local search by *side* of hex *h* may roll against (8.5): the enemy's living
+    units there that *side* has not detected (those its sensors cannot sense are left to
+    :func:`local_die`)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side != side
+        and u.hex == h
+        and u.alive
+        and side not in u.seen_by
+        and not detected(state, u, side)
+    ]
+
+
 def _search(
     state: StateLike, side: str, h: Any, sensors: Sequence[Any], roll: Roller
 ) -> tuple[list[Event], list[str], list, set]:
@@ -677,30 +668,14 @@ def _search(
     found: list[str] = []
     shown = []
     rules = {"8.5"}
-    for u in state.units.values():
-        if (
-            u.side == side
-            or u.hex != h
-            or not u.alive
-            or side in u.seen_by
-            or detected(state, u, side)
-        ):
-            continue
+    for u in local_targets(state, side, h):
         die, notes = local_die(state, side, sensors, u)
         if die is None:
             continue
         if in_the_open(state, u) and any(_isr_asset(s, u) for s in sensors):
             found.append(u.id)  # 8.3.2.1: in the open, an ISR asset in range detects it, no roll
             rules.add("8.3.2.1")
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.3.2.1",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.3.2.1", frozenset({side, u.side})))
             continue
         sig = _signature(u)
         # 6.4.2: "Submarines attempting to detect surface platforms remain undetected": a roll
@@ -721,15 +696,7 @@ def _search(
             found.append(u.id)
             shown.append(roll.rolls[-1])
             rules.update(n.rsplit("(", 1)[-1].rstrip(")") for n in notes if "(" in n)
-            events.append(
-                unit_set(
-                    u.id,
-                    seen_by=u.seen_by | {side},
-                    markers=u.markers | {"tacsit1"},
-                    rule="8.5",
-                    visible_to=frozenset({side, u.side}),
-                )
-            )
+            events.append(detects(side, u, "8.5", frozenset({side, u.side})))
     return events, found, shown, rules
 
 

@@ -453,8 +453,7 @@ def detection_engagement(
         die = isr.cooperative_die([parse_die(d) for d in dice], rule=sensing, limit=lim)
         names = ["target"] if targets == 1 else [f"target-{i + 1}" for i in range(int(targets))]
         return DetectionEngagement(tuple((t, die, int(signature)) for t in names), "local")
-    from owsnb.rules.ows.common import detected, space
-    from owsnb.rules.ows.units import counter
+    from owsnb.rules.ows.common import space
 
     if side is None or hex is None:
         raise ValueError("a detection read from a game needs the searching side= and the hex=")
@@ -463,27 +462,11 @@ def detection_engagement(
     rolls = []
     if sensors is None:
         die = parse_die(space(state, side)["isr_die"])
-        for u in state.units.values():
-            if (
-                u.side == side
-                or u.hex != h
-                or not u.alive
-                or counter(u).low_signature
-                or side in u.seen_by
-            ):
-                continue
+        for u in isr.theater_targets(state, side, h):
             rolls.append((u.id, die, 0 if isr.in_the_open(state, u) else isr._signature(u)))
         return DetectionEngagement(tuple(rolls), "theater")
     sens = [state.units[s] for s in sensors]
-    for u in state.units.values():
-        if (
-            u.side == side
-            or u.hex != h
-            or not u.alive
-            or side in u.seen_by
-            or detected(state, u, side)
-        ):
-            continue
+    for u in isr.local_targets(state, side, h):
         local, _ = isr.local_die(state, side, sens, u)
         if local is not None:
             auto = isr.in_the_open(state, u) and any(isr._isr_asset(x, u) for x in sens)

@@ -25,7 +25,7 @@ from owsnb.kernel.events import Event, note, side_set, unit_move, unit_set
 from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, enemy_unit
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import StateLike
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, table
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, near_own, option, table
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import parse_die, success_probability
 from owsnb.rules.ows.units import counter
@@ -111,15 +111,7 @@ class Insert(OrderHandler):
         ]
         if not sofs:
             return None
-        near = sorted(
-            {
-                state.map.label(n)
-                for u in state.units_of(side)
-                if u.hex is not None
-                for n in (u.hex, *u.hex.neighbours())
-                if n in state.map.hexes
-            }
-        )
+        near = near_own(state, side)
         ex = tuple(self.type.make(side, sof=s.id, hex=h) for s in sofs for h in near[:8])
         return OrderSpec(side, self.type, FrozenDict(sof=tuple(s.id for s in sofs)), ex)
 

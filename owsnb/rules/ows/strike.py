@@ -35,7 +35,16 @@ from owsnb.kernel.orders import Order, OrderSpec, OrderType, Param, own_unit
 from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import UMPIRE, GameState, StateLike
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, space, watchers
+from owsnb.rules.ows.common import (
+    Result,
+    Roller,
+    apply_hits,
+    detected,
+    detects,
+    option,
+    space,
+    watchers,
+)
 from owsnb.rules.ows.dice import parse_die, shift
 from owsnb.rules.ows.salvos import SalvoPlan, _roll_salvo, _sum, allocate, engages
 from owsnb.rules.ows.targeting import (
@@ -336,27 +345,13 @@ def _exposure_events(
                 )
                 if r >= sig:
                     seen.add(src.id)
-                    events.append(
-                        unit_set(
-                            src.id,
-                            seen_by=src.seen_by | {defender},
-                            markers=src.markers | {"tacsit1"},
-                            rule="9.9.4.3",
-                        )
-                    )
+                    events.append(detects(defender, src, "9.9.4.3"))
             continue
         if c.is_air:
             continue
         if defender not in src.seen_by or "tacsit1" not in src.markers:
             seen.add(src.id)
-            events.append(
-                unit_set(
-                    src.id,
-                    seen_by=src.seen_by | {defender},
-                    markers=src.markers | {"tacsit1"},
-                    rule="9.9.4.2",
-                )
-            )
+            events.append(detects(defender, src, "9.9.4.2"))
     return events, seen
 
 

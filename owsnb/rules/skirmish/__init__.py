@@ -111,17 +111,7 @@ class Fire(OrderHandler):
             and side in t.seen_by
             and t.hex.distance(u.hex) == 1
         ]
-        if not pairs:
-            return None
-        ex = tuple(self.type.make(side, unit=u.id, target=t.id) for u, t in pairs)
-        return OrderSpec(
-            side,
-            self.type,
-            FrozenDict(
-                unit=tuple({u.id: 0 for u, _ in pairs}), target=tuple({t.id: 0 for _, t in pairs})
-            ),
-            ex,
-        )
+        return OrderSpec.of(side, self.type, [{"unit": u.id, "target": t.id} for u, t in pairs])
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u, t = args["unit"], args["target"]  # bound: the side's unit, a detected enemy

@@ -40,7 +40,7 @@ Citations (``B3.x``, ``10.x``, ``Lnnn``) as explained in :mod:`owsnb.rules.tocs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
@@ -134,6 +134,39 @@ def _batteries(
                 continue
         out.append(u)
     return out
+
+
+def _fire_candidates(
+    state: StateLike,
+    side: str,
+    type_: OrderType,
+    paragraph: str,
+    worst: int,
+    targets: Callable[[Any, int], list[str]],
+) -> OrderSpec | None:
+    """Example *type_* orders of *side*'s batteries that may fire now (:func:`_batteries`): the
+    first six of each one's *targets(battery, range)*, twelve in all; None: not now."""
+    bats = _batteries(state, side, type_.make, paragraph, worst)
+    if bats is None:
+        return None
+    ex = []
+    for u in bats:
+        ex += [type_.make(side, unit=u.id, hex=x) for x in targets(u, battery_range(state, u))[:6]]
+    return spec_from_examples(side, type_, ex, 12)
+
+
+def _enemy_held_near(
+    state: StateLike, side: str, u: Any, rng: int, *, uninterdicted: bool = False
+) -> list[str]:
+    """Labels, in order, of the hexes the enemy holds within *rng* (at most 3) of battery *u*
+    (only those not yet interdicted if *uninterdicted*): example targets, a sample, not the rule."""
+    return sorted(
+        state.map.label(h)
+        for h in u.hex.disc(min(rng, 3))
+        if h in state.map.hexes
+        and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
+        and not (uninterdicted and state.map.hexes[h].facts.get("interdicted"))
+    )
 
 
 def _check_fire(
@@ -241,12 +274,7 @@ class Interdict(OrderHandler):
     )
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
-        bats = _batteries(state, side, self.type.make, "10.26", FATIGUED)
-        if bats is None:
-            return None
-        ex = []
-        for u in bats:
-            rng = battery_range(state, u)
+        def targets(u: Any, rng: int) -> list[str]:
             battles = sorted(
                 state.map.label(h)
                 for h, i in state.map.hexes.items()
@@ -254,15 +282,9 @@ class Interdict(OrderHandler):
                 and h.distance(u.hex) <= rng
                 and not i.facts.get("interdicted")
             )
-            others = sorted(
-                state.map.label(h)
-                for h in u.hex.disc(min(rng, 3))
-                if h in state.map.hexes
-                and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
-                and not state.map.hexes[h].facts.get("interdicted")
-            )
-            ex += [self.type.make(side, unit=u.id, hex=x) for x in (battles + others)[:6]]
-        return spec_from_examples(side, self.type, ex, 12)
+            return battles + _enemy_held_near(state, side, u, rng, uninterdicted=True)
+
+        return _fire_candidates(state, side, self.type, "10.26", FATIGUED, targets)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u, step, h = _check_fire(
@@ -381,20 +403,14 @@ class Strike(OrderHandler):
     )
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
-        bats = _batteries(state, side, self.type.make, "10.24", GOOD_ORDER)
-        if bats is None:
-            return None
-        ex = []
-        for u in bats:
-            rng = battery_range(state, u)
-            targets = sorted(
-                state.map.label(h)
-                for h in u.hex.disc(min(rng, 3))
-                if h in state.map.hexes
-                and state.map.hexes[h].facts.get("owner") == enemy_of(state, side)
-            )
-            ex += [self.type.make(side, unit=u.id, hex=x) for x in targets[:6]]
-        return spec_from_examples(side, self.type, ex, 12)
+        return _fire_candidates(
+            state,
+            side,
+            self.type,
+            "10.24",
+            GOOD_ORDER,
+            lambda u, rng: _enemy_held_near(state, side, u, rng),
+        )
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u, step, h = _check_fire(

@@ -89,6 +89,18 @@ def _battle_of(state: StateLike, side: str, uid: str) -> str | None:
     return next((k for k, v in pending(state, side).items() if uid in v), None)
 
 
+def _need_enterable(state: StateLike, order: Any, u: Any, to: Any) -> None:
+    """Refuse (``impassable``, 11.0) an advance of *u* into *to* that its terrain or a river
+    forbids."""
+    if step_cost(state, u, u.hex, to) == float("inf"):
+        raise refuse(
+            f"{u.id} cannot enter {state.map.label(to)} (terrain or river)",
+            "impassable",
+            "11.0",
+            order,
+        )
+
+
 class Advance(OrderHandler):
     type = OrderType(
         "breakthrough",
@@ -138,13 +150,7 @@ class Advance(OrderHandler):
                 "L76",
                 order,
             )
-        if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refuse(
-                f"{u.id} cannot enter {state.map.label(to)} (terrain or river)",
-                "impassable",
-                "11.0",
-                order,
-            )
+        _need_enterable(state, order, u, to)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)
@@ -236,13 +242,7 @@ class Exploit(OrderHandler):
                 "L737",
                 order,
             )
-        if step_cost(state, u, u.hex, to) == float("inf"):
-            raise refuse(
-                f"{u.id} cannot enter {state.map.label(to)} (terrain or river)",
-                "impassable",
-                "11.0",
-                order,
-            )
+        _need_enterable(state, order, u, to)
 
     def adjudicate(self, state: GameState, order: Any, args: Mapping[str, Any], dice: Any) -> list:
         em = Emitter(state)

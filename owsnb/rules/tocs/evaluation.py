@@ -112,9 +112,8 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
             value += float(p) * (MATERIAL * (d_loss - a_loss) + 0.1 * (d_ret - a_ret))
         return value
     if order.verb == "move" and len(order.args) > 1:
-        try:
-            h = view.map.hex(order.args[1])
-        except (KeyError, ValueError):
+        h = view.map.find(order.args[1])
+        if h is None:
             return 0.0
         if _owner(view, h) == side:
             return 0.0

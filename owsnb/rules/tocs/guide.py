@@ -12,17 +12,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from owsnb.kernel.ruleset import game_over_note
 from owsnb.kernel.state import UMPIRE
 from owsnb.rules.tocs.victory import score
 
 __all__ = ["standing", "VERBS", "STEPS", "briefing"]
-
-
-def _ended(view: Any) -> str | None:
-    for e in reversed(view.events):
-        if e.kind == "note" and str(e.data.get("text", "")).startswith("Game over"):
-            return str(e.data["text"])
-    return None
 
 
 def standing(view: Any) -> dict[str, Any]:
@@ -49,7 +43,7 @@ def standing(view: Any) -> dict[str, Any]:
         ) + f" ({pts})"
     else:
         text = f"your VP: {scores[view.side]} — the enemy's are secret until the end (L87-L88)"
-    ended = _ended(view)
+    ended = game_over_note(view)
     if ended and view.side != UMPIRE:
         text = ended
     return {

@@ -32,6 +32,7 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     spec_from_examples,
+    unit_choice_spec,
     units_spec,
 )
 from owsnb.rules.tocs.perimeter import announce, take_hex
@@ -232,16 +233,7 @@ class Reserve(OrderHandler):
                 and not engaged(state, u.hex)
             ),
         )
-        return (
-            OrderSpec(
-                side,
-                self.type,
-                FrozenDict(unit=ids),
-                tuple(self.type.make(side, unit=i) for i in ids[:8]),
-            )
-            if ids
-            else None
-        )
+        return unit_choice_spec(side, self.type, ids)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = args["unit"]

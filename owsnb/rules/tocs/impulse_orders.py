@@ -10,7 +10,6 @@ from fractions import Fraction
 from typing import Any
 
 from owsnb.kernel import Distribution, OrderHandler, OrderSpec, OrderType, Param
-from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set
 from owsnb.kernel.state import GameState, StateLike
@@ -18,7 +17,7 @@ from owsnb.rules.tocs import economy
 from owsnb.rules.tocs.activation import check_spend, close_activation, spend
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import ap_for, daypart, state_of
-from owsnb.rules.tocs.order_checks import clock_step, units_spec
+from owsnb.rules.tocs.order_checks import clock_step, unit_choice_spec, units_spec
 from owsnb.rules.tocs.supply import in_loc
 
 __all__ = ["Begin", "Pass", "Activate"]
@@ -97,14 +96,7 @@ class Activate(OrderHandler):
             return ap_for(state_of(u), col) > 0
 
         ids = units_spec(state, side, ok)
-        if not ids:
-            return None
-        return OrderSpec(
-            side,
-            self.type,
-            FrozenDict(unit=ids),
-            tuple(self.type.make(side, unit=i) for i in ids[:8]),
-        )
+        return unit_choice_spec(side, self.type, ids)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = args["unit"]

@@ -19,6 +19,7 @@ __all__ = [
     "clock_step",
     "units_spec",
     "spec_from_examples",
+    "unit_choice_spec",
 ]
 
 
@@ -57,3 +58,9 @@ def spec_from_examples(side: str, order_type: OrderType, ex: list[Any], k: int) 
         if ex
         else None
     )
+
+
+def unit_choice_spec(side: str, order_type: OrderType, ids: tuple[str, ...]) -> OrderSpec | None:
+    """The spec of a verb whose one parameter is a unit: *ids* are its choices, the first eight
+    shown as examples; ``None`` without choices."""
+    return OrderSpec.of(side, order_type, [{"unit": i} for i in ids], shown=8)

@@ -23,6 +23,7 @@ from owsnb.rules.tocs.order_checks import (
     clock_step,
     is_open,
     need_open,
+    unit_choice_spec,
     units_spec,
 )
 from owsnb.rules.tocs.positions import level_at, level_name, set_level
@@ -77,18 +78,7 @@ class Improve(OrderHandler):
         if clock_step(state) != "3.5":
             return None
         ids = units_spec(state, side, lambda u: is_open(u) and why_not_improve(state, u) is None)
-        from owsnb.kernel.data import FrozenDict
-
-        return (
-            OrderSpec(
-                side,
-                self.type,
-                FrozenDict(unit=ids),
-                tuple(self.type.make(side, unit=i) for i in ids[:8]),
-            )
-            if ids
-            else None
-        )
+        return unit_choice_spec(side, self.type, ids)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = args["unit"]

@@ -19,7 +19,6 @@ from owsnb.rules.tocs.model import STATES, daypart, state_of
 from owsnb.rules.tocs.terrain import step_cost
 
 __all__ = [
-    "TocsPresentation",
     "PRESENTATION",
     "terrain_style",
     "counter_of",
@@ -288,29 +287,13 @@ def perimeter_geojson(view: Any, sides_colour: dict[str, str] | None = None) -> 
     return {"type": "FeatureCollection", "features": feats}
 
 
-class TocsPresentation(Presentation):
-    """What the table draws of a TOCS game (see the module docstring)."""
-
-    def terrain_style(self, terrain: str) -> dict[str, Any]:
-        return terrain_style(terrain)
-
-    def counter(self, unit: Any, view: Any) -> Counter:
-        return counter_of(unit, view)
-
-    def unit_summary(self, unit: Any, view: Any) -> list[tuple[str, str]]:
-        return unit_summary(unit, view)
-
-    def reach(self, view: Any, unit_id: str) -> Any:
-        return reach(view, unit_id)
-
-    def ranges(self, view: Any, unit_id: str) -> list[dict[str, Any]]:
-        return ranges(view, unit_id)
-
-    def dashboard(self, view: Any) -> dict[str, Any]:
-        return dashboard(view)
-
-    def hex_overlay(self, view: Any) -> dict[Any, dict[str, Any]]:
-        return hex_overlay(view)
-
-
-PRESENTATION = TocsPresentation()
+PRESENTATION = Presentation(
+    terrain_style=terrain_style,
+    counter=counter_of,
+    unit_summary=unit_summary,
+    reach=reach,
+    ranges=ranges,
+    dashboard=dashboard,
+    hex_overlay=hex_overlay,
+)
+"""What the table draws of a TOCS game (see the module docstring)."""

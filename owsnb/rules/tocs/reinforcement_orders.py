@@ -23,14 +23,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
-from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.errors import refuse
 from owsnb.kernel.events import state_set, unit_set
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.activation import check_spend, spend
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import owner
-from owsnb.rules.tocs.order_checks import clock_step
+from owsnb.rules.tocs.order_checks import clock_step, unit_choice_spec
 
 __all__ = ["BOX", "entry_order", "entry_hex", "waiting", "Enter"]
 
@@ -78,14 +77,7 @@ class Enter(OrderHandler):
         if clock_step(state) != "3.5":
             return None
         ids = tuple(u.id for u in waiting(state, side))
-        if not ids:
-            return None
-        return OrderSpec(
-            side,
-            self.type,
-            FrozenDict(unit=ids),
-            tuple(self.type.make(side, unit=i) for i in ids[:8]),
-        )
+        return unit_choice_spec(side, self.type, ids)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = args["unit"]

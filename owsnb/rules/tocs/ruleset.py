@@ -24,6 +24,7 @@ from owsnb.kernel import Adjudication, Option, Phase, RuleSet, SequenceOfPlay, S
 from owsnb.kernel.data import FrozenDict, deep_merge, freeze, thaw
 from owsnb.kernel.events import clock_set, note, state_set
 from owsnb.kernel.reduce import apply
+from owsnb.kernel.ruleset import GAME_OVER
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs import economy, present, stacking, weather
 from owsnb.rules.tocs.artillery_orders import clear_interdictions
@@ -522,13 +523,15 @@ class Tocs(RuleSet):
         return replace(state, clock=self.clock_for(state, phase, step, state.clock.turn))
 
     # -- who acts ------------------------------------------------------------------------------
-    def actors(self, state: GameState, phase: Phase, step: Step) -> tuple[str, ...]:
+    def actors(
+        self, state: GameState, phase: Phase, step: Step, turn: int | None = None
+    ) -> tuple[str, ...]:
         p = state.public.get("phasing") or next(iter(state.sides))
         if step.actors == "phasing":
             return (p,)
         if step.actors == "nonphasing":
             return tuple(s for s in state.sides if s != p)
-        return super().actors(state, phase, step)
+        return super().actors(state, phase, step, turn)
 
     def clock_for(self, state: GameState, phase: Phase, step: Step, turn: int) -> Any:
         c = super().clock_for(state, phase, step, turn)
@@ -592,7 +595,7 @@ class Tocs(RuleSet):
             events.append(ev)
             s = apply(s, ev)
             if self.is_over(s):
-                events.append(note(f"Game over: {self.outcome(s)['summary']}"))
+                events.append(note(f"{GAME_OVER}: {self.outcome(s)['summary']}"))
                 return events
             entered = self.on_enter(s, phase, step, dice)
             entered += self.aftermath(_apply_all(s, entered))

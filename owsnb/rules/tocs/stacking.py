@@ -27,12 +27,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from owsnb.kernel import OrderHandler, OrderSpec, OrderType, Param
-from owsnb.kernel.data import FrozenDict
 from owsnb.kernel.errors import refuse
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.tocs.emit import Emitter
 from owsnb.rules.tocs.model import alive_on_map, ground_units
-from owsnb.rules.tocs.order_checks import clock_step
+from owsnb.rules.tocs.order_checks import clock_step, unit_choice_spec
 
 __all__ = [
     "bucket",
@@ -154,14 +153,7 @@ class Eliminate(OrderHandler):
 
     def candidates(self, state: StateLike, side: str) -> OrderSpec | None:
         ids = self._choices(state, side)
-        if not ids:
-            return None
-        return OrderSpec(
-            side,
-            self.type,
-            FrozenDict(unit=ids),
-            tuple(self.type.make(side, unit=i) for i in ids[:8]),
-        )
+        return unit_choice_spec(side, self.type, ids)
 
     def validate(self, state: StateLike, order: Any, args: Mapping[str, Any]) -> None:
         u = args["unit"]

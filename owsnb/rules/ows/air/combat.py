@@ -29,7 +29,7 @@ from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.ruleset import Adjudication, OrderHandler
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.air.missions import AIR_STEPS, ATTACK_MISSIONS, CAP_MISSIONS, HVAA
-from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, watchers
+from owsnb.rules.ows.common import Result, Roller, apply_hits, detected, option, shot_down, watchers
 from owsnb.rules.ows.dice import hits as _hits
 from owsnb.rules.ows.dice import rung, shift, success_probability
 from owsnb.rules.ows.units import counter
@@ -438,17 +438,7 @@ def _resolve_hex(
     for uid, n in hit.items():
         u = s2.units[uid]
         if counter(u).is_air:
-            ev = [
-                unit_set(
-                    uid,
-                    steps=0,
-                    hex=None,
-                    box="regeneration",
-                    markers=frozenset(),
-                    rule="9.7.4",
-                    visible_to=watchers(s2, u),
-                )
-            ]
+            ev = [shot_down(uid, watchers(s2, u))]
         else:
             ev, _, _ = apply_hits(s2, u, n, rule="9.7.3", cause="air")
         s2 = apply_all(s2, ev)

@@ -25,7 +25,7 @@ from owsnb.kernel.reduce import apply_all
 from owsnb.kernel.state import GameState, StateLike
 from owsnb.rules.ows.air.combat import _aa_die, _aa_range, _engagement
 from owsnb.rules.ows.air.missions import CAP_MISSIONS, ROUTED, _base_unit
-from owsnb.rules.ows.common import Roller
+from owsnb.rules.ows.common import Roller, shot_down
 from owsnb.rules.ows.dice import success_probability
 from owsnb.rules.ows.isr import local_die
 from owsnb.rules.ows.units import counter
@@ -339,18 +339,7 @@ def fly_strike_routes(state: GameState, dice: Any) -> list[Event]:
             if u.side != m.side:
                 changes["data"] = {"intercepted": cur.clock.turn}  # once a turn
             ev.append(unit_set(uid, rule="9.9.6.2", visible_to=None, **changes))
-        for uid in hit:
-            ev.append(
-                unit_set(
-                    uid,
-                    steps=0,
-                    hex=None,
-                    box="regeneration",
-                    markers=frozenset(),
-                    rule="9.7.4",
-                    visible_to=None,
-                )
-            )
+        ev += [shot_down(uid) for uid in hit]
         ev.append(
             note(
                 f"{m.id} flies to {cur.map.label(m.hex)}: intercepted in {', '.join(fought)}; "
