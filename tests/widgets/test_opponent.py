@@ -129,9 +129,10 @@ def test_the_panel_says_who_plays_the_computer_and_when_it_is_the_students_turn(
 
 
 def test_a_unit_that_comes_into_sight_is_marked_where_it_is_seen_not_where_it_came_from() -> None:
-    """OWS 6.2: red's landing ship, out of blue's sight, is intercepted next to blue's destroyer
-    and seen there: blue is told it moved to 0507 and the map marks 0507 — never the hex it
-    came from, which blue never saw."""
+    """OWS 6.2: a red ship that moves out of blue's sight and is detected where its move ends
+    (next to blue's destroyer, which sails to 0407 and looks at 0506) — blue is told it moved
+    there and the map marks that hex, never the hex it came from, which blue never saw. Red's
+    turn 2 moves are tried one by one (each on a fork) until one brings a ship into sight."""
     from owsnb.bots import Bot
     from owsnb.testing.clicks import answer_owed
 
@@ -149,11 +150,37 @@ def test_a_unit_that_comes_into_sight_is_marked_where_it_is_seen_not_where_it_ca
             order = answer_owed(game, "blue") or (mine[0] if mine else "blue: done")
             todo = [o for o in todo if o != order]
             game.submit(order)
-    assert "R-LST-1" not in game.view("blue").units
-    act = _act(game, "red: move R-LST-1 2101")
-    assert ("R-LST-1 moves to 0507", "6.4") in act.lines
-    seen = [m for m in act.marks if m["kind"] == "move"]
-    assert seen == [{"kind": "move", "from": None, "to": "0507", "title": "R-LST-1 seen here"}]
+    unseen = [
+        u
+        for u in game.view("umpire").units.values()
+        if u.side == "red" and u.hex is not None and u.id not in game.view("blue").units
+    ]
+    tried = 0
+    for u in unseen:
+        if "move" not in game.legal_orders("red").verbs:
+            break
+        for h in sorted(game.ruleset.presentation.reach(game.view("red"), u.id) or {}):
+            label = game.map.label(h)
+            g = game.fork()
+            try:
+                act = _act(g, f"red: move {u.id} {label}")
+            except owsnb.IllegalOrderError:
+                continue
+            tried += 1
+            seen = [m for m in act.marks if m["kind"] == "move"]
+            if not seen:
+                assert act.lines == () or all(u.id not in line for line, _ in act.lines)
+                continue
+            where = g.map.label(g.unit(u.id).hex)
+            assert (f"{u.id} moves to {where}", "6.4") in act.lines
+            assert seen == [
+                {"kind": "move", "from": None, "to": where, "title": f"{u.id} seen here"}
+            ]
+            assert u.id in g.view("blue").units
+            return
+    raise AssertionError(
+        f"no red move of {len(unseen)} unseen units ({tried} tried) came into sight"
+    )
 
 
 def _ok(game: Any, order: str) -> bool:
