@@ -21,8 +21,8 @@ from owsnb.testing.clicks import answer_owed, clicks_for
 from owsnb.testing.needs import missing
 from tests.browser.clicker import Clicker
 from tests.browser.driver import ARTIFACTS, WAIT
-from tests.browser.test_tutorial_clicks import LARGE, SMALL, read_saved
-from tests.server.test_browser import ARGS, CHROMIUM, Page, Seminar
+from tests.browser.test_tutorial_clicks import LARGE, SMALL, demo_page, read_saved
+from tests.server.test_browser import CHROMIUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -94,93 +94,73 @@ def done(c: Clicker, saved: Path) -> None:
 def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():
         missing("Debian chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    seminar = Seminar(f"sqlite:///{tmp_path / 'seminar.owsnb'}", tmp_path, "tutorial", seed=1)
-    try:
-        seminar.wait()
-        base = f"http://127.0.0.1:{seminar.vport}"
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = Page(
-                browser, "demo", f"{base}/voila/render/seat.ipynb", (base, "ws://127.0.0.1")
-            )
-            p = page.page
-            p.set_viewport_size(SMALL)
-            try:
-                demo = p.locator(".owsnb-demo")
-                demo.get_by_role("button", name="Start").wait_for(timeout=180_000)
-                seed = demo.locator(".widget-inline-hbox", has_text="dice seed").locator("input")
-                seed.fill("1")  # the dice of the game the Python tests play (a strike on blue)
-                seed.press("Tab")
-                demo.get_by_role("button", name="against the computer").click()
-                demo.get_by_text("you play", exact=True).wait_for(timeout=WAIT)
-                demo.get_by_role("button", name="Start").click()
-                p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
-                saved = until(
-                    "the saved game",
-                    lambda: list((tmp_path / "home" / "games" / "demo").glob("*-vs-*.owsnb")),
-                )[0]
-                assert saved.stem.endswith("-vs-greedy-as-blue")
-                c = Clicker(p, 0, read_saved(saved), seat="blue")
-                head = c.root.locator(".owsnb-computer")
-                head.get_by_text("The computer plays").wait_for(timeout=WAIT)
-                assert "red" in head.inner_text() and "greedy" in head.inner_text()
-                todo, shots = list(BLUE_ORDERS), set()
-                while True:
-                    g = blue_to_act(c, saved)
-                    # never red's hidden units: the page draws blue's view only
-                    drawn = set(
-                        " ".join(
-                            c.root.locator(".owsnb-stack").evaluate_all(
-                                "els => els.map(e => e.dataset.units)"
-                            )
-                        ).split()
+    with demo_page(tmp_path, "computer-FAILED.png") as page:
+        p = page.page
+        demo = p.locator(".owsnb-demo")
+        demo.get_by_role("button", name="Start").wait_for(timeout=180_000)
+        seed = demo.locator(".widget-inline-hbox", has_text="dice seed").locator("input")
+        seed.fill("1")  # the dice of the game the Python tests play (a strike on blue)
+        seed.press("Tab")
+        demo.get_by_role("button", name="against the computer").click()
+        demo.get_by_text("you play", exact=True).wait_for(timeout=WAIT)
+        demo.get_by_role("button", name="Start").click()
+        p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
+        saved = until(
+            "the saved game",
+            lambda: list((tmp_path / "home" / "games" / "demo").glob("*-vs-*.owsnb")),
+        )[0]
+        assert saved.stem.endswith("-vs-greedy-as-blue")
+        c = Clicker(p, 0, read_saved(saved), seat="blue")
+        head = c.root.locator(".owsnb-computer")
+        head.get_by_text("The computer plays").wait_for(timeout=WAIT)
+        assert "red" in head.inner_text() and "greedy" in head.inner_text()
+        todo, shots = list(BLUE_ORDERS), set()
+        while True:
+            g = blue_to_act(c, saved)
+            # never red's hidden units: the page draws blue's view only
+            drawn = set(
+                " ".join(
+                    c.root.locator(".owsnb-stack").evaluate_all(
+                        "els => els.map(e => e.dataset.units)"
                     )
-                    on_map = {u.id for u in g.view("blue").units.values() if u.hex is not None}
-                    assert drawn <= on_map, drawn - on_map
-                    if g.clock.turn > 1:
-                        break
-                    said = head.locator("li", has_text="red attacks")
-                    if "attack" not in shots and said.count():
-                        shoot(c, "attack")  # a ground attack on blue's hex (10.3)
-                        shots.add("attack")
-                    need = answer_owed(g, "blue")
-                    if need is not None:
-                        if "strike" not in shots and need.startswith("blue: shields"):
-                            head.get_by_text("declares a strike").wait_for(timeout=WAIT)
-                            assert c.root.locator("path.owsnb-other").count() > 0  # the ring
-                            shoot(c, "strike")
-                            shots.add("strike")
-                        give(c, saved, need)
-                        continue
-                    order = next((o for o in todo if _legal(g, o)), None)
-                    if order is not None:
-                        give(c, saved, order)
-                        todo.remove(order)
-                        if "move" not in shots:
-                            shoot(c, "move")
-                            shots.add("move")
-                        continue
-                    done(c, saved)
-                g = read_saved(saved)
-                assert g.clock.turn == 2, g.clock
-                assert todo == [], todo
-                assert any(  # red played: its orders are in the game, by the computer
-                    e.kind == "unit.move" and str(e.data["id"]).startswith("R-") for e in g.events
-                )
-                if shots & {"strike", "attack"}:  # the panel listed what blue had to answer
-                    assert head.locator("li").count() >= 1
-                shoot(c, "turn2")
-            except Exception:
-                page.shot("computer-FAILED.png")
-                raise
-            outside = [u for u in page.outside if "/@fortawesome/" not in u]
-            browser.close()
-        assert outside == [], outside[:3]
-        assert c.clicks < 80, c.clicks
-    finally:
-        seminar.stop()
+                ).split()
+            )
+            on_map = {u.id for u in g.view("blue").units.values() if u.hex is not None}
+            assert drawn <= on_map, drawn - on_map
+            if g.clock.turn > 1:
+                break
+            said = head.locator("li", has_text="red attacks")
+            if "attack" not in shots and said.count():
+                shoot(c, "attack")  # a ground attack on blue's hex (10.3)
+                shots.add("attack")
+            need = answer_owed(g, "blue")
+            if need is not None:
+                if "strike" not in shots and need.startswith("blue: shields"):
+                    head.get_by_text("declares a strike").wait_for(timeout=WAIT)
+                    assert c.root.locator("path.owsnb-other").count() > 0  # the ring
+                    shoot(c, "strike")
+                    shots.add("strike")
+                give(c, saved, need)
+                continue
+            order = next((o for o in todo if _legal(g, o)), None)
+            if order is not None:
+                give(c, saved, order)
+                todo.remove(order)
+                if "move" not in shots:
+                    shoot(c, "move")
+                    shots.add("move")
+                continue
+            done(c, saved)
+        g = read_saved(saved)
+        assert g.clock.turn == 2, g.clock
+        assert todo == [], todo
+        assert any(  # red played: its orders are in the game, by the computer
+            e.kind == "unit.move" and str(e.data["id"]).startswith("R-") for e in g.events
+        )
+        if shots & {"strike", "attack"}:  # the panel listed what blue had to answer
+            assert head.locator("li").count() >= 1
+        shoot(c, "turn2")
+    assert c.clicks < 80, c.clicks
 
 
 def _legal(g: Any, order: str) -> bool:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -193,9 +195,12 @@ def seminar_turn(tmp_path: Path) -> dict[str, Any]:
         seminar.stop()
 
 
-def demo_turn(tmp_path: Path) -> dict[str, Any]:
-    """The turn in the solo demo: the seat dashboard opened without a link, Start, the umpire's
-    table acting for whoever acts."""
+@contextmanager
+def demo_page(tmp_path: Path, failed: str) -> Iterator[Any]:
+    """The seat dashboard opened without a link (the solo demo's offer) at 1366x768, in
+    Chromium, on an authority of its own serving the tutorial; yields the :class:`Page`. If the
+    body fails, the page is shot to *failed*; afterwards the page must have asked nothing of
+    the internet."""
     from playwright.sync_api import sync_playwright
 
     seminar = Seminar(f"sqlite:///{tmp_path / 'seminar.owsnb'}", tmp_path, "tutorial", seed=1)
@@ -207,32 +212,39 @@ def demo_turn(tmp_path: Path) -> dict[str, Any]:
             page = Page(
                 browser, "demo", f"{base}/voila/render/seat.ipynb", (base, "ws://127.0.0.1")
             )
-            p = page.page
-            p.set_viewport_size(SMALL)
+            page.page.set_viewport_size(SMALL)
             try:
-                start = p.locator(".owsnb-demo").get_by_role("button", name="Start")
-                start.wait_for(timeout=180_000)
-                start.click()
-                p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
-                time.sleep(1)
-                saved = list((tmp_path / "home" / "games" / "demo").glob("tutorial-*.owsnb"))
-                assert len(saved) == 1
-                mirror = read_saved(saved[0])  # in memory: the page's game goes on alone
-                c = Clicker(p, 0, mirror, seat=UMPIRE, truth=lambda: read_saved(saved[0]))
-                legible(c)
-                figures = play_turn({UMPIRE: c}, mirror, "demo")
-                shoot(c, "demo-turn2-umpire")
+                yield page
             except Exception:
-                page.shot("tutorial-clicks-demo-FAILED.png")
+                page.shot(failed)
                 raise
             outside = [u for u in page.outside if "/@fortawesome/" not in u]
             browser.close()
         assert outside == [], outside[:3]
-        got = json.loads(summary(read_saved(saved[0])))
-        assert got == json.loads(summary(mirror)), "the demo's game is not the mirror's"
-        return figures
     finally:
         seminar.stop()
+
+
+def demo_turn(tmp_path: Path) -> dict[str, Any]:
+    """The turn in the solo demo: the seat dashboard opened without a link, Start, the umpire's
+    table acting for whoever acts."""
+    with demo_page(tmp_path, "tutorial-clicks-demo-FAILED.png") as page:
+        p = page.page
+        start = p.locator(".owsnb-demo").get_by_role("button", name="Start")
+        start.wait_for(timeout=180_000)
+        start.click()
+        p.locator(".owsnb-app .leaflet-marker-icon").first.wait_for(timeout=180_000)
+        time.sleep(1)
+        saved = list((tmp_path / "home" / "games" / "demo").glob("tutorial-*.owsnb"))
+        assert len(saved) == 1
+        mirror = read_saved(saved[0])  # in memory: the page's game goes on alone
+        c = Clicker(p, 0, mirror, seat=UMPIRE, truth=lambda: read_saved(saved[0]))
+        legible(c)
+        figures = play_turn({UMPIRE: c}, mirror, "demo")
+        shoot(c, "demo-turn2-umpire")
+    got = json.loads(summary(read_saved(saved[0])))
+    assert got == json.loads(summary(mirror)), "the demo's game is not the mirror's"
+    return figures
 
 
 def read_saved(path: Path) -> Any:
