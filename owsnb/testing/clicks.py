@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from owsnb.kernel.orders import Order
+from owsnb.widgets.params import is_unit
 
 __all__ = ["Click", "clicks_for", "play_in_app", "TUTORIAL_TURN", "next_order", "answer_owed"]
 
@@ -90,11 +91,6 @@ def _unit_clicks(view: Any, uid: str, actor: str) -> list[Click]:
     return [Click("marker", uid)]
 
 
-COUNTER_KINDS = ("unit", "enemy", "target", "salvo")
-"""Parameter kinds a click on a counter gives (an own unit, a detected enemy, a target that is a
-unit or a place, a unit's salvo); the others are chosen in their list."""
-
-
 def clicks_for(game: Any, seat: str, order: str | Order) -> list[Click]:
     """The clicks that give *order* on the table of *seat* (``"umpire"`` acting for the order's
     side): decided from *seat*'s view of *game* (what its page shows) and the order's spec (what
@@ -114,7 +110,8 @@ def clicks_for(game: Any, seat: str, order: str | Order) -> list[Click]:
         if p.kind == "hex":
             hexes.append((p.name, v))
             continue
-        if p.choices or (p.kind not in COUNTER_KINDS and not p.repeat):
+        # a counter's click gives a unit (own, enemy or target: the panel's is_unit) or its salvo
+        if p.choices or (not (is_unit(p) or p.kind == "salvo") and not p.repeat):
             out.append(Click("select", (p.name, str(v))))
             continue
         for x in values:
