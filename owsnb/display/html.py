@@ -86,11 +86,10 @@ def table_html(
 
 def unit_html(unit: Any) -> str:
     """A unit as a small card (rule sets may render richer counters)."""
-    where = unit.hex if unit.hex is not None else (unit.box or "off-map")
     rows = [
         ("side", unit.side),
         ("type", unit.kind),
-        ("at", where),
+        ("at", unit.where),
         ("steps", f"{unit.steps}/{unit.max_steps}"),
     ]
     if unit.markers:

@@ -30,7 +30,7 @@ from owsnb.kernel.orders import Order
 from owsnb.kernel.state import Clock, GameState, HexInfo, MapState, SideState, Unit
 from owsnb.kernel.view import SideView
 
-__all__ = ["encode", "decode", "dumps", "loads", "register"]
+__all__ = ["encode", "decode", "dumps", "loads", "register", "data_fields"]
 
 _TYPES: dict[str, type] = {}
 
@@ -56,6 +56,12 @@ for _cls in (
     register(_cls)
 
 
+def data_fields(obj: Any) -> list[dataclasses.Field]:
+    """The fields of a kernel dataclass that are its data: all but those marked ``derived`` (such
+    as ``Unit.board``, which the holding state sets again), which are neither stored nor sent."""
+    return [f for f in dataclasses.fields(obj) if not f.metadata.get("derived")]
+
+
 def encode(obj: Any) -> Any:
     """Kernel data -> JSON-able data."""
     if obj is None or isinstance(obj, (str, bool, int, float)):
@@ -79,7 +85,7 @@ def encode(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj) and type(obj).__name__ in _TYPES:
         return {
             "$t": type(obj).__name__,
-            "f": {f.name: encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)},
+            "f": {f.name: encode(getattr(obj, f.name)) for f in data_fields(obj)},
         }
     if hasattr(obj, "item") and callable(obj.item):  # numpy scalar
         return encode(obj.item())

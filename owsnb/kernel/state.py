@@ -57,6 +57,19 @@ class Unit:
         markers: status markers (rule-set vocabulary, e.g. ``"tacsit1"``, ``"suppressed"``).
         data: the rule set's payload (attack dice, shields, signature, ...), plain frozen data.
         seen_by: sides that currently detect this unit; the view policy decides what they see.
+        board: the map the unit stands on, set by the state that holds it (not data: it is not
+            compared, stored or sent), so that the unit prints its hex as the map prints it.
+
+    >>> from owsnb.kernel.offset import OffsetSystem
+    >>> m = MapState(FrozenDict({h: HexInfo("clear") for h in OffsetSystem().rectangle(12, 12)}))
+    >>> u = Unit("1-5 MAR", "blue", "infantry", hex=Hex(11, 4))
+    >>> u
+    <Unit 1-5 MAR (blue) infantry at Hex(11, 4) steps 1/1>
+    >>> state = GameState("demo", m, FrozenDict(blue=None), FrozenDict({u.id: u}))
+    >>> state.unit("1-5 MAR")
+    <Unit 1-5 MAR (blue) infantry at 1210 steps 1/1>
+    >>> state.unit("1-5 MAR") == u
+    True
     """
 
     id: str
@@ -70,6 +83,9 @@ class Unit:
     markers: frozenset[str] = frozenset()
     data: FrozenDict = EMPTY
     seen_by: frozenset[str] = frozenset()
+    board: MapState | None = field(
+        default=None, compare=False, repr=False, metadata={"derived": True}
+    )
 
     @property
     def on_map(self) -> bool:
@@ -118,9 +134,20 @@ class Unit:
             changes["seen_by"] = frozenset(changes["seen_by"])
         return replace(self, **changes)
 
+    @property
+    def where(self) -> str:
+        """Where the unit is, as a player reads it: the hex's printed label (``"1210"``; its axial
+        form until a state places the unit on its map), the box, or ``"off-map"``."""
+        if self.hex is None:
+            return self.box or "off-map"
+        return self.board.label(self.hex) if self.board is not None else repr(self.hex)
+
+    def on(self, board: MapState) -> Unit:
+        """This unit as standing on *board* (see ``board``); itself if it already does."""
+        return self if self.board is board else replace(self, board=board)
+
     def __repr__(self) -> str:
-        where = self.hex if self.hex is not None else (self.box or "off-map")
-        return f"<Unit {self.id} ({self.side}) {self.kind} at {where!s} steps {self.steps}/{self.max_steps}>"
+        return f"<Unit {self.id} ({self.side}) {self.kind} at {self.where} steps {self.steps}/{self.max_steps}>"
 
     def _repr_html_(self) -> str:
         from owsnb.display.html import unit_html
@@ -372,6 +399,16 @@ class StateReader:
     sides: FrozenDict
     options: FrozenDict
     tables: FrozenDict
+    map: MapState
+
+    def __post_init__(self) -> None:
+        """Place every unit on this state's map (``Unit.board``), for its labels. Units already
+        there are kept as they are, so this costs one identity check per unit."""
+        board = self.map
+        units = self.units
+        if isinstance(board, MapState) and any(u.board is not board for u in units.values()):
+            placed = FrozenDict({k: u.on(board) for k, u in units.items()})
+            object.__setattr__(self, "units", placed)
 
     @property
     def viewer(self) -> str:

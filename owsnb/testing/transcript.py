@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from owsnb.kernel.codec import data_fields
 from owsnb.kernel.dist import Distribution
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.events import Event
@@ -116,7 +117,7 @@ def _plain(obj: Any, label: Callable[[Hex], str | None] | None) -> Any:
         return [_plain(v, label) for v in obj]
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         out: dict[str, Any] = {"$t": type(obj).__name__}
-        for f in dataclasses.fields(obj):
+        for f in data_fields(obj):
             v = getattr(obj, f.name)
             if f.default is not dataclasses.MISSING and v == f.default:
                 continue

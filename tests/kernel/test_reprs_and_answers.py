@@ -48,6 +48,48 @@ def test_clock_and_event_reprs_are_readable_and_short(game):
     assert len(repr(big)) < 200 and "…" in repr(big)
 
 
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_a_unit_prints_its_hex_as_the_map_prints_it(path):
+    """``Unit`` printed ``Hex(11, 4)`` where orders say ``1210``: every unit of every bundled
+    scenario — in the truth, in each side's view, after play and after a round trip through the
+    store's codec — prints the printed label of its hex (the map's numbering, or a hex's own
+    label), the label an order would use."""
+    from owsnb.kernel import codec
+    from owsnb.testing.playout import random_playout
+
+    game = owsnb.load(path, seed=1, save=False)
+    random_playout(game, max_orders=40, seed=1, check_views=False)
+    states = [game.state, codec.loads(codec.dumps(game.state))]
+    states += [game.view(side) for side in game.state.sides]
+    placed = 0
+    for state in states:
+        for unit in state.units.values():
+            if unit.hex is None:
+                assert f" at {unit.box or 'off-map'} " in repr(unit)
+                continue
+            label = state.map.label(unit.hex)
+            assert f" at {label} " in repr(unit), (repr(unit), label)
+            assert "Hex(" not in repr(unit) and label in unit._repr_html_()
+            placed += 1
+    assert placed or not game.state.units
+
+
+def test_a_units_map_is_not_part_of_its_data(game):
+    """The map a unit stands on (``Unit.board``) serves its labels only: units compare and hash
+    as before, and neither the store nor the wire carries the map once per unit."""
+    from owsnb.kernel import codec
+
+    unit = next(iter(game.state.units.values()))
+    bare = codec.loads(codec.dumps(unit))
+    assert unit.board is game.state.map and bare.board is None
+    assert bare == unit and hash(bare) == hash(unit)
+    assert "board" not in codec.dumps(unit)
+    assert repr(bare) != repr(unit) and f"at {bare.hex!r}" in repr(bare)
+
+
 # -- one answer for an unknown side --------------------------------------------------------------
 @pytest.mark.parametrize(
     "ask",
