@@ -372,90 +372,117 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
     tactical moves count the turn it arrives; strategic moves add their embark and offload
     overheads and RSO&I (C1): sealift arriving in turn k is free in turn k+2 (5.1.1.2), airlift in
     the next turn, rail after embark + transit + offload turns (5.1.1.4), HET after a full turn of
-    RSO&I (5.1.1.5).
+    RSO&I (5.1.1.5). One row per mode, each from its own function below.
     """
     from owsnb.rules.ows import movement as mv
-    from owsnb.rules.ows import strategic as st
-    from owsnb.rules.ows.common import table
 
     state, u = _state_and_unit(game_or_view, unit)
     to = state.map.hex(to) if not isinstance(to, Hex) else to
     out = Transit()
     out.title = f"{u.id} to {state.map.label(to)}"
     c = counter(u)
-    start = u.hex
     if c.is_air:
-        src = _fuel_source(state, u)
-        if src is None:
-            return out
-        d = src.distance(to)
-        r = int(c.combat_radius or 0)
-        from owsnb.rules.ows.air import max_radius
+        out.extend(_by_air(state, u, to))
+    elif u.hex is None:
+        pass
+    elif c.category in mv.NAVAL_CATEGORIES:
+        out.extend(_by_sea(state, u, to))
+    elif c.category in mv.GROUND_CATEGORIES and mv.mobility(u):
+        for mode in (_by_ground, _by_rail, _by_het, _by_airlift, _by_sealift):
+            out.extend(mode(state, u, to))
+    return out
 
+
+def _by_air(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """An aircraft: within its combat radius of its fuel source, or the extended radius with a
+    tanker or FARP (6.5.2, 6.5.3); placed in the ATO step."""
+    from owsnb.rules.ows.air import max_radius
+
+    c = counter(u)
+    src = _fuel_source(state, u)
+    if src is None:
+        return []
+    d = src.distance(to)
+    r = int(c.combat_radius or 0)
+    times = "3" if c.mission in ("strike", "sead", "bomber") else "2"
+    return [
+        _row(
+            state,
+            label,
+            1 if d <= lim else None,
+            d,
+            overheads="placed in the ATO step (3.B.1)",
+            notes=f"radius {lim} from {state.map.label(src)}; {note}",
+            rule="6.5.2",
+        )
         for label, lim, note in (
             ("air: combat radius", r, "no tanker or FARP (6.5.2)"),
-            (
-                f"air: with tanker/FARP ({'3' if c.mission in ('strike', 'sead', 'bomber') else '2'}x)",
-                max_radius(r, c.mission or "cap"),
-                "6.5.3",
-            ),
-        ):
-            out.append(
-                _row(
-                    state,
-                    label,
-                    1 if d <= lim else None,
-                    d,
-                    overheads="placed in the ATO step (3.B.1)",
-                    notes=f"radius {lim} from {state.map.label(src)}; {note}",
-                    rule="6.5.2",
-                )
-            )
-        return out
-    if start is None:
-        return out
-    if c.category in mv.NAVAL_CATEGORIES:
-        path = sea_hexes(state, start, to)
-        n = None if path is None else len(path) - 1
-        nt = table(state, "movement")["naval"]
-        hex_nm = _km(state) / NM_KM
-        speeds = [
-            (
-                "sea: normal",
-                mv.naval_rate(c.subtype or "surface", hex_nm=hex_nm, normal=True, table_=nt),
-            )
-        ]
-        if c.subtype in mv.SUBS:
-            speeds.append(
-                ("sea: flank (cavitating)", mv.naval_rate(c.subtype, hex_nm=hex_nm, table_=nt))
-            )
-        for label, rate in speeds:
-            t = None if n is None or rate <= 0 else max(1, math.ceil(n / rate)) if n else 0
-            out.append(_row(state, label, t, n, notes=f"{rate} hexes a turn (6.4)", rule="6.4"))
-        return out
-    if c.category not in mv.GROUND_CATEGORIES or not mv.mobility(u):
-        return out
-    # tactical movement
+            (f"air: with tanker/FARP ({times}x)", max_radius(r, c.mission or "cap"), "6.5.3"),
+        )
+    ]
+
+
+def _by_sea(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """A ship: sea hexes at its normal rate, and a submarine's flank (cavitating) rate (6.4)."""
+    from owsnb.rules.ows import movement as mv
+    from owsnb.rules.ows.common import table
+
+    c = counter(u)
+    path = sea_hexes(state, u.map_hex, to)
+    n = None if path is None else len(path) - 1
+    nt = table(state, "movement")["naval"]
+    hex_nm = _km(state) / NM_KM
+    subtype = c.subtype or "surface"
+    speeds = [("sea: normal", mv.naval_rate(subtype, hex_nm=hex_nm, normal=True, table_=nt))]
+    if c.subtype in mv.SUBS:
+        speeds.append(
+            ("sea: flank (cavitating)", mv.naval_rate(c.subtype, hex_nm=hex_nm, table_=nt))
+        )
+    rows = []
+    for label, rate in speeds:
+        t = None if n is None or rate <= 0 else max(1, math.ceil(n / rate)) if n else 0
+        rows.append(_row(state, label, t, n, notes=f"{rate} hexes a turn (6.4)", rule="6.4"))
+    return rows
+
+
+def _by_ground(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """Tactical movement at the unit's movement points a turn (10.10)."""
+    from owsnb.rules.ows import movement as mv
+
     road = turns_by_road(state, u, to)
     mp = mv.movement_points(state, u)
-    out.append(
+    more = "; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""
+    return [
         _row(
             state,
             f"ground: {mp.mode} movement",
             None if road is None else road[0],
             None if road is None else len(road[1]) - 1,
-            notes=f"{mp.mp:g} MP a turn (10.10)"
-            + ("; " + "; ".join(mp.reasons[1:]) if len(mp.reasons) > 1 else ""),
+            notes=f"{mp.mp:g} MP a turn (10.10){more}",
             rule="10.10",
         )
-    )
+    ]
 
-    def leg(a: Hex, b: Hex) -> tuple[int, int] | None:
-        r = turns_by_road(state, u.evolve(hex=a), b)
-        return None if r is None else (r[0], len(r[1]) - 1)
 
-    stt = table(state, "movement")["strategic"]
-    # rail (5.1.1.4)
+def _leg(state: StateLike, u: Any, a: Hex, b: Hex) -> tuple[int, int] | None:
+    """Turns and hexes for *u* to move by road from *a* to *b* (a strategic move's first or last
+    leg), ``None`` if it cannot."""
+    r = turns_by_road(state, u.evolve(hex=a), b)
+    return None if r is None else (r[0], len(r[1]) - 1)
+
+
+def _strategic(state: StateLike) -> Any:
+    from owsnb.rules.ows.common import table
+
+    return table(state, "movement")["strategic"]
+
+
+def _by_rail(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """Rail between the best pair of the three railheads nearest each end (5.1.1.4)."""
+    from owsnb.rules.ows import strategic as st
+
+    start = u.map_hex
+    km_per_turn = float(_strategic(state)["rail_km_per_turn"])
     heads = _facilities(state, "railhead", u.side)
     best = None
     for a in _nearest(state, start, heads)[:3]:
@@ -463,29 +490,14 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
             if a == b:
                 continue
             rr = st.rail_route(state, a, b, u.side)
-            l1, l2 = leg(start, a), leg(b, to)
+            l1, l2 = _leg(state, u, start, a), _leg(state, u, b, to)
             if rr is None or l1 is None or l2 is None:
                 continue
-            total = l1[0] + st.rail_turns(rr[1], float(stt["rail_km_per_turn"])) + l2[0]
-            cand = (total, l1, rr, l2, a, b)
-            if best is None or cand[0] < best[0]:
-                best = cand
-    if best is not None:
-        total, l1, rr, l2, a, b = best
-        out.append(
-            _row(
-                state,
-                "rail",
-                total,
-                l1[1] + len(rr[0]) - 1 + l2[1],
-                overheads=f"embark 1 turn, transit {st.rail_turns(rr[1], float(stt['rail_km_per_turn'])) - 2}, "
-                "offload 1 (5.1.1.4)",
-                notes=f"{state.map.label(a)} -> {state.map.label(b)}, {rr[1]:.0f} km of rail; one rail car per step",
-                rule="5.1.1.4",
-            )
-        )
-    else:
-        out.append(
+            total = l1[0] + st.rail_turns(rr[1], km_per_turn) + l2[0]
+            if best is None or total < best[0]:
+                best = (total, l1, rr, l2, a, b)
+    if best is None:
+        return [
             _row(
                 state,
                 "rail",
@@ -494,25 +506,29 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
                 notes="no rail line between railheads near the unit and the target",
                 rule="5.1.1.4",
             )
+        ]
+    total, l1, rr, l2, a, b = best
+    return [
+        _row(
+            state,
+            "rail",
+            total,
+            l1[1] + len(rr[0]) - 1 + l2[1],
+            overheads=f"embark 1 turn, transit {st.rail_turns(rr[1], km_per_turn) - 2}, "
+            "offload 1 (5.1.1.4)",
+            notes=f"{state.map.label(a)} -> {state.map.label(b)}, {rr[1]:.0f} km of rail; one rail car per step",
+            rule="5.1.1.4",
         )
-    # HET (5.1.1.5)
-    rd = st.road_route(state, start, to, u.side)
-    if rd is not None:
-        per = float(stt["het_road_mp"])
-        moves = max(1, math.ceil(rd[1] / per - 1e-9))
-        out.append(
-            _row(
-                state,
-                "HET",
-                moves + 1,
-                len(rd[0]) - 1,
-                overheads="a full turn disembarking in RSO&I (5.1.1.5)",
-                notes=f"{rd[1]:g} road MP at {per:g} a turn; one HET per step",
-                rule="5.1.1.5",
-            )
-        )
-    else:
-        out.append(
+    ]
+
+
+def _by_het(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """Heavy equipment transporters along one road net free of the enemy (5.1.1.5)."""
+    from owsnb.rules.ows import strategic as st
+
+    rd = st.road_route(state, u.map_hex, to, u.side)
+    if rd is None:
+        return [
             _row(
                 state,
                 "HET",
@@ -521,79 +537,100 @@ def transit(game_or_view: Any, unit: Any, to: Any) -> Transit:
                 notes="the unit and the target are not on one road net free of the enemy",
                 rule="5.1.1.5",
             )
-        )
-    # airlift (5.1.1.3)
-    owned = _facilities(state, "airfield", u.side)
-    if len(owned) >= 2:
-        a = _nearest(state, start, owned)[0]
-        b = _nearest(state, to, [h for h in owned if h != a] or owned)[0]
-        l1, l2 = leg(start, a), leg(b, to)
-        heavy = st._mech(u)
-        need = int(stt.get("heavy_lift_per_mech_step", 2)) if heavy else st.lift_steps(u)
-        if heavy and u.steps > 1:
-            out.append(
-                _row(
-                    state,
-                    "airlift",
-                    None,
-                    None,
-                    notes=f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
-                    rule="5.1.1.3",
-                )
-            )
-        elif l1 is not None and l2 is not None and a != b:
-            out.append(
-                _row(
-                    state,
-                    "airlift",
-                    l1[0] + 1 + l2[0],
-                    l1[1] + a.distance(b) + l2[1],
-                    overheads="RSO&I until this turn's Regeneration (C1)",
-                    notes=f"{state.map.label(a)} -> {state.map.label(b)}; {need} transport mission(s)"
-                    + (", heavy lift" if heavy else ""),
-                    rule="5.1.1.3",
-                )
-            )
-    # sealift (5.1.1.2)
-    ports = _facilities(state, "port", u.side)
-    if len(ports) >= 2:
-        a = _nearest(state, start, ports)[0]
-        b = _nearest(state, to, [p for p in ports if p != a] or ports)[0]
-        sea = sea_hexes(state, a, b) if a != b else None
-        l1, l2 = leg(start, a), leg(b, to)
-        ships = [
-            s
-            for s in state.units.values()
-            if s.side == u.side and counter(s).box_total("infantry") > 0
         ]
-        rate = max(
-            (
-                mv.naval_rate(
-                    counter(s).subtype or "auxiliary",
-                    hex_nm=_km(state) / NM_KM,
-                    table_=table(state, "movement")["naval"],
-                )
-                for s in ships
-            ),
-            default=mv.naval_rate(
-                "auxiliary", hex_nm=_km(state) / NM_KM, table_=table(state, "movement")["naval"]
-            ),
+    per = float(_strategic(state)["het_road_mp"])
+    moves = max(1, math.ceil(rd[1] / per - 1e-9))
+    return [
+        _row(
+            state,
+            "HET",
+            moves + 1,
+            len(rd[0]) - 1,
+            overheads="a full turn disembarking in RSO&I (5.1.1.5)",
+            notes=f"{rd[1]:g} road MP at {per:g} a turn; one HET per step",
+            rule="5.1.1.5",
         )
-        if sea is not None and l1 is not None and l2 is not None:
-            sail = max(1, math.ceil((len(sea) - 1) / rate))
-            out.append(
-                _row(
-                    state,
-                    "sealift",
-                    l1[0] + sail + 1 + l2[0],
-                    l1[1] + len(sea) - 1 + l2[1],
-                    overheads="embark in port at the start of a turn; offload + one full turn in RSO&I (5.1.1.2)",
-                    notes=f"{state.map.label(a)} -> {state.map.label(b)} at {rate} hexes a turn"
-                    + ("" if ships else " (no sealift ship yet: auxiliary rate)"),
-                    rule="5.1.1.2",
-                )
+    ]
+
+
+def _by_airlift(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """Airlift between the side's airfields nearest each end (5.1.1.3)."""
+    from owsnb.rules.ows import strategic as st
+
+    owned = _facilities(state, "airfield", u.side)
+    if len(owned) < 2:
+        return []
+    start = u.map_hex
+    a = _nearest(state, start, owned)[0]
+    b = _nearest(state, to, [h for h in owned if h != a] or owned)[0]
+    l1, l2 = _leg(state, u, start, a), _leg(state, u, b, to)
+    heavy = st._mech(u)
+    need = int(_strategic(state).get("heavy_lift_per_mech_step", 2)) if heavy else st.lift_steps(u)
+    if heavy and u.steps > 1:
+        return [
+            _row(
+                state,
+                "airlift",
+                None,
+                None,
+                notes=f"a mechanised or armoured unit flies one step at a time: {u.id} has {u.steps} (5.1.1.3)",
+                rule="5.1.1.3",
             )
-    return out
+        ]
+    if l1 is None or l2 is None or a == b:
+        return []
+    return [
+        _row(
+            state,
+            "airlift",
+            l1[0] + 1 + l2[0],
+            l1[1] + a.distance(b) + l2[1],
+            overheads="RSO&I until this turn's Regeneration (C1)",
+            notes=f"{state.map.label(a)} -> {state.map.label(b)}; {need} transport mission(s)"
+            + (", heavy lift" if heavy else ""),
+            rule="5.1.1.3",
+        )
+    ]
+
+
+def _by_sealift(state: StateLike, u: Any, to: Hex) -> list[dict[str, Any]]:
+    """Sealift between the side's ports nearest each end, at its fastest sealift ship's rate
+    (an auxiliary's while it has none) (5.1.1.2)."""
+    from owsnb.rules.ows import movement as mv
+    from owsnb.rules.ows.common import table
+
+    ports = _facilities(state, "port", u.side)
+    if len(ports) < 2:
+        return []
+    start = u.map_hex
+    a = _nearest(state, start, ports)[0]
+    b = _nearest(state, to, [p for p in ports if p != a] or ports)[0]
+    sea = sea_hexes(state, a, b) if a != b else None
+    l1, l2 = _leg(state, u, start, a), _leg(state, u, b, to)
+    ships = [
+        s for s in state.units.values() if s.side == u.side and counter(s).box_total("infantry") > 0
+    ]
+    hex_nm = _km(state) / NM_KM
+    nt = table(state, "movement")["naval"]
+    rate = max(
+        (mv.naval_rate(counter(s).subtype or "auxiliary", hex_nm=hex_nm, table_=nt) for s in ships),
+        default=mv.naval_rate("auxiliary", hex_nm=hex_nm, table_=nt),
+    )
+    if sea is None or l1 is None or l2 is None:
+        return []
+    sail = max(1, math.ceil((len(sea) - 1) / rate))
+    return [
+        _row(
+            state,
+            "sealift",
+            l1[0] + sail + 1 + l2[0],
+            l1[1] + len(sea) - 1 + l2[1],
+            overheads="embark in port at the start of a turn; offload + one full turn in RSO&I (5.1.1.2)",
+            notes=f"{state.map.label(a)} -> {state.map.label(b)} at {rate} hexes a turn"
+            + ("" if ships else " (no sealift ship yet: auxiliary rate)"),
+            rule="5.1.1.2",
+        )
+    ]
 
 
 # -- rings ----------------------------------------------------------------------------------------------
