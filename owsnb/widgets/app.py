@@ -232,21 +232,29 @@ class App(Panel):
                 width="100%",
             ),
         )
-        # the side column never makes the page taller than the map: it scrolls on its own, so a
-        # long feed or result never moves the map under the pointer
+        # the side column never makes the page taller than the map: its tray and tabs scroll
+        # on their own (``scroller``), so a long feed or result never moves the map under the
+        # pointer; a panel added above them (:meth:`add_aside`) stays in sight beside the
+        # scroller, never on top of the tabs or the order controls
         boxes = self.parts["map"].boxes  # many units off the map scroll in their own tray
         boxes.layout.flex = "0 0 auto"
         boxes.layout.max_height = "212px"
         boxes.layout.overflow_y = "auto"
         self.tabs.layout.flex = "0 0 auto"
-        self.side = W.VBox(
+        self.scroller = W.VBox(
             [boxes, self.tabs],
+            layout=W.Layout(
+                flex="1 1 auto", min_height="0", overflow_y="auto", overflow_x="hidden"
+            ),
+        )
+        self.scroller.add_class("owsnb-side-scroll")
+        self.side = W.VBox(
+            [self.scroller],
             layout=W.Layout(
                 flex="2 1 0%",
                 min_width="340px",
                 max_height=f"calc({map_height} + 36px)",
-                overflow_y="auto",
-                overflow_x="hidden",
+                overflow="hidden",
             ),
         )
         self.body = W.HBox(
@@ -350,7 +358,9 @@ class App(Panel):
 
     def add_aside(self, panel: W.Widget) -> None:
         """Show *panel* above the tabs, always in sight (the computer's moves in a game against
-        the computer, :mod:`owsnb.widgets.opponent`); it is closed with the App."""
+        the computer, :mod:`owsnb.widgets.opponent`): it takes its own place at the top of the
+        side column, outside the part that scrolls, so it never covers the tabs or the order
+        controls (keep it short: a ``max_height`` of its own). It is closed with the App."""
         self.side.children = (panel, *self.side.children)
         self.parts.add(f"aside-{len(self.side.children)}", panel)
 
