@@ -239,13 +239,11 @@ class App(Panel):
         boxes = self.parts["map"].boxes  # many units off the map scroll in their own tray
         boxes.layout.flex = "0 0 auto"
         boxes.layout.max_height = "212px"
-        boxes.layout.overflow_y = "auto"
+        boxes.layout.overflow = "hidden auto"  # (ipywidgets 8 has no overflow_y)
         self.tabs.layout.flex = "0 0 auto"
         self.scroller = W.VBox(
             [boxes, self.tabs],
-            layout=W.Layout(
-                flex="1 1 auto", min_height="0", overflow_y="auto", overflow_x="hidden"
-            ),
+            layout=W.Layout(flex="1 1 auto", min_height="0", overflow="hidden auto"),
         )
         self.scroller.add_class("owsnb-side-scroll")
         self.side = W.VBox(

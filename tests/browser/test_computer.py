@@ -100,7 +100,21 @@ def clear_of_the_panel(c: Clicker, head: Any, name: str) -> bool:
             assert box is not None and panel is not None
             assert not _overlap(box, panel), f"at {tag}, {name}: the panel {panel} covers {what}"
             assert panel["y"] >= 0 and panel["y"] + panel["height"] <= size["height"], panel
-        if scrolls:
+        if scrolls:  # and the mouse wheel, over the side column, reaches every control
+            tabs = c.root.locator(".widget-tab-bar").first.bounding_box()
+            assert tabs is not None
+            c.page.mouse.move(tabs["x"] + tabs["width"] / 2, size["height"] - 40)
+            for dy, what in ((4000, "Done (blue)"), (-4000, "the 'orders' tab")):
+                c.page.mouse.wheel(0, dy)
+                time.sleep(0.5)
+                box = controls[what].bounding_box()
+                assert box is not None
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                hit = c.page.evaluate(
+                    "([el, x, y]) => el.contains(document.elementFromPoint(x, y))",
+                    [controls[what].element_handle(), x, y],
+                )
+                assert hit, f"at {tag}, {name}: the wheel does not bring {what} under the mouse"
             controls["the 'orders' tab"].evaluate(UNDER_THE_POINTER)
             c.page.screenshot(path=str(ARTIFACTS / f"computer-{name}-scrolled-{tag}.png"))
     c.page.set_viewport_size(SMALL)
