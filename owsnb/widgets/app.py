@@ -47,6 +47,7 @@ from owsnb.widgets.history import History
 from owsnb.widgets.mapview import MapView
 from owsnb.widgets.orderpanel import OrderPanel
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.seat import computer_holds
 from owsnb.widgets.table import Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
@@ -437,11 +438,23 @@ class App(Panel):
             st = standing_of(t.seat.ruleset, view)
             result = st["text"] if st else t.seat.ruleset.outcome(view)
             notes.append(f"the game is over: {result} (the briefing tab has the details)")
-        self.banner.value = "".join(
+        bot = computer_holds(t.seat)
+        handed = (
+            ""
+            if bot is None
+            else "<div class='owsnb-handed' role='status' style='background:#ffedd5;"
+            "border-left:5px solid #ea580c;padding:5px 10px;margin:2px 0;font:14px system-ui'>"
+            f"<b>The umpire has handed {html.escape(t.seat.side)} to the computer "
+            f"({html.escape(bot)}).</b> Its orders appear on your map and in the results feed; "
+            "you can watch.</div>"
+        )
+        banner = handed + "".join(
             f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
             f"{html.escape(n)}</div>"
             for n in notes
         )
+        if self.banner.value != banner:
+            self.banner.value = banner
 
     def close(self) -> None:
         for part in self.parts.made():
