@@ -19,7 +19,9 @@ whatever it does can also be done in one line of a notebook cell.
   :class:`owsnb.bots.Autopilot` plays it through that side's eyes only (``remote.as_side``), at
   most the seconds given per order, then a safe pass — it never stalls the game; the console
   says which sides the computer plays, what it did (every order, pass and late answer) and its
-  decision times, and the side's own seat is told by a note.
+  decision times. The authority is told too (``remote.set_computer``): meanwhile it refuses that
+  side's orders from the side's own seats, whose pages say so in a banner (the side's note
+  and seat only: the other sides learn nothing).
 """
 
 from __future__ import annotations
@@ -261,6 +263,9 @@ class UmpireConsole(W.VBox):
         label = get(spec).label  # KeyError for an unknown bot, before anything changes
         if side in self.pilots:
             self.pilots.pop(side).stop()
+        # the authority first: the side's own seats give none of its orders from now on (a
+        # refusal here changes nothing)
+        self.remote.set_computer(side, label)
         pilot = Autopilot(
             self.remote.as_side(side),
             spec,
@@ -270,26 +275,21 @@ class UmpireConsole(W.VBox):
         )
         self.pilots[side] = pilot
         self.bot_info[side] = (label, float(seconds))
-        self._told(side, f"{side} is now played by the computer ({label}), the umpire's choice")
         self._log(
             side, f"<b>handed to the computer</b> ({_esc(label)}, at most {seconds:g} s an order)"
         )
         return pilot
 
     def take_back(self, side: str) -> None:
-        """The computer stops playing *side* (a person's seat gives its orders again)."""
+        """The computer stops playing *side* (a person's seat gives its orders again) — also a
+        side the authority still holds for a bot of an earlier console (a reloaded page)."""
         pilot = self.pilots.pop(side, None)
-        if pilot is None:
+        if pilot is None and side not in self.remote.computer:
             raise KeyError(f"the computer does not play {side}")
-        pilot.stop()
-        self._told(side, f"{side} is played by a person again (the umpire took it back)")
+        if pilot is not None:
+            pilot.stop()
+        self.remote.set_computer(side, None)
         self._log(side, "<b>taken back</b>: a person plays it again")
-
-    def _told(self, side: str, text: str) -> None:
-        try:  # the side's seat reads it in its notes; a note that fails changes nothing
-            self.remote.annotate(text, side=side, tags=["computer"])
-        except (OwsnbError, ValueError, KeyError):
-            pass
 
     def _heard(self, side: str, what: str, sub: Any) -> None:
         """An Autopilot's news, in its thread: the order it gave (or its safe pass)."""
@@ -336,7 +336,14 @@ class UmpireConsole(W.VBox):
         for side in self.remote.sides:
             pilot = self.pilots.get(side)
             if pilot is None:
-                rows.append(f"<tr><td>{_esc(side)}</td><td>a person</td><td colspan=5></td></tr>")
+                held = self.remote.computer.get(side)
+                who = (
+                    f"<span style='color:#c0392b'>handed to the computer ({_esc(held)}) but no "
+                    "bot plays it here: hand it again or take it back</span>"
+                    if held
+                    else "a person"
+                )
+                rows.append(f"<tr><td>{_esc(side)}</td><td>{who}</td><td colspan=5></td></tr>")
                 continue
             b = pilot.bot
             label, seconds = self.bot_info[side]

@@ -38,6 +38,8 @@ GET         /games/{id}/changes?cursor=       long-poll for changes (WebSocket f
 WS          /games/{id}/ws?cursor=&map=       pushed changes, each with the seat's view
 GET/POST    /games/{id}/seats                 umpire: list / create seats (token shown once)
 PATCH/DEL   /games/{id}/seats/{seat}          umpire: observer delay or view / revoke
+POST        /games/{id}/computer              umpire: ``{"side", "bot"}`` hand a side to the
+                                              computer (``"bot": null``: take it back)
 ==========  ================================  ===================================================
 """
 
@@ -494,6 +496,12 @@ async def annotations_(srv: _Server, request: Request) -> Any:
 
 
 @endpoint
+async def computer(srv: _Server, request: Request) -> Any:
+    data = await srv.body(request, {"side", "bot"}, {"side"})
+    return await srv.call(request, srv.auth.set_computer, data["side"], data.get("bot"))
+
+
+@endpoint
 async def seats(srv: _Server, request: Request) -> Any:
     s = await srv.seat(request)
     if request.method == "GET":
@@ -694,6 +702,7 @@ def make_app(
         Route(g + "/changes", changes),
         Route(g + "/seats", seats, methods=["GET", "POST"]),
         Route(g + "/seats/{sid}", seat_one, methods=["PATCH", "DELETE"]),
+        Route(g + "/computer", computer, methods=["POST"]),
         WebSocketRoute(g + "/ws", websocket),
         *extra_routes,
     ]

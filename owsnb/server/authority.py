@@ -101,6 +101,25 @@ _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 """What a game id may look like; anything else is an unknown game (never a store query)."""
 
 UNKNOWN_SEAT = "unknown seat token for this game"
+
+COMPUTER_PREFIX = "computer:"
+"""The store metadata key of a side the umpire handed to the computer (``computer:<side>``,
+``{"bot": label}``; one key per side, as seats, so that processes never overwrite each other)."""
+
+
+def computer_of(meta: Mapping[str, Any]) -> dict[str, str]:
+    """The sides the umpire handed to the computer, and the bot playing each (store metadata).
+
+    >>> computer_of({"computer:red": {"bot": "greedy"}, "seat:s-1": {}, "title": "t"})
+    {'red': 'greedy'}
+    """
+    return {
+        k[len(COMPUTER_PREFIX) :]: str(v["bot"])
+        for k, v in meta.items()
+        if k.startswith(COMPUTER_PREFIX) and isinstance(v, Mapping) and v.get("bot")
+    }
+
+
 NO_TOKEN = "no seat token: send 'Authorization: Bearer <token>' (the token from your seat link)"
 
 
@@ -180,10 +199,17 @@ class ServedGame:
     is numbered as the view it watches, ``delay`` events of that view behind.
     """
 
-    def __init__(self, game_id: str, game: Game, seats: SeatTable):
+    def __init__(
+        self,
+        game_id: str,
+        game: Game,
+        seats: SeatTable,
+        computer: Mapping[str, str] | None = None,
+    ):
         self.game_id = game_id
         self.game = game
         self.seats = seats
+        self.computer: dict[str, str] = dict(computer or {})  # side -> bot (handed over)
         self.lock = threading.RLock()
         self.tick = 0  # every change (the frame cache's clock; never sent)
         viewers = [UMPIRE, *game.state.sides]
@@ -404,9 +430,11 @@ class Authority:
             rev=rec.rev,
             side_revs=rec.side_revs,
             annotations=rec.annotations,
-            meta={k: v for k, v in rec.meta.items() if not k.startswith("seat:")},
+            meta={
+                k: v for k, v in rec.meta.items() if not k.startswith(("seat:", COMPUTER_PREFIX))
+            },
         )
-        return ServedGame(game_id, game, SeatTable(rec.meta))
+        return ServedGame(game_id, game, SeatTable(rec.meta), computer_of(rec.meta))
 
     def _head(self, game_id: str) -> tuple[int, dict[str, Any]]:
         head = getattr(self.store, "head", None)
@@ -422,6 +450,7 @@ class Authority:
         with sg.lock:
             rev, meta = self._head(sg.game_id)
             sg.seats.load(meta)
+            sg.computer = computer_of(meta)
             if rev != sg.game.state_id:
                 self._reload_locked(sg)
 
@@ -437,6 +466,7 @@ class Authority:
                 try:
                     rev, meta = self._head(sg.game_id)
                     sg.seats.load(meta)
+                    sg.computer = computer_of(meta)
                     self._reload_locked(sg, force=True)
                 except StoreError as exc:
                     log.warning("could not reload %s: %s", sg.game_id, exc)
@@ -446,6 +476,7 @@ class Authority:
         old = sg.game
         fresh = self._load(sg.game_id)
         sg.seats = fresh.seats
+        sg.computer = fresh.computer
         new = fresh.game
         old_ev, new_ev = old.events, new.events
         changes: list[Change] = []
@@ -634,6 +665,50 @@ class Authority:
             self._record(sg, Change("sync", sg.game.state_id), observers=True)
         return new.public()
 
+    def set_computer(
+        self, s: tuple[ServedGame, Seat], side: str, bot: str | None
+    ) -> dict[str, Any]:
+        """The umpire hands *side* to the computer (*bot*: the bot's label, e.g. ``"greedy"``),
+        or takes it back (*bot* ``None`` or ``""``). While the computer holds a side, that
+        side's own seats give none of its orders (:meth:`submit` refuses them: the bot, playing
+        through the umpire's seat, gives them); they still see, check, preview and write notes.
+        The side's seats and the umpire are told by a note for that side only (tagged
+        ``computer``), and each frame and answer the side's seats get says it
+        (``"computer": {side: bot}`` in :meth:`numbers`): the other sides learn nothing.
+
+        Raises:
+            AuthError: not the umpire's seat.
+            KeyError: no such side.
+            ValueError: *bot* is not text.
+        """
+        sg, seat = s
+        self._umpire(seat, "hand a side to the computer")
+        if side not in sg.game.state.sides:
+            raise KeyError(f"no side {side!r}; sides: {', '.join(sg.game.state.sides)}")
+        if bot is not None and not isinstance(bot, str):
+            raise ValueError(f"the bot is named by text (e.g. 'greedy'), not {bot!r}")
+        bot = (bot or "").strip()
+        with sg.lock:
+            if self.shared:
+                self._reload_locked(sg)  # annotation ids are allocated from the current list
+            was = sg.computer.get(side, "")
+            if bot == was:
+                return {"side": side, "bot": bot or None, **self.numbers(sg, seat)}
+            self.store.set_meta(sg.game_id, {COMPUTER_PREFIX + side: {"bot": bot} if bot else None})
+            if bot:
+                sg.computer[side] = bot
+                text = (
+                    f"The umpire has handed {side} to the computer ({bot}). Its orders appear "
+                    "on your map and in the results feed; you can watch. Your orders open again "
+                    f"when the umpire takes {side} back."
+                )
+            else:
+                sg.computer.pop(side, None)
+                text = f"The umpire has taken {side} back from the computer: your orders are open."
+            ann = sg.game.annotate(text, author=seat.label, side=side, tags=("computer",))
+            self._record(sg, Change("annotate", sg.game.state_id, annotation=ann))
+            return {"side": side, "bot": bot or None, **self.numbers(sg, seat)}
+
     # -- reading -------------------------------------------------------------------------------
     def view(
         self,
@@ -789,12 +864,20 @@ class Authority:
         is then that side's revision, and the answer is told as to that side.
 
         Raises:
-            AuthError: the seat may not give this side's orders (or name another seat).
+            AuthError: the seat may not give this side's orders (or name another seat), or the
+                umpire has handed its side to the computer (:meth:`set_computer`).
             StaleStateError: *state_id* is not the seat's revision (it saw something since).
             IllegalOrderError: the rule set refuses the order (nothing changes).
         """
         sg, seat = s
         o = self._order(seat, order)
+        bot = sg.computer.get(o.side) if seat.role == "side" else None
+        if bot:
+            raise auth_error(
+                f"the umpire has handed {o.side} to the computer ({bot}): it gives {o.side}'s "
+                f"orders until the umpire takes {o.side} back",
+                403,
+            )
         if state_id is not None and (isinstance(state_id, bool) or not isinstance(state_id, int)):
             raise ValueError(f"state_id is a whole number, not {state_id!r}")
         told = seat
@@ -913,6 +996,15 @@ class Authority:
         out: dict[str, Any] = {"state_id": g.revision(seat.view_side), "seq": sg.count(seat)}
         if (asking or seat).is_umpire:
             out["revisions"] = {side: g.revision(side) for side in g.state.sides}
+        # the sides the computer plays (set_computer), as far as the seat may know: the umpire
+        # (and its observers) all of them, a side (and its observers) its own only
+        held = (
+            dict(sg.computer)
+            if (asking or seat).is_umpire or seat.view_side == UMPIRE
+            else {k: v for k, v in sg.computer.items() if k == seat.view_side}
+        )
+        if held:
+            out["computer"] = held
         return out
 
     def _tick_of(self, sg: ServedGame, seat: Seat, cursor: str | None) -> int | None:

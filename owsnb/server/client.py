@@ -187,6 +187,9 @@ class RemoteGame:
         self._seq = int(info["seq"])
         self._revs: dict[str, int] = {}  # the umpire's: every side's revision
         self._heard_revisions(info)
+        # the sides the umpire handed to the computer, as far as this seat may know (its own
+        # side's only, for a side's seat); kept from the info and every push, in their order
+        self.computer: dict[str, str] = dict(info.get("computer") or {})
         self._notified = self._rev
         self._cursor = info["cursor"]
         try:
@@ -668,6 +671,17 @@ class RemoteGame:
         body = {k: v for k, v in {"delay": delay, "side": side}.items() if v is not None}
         return self._request("PATCH", f"/seats/{seat_id}", body=body)
 
+    def set_computer(self, side: str, bot: str | None) -> dict[str, Any]:
+        """Hand *side* to the computer (*bot*: its label, e.g. ``"greedy"``) or take it back
+        (``None``), umpire only: the authority then refuses that side's orders from its own
+        seats, and tells them (a note for that side; :attr:`computer` on their handles). The
+        bot itself plays through this seat (``remote.as_side(side)``, e.g. an
+        :class:`owsnb.bots.Autopilot`): the umpire's console does both."""
+        answer = self._post("/computer", {"side": side, "bot": bot})
+        with self._lock:
+            self.computer = dict(answer.get("computer") or {})
+        return answer
+
     # -- changes -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Change], Any]) -> Callable[[], None]:
         """Call *callback(change)* after every change this seat may see. Returns an unsubscribe
@@ -733,6 +747,8 @@ class RemoteGame:
         kind = msg.get("type")
         if kind == "hello":
             self.connected = True
+            if "state_id" in msg:
+                self.computer = dict(msg.get("computer") or {})
             return
         if kind == "error":
             wire.raise_error(int(msg.get("status", 500)), msg)
@@ -760,6 +776,7 @@ class RemoteGame:
             self._cursor = msg["cursor"]
             rev, seq = int(msg["state_id"]), int(msg["seq"])
             self._heard_revisions(msg)
+            self.computer = dict(msg.get("computer") or {})
             if rev >= self._rev:
                 self._rev, self._seq = rev, seq
                 self._view, self._view_key = v, (rev, seq)

@@ -47,6 +47,7 @@ from owsnb.widgets.history import History
 from owsnb.widgets.mapview import MapView
 from owsnb.widgets.orderpanel import OrderPanel
 from owsnb.widgets.panel import Panel
+from owsnb.widgets.seat import computer_holds
 from owsnb.widgets.table import Table
 from owsnb.widgets.timedistance import TimeDistancePanel
 
@@ -232,21 +233,27 @@ class App(Panel):
                 width="100%",
             ),
         )
-        # the side column never makes the page taller than the map: it scrolls on its own, so a
-        # long feed or result never moves the map under the pointer
+        # the side column never makes the page taller than the map: its tray and tabs scroll
+        # on their own (``scroller``), so a long feed or result never moves the map under the
+        # pointer; a panel added above them (:meth:`add_aside`) stays in sight beside the
+        # scroller, never on top of the tabs or the order controls
         boxes = self.parts["map"].boxes  # many units off the map scroll in their own tray
         boxes.layout.flex = "0 0 auto"
         boxes.layout.max_height = "212px"
-        boxes.layout.overflow_y = "auto"
+        boxes.layout.overflow = "hidden auto"  # (ipywidgets 8 has no overflow_y)
         self.tabs.layout.flex = "0 0 auto"
-        self.side = W.VBox(
+        self.scroller = W.VBox(
             [boxes, self.tabs],
+            layout=W.Layout(flex="1 1 auto", min_height="0", overflow="hidden auto"),
+        )
+        self.scroller.add_class("owsnb-side-scroll")
+        self.side = W.VBox(
+            [self.scroller],
             layout=W.Layout(
                 flex="2 1 0%",
                 min_width="340px",
                 max_height=f"calc({map_height} + 36px)",
-                overflow_y="auto",
-                overflow_x="hidden",
+                overflow="hidden",
             ),
         )
         self.body = W.HBox(
@@ -350,7 +357,9 @@ class App(Panel):
 
     def add_aside(self, panel: W.Widget) -> None:
         """Show *panel* above the tabs, always in sight (the computer's moves in a game against
-        the computer, :mod:`owsnb.widgets.opponent`); it is closed with the App."""
+        the computer, :mod:`owsnb.widgets.opponent`): it takes its own place at the top of the
+        side column, outside the part that scrolls, so it never covers the tabs or the order
+        controls (keep it short: a ``max_height`` of its own). It is closed with the App."""
         self.side.children = (panel, *self.side.children)
         self.parts.add(f"aside-{len(self.side.children)}", panel)
 
@@ -429,11 +438,23 @@ class App(Panel):
             st = standing_of(t.seat.ruleset, view)
             result = st["text"] if st else t.seat.ruleset.outcome(view)
             notes.append(f"the game is over: {result} (the briefing tab has the details)")
-        self.banner.value = "".join(
+        bot = computer_holds(t.seat)
+        handed = (
+            ""
+            if bot is None
+            else "<div class='owsnb-handed' role='status' style='background:#ffedd5;"
+            "border-left:5px solid #ea580c;padding:5px 10px;margin:2px 0;font:14px system-ui'>"
+            f"<b>The umpire has handed {html.escape(t.seat.side)} to the computer "
+            f"({html.escape(bot)}).</b> Its orders appear on your map and in the results feed; "
+            "you can watch.</div>"
+        )
+        banner = handed + "".join(
             f"<div style='background:#fef3c7;padding:2px 8px;font:13px system-ui'>"
             f"{html.escape(n)}</div>"
             for n in notes
         )
+        if self.banner.value != banner:
+            self.banner.value = banner
 
     def close(self) -> None:
         for part in self.parts.made():

@@ -181,7 +181,7 @@ def seen_act(seat: str, side: str, events: Iterable[Any], before: Any, after: An
 
 class ComputerPanel(Panel):
     """The sides the computer plays, whether it is thinking now, and what this seat saw of its
-    latest orders (newest first), above the App's tabs.
+    latest orders (newest first), above the App's tabs (:meth:`owsnb.widgets.App.add_aside`).
 
     Args:
         table: the student's table (their side's seat).
@@ -211,23 +211,20 @@ class ComputerPanel(Panel):
         super().__init__(
             [
                 style_widget(),
-                W.HTML(
-                    # it stays at the top of the side column when the column scrolls
-                    "<style>.owsnb-computer{position:sticky;top:0;z-index:5;"
-                    "background:#fffaf5}</style>",
-                    layout=W.Layout(display="none"),
-                ),
                 self.who,
                 self.status,
                 self.record_html,
             ],
             layout=W.Layout(
+                # at the top of the side column, outside the part that scrolls (App.add_aside):
+                # always in sight and never over the tabs; at most a fifth of a small window
+                # (its list scrolls within), so the orders keep the rest
                 width="100%",
-                flex="0 0 auto",  # never squeezed by the side column: it is always in sight
+                flex="0 0 auto",
                 border="1px solid #fed7aa",
                 padding="2px 6px",
                 margin="0 0 4px 0",
-                max_height="160px",
+                max_height="min(160px, 20vh)",
                 overflow="auto",
             ),
         )

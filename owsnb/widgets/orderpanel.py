@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import html
 import re
 from functools import partial
 from typing import Any
@@ -54,6 +55,7 @@ from owsnb.widgets import render
 from owsnb.widgets.controls import button
 from owsnb.widgets.panel import Panel
 from owsnb.widgets.params import admits, is_unit
+from owsnb.widgets.seat import computer_holds
 from owsnb.widgets.table import Pick, Refusal, Table
 from owsnb.widgets.wire import widget_tree
 
@@ -66,6 +68,11 @@ FOLLOW = "*"
 """The umpire's "act as" choice that follows whoever acts."""
 
 _GENERIC = ("done", "advance")
+
+_OBSERVER = (
+    "<div class='owsnb-w muted'>You are an <b>observer</b>: you watch the game as this seat may "
+    "see it and give no orders.</div>"
+)
 _COUNTED = re.compile(r"^(?P<what>[^:]+):(?P<n>\d+)$")
 
 
@@ -329,10 +336,10 @@ class OrderPanel(Panel):
             layout=W.Layout(width="100%", display="none" if self.read_only else ""),
         )
         self.watching = W.HTML(
-            "<div class='owsnb-w muted'>You are an <b>observer</b>: you watch the game as this "
-            "seat may see it and give no orders.</div>",
+            _OBSERVER if self.read_only else "",
             layout=W.Layout(display="" if self.read_only else "none"),
         )
+        self.handed: str | None = None  # the bot the umpire handed this seat's side to
         super().__init__(
             [
                 render.style_widget(),
@@ -393,8 +400,33 @@ class OrderPanel(Panel):
         return not cands or all(c in units for c in cands)
 
     # -- redraw --------------------------------------------------------------------------------
+    def _draw_handed(self) -> None:
+        """While the umpire has handed this seat's side to the computer, the order controls are
+        hidden and say why: the authority refuses the seat's orders meanwhile (the bot gives
+        them through the umpire's seat)."""
+        if self.read_only:
+            return
+        bot = self.handed = computer_holds(self.table.seat)
+        side = html.escape(self.table.seat.side)
+        text = (
+            ""
+            if bot is None
+            else f"<div class='owsnb-w muted'>The umpire has handed <b>{side}</b> to the "
+            f"computer ({html.escape(bot)}): it gives {side}'s orders, and the server refuses "
+            f"yours meanwhile. You watch; your orders open again when the umpire takes {side} "
+            "back.</div>"
+        )
+        if self.watching.value != text:
+            self.watching.value = text
+        shown, hidden = ("", "none") if bot else ("none", "")
+        if self.watching.layout.display != shown:
+            self.watching.layout.display = shown
+        if self.giving.layout.display != hidden:
+            self.giving.layout.display = hidden
+
     def _on_view(self, change: Any = None) -> None:
         t = self.table
+        self._draw_handed()
         if t.seat is not self._cache_seat:
             self._drop_editors()
         view = t.view
@@ -881,7 +913,7 @@ class OrderPanel(Panel):
 
     def _on_pick(self, pick: Pick) -> None:
         t = self.table
-        if not t.live or t.legal is None or self.read_only:
+        if not t.live or t.legal is None or self.read_only or self.handed:
             return
         if self.spec is None and pick.unit is not None and not pick.stack:
             for s in t.legal:

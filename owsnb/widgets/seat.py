@@ -25,6 +25,8 @@ The surface (all a widget may call):
 ``subscribe(callback)``     ``callback(change)`` after every change; the change carries only the
                             events this seat may see. Returns an unsubscribe function.
 ``fork(at)``                a new seat on a what-if branch (a remote seat may refuse)
+``computer`` (optional)     side -> bot: the sides the umpire handed to the computer, as far as
+                            this seat may know (a seminar seat; see :func:`computer_holds`)
 ==========================  ========================================================================
 
 A side seat may only give (and preview, and check) its own side's orders; the umpire's seat may
@@ -60,7 +62,7 @@ from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.state import UMPIRE
 from owsnb.kernel.view import SideView, renumber, seen_positions, side_view
 
-__all__ = ["Seat", "LocalSeat", "as_seat", "SEAT_METHODS"]
+__all__ = ["Seat", "LocalSeat", "as_seat", "SEAT_METHODS", "computer_holds"]
 
 SEAT_METHODS = (
     "view",
@@ -315,6 +317,23 @@ class LocalSeat(Seat):
 
     def _may_read(self, a: Annotation) -> bool:
         return self.side == UMPIRE or a.side in (None, self.side)
+
+
+def computer_holds(seat: Any) -> str | None:
+    """The bot playing this side's seat's own side, when the umpire of a seminar handed it to
+    the computer (its ``computer`` attribute, told by the authority), else ``None``: the seat
+    then watches, and the authority refuses its orders. Only a side's own seat is held so; the
+    umpire's, an observer's and a local seat never are.
+
+    >>> from owsnb.widgets._doc import tiny_game
+    >>> computer_holds(Seat.local(tiny_game(), "blue")) is None
+    True
+    """
+    if getattr(seat, "role", None) != "side":  # the umpire looking through a side: never
+        return None
+    held = getattr(seat, "computer", None) or {}
+    bot = held.get(seat.side)
+    return str(bot) if bot else None
 
 
 def as_seat(source: Any, side: str | None = None) -> Any:

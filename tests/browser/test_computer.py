@@ -44,6 +44,85 @@ def shoot(c: Clicker, name: str) -> None:
     c._scale = None
 
 
+UNDER_THE_POINTER = """el => {
+    el.scrollIntoView({block: 'start', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit !== null && el.contains(hit)) return '';
+    return hit === null ? 'nothing' : (hit.closest('.owsnb-computer') ? 'the computer panel'
+        : hit.tagName + '.' + hit.className);
+}"""
+"""Scroll *el* to the top of what scrolls it — as a student scrolling the side column down
+puts the tab bar there — and say what is under the pointer at its centre ('' if *el* is)."""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+OVERFLOWS = """el => {
+    for (let p = el.parentElement; p !== null; p = p.parentElement) {
+        const y = getComputedStyle(p).overflowY;
+        if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight + 1) return true;
+    }
+    return false;
+}"""
+"""Is *el* in a box that scrolls (the side column, longer than the window)?"""
+
+
+def clear_of_the_panel(c: Clicker, head: Any, name: str) -> bool:
+    """The computer's panel never covers the tabs or the order controls (issue 22, the page
+    polish): at 1366x768 and 1920x1080, each of the tab bar's titles and blue's Done, scrolled to
+    the top of the side column, is what the mouse finds at its centre, and its box does not
+    overlap the panel's — while the panel stays in the window. Returns whether the side column
+    scrolled at 1366x768 (then the page is shot so to ``computer-{name}-scrolled-*.png``)."""
+    controls = {
+        "the 'orders' tab": c.root.get_by_role("tab", name="orders"),
+        "the 'notes' tab": c.root.get_by_role("tab", name="notes"),
+        "Done (blue)": c.orders.get_by_role("button", name="Done (blue)"),
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    scrolled = False
+    for size, tag in ((SMALL, "1366"), (LARGE, "1920")):
+        c.page.set_viewport_size(size)
+        time.sleep(1.0)
+        scrolls = bool(controls["the 'orders' tab"].evaluate(OVERFLOWS))
+        scrolled = scrolled or (scrolls and size is SMALL)
+        for what, el in controls.items():
+            under = el.evaluate(UNDER_THE_POINTER)
+            assert under == "", f"at {tag}, {name}: {what} is under {under} (side column scrolled)"
+            box, panel = el.bounding_box(), head.bounding_box()
+            assert box is not None and panel is not None
+            assert not _overlap(box, panel), f"at {tag}, {name}: the panel {panel} covers {what}"
+            assert panel["y"] >= 0 and panel["y"] + panel["height"] <= size["height"], panel
+        if scrolls:  # and the mouse wheel, over the side column, reaches every control
+            tabs = c.root.locator(".widget-tab-bar").first.bounding_box()
+            assert tabs is not None
+            c.page.mouse.move(tabs["x"] + tabs["width"] / 2, size["height"] - 40)
+            for dy, what in ((4000, "Done (blue)"), (-4000, "the 'orders' tab")):
+                c.page.mouse.wheel(0, dy)
+                time.sleep(0.5)
+                box = controls[what].bounding_box()
+                assert box is not None
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                hit = c.page.evaluate(
+                    "([el, x, y]) => el.contains(document.elementFromPoint(x, y))",
+                    [controls[what].element_handle(), x, y],
+                )
+                assert hit, f"at {tag}, {name}: the wheel does not bring {what} under the mouse"
+            controls["the 'orders' tab"].evaluate(UNDER_THE_POINTER)
+            c.page.screenshot(path=str(ARTIFACTS / f"computer-{name}-scrolled-{tag}.png"))
+    c.page.set_viewport_size(SMALL)
+    time.sleep(1.0)
+    c._scale = None
+    return scrolled
+
+
 def until(what: str, ok: Any, timeout: float = 120.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
@@ -115,6 +194,7 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
         head.get_by_text("The computer plays").wait_for(timeout=WAIT)
         assert "red" in head.inner_text() and "greedy" in head.inner_text()
         todo, shots = list(BLUE_ORDERS), set()
+        scrolled = False  # the side column scrolled at 1366x768 when the panel was checked
         while True:
             g = blue_to_act(c, saved)
             # never red's hidden units: the page draws blue's view only
@@ -133,6 +213,7 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
             if "attack" not in shots and said.count():
                 shoot(c, "attack")  # a ground attack on blue's hex (10.3)
                 shots.add("attack")
+                scrolled |= clear_of_the_panel(c, head, "attack")
             need = answer_owed(g, "blue")
             if need is not None:
                 if "strike" not in shots and need.startswith("blue: shields"):
@@ -140,6 +221,7 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
                     assert c.root.locator("path.owsnb-other").count() > 0  # the ring
                     shoot(c, "strike")
                     shots.add("strike")
+                    scrolled |= clear_of_the_panel(c, head, "strike")
                 give(c, saved, need)
                 continue
             order = next((o for o in todo if _legal(g, o)), None)
@@ -149,6 +231,7 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
                 if "move" not in shots:
                     shoot(c, "move")
                     shots.add("move")
+                    scrolled |= clear_of_the_panel(c, head, "move")
                 continue
             done(c, saved)
         g = read_saved(saved)
@@ -160,6 +243,9 @@ def test_a_tutorial_turn_against_the_computer_in_the_solo_demo(tmp_path: Path) -
         if shots & {"strike", "attack"}:  # the panel listed what blue had to answer
             assert head.locator("li").count() >= 1
         shoot(c, "turn2")
+        scrolled |= clear_of_the_panel(c, head, "turn2")
+        # the panel's place was checked at least once with a side column that scrolls
+        assert scrolled, "the side column never scrolled at 1366x768: nothing was checked"
     assert c.clicks < 80, c.clicks
 
 

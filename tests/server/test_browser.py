@@ -514,3 +514,79 @@ def test_a_seat_page_without_a_link_offers_a_solo_demo(tmp_path: Path) -> None:
         assert len(saved) == 1, "the demo game was not autosaved in the session's games dir"
     finally:
         seminar.stop()
+
+
+def test_a_side_handed_to_the_computer_is_told_on_its_seat_only(
+    store_url: str, tmp_path: Path
+) -> None:
+    """Issue 22.3 (the seat), in browsers: the umpire's console hands red to the computer (its
+    Computer tab); red's page shows a banner saying so and hides its order controls (the
+    authority refuses red's own orders meanwhile), blue's page and everything it receives are
+    unchanged (the hand-over of red is not blue's to know); taken back, red's banner is gone and
+    its controls are back. Red's page is shot with the banner at 1366x768 and 1920x1080
+    (``test-artifacts/handed-red-*.png``)."""
+    if not Path(CHROMIUM).exists():
+        missing("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    seminar = Seminar(store_url, tmp_path)  # the skirmish: blue acts first, red waits
+    try:
+        links = seminar.wait()
+        allowed = (f"http://127.0.0.1:{seminar.vport}", f"ws://127.0.0.1:{seminar.vport}")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pages = {
+                s: Page(browser, s, links["seats"][s]["link"], allowed)
+                for s in ("umpire", "blue", "red")
+            }
+            for p in pages.values():
+                p.marker("B-ARM-1" if p.label != "red" else "R-ARM-1").first.wait_for(
+                    timeout=180_000
+                )
+            ump, blue, red = pages["umpire"], pages["blue"], pages["red"]
+            try:
+                red_app = red.page.locator(".owsnb-app")
+                done = red_app.get_by_role("button", name="Done (red)")
+                banner = red_app.locator(".owsnb-handed")
+                assert done.is_visible() and banner.count() == 0
+                console = ump.page.locator(".owsnb-umpire-console")
+                console.get_by_role("tab", name="Computer").click()
+                sides = console.get_by_label("side", exact=True)
+                shown = [sides.nth(i) for i in range(sides.count()) if sides.nth(i).is_visible()]
+                assert len(shown) == 1, sides.count()
+                shown[0].select_option("red")
+                time.sleep(1.0)
+                blue_text = blue.page.locator(".owsnb-app").inner_text()
+                blue_heard = len(blue.received)
+                console.get_by_role("button", name="Hand to the computer").click()
+                banner.wait_for(timeout=60_000)
+                said = banner.inner_text()
+                assert "The umpire has handed red to the computer (greedy)" in said, said
+                assert "you can watch" in said
+                assert not done.is_visible()  # no control invites an order it would refuse
+                red_app.get_by_text("the server refuses yours").wait_for(timeout=10_000)
+                console.get_by_text("the computer: greedy").wait_for(timeout=10_000)
+                for size, tag in (({"width": 1366, "height": 768}, "1366"), (None, "1920")):
+                    red.page.set_viewport_size(size or {"width": 1920, "height": 1080})
+                    time.sleep(1.0)
+                    red.page.screenshot(path=str(ARTIFACTS / f"handed-red-{tag}.png"))
+                ump.page.set_viewport_size({"width": 1366, "height": 768})
+                console.scroll_into_view_if_needed()
+                ump.page.screenshot(path=str(ARTIFACTS / "handed-red-umpire-console-1366.png"))
+                time.sleep(2.0)  # time for anything to reach blue
+                assert blue.page.locator(".owsnb-handed").count() == 0
+                assert blue.page.locator(".owsnb-app").inner_text() == blue_text
+                after = blue.received[blue_heard:]
+                assert not [f for f in after if "computer" in f or "handed" in f], after[:3]
+                console.get_by_role("button", name="Take back").click()
+                banner.wait_for(state="detached", timeout=60_000)
+                done.wait_for(state="visible", timeout=10_000)
+                assert blue.page.locator(".owsnb-app").inner_text() == blue_text
+            except Exception:
+                for p in pages.values():
+                    p.shot(f"handed-red-{p.label}-FAILED.png")
+                raise
+            browser.close()
+    finally:
+        seminar.stop()

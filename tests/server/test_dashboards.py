@@ -169,7 +169,7 @@ def test_umpire_console_hands_a_side_to_the_computer_and_takes_it_back(served: S
         assert c.status.value == "" and "red" in c.pilots
         assert "the computer: <b>greedy</b>" in c.bot_table.value
         assert any(
-            a.side == "red" and "played by the computer (greedy)" in a.text
+            a.side == "red" and "handed red to the computer (greedy)" in a.text
             for a in served.game.annotations
         )
         for _ in range(2):  # blue's person gives Done; red's bot answers each time
@@ -233,3 +233,54 @@ def test_a_bot_that_is_late_never_stalls_the_seminar_and_the_console_says_so(
         from owsnb.bots import registry
 
         registry._FACTORIES.pop("sleepy", None)
+
+
+def test_a_side_handed_to_the_computer_watches_and_the_other_side_learns_nothing(
+    served: Served,
+) -> None:
+    """Issue 22.3 (the seat): while the umpire has handed red to the computer, the authority
+    refuses red's orders from red's own seat (the bot gives them through the umpire's seat), and
+    red's page says so in a banner and hides its order controls instead of inviting orders it
+    would refuse; taken back, both are gone. Hidden information: blue's seat is told nothing of
+    it — no change, no push, the same numbers and page."""
+    from owsnb.kernel.errors import AuthError, IllegalOrderError
+
+    umpire = served.connect("umpire")
+    red_page, blue_page = seat_page(q(served, "red")), seat_page(q(served, "blue"))
+    red, blue = red_page.remote, blue_page.remote
+    heard: list[Any] = []
+    blue.subscribe(heard.append)
+    try:
+        blue_info, blue_cursor = blue._get(""), blue.cursor
+        blue_banner, blue_orders = blue_page.banner.value, blue_page.orders.giving.layout.display
+        assert "owsnb-handed" not in red_page.banner.value
+        assert red_page.orders.giving.layout.display == ""
+        umpire.set_computer("red", "greedy")
+        assert umpire.computer == {"red": "greedy"}
+        _until("red's page told", lambda: "owsnb-handed" in red_page.banner.value)
+        assert red.computer == {"red": "greedy"}
+        assert "The umpire has handed red to the computer (greedy)" in red_page.banner.value
+        assert red_page.orders.giving.layout.display == "none"
+        said = red_page.orders.watching
+        assert said.layout.display == "" and "the server refuses yours" in said.value
+        with pytest.raises(AuthError, match="handed red to the computer"):
+            red.submit("red: done")  # refused before the rules are asked: nothing changes
+        assert served.game.seq == 0
+        with pytest.raises(IllegalOrderError):  # the umpire's seat (the bot's) is not held:
+            umpire.as_side("red").submit("red: done")  # the rules answer it (blue acts first)
+        time.sleep(1.0)  # time for any push to blue
+        assert heard == [] and blue.cursor == blue_cursor and blue.computer == {}
+        assert blue._get("") == blue_info
+        assert blue_page.banner.value == blue_banner
+        assert blue_page.orders.giving.layout.display == blue_orders
+        umpire.set_computer("red", None)
+        _until("red's page told", lambda: "owsnb-handed" not in red_page.banner.value)
+        assert red.computer == {} and red_page.orders.giving.layout.display == ""
+        with pytest.raises(IllegalOrderError):  # red's seat is asked of the rules again
+            red.submit("red: done")  # (blue acts first in the skirmish)
+        assert heard == [] and blue._get("") == blue_info
+    finally:
+        for page in (red_page, blue_page):
+            page.close()
+            page.remote.close()
+        umpire.close()

@@ -95,6 +95,29 @@ def test_two_processes_one_game(two: Any) -> None:
             s.close()
 
 
+def test_a_side_handed_to_the_computer_on_one_process_is_held_on_the_other(two: Any) -> None:
+    """Issue 22.3: the umpire hands blue to the computer through process B; blue's seat on
+    process A is told (and red's is not), and A refuses blue's own orders until the umpire
+    takes blue back (the hand-over is in the store, like the seats)."""
+    (a, b), _, created = two
+    gid = created.game_id
+    blue = connect(f"{a.url}/games/{gid}", created.tokens["blue"])  # on process A
+    red = connect(f"{a.url}/games/{gid}", created.tokens["red"])
+    ump = connect(f"{b.url}/games/{gid}", created.tokens["umpire"])
+    try:
+        ump.set_computer("blue", "greedy")
+        assert _until(lambda: blue.computer == {"blue": "greedy"})
+        with pytest.raises(AuthError, match="handed blue to the computer"):
+            blue.submit("move B-INF-1 0303")
+        assert red.computer == {} and red.seq == 0
+        ump.set_computer("blue", None)
+        assert _until(lambda: blue.computer == {})
+        blue.submit("move B-INF-1 0303")  # its own orders again
+    finally:
+        for s in (blue, red, ump):
+            s.close()
+
+
 def test_a_write_that_loses_the_race_in_the_store_is_refused() -> None:
     """Without the pre-check, the store's unique revision refuses the loser, which catches up."""
     reason = pgserver.available()
