@@ -71,7 +71,8 @@ SHOT_DENOMINATOR = 20 * 10 * 10 * 10
 
 MAX_STATES = 60_000
 WORK_LIMIT = 250_000
-"""The most state updates one forecast may make before it gives up (about a second or two)."""
+"""The most states one forecast may produce, summed over its attack positions and rounds, before
+it gives up (a quarter of a second or so; see ``bench/opscale_forecast.py``)."""
 
 _work: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
     "opscale_forecast_work", default=None
@@ -273,7 +274,6 @@ class _Engine:
         self.m0 = self.a0 + n  # malfunctions this round
         self.d0 = self.m0 + len(keys)  # disabled this round
         self.w0 = self.d0 + len(keys)  # the winner: 0 none, 1 attacker, 2 defender
-        self.alive_mask = ((1 << n) - 1) << self.a0
         self.malf_mask = ((1 << len(keys)) - 1) << self.m0
         self.dis_mask = ((1 << len(keys)) - 1) << self.d0
         self.won_mask = 3 << self.w0
@@ -355,7 +355,8 @@ class _Engine:
     # -- one attack position
     def _plan(self, fire: Fire, p: int, s: int, alive: int) -> Any:
         """What position (*fire*, *p*) does with the shooter at status index *s* and these alive
-        bits: ``None`` (no attack) or ``(weapon's disabled bit, target, shift, outcomes memo)``."""
+        bits: ``None`` (no attack) or ``(the weapon's disabled bit, its malfunction bit, shooter
+        card, weapon, target, outcomes by target status, the same without malfunctions)``."""
         spec, index = self.spec, self.index
         si = index[fire.unit]
         card = spec.cards[fire.unit]
@@ -416,9 +417,10 @@ class _Engine:
             pi = pids.setdefault((fire, p), len(pids))  # the memo's name for the position
             nxt: dict[int, int] = defaultdict(int)
             sshift = b * self.index[fire.unit]
+            keep = ~spent[j]  # the disabled bits read for the last time here are dropped
             for key, w in cur.items():
                 if key >> w0:  # decided (OES.10): nothing more happens
-                    nxt[key] += w * D
+                    nxt[key & keep] += w * D
                     continue
                 s = key >> sshift & smask
                 alive = key >> a0 & amask
@@ -427,7 +429,7 @@ class _Engine:
                 if plan is False:
                     plan = plans[pk] = self._plan(fire, p, s, alive)
                 if plan is None or key & plan[0]:  # no attack, or the weapon is disabled
-                    nxt[key] += w * D
+                    nxt[key & keep] += w * D
                     continue
                 memo = plan[mi]
                 tshift = b * self.index[plan[4]]
@@ -436,8 +438,7 @@ class _Engine:
                 if outs is None:
                     outs = memo[t] = self._outcomes(plan, t, alive, malfunctions)
                 for delta, mbit, sw in outs:
-                    nxt[(key + delta) | mbit] += w * sw
-            nxt = self._forget(nxt, spent[j])
+                    nxt[((key + delta) | mbit) & keep] += w * sw
             _spend(len(nxt))
             if len(nxt) > MAX_STATES:
                 raise ForecastTooLarge(
@@ -467,7 +468,7 @@ class _Engine:
     @staticmethod
     def _forget(states: dict[int, int], bits: int) -> dict[int, int]:
         """*states* with *bits* cleared (equal states merged)."""
-        if not bits or not any(k & bits for k in states):
+        if not bits:
             return states
         out: dict[int, int] = defaultdict(int)
         for k, w in states.items():
@@ -483,11 +484,27 @@ class Layer:
         denom: the common denominator (the weights sum to it).
     """
 
-    __slots__ = ("weights", "denom")
+    __slots__ = ("_weights", "denom", "_packed")
 
     def __init__(self, weights: Mapping[State, int], denom: int):
-        self.weights = dict(weights)
+        self._weights: dict[State, int] | None = dict(weights)
         self.denom = denom
+        self._packed: Any = None
+
+    @classmethod
+    def _lazy(cls, packed: dict[int, int], denom: int, decode: Any) -> Layer:
+        """A layer of the forecast's packed states, decoded when first read (a preview reads
+        the last layer only)."""
+        layer = cls.__new__(cls)
+        layer._weights, layer.denom, layer._packed = None, denom, (packed, decode)
+        return layer
+
+    @property
+    def weights(self) -> dict[State, int]:
+        if self._weights is None:
+            packed, decode = self._packed
+            self._weights, self._packed = {decode(k): w for k, w in packed.items()}, None
+        return self._weights
 
     def prob(self, pred: Any) -> Fraction:
         """P(pred(state))."""
@@ -502,7 +519,7 @@ class Layer:
         return ((k, Fraction(w, self.denom)) for k, w in self.weights.items())
 
     def __len__(self) -> int:
-        return len(self.weights)
+        return len(self._packed[0] if self._weights is None else self._weights)
 
 
 def forecast_engagement(
@@ -610,7 +627,7 @@ def _forecast_layers(
             k = firsts[f].numerator * (lcm // (firsts[f].denominator * denom))
             for state, w in layer.items():
                 merged[state] += w * k
-        out.append(Layer({eng.decode(k): w for k, w in merged.items()}, lcm))
+        out.append(Layer._lazy(dict(merged), lcm, eng.decode))
     return out
 
 
