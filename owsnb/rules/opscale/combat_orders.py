@@ -245,6 +245,7 @@ def _forecast(state: StateLike, rec: Mapping[str, Any], rounds: int, notes: list
                 init_mods=(a, d),
                 rounds=n,
                 start_round=int(rec.get("rounds", 0)) + 1,
+                last_malfunctions=False,  # the summary reads no weapon's state after it
             )
         except ForecastTooLarge:
             continue

@@ -71,7 +71,8 @@ SHOT_DENOMINATOR = 20 * 10 * 10 * 10
 
 MAX_STATES = 60_000
 WORK_LIMIT = 250_000
-"""The most state updates one forecast may make before it gives up (about a second or two)."""
+"""The most states one forecast may produce, summed over its attack positions and rounds, before
+it gives up (a quarter of a second or so; see ``bench/opscale_forecast.py``)."""
 
 _work: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
     "opscale_forecast_work", default=None
@@ -231,59 +232,248 @@ def round_outcomes(
 
     *statuses* follow ``spec.order``.
     """
-    return _round_cached(
-        spec,
-        statuses,
-        disabled,
-        first,
-        round_no if spec.rules.combat_round == "single-volley" else 1,
-    )
+    eng = _Engine(spec)
+    out, n = eng.round(eng.starts({eng.encode(statuses, disabled): 1}), first, round_no)
+    return {eng.decode(k & ~eng.dis_mask): w for k, w in out.items()}, n
 
 
-@lru_cache(maxsize=4096)
-def _round_cached(
-    spec: EngagementSpec, statuses: tuple, disabled: frozenset, first: str, round_no: int
-) -> tuple[dict, int]:
-    index = {u: i for i, u in enumerate(spec.order)}
-    positions = _positions(spec, firing_plan(spec, first, round_no))
-    D = SHOT_DENOMINATOR
+class _Engine:
+    """The exact round-by-round enumeration of one engagement (OES.4-OES.10), on packed states.
 
-    def alive_in(st: tuple) -> Any:
-        return lambda u: st[index[u]][0] > 0
+    A state — every unit's (Endurance, crew) status, which units live, the weapons disabled this
+    round (a malfunction last round, OES.5), the malfunctions so far this round and the winner
+    (OES.10) — is one integer: a small index per unit's status (``_BITS`` bits each), then one
+    bit per unit alive, one bit per weapon malfunctioned, one per weapon disabled, and the
+    winner. A round is a fixed list of attack positions (each firing unit's weapons in order,
+    :func:`firing_plan`); each position maps every state of the whole distribution to its
+    outcomes (:func:`shot_outcomes`, the same enumeration that resolves play), and equal states
+    are merged as they arise, so a state reached in many ways is enumerated once. What a
+    position does to a state depends only on few of its facts (the shooter's status, who lives)
+    and is memoised per engagement. Weights stay whole numbers over one denominator: this is
+    the same exact distribution as enumerating each state on its own (the old way, and the
+    test's reference), only without the repeats.
+    """
 
-    cur: dict[State, int] = {(statuses, frozenset(), decided(spec, alive_in(statuses))): 1}
-    for fire, p in positions:
-        nxt: dict[State, int] = defaultdict(int)
-        card = spec.cards[fire.unit]
-        for (st, malf, winner), w in cur.items():
-            alive = alive_in(st)
-            shot = None
-            if winner is None and alive(fire.unit):
-                wf = weapons_fired(card, fire, card.damaged_at(st[index[fire.unit]][0]), spec.rules)
-                if p < len(wf) and wf[p][0] not in disabled:
-                    key, weapon = wf[p]
-                    target = choose_target(spec, fire, weapon, alive)
-                    if target is not None:
-                        shot = (key, weapon, target)
-            if shot is None:
-                nxt[(st, malf, winner)] += w * D
-                continue
-            key, weapon, target = shot
-            ti = index[target]
-            for after, m, sw in shot_outcomes(card, weapon, spec.cards[target], st[ti], spec.rules):
-                st2 = st[:ti] + (after,) + st[ti + 1 :]
-                malf2 = malf | {key} if m else malf
-                won = decided(spec, alive_in(st2)) if after == DESTROYED else None
-                nxt[(st2, malf2, won)] += w * sw
-        _spend(len(nxt))
-        if len(nxt) > MAX_STATES:
-            raise ForecastTooLarge(
-                f"more than {MAX_STATES} possible states in one round: too large for an exact "
-                "forecast; "
-                "forecast a smaller group (kill_chance) instead"
+    _BITS = 16
+
+    def __init__(self, spec: EngagementSpec):
+        self.spec = spec
+        order = spec.order
+        self.index = {u: i for i, u in enumerate(order)}
+        self.n = n = len(order)
+        # the weapon keys any position may fire (both card sides): one bit each
+        keys: dict[str, int] = {}
+        for fire in (*spec.attacks, *spec.retaliations):
+            card = spec.cards[fire.unit]
+            for damaged in (False, True):
+                for k, _ in weapons_fired(card, fire, damaged, spec.rules):
+                    keys.setdefault(k, len(keys))
+        self.keys = keys
+        self.key_names = list(keys)
+        self.a0 = self._BITS * n  # alive bits
+        self.m0 = self.a0 + n  # malfunctions this round
+        self.d0 = self.m0 + len(keys)  # disabled this round
+        self.w0 = self.d0 + len(keys)  # the winner: 0 none, 1 attacker, 2 defender
+        self.malf_mask = ((1 << len(keys)) - 1) << self.m0
+        self.dis_mask = ((1 << len(keys)) - 1) << self.d0
+        self.won_mask = 3 << self.w0
+        self.winners = (None, spec.attacker, spec.defender)
+        self.statuses: list[list[tuple[int, int]]] = [[] for _ in order]
+        self.status_ix: list[dict[tuple[int, int], int]] = [{} for _ in order]
+        self._decided: dict[int, int] = {}
+        self._plans: dict[tuple[int, int, int], Any] = {}
+        self._pids: dict[tuple[Fire, int], int] = {}
+        self._malf_sets: dict[int, frozenset] = {}
+
+    # -- packing
+    def ix(self, u: int, status: tuple[int, int]) -> int:
+        """The index of *status* among unit *u*'s (registered on first sight)."""
+        table = self.status_ix[u]
+        i = table.get(status)
+        if i is None:
+            i = table[status] = len(self.statuses[u])
+            if i >= 1 << self._BITS:
+                raise ForecastTooLarge("too many statuses of one unit for an exact forecast")
+            self.statuses[u].append(status)
+        return i
+
+    def alive_of(self, statuses: Sequence[tuple[int, int]]) -> int:
+        return sum(1 << i for i, s in enumerate(statuses) if s[0] > 0)
+
+    def decided(self, alive: int) -> int:
+        """OES.10 on the alive bits: 0 (both groups remain), 1 (attacker won), 2 (defender)."""
+        won = self._decided.get(alive)
+        if won is None:
+            index = self.index
+            side = decided(self.spec, lambda u: bool(alive >> index[u] & 1))
+            won = self._decided[alive] = self.winners.index(side)
+        return won
+
+    def encode(self, statuses: Sequence[tuple[int, int]], disabled: Iterable[str]) -> int:
+        """A layer's state: *statuses*, the weapons *disabled* next round (in the malfunction
+        bits, where a round leaves them) and the winner."""
+        key = 0
+        for u, s in enumerate(statuses):
+            key |= self.ix(u, s) << (self._BITS * u)
+        alive = self.alive_of(statuses)
+        key |= alive << self.a0
+        for k in disabled:
+            if k in self.keys:  # a key no position fires changes nothing
+                key |= 1 << (self.m0 + self.keys[k])
+        return key | self.decided(alive) << self.w0
+
+    def starts(self, layer: Mapping[int, int]) -> dict[int, int]:
+        """A layer's undecided states as a round starts: last round's malfunctions disable their
+        weapons now (OES.5), none yet this round."""
+        out: dict[int, int] = defaultdict(int)
+        clear, shift, a0, amask = (
+            self.malf_mask | self.dis_mask,
+            self.d0 - self.m0,
+            self.a0,
+            (1 << self.n) - 1,
+        )
+        for key, w in layer.items():
+            won = self.decided(key >> a0 & amask)
+            if won:
+                out[(key & ~clear & ~self.won_mask) | won << self.w0] += w
+            else:
+                out[(key & ~clear) | (key & self.malf_mask) << shift] += w
+        return out
+
+    def decode(self, key: int) -> State:
+        """``(statuses, malfunctions this round, winner)``: a layer's state."""
+        b, m = self._BITS, (1 << self._BITS) - 1
+        st = tuple(self.statuses[u][key >> (b * u) & m] for u in range(self.n))
+        malf = (key & self.malf_mask) >> self.m0
+        ms = self._malf_sets.get(malf)
+        if ms is None:
+            ms = self._malf_sets[malf] = frozenset(
+                k for i, k in enumerate(self.key_names) if malf >> i & 1
             )
-        cur = nxt
-    return dict(cur), len(positions)
+        return (st, ms, self.winners[key >> self.w0])
+
+    # -- one attack position
+    def _plan(self, fire: Fire, p: int, s: int, alive: int) -> Any:
+        """What position (*fire*, *p*) does with the shooter at status index *s* and these alive
+        bits: ``None`` (no attack) or ``(the weapon's disabled bit, its malfunction bit, shooter
+        card, weapon, target, outcomes by target status, the same without malfunctions)``."""
+        spec, index = self.spec, self.index
+        si = index[fire.unit]
+        card = spec.cards[fire.unit]
+        end = self.statuses[si][s][0]
+        if end <= 0:
+            return None
+        wf = weapons_fired(card, fire, card.damaged_at(end), spec.rules)
+        if p >= len(wf):
+            return None
+        key, weapon = wf[p]
+        target = choose_target(spec, fire, weapon, lambda u: bool(alive >> index[u] & 1))
+        if target is None:
+            return None
+        bit = self.keys[key]
+        return (1 << (self.d0 + bit), 1 << (self.m0 + bit), card, weapon, target, {}, {})
+
+    def _outcomes(
+        self, plan: Any, t: int, alive: int, malfunctions: bool
+    ) -> list[tuple[int, int, int]]:
+        """``(key change, malfunction bit or 0, weight)`` of the planned attack on a target at
+        status index *t*."""
+        _, mbit, card, weapon, target, _, _ = plan
+        ti = self.index[target]
+        shift = self._BITS * ti
+        status = self.statuses[ti][t]
+        out: dict[tuple[int, int], int] = defaultdict(int)
+        for after, m, sw in shot_outcomes(
+            card, weapon, self.spec.cards[target], status, self.spec.rules
+        ):
+            delta = (self.ix(ti, after) - t) << shift
+            if after[0] <= 0:
+                delta -= 1 << (self.a0 + ti)
+            if after == DESTROYED:
+                delta += self.decided(alive & ~(1 << ti)) << self.w0
+            out[(delta, mbit if m and malfunctions else 0)] += sw
+        return [(delta, mb, sw) for (delta, mb), sw in out.items()]
+
+    def round(
+        self, cur: Mapping[int, int], first: str, round_no: int = 1, malfunctions: bool = True
+    ) -> tuple[dict[int, int], int]:
+        """One round from packed states *cur* (``{state: weight}``, no malfunctions yet, as
+        :meth:`starts` gives them): every outcome's weight times ``SHOT_DENOMINATOR ** S``, and
+        *S*. ``malfunctions=False`` forgets which weapons malfunction this round (they matter
+        only to the next round): the same distribution of everything else, on far fewer
+        states."""
+        spec = self.spec
+        if spec.rules.combat_round != "single-volley":
+            round_no = 1
+        positions = _positions(spec, firing_plan(spec, first, round_no))
+        D = SHOT_DENOMINATOR
+        b, smask = self._BITS, (1 << self._BITS) - 1
+        a0, amask, w0 = self.a0, (1 << self.n) - 1, self.w0
+        plans, pids = self._plans, self._pids
+        mi = 5 if malfunctions else 6  # the plan's outcome memo, with or without them
+        spent = self._spent(positions)
+        cur = self._forget(cur, spent[-1])
+        for j, (fire, p) in enumerate(positions):
+            pi = pids.setdefault((fire, p), len(pids))  # the memo's name for the position
+            nxt: dict[int, int] = defaultdict(int)
+            sshift = b * self.index[fire.unit]
+            keep = ~spent[j]  # the disabled bits read for the last time here are dropped
+            for key, w in cur.items():
+                if key >> w0:  # decided (OES.10): nothing more happens
+                    nxt[key & keep] += w * D
+                    continue
+                s = key >> sshift & smask
+                alive = key >> a0 & amask
+                pk = (pi, s, alive)
+                plan = plans.get(pk, False)
+                if plan is False:
+                    plan = plans[pk] = self._plan(fire, p, s, alive)
+                if plan is None or key & plan[0]:  # no attack, or the weapon is disabled
+                    nxt[key & keep] += w * D
+                    continue
+                memo = plan[mi]
+                tshift = b * self.index[plan[4]]
+                t = key >> tshift & smask
+                outs = memo.get(t)
+                if outs is None:
+                    outs = memo[t] = self._outcomes(plan, t, alive, malfunctions)
+                for delta, mbit, sw in outs:
+                    nxt[((key + delta) | mbit) & keep] += w * sw
+            _spend(len(nxt))
+            if len(nxt) > MAX_STATES:
+                raise ForecastTooLarge(
+                    f"more than {MAX_STATES} possible states in one round: too large for an "
+                    "exact forecast; forecast a smaller group (kill_chance) instead"
+                )
+            cur = nxt
+        return dict(cur), len(positions)
+
+    def _spent(self, positions: Sequence[tuple[Fire, int]]) -> list[int]:
+        """The disabled bits no longer read after each position of the round (the last entry:
+        those no position reads). A weapon disabled this round (OES.5) is read only at its own
+        position, and the round's outcome does not carry them (only this round's
+        malfunctions): forgetting them once read merges states that differ in nothing to come."""
+        last: dict[int, int] = {}
+        for j, (fire, p) in enumerate(positions):
+            card = self.spec.cards[fire.unit]
+            for damaged in (False, True):
+                wf = weapons_fired(card, fire, damaged, self.spec.rules)
+                if p < len(wf):
+                    last[self.keys[wf[p][0]]] = j
+        spent = [0] * (len(positions) + 1)
+        for bit in range(len(self.keys)):
+            spent[last.get(bit, -1)] |= 1 << (self.d0 + bit)
+        return spent
+
+    @staticmethod
+    def _forget(states: dict[int, int], bits: int) -> dict[int, int]:
+        """*states* with *bits* cleared (equal states merged)."""
+        if not bits:
+            return states
+        out: dict[int, int] = defaultdict(int)
+        for k, w in states.items():
+            out[k & ~bits] += w
+        return out
 
 
 class Layer:
@@ -294,11 +484,27 @@ class Layer:
         denom: the common denominator (the weights sum to it).
     """
 
-    __slots__ = ("weights", "denom")
+    __slots__ = ("_weights", "denom", "_packed")
 
     def __init__(self, weights: Mapping[State, int], denom: int):
-        self.weights = dict(weights)
+        self._weights: dict[State, int] | None = dict(weights)
         self.denom = denom
+        self._packed: Any = None
+
+    @classmethod
+    def _lazy(cls, packed: dict[int, int], denom: int, decode: Any) -> Layer:
+        """A layer of the forecast's packed states, decoded when first read (a preview reads
+        the last layer only)."""
+        layer = cls.__new__(cls)
+        layer._weights, layer.denom, layer._packed = None, denom, (packed, decode)
+        return layer
+
+    @property
+    def weights(self) -> dict[State, int]:
+        if self._weights is None:
+            packed, decode = self._packed
+            self._weights, self._packed = {decode(k): w for k, w in packed.items()}, None
+        return self._weights
 
     def prob(self, pred: Any) -> Fraction:
         """P(pred(state))."""
@@ -313,7 +519,7 @@ class Layer:
         return ((k, Fraction(w, self.denom)) for k, w in self.weights.items())
 
     def __len__(self) -> int:
-        return len(self.weights)
+        return len(self._packed[0] if self._weights is None else self._weights)
 
 
 def forecast_engagement(
@@ -326,6 +532,7 @@ def forecast_engagement(
     rounds: int = 1,
     start_round: int = 1,
     work_limit: int = WORK_LIMIT,
+    last_malfunctions: bool = True,
 ) -> list[Layer]:
     """The exact distribution of the engagement's state after each of the next *rounds* rounds.
 
@@ -336,6 +543,10 @@ def forecast_engagement(
             :func:`initiative_odds` with *init_mods* (attacker, defender).
         rounds: how many rounds; a decided engagement stays decided.
         work_limit: the most state updates allowed (a guard for large engagements).
+        last_malfunctions: ``False``: the last layer does not tell which weapons malfunctioned
+            in its round (its states' middle part is empty) — they matter only to a round after
+            it. Everything else in it is the same, on far fewer states: what a forecast that
+            summarises the last round (:func:`summarise`) needs.
 
     Returns:
         one :class:`Layer` per round.
@@ -345,7 +556,9 @@ def forecast_engagement(
     """
     token = _work.set([0, work_limit])
     try:
-        return _forecast_layers(spec, statuses, disabled, first, init_mods, rounds, start_round)
+        return _forecast_layers(
+            spec, statuses, disabled, first, init_mods, rounds, start_round, last_malfunctions
+        )
     finally:
         _work.reset(token)
 
@@ -358,6 +571,7 @@ def _forecast_layers(
     init_mods: tuple[int, int],
     rounds: int,
     start_round: int,
+    last_malfunctions: bool = True,
 ) -> list[Layer]:
     if first is None:
         odds = initiative_odds(*init_mods)
@@ -366,48 +580,54 @@ def _forecast_layers(
         firsts = {first: Fraction(1)}
     else:
         firsts = {k: Fraction(v) for k, v in first.items()}
-    st0 = tuple(statuses[u] for u in spec.order)
-    index = {u: i for i, u in enumerate(spec.order)}
-    w0 = decided(spec, lambda u: st0[index[u]][0] > 0)
+    eng = _Engine(spec)
     D = SHOT_DENOMINATOR
-    layers = {f: ({(st0, frozenset(disabled), w0): 1}, 1) for f, p in firsts.items() if p}
+    start = eng.encode(tuple(statuses[u] for u in spec.order), disabled)
+    layers = {f: ({start: 1}, 1) for f, p in firsts.items() if p}
+    clear = eng.malf_mask | eng.dis_mask
     out: list[Layer] = []
     for r in range(rounds):
         for f, (layer, denom) in list(layers.items()):
-            nl: dict[State, int] = defaultdict(int)
-            n_max = 0
-            # (outcome states, or a decided state; weight; shots rolled, None if decided)
-            results: list[tuple[Any, int, int | None]] = []
-            for (st, dis, winner), w in layer.items():
-                if winner is not None:
-                    results.append(((st, frozenset(), winner), w, None))
-                    continue
-                res, n = round_outcomes(spec, st, dis, f, start_round + r)
-                n_max = max(n_max, n)
-                results.append((res, w, n))
-            for item, w, n in results:
-                if n is None:
-                    nl[item] += w * D**n_max
-                    continue
-                scale = D ** (n_max - n)
-                for state, sw in item.items():
-                    nl[state] += w * sw * scale
+            # a decided engagement stays decided (its malfunctions no longer matter); the others
+            # fight the round together, every weight scaled by the round's D ** S
+            done: dict[int, int] = defaultdict(int)
+            undecided: dict[int, int] = {}
+            for key, w in layer.items():
+                if key & eng.won_mask:
+                    done[key & ~clear] += w
+                else:
+                    undecided[key] = w
+            if undecided:
+                res, n = eng.round(
+                    eng.starts(undecided),
+                    f,
+                    start_round + r,
+                    malfunctions=last_malfunctions or r < rounds - 1,
+                )
+                nl: dict[int, int] = defaultdict(int)
+                for key, w in res.items():
+                    nl[key & ~eng.dis_mask] += w
+                scale = D**n
+                for key, w in done.items():
+                    nl[key] += w * scale
+            else:
+                nl, n = done, 0
             _spend(len(nl))
             if len(nl) > MAX_STATES:
                 raise ForecastTooLarge(
                     f"more than {MAX_STATES} states after round {r + 1}; forecast fewer rounds"
                 )
-            layers[f] = (dict(nl), denom * D**n_max)
+            layers[f] = (dict(nl), denom * D**n)
         # merge the initiative branches over one common denominator
         lcm = 1
         for f, (_, denom) in layers.items():
             lcm = math.lcm(lcm, firsts[f].denominator * denom)
-        merged: dict[State, int] = defaultdict(int)
+        merged: dict[int, int] = defaultdict(int)
         for f, (layer, denom) in layers.items():
             k = firsts[f].numerator * (lcm // (firsts[f].denominator * denom))
             for state, w in layer.items():
                 merged[state] += w * k
-        out.append(Layer(merged, lcm))
+        out.append(Layer._lazy(dict(merged), lcm, eng.decode))
     return out
 
 
