@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -90,6 +91,7 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
     if not first.state.units:  # the sandbox: a map and no order of battle — nothing to win
         return {"scenario": scenario, "sides": sides, "matches": 0, "empty": True}
     wins = 0.0
+    outcomes: list[float] = []  # per match: 1 won, 0.5 tied, 0 lost
     ahead = {x: 0, y: 0}
     lead: list[float] = []
     times: dict[str, list[float]] = {"a": [], "b": []}
@@ -100,6 +102,7 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         g2 = play_game(scenario, seed, {x: b, y: a}, turns)  # a plays y
         d = g1["standing"][x] - g2["standing"][x]
         wins += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+        outcomes.append(1.0 if d > 0 else 0.5 if d == 0 else 0.0)
         ahead[x] += g1["standing"][x] > g1["standing"][y]
         ahead[y] += g2["standing"][y] > g2["standing"][x]
         lead += [g1["standing"][x] - g1["standing"][y], g2["standing"][y] - g2["standing"][x]]
@@ -119,6 +122,10 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "sides": sides,
         "matches": n,
         "win_rate": wins / n if n else float("nan"),
+        "won": outcomes.count(1.0),
+        "tied": outcomes.count(0.5),
+        "lost": outcomes.count(0.0),
+        "interval": wilson(wins, n),
         "ahead": {s: ahead[s] / n for s in sides},
         "mean_lead": statistics.fmean(lead) if lead else float("nan"),
         "a_p50": pct(times["a"], 50),
@@ -131,6 +138,21 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "late": late,
         "refused": refused,
     }
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a win rate *score* / *n* (a tie counts
+    half a win, as in the rate): the range of true rates these *n* matches are consistent with.
+
+    >>> [round(x, 2) for x in wilson(6, 10)]
+    [0.31, 0.83]
+    """
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def raw_speed(scenario: str, seconds: float = 1.5, seed: int = 0) -> dict[str, float]:

@@ -28,7 +28,7 @@ from tests.bots.test_rulesets import SCENARIOS
 BOTS = {  # no wall-clock budgets here: the same inputs must give the same choices
     "random": "random",
     "greedy": {"bot": "greedy", "budget": None},
-    "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3, "depth": 3},
+    "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3},
 }
 
 

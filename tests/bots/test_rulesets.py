@@ -25,7 +25,7 @@ SCENARIOS = {
 BOTS = {
     "random": "random",
     "greedy": "greedy",
-    "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3, "depth": 2},
+    "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3, "horizon": 1},
 }
 
 
