@@ -23,15 +23,21 @@ literature):
    ``cap`` submissions. A line is judged after the opponent's reply, and all lines at the same
    point of the sequence of play — not mid-step, where an order given early would look worse
    than a pass.
-4. **Value**: the side's :func:`owsnb.bots.evaluate.value` at the end of the play-out — its
-   victory standing (what the benchmark's duplicate matches judge) plus ``APPROACH`` times how
-   its units stand toward the goals of its view at the decision (held fixed).
+4. **Value** (``leaf``): the side's victory standing at the end of the play-out
+   (``evaluation.standing``: what the benchmark's duplicate matches judge, and what an umpire
+   would score) — by default; ``leaf="value"`` adds ``APPROACH`` times how its units stand toward
+   the goals of its view (:func:`owsnb.bots.evaluate.value`, goals held fixed): the
+   time-distance heuristic greedy already scores, so a difference in it is a disagreement with
+   greedy's heuristic, not an outcome.
 5. **Racing**: after ``min_rounds`` rounds, an action whose mean difference to the default is
-   below ``margin`` by more than ``z`` standard errors is dropped; the rounds left go to the
-   actions still in the race (the search ends early when only the default is left).
+   below ``margin`` by more than ``z`` standard errors (or tied with it in every round) is
+   dropped; the rounds left go to the actions still in the race (the search ends early when
+   only the default is left).
 6. **Deviate from greedy only on evidence**: the order played is the action with the best mean
    difference among those that beat the default by more than ``margin`` plus ``z`` standard
-   errors over at least ``min_rounds`` paired rounds; otherwise greedy's choice. Noise cannot
+   errors over at least ``min_rounds`` paired rounds (a difference that is the same in every
+   round — the luck sampled did not move it — has no spread: its mean is the evidence);
+   otherwise greedy's choice. Noise cannot
    make the search play worse than greedy by chance more than the confidence allows, and more
    time (more rounds: smaller standard errors) lets it deviate where the samples support it.
 
@@ -132,8 +138,9 @@ class SearchPolicy(Policy):
     (root orders besides pass), ``horizon`` (steps of the sequence of play a play-out runs past
     the decision's), ``cap`` (submissions per play-out at most), ``playout_spec`` (candidates
     per order spec for the play-outs' greedy), ``z`` (standard errors of evidence to deviate
-    from greedy, or to drop an action from the race), ``margin`` (value points an action must
-    beat greedy's choice by) and ``min_rounds`` (paired rounds before either).
+    from greedy, or to drop an action from the race), ``margin`` (points an action must beat
+    greedy's choice by), ``min_rounds`` (paired rounds before either) and ``leaf``
+    (``"standing"`` or ``"value"``: what a play-out's end is judged by).
     """
 
     name = "search"
@@ -145,9 +152,10 @@ class SearchPolicy(Policy):
         "horizon": 2,
         "cap": 80,
         "playout_spec": 8,
-        "z": 1.0,
+        "z": 2.0,
         "margin": 0.0,
         "min_rounds": 3,
+        "leaf": "standing",
     }
 
     def __init__(self, **options: Any):
@@ -297,7 +305,10 @@ def paired_round(
                 out.append(None)
                 continue
             search.playout(game, rnd.rng(), start)
-            out.append(value(ruleset, game.state, side, goals))
+            if search.settings["leaf"] == "standing":
+                out.append(float(evaluation_for(ruleset).standing(game.state, side)))
+            else:
+                out.append(value(ruleset, game.state, side, goals))
         except Exception:  # noqa: BLE001 - a world the rules cannot play is skipped
             out.append(None)
     return out
