@@ -100,10 +100,26 @@ def test_without_evidence_the_search_plays_exactly_what_greedy_plays() -> None:
 
 
 def test_the_search_deviates_from_greedy_where_its_samples_say_so() -> None:
-    """A loose evidence rule (no standard errors asked) lets the samples decide."""
-    game = owsnb.load("tutorial", seed=2, save=False)
-    search = SearchPolicy(iterations=4, budget=None, z=0.0)
+    """Where the paired rounds show an order beating greedy's choice, the search plays it: in
+    the tutorial's first long-range strike step (9.2), signals intelligence on the target
+    (``io sigint``, 7.1) before greedy's strike on it gains more steps by the end of the next
+    step than the strike at once."""
     from owsnb.bots import play
 
-    play(game, {"blue": search}, turns=1, seed=2, budget=None)
-    assert search.stats["deviations"] >= 1, search.stats
+    class Watched(SearchPolicy):
+        seen: list[tuple[str, str]] = []
+
+        def _search(self, view, roots, default, rng, own, outer):
+            chosen = super()._search(view, roots, default, rng, own, outer)
+            self.seen.append((str(roots[default]), str(chosen)))
+            return chosen
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    search = Watched(iterations=8, budget=None)
+    red = {"bot": "greedy", "budget": None}
+    play(game, {"blue": search, "red": red}, turns=1, seed=1, budget=None)
+    deviations = [(g, c) for g, c in search.seen if g != c]
+    assert len(search.seen) > 20 and search.stats["deviations"] == len(deviations) >= 1
+    assert ("blue: strike R-052D-1" in deviations[0][0]) and (
+        deviations[0][1] == "blue: io sigint R-052D-1"
+    ), deviations
