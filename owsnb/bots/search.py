@@ -20,7 +20,9 @@ literature):
    and the others, each from *its* view of the world) plays on with the greedy policy
    (``playout_spec`` candidates per order spec, for speed) until the sequence of play has moved
    ``horizon`` steps past the one the decision is taken in (an activation is a step), or
-   ``cap`` submissions. A line is judged after the opponent's reply, and all lines at the same
+   ``cap`` submissions. A round the budget ends in the middle of is dropped unused (the
+   decision is never late for it: with too little time for ``min_rounds`` rounds the search
+   plays greedy's choice). A line is judged after the opponent's reply, and all lines at the same
    point of the sequence of play — not mid-step, where an order given early would look worse
    than a pass.
 4. **Value** (``leaf``): the side's victory standing at the end of the play-out
@@ -127,6 +129,10 @@ def _at(clock: Any) -> tuple[Any, ...]:
     return (clock.turn, clock.phase, clock.step, clock.active)
 
 
+class _OutOfTime(Exception):
+    """The budget ran out in the middle of a round: the round is left unfinished, unused."""
+
+
 class SearchPolicy(Policy):
     """Greedy's order unless paired, common-random-number play-outs show a better one (see the
     module docstring).
@@ -161,6 +167,7 @@ class SearchPolicy(Policy):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self._greedy: Any = None
+        self._budgets: tuple[Budget, ...] = ()  # the decision's budgets, checked in play-outs
         self.last: dict[str, Any] = {}
 
     def choose(
@@ -239,7 +246,16 @@ class SearchPolicy(Policy):
             except Exception:  # noqa: BLE001 - a sample the rules cannot play is dropped
                 self.last["failed"] += 1
                 continue
-            values = paired_round(self, ruleset, rnd, view.side, [roots[k] for k in live], goals)
+            self._budgets = (own, outer)
+            try:
+                values = paired_round(
+                    self, ruleset, rnd, view.side, [roots[k] for k in live], goals
+                )
+            except _OutOfTime:
+                i -= 1  # an unfinished round is not counted, nor used
+                break
+            finally:
+                self._budgets = ()
             self.last["failed"] += sum(v is None for v in values)
             got = dict(zip(live, values, strict=True))
             if got.get(default) is None:
@@ -265,6 +281,8 @@ class SearchPolicy(Policy):
         players: dict[str, Any] = {}
         where, moved = start, 0
         for _ in range(int(s["cap"])):
+            if any(b.expired() for b in self._budgets):
+                raise _OutOfTime
             actor = _actor(game)
             if actor is None:
                 return
@@ -280,7 +298,7 @@ class SearchPolicy(Policy):
                 side_view(game.state, actor, game.ruleset),
                 game.legal_orders(actor),
                 rng,
-                Budget(None),
+                self._budgets[0] if self._budgets else Budget(None),  # a slow scoring stops too
             )
             if order is not None:
                 try:
@@ -309,6 +327,8 @@ def paired_round(
                 out.append(float(evaluation_for(ruleset).standing(game.state, side)))
             else:
                 out.append(value(ruleset, game.state, side, goals))
+        except _OutOfTime:
+            raise
         except Exception:  # noqa: BLE001 - a world the rules cannot play is skipped
             out.append(None)
     return out

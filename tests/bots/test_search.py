@@ -123,3 +123,25 @@ def test_the_search_deviates_from_greedy_where_its_samples_say_so() -> None:
     assert ("blue: strike R-052D-1" in deviations[0][0]) and (
         deviations[0][1] == "blue: io sigint R-052D-1"
     ), deviations
+
+
+def test_a_round_the_budget_ends_in_is_dropped_and_greedys_choice_stands() -> None:
+    """The budget is checked inside the play-outs: when it runs out mid-round, the unfinished
+    round is not used (no half-compared actions) and the decision is greedy's, on time."""
+    from owsnb.bots.policy import Budget
+
+    class OutOfTimeAtOnce(SearchPolicy):
+        def playout(self, game, rng, start):
+            self._budgets = (Budget(0.0),)  # the clock runs out during the first play-out
+            return super().playout(game, rng, start)
+
+    game = owsnb.load("tutorial", seed=1, save=False)
+    while len(_first_orders(game, "blue")) < 2 or game.clock.acting != ("blue",):
+        acting = game.clock.acting
+        game.submit("umpire: advance") if not acting else safe_pass(game, acting[0])
+    view, legal = game.view("blue"), game.legal_orders("blue")
+    search = OutOfTimeAtOnce(budget=30.0, min_rounds=1, z=0.0)
+    order = search.decide(view, legal, np.random.default_rng(0))
+    greedy = GreedyPolicy(budget=None).decide(view, legal, np.random.default_rng(0))
+    assert order == greedy and search.last["iterations"] == 0
+    assert all(d == [] for d in search.last["diffs"].values())
