@@ -42,6 +42,12 @@ literature):
    otherwise greedy's choice. Noise cannot
    make the search play worse than greedy by chance more than the confidence allows, and more
    time (more rounds: smaller standard errors) lets it deviate where the samples support it.
+7. **Deepening with time**: when a stage's race is settled and time is left, a new stage of
+   rounds starts at twice the horizon (``horizon``, 2x, 4x ... up to ``deepen`` steps; the
+   play-outs' ``cap`` grows with it); the deepest stage that played ``min_rounds`` rounds (or
+   settled its race) decides. More time buys a longer look — the standing after the combat
+   a move leads to, not just after the move. With ``iterations`` (a fixed number of rounds)
+   there is one stage.
 
 Everything happens on worlds built from the view: the search is given the view, never the truth
 (``Policy.decide`` checks it), and two games whose truths differ only in what the side cannot
@@ -142,7 +148,8 @@ class SearchPolicy(Policy):
     machine as on an idle one — benchmarks use it), ``iterations`` (a fixed number of rounds
     instead — reproducible whatever the machine; 0: as many as the budget allows), ``width``
     (root orders besides pass), ``horizon`` (steps of the sequence of play a play-out runs past
-    the decision's), ``cap`` (submissions per play-out at most), ``playout_spec`` (candidates
+    the decision's, in the first stage), ``deepen`` (the longest horizon later stages double up
+    to, while time is left), ``cap`` (submissions per play-out at most), ``playout_spec`` (candidates
     per order spec for the play-outs' greedy), ``z`` (standard errors of evidence to deviate
     from greedy, or to drop an action from the race), ``margin`` (points an action must beat
     greedy's choice by), ``min_rounds`` (paired rounds before either) and ``leaf``
@@ -156,6 +163,7 @@ class SearchPolicy(Policy):
         "iterations": 0,
         "width": 6,
         "horizon": 2,
+        "deepen": 16,
         "cap": 80,
         "playout_spec": 8,
         "z": 2.0,
@@ -168,6 +176,7 @@ class SearchPolicy(Policy):
         super().__init__(**options)
         self._greedy: Any = None
         self._budgets: tuple[Budget, ...] = ()  # the decision's budgets, checked in play-outs
+        self._horizon = 0  # the stage's horizon (0: the ``horizon`` option)
         self.last: dict[str, Any] = {}
 
     def choose(
@@ -221,15 +230,54 @@ class SearchPolicy(Policy):
         own: Budget,
         outer: Budget,
     ) -> Any:
+        """Stages of paired rounds at growing horizons (``horizon``, twice that, ... up to
+        ``deepen``) while time is left; the deepest stage that played ``min_rounds`` rounds —
+        or settled its race — decides (:func:`evidence`)."""
+        s = self.settings
+        z, margin, least = float(s["z"]), float(s["margin"]), int(s["min_rounds"])
+        n_iter = int(s["iterations"] or 0)
+        if not n_iter and own.seconds is None and outer.seconds is None:
+            n_iter = 8  # neither a time nor a number of rounds: a modest fixed search
+        horizon = max(1, int(s["horizon"]))
+        deepest = horizon if n_iter else max(horizon, int(s["deepen"] or 0))
+        chosen, rounds, stages = default, 0, []
+        while True:
+            diffs, i, settled = self._stage(view, roots, default, rng, own, outer, horizon, n_iter)
+            rounds += i
+            if settled or i >= least:
+                chosen = evidence(diffs, default, z=z, margin=margin, least=least)
+                stages.append((horizon, i))
+                self.last["diffs"] = {_key(roots[k]): d for k, d in enumerate(diffs)}
+            if horizon * 2 > deepest or own.expired() or outer.expired() or not (settled or i):
+                break
+            horizon *= 2
+        self.last.update(iterations=rounds, stages=stages)
+        self.last.setdefault("diffs", {})
+        self.stats["iterations"] = self.stats.get("iterations", 0) + rounds
+        self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
+        self.stats["deviations"] = self.stats.get("deviations", 0) + (chosen != default)
+        return roots[chosen]
+
+    def _stage(
+        self,
+        view: SideView,
+        roots: list[Any],
+        default: int,
+        rng: np.random.Generator,
+        own: Budget,
+        outer: Budget,
+        horizon: int,
+        n_iter: int,
+    ) -> tuple[list[list[float]], int, bool]:
+        """Paired rounds at *horizon* until the race is settled (only the default left), *n_iter*
+        rounds, or the budget; returns the paired differences, the rounds played and whether the
+        race was settled."""
         s = self.settings
         ruleset = get_ruleset(view.ruleset)
         goals = evaluation_for(ruleset).goals(view)  # held fixed (see ``evaluate.value``)
         z, margin, least = float(s["z"]), float(s["margin"]), int(s["min_rounds"])
         live = list(range(len(roots)))
         diffs: list[list[float]] = [[] for _ in roots]
-        n_iter = int(s["iterations"] or 0)
-        if not n_iter and own.seconds is None and outer.seconds is None:
-            n_iter = 8  # neither a time nor a number of rounds: a modest fixed search
         i = 0
         t_own, t_outer = own.elapsed, outer.elapsed
         while (not n_iter or i < n_iter) and len(live) > 1:
@@ -246,7 +294,7 @@ class SearchPolicy(Policy):
             except Exception:  # noqa: BLE001 - a sample the rules cannot play is dropped
                 self.last["failed"] += 1
                 continue
-            self._budgets = (own, outer)
+            self._budgets, self._horizon = (own, outer), horizon
             try:
                 values = paired_round(
                     self, ruleset, rnd, view.side, [roots[k] for k in live], goals
@@ -264,12 +312,7 @@ class SearchPolicy(Policy):
                 if k != default and v is not None:
                     diffs[k].append(v - got[default])
             live = [k for k in live if k == default or not _out(diffs[k], z, margin, least)]
-        chosen = evidence(diffs, default, z=z, margin=margin, least=least)
-        self.last.update(iterations=i, diffs={_key(roots[k]): d for k, d in enumerate(diffs)})
-        self.stats["iterations"] = self.stats.get("iterations", 0) + i
-        self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
-        self.stats["deviations"] = self.stats.get("deviations", 0) + (chosen != default)
-        return roots[chosen]
+        return diffs, i, len(live) <= 1
 
     def playout(self, game: Game, rng: np.random.Generator, start: tuple[Any, ...]) -> None:
         """Every side plays on with the greedy policy, each from its own view of *game*, until
@@ -278,9 +321,11 @@ class SearchPolicy(Policy):
         from owsnb.bots.greedy import GreedyPolicy
 
         s = self.settings
+        horizon = self._horizon or int(s["horizon"])
         players: dict[str, Any] = {}
         where, moved = start, 0
-        for _ in range(int(s["cap"])):
+        # the cap grows with the horizon: ``cap`` submissions per ``horizon`` steps
+        for _ in range(int(s["cap"]) * max(1, horizon // max(1, int(s["horizon"])))):
             if any(b.expired() for b in self._budgets):
                 raise _OutOfTime
             actor = _actor(game)
@@ -289,7 +334,7 @@ class SearchPolicy(Policy):
             at = _at(game.state.clock)
             if at != where:
                 where, moved = at, moved + 1
-                if moved >= int(s["horizon"]):
+                if moved >= horizon:
                     return
             p = players.get(actor)
             if p is None:

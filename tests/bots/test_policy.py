@@ -148,7 +148,7 @@ def test_the_bots_layer_imports_kernel_and_rules_only() -> None:
         {"horizon": 1, "cap": 6},
         {"playout_spec": 2, "width": 2},
         {"z": 0.0, "margin": 0.5, "min_rounds": 2},
-        {"clock": "cpu", "budget": 0.05},
+        {"clock": "cpu", "budget": 3.0},
     ],
 )
 def test_the_search_options_all_play(options) -> None:
