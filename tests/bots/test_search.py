@@ -145,3 +145,19 @@ def test_a_round_the_budget_ends_in_is_dropped_and_greedys_choice_stands() -> No
     greedy = GreedyPolicy(budget=None).decide(view, legal, np.random.default_rng(0))
     assert order == greedy and search.last["iterations"] == 0
     assert all(d == [] for d in search.last["diffs"].values())
+
+
+def test_more_time_buys_a_longer_look_and_a_fixed_number_of_rounds_one_stage() -> None:
+    """Deepening: once a stage's race is settled and time is left, the next stage plays its
+    rounds to twice the horizon; with ``iterations`` there is a single stage."""
+    game = owsnb.load("tutorial", seed=1, save=False)
+    while len(_first_orders(game, "blue")) < 2 or game.clock.acting != ("blue",):
+        acting = game.clock.acting
+        game.submit("umpire: advance") if not acting else safe_pass(game, acting[0])
+    view, legal = game.view("blue"), game.legal_orders("blue")
+    timed = SearchPolicy(budget=20.0, clock="cpu", horizon=1, deepen=4)
+    timed.decide(view, legal, np.random.default_rng(0))
+    assert [h for h, _ in timed.last["stages"]][:2] == [1, 2], timed.last["stages"]
+    counted = SearchPolicy(iterations=3, budget=None, horizon=1, deepen=4)
+    counted.decide(view, legal, np.random.default_rng(0))
+    assert [h for h, _ in counted.last["stages"]] == [1]
