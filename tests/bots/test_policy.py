@@ -145,14 +145,14 @@ def test_the_bots_layer_imports_kernel_and_rules_only() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"horizon": 1, "cap": 6},
-        {"playout_spec": 2, "width": 2},
-        {"z": 0.0, "margin": 0.5, "min_rounds": 2},
-        {"clock": "cpu", "budget": 3.0},
+        {"horizon": 4, "act": 0.5},
+        {"replies": False},
+        {"depth": 1},
+        {"clock": "cpu", "budget": 0.05},
     ],
 )
 def test_the_search_options_all_play(options) -> None:
-    """Short play-outs, few candidates, a loose evidence rule, a CPU-clock budget."""
+    """Random play-outs after the tree, no replies, a shallow tree, a CPU-clock budget."""
     import owsnb
 
     game = owsnb.load("opart-kalinovka", seed=2, save=False)

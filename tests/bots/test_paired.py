@@ -1,5 +1,5 @@
-"""Issue 22, deliver 2: the ``search`` bot — paired rounds on common random numbers, greedy
-play-outs, and greedy's order unless the samples show a better one (``owsnb/bots/search.py``)."""
+"""Issue 22, deliver 2: the ``paired`` search bot — paired rounds on common random numbers, greedy
+play-outs, and greedy's order unless the samples show a better one (``owsnb/bots/paired.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import owsnb
 from owsnb.bots import safe_pass
 from owsnb.bots.evaluate import evaluation_for
 from owsnb.bots.greedy import GreedyPolicy
-from owsnb.bots.search import PASS, Round, SearchPolicy, evidence, paired_round
+from owsnb.bots.paired import PASS, PairedSearchPolicy, Round, evidence, paired_round
 
 
 def _first_orders(game, side: str, k: int = 2):
@@ -45,7 +45,7 @@ def test_a_round_gives_every_root_action_the_same_world_dice_and_play_out(scenar
     rnd = Round(view, np.random.default_rng(3))
     assert rnd.game(game.ruleset).state == rnd.game(game.ruleset).state
     assert rnd.rng().integers(2**62) == rnd.rng().integers(2**62)
-    search = SearchPolicy(iterations=1, budget=None, horizon=3)
+    search = PairedSearchPolicy(iterations=1, budget=None, horizon=3)
     goals = evaluation_for(game.ruleset).goals(view)
     a, b = _first_orders(game, side)
     values = paired_round(search, game.ruleset, rnd, side, [a, a, b, PASS, b, PASS], goals)
@@ -76,7 +76,7 @@ def test_without_evidence_the_search_plays_exactly_what_greedy_plays() -> None:
     """With a margin no action can beat greedy's choice by, every decision is greedy's own
     (same seeds): the samples are taken (rounds played) and change nothing."""
     game = owsnb.load("tutorial", seed=2, save=False)
-    search = SearchPolicy(iterations=4, budget=None, margin=1e9)
+    search = PairedSearchPolicy(iterations=4, budget=None, margin=1e9)
     greedy = GreedyPolicy(budget=None)
     compared = given = 0
     while compared < 12 and game.clock.turn == 1:
@@ -106,7 +106,7 @@ def test_the_search_deviates_from_greedy_where_its_samples_say_so() -> None:
     step than the strike at once."""
     from owsnb.bots import play
 
-    class Watched(SearchPolicy):
+    class Watched(PairedSearchPolicy):
         seen: list[tuple[str, str]] = []
 
         def _search(self, view, roots, default, rng, own, outer):
@@ -130,7 +130,7 @@ def test_a_round_the_budget_ends_in_is_dropped_and_greedys_choice_stands() -> No
     round is not used (no half-compared actions) and the decision is greedy's, on time."""
     from owsnb.bots.policy import Budget
 
-    class OutOfTimeAtOnce(SearchPolicy):
+    class OutOfTimeAtOnce(PairedSearchPolicy):
         def playout(self, game, rng, start):
             self._budgets = (Budget(0.0),)  # the clock runs out during the first play-out
             return super().playout(game, rng, start)
@@ -155,9 +155,9 @@ def test_more_time_buys_a_longer_look_and_a_fixed_number_of_rounds_one_stage() -
         acting = game.clock.acting
         game.submit("umpire: advance") if not acting else safe_pass(game, acting[0])
     view, legal = game.view("blue"), game.legal_orders("blue")
-    timed = SearchPolicy(budget=20.0, clock="cpu", horizon=1, deepen=4)
+    timed = PairedSearchPolicy(budget=20.0, clock="cpu", horizon=1, deepen=4)
     timed.decide(view, legal, np.random.default_rng(0))
     assert [h for h, _ in timed.last["stages"]][:2] == [1, 2], timed.last["stages"]
-    counted = SearchPolicy(iterations=3, budget=None, horizon=1, deepen=4)
+    counted = PairedSearchPolicy(iterations=3, budget=None, horizon=1, deepen=4)
     counted.decide(view, legal, np.random.default_rng(0))
     assert [h for h, _ in counted.last["stages"]] == [1]
