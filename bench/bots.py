@@ -21,6 +21,8 @@ Tables:
    share of games ahead on each side, mean standing lead (first bot's side), and both bots'
    decision time per order (p50 / p95);
 2. search's strength as its budget grows (match win rate against greedy per budget);
+   ``--search-bot paired`` measures the paired-rounds search (``owsnb/bots/paired.py``) in
+   tables 1 and 2 instead of the ISMCTS ``search``;
 3. raw speed search needs on a determinised state: worlds built, forks (fresh in-memory games
    over a world), previews and submits per second.
 
@@ -293,6 +295,11 @@ def main() -> None:
     ap.add_argument("--search-seeds", type=int, default=2, help="search-vs-greedy matches")
     ap.add_argument("--budget", type=float, default=1.0, help="search seconds per order")
     ap.add_argument(
+        "--search-bot",
+        default="search",
+        help="the searching bot to measure against greedy: search (ISMCTS) or paired",
+    )
+    ap.add_argument(
         "--clock",
         default="cpu",
         choices=("cpu", "wall"),
@@ -329,12 +336,19 @@ def main() -> None:
         if args.json:
             Path(args.json).write_text(json.dumps(out, indent=1, default=str))
 
-    search = {"bot": "search", "budget": args.budget, "clock": args.clock}
+    search = {"bot": args.search_bot, "budget": args.budget, "clock": args.clock}
     greedy = {"bot": "greedy", "budget": None}
     st = args.search_turns or args.turns
     for key, title, a, b, n, turns in (
         ("gr", "greedy (A) vs random (B)", greedy, "random", args.seeds, args.turns),
-        ("sg", f"search {args.budget}s (A) vs greedy (B)", search, greedy, args.search_seeds, st),
+        (
+            "sg",
+            f"{args.search_bot} {args.budget}s (A) vs greedy (B)",
+            search,
+            greedy,
+            args.search_seeds,
+            st,
+        ),
     ):
         if key in skip:
             continue
@@ -367,7 +381,7 @@ def main() -> None:
                 else:
                     r = match(
                         sc,
-                        {"bot": "search", "budget": bgt, "clock": args.clock},
+                        {"bot": args.search_bot, "budget": bgt, "clock": args.clock},
                         greedy,
                         list(range(args.budget_seeds)),
                         st,
