@@ -11,7 +11,9 @@ plus material, computed on the truth. Scenarios are asymmetric, so bots are comp
 **duplicate matches**: for each seed, A plays side X against B, then B plays X against A (same
 scenario, same dice seed); A wins the match when X's standing is higher with A on X than with B
 on X (a tie counts half). "A as X" and "A as Y" give the share of single games in which A's side
-stood ahead of the other at the cutoff.
+stood ahead of the other at the cutoff. Each rate comes with its matches won-tied-lost and a
+95% Wilson interval: with n matches a rate is known to about +-1/sqrt(n) (n = 20: 60% reads
+as 39-78%), so telling 60% from 50% takes on the order of a hundred matches.
 
 Tables:
 
@@ -19,6 +21,8 @@ Tables:
    share of games ahead on each side, mean standing lead (first bot's side), and both bots'
    decision time per order (p50 / p95);
 2. search's strength as its budget grows (match win rate against greedy per budget);
+   ``--search-bot paired`` measures the paired-rounds search (``owsnb/bots/paired.py``) in
+   tables 1 and 2 instead of the ISMCTS ``search``;
 3. raw speed search needs on a determinised state: worlds built, forks (fresh in-memory games
    over a world), previews and submits per second.
 
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -90,6 +95,8 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
     if not first.state.units:  # the sandbox: a map and no order of battle — nothing to win
         return {"scenario": scenario, "sides": sides, "matches": 0, "empty": True}
     wins = 0.0
+    outcomes: list[float] = []  # per match: 1 won, 0.5 tied, 0 lost
+    diffs: list[float] = []  # per match: X's standing with A on X minus with B on X
     ahead = {x: 0, y: 0}
     lead: list[float] = []
     times: dict[str, list[float]] = {"a": [], "b": []}
@@ -100,6 +107,8 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         g2 = play_game(scenario, seed, {x: b, y: a}, turns)  # a plays y
         d = g1["standing"][x] - g2["standing"][x]
         wins += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+        outcomes.append(1.0 if d > 0 else 0.5 if d == 0 else 0.0)
+        diffs.append(d)
         ahead[x] += g1["standing"][x] > g1["standing"][y]
         ahead[y] += g2["standing"][y] > g2["standing"][x]
         lead += [g1["standing"][x] - g1["standing"][y], g2["standing"][y] - g2["standing"][x]]
@@ -119,6 +128,11 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "sides": sides,
         "matches": n,
         "win_rate": wins / n if n else float("nan"),
+        "won": outcomes.count(1.0),
+        "tied": outcomes.count(0.5),
+        "lost": outcomes.count(0.0),
+        "interval": wilson(wins, n),
+        "mean_diff": statistics.fmean(diffs) if diffs else float("nan"),
         "ahead": {s: ahead[s] / n for s in sides},
         "mean_lead": statistics.fmean(lead) if lead else float("nan"),
         "a_p50": pct(times["a"], 50),
@@ -131,6 +145,21 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "late": late,
         "refused": refused,
     }
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a win rate *score* / *n* (a tie counts
+    half a win, as in the rate): the range of true rates these *n* matches are consistent with.
+
+    >>> [round(x, 2) for x in wilson(6, 10)]
+    [0.31, 0.83]
+    """
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def raw_speed(scenario: str, seconds: float = 1.5, seed: int = 0) -> dict[str, float]:
@@ -194,7 +223,8 @@ def fmt(x: float, spec: str = ".2f") -> str:
 
 
 HEAD = (
-    f"{'rule set':10} {'scenario':22} {'win':>5} {'as X':>5} {'as Y':>5} {'lead':>7} "
+    f"{'rule set':10} {'scenario':22} {'win':>5} {'W-T-L':>8} {'95% interval':>12} "
+    f"{'as X':>5} {'as Y':>5} {'lead':>7} "
     f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4}"
 )
 
@@ -204,11 +234,23 @@ def row(rs: str, r: dict[str, Any]) -> str:
     if r.get("empty"):
         return f"{rs:10} {r['scenario']:22}   no units: no game to win (add an order of battle)"
     x, y = r["sides"]
+    lo, hi = r.get("interval", (float("nan"), float("nan")))
+    wtl = f"{r.get('won', '?')}-{r.get('tied', '?')}-{r.get('lost', '?')}"
     return (
-        f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% "
+        f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% {wtl:>8} "
+        f"{fmt(100 * lo, '.0f'):>5}-{fmt(100 * hi, '.0f'):>3}%  "
         f"{fmt(100 * r['ahead'][x], '.0f'):>4}% {fmt(100 * r['ahead'][y], '.0f'):>4}% "
         f"{fmt(r['mean_lead'], '+.1f'):>7} {fmt(r['a_p50'], '.3f'):>6} {fmt(r['a_p95'], '.3f'):>6} "
         f"{fmt(r['b_p50'], '.3f'):>6} {fmt(r['b_p95'], '.3f'):>6} {r['late']:>4} {r['refused']:>4}"
+    )
+
+
+def cell(r: dict[str, Any]) -> str:
+    """A budget table cell: win rate, matches and the 95% interval (``55% n20 [34-74]``)."""
+    lo, hi = r.get("interval", (float("nan"), float("nan")))
+    return (
+        f"{fmt(100 * r['win_rate'], '.0f')}% n{r['matches']} "
+        f"[{fmt(100 * lo, '.0f')}-{fmt(100 * hi, '.0f')}]"
     )
 
 
@@ -226,12 +268,12 @@ def report(paths: list[str]) -> None:
     if rows:
         budgets = sorted({r["budget"] for r in rows})
         print("\n## search strength by budget: match win rate vs greedy")
-        print(f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>7}s" for b in budgets))
+        print(f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>19}s" for b in budgets))
         for sc in dict.fromkeys(r["scenario"] for r in rows):
             by = {r["budget"]: r for r in rows if r["scenario"] == sc}
             rs = next(iter(by.values()))["ruleset"]
-            cells = [fmt(100 * by[b]["win_rate"], ".0f") + "%" if b in by else "-" for b in budgets]
-            print(f"{rs:10} {sc:22} " + " ".join(f"{c:>8}" for c in cells))
+            cells = [cell(by[b]) if b in by else "-" for b in budgets]
+            print(f"{rs:10} {sc:22} " + " ".join(f"{c:>20}" for c in cells))
     rows = [r for run in runs for r in run.get("speed", [])]
     if rows:
         print("\n## raw speed on a determinised state (per second)")
@@ -252,6 +294,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5, help="greedy-vs-random matches per scenario")
     ap.add_argument("--search-seeds", type=int, default=2, help="search-vs-greedy matches")
     ap.add_argument("--budget", type=float, default=1.0, help="search seconds per order")
+    ap.add_argument(
+        "--search-bot",
+        default="search",
+        help="the searching bot to measure against greedy: search (ISMCTS) or paired",
+    )
     ap.add_argument(
         "--clock",
         default="cpu",
@@ -289,12 +336,19 @@ def main() -> None:
         if args.json:
             Path(args.json).write_text(json.dumps(out, indent=1, default=str))
 
-    search = {"bot": "search", "budget": args.budget, "clock": args.clock}
+    search = {"bot": args.search_bot, "budget": args.budget, "clock": args.clock}
     greedy = {"bot": "greedy", "budget": None}
     st = args.search_turns or args.turns
     for key, title, a, b, n, turns in (
         ("gr", "greedy (A) vs random (B)", greedy, "random", args.seeds, args.turns),
-        ("sg", f"search {args.budget}s (A) vs greedy (B)", search, greedy, args.search_seeds, st),
+        (
+            "sg",
+            f"{args.search_bot} {args.budget}s (A) vs greedy (B)",
+            search,
+            greedy,
+            args.search_seeds,
+            st,
+        ),
     ):
         if key in skip:
             continue
@@ -315,7 +369,8 @@ def main() -> None:
             f"\n## search strength by budget: match win rate vs greedy ({args.budget_seeds} seeds)"
         )
         print(
-            f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>7}s" for b in budgets), flush=True
+            f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>19}s" for b in budgets),
+            flush=True,
         )
         for rs, sc in firsts.items():
             rates = []
@@ -326,17 +381,17 @@ def main() -> None:
                 else:
                     r = match(
                         sc,
-                        {"bot": "search", "budget": bgt, "clock": args.clock},
+                        {"bot": args.search_bot, "budget": bgt, "clock": args.clock},
                         greedy,
                         list(range(args.budget_seeds)),
                         st,
                     )
-                rates.append(r["win_rate"])
+                rates.append(cell(r))
                 r.pop("ruleset", None)
                 out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt, **r})
                 dump()
             print(
-                f"{rs:10} {sc:22} " + " ".join(f"{fmt(100 * w, '.0f'):>7}%" for w in rates),
+                f"{rs:10} {sc:22} " + " ".join(f"{c:>20}" for c in rates),
                 flush=True,
             )
 

@@ -19,7 +19,7 @@ safely when the policy is late, fails or is refused (:mod:`owsnb.bots.runner`); 
 
 >>> import owsnb.bots
 >>> owsnb.bots.names()
-['greedy', 'random', 'search']
+['greedy', 'paired', 'random', 'search']
 >>> owsnb.bots.get("search", budget=0.2)
 <bot search(budget=0.2)>
 """

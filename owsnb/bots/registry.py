@@ -1,6 +1,6 @@
 """Bot registry: names -> policy classes, like the rule-set registry (options as data).
 
-The built-in bots are ``random``, ``greedy`` and ``search``; ``register`` adds more (a class or
+The built-in bots are ``random``, ``greedy``, ``search`` and ``paired``; ``register`` adds more (a class or
 a ``"module:attribute"`` path, imported on first use).
 
 >>> get("greedy").label
@@ -12,7 +12,7 @@ a ``"module:attribute"`` path, imported on first use).
 >>> get("chess")
 Traceback (most recent call last):
 ...
-KeyError: "no bot 'chess'; known: greedy, random, search"
+KeyError: "no bot 'chess'; known: greedy, paired, random, search"
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _FACTORIES: dict[str, Any] = {
     "random": "owsnb.bots.random:RandomPolicy",
     "greedy": "owsnb.bots.greedy:GreedyPolicy",
     "search": "owsnb.bots.search:SearchPolicy",
+    "paired": "owsnb.bots.paired:PairedSearchPolicy",
 }
 
 

@@ -29,6 +29,7 @@ BOTS = {  # no wall-clock budgets here: the same inputs must give the same choic
     "random": "random",
     "greedy": {"bot": "greedy", "budget": None},
     "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3, "depth": 3},
+    "paired": {"bot": "paired", "iterations": 4, "budget": None, "width": 3},
 }
 
 
@@ -118,14 +119,14 @@ def test_a_bots_choices_do_not_depend_on_hidden_units_private_facts_or_secrets(
     ruleset: str, bot: str
 ) -> None:
     # the search thinks longer per decision: fewer of them (OWS's first orders come later)
-    limit = 6 if bot == "search" and ruleset != "ows" else 12
+    limit = 6 if bot in ("search", "paired") and ruleset != "ows" else 12
     n = compare(SCENARIOS[ruleset], BOTS[bot], dice=None, limit=limit)
     assert n["compared"] >= 5, n
     if bot != "random":
         assert n["orders"] >= 1, n
 
 
-@pytest.mark.parametrize("bot", ["greedy", "search"])
+@pytest.mark.parametrize("bot", ["greedy", "search", "paired"])
 @pytest.mark.parametrize("ruleset", list(SCENARIOS))
 def test_a_bots_choices_do_not_depend_on_the_dice_to_come(ruleset: str, bot: str) -> None:
     n = compare(SCENARIOS[ruleset], BOTS[bot], dice=4242, limit=4)

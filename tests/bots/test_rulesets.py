@@ -26,6 +26,7 @@ BOTS = {
     "random": "random",
     "greedy": "greedy",
     "search": {"bot": "search", "iterations": 4, "budget": None, "width": 3, "depth": 2},
+    "paired": {"bot": "paired", "iterations": 4, "budget": None, "width": 3, "horizon": 1},
 }
 
 
@@ -45,7 +46,10 @@ def test_each_bot_plays_each_rule_set_legally_to_a_turn_limit(ruleset: str, bot:
         assert len(b.refusals) <= 2, f"{b} refused: {b.refusals[:3]}"
         assert b.orders + b.passes == len(b.times) > 0
     assert sum(b.orders for b in report.bots.values()) > 0, "the bots gave no order at all"
-    if bot == "search":  # its worlds play: iterations that fail (a rule crashing on a sampled
+    if bot in (
+        "search",
+        "paired",
+    ):  # its worlds play: iterations that fail (a rule crashing on a sampled
         # world, a bug) are counted, not hidden
         stats = [b.policy.stats for b in report.bots.values()]
         done = sum(s.get("iterations", 0) for s in stats)
