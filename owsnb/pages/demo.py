@@ -227,7 +227,9 @@ class DemoPage(W.VBox):
             style=wide,
             layout=W.Layout(width="230px"),
             tooltip="random: random legal orders; greedy: the best order now by the rules' "
-            "exact odds; search: looks ahead over what it cannot see (uses all its time)",
+            "exact odds; search: looks ahead over what it cannot see (uses all its time); "
+            "paired: greedy's order unless trying each order on the same guessed worlds and "
+            "dice shows a better one",
         )
         self.budget = W.BoundedFloatText(
             value=2.0,
