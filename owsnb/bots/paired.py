@@ -306,11 +306,12 @@ class PairedSearchPolicy(Policy):
                 self._budgets = ()
             self.last["failed"] += sum(v is None for v in values)
             got = dict(zip(live, values, strict=True))
-            if got.get(default) is None:
+            base = got.get(default)
+            if base is None:
                 continue  # nothing to compare with in this world
             for k, v in got.items():
                 if k != default and v is not None:
-                    diffs[k].append(v - got[default])
+                    diffs[k].append(v - base)
             live = [k for k in live if k == default or not _out(diffs[k], z, margin, least)]
         return diffs, i, len(live) <= 1
 
