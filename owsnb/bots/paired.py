@@ -66,21 +66,16 @@ from owsnb.bots.determinise import determinise
 from owsnb.bots.evaluate import evaluation_for, value
 from owsnb.bots.policy import Budget, Policy
 from owsnb.bots.runner import safe_pass
+from owsnb.bots.search import PASS, _actor, _apply, _key  # one pass, one turn-taking, one submit
 from owsnb.kernel.dice import rng_state_for_seed
-from owsnb.kernel.errors import IllegalOrderError, OwsnbError
+from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.game import Game
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.registry import get_ruleset
-from owsnb.kernel.state import UMPIRE, GameState
+from owsnb.kernel.state import GameState
 from owsnb.kernel.view import SideView, side_view
 
 __all__ = ["PairedSearchPolicy", "Round", "evidence", "paired_round"]
-
-PASS = "pass"
-
-
-def _key(action: Any) -> str:
-    return PASS if action == PASS else str(action)
 
 
 def evidence(
@@ -386,29 +381,3 @@ def _out(d: list[float], z: float, margin: float, least: int) -> bool:
         return False
     mean, se = _mean_se(d)
     return mean + z * se < margin or (se == 0.0 and mean <= margin)
-
-
-def _actor(game: Game) -> str | None:
-    """The side to act first now (``None``: nobody — the umpire advances — or the game is over)."""
-    if game.is_over():
-        return None
-    acting = game.state.clock.acting
-    if not acting:
-        try:
-            game.submit(Order(UMPIRE, "advance"))
-        except OwsnbError:
-            return None
-        return _actor(game)
-    return acting[0]
-
-
-def _apply(game: Game, actor: str, action: Any) -> bool:
-    """Submit *action* (an order, or pass) in *game*; ``False`` if this world refuses it."""
-    try:
-        if action == PASS:
-            safe_pass(game, actor)
-        else:
-            game.submit(action)
-        return True
-    except IllegalOrderError:
-        return False
