@@ -142,6 +142,10 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "a_wall_p95": pct(wall["a"], 95),
         "b_wall_p95": pct(wall["b"], 95),
         "decisions": (len(times["a"]), len(times["b"])),
+        "seeds": list(seeds),
+        "outcomes": outcomes,
+        "diffs": diffs,
+        "times": times,
         "late": late,
         "refused": refused,
     }
@@ -309,6 +313,12 @@ def main() -> None:
         "--budgets", default="0.1,0.3,1.0", help="search budgets for the strength-by-budget table"
     )
     ap.add_argument("--budget-seeds", type=int, default=2)
+    ap.add_argument(
+        "--seed-start",
+        type=int,
+        default=0,
+        help="first seed of every table (runs with disjoint seeds pool with --report)",
+    )
     ap.add_argument("--scenarios", default="", help="comma list (default: every bundled one)")
     ap.add_argument("--skip", default="", help="tables to skip: gr,sg,budget,speed")
     ap.add_argument(
@@ -336,6 +346,9 @@ def main() -> None:
         if args.json:
             Path(args.json).write_text(json.dumps(out, indent=1, default=str))
 
+    def seeds(n: int) -> list[int]:
+        return list(range(args.seed_start, args.seed_start + n))
+
     search = {"bot": args.search_bot, "budget": args.budget, "clock": args.clock}
     greedy = {"bot": "greedy", "budget": None}
     st = args.search_turns or args.turns
@@ -355,7 +368,7 @@ def main() -> None:
         print(f"\n## {title}: {n} duplicate match(es) per scenario, {turns} turn(s) each")
         print(HEAD, flush=True)
         for rs, sc in scen:
-            r = match(sc, a, b, list(range(n)), turns)
+            r = match(sc, a, b, seeds(n), turns)
             out[key].append({"ruleset": rs, **r})
             print(row(rs, r), flush=True)
             dump()
@@ -383,7 +396,7 @@ def main() -> None:
                         sc,
                         {"bot": args.search_bot, "budget": bgt, "clock": args.clock},
                         greedy,
-                        list(range(args.budget_seeds)),
+                        seeds(args.budget_seeds),
                         st,
                     )
                 rates.append(cell(r))
