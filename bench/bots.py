@@ -94,31 +94,44 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
     x, y = sides
     if not first.state.units:  # the sandbox: a map and no order of battle — nothing to win
         return {"scenario": scenario, "sides": sides, "matches": 0, "empty": True}
-    wins = 0.0
-    outcomes: list[float] = []  # per match: 1 won, 0.5 tied, 0 lost
-    diffs: list[float] = []  # per match: X's standing with A on X minus with B on X
-    ahead = {x: 0, y: 0}
-    lead: list[float] = []
-    times: dict[str, list[float]] = {"a": [], "b": []}
-    wall: dict[str, list[float]] = {"a": [], "b": []}
-    late = refused = 0
+    played = []
     for seed in seeds:
         g1 = play_game(scenario, seed, {x: a, y: b}, turns)  # a plays x
         g2 = play_game(scenario, seed, {x: b, y: a}, turns)  # a plays y
         d = g1["standing"][x] - g2["standing"][x]
-        wins += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
-        outcomes.append(1.0 if d > 0 else 0.5 if d == 0 else 0.0)
-        diffs.append(d)
-        ahead[x] += g1["standing"][x] > g1["standing"][y]
-        ahead[y] += g2["standing"][y] > g2["standing"][x]
-        lead += [g1["standing"][x] - g1["standing"][y], g2["standing"][y] - g2["standing"][x]]
-        times["a"] += g1["times"][x] + g2["times"][y]
-        times["b"] += g1["times"][y] + g2["times"][x]
-        wall["a"] += g1["wall"][x] + g2["wall"][y]
-        wall["b"] += g1["wall"][y] + g2["wall"][x]
-        late += sum(g1["late"].values()) + sum(g2["late"].values())
-        refused += sum(g1["refused"].values()) + sum(g2["refused"].values())
-    n = len(seeds)
+        played.append(
+            {
+                "seed": seed,
+                "diff": d,  # X's standing with A on X minus with B on X
+                "ahead": [
+                    g1["standing"][x] > g1["standing"][y],
+                    g2["standing"][y] > g2["standing"][x],
+                ],
+                "lead": [
+                    g1["standing"][x] - g1["standing"][y],
+                    g2["standing"][y] - g2["standing"][x],
+                ],
+                "a": g1["times"][x] + g2["times"][y],
+                "b": g1["times"][y] + g2["times"][x],
+                "a_wall": g1["wall"][x] + g2["wall"][y],
+                "b_wall": g1["wall"][y] + g2["wall"][x],
+                "late": sum(g1["late"].values()) + sum(g2["late"].values()),
+                "refused": sum(g1["refused"].values()) + sum(g2["refused"].values()),
+            }
+        )
+    return summarise(scenario, sides, played)
+
+
+def summarise(scenario: str, sides: list[str], played: list[dict[str, Any]]) -> dict[str, Any]:
+    """A match table row from the matches *played* (one record per seed, as :func:`match` makes
+    them and the JSON keeps them, so that runs over disjoint seeds pool: ``--report``)."""
+    x, y = sides
+    n = len(played)
+    outcomes = [1.0 if m["diff"] > 0 else 0.5 if m["diff"] == 0 else 0.0 for m in played]
+    wins = sum(outcomes)
+
+    def every(key: str) -> list[float]:
+        return [t for m in played for t in m[key]]
 
     def pct(t: list[float], q: float) -> float:
         return float(np.percentile(t, q)) if t else float("nan")
@@ -132,22 +145,24 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
         "tied": outcomes.count(0.5),
         "lost": outcomes.count(0.0),
         "interval": wilson(wins, n),
-        "mean_diff": statistics.fmean(diffs) if diffs else float("nan"),
-        "ahead": {s: ahead[s] / n for s in sides},
-        "mean_lead": statistics.fmean(lead) if lead else float("nan"),
-        "a_p50": pct(times["a"], 50),
-        "a_p95": pct(times["a"], 95),
-        "b_p50": pct(times["b"], 50),
-        "b_p95": pct(times["b"], 95),
-        "a_wall_p95": pct(wall["a"], 95),
-        "b_wall_p95": pct(wall["b"], 95),
-        "decisions": (len(times["a"]), len(times["b"])),
-        "seeds": list(seeds),
-        "outcomes": outcomes,
-        "diffs": diffs,
-        "times": times,
-        "late": late,
-        "refused": refused,
+        "mean_diff": statistics.fmean(m["diff"] for m in played) if n else float("nan"),
+        "ahead": {
+            x: sum(m["ahead"][0] for m in played) / n,
+            y: sum(m["ahead"][1] for m in played) / n,
+        }
+        if n
+        else {x: float("nan"), y: float("nan")},
+        "mean_lead": statistics.fmean(every("lead")) if n else float("nan"),
+        "a_p50": pct(every("a"), 50),
+        "a_p95": pct(every("a"), 95),
+        "b_p50": pct(every("b"), 50),
+        "b_p95": pct(every("b"), 95),
+        "a_wall_p95": pct(every("a_wall"), 95),
+        "b_wall_p95": pct(every("b_wall"), 95),
+        "decisions": (len(every("a")), len(every("b"))),
+        "late": sum(m["late"] for m in played),
+        "refused": sum(m["refused"] for m in played),
+        "played": played,
     }
 
 
