@@ -13,7 +13,10 @@ scenario, same dice seed); A wins the match when X's standing is higher with A o
 on X (a tie counts half). "A as X" and "A as Y" give the share of single games in which A's side
 stood ahead of the other at the cutoff. Each rate comes with its matches won-tied-lost and a
 95% Wilson interval: with n matches a rate is known to about +-1/sqrt(n) (n = 20: 60% reads
-as 39-78%), so telling 60% from 50% takes on the order of a hundred matches.
+as 39-78%), so telling 60% from 50% takes on the order of a hundred matches. Runs over disjoint
+seeds (``--seed-start``, e.g. one per core) pool: ``--report a.json b.json`` merges the matches
+of one pairing on one scenario into one row (the JSON keeps every match: seed, standing
+difference, decision times).
 
 Tables:
 
@@ -273,18 +276,51 @@ def cell(r: dict[str, Any]) -> str:
     )
 
 
+def pooled(runs: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
+    """The rows of tables *keys* over several runs, the matches of one bot pairing on one
+    scenario pooled into one row (a seed played twice counts once: the first run's)."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    key = keys[0]
+    for run in runs:
+        a = run.get("args", {})
+        for r in (r for k in keys for r in run.get(k, [])):
+            if key == "gr":
+                what: tuple[Any, ...] = ("greedy", "random", a.get("turns"))
+            else:
+                budget = r.get("budget", a.get("budget"))
+                turns = a.get("search_turns") or a.get("turns")
+                what = (a.get("search_bot", "search"), budget, a.get("clock"), turns)
+            groups.setdefault((r["ruleset"], r["scenario"], *what), []).append(r)
+    out = []
+    for (rs, sc, *what), rows in groups.items():
+        if len(rows) == 1 or not all("played" in r for r in rows):
+            out += [{**r, "pairing": what} for r in rows]
+            continue
+        seen: dict[int, dict[str, Any]] = {}
+        for r in rows:
+            for m in r["played"]:
+                seen.setdefault(m["seed"], m)
+        merged = summarise(sc, rows[0]["sides"], list(seen.values()))
+        out.append({"ruleset": rs, **merged, "pairing": what})
+    return out
+
+
 def report(paths: list[str]) -> None:
-    """Print the tables of earlier runs (several files: e.g. scenarios run in parallel)."""
+    """Print the tables of earlier runs (several files: e.g. scenarios or seeds run in
+    parallel; the matches of one pairing on one scenario are pooled into one row)."""
     runs = [json.loads(Path(p).read_text()) for p in paths]
     for key, title in (("gr", "greedy (A) vs random (B)"), ("sg", "search (A) vs greedy (B)")):
-        rows = [r for run in runs for r in run.get(key, [])]
+        rows = pooled(runs, key)
         if rows:
             print(f"\n## {title}")
             print(HEAD)
             for r in rows:
-                print(row(r["ruleset"], r))
-    rows = [r for run in runs for r in run.get("budget", [])]
-    if rows:
+                label = "" if key == "gr" else f"  ({r['pairing'][0]} {r['pairing'][1]}s)"
+                print(row(r["ruleset"], r) + label)
+    rows = [r for r in pooled(runs, "budget", "sg") if r["matches"]]
+    if any(r["pairing"][1] != rows[0]["pairing"][1] for r in rows):  # more than one budget
+        for r in rows:
+            r["budget"] = r["pairing"][1]
         budgets = sorted({r["budget"] for r in rows})
         print("\n## search strength by budget: match win rate vs greedy")
         print(f"{'rule set':10} {'scenario':22} " + " ".join(f"{b:>19}s" for b in budgets))
