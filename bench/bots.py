@@ -88,8 +88,17 @@ def play_game(scenario: str, seed: int, bots: dict[str, Any], turns: int) -> dic
     }
 
 
-def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[str, Any]:
-    """Duplicate matches of bot *a* against bot *b* on *scenario* (see the module docstring)."""
+def match(
+    scenario: str,
+    a: Any,
+    b: Any,
+    seeds: list[int],
+    turns: int,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Duplicate matches of bot *a* against bot *b* on *scenario* (see the module docstring);
+    ``progress(row)`` is called with the row so far after each match (a long run's JSON then
+    keeps what it played if it is stopped)."""
     import owsnb
 
     first = owsnb.load(scenario, seed=0, save=False)
@@ -122,6 +131,8 @@ def match(scenario: str, a: Any, b: Any, seeds: list[int], turns: int) -> dict[s
                 "refused": sum(g1["refused"].values()) + sum(g2["refused"].values()),
             }
         )
+        if progress is not None:
+            progress(summarise(scenario, sides, played))
     return summarise(scenario, sides, played)
 
 
@@ -419,10 +430,15 @@ def main() -> None:
         print(f"\n## {title}: {n} duplicate match(es) per scenario, {turns} turn(s) each")
         print(HEAD, flush=True)
         for rs, sc in scen:
-            r = match(sc, a, b, seeds(n), turns)
-            out[key].append({"ruleset": rs, **r})
+            out[key].append({"ruleset": rs, "scenario": sc, "matches": 0})
+
+            def so_far(r: dict[str, Any], k: str = key, rs: str = rs) -> None:
+                out[k][-1] = {"ruleset": rs, **r}
+                dump()
+
+            r = match(sc, a, b, seeds(n), turns, progress=so_far)
+            so_far(r)
             print(row(rs, r), flush=True)
-            dump()
 
     if "budget" not in skip:
         budgets = [float(x) for x in args.budgets.split(",") if x]
