@@ -93,8 +93,10 @@ class Parts(Mapping):
 
 
 APP_CSS = (
-    "<style>.owsnb-app .owsnb-head{font:15px system-ui,sans-serif;white-space:nowrap;"
-    "overflow:hidden;text-overflow:ellipsis}"
+    # the header wraps to a second line rather than cut the step off (a long step title at
+    # 1366 px, a hot seat's switch beside it, projector mode), and no further
+    "<style>.owsnb-app .owsnb-head{font:15px system-ui,sans-serif;overflow:hidden;"
+    "display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-height:1.3}"
     ".owsnb-app .owsnb-seat{background:#eef2ff;border-radius:4px;padding:0 5px;font-weight:600}"
     ".owsnb-projector .owsnb-head{font-size:22px}"
     ".owsnb-projector .owsnb-w,.owsnb-projector .owsnb-orders,.owsnb-projector .owsnb-boxes,"
@@ -420,8 +422,10 @@ class App(Panel):
         view = t.view
         title = view.scenario.get("title") or view.scenario.get("id") or "game"
         rs = getattr(t.seat.ruleset, "title", "") or getattr(t.seat.ruleset, "name", "")
+        tip = f"{rs}: {title} · {view.clock}"
         self.title.value = (
-            f"<div class='owsnb-head' title='{html.escape(str(rs), quote=True)}'>"
+            # the whole line as its tooltip too
+            f"<div class='owsnb-head' title='{html.escape(tip, quote=True)}'>"
             f"<b>{html.escape(str(title))}</b> · <span class='owsnb-seat'>"
             f"{html.escape(seat_label(t.seat))}</span> "
             f"<span style='color:#6b7280'>· {html.escape(str(view.clock))}</span></div>"

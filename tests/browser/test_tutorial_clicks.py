@@ -58,9 +58,29 @@ def shoot(c: Clicker, name: str) -> None:
         c._scale = None  # the map refits to the new size: measure it again
         time.sleep(1.2)
         c.page.screenshot(path=str(ARTIFACTS / f"tutorial-clicks-{name}-{tag}.png"))
+        whole_header(c, f"{name} at {tag}")
     c.page.set_viewport_size(SMALL)
     time.sleep(1.2)
     c._scale = None
+
+
+HEADER_CUT = """e => {
+  // how far the header's text runs past what shows of it: its own box (cut or clamped) and
+  // the widget that holds it (which hides what overflows it)
+  const w = e.closest('.widget-html') || e, text = document.createRange();
+  text.selectNodeContents(e);
+  return Math.max(e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight,
+                  w.scrollWidth - w.clientWidth,
+                  text.getBoundingClientRect().right - w.getBoundingClientRect().right);
+}"""
+
+
+def whole_header(c: Clicker, where: str) -> None:
+    """The header — scenario, seat, turn, phase, step and who acts — is read whole: it may wrap
+    to a second line, never cut the step off (a hot seat's umpire at 6.C.3 in 1366 px did)."""
+    head = c.root.locator(".owsnb-head").first
+    cut = head.evaluate(HEADER_CUT)
+    assert cut <= 1, f"{where}: the header is cut ({cut}px): {head.inner_text()!r}"
 
 
 SMALLEST_TEXT = """root => {
