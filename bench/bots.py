@@ -13,7 +13,11 @@ scenario, same dice seed); A wins the match when X's standing is higher with A o
 on X (a tie counts half). "A as X" and "A as Y" give the share of single games in which A's side
 stood ahead of the other at the cutoff. Each rate comes with its matches won-tied-lost and a
 95% Wilson interval: with n matches a rate is known to about +-1/sqrt(n) (n = 20: 60% reads
-as 39-78%), so telling 60% from 50% takes on the order of a hundred matches. Runs over disjoint
+as 39-78%), so telling 60% from 50% takes on the order of a hundred matches. "gain" is the
+mean of the matches' standing differences (X with A minus X with B: what A's play is worth in
+the scenario's points) and its 95% half-width — more telling than the rate where most matches
+tie (the bots played alike) or where one bot's choice changes the dice every later roll sees
+(after the first different order, a duplicate match is two games on other luck). Runs over disjoint
 seeds (``--seed-start``, e.g. one per core) pool: ``--report a.json b.json`` merges the matches
 of one pairing on one scenario into one row (the JSON keeps every match: seed, standing
 difference, decision times).
@@ -160,6 +164,10 @@ def summarise(scenario: str, sides: list[str], played: list[dict[str, Any]]) -> 
         "lost": outcomes.count(0.0),
         "interval": wilson(wins, n),
         "mean_diff": statistics.fmean(m["diff"] for m in played) if n else float("nan"),
+        # its 95% half-width (normal approximation): a gain whose interval excludes 0 is one
+        "diff_half": 1.96 * statistics.stdev(m["diff"] for m in played) / math.sqrt(n)
+        if n > 1
+        else float("nan"),
         "ahead": {
             x: sum(m["ahead"][0] for m in played) / n,
             y: sum(m["ahead"][1] for m in played) / n,
@@ -257,7 +265,7 @@ def fmt(x: float, spec: str = ".2f") -> str:
 
 HEAD = (
     f"{'rule set':10} {'scenario':22} {'win':>5} {'W-T-L':>8} {'95% interval':>12} "
-    f"{'as X':>5} {'as Y':>5} {'lead':>7} "
+    f"{'gain (95%)':>11} {'as X':>5} {'as Y':>5} {'lead':>7} "
     f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4}"
 )
 
@@ -269,9 +277,11 @@ def row(rs: str, r: dict[str, Any]) -> str:
     x, y = r["sides"]
     lo, hi = r.get("interval", (float("nan"), float("nan")))
     wtl = f"{r.get('won', '?')}-{r.get('tied', '?')}-{r.get('lost', '?')}"
+    gain = f"{fmt(r.get('mean_diff', float('nan')), '+.1f')}±{fmt(r.get('diff_half', float('nan')), '.1f')}"
     return (
         f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% {wtl:>8} "
         f"{fmt(100 * lo, '.0f'):>5}-{fmt(100 * hi, '.0f'):>3}%  "
+        f"{gain:>11} "
         f"{fmt(100 * r['ahead'][x], '.0f'):>4}% {fmt(100 * r['ahead'][y], '.0f'):>4}% "
         f"{fmt(r['mean_lead'], '+.1f'):>7} {fmt(r['a_p50'], '.3f'):>6} {fmt(r['a_p95'], '.3f'):>6} "
         f"{fmt(r['b_p50'], '.3f'):>6} {fmt(r['b_p95'], '.3f'):>6} {r['late']:>4} {r['refused']:>4}"
