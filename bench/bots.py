@@ -469,13 +469,21 @@ def main() -> None:
                 if bgt == args.budget and done and args.budget_seeds == args.search_seeds:
                     r = dict(done)  # the same matches as the search-vs-greedy table
                 else:
+                    out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt})
+
+                    def so_far(r: dict[str, Any], rs: str = rs, bgt: float = bgt) -> None:
+                        out["budget"][-1] = {**r, "ruleset": rs, "budget": bgt}
+                        dump()
+
                     r = match(
                         sc,
                         {"bot": args.search_bot, "budget": bgt, "clock": args.clock},
                         greedy,
                         seeds(args.budget_seeds),
                         st,
+                        progress=so_far,
                     )
+                    out["budget"].pop()
                 rates.append(cell(r))
                 r.pop("ruleset", None)
                 out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt, **r})
