@@ -314,7 +314,7 @@ def pooled(runs: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
             groups.setdefault((r["ruleset"], r["scenario"], *what), []).append(r)
     out = []
     for (rs, sc, *what), rows in groups.items():
-        if len(rows) == 1 or not all("played" in r for r in rows):
+        if not all("played" in r for r in rows):  # older runs: their rows as they were
             out += [{**r, "pairing": what} for r in rows]
             continue
         seen: dict[int, dict[str, Any]] = {}
