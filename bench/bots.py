@@ -315,15 +315,31 @@ def pooled(runs: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
     out = []
     for (rs, sc, *what), rows in groups.items():
         if not all("played" in r for r in rows):  # older runs: their rows as they were
-            out += [{**r, "pairing": what} for r in rows]
+            out += [{**r, "pairing": tuple(what)} for r in rows]
             continue
         seen: dict[int, dict[str, Any]] = {}
         for r in rows:
             for m in r["played"]:
                 seen.setdefault(m["seed"], m)
         merged = summarise(sc, rows[0]["sides"], list(seen.values()))
-        out.append({"ruleset": rs, **merged, "pairing": what})
+        out.append({"ruleset": rs, **merged, "pairing": tuple(what)})
     return out
+
+
+def overall(rows: list[dict[str, Any]], what: tuple[Any, ...]) -> str:
+    """One line: the matches of *rows* (one pairing, several scenarios) taken together."""
+    rows = [r for r in rows if r.get("matches")]
+    n = sum(r["matches"] for r in rows)
+    if not n:
+        return ""
+    score = sum(r["win_rate"] * r["matches"] for r in rows)
+    lo, hi = wilson(score, n)
+    won, tied, lost = (sum(r[k] for r in rows) for k in ("won", "tied", "lost"))
+    return (
+        f"{'all':10} {f'{len(rows)} scenario(s)':22} {100 * score / n:>4.0f}% "
+        f"{f'{won}-{tied}-{lost}':>8} {100 * lo:>5.0f}-{100 * hi:>3.0f}%  "
+        f"(every match of {' '.join(str(w) for w in what[:2] if w is not None)} together)"
+    )
 
 
 def report(paths: list[str]) -> None:
@@ -338,6 +354,8 @@ def report(paths: list[str]) -> None:
             for r in rows:
                 label = "" if key == "gr" else f"  ({r['pairing'][0]} {r['pairing'][1]}s)"
                 print(row(r["ruleset"], r) + label)
+            for what in dict.fromkeys(r["pairing"] for r in rows):
+                print(overall([r for r in rows if r["pairing"] == what], what))
     rows = [r for r in pooled(runs, "budget", "sg") if r["matches"]]
     if any(r["pairing"][1] != rows[0]["pairing"][1] for r in rows):  # more than one budget
         for r in rows:
