@@ -66,7 +66,13 @@ from owsnb.bots.determinise import determinise
 from owsnb.bots.evaluate import evaluation_for, value
 from owsnb.bots.policy import Budget, Policy
 from owsnb.bots.runner import safe_pass
-from owsnb.bots.search import PASS, _actor, _apply, _key  # one pass, one turn-taking, one submit
+from owsnb.bots.search import (  # one pass, one turn-taking, one submit, one root ranking
+    PASS,
+    _actor,
+    _apply,
+    _key,
+    root_orders,
+)
 from owsnb.kernel.dice import rng_state_for_seed
 from owsnb.kernel.errors import IllegalOrderError
 from owsnb.kernel.game import Game
@@ -183,25 +189,9 @@ class PairedSearchPolicy(Policy):
         own = Budget(s["budget"], clock=s["clock"])
         if self._greedy is None:
             self._greedy = GreedyPolicy(budget=None)
-        # at most a third of the time ranks the root's candidates (the greedy scores)
-        if own.seconds is not None and budget.seconds is not None:
-            think = Budget(min(own.seconds, budget.left) / 3)
-        elif own.seconds is not None or budget.seconds is not None:
-            think = Budget((own.seconds if own.seconds is not None else budget.left) / 3)
-        else:
-            think = Budget(None)
-        ranked = self._greedy.rank(view, legal, rng, think)
-        roots: list[Any] = []
-        seen: set[tuple[str, ...]] = set()
-        best = None  # greedy's best legal score
-        for score, order in ranked:
-            if len(roots) >= int(s["width"]):
-                break
-            what = (order.verb, *order.args)  # one variant of an order (optional params aside)
-            if what not in seen and order in legal:
-                seen.add(what)
-                roots.append(order)
-                best = score if best is None else best
+        ranked = root_orders(self._greedy, view, legal, rng, own, budget, s["width"])
+        roots: list[Any] = [order for _, order in ranked]
+        best = ranked[0][0] if ranked else None  # greedy's best legal score
         # greedy's choice (the default): its best legal order if that scores above greedy's
         # threshold, else a pass
         threshold = float(self._greedy.settings["threshold"])

@@ -57,7 +57,7 @@ from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import UMPIRE, GameState
 from owsnb.kernel.view import SideView, side_view
 
-__all__ = ["SearchPolicy", "Node"]
+__all__ = ["SearchPolicy", "Node", "root_orders"]
 
 PASS = "pass"
 
@@ -127,23 +127,10 @@ class SearchPolicy(Policy):
         own = Budget(s["budget"], clock=s["clock"])
         if self._greedy is None:
             self._greedy = GreedyPolicy(budget=None)
-        # at most a third of the time ranks the root's candidates (the greedy scores)
-        if own.seconds is not None and budget.seconds is not None:
-            think = Budget(min(own.seconds, budget.left) / 3)
-        elif own.seconds is not None or budget.seconds is not None:
-            think = Budget((own.seconds if own.seconds is not None else budget.left) / 3)
-        else:
-            think = Budget(None)
-        ranked = self._greedy.rank(view, legal, rng, think)
-        roots: list[tuple[Any, float]] = []
-        seen: set[tuple[str, ...]] = set()
-        for score, order in ranked:
-            if len(roots) >= int(s["width"]):
-                break
-            what = (order.verb, *order.args)  # one variant of an order (optional params aside)
-            if what not in seen and order in legal:
-                seen.add(what)
-                roots.append((order, score))
+        roots: list[tuple[Any, float]] = [
+            (order, score)
+            for score, order in root_orders(self._greedy, view, legal, rng, own, budget, s["width"])
+        ]
         roots.append((PASS, float(self._greedy.settings["threshold"])))
         self.last = {"roots": len(roots), "iterations": 0, "worlds": 0, "failed": 0}
         if len(roots) == 1:
@@ -320,6 +307,36 @@ class SearchPolicy(Policy):
                 except IllegalOrderError:
                     pass
             safe_pass(game, actor)
+
+
+def root_orders(
+    greedy: Any,
+    view: SideView,
+    legal: LegalOrders,
+    rng: np.random.Generator,
+    own: Budget,
+    outer: Budget,
+    width: int,
+) -> list[tuple[float, Order]]:
+    """A searching bot's root candidates: *greedy*'s ranking of the side's orders (at most a
+    third of the time ranks them), the best *width* distinct legal ones — one variant of an
+    order, optional params aside — best first, with their greedy scores."""
+    if own.seconds is not None and outer.seconds is not None:
+        think = Budget(min(own.seconds, outer.left) / 3)
+    elif own.seconds is not None or outer.seconds is not None:
+        think = Budget((own.seconds if own.seconds is not None else outer.left) / 3)
+    else:
+        think = Budget(None)
+    roots: list[tuple[float, Order]] = []
+    seen: set[tuple[str, ...]] = set()
+    for score, order in greedy.rank(view, legal, rng, think):
+        if len(roots) >= int(width):
+            break
+        what = (order.verb, *order.args)
+        if what not in seen and order in legal:
+            seen.add(what)
+            roots.append((score, order))
+    return roots
 
 
 def _visits(node: Node, action: Any) -> int:
