@@ -26,7 +26,9 @@ Tables:
 
 1. greedy vs random and search vs greedy per scenario: match win rate of the first bot, its
    share of games ahead on each side, mean standing lead (first bot's side), and both bots'
-   decision time per order (p50 / p95);
+   decision time per order (p50 / p95), and (search bots) "A≠B": the share of A's decisions
+   that differ from the order greedy would have given in its place (a tie in greedy's scores
+   is no difference) — where it is small, the two bots play alike and the match is luck;
 2. search's strength as its budget grows (match win rate against greedy per budget);
    ``--search-bot paired`` measures the paired-rounds search (``owsnb/bots/paired.py``) in
    tables 1 and 2 instead of the ISMCTS ``search``;
@@ -87,6 +89,7 @@ def play_game(scenario: str, seed: int, bots: dict[str, Any], turns: int) -> dic
         "wall": {s: list(b.times) for s, b in report.bots.items()},
         "late": {s: b.timeouts for s, b in report.bots.items()},
         "refused": {s: len(b.refusals) for s, b in report.bots.items()},
+        "stats": {s: dict(b.policy.stats) for s, b in report.bots.items()},
         "turn": game.clock.turn,
         "seconds": time.perf_counter() - t0,
     }
@@ -133,6 +136,7 @@ def match(
                 "b_wall": g1["wall"][y] + g2["wall"][x],
                 "late": sum(g1["late"].values()) + sum(g2["late"].values()),
                 "refused": sum(g1["refused"].values()) + sum(g2["refused"].values()),
+                "a_stats": [g1["stats"][x], g2["stats"][y]],  # e.g. search's iterations
             }
         )
         if progress is not None:
@@ -184,8 +188,18 @@ def summarise(scenario: str, sides: list[str], played: list[dict[str, Any]]) -> 
         "decisions": (len(every("a")), len(every("b"))),
         "late": sum(m["late"] for m in played),
         "refused": sum(m["refused"] for m in played),
+        # the share of A's decisions that differ from what greedy would have given (search bots)
+        "differs": _share(played, "deviated"),
         "played": played,
     }
+
+
+def _share(played: list[dict[str, Any]], key: str) -> float:
+    """``stats[key]`` over ``stats["decisions"]``, summed over the matches' A games (``nan``
+    when the bot keeps no such count, or the runs predate it)."""
+    got = [st for m in played for st in m.get("a_stats", ()) if key in st]
+    decisions = sum(st["decisions"] for st in got)
+    return sum(st[key] for st in got) / decisions if decisions else float("nan")
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -266,7 +280,7 @@ def fmt(x: float, spec: str = ".2f") -> str:
 HEAD = (
     f"{'rule set':10} {'scenario':22} {'win':>5} {'W-T-L':>8} {'95% interval':>12} "
     f"{'gain (95%)':>11} {'as X':>5} {'as Y':>5} {'lead':>7} "
-    f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4}"
+    f"{'A p50':>6} {'A p95':>6} {'B p50':>6} {'B p95':>6} {'late':>4} {'ref':>4} {'A≠B':>4}"
 )
 
 
@@ -277,6 +291,8 @@ def row(rs: str, r: dict[str, Any]) -> str:
     x, y = r["sides"]
     lo, hi = r.get("interval", (float("nan"), float("nan")))
     wtl = f"{r.get('won', '?')}-{r.get('tied', '?')}-{r.get('lost', '?')}"
+    d = r.get("differs", float("nan"))
+    differs = "-" if d != d else f"{100 * d:.0f}%"
     gain = f"{fmt(r.get('mean_diff', float('nan')), '+.1f')}±{fmt(r.get('diff_half', float('nan')), '.1f')}"
     return (
         f"{rs:10} {r['scenario']:22} {fmt(100 * r['win_rate'], '.0f'):>4}% {wtl:>8} "
@@ -285,6 +301,7 @@ def row(rs: str, r: dict[str, Any]) -> str:
         f"{fmt(100 * r['ahead'][x], '.0f'):>4}% {fmt(100 * r['ahead'][y], '.0f'):>4}% "
         f"{fmt(r['mean_lead'], '+.1f'):>7} {fmt(r['a_p50'], '.3f'):>6} {fmt(r['a_p95'], '.3f'):>6} "
         f"{fmt(r['b_p50'], '.3f'):>6} {fmt(r['b_p95'], '.3f'):>6} {r['late']:>4} {r['refused']:>4}"
+        f" {differs:>4}"
     )
 
 

@@ -70,6 +70,7 @@ from owsnb.bots.search import (  # one pass, one turn-taking, one submit, one ro
     PASS,
     _actor,
     _apply,
+    _at,
     _key,
     root_orders,
 )
@@ -129,11 +130,6 @@ class Round:
     def rng(self) -> np.random.Generator:
         """A fresh generator for a play-out, the same stream for every root action."""
         return np.random.default_rng(self.seed)
-
-
-def _at(clock: Any) -> tuple[Any, ...]:
-    """Where the sequence of play stands: a step, as the players see it (an activation too)."""
-    return (clock.turn, clock.phase, clock.step, clock.active)
 
 
 class _OutOfTime(Exception):
@@ -240,7 +236,7 @@ class PairedSearchPolicy(Policy):
         self.last.setdefault("diffs", {})
         self.stats["iterations"] = self.stats.get("iterations", 0) + rounds
         self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
-        self.stats["deviations"] = self.stats.get("deviations", 0) + (chosen != default)
+        self.stats["deviated"] = self.stats.get("deviated", 0) + (chosen != default)
         return roots[chosen]
 
     def _stage(

@@ -19,8 +19,16 @@ boardgame.io's ``MCTSBot`` (select, expand, play out, back up; the most promisin
    node's actions are the acting side's best ``width`` orders by greedy scores on *its* view of
    the world, plus pass; with ``replies`` the other sides' answers are searched too (else the
    tree stops where the searching side's turn to act ends).
-4. **Evaluation**: optionally ``horizon`` random submissions (probability ``act`` of an order),
-   then each side's :func:`owsnb.bots.evaluate.value` — its victory standing plus how its units
+4. **Evaluation at one point of play** (``judge``): a line the tree leaves (after ``depth``
+   orders, or a new node) is played on — every side passing — to the point every line is
+   judged at: past the root's step, with the searching side to act again (or the game over);
+   the tree itself stops there.
+   A pass ends the step and lets in what its end sets off (the others' steps, combat,
+   automatic steps acting on sampled hidden units); judged after ``depth`` orders instead, an
+   order that merely keeps the step open would hide all that beyond the horizon and look
+   better or worse than the pass for it (the horizon effect: ``tests/bots/test_search.py``).
+   Then optionally ``horizon`` random submissions (probability ``act`` of an order), then each
+   side's :func:`owsnb.bots.evaluate.value` — its victory standing plus how its units
    stand toward its goals (the goals it had when the iteration began). For the searching
    side's own orders the sampled immediate effect is replaced by its exact expectation (the
    greedy score from the previews; nothing for a pass: a control variate), so only what follows
@@ -94,8 +102,9 @@ class SearchPolicy(Policy):
     allows), ``width`` (actions per node), ``worlds`` (sampled worlds kept), ``horizon`` and
     ``act`` (random play-out after the tree, default none), ``c`` (UCB1 exploration), ``prior``
     (visits the greedy score is worth), ``replies`` (search the other sides' answers) and
-    ``depth`` (orders deep at most, both sides counted: every line is judged at about the same
-    horizon).
+    ``depth`` (orders deep at most, both sides counted) and ``judge`` (play every line on to
+    one point of the sequence of play before judging it; ``False``: judge it where the tree
+    leaves it).
     """
 
     name = "search"
@@ -111,6 +120,7 @@ class SearchPolicy(Policy):
         "clock": "wall",
         "replies": True,
         "depth": 4,
+        "judge": True,
     }
 
     def __init__(self, **options: Any):
@@ -195,6 +205,11 @@ class SearchPolicy(Policy):
         self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
         kids = [root.children[_key(a)] for a, _ in roots]
         best = max(range(len(roots)), key=lambda k: (kids[k].mean(), kids[k].visits, -k))
+        # how often the search plays other than greedy would (its best order when that scores
+        # above greedy's threshold, else a pass; an order greedy scores the same is no change)
+        default = 0 if roots[0][1] > roots[-1][1] else len(roots) - 1
+        deviated = best != default and roots[best][1] != roots[default][1]
+        self.stats["deviated"] = self.stats.get("deviated", 0) + deviated
         return roots[best][0]
 
     def _iterate(
@@ -224,9 +239,13 @@ class SearchPolicy(Policy):
         # control variate: the sampled immediate effect of each of the searching side's own
         # orders is replaced by its exact expectation (its greedy score, from the previews)
         exact = 0.0
+        judge = bool(self.settings["judge"])
+        start = _at(game.state.clock)
         while not expanded and len(path) < depth:
             actor = _actor(game)
             if actor is None or actor != node.actor or (actor != own and not replies):
+                break
+            if judge and path and _judged(game, start, own):
                 break
             if not node.actions and node is not root:
                 node.actions, node.scores = self._candidates(game, actor, rng)
@@ -245,6 +264,8 @@ class SearchPolicy(Policy):
             nxt = _actor(game)
             child.actor = child.actor or (nxt or "")
             node = child
+        if judge:
+            _pass_to_judge(game, start, own)
         self._rollout(game, rng)
         rewards: dict[str, float] = {}
         for parent, child in path:
@@ -337,6 +358,31 @@ def root_orders(
             seen.add(what)
             roots.append((score, order))
     return roots
+
+
+def _at(clock: Any) -> tuple[Any, ...]:
+    """Where the sequence of play stands: a step, as the players see it (an activation too)."""
+    return (clock.turn, clock.phase, clock.step, clock.active)
+
+
+def _judged(game: Game, start: tuple[Any, ...], side: str) -> bool:
+    """Has play reached the point every line is judged at: past the step *start*, with *side*
+    to act again (or the game over)?"""
+    if game.is_over():
+        return True
+    return _at(game.state.clock) != start and side in game.state.clock.acting
+
+
+def _pass_to_judge(game: Game, start: tuple[Any, ...], side: str, cap: int = 400) -> None:
+    """Every side passes until the judging point (:func:`_judged`): a line the tree left early
+    is judged where the others are — after the step's end and what it sets off (combat,
+    automatic steps) — not before it (the horizon effect: an order that keeps the step open
+    would otherwise hide the step's end, good or bad, that a pass lets in)."""
+    for _ in range(cap):
+        actor = _actor(game)
+        if actor is None or _judged(game, start, side):
+            return
+        safe_pass(game, actor)
 
 
 def _visits(node: Node, action: Any) -> int:

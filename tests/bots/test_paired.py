@@ -96,7 +96,7 @@ def test_without_evidence_the_search_plays_exactly_what_greedy_plays() -> None:
         given += ours is not None
         game.submit(ours) if ours is not None else safe_pass(game, side)
     assert compared == 12 and given >= 3
-    assert search.stats["iterations"] > 0 and search.stats.get("deviations", 0) == 0
+    assert search.stats["iterations"] > 0 and search.stats.get("deviated", 0) == 0
 
 
 def test_the_search_deviates_from_greedy_where_its_samples_say_so() -> None:
@@ -119,7 +119,7 @@ def test_the_search_deviates_from_greedy_where_its_samples_say_so() -> None:
     red = {"bot": "greedy", "budget": None}
     play(game, {"blue": search, "red": red}, turns=1, seed=1, budget=None)
     deviations = [(g, c) for g, c in search.seen if g != c]
-    assert len(search.seen) > 20 and search.stats["deviations"] == len(deviations) >= 1
+    assert len(search.seen) > 20 and search.stats["deviated"] == len(deviations) >= 1
     assert ("blue: strike R-052D-1" in deviations[0][0]) and (
         deviations[0][1] == "blue: io sigint R-052D-1"
     ), deviations

@@ -148,11 +148,13 @@ def test_the_bots_layer_imports_kernel_and_rules_only() -> None:
         {"horizon": 4, "act": 0.5},
         {"replies": False},
         {"depth": 1},
+        {"judge": False},
         {"clock": "cpu", "budget": 0.05},
     ],
 )
 def test_the_search_options_all_play(options) -> None:
-    """Random play-outs after the tree, no replies, a shallow tree, a CPU-clock budget."""
+    """Random play-outs after the tree, no replies, a shallow tree, lines judged where the tree
+    leaves them, a CPU-clock budget."""
     import owsnb
 
     game = owsnb.load("opart-kalinovka", seed=2, save=False)
