@@ -456,6 +456,17 @@ def main() -> None:
     def seeds(n: int) -> list[int]:
         return list(range(args.seed_start, args.seed_start + n))
 
+    def recorded(table: str, **fixed: Any) -> Any:
+        """A new row of *table* and its progress callback: the row so far (with the *fixed*
+        fields) replaces it and the JSON is written (a stopped run keeps what it played)."""
+        out[table].append({**fixed, "matches": 0})
+
+        def so_far(r: dict[str, Any]) -> None:
+            out[table][-1] = {**fixed, **r}
+            dump()
+
+        return so_far
+
     search = {"bot": args.search_bot, "budget": args.budget, "clock": args.clock}
     greedy = {"bot": "greedy", "budget": None}
     st = args.search_turns or args.turns
@@ -475,12 +486,7 @@ def main() -> None:
         print(f"\n## {title}: {n} duplicate match(es) per scenario, {turns} turn(s) each")
         print(HEAD, flush=True)
         for rs, sc in scen:
-            out[key].append({"ruleset": rs, "scenario": sc, "matches": 0})
-
-            def so_far(r: dict[str, Any], k: str = key, rs: str = rs) -> None:
-                out[k][-1] = {"ruleset": rs, **r}
-                dump()
-
+            so_far = recorded(key, ruleset=rs)
             r = match(sc, a, b, seeds(n), turns, progress=so_far)
             so_far(r)
             print(row(rs, r), flush=True)
@@ -501,15 +507,10 @@ def main() -> None:
             rates = []
             for bgt in budgets:
                 done = next((x for x in out["sg"] if x["scenario"] == sc), None)
+                so_far = recorded("budget", ruleset=rs, budget=bgt)
                 if bgt == args.budget and done and args.budget_seeds == args.search_seeds:
                     r = dict(done)  # the same matches as the search-vs-greedy table
                 else:
-                    out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt})
-
-                    def so_far(r: dict[str, Any], rs: str = rs, bgt: float = bgt) -> None:
-                        out["budget"][-1] = {**r, "ruleset": rs, "budget": bgt}
-                        dump()
-
                     r = match(
                         sc,
                         {"bot": args.search_bot, "budget": bgt, "clock": args.clock},
@@ -518,11 +519,8 @@ def main() -> None:
                         st,
                         progress=so_far,
                     )
-                    out["budget"].pop()
+                so_far(r)
                 rates.append(cell(r))
-                r.pop("ruleset", None)
-                out["budget"].append({"ruleset": rs, "scenario": sc, "budget": bgt, **r})
-                dump()
             print(
                 f"{rs:10} {sc:22} " + " ".join(f"{c:>20}" for c in rates),
                 flush=True,

@@ -24,7 +24,7 @@ safely when the policy is late, fails or is refused (:mod:`owsnb.bots.runner`); 
 <bot search(budget=0.2)>
 """
 
-from owsnb.bots.policy import Budget, Policy, check_view
+from owsnb.bots.policy import Budget, Pace, Policy, check_view
 from owsnb.bots.registry import get, names, register, spec_of
 from owsnb.bots.runner import Autopilot, Bot, PlayReport, play, run_seat, safe_pass
 
@@ -32,6 +32,7 @@ __all__ = [
     "Autopilot",
     "Bot",
     "Budget",
+    "Pace",
     "PlayReport",
     "Policy",
     "check_view",

@@ -64,7 +64,7 @@ import numpy as np
 
 from owsnb.bots.determinise import determinise
 from owsnb.bots.evaluate import evaluation_for, value
-from owsnb.bots.policy import Budget, Policy
+from owsnb.bots.policy import Budget, Pace, Policy
 from owsnb.bots.runner import safe_pass
 from owsnb.bots.search import (  # one pass, one turn-taking, one submit, one root ranking
     PASS,
@@ -260,15 +260,8 @@ class PairedSearchPolicy(Policy):
         live = list(range(len(roots)))
         diffs: list[list[float]] = [[] for _ in roots]
         i = 0
-        t_own, t_outer = own.elapsed, outer.elapsed
-        while (not n_iter or i < n_iter) and len(live) > 1:
-            # stop when the next round would likely end past either budget
-            if i and (
-                own.left < (own.elapsed - t_own) / i or outer.left < (outer.elapsed - t_outer) / i
-            ):
-                break
-            if own.expired() or outer.expired():
-                break
+        pace = Pace(own, outer)
+        while (not n_iter or i < n_iter) and len(live) > 1 and pace.another(i):
             i += 1
             try:
                 rnd = Round(view, rng)

@@ -35,7 +35,7 @@ import numpy as np
 from owsnb.kernel.orders import LegalOrders, Order
 from owsnb.kernel.view import SideView
 
-__all__ = ["Policy", "Budget", "check_view"]
+__all__ = ["Policy", "Budget", "Pace", "check_view"]
 
 
 _CLOCKS = {"wall": time.monotonic, "cpu": time.thread_time}
@@ -91,6 +91,37 @@ class Budget:
         """A budget for *part* (0..1) of what is left (e.g. a pre-pass before the main search)."""
         left = self.left
         return Budget(None if left == float("inf") else max(0.0, left * part), self.clock)
+
+
+class Pace:
+    """Rounds of work (a search's iterations) under several budgets at once: is there room for
+    another? Not when one has expired, nor when the next round — as long as the mean round so
+    far — would likely end past one of them (a decision is not late for its last round).
+
+    >>> pace = Pace(Budget(None), Budget(60.0))
+    >>> pace.another(0), pace.another(10)
+    (True, True)
+    >>> Pace(Budget(0.0)).another(0)
+    False
+    >>> b = Budget(1.0)
+    >>> pace = Pace(b)
+    >>> b.start -= 0.6  # one round took 0.6 s: the 0.4 s left are too little for another
+    >>> pace.another(1), pace.another(2)
+    (False, True)
+    """
+
+    def __init__(self, *budgets: Budget):
+        self.budgets = budgets
+        self._marks = [b.elapsed for b in budgets]
+
+    def another(self, done: int) -> bool:
+        """Room for one more round after *done* rounds since this pace was made?"""
+        if any(b.expired() for b in self.budgets):
+            return False
+        return not done or all(
+            b.left >= (b.elapsed - mark) / done
+            for b, mark in zip(self.budgets, self._marks, strict=True)
+        )
 
 
 def check_view(view: Any) -> SideView:

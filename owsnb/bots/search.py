@@ -54,7 +54,7 @@ from owsnb.bots.candidates import candidate_orders
 from owsnb.bots.determinise import determinise
 from owsnb.bots.evaluate import evaluation_for, value
 from owsnb.bots.greedy import score_orders
-from owsnb.bots.policy import Budget, Policy
+from owsnb.bots.policy import Budget, Pace, Policy
 from owsnb.bots.random import random_order
 from owsnb.bots.runner import safe_pass
 from owsnb.kernel.dice import rng_state_for_seed
@@ -175,15 +175,8 @@ class SearchPolicy(Policy):
         if not n_iter and own.seconds is None and outer.seconds is None:
             n_iter = 64  # neither a time nor a number of iterations: a modest fixed search
         i = 0
-        t_own, t_outer = own.elapsed, outer.elapsed
-        while not n_iter or i < n_iter:
-            # stop when the next iteration would likely end past either budget
-            if i and (
-                own.left < (own.elapsed - t_own) / i or outer.left < (outer.elapsed - t_outer) / i
-            ):
-                break
-            if own.expired() or outer.expired():
-                break
+        pace = Pace(own, outer)
+        while (not n_iter or i < n_iter) and pace.another(i):
             if len(worlds) < int(s["worlds"]):
                 try:
                     w = determinise(view, rng)
