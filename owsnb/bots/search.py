@@ -257,7 +257,7 @@ class SearchPolicy(Policy):
             nxt = _actor(game)
             child.actor = child.actor or (nxt or "")
             node = child
-        if judge:
+        if judge and path:  # (nothing to judge when the root's side was not to act first)
             _pass_to_judge(game, start, own)
         self._rollout(game, rng)
         rewards: dict[str, float] = {}

@@ -72,3 +72,60 @@ def test_9_9_greedy_masses_its_salvos_in_one_strike_action() -> None:
     assert order in legal
     ev = evaluation_for(game.ruleset)
     assert ev.order_value(view, order, game.ruleset.preview(view, order)) > single
+
+
+def _greedy_until_a_ground_attack_waits(scenario: str, seed: int):
+    """Both sides greedy until a ground attack waits for the defender's answer (10.3)."""
+    from collections import defaultdict
+
+    from owsnb import bots
+    from owsnb.bots.runner import safe_pass
+
+    game = owsnb.load(scenario, seed=seed, save=False)
+    greedy = defaultdict(lambda: bots.get("greedy", budget=None))
+    for k in range(2_000):
+        if game.state.public.get("ground_window"):
+            return game
+        acting = game.clock.acting
+        if not acting or acting[0] == "umpire":
+            game.submit("umpire: advance")
+            continue
+        side = acting[0]
+        order = greedy[side].decide(
+            game.view(side), game.legal_orders(side), np.random.default_rng(k)
+        )
+        game.submit(order) if order is not None else safe_pass(game, side)
+    raise AssertionError("no ground attack in 2,000 orders")
+
+
+def test_10_3_a_sampled_world_rebuilds_the_attack_waiting_for_the_defenders_answer() -> None:
+    """10.3 / 10.4.1.1.1: the attack waiting for defensive fires is the umpire's secret record;
+    a world sampled from the defender's view used to have none, so every answer the search
+    tried there failed (the reserves' reaction crashed on the missing record: 5% of all search
+    iterations on Baltic ground) and a pass made the attack vanish. The record is rebuilt from
+    the window both sides see: the defender's pass resolves the attack and the activation
+    resumes, in the sampled world as in the game — and nothing of the attacker's hidden
+    choices is in it."""
+    from owsnb.bots import get
+    from owsnb.bots.determinise import world
+    from owsnb.bots.runner import safe_pass
+
+    game = _greedy_until_a_ground_attack_waits("baltic-ground", 0)
+    window = game.state.public["ground_window"]
+    defender = window["defender"]
+    view = game.view(defender)
+    assert "ground_pending" not in view.secret  # the defender cannot see the record
+    w = world(view, np.random.default_rng(3))
+    pending = w.state.secret["ground_pending"]
+    assert pending["attacker"] == window["attacker"] and list(pending["with"]) == list(
+        window["attackers"]
+    )
+    assert not pending["support"] and not pending["exploit"]
+    search = get("search", iterations=30, budget=None)
+    search.decide(view, game.legal_orders(defender), np.random.default_rng(0))
+    assert search.last["iterations"] == 30 and search.last["failed"] == 0
+    safe_pass(w, defender)
+    safe_pass(game, defender)
+    for g in (w, game):
+        assert not g.state.public.get("ground_window") and not g.state.secret.get("ground_pending")
+    assert w.clock.active == game.clock.active and w.clock.step == game.clock.step

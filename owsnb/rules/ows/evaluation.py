@@ -23,7 +23,9 @@ destroyed and cities held. So:
   the ``DESTINATIONS`` reachable hexes (as the side knows, ``naval_reach`` / ``ground_reach``)
   nearest the goals are scored too;
 * ``sample_hidden`` — undetected enemy units are not guessed (the bundled briefings give orders
-  of battle, not positions); other sides' hands are empty (the bots' default).
+  of battle, not positions); other sides' hands are empty (the bots' default); a ground attack
+  waiting for the defender's answer (10.3) — the umpire's secret record of it — is rebuilt from
+  the window both sides see.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 from owsnb.kernel.hexgrid import Hex
 from owsnb.rules.ows.ground.gcat import parse_result
 
-__all__ = ["SCALE", "APPROACH", "standing", "order_value", "goals", "candidates"]
+__all__ = ["SCALE", "APPROACH", "standing", "order_value", "goals", "candidates", "sample_hidden"]
 
 SCALE = 2.0
 APPROACH = 1.0
@@ -277,3 +279,37 @@ def _massed_strikes(legal: Any) -> list[Any]:
         sizes = [k for k in (2, 4, 8, 16) if k < len(vs)] + ([len(vs)] if len(vs) > 1 else [])
         out += [spec.type.make(spec.side, target=t, salvos=vs[:k]) for k in sizes]
     return out
+
+
+def sample_hidden(view: Any, rng: Any) -> dict[str, Any]:
+    """What *view*'s side cannot see, for a bot's sampled worlds (``owsnb.bots.determinise``).
+
+    A ground attack waiting for the defender's answer (10.3: defensive fires, reserves' reaction
+    10.4.1.1.1) lives in the umpire's secret record (``ground_pending``: the attacker's hidden
+    supporting fires, exploitation and choices), without which a sampled world could neither
+    resolve the attack nor take the answer. The window both sides see (``ground_window``) names
+    the attacker, the defender, the hex and the attacking units; the record is rebuilt from it:
+    no supporting fires, no exploitation, no lead unit, no reserves, and afterwards the
+    activation resumed as it began (10.2: the public record of who acts). Undetected enemy
+    units are not guessed; other sides' hands stay empty.
+    """
+    w = view.public.get("ground_window")
+    if not w:
+        return {}
+    h = view.map.hex(w["hex"])
+    acting = list((view.public.get("ground") or {}).get("acting") or [w["attacker"]])
+    others = [x for x in view.sides if x not in acting]
+    pending = {
+        "attacker": w["attacker"],
+        "defender": w["defender"],
+        "hex": [h.q, h.r],
+        "with": [x for x in w.get("attackers", ()) if x in view.units],
+        "lead": None,
+        "support": [],
+        "exploit": False,
+        "att_choice": {},
+        "reserves": [],
+        "clock": {"active": [*acting, *others], "done": others},  # as the activation began
+        "react_left": w.get("react_left"),
+    }
+    return {"secret": {"ground_pending": pending}}
