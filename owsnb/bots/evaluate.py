@@ -9,6 +9,9 @@ defaults for what it does not say, plus the bots' generic time-distance term.
 * ``candidates(view, legal, rng)`` — default ``[]``: more orders worth scoring than the legal-order
   specs list (a spec's examples are a few for a player's panel, e.g. OWS gives three
   destinations per ship; the rule set's evaluation may add the ones toward its goals);
+* ``unit_weight(unit)`` — how much of the side's force a unit is, for the time-distance terms
+  (default 1 per unit: a rule set whose units split — CombatOps' regiments into battalions,
+  17.0 — weighs them by strength, so a split neither gains nor loses standing toward the goals);
 * ``SCALE`` (default 4) and ``APPROACH`` (the weight of :func:`approach`, default 0.5).
 """
 
@@ -57,6 +60,10 @@ def _no_candidates(view: Any, legal: Any, rng: Any) -> list[Order]:
     return []
 
 
+def _one(unit: Any) -> float:
+    return 1.0
+
+
 class Evaluation:
     """The evaluation functions of one rule set, defaults filled in (see the module docstring)."""
 
@@ -69,6 +76,7 @@ class Evaluation:
         self.goals = getattr(src, "goals", enemy_goals)
         self.sample_hidden = getattr(src, "sample_hidden", _nothing_hidden)
         self.candidates = getattr(src, "candidates", _no_candidates)
+        self.unit_weight = getattr(src, "unit_weight", _one)
         self.scale = float(getattr(src, "SCALE", 4.0))
         self.approach_weight = float(getattr(src, "APPROACH", 0.5))
 
@@ -131,13 +139,17 @@ def approach(ruleset: Any, view: Any, order: Order, goals: Mapping[Hex, float]) 
     if m is None or not goals:
         return 0.0
     unit, dest = m
-    return _pull(dest, goals) - (_pull(unit.hex, goals) if unit.hex is not None else 0.0)
+    gain = _pull(dest, goals) - (_pull(unit.hex, goals) if unit.hex is not None else 0.0)
+    return evaluation_for(ruleset).unit_weight(unit) * gain
 
 
-def potential(view: Any, goals: Mapping[Hex, float]) -> float:
-    """``sum(weight / (1 + hexes to goal))`` over the view's own units on the map: how well they
-    stand toward its goals (a move changes it by exactly its :func:`approach`)."""
-    return sum(_pull(u.hex, goals) for u in view.own_units if u.hex is not None and u.steps > 0)
+def potential(view: Any, goals: Mapping[Hex, float], weight: Any = _one) -> float:
+    """``sum(weight / (1 + hexes to goal))`` over the view's own units on the map, each counted
+    by its *weight* (the rule set's ``unit_weight``): how well they stand toward its goals (a
+    move changes it by exactly its :func:`approach`)."""
+    return sum(
+        weight(u) * _pull(u.hex, goals) for u in view.own_units if u.hex is not None and u.steps > 0
+    )
 
 
 def value(ruleset: Any, state: Any, side: str, goals: Mapping[Hex, float] | None = None) -> float:
@@ -155,4 +167,6 @@ def value(ruleset: Any, state: Any, side: str, goals: Mapping[Hex, float] | None
         view = side_view(state, side, ruleset)
     if goals is None:
         goals = ev.goals(view)
-    return float(ev.standing(state, side)) + ev.approach_weight * potential(view, goals)
+    return float(ev.standing(state, side)) + ev.approach_weight * potential(
+        view, goals, ev.unit_weight
+    )

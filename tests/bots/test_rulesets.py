@@ -158,3 +158,38 @@ def test_ts_4_opscale_standing_counts_a_carried_unit_as_force_but_not_a_staged_o
 
     assert ev.standing(moved(hex=None, box="carried"), "blue") == ev.standing(st, "blue")
     assert ev.standing(moved(hex=None, box="staged"), "blue") < ev.standing(st, "blue")
+
+
+def test_17_0_a_regiment_broken_down_stands_as_near_its_goals_as_before() -> None:
+    """17.0: a CombatOps regiment breaks down into its battalions. The time-distance terms
+    counted units, not strength, so a breakdown tripled the regiment's standing toward its
+    goals — and every later move of a battalion earned a regiment's credit: the search broke
+    regiments down where greedy would not, and as the Blue attacker lost more matches than it
+    won. Units now weigh their steps in battalions (``unit_weight``)."""
+    from owsnb.bots.evaluate import approach, potential
+    from owsnb.bots.runner import safe_pass
+
+    game = owsnb.load("combatops-blue-attack", seed=1, save=False)
+    ev = evaluation_for(game.ruleset)
+    legal = None
+    for _ in range(200):
+        acting = game.clock.acting
+        if "blue" in acting:
+            legal = game.legal_orders("blue")
+            if any(s.verb == "breakdown" and s.examples for s in legal.specs):
+                break
+        game.submit("umpire: advance") if not acting else safe_pass(game, acting[0])
+    order = next(s.examples[0] for s in legal.specs if s.verb == "breakdown")
+    view = game.view("blue")
+    goals = ev.goals(view)
+    regiment = view.units[order.args[0]]
+    assert ev.unit_weight(regiment) == 3.0  # three battalions of two steps
+    before = potential(view, goals, ev.unit_weight)
+    game.submit(order)
+    after = potential(game.view("blue"), goals, ev.unit_weight)
+    assert after == pytest.approx(before)
+    assert potential(game.view("blue"), goals) > potential(view, goals)  # counted per unit
+    # a move's credit is the moving unit's: a battalion is a third of its regiment
+    battalion = next(u for u in game.view("blue").own_units if u.get("regiment") == regiment.id)
+    assert ev.unit_weight(battalion) == 1.0
+    assert approach(game.ruleset, view, order, goals) == 0.0  # a breakdown moves nothing

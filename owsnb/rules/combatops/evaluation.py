@@ -11,6 +11,8 @@ view (or the truth), in points on the scale of the victory conditions (16.0, 17.
   ``GUESS_DFN`` per face-down one: 2.1 hides them): steps the defender loses minus the
   attacker's, a retreat a little; ``enter`` and ``replace`` bring steps onto the map (14.0,
   14.1);
+* ``unit_weight`` — a unit's steps in battalions (``BATTALION_STEPS`` each): a regiment counts
+  three times a battalion toward the goals, so breaking it down (17.0) moves nothing closer;
 * ``goals`` — the towns or the road hexes (both sides: to take or to hold) and enemy counters;
 * ``sample_hidden`` — each face-down counter gets plausible values (a battalion of its shown
   type and movement rate, or — with ``DUMMY_SHARE`` — a dummy); the enemy's private records are
@@ -30,7 +32,7 @@ from owsnb.rules.combatops import units as U
 from owsnb.rules.combatops import victory
 from owsnb.rules.combatops.terrain import map_info, parse_hex
 
-__all__ = ["SCALE", "APPROACH", "standing", "order_value", "goals", "sample_hidden"]
+__all__ = ["SCALE", "APPROACH", "standing", "order_value", "goals", "sample_hidden", "unit_weight"]
 
 SCALE = 2.0
 APPROACH = 0.5
@@ -39,6 +41,7 @@ OBJECTIVE = 6.0
 GUESS_DFN = 3
 GUESS_STEPS = 2
 DUMMY_SHARE = 0.15
+BATTALION_STEPS = 2
 
 
 def _spec(state: Any) -> tuple[str | None, str | None]:
@@ -140,6 +143,13 @@ def order_value(view: Any, order: Any, preview: Any) -> float:
     if order.verb == "replace":
         return MATERIAL
     return 0.0
+
+
+def unit_weight(unit: Any) -> float:
+    """*unit*'s share of its side's force toward the goals, in battalions: its steps over
+    ``BATTALION_STEPS`` (a regiment of three battalions, 6 steps, is worth 3; its battalions
+    after a breakdown, 17.0, 1 each; a face-down counter its guessed steps)."""
+    return _steps(unit) / BATTALION_STEPS
 
 
 def goals(view: Any) -> dict[Hex, float]:
