@@ -72,6 +72,7 @@ from owsnb.bots.search import (  # one pass, one turn-taking, one submit, one ro
     _apply,
     _at,
     _key,
+    greedy_choice,
     root_orders,
 )
 from owsnb.kernel.dice import rng_state_for_seed
@@ -187,11 +188,9 @@ class PairedSearchPolicy(Policy):
             self._greedy = GreedyPolicy(budget=None)
         ranked = root_orders(self._greedy, view, legal, rng, own, budget, s["width"])
         roots: list[Any] = [order for _, order in ranked]
-        best = ranked[0][0] if ranked else None  # greedy's best legal score
         # greedy's choice (the default): its best legal order if that scores above greedy's
         # threshold, else a pass
-        threshold = float(self._greedy.settings["threshold"])
-        default = 0 if best is not None and best > threshold else len(roots)
+        default = greedy_choice(ranked, float(self._greedy.settings["threshold"]))
         roots.append(PASS)
         self.last = {"roots": len(roots), "iterations": 0, "failed": 0, "default": default}
         if len(roots) == 1:

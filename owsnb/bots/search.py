@@ -65,7 +65,7 @@ from owsnb.kernel.registry import get_ruleset
 from owsnb.kernel.state import UMPIRE, GameState
 from owsnb.kernel.view import SideView, side_view
 
-__all__ = ["SearchPolicy", "Node", "root_orders"]
+__all__ = ["SearchPolicy", "Node", "greedy_choice", "root_orders"]
 
 PASS = "pass"
 
@@ -137,15 +137,14 @@ class SearchPolicy(Policy):
         own = Budget(s["budget"], clock=s["clock"])
         if self._greedy is None:
             self._greedy = GreedyPolicy(budget=None)
-        roots: list[tuple[Any, float]] = [
-            (order, score)
-            for score, order in root_orders(self._greedy, view, legal, rng, own, budget, s["width"])
-        ]
-        roots.append((PASS, float(self._greedy.settings["threshold"])))
+        ranked = root_orders(self._greedy, view, legal, rng, own, budget, s["width"])
+        threshold = float(self._greedy.settings["threshold"])
+        roots: list[tuple[Any, float]] = [(order, score) for score, order in ranked]
+        roots.append((PASS, threshold))
         self.last = {"roots": len(roots), "iterations": 0, "worlds": 0, "failed": 0}
         if len(roots) == 1:
             return None
-        chosen = self._search(view, roots, rng, own, budget)
+        chosen = self._search(view, roots, greedy_choice(ranked, threshold), rng, own, budget)
         if chosen != PASS:
             self._greedy._given.add(str(chosen))
         return None if chosen == PASS else chosen
@@ -155,6 +154,7 @@ class SearchPolicy(Policy):
         self,
         view: SideView,
         roots: list[tuple[Any, float]],
+        default: int,
         rng: np.random.Generator,
         own: Budget,
         outer: Budget,
@@ -198,9 +198,8 @@ class SearchPolicy(Policy):
         self.stats["failed"] = self.stats.get("failed", 0) + self.last["failed"]
         kids = [root.children[_key(a)] for a, _ in roots]
         best = max(range(len(roots)), key=lambda k: (kids[k].mean(), kids[k].visits, -k))
-        # how often the search plays other than greedy would (its best order when that scores
-        # above greedy's threshold, else a pass; an order greedy scores the same is no change)
-        default = 0 if roots[0][1] > roots[-1][1] else len(roots) - 1
+        # how often the search plays other than greedy would (*default*: greedy's choice; an
+        # order greedy scores the same is no change)
         deviated = best != default and roots[best][1] != roots[default][1]
         self.stats["deviated"] = self.stats.get("deviated", 0) + deviated
         return roots[best][0]
@@ -351,6 +350,13 @@ def root_orders(
             seen.add(what)
             roots.append((score, order))
     return roots
+
+
+def greedy_choice(ranked: list[tuple[float, Order]], threshold: float) -> int:
+    """Greedy's choice among a searching bot's root actions — the *ranked* orders
+    (:func:`root_orders`), then the pass at index ``len(ranked)``: its best order when that
+    scores above *threshold*, else the pass."""
+    return 0 if ranked and ranked[0][0] > threshold else len(ranked)
 
 
 def _at(clock: Any) -> tuple[Any, ...]:
